@@ -1,0 +1,73 @@
+import { Command, CommanderError } from 'commander';
+import { createRequire } from 'node:module';
+import { DiagnosticsError, ExitCode, SwitchboardError, formatDiagnostic } from '../core/errors.js';
+import { createLogger, type Logger } from '../core/logger.js';
+import { commands } from './commands/index.js';
+
+const require = createRequire(import.meta.url);
+const packageJson = require('../../package.json') as { version: string };
+export const VERSION = packageJson.version;
+
+/** What every command receives besides its own options. */
+export interface CliContext {
+  logger: Logger;
+  stdout: NodeJS.WritableStream;
+  /** Set by a command to choose the process's exit code (0 when left alone). */
+  exitCode: number;
+}
+
+export type CommandRegistrar = (program: Command, context: () => CliContext) => void;
+
+/**
+ * Builds the program, runs it, and maps every error to an exit code. Expected failures
+ * (SwitchboardError) print their message only; anything else is a bug and prints its
+ * stack when --log-level debug is given.
+ */
+export async function runCli(argv: string[], program: Command): Promise<number> {
+  let context: CliContext | undefined;
+  const getContext = (): CliContext => {
+    if (!context) {
+      const level = String(program.opts()['logLevel'] ?? 'warn');
+      context = { logger: createLogger(level), stdout: process.stdout, exitCode: ExitCode.ok };
+    }
+    return context;
+  };
+
+  program
+    .name('switchboard')
+    .description('GitOps reconciler for a multi-tenant voice and unified-communications platform')
+    .version(VERSION)
+    .option('--log-level <level>', 'pino level of the JSON log on stderr', 'warn')
+    .showHelpAfterError()
+    .exitOverride();
+  for (const register of commands) register(program, getContext);
+
+  try {
+    await program.parseAsync(argv);
+    return getContext().exitCode;
+  } catch (error) {
+    return reportError(error, getContext(), String(program.opts()['logLevel'] ?? 'warn'));
+  }
+}
+
+function reportError(error: unknown, context: CliContext, level: string): number {
+  if (error instanceof CommanderError) {
+    // commander already printed help or the usage error.
+    return error.exitCode === 0 ? ExitCode.ok : ExitCode.error;
+  }
+  if (error instanceof DiagnosticsError) {
+    for (const d of error.diagnostics) process.stderr.write(`${formatDiagnostic(d)}\n`);
+    return error.exitCode;
+  }
+  if (error instanceof SwitchboardError) {
+    process.stderr.write(`Error: ${error.message}\n`);
+    if (level === 'debug' || level === 'trace') process.stderr.write(`${error.stack ?? ''}\n`);
+    return error.exitCode;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`Internal error: ${message}\n`);
+  if (level === 'debug' || level === 'trace') process.stderr.write(`${error instanceof Error ? error.stack : ''}\n`);
+  else process.stderr.write('Run again with --log-level debug for details.\n');
+  context.logger.error({ err: error }, 'internal error');
+  return ExitCode.error;
+}

@@ -1,0 +1,46 @@
+import { pino, type Logger } from 'pino';
+
+/**
+ * Paths pino blanks out wherever they appear in a log object. Credentials and tokens must
+ * never reach a log, whatever level is set, so the list is generous on purpose.
+ */
+export const REDACTED_PATHS = [
+  'password',
+  'token',
+  'access_token',
+  'refresh_token',
+  'totpSecret',
+  'secret',
+  'authorization',
+  '2fa_payload',
+  '*.password',
+  '*.token',
+  '*.access_token',
+  '*.refresh_token',
+  '*.totpSecret',
+  '*.secret',
+  '*.authorization',
+  '*.Authorization',
+  '*["2fa_payload"]',
+  'headers.authorization',
+  'req.headers.authorization',
+  'auth.*',
+  '*.auth.*',
+];
+
+export type { Logger };
+
+/** JSON logs on stderr; stdout is kept for the human output. */
+export function createLogger(level = 'warn', fd = 2): Logger {
+  return pino(
+    {
+      level,
+      base: undefined,
+      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    },
+    pino.destination({ dest: fd, sync: true }),
+  );
+}
+
+/** A logger that discards everything, for library callers and tests that do not care. */
+export const silentLogger: Logger = pino({ level: 'silent' });

@@ -1,0 +1,58 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/**
+ * The contract between the simulator's HTTP server and the parts mounted on it (the
+ * platform API, the routing engine, the `/_sim/` control surface). Each part answers the
+ * requests it owns and returns false for the others.
+ */
+export interface SimRequest {
+  method: string;
+  url: URL;
+  headers: IncomingMessage['headers'];
+  /** Raw body bytes (empty for none). */
+  body: Buffer;
+  /** Remote address as the platform would see it (for trusted-location bookkeeping). */
+  remoteAddress: string;
+}
+
+export interface SimHandler {
+  handle(req: SimRequest, res: ServerResponse): Promise<boolean> | boolean;
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = body === undefined ? '' : JSON.stringify(body);
+  res.writeHead(status, {
+    ...(text ? { 'content-type': 'application/json' } : {}),
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  });
+  res.end(text);
+}
+
+export function sendEmpty(res: ServerResponse, status: number): void {
+  res.writeHead(status, { 'content-length': 0 });
+  res.end();
+}
+
+export function sendText(res: ServerResponse, status: number, text: string, contentType: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+export async function readBody(req: IncomingMessage, limitBytes = 64 * 1024 * 1024): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    const buf = chunk as Buffer;
+    size += buf.length;
+    if (size > limitBytes) throw new Error('request body too large');
+    chunks.push(buf);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** Parses a JSON body; undefined for an empty one, throws SyntaxError for a malformed one. */
+export function parseJsonBody(req: SimRequest): unknown {
+  if (req.body.length === 0) return undefined;
+  return JSON.parse(req.body.toString('utf8')) as unknown;
+}
