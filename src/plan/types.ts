@@ -1,0 +1,93 @@
+/**
+ * The plan: plain, serialisable data (CONTRACT.md section 4). Built by the planner (pure),
+ * rendered by the renderers (pure), saved with `--out`, applied by the executor.
+ * Nothing in here is read back for display only: `reason` is for humans and is never
+ * consulted by apply.
+ */
+
+export const PLAN_FORMAT_VERSION = 1;
+
+export type Action = 'create' | 'update' | 'delete' | 'replace' | 'noop';
+
+/** One RFC 6902 operation, as fast-json-patch produces it. */
+export interface PatchOperation {
+  op: 'add' | 'remove' | 'replace' | 'move' | 'copy' | 'test';
+  path: string;
+  value?: unknown;
+  from?: string;
+}
+
+/** One HTTP call the change will make (method + path, query-less). */
+export interface PlannedRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  /** The role the endpoint requires (spec), when known. */
+  role?: string;
+}
+
+/**
+ * One change of the plan. `before` / `after` hold only the managed fields (manifest
+ * spelling) with sensitive values replaced by the SENSITIVE marker; `patch` turns
+ * `before` into `after`.
+ */
+export interface Change {
+  address: string;
+  kind: string;
+  action: Exclude<Action, 'noop'>;
+  /** Live id, when the object exists (uuid, integer id as string, …). */
+  id?: string;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+  patch: PatchOperation[];
+  /** Why: for humans only. */
+  reason: string;
+  /** `sha256:…` of the normalised live object as read; absent for creates. */
+  liveDigest?: string;
+  /** Addresses of changes that must succeed before this one. */
+  dependsOn: string[];
+  requests: PlannedRequest[];
+  /**
+   * Sensitive fields: their values appear in before/after as SENSITIVE, and here as a
+   * `sha256:` digest so a reviewer can tell that a secret changed without seeing it.
+   */
+  sensitiveDigests?: Record<string, string>;
+  /** Manifest position of the desired object (file:line:col), when there is one. */
+  source?: string;
+}
+
+export interface PlanSummary {
+  create: number;
+  update: number;
+  replace: number;
+  delete: number;
+  noop: number;
+  /** Live objects in scope that the manifests do not declare and that are not pruned. */
+  unmanaged: number;
+}
+
+/** A finding attached to the plan (warnings), or a refusal (errors: exit 3 on apply). */
+export interface PlanMessage {
+  code: string;
+  message: string;
+  address?: string;
+  /** For permission refusals: the role the caller lacks. */
+  role?: string;
+}
+
+export interface Plan {
+  formatVersion: typeof PLAN_FORMAT_VERSION;
+  createdAt: string;
+  tool: { name: 'switchboard'; version: string };
+  target: { baseUrl: string; instance: string; routingEngine?: string };
+  manifests: { digest: string; files: string[] };
+  summary: PlanSummary;
+  changes: Change[];
+  /** Live objects in scope left alone (not declared, not pruned). */
+  unmanaged: { address: string; kind: string; id?: string }[];
+  warnings: PlanMessage[];
+  /** Refusals by the safety rails. A plan with errors is printed in full and not applied. */
+  errors: PlanMessage[];
+}
+
+/** What sensitive values look like in a plan, a render, a journal. */
+export const SENSITIVE = '(sensitive)';
