@@ -1,0 +1,87 @@
+/**
+ * Saving and loading the plan file (CONTRACT.md section 4). Writing is atomic (a reader
+ * never sees half a plan); reading validates everything apply relies on and turns every
+ * problem into one SwitchboardError `SB_PLAN_FILE` that says what to do.
+ */
+import { randomBytes } from 'node:crypto';
+import { open, readFile, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { SwitchboardError } from '../core/errors.js';
+import { cleartextProblems, planProblems } from './plan-validate.js';
+import { renderJson } from './render-json.js';
+import type { Plan } from './types.js';
+
+export const PLAN_FILE_ERROR = 'SB_PLAN_FILE';
+const RECREATE = 'Re-create it with `switchboard plan --out FILE`.';
+
+/**
+ * Writes the plan as JSON: into a temporary file next to `path`, flushed to disk, then
+ * renamed over `path`. Refuses (SB_PLAN_FILE) a plan carrying a sensitive value in clear.
+ * The file is created readable by its owner only: it holds digests of secrets.
+ */
+export async function writePlanFile(path: string, plan: Plan): Promise<void> {
+  const leaks = cleartextProblems(plan);
+  if (leaks.length > 0) {
+    throw new SwitchboardError(PLAN_FILE_ERROR, `refusing to write ${path}: ${leaks.join('; ')}`);
+  }
+  const text = renderJson(plan);
+  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    const handle = await open(temp, 'wx', 0o600);
+    try {
+      await handle.writeFile(text, 'utf8');
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true });
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new SwitchboardError(PLAN_FILE_ERROR, `cannot write plan file ${path}: ${reason}`, { cause: error });
+  }
+}
+
+/** Reads and validates a plan file; every failure is a SwitchboardError `SB_PLAN_FILE`. */
+export async function readPlanFile(path: string): Promise<Plan> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : String(error);
+    throw new SwitchboardError(PLAN_FILE_ERROR, `cannot read plan file ${path}: ${reason}. ${RECREATE}`, {
+      cause: error,
+    });
+  }
+  return parsePlan(text, path);
+}
+
+/** Parses and validates plan JSON (`source` names it in messages). */
+export function parsePlan(text: string, source: string): Plan {
+  let value: unknown;
+  try {
+    value = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new SwitchboardError(PLAN_FILE_ERROR, `${source} is not valid JSON (${reason}). ${RECREATE}`);
+  }
+  const problems = planProblems(value);
+  if (problems.length > 0) {
+    throw new SwitchboardError(PLAN_FILE_ERROR, `${source} is not a usable plan: ${problems.join('; ')}. ${RECREATE}`);
+  }
+  const plan = withDefaults(value as Plan);
+  const leaks = cleartextProblems(plan);
+  if (leaks.length > 0) {
+    throw new SwitchboardError(
+      PLAN_FILE_ERROR,
+      `${source} carries a secret in clear (${leaks.join('; ')}): delete the file, rotate the secret, and re-create the plan with \`switchboard plan --out FILE\`.`,
+    );
+  }
+  return plan;
+}
+
+/** The two additions to the contract's example, filled in when a plan file leaves them out. */
+function withDefaults(plan: Plan): Plan {
+  const unmanaged = plan.unmanaged ?? [];
+  return { ...plan, unmanaged, summary: { ...plan.summary, unmanaged: plan.summary.unmanaged ?? unmanaged.length } };
+}

@@ -1,0 +1,164 @@
+/**
+ * Helpers shared by the renderers. Everything here works from the plan's data alone
+ * (addresses, before/after, patch, sensitiveDigests): no kind is ever named.
+ */
+import { stableStringify } from './digest.js';
+import { SENSITIVE, type Change, type PatchOperation } from './types.js';
+
+/**
+ * Control characters (C0, DEL, C1), bidi overrides and zero-width characters, which could
+ * rewrite a terminal (ANSI escapes) or hide text in a review ("Trojan Source") when they
+ * come from live data. They are shown escaped (`\u001b`) instead.
+ */
+// eslint-disable-next-line no-control-regex
+const UNSAFE_CHARS = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+
+/** `s` with unsafe characters escaped as `\uXXXX`; everything else untouched. */
+export function safeText(s: string): string {
+  return s.replace(UNSAFE_CHARS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** A value as one line of compact JSON (keys in the plan's order), made safe for display. */
+export function compact(value: unknown): string {
+  return safeText(JSON.stringify(value) ?? 'null');
+}
+
+/** The top-level field an RFC 6902 path points into (`/admins/0/email` → `admins`). */
+export function topField(path: string): string | undefined {
+  if (!path.startsWith('/')) return undefined;
+  const end = path.indexOf('/', 1);
+  const token = end === -1 ? path.slice(1) : path.slice(1, end);
+  return token.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+/**
+ * The change with every field named in `sensitiveDigests` masked in before, after and the
+ * patch: defence in depth, so a renderer never prints a secret even if a planner bug left
+ * one in clear.
+ */
+export function redactChange(change: Change): Change {
+  const digests = change.sensitiveDigests;
+  if (!digests) return change;
+  const names = Object.keys(digests);
+  if (names.length === 0) return change;
+  const mask = (side: Record<string, unknown> | null): Record<string, unknown> | null => {
+    if (!side || !names.some((n) => Object.hasOwn(side, n))) return side;
+    const copy = { ...side };
+    for (const n of names) if (Object.hasOwn(copy, n)) copy[n] = SENSITIVE;
+    return copy;
+  };
+  const patch = change.patch.map((op): PatchOperation => {
+    const field = topField(op.path);
+    if (field === undefined || !Object.hasOwn(digests, field) || !('value' in op)) return op;
+    return { ...op, value: SENSITIVE };
+  });
+  return { ...change, before: mask(change.before), after: mask(change.after), patch };
+}
+
+/** One displayed field difference of a change. */
+export type FieldLine =
+  | { type: 'add'; field: string; after: string; sensitive: boolean }
+  | { type: 'remove'; field: string; before: string; sensitive: boolean }
+  | { type: 'change'; field: string; before: string; after: string; sensitive: boolean };
+
+/**
+ * Field-level differences between before and after, at the top level (nested values are
+ * shown whole, as compact JSON). A field is changed when its values differ or when the
+ * patch touches it: a write-only or sensitive field reads `(sensitive)` on both sides and
+ * only the patch says it changes. Unchanged fields are left out. Order: after's fields,
+ * then fields only in before.
+ */
+export function fieldLines(change: Change): FieldLine[] {
+  const before = change.before ?? {};
+  const after = change.after ?? {};
+  const sensitive = change.sensitiveDigests ?? {};
+  const touched = new Set<string>();
+  for (const op of change.patch) {
+    const field = topField(op.path);
+    if (field !== undefined) touched.add(field);
+  }
+  const show = (field: string, value: unknown): string =>
+    Object.hasOwn(sensitive, field) ? SENSITIVE : compact(value);
+  const lines: FieldLine[] = [];
+  const fields = [...Object.keys(after), ...Object.keys(before).filter((k) => !Object.hasOwn(after, k))];
+  for (const field of fields) {
+    const isSensitive = Object.hasOwn(sensitive, field);
+    const inBefore = change.before !== null && Object.hasOwn(before, field);
+    const inAfter = change.after !== null && Object.hasOwn(after, field);
+    if (inAfter && !inBefore) {
+      lines.push({ type: 'add', field, after: show(field, after[field]), sensitive: isSensitive });
+    } else if (inBefore && !inAfter) {
+      lines.push({ type: 'remove', field, before: show(field, before[field]), sensitive: isSensitive });
+    } else if (touched.has(field) || stableStringify(before[field]) !== stableStringify(after[field])) {
+      lines.push({
+        type: 'change',
+        field,
+        before: show(field, before[field]),
+        after: show(field, after[field]),
+        sensitive: isSensitive,
+      });
+    }
+  }
+  return lines;
+}
+
+/**
+ * The collection an address belongs to. Addresses are `type/identity` pairs
+ * (`tenant/acme/subscription/main`), so the parent drops the last pair; a path with an
+ * odd number of segments ends in a bare identity (`routing/<service>/<version>/<table>/
+ * number=+32…`), and its parent drops that one segment. Identities must not contain `/`.
+ */
+export function parentAddress(address: string): string {
+  const segments = address.split('/');
+  const drop = segments.length % 2 === 0 ? 2 : 1;
+  return segments.slice(0, Math.max(0, segments.length - drop)).join('/');
+}
+
+/** Per-action counts of the changes a renderer left out. */
+export type HiddenCounts = Record<Change['action'], number>;
+
+/** What a renderer prints, in plan order: a change, or the line standing for the rest of a large collection. */
+export type RenderItem =
+  | { type: 'change'; change: Change }
+  | { type: 'more'; kind: string; parent: string; hidden: number; byAction: HiddenCounts };
+
+/**
+ * Plan order, with large collections folded: when more than `maxRows` changes share a
+ * kind and a parent address, only the first `shown` are listed and one `more` item
+ * (placed right after the last listed one) counts the rest by action.
+ */
+export function foldCollections(changes: readonly Change[], maxRows: number, shown: number): RenderItem[] {
+  const groups = new Map<string, Change[]>();
+  for (const change of changes) {
+    const key = `${change.kind}\u0000${parentAddress(change.address)}`;
+    const group = groups.get(key);
+    if (group) group.push(change);
+    else groups.set(key, [change]);
+  }
+  const items: RenderItem[] = [];
+  const seen = new Map<string, number>();
+  for (const change of changes) {
+    const key = `${change.kind}\u0000${parentAddress(change.address)}`;
+    const group = groups.get(key) ?? [];
+    const index = seen.get(key) ?? 0;
+    seen.set(key, index + 1);
+    if (group.length <= maxRows || index < shown) items.push({ type: 'change', change });
+    if (group.length > maxRows && index === shown - 1) items.push(moreItem(change, group.slice(shown)));
+  }
+  return items;
+}
+
+function moreItem(first: Change, rest: Change[]): RenderItem {
+  const byAction: HiddenCounts = { create: 0, update: 0, replace: 0, delete: 0 };
+  for (const change of rest) byAction[change.action] += 1;
+  return { type: 'more', kind: first.kind, parent: parentAddress(first.address), hidden: rest.length, byAction };
+}
+
+/** `create: 3, delete: 1` (actions with a count, in summary order). */
+export function formatByAction(byAction: HiddenCounts): string {
+  const order = ['create', 'update', 'replace', 'delete'] as const;
+  return order
+    .filter((a) => byAction[a] > 0)
+    .map((a) => `${a}: ${byAction[a]}`)
+    .join(', ');
+}

@@ -1,0 +1,156 @@
+/**
+ * The plan as a pull-request comment (GitHub-flavoured markdown). Built to be safe with
+ * hostile values (every value from the plan is escaped or fenced) and to stay under
+ * GitHub's 65,536-character comment limit whatever the plan's size: the summary and the
+ * refusals always survive; change blocks are cut first.
+ */
+import { cut, escapeMd, fence } from './markdown-escape.js';
+import { fieldLines, redactChange, safeText, type FieldLine } from './render-common.js';
+import { countChanges, summaryLine, unmanagedLine } from './summary.js';
+import type { Change, Plan, PlanMessage } from './types.js';
+
+export interface MarkdownOptions {
+  /** At most this many change blocks (default 200); the rest is counted. */
+  maxChanges?: number;
+  /**
+   * Where the full plan is, e.g. a link to the CI artifact. Trusted markdown from the
+   * caller (not from the plan), inserted as given so a link stays a link.
+   */
+  artifactHint?: string;
+}
+
+/** The whole comment stays under this, leaving GitHub's 65,536 some room. */
+export const MARKDOWN_LIMIT = 60_000;
+const REFUSALS_BUDGET = 30_000;
+const WARNINGS_BUDGET = 8_000;
+const BLOCK_BUDGET = 6_000;
+const LINE_BUDGET = 400;
+const FOOTER_RESERVE = 1_000;
+
+const BADGES: Record<Change['action'], string> = {
+  create: '🟢 create',
+  update: '🟡 update',
+  replace: '⚠️ <b>replace</b>',
+  delete: '🔴 <b>delete</b>',
+};
+
+/** The plan as markdown for a pull-request comment. Ends with a newline. */
+export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): string {
+  const maxChanges = Math.max(0, Math.floor(options.maxChanges ?? 200));
+  const parts = [renderHead(plan), ...renderMessages(plan)];
+  let used = parts.reduce((n, p) => n + p.length + 1, 0);
+  const ordered = destructiveFirst(plan.changes);
+  const blocks: string[] = [];
+  for (const change of ordered) {
+    if (blocks.length >= maxChanges) break;
+    const block = renderBlock(redactChange(change));
+    if (used + block.length + 1 > MARKDOWN_LIMIT - FOOTER_RESERVE) break;
+    blocks.push(block);
+    used += block.length + 1;
+  }
+  if (blocks.length > 0) parts.push('#### Changes', ...blocks);
+  const left = ordered.length - blocks.length;
+  if (left > 0) {
+    const where = options.artifactHint ? `: ${cut(options.artifactHint, 500)}` : '.';
+    parts.push(`**${left} more ${left === 1 ? 'change' : 'changes'} in the JSON artifact**${where}`);
+  }
+  return `${parts.join('\n\n')}\n`;
+}
+
+function renderHead(plan: Plan): string {
+  const counts = countChanges(plan.changes);
+  const s = plan.summary;
+  const target = `${escapeMd(cut(plan.target.baseUrl, 200))}, instance ${escapeMd(cut(plan.target.instance, 100))}`;
+  const lines = [
+    '### switchboard plan',
+    '',
+    `**${summaryLine(counts)}** <sub>Target: <code>${target}</code></sub>`,
+    '',
+    '| create | update | replace | delete | noop | unmanaged |',
+    '|---:|---:|---:|---:|---:|---:|',
+    `| ${counts.create} | ${counts.update} | ${counts.replace} | ${counts.delete} | ${s.noop} | ${s.unmanaged} |`,
+  ];
+  const unmanaged = unmanagedLine(s.unmanaged);
+  if (unmanaged) lines.push('', `_${unmanaged}_`);
+  return lines.join('\n');
+}
+
+function renderMessages(plan: Plan): string[] {
+  const parts: string[] = [];
+  if (plan.errors.length > 0) {
+    const title = '**Refused: this plan will not be applied.**';
+    parts.push(alert('CAUTION', title, plan.errors, REFUSALS_BUDGET, 'refusals'));
+  }
+  if (plan.warnings.length > 0) {
+    parts.push(alert('WARNING', '**Warnings**', plan.warnings, WARNINGS_BUDGET, 'warnings'));
+  }
+  return parts;
+}
+
+/** A GitHub alert block listing messages, cut to `budget` characters. */
+function alert(type: string, title: string, messages: PlanMessage[], budget: number, noun: string): string {
+  const lines = [`> [!${type}]`, `> ${title}`];
+  let used = 0;
+  let listed = 0;
+  for (const m of messages) {
+    const line = `> - ${formatMessage(m)}`;
+    if (used + line.length > budget) break;
+    lines.push(line);
+    used += line.length + 1;
+    listed += 1;
+  }
+  if (listed < messages.length) lines.push(`> - … and ${messages.length - listed} more ${noun} in the JSON artifact`);
+  return lines.join('\n');
+}
+
+function formatMessage(m: PlanMessage): string {
+  const where = m.address ? ` <code>${escapeMd(cut(m.address, LINE_BUDGET))}</code>` : '';
+  const role = m.role ? ` (role <code>${escapeMd(cut(m.role, 200))}</code>)` : '';
+  return `<code>${escapeMd(cut(m.code, 100))}</code>${where}: ${escapeMd(cut(m.message, 1_000))}${role}`;
+}
+
+/** Replaces and deletes first, so a size cut never hides them behind harmless changes. */
+function destructiveFirst(changes: readonly Change[]): Change[] {
+  const risky = changes.filter((c) => c.action === 'replace' || c.action === 'delete');
+  const rest = changes.filter((c) => c.action === 'create' || c.action === 'update');
+  return [...risky, ...rest];
+}
+
+function renderBlock(change: Change): string {
+  const id = change.id === undefined ? '' : `, id ${escapeMd(cut(change.id, 100))}`;
+  const summary = `${BADGES[change.action]} <code>${escapeMd(cut(change.address, LINE_BUDGET))}</code> (${escapeMd(cut(change.kind, 100))}${id})`;
+  const body: string[] = [];
+  if (change.reason) body.push(`<i>Reason:</i> ${escapeMd(cut(change.reason, 1_000))}`);
+  if (change.source) body.push(`<i>Declared at:</i> <code>${escapeMd(cut(change.source, LINE_BUDGET))}</code>`);
+  const diff = diffLines(fieldLines(change));
+  if (diff.length > 0) body.push(fencedDiff(diff));
+  return [`<details><summary>${summary}</summary>`, '', body.join('\n\n'), '', '</details>'].join('\n');
+}
+
+function diffLines(fields: FieldLine[]): string[] {
+  const lines: string[] = [];
+  for (const f of fields) {
+    const name = safeText(f.field);
+    if (f.type === 'add') lines.push(`+ ${name}: ${f.after}`);
+    else if (f.type === 'remove') lines.push(`- ${name}: ${f.before}`);
+    else lines.push(`- ${name}: ${f.before}`, `+ ${name}: ${f.after}`);
+  }
+  return lines.map((l) => cut(l, LINE_BUDGET));
+}
+
+/** A ```diff block of at most BLOCK_BUDGET characters. */
+function fencedDiff(lines: string[]): string {
+  const kept: string[] = [];
+  let used = 0;
+  for (const line of lines) {
+    if (used + line.length + 1 > BLOCK_BUDGET) {
+      kept.push(`# … ${lines.length - kept.length} more lines in the JSON artifact`);
+      break;
+    }
+    kept.push(line);
+    used += line.length + 1;
+  }
+  const text = kept.join('\n');
+  const f = fence(text);
+  return `${f}diff\n${text}\n${f}`;
+}

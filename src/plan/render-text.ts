@@ -1,0 +1,117 @@
+/**
+ * The human plan (CONTRACT.md section 3.5), Terraform-like: refusals and warnings first,
+ * one block per change, the closing summary line. Pure: plan in, string out.
+ */
+import {
+  fieldLines,
+  foldCollections,
+  formatByAction,
+  redactChange,
+  safeText,
+  type FieldLine,
+  type RenderItem,
+} from './render-common.js';
+import { countChanges, summaryLine, unmanagedLine } from './summary.js';
+import type { Change, Plan, PlanMessage } from './types.js';
+
+export interface TextOptions {
+  /** ANSI colours (on a TTY only; the CLI decides). */
+  color: boolean;
+  /** Fold a collection (same kind, same parent address) with more changes than this. Default 20. */
+  maxRowsPerCollection?: number;
+}
+
+/** How many changes of a folded collection are still listed. */
+const FOLDED_SHOWN = 10;
+const DEFAULT_MAX_ROWS = 20;
+
+const MARKERS: Record<Change['action'], string> = { create: '  +', update: '  ~', delete: '  -', replace: '-/+' };
+
+type Style = 'green' | 'yellow' | 'red' | 'magenta' | 'bold' | 'dim';
+const ANSI: Record<Style, string> = {
+  green: '\u001b[32m',
+  yellow: '\u001b[33m',
+  red: '\u001b[31m',
+  magenta: '\u001b[35m',
+  bold: '\u001b[1m',
+  dim: '\u001b[2m',
+};
+const ACTION_STYLE: Record<Change['action'], Style> = {
+  create: 'green',
+  update: 'yellow',
+  delete: 'red',
+  replace: 'magenta',
+};
+
+type Paint = (style: Style, s: string) => string;
+
+/** The plan as text for a terminal or a CI log. Ends with a newline. */
+export function renderText(plan: Plan, options: TextOptions): string {
+  const paint: Paint = options.color ? (style, s) => `${ANSI[style]}${s}\u001b[0m` : (_style, s) => s;
+  const maxRows = Math.max(1, Math.floor(options.maxRowsPerCollection ?? DEFAULT_MAX_ROWS));
+  const shown = Math.min(FOLDED_SHOWN, maxRows);
+  const out: string[] = [];
+  if (plan.errors.length > 0) {
+    out.push(paint('red', paint('bold', 'Refused: this plan will not be applied.')));
+    for (const m of plan.errors) out.push(paint('red', `  ✗ ${formatMessage(m)}`));
+    out.push('');
+  }
+  if (plan.warnings.length > 0) {
+    out.push(paint('yellow', paint('bold', 'Warnings:')));
+    for (const m of plan.warnings) out.push(paint('yellow', `  ! ${formatMessage(m)}`));
+    out.push('');
+  }
+  if (plan.changes.length > 0) {
+    out.push('switchboard will perform the following actions:', '');
+    for (const item of foldCollections(plan.changes, maxRows, shown)) out.push(...renderItem(item, paint), '');
+  }
+  out.push(summaryLine(countChanges(plan.changes)));
+  const unmanaged = unmanagedLine(plan.summary.unmanaged);
+  if (unmanaged) out.push(unmanaged);
+  return `${out.join('\n')}\n`;
+}
+
+/** `SB_CODE address: message (role: name)` for one refusal or warning. */
+export function formatMessage(m: PlanMessage): string {
+  const where = m.address ? ` ${safeText(m.address)}:` : ':';
+  const role = m.role ? ` (role: ${safeText(m.role)})` : '';
+  return `${safeText(m.code)}${where} ${safeText(m.message)}${role}`;
+}
+
+function renderItem(item: RenderItem, paint: Paint): string[] {
+  if (item.type === 'more') {
+    const counts = formatByAction(item.byAction);
+    return [
+      paint('dim', `  … and ${item.hidden} more ${safeText(item.kind)} changes (${counts}) — see the JSON plan`),
+    ];
+  }
+  return renderChange(redactChange(item.change), paint);
+}
+
+function renderChange(change: Change, paint: Paint): string[] {
+  const style = ACTION_STYLE[change.action];
+  const id = change.id === undefined ? '' : `, id ${safeText(change.id)}`;
+  const head = `${MARKERS[change.action]} ${safeText(change.address)}`;
+  const lines = [`${paint(style, paint('bold', head))} ${paint('dim', `(${safeText(change.kind)}${id})`)}`];
+  const fields = change.action === 'delete' ? [] : fieldLines(change);
+  for (const line of fields) lines.push(`      ${renderField(line, paint)}`);
+  // Deletes and replaces always say why; so does a change whose values cannot be shown
+  // (only sensitive fields, e.g. a write-only password whose digest changed).
+  const opaque = fields.every((f) => f.sensitive);
+  if ((change.action === 'delete' || change.action === 'replace' || opaque) && change.reason) {
+    lines.push(paint('dim', `      # ${safeText(change.reason)}`));
+  }
+  return lines;
+}
+
+function renderField(line: FieldLine, paint: Paint): string {
+  const name = safeText(line.field);
+  switch (line.type) {
+    case 'add':
+      return paint('green', `+ ${name} = ${line.after}`);
+    case 'remove':
+      return paint('red', `- ${name}`);
+    case 'change':
+      return `${name}: ${line.before} → ${line.after}`;
+  }
+}

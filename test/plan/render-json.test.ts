@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { parsePlan } from '../../src/plan/plan-file.js';
+import { renderJson } from '../../src/plan/render-json.js';
+import { SENSITIVE, type Plan } from '../../src/plan/types.js';
+import { expectGolden } from '../fixtures/plans/golden.js';
+import { SECRETS, samplePlan } from '../fixtures/plans/sample-plan.js';
+
+/** The same plan with every object's keys in reverse order. */
+function shuffled(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(shuffled);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, shuffled(v)]));
+}
+
+describe('renderJson', () => {
+  it('CONTRACT §4: matches the golden plan file of the sample plan', () => {
+    expectGolden('sample.json', renderJson(samplePlan()));
+  });
+
+  it('CONTRACT §4: top-level and change keys come in the contract order', () => {
+    const parsed = JSON.parse(renderJson(shuffled(samplePlan()) as Plan)) as Plan;
+    expect(Object.keys(parsed)).toEqual([
+      'formatVersion', 'createdAt', 'tool', 'target', 'manifests', 'summary', 'changes', 'unmanaged', 'warnings', 'errors',
+    ]);
+    expect(Object.keys(parsed.summary)).toEqual(['create', 'update', 'replace', 'delete', 'noop', 'unmanaged']);
+    const update = parsed.changes.find((c) => c.address === 'tenant/acme-corp');
+    expect(Object.keys(update ?? {})).toEqual([
+      'address', 'kind', 'action', 'id', 'before', 'after', 'patch', 'reason', 'liveDigest', 'dependsOn', 'requests', 'source',
+    ]);
+    expect(Object.keys(update?.patch[0] ?? {})).toEqual(['op', 'path', 'value']);
+  });
+
+  it('CONTRACT §4: is stable: key order in the input does not change a byte', () => {
+    expect(renderJson(shuffled(samplePlan()) as Plan)).toBe(renderJson(samplePlan()));
+  });
+
+  it('CONTRACT §4: is pretty-printed and reads back as the same plan', () => {
+    const text = renderJson(samplePlan());
+    expect(text.startsWith('{\n  "formatVersion": 1,\n  "createdAt": "2026-11-22T10:00:00Z",\n')).toBe(true);
+    expect(text.endsWith('}\n')).toBe(true);
+    expect(parsePlan(text, 'plan.json')).toEqual(JSON.parse(text));
+  });
+
+  it('CONTRACT §4: sensitive values stay "(sensitive)" plus a digest, even when a planner leaked one', () => {
+    const plan = samplePlan();
+    const admin = plan.changes.find((c) => c.sensitiveDigests && c.action === 'update');
+    if (!admin?.after) throw new Error('fixture lost its write-only change');
+    admin.after = { ...admin.after, password: SECRETS[0] };
+    admin.patch = [{ op: 'replace', path: '/password', value: SECRETS[0] }];
+    const text = renderJson(plan);
+    for (const secret of SECRETS) expect(text).not.toContain(secret);
+    const back = parsePlan(text, 'plan.json').changes.find((c) => c.address === admin.address);
+    expect(back?.after?.['password']).toBe(SENSITIVE);
+    expect(back?.patch[0]?.value).toBe(SENSITIVE);
+    expect(back?.sensitiveDigests?.['password']).toMatch(/^sha256:[0-9a-f]{64}$/);
+  });
+});
