@@ -1,0 +1,227 @@
+import { createHash } from 'node:crypto';
+import type { Logger } from '../core/logger.js';
+import { ApiError, ApiErrorCode, codeForStatus, platformMessageOf } from './errors.js';
+import { isJsonObject } from './normalize.js';
+import { totp } from './totp.js';
+import { isTokenAuth, type AuthConfig, type PasswordAuth } from './types.js';
+
+export const AUTH_PATHS = {
+  login: '/api/v01/auth/login',
+  twoFactor: '/api/v01/auth/2fa',
+  refresh: '/api/v01/auth/access_token',
+  logout: '/api/v01/auth/logout',
+} as const;
+
+/** One authentication call; bodies of these calls are never logged. */
+export interface AuthCall {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: unknown;
+  bearer?: string;
+  timeoutMs?: number;
+}
+
+export interface AuthAnswer {
+  status: number;
+  /** Parsed JSON body, or undefined when empty or not JSON. */
+  json: unknown;
+  text: string;
+}
+
+/** Sends an auth call (retrying transport failures); rejects only with an ApiError. */
+export type AuthSender = (call: AuthCall) => Promise<AuthAnswer>;
+
+export interface TokenManagerOptions {
+  accessTokenTtlMs: number;
+  refreshMarginMs: number;
+  refreshTokenTtlMs: number;
+  monotonicNow: () => number;
+  wallNow: () => number;
+  logger: Logger;
+}
+
+interface Tokens {
+  access: string;
+  refresh: string;
+  /** Monotonic time at which the request that produced the access token was sent. */
+  accessIssuedAt: number;
+  refreshIssuedAt: number;
+}
+
+/**
+ * Holds the caller's tokens (Doc1 §5). Password auth logs in lazily, answers the `totp`
+ * second factor from the configured secret, renews the access token when less than the
+ * margin is left (or after a 401), and logs in again when the refresh token is refused.
+ * Concurrent callers share one in-flight login or refresh. Machine tokens are used as
+ * they are: no login, no refresh, no logout.
+ */
+export class TokenManager {
+  private tokens: Tokens | undefined;
+  private inflight: Promise<Tokens> | undefined;
+  private renewals = 0;
+
+  constructor(
+    private readonly auth: AuthConfig,
+    private readonly send: AuthSender,
+    private readonly options: TokenManagerOptions,
+  ) {}
+
+  /** Number of logins and refreshes after the first login. */
+  get renewalCount(): number {
+    return this.renewals;
+  }
+
+  /** A bearer token valid for at least the refresh margin. */
+  async accessToken(): Promise<string> {
+    if (isTokenAuth(this.auth)) return this.auth.token;
+    if (this.inflight) return (await this.inflight).access;
+    const tokens = this.tokens;
+    if (!tokens) return (await this.single(() => this.login())).access;
+    const age = this.options.monotonicNow() - tokens.accessIssuedAt;
+    if (age >= this.options.accessTokenTtlMs - this.options.refreshMarginMs) {
+      return (await this.single(() => this.refreshOrLogin(tokens))).access;
+    }
+    return tokens.access;
+  }
+
+  /**
+   * Called after a 401 answered to `rejected`. Returns a fresh token to retry with, or
+   * undefined when there is nothing to renew (machine token).
+   */
+  async renewAfterUnauthorized(rejected: string): Promise<string | undefined> {
+    if (isTokenAuth(this.auth)) return undefined;
+    if (this.inflight) return (await this.inflight).access;
+    const tokens = this.tokens;
+    if (tokens && tokens.access !== rejected) return tokens.access;
+    return (await this.single(() => (tokens ? this.refreshOrLogin(tokens) : this.login()))).access;
+  }
+
+  /** Invalidates the tokens (`POST /auth/logout` with `sign`); failures are only logged. */
+  async logout(timeoutMs = 5_000): Promise<void> {
+    const tokens = this.tokens;
+    this.tokens = undefined;
+    if (!tokens || isTokenAuth(this.auth)) return;
+    const sign = createHash('sha256').update(tokens.refresh).digest('hex');
+    try {
+      const answer = await this.send({ method: 'POST', path: AUTH_PATHS.logout, body: { sign }, timeoutMs });
+      if (answer.status >= 300) this.options.logger.warn({ status: answer.status }, 'logout was not accepted; tokens expire on their own');
+    } catch (error) {
+      this.options.logger.warn({ code: (error as ApiError).code }, 'logout failed; tokens expire on their own');
+    }
+  }
+
+  private async single(run: () => Promise<Tokens>): Promise<Tokens> {
+    const pending = run().then(
+      (tokens) => {
+        this.tokens = tokens;
+        return tokens;
+      },
+      (error: unknown) => {
+        this.tokens = undefined;
+        throw error;
+      },
+    );
+    this.inflight = pending.finally(() => {
+      if (this.inflight === shared) this.inflight = undefined;
+    });
+    const shared = this.inflight;
+    return shared;
+  }
+
+  private async refreshOrLogin(tokens: Tokens): Promise<Tokens> {
+    this.renewals += 1;
+    const now = this.options.monotonicNow();
+    if (now - tokens.refreshIssuedAt >= this.options.refreshTokenTtlMs - this.options.refreshMarginMs) return this.login();
+    const answer = await this.send({ method: 'GET', path: AUTH_PATHS.refresh, bearer: tokens.refresh });
+    if (answer.status >= 200 && answer.status < 300) {
+      const body = isJsonObject(answer.json) ? answer.json : {};
+      const access = body['access_token'];
+      if (typeof access !== 'string' || !access) throw badAuthAnswer('GET', AUTH_PATHS.refresh, answer.status, 'the refresh answer carries no access_token');
+      const refresh = typeof body['refresh_token'] === 'string' && body['refresh_token'] ? body['refresh_token'] : tokens.refresh;
+      return {
+        access,
+        refresh,
+        accessIssuedAt: now,
+        refreshIssuedAt: refresh === tokens.refresh ? tokens.refreshIssuedAt : now,
+      };
+    }
+    if (answer.status === 401 || answer.status === 403 || answer.status === 400) {
+      this.options.logger.info({ status: answer.status }, 'refresh token refused; logging in again');
+      return this.login();
+    }
+    throw authFailure('GET', AUTH_PATHS.refresh, answer, 'token refresh failed');
+  }
+
+  private async login(): Promise<Tokens> {
+    const auth = this.auth as PasswordAuth;
+    const issuedAt = this.options.monotonicNow();
+    const answer = await this.send({ method: 'POST', path: AUTH_PATHS.login, body: { username: auth.username, password: auth.password } });
+    if (answer.status === 401) {
+      throw authFailure('POST', AUTH_PATHS.login, answer, `login refused for user ${JSON.stringify(auth.username)}: invalid or unknown credentials`);
+    }
+    if (answer.status < 200 || answer.status >= 300) throw authFailure('POST', AUTH_PATHS.login, answer, 'login failed');
+    const body = isJsonObject(answer.json) ? answer.json : undefined;
+    if (!body) throw badAuthAnswer('POST', AUTH_PATHS.login, answer.status, 'the login answer is not a JSON object');
+    const tokens = tokensOf(body, issuedAt);
+    if (tokens) return tokens;
+    const payload = body['2fa_payload'];
+    if (typeof payload !== 'string' || !payload) {
+      throw badAuthAnswer('POST', AUTH_PATHS.login, answer.status, 'the login answer carries neither tokens nor 2fa_payload');
+    }
+    return this.secondFactor(auth, payload, typeof body['option'] === 'string' ? body['option'] : 'unknown');
+  }
+
+  private async secondFactor(auth: PasswordAuth, payload: string, option: string): Promise<Tokens> {
+    const user = JSON.stringify(auth.username);
+    if (option === 'email') {
+      throw twoFactorUnsupported(
+        `user ${user} must confirm the login with a code sent by e-mail, which switchboard cannot read; ` +
+          'switch the user to an authenticator (TOTP) second factor and set auth.totpSecret (SWITCHBOARD_TOTP_SECRET), ' +
+          'or use the user\'s machine-to-machine token (auth.token / SWITCHBOARD_TOKEN)',
+      );
+    }
+    if (!auth.totpSecret) {
+      throw twoFactorUnsupported(
+        `user ${user} must confirm the login with a second factor (${option}); set auth.totpSecret (SWITCHBOARD_TOTP_SECRET) ` +
+          'to the base32 secret of the user\'s authenticator, or use a machine-to-machine token (auth.token / SWITCHBOARD_TOKEN)',
+      );
+    }
+    const issuedAt = this.options.monotonicNow();
+    const code = totp(auth.totpSecret, this.options.wallNow());
+    const answer = await this.send({ method: 'POST', path: AUTH_PATHS.twoFactor, body: { '2fa_payload': payload, code, trust: true } });
+    if (answer.status < 200 || answer.status >= 300) {
+      throw authFailure('POST', AUTH_PATHS.twoFactor, answer, `the TOTP code for user ${user} was refused: check auth.totpSecret and the machine's clock`);
+    }
+    const tokens = isJsonObject(answer.json) ? tokensOf(answer.json, issuedAt) : undefined;
+    if (!tokens) throw badAuthAnswer('POST', AUTH_PATHS.twoFactor, answer.status, 'the 2FA answer carries no tokens');
+    return tokens;
+  }
+}
+
+function tokensOf(body: Record<string, unknown>, issuedAt: number): Tokens | undefined {
+  const access = body['access_token'];
+  const refresh = body['refresh_token'];
+  if (typeof access !== 'string' || !access || typeof refresh !== 'string' || !refresh) return undefined;
+  return { access, refresh, accessIssuedAt: issuedAt, refreshIssuedAt: issuedAt };
+}
+
+function authFailure(method: string, path: string, answer: AuthAnswer, detail: string): ApiError {
+  const code = answer.status === 400 || answer.status === 403 ? ApiErrorCode.unauthorized : codeForStatus(answer.status);
+  return new ApiError({
+    code,
+    method,
+    path,
+    status: answer.status,
+    platformMessage: platformMessageOf(answer.text),
+    retryable: answer.status >= 500,
+    detail,
+  });
+}
+
+function badAuthAnswer(method: string, path: string, status: number, detail: string): ApiError {
+  return new ApiError({ code: ApiErrorCode.badResponse, method, path, status, retryable: false, detail });
+}
+
+function twoFactorUnsupported(detail: string): ApiError {
+  return new ApiError({ code: ApiErrorCode.twoFactorUnsupported, method: 'POST', path: AUTH_PATHS.login, status: 200, retryable: false, detail });
+}

@@ -1,0 +1,237 @@
+import pLimit from 'p-limit';
+import { SwitchboardError } from '../core/errors.js';
+import { silentLogger, type Logger } from '../core/logger.js';
+import { assertSecureTransport } from '../config/transport-security.js';
+import { TokenManager, type AuthAnswer, type AuthCall } from './auth.js';
+import { ApiError, ApiErrorCode } from './errors.js';
+import { collectPages } from './pagination.js';
+import { Permissions } from './permissions.js';
+import { normalizeProfile, type UserProfile } from './profile.js';
+import { RequestRunner, buildUrl } from './request-runner.js';
+import { DEFAULT_RETRY, backoffDelay, sleep } from './retry.js';
+import { RequestStats, routePattern } from './stats.js';
+import { Transport, TransportError } from './transport.js';
+import type { ApiClientOptions, ApiResponse, ClientStats, ListOptions, RequestOptions, RetryOptions } from './types.js';
+
+export const PROFILE_PATH = '/api/v01/system/users/local';
+const USER_AGENT = 'switchboard/0.1';
+/** Doc1 §8. */
+const ACCESS_TOKEN_TTL_MS = 120_000;
+const REFRESH_TOKEN_TTL_MS = 48 * 3600_000;
+/** Auth calls create nothing, so transport failures are retried a few times. */
+const AUTH_ATTEMPTS = 3;
+
+/** Path shorthands of the spec. */
+export interface ApiPaths {
+  /** `P` = `/api/v01/draas/{draas_instance}` (Doc1 §1.1). */
+  readonly P: string;
+}
+
+/**
+ * The platform API client: one undici Pool per origin, login / 2FA / refresh / logout,
+ * retries of repeatable requests, a client-wide concurrency limit, pagination, the caller's
+ * profile and permissions, and request accounting. Create it with `ApiClient.connect`,
+ * end it with `close()`.
+ *
+ * ```ts
+ * const client = await ApiClient.connect({ baseUrl, instance, auth });
+ * const tenants = await client.listPages<Tenant>({ path: `${client.paths.P}/tenants`, itemsKey: 'tenants', style: 'token', role: 'tenants.list' });
+ * await client.close();
+ * ```
+ */
+export class ApiClient {
+  /** Path shorthands (`paths.P`). */
+  readonly paths: ApiPaths;
+  /** `{draas_instance}` in use. */
+  readonly instance: string;
+  readonly baseUrl: string;
+  private closed = false;
+
+  private constructor(
+    private readonly runner: RequestRunner,
+    private readonly tokens: TokenManager,
+    private readonly transport: Transport,
+    private readonly requestStats: RequestStats,
+    private readonly logger: Logger,
+    private readonly userProfile: UserProfile,
+    private readonly perms: Permissions,
+    baseUrl: string,
+    instance: string,
+  ) {
+    this.baseUrl = baseUrl;
+    this.instance = instance;
+    this.paths = { P: `/api/v01/draas/${encodeURIComponent(instance)}` };
+  }
+
+  /**
+   * Logs in (for password auth) and reads the caller's profile once. Rejects with an
+   * ApiError (bad credentials, unsupported 2FA, unreachable server) or a SwitchboardError
+   * (credentials over plain http, unreadable caFile, no instance).
+   */
+  static async connect(options: ApiClientOptions): Promise<ApiClient> {
+    const logger = options.logger ?? silentLogger;
+    const base = parseBaseUrl(options.baseUrl);
+    assertSecureTransport(base, options.insecure === true, 'baseUrl');
+    const monotonicNow = options.monotonicNow ?? (() => performance.now());
+    const retry: RetryOptions = { ...DEFAULT_RETRY, ...options.retry };
+    const timeoutMs = options.timeoutMs ?? 30_000;
+    const transport = new Transport({
+      ...(options.caFile ? { caFile: options.caFile } : {}),
+      insecure: options.insecure === true,
+      connections: Math.max(options.concurrency ?? 8, 1) + 2,
+    });
+    const stats = new RequestStats();
+    const sendAuth = authSender(base, transport, stats, timeoutMs, retry);
+    const tokens = new TokenManager(options.auth, sendAuth, {
+      accessTokenTtlMs: options.accessTokenTtlMs ?? ACCESS_TOKEN_TTL_MS,
+      refreshMarginMs: options.refreshMarginMs ?? 20_000,
+      refreshTokenTtlMs: REFRESH_TOKEN_TTL_MS,
+      monotonicNow,
+      wallNow: options.wallNow ?? Date.now,
+      logger,
+    });
+    let permissions: Permissions | undefined;
+    const runner = new RequestRunner({
+      baseUrl: base,
+      transport,
+      tokens,
+      limit: pLimit(Math.max(options.concurrency ?? 8, 1)),
+      stats,
+      retry,
+      timeoutMs,
+      logger,
+      monotonicNow,
+      userAgent: USER_AGENT,
+      permissions: () => permissions,
+    });
+    try {
+      const profile = await readProfile(runner);
+      permissions = new Permissions(profile.apiRules, logger);
+      const instance = options.instance ?? profile.draasInstance;
+      if (!instance) {
+        throw new SwitchboardError('SB_CONFIG_NO_INSTANCE', `no instance configured and the profile of ${profile.username} has no properties.draas_instance: set "instance" for this environment`);
+      }
+      return new ApiClient(runner, tokens, transport, stats, logger, profile, permissions, base.href.replace(/\/+$/, ''), instance);
+    } catch (error) {
+      await tokens.logout().catch(() => undefined);
+      await transport.close();
+      throw error;
+    }
+  }
+
+  /** One request. Success is 2xx or a status in `okStatuses`; anything else is an ApiError. */
+  request<T = unknown>(options: RequestOptions): Promise<ApiResponse<T>> {
+    if (this.closed) return Promise.reject(new SwitchboardError('SB_API_CLOSED', 'the API client is closed'));
+    return this.runner.run<T>(options);
+  }
+
+  /** Every item of a list, whatever its pagination style (see ListOptions.style). */
+  async listPages<T = unknown>(options: ListOptions): Promise<T[]> {
+    const route = routePattern(options.path);
+    const items = await collectPages(
+      options,
+      (query, signal) =>
+        this.request<unknown>({
+          method: 'GET',
+          path: options.path,
+          query,
+          signal,
+          route,
+          ...(options.role ? { role: options.role } : {}),
+          ...(options.notFoundIsEmpty ? { notFoundIsEmpty: true } : {}),
+        }),
+      this.logger,
+    );
+    return items as T[];
+  }
+
+  /** The caller's profile, read once at connect. */
+  async profile(): Promise<UserProfile> {
+    return this.userProfile;
+  }
+
+  /** The caller's api_rules as a checker: `permissions.check('post', path)`. */
+  get permissions(): Permissions {
+    return this.perms;
+  }
+
+  /** Request accounting since connect (for `--stats`). */
+  stats(): ClientStats {
+    return { ...this.requestStats.snapshot(), tokenRenewals: this.tokens.renewalCount };
+  }
+
+  /** Logs out (failures tolerated) and closes the pools. Safe to call twice. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.tokens.logout();
+    await this.transport.close();
+  }
+}
+
+function parseBaseUrl(text: string): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new SwitchboardError('SB_CONFIG_URL', `baseUrl ${JSON.stringify(text)} is not a URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new SwitchboardError('SB_CONFIG_URL', `baseUrl must be http or https, not ${url.protocol}`);
+  if (url.search || url.hash) throw new SwitchboardError('SB_CONFIG_URL', 'baseUrl must not carry a query or fragment');
+  return url;
+}
+
+async function readProfile(runner: RequestRunner): Promise<UserProfile> {
+  const response = await runner.run<unknown>({ method: 'GET', path: PROFILE_PATH });
+  try {
+    return normalizeProfile(response.body);
+  } catch (error) {
+    throw new ApiError({ code: ApiErrorCode.badResponse, method: 'GET', path: PROFILE_PATH, status: response.status, retryable: false, detail: (error as Error).message });
+  }
+}
+
+/**
+ * Sends auth calls outside the concurrency limit (requests holding a slot wait on them),
+ * retrying transport failures, 429 and 503. Bodies are never logged.
+ */
+function authSender(base: URL, transport: Transport, stats: RequestStats, timeoutMs: number, retry: RetryOptions) {
+  return async (call: AuthCall): Promise<AuthAnswer> => {
+    const body = call.body === undefined ? undefined : JSON.stringify(call.body);
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'user-agent': USER_AGENT,
+      ...(call.bearer ? { authorization: `Bearer ${call.bearer}` } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    };
+    for (let attempt = 0; ; attempt += 1) {
+      const begin = performance.now();
+      try {
+        const raw = await transport.send({ method: call.method, url: buildUrl(base, call.path, undefined), headers, ...(body === undefined ? {} : { body }), timeoutMs: call.timeoutMs ?? timeoutMs });
+        stats.record({ method: call.method, route: call.path, ok: raw.status < 400, retry: attempt > 0, bytesIn: raw.bytesIn, bytesOut: raw.bytesOut, timeMs: performance.now() - begin });
+        if ((raw.status === 429 || raw.status === 503) && attempt + 1 < AUTH_ATTEMPTS) {
+          await sleep(backoffDelay(attempt, retry));
+          continue;
+        }
+        return { status: raw.status, json: parseJson(raw.text), text: raw.text };
+      } catch (error) {
+        if (!(error instanceof TransportError)) throw error;
+        stats.record({ method: call.method, route: call.path, ok: false, retry: attempt > 0, bytesIn: 0, bytesOut: body ? Buffer.byteLength(body) : 0, timeMs: performance.now() - begin });
+        if (attempt + 1 < AUTH_ATTEMPTS) {
+          await sleep(backoffDelay(attempt, retry));
+          continue;
+        }
+        const code = error.failure === 'timeout' ? ApiErrorCode.timeout : ApiErrorCode.network;
+        throw new ApiError({ code, method: call.method, path: call.path, status: error.status, retryable: true, detail: `${error.message} (gave up after ${attempt} retries)`, cause: error });
+      }
+    }
+  };
+}
+
+function parseJson(text: string): unknown {
+  if (!text.trim()) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * The platform API client. See docs/api-client.md for behaviour (auth, retries,
+ * pagination, errors) and the design decisions behind it.
+ */
+export { ApiClient, PROFILE_PATH, type ApiPaths } from './client.js';
+export { ApiError, ApiErrorCode, isApiError, type ApiErrorCodeValue } from './errors.js';
+export { Permissions, compileRuleUrl, type PermissionCheck } from './permissions.js';
+export { normalizeProfile, type AdminOf, type ApiRule, type UserProfile } from './profile.js';
+export {
+  FIELD_SPELLINGS,
+  canonicalize,
+  firstOf,
+  isJsonObject,
+  normalizeMarkup,
+  pageNumber,
+  toBoolean,
+  toId,
+  toInteger,
+  toNumber,
+  type JsonObject,
+} from './normalize.js';
+export { routePattern } from './stats.js';
+export { totp } from './totp.js';
+export { DEFAULT_RETRY, parseRetryAfter } from './retry.js';
+export type {
+  ApiClientOptions,
+  ApiResponse,
+  AuthConfig,
+  ClientStats,
+  HttpMethod,
+  ListOptions,
+  PasswordAuth,
+  Query,
+  QueryValue,
+  RequestOptions,
+  RetryOptions,
+  RouteStats,
+  TokenAuth,
+} from './types.js';

@@ -1,0 +1,172 @@
+import type { Logger } from '../core/logger.js';
+import { ApiError, ApiErrorCode } from './errors.js';
+import { isJsonObject, pageNumber, toInteger, type JsonObject } from './normalize.js';
+import type { ApiResponse, ListOptions, Query } from './types.js';
+
+/** Fetches one page (a GET of the list path with this query); 404 resolves when allowed. */
+export type PageFetcher = (query: Query, signal: AbortSignal) => Promise<ApiResponse<unknown>>;
+
+export const DEFAULT_PAGE_SIZE = 1000;
+/** Guard against servers that never stop handing out `next` tokens. */
+const MAX_PAGES = 10_000;
+
+interface PageMeta {
+  results?: number;
+  pages?: number;
+  page?: number;
+  next?: string;
+}
+
+/**
+ * Reads every item of a list (Doc1 §1.8). Page style: page 1 first, then the remaining
+ * pages concurrently, planned from the number of items page 1 really held (a server may
+ * cap `page_size`) and from `results`/`pages`. Token style: follows `next` one page at a
+ * time. A response that carries the other style's fields is followed that way when its
+ * own style would stop early. One failing page cancels the others.
+ */
+export async function collectPages(options: ListOptions, fetchPage: PageFetcher, logger: Logger): Promise<unknown[]> {
+  const controller = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
+  const reader = new PageReader(options, fetchPage, signal, logger);
+  try {
+    if (options.style === 'none') return await reader.plain();
+    if (options.style === 'token') return await reader.tokens();
+    return await reader.pages();
+  } finally {
+    controller.abort();
+  }
+}
+
+class PageReader {
+  private readonly size: number;
+  private readonly sizeParam: string;
+
+  constructor(
+    private readonly options: ListOptions,
+    private readonly fetchPage: PageFetcher,
+    private readonly signal: AbortSignal,
+    private readonly logger: Logger,
+  ) {
+    this.size = options.pageSize ?? DEFAULT_PAGE_SIZE;
+    this.sizeParam = options.pageSizeParam ?? 'page_size';
+  }
+
+  async plain(): Promise<unknown[]> {
+    const response = await this.fetchPage(this.options.query ?? {}, this.signal);
+    if (response.status === 404) return [];
+    if (Array.isArray(response.body)) return response.body;
+    return this.itemsOf(response.body, undefined);
+  }
+
+  async pages(): Promise<unknown[]> {
+    const first = await this.fetch({ page: 1 });
+    if (!first) return [];
+    const meta = this.meta(first, 1);
+    const items = this.itemsOf(first, meta);
+    if (meta.results === undefined && meta.pages === undefined) {
+      return meta.next ? [...items, ...(await this.followTokens(meta.next))] : items;
+    }
+    return [...items, ...(await this.remainingPages(items.length, meta))];
+  }
+
+  async tokens(): Promise<unknown[]> {
+    const first = await this.fetch({});
+    if (!first) return [];
+    const meta = this.meta(first, undefined);
+    const items = this.itemsOf(first, meta);
+    if (meta.next) return [...items, ...(await this.followTokens(meta.next))];
+    // No token although the page fields say more remain: continue in page style.
+    return [...items, ...(await this.remainingPages(items.length, meta))];
+  }
+
+  private async remainingPages(firstCount: number, meta: PageMeta): Promise<unknown[]> {
+    if (firstCount === 0) {
+      if ((meta.results ?? 0) > 0) throw this.bad(`page 1 holds no items although results is ${meta.results}`);
+      return [];
+    }
+    const byResults = meta.results === undefined ? 1 : Math.ceil(meta.results / firstCount);
+    const total = Math.min(Math.max(meta.pages ?? 1, byResults), MAX_PAGES);
+    const numbers = Array.from({ length: Math.max(0, total - 1) }, (_, i) => i + 2);
+    const pages = await Promise.all(numbers.map((page) => this.pageItems(page)));
+    const rest = pages.flat();
+    let last = pages.at(-1)?.length ?? firstCount;
+    let page = total;
+    // A full last page with fewer items than `results`: more were added while reading,
+    // or `results` was right and `pages` was not; read on until a short page.
+    while (meta.results !== undefined && firstCount + rest.length < meta.results && last >= firstCount && page < MAX_PAGES) {
+      page += 1;
+      const more = await this.pageItems(page);
+      rest.push(...more);
+      last = more.length;
+    }
+    if (meta.results !== undefined && firstCount + rest.length !== meta.results) {
+      this.logger.warn({ path: this.options.path, results: meta.results, read: firstCount + rest.length }, 'list changed while it was read');
+    }
+    return rest;
+  }
+
+  private async pageItems(page: number): Promise<unknown[]> {
+    const body = await this.fetch({ page });
+    if (!body) return [];
+    return this.itemsOf(body, this.meta(body, page));
+  }
+
+  private async followTokens(start: string): Promise<unknown[]> {
+    const seen = new Set<string>();
+    const items: unknown[] = [];
+    let next: string | undefined = start;
+    while (next) {
+      if (seen.has(next) || seen.size >= MAX_PAGES) throw this.bad('the server handed out the same next token twice');
+      seen.add(next);
+      const body = await this.fetch({ next });
+      if (!body) break;
+      const meta = this.meta(body, undefined);
+      items.push(...this.itemsOf(body, meta));
+      next = meta.next;
+    }
+    return items;
+  }
+
+  /** One GET; undefined for a 404 accepted as "none". */
+  private async fetch(extra: Query): Promise<JsonObject | undefined> {
+    const query: Query = { ...this.options.query, [this.sizeParam]: this.size, ...extra };
+    const response = await this.fetchPage(query, this.signal);
+    if (response.status === 404) return undefined;
+    if (!isJsonObject(response.body)) throw this.bad('the list answer is not a JSON object', response.status);
+    return response.body;
+  }
+
+  private meta(body: JsonObject, requestedPage: number | undefined): PageMeta {
+    const page = pageNumber(body['page']);
+    if (requestedPage !== undefined && page !== undefined && page !== requestedPage) {
+      throw this.bad(`asked for page ${requestedPage}, got page ${page}`);
+    }
+    const next = body['next'];
+    return {
+      results: toInteger(body['results']),
+      pages: toInteger(body['pages']),
+      page,
+      next: typeof next === 'string' && next !== '' ? next : undefined,
+    };
+  }
+
+  private itemsOf(body: unknown, meta: PageMeta | undefined): unknown[] {
+    const record = isJsonObject(body) ? body : {};
+    const items = record[this.options.itemsKey];
+    if (Array.isArray(items)) return items;
+    if (items === undefined && (meta?.results === 0 || meta?.pages === 0)) return [];
+    throw this.bad(`the answer has no array "${this.options.itemsKey}"`);
+  }
+
+  private bad(detail: string, status = 200): ApiError {
+    return new ApiError({
+      code: ApiErrorCode.badResponse,
+      method: 'GET',
+      path: this.options.path,
+      status,
+      retryable: false,
+      detail,
+      ...(this.options.role ? { role: this.options.role } : {}),
+    });
+  }
+}

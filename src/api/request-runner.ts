@@ -1,0 +1,236 @@
+import type { LimitFunction } from 'p-limit';
+import type { Logger } from '../core/logger.js';
+import type { TokenManager } from './auth.js';
+import { ApiError, ApiErrorCode, codeForStatus, platformMessageOf } from './errors.js';
+import type { Permissions } from './permissions.js';
+import { backoffDelay, isRetryableStatus, isSafeToRepeat, parseRetryAfter, sleep } from './retry.js';
+import { routePattern, type RequestStats } from './stats.js';
+import { TransportError, type RawResponse, type Transport } from './transport.js';
+import type { ApiResponse, Query, RequestOptions, RetryOptions } from './types.js';
+
+export interface RunnerDeps {
+  baseUrl: URL;
+  transport: Transport;
+  tokens: TokenManager;
+  limit: LimitFunction;
+  stats: RequestStats;
+  retry: RetryOptions;
+  timeoutMs: number;
+  logger: Logger;
+  monotonicNow: () => number;
+  userAgent: string;
+  /** The caller's permissions once the profile is known (for the wording of 403s). */
+  permissions: () => Permissions | undefined;
+  random?: () => number;
+}
+
+type Attempt = { raw: RawResponse; bearer: string } | { failure: TransportError };
+
+/**
+ * Runs one API request: bearer token, concurrency slot per attempt, one re-authentication
+ * after a 401, retries of repeatable requests with backoff, and the mapping of every
+ * outcome to a response or an ApiError.
+ */
+export class RequestRunner {
+  constructor(private readonly deps: RunnerDeps) {}
+
+  async run<T>(options: RequestOptions): Promise<ApiResponse<T>> {
+    const { retry, monotonicNow } = this.deps;
+    const started = monotonicNow();
+    let retries = 0;
+    let reauthenticated = false;
+    for (;;) {
+      const attempt = await this.deps.limit(() => this.attempt(options, retries > 0));
+      const outcome = this.classify<T>(options, attempt);
+      if (outcome.kind === 'done') return outcome.response;
+      if (outcome.kind === 'reauth' && !reauthenticated && 'raw' in attempt) {
+        const fresh = await this.deps.tokens.renewAfterUnauthorized(attempt.bearer);
+        if (fresh !== undefined) {
+          reauthenticated = true;
+          this.deps.stats.recordReauthentication();
+          continue;
+        }
+      }
+      const error = outcome.error;
+      if (!error.retryable || !isSafeToRepeat(options.method) || outcome.kind === 'reauth') throw error;
+      const delay = error.retryAfterMs ?? backoffDelay(retries, retry, this.deps.random);
+      const elapsed = monotonicNow() - started;
+      if (retries >= retry.retries || elapsed + delay > retry.maxElapsedMs) throw exhausted(error, retries);
+      this.deps.logger.warn({ method: options.method, path: options.path, status: error.status, code: error.code, delayMs: delay, retry: retries + 1 }, 'retrying request');
+      try {
+        await sleep(delay, options.signal);
+      } catch {
+        throw this.error(options, { code: ApiErrorCode.aborted, retryable: false, detail: 'request cancelled while waiting to retry' });
+      }
+      retries += 1;
+    }
+  }
+
+  private async attempt(options: RequestOptions, isRetry: boolean): Promise<Attempt> {
+    const bearer = await this.deps.tokens.accessToken();
+    const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+    const headers: Record<string, string> = {
+      accept: options.responseType === 'text' ? '*/*' : 'application/json',
+      authorization: `Bearer ${bearer}`,
+      'user-agent': this.deps.userAgent,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    };
+    const begin = this.deps.monotonicNow();
+    const route = options.route ?? routePattern(options.path);
+    try {
+      const raw = await this.deps.transport.send({
+        method: options.method,
+        url: buildUrl(this.deps.baseUrl, options.path, options.query),
+        headers,
+        ...(body === undefined ? {} : { body }),
+        timeoutMs: options.timeoutMs ?? this.deps.timeoutMs,
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+      const ok = raw.status < 400;
+      this.deps.stats.record({ method: options.method, route, ok, retry: isRetry, bytesIn: raw.bytesIn, bytesOut: raw.bytesOut, timeMs: this.deps.monotonicNow() - begin });
+      this.deps.logger.debug({ method: options.method, path: options.path, status: raw.status, ms: Math.round(this.deps.monotonicNow() - begin) }, 'api request');
+      return { raw, bearer };
+    } catch (error) {
+      if (!(error instanceof TransportError)) throw error;
+      this.deps.stats.record({ method: options.method, route, ok: false, retry: isRetry, bytesIn: 0, bytesOut: body ? Buffer.byteLength(body) : 0, timeMs: this.deps.monotonicNow() - begin });
+      return { failure: error };
+    }
+  }
+
+  private classify<T>(
+    options: RequestOptions,
+    attempt: Attempt,
+  ): { kind: 'done'; response: ApiResponse<T> } | { kind: 'retry' | 'reauth'; error: ApiError } {
+    if ('failure' in attempt) return { kind: 'retry', error: this.transportError(options, attempt.failure) };
+    const { raw } = attempt;
+    const accepted = (raw.status >= 200 && raw.status < 300) || options.okStatuses?.includes(raw.status) === true;
+    if (accepted) return { kind: 'done', response: this.decode<T>(options, raw) };
+    if (raw.status === 404 && options.notFoundIsEmpty) {
+      return { kind: 'done', response: { status: 404, body: undefined as T, headers: raw.headers } };
+    }
+    if (raw.status === 401) return { kind: 'reauth', error: this.statusError(options, raw) };
+    return { kind: 'retry', error: this.statusError(options, raw) };
+  }
+
+  private decode<T>(options: RequestOptions, raw: RawResponse): ApiResponse<T> {
+    if (options.responseType === 'text') return { status: raw.status, body: raw.text as T, headers: raw.headers };
+    if (raw.text.trim() === '') return { status: raw.status, body: undefined as T, headers: raw.headers };
+    const type = String(raw.headers['content-type'] ?? '');
+    const looksHtml = /html/i.test(type) || /^\s*</.test(raw.text);
+    let parsed: unknown;
+    try {
+      if (looksHtml) throw new SyntaxError('html');
+      parsed = JSON.parse(raw.text);
+    } catch {
+      const what = looksHtml ? 'an HTML page instead of JSON' : `malformed JSON (${raw.bytesIn} bytes)`;
+      throw this.unreadable(options, raw.status, what);
+    }
+    return { status: raw.status, body: parsed as T, headers: raw.headers };
+  }
+
+  /** A success status whose body cannot be read: for a POST the effect is unknown. */
+  private unreadable(options: RequestOptions, status: number | undefined, what: string): ApiError {
+    if (options.method === 'POST') {
+      return this.error(options, { code: ApiErrorCode.outcomeUnknown, status, retryable: false, detail: `the answer is unreadable (${what}); the object may have been created: look it up before creating it again` });
+    }
+    return this.error(options, { code: ApiErrorCode.badResponse, status, retryable: false, detail: `the answer is ${what}` });
+  }
+
+  private transportError(options: RequestOptions, failure: TransportError): ApiError {
+    if (failure.failure === 'aborted') return this.error(options, { code: ApiErrorCode.aborted, retryable: false, detail: 'request cancelled', cause: failure });
+    if (options.method === 'POST') {
+      return this.error(options, {
+        code: ApiErrorCode.outcomeUnknown,
+        status: failure.status,
+        retryable: false,
+        detail: `${failure.message}; the request was not re-sent because it may have taken effect: look the object up before creating it again`,
+        cause: failure,
+      });
+    }
+    if (failure.failure === 'truncated') {
+      return this.error(options, { code: ApiErrorCode.badResponse, status: failure.status, retryable: true, detail: failure.message, cause: failure });
+    }
+    const code = failure.failure === 'timeout' ? ApiErrorCode.timeout : ApiErrorCode.network;
+    return this.error(options, { code, retryable: true, detail: failure.message, cause: failure });
+  }
+
+  private statusError(options: RequestOptions, raw: RawResponse): ApiError {
+    const platformMessage = platformMessageOf(raw.text);
+    const retryable = isRetryableStatus(options.method, raw.status);
+    const retryAfterMs = raw.status === 429 || raw.status === 503 ? parseRetryAfter(raw.headers['retry-after']) : undefined;
+    if (options.method === 'POST' && raw.status >= 500) {
+      return this.error(options, {
+        code: ApiErrorCode.outcomeUnknown,
+        status: raw.status,
+        platformMessage,
+        retryable: false,
+        detail: 'server error; the request was not re-sent because it may have taken effect: look the object up before creating it again',
+      });
+    }
+    const { detail, role } = this.describeStatus(options, raw.status);
+    return this.error(options, {
+      code: codeForStatus(raw.status),
+      status: raw.status,
+      platformMessage,
+      retryable,
+      detail,
+      ...(role ? { role } : {}),
+      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    });
+  }
+
+  private describeStatus(options: RequestOptions, status: number): { detail: string; role?: string } {
+    if (status === 403) return this.describeForbidden(options);
+    if (status === 401) return { detail: 'credentials refused: a freshly issued access token was rejected too (a machine token: invalid or revoked)' };
+    if (status === 404) return { detail: 'not found' };
+    if (status === 429) return { detail: 'rate limited by the platform' };
+    if (status >= 500) return { detail: 'server error' };
+    return { detail: 'request rejected' };
+  }
+
+  private describeForbidden(options: RequestOptions): { detail: string; role?: string } {
+    const permissions = this.deps.permissions();
+    const check = permissions?.check(options.method, options.path);
+    const role = options.role ?? check?.rule;
+    if (options.role && permissions && !permissions.hasRole(options.role)) return { detail: `caller lacks role ${options.role}`, role };
+    if (check && !check.allowed) {
+      return { detail: role ? `caller lacks role ${role}` : `no api_rule of the caller allows ${options.method.toLowerCase()} on this path`, ...(role ? { role } : {}) };
+    }
+    if (check?.allowed) {
+      return { detail: `caller has role ${role ?? '(unnamed rule)'}, but the object is outside the part of the hierarchy it may act on`, ...(role ? { role } : {}) };
+    }
+    return { detail: role ? `caller lacks role ${role}` : 'caller lacks the rights for this call', ...(role ? { role } : {}) };
+  }
+
+  private error(options: RequestOptions, init: Omit<ConstructorParameters<typeof ApiError>[0], 'method' | 'path'>): ApiError {
+    return new ApiError({ method: options.method, path: options.path, ...(options.role && !init.role ? { role: options.role } : {}), ...init });
+  }
+}
+
+function exhausted(error: ApiError, retries: number): ApiError {
+  if (retries === 0) return error;
+  return new ApiError({
+    code: error.code,
+    method: error.method,
+    path: error.path,
+    status: error.status,
+    retryable: error.retryable,
+    detail: `${error.detail} (gave up after ${retries} ${retries === 1 ? 'retry' : 'retries'})`,
+    ...(error.platformMessage ? { platformMessage: error.platformMessage } : {}),
+    ...(error.role ? { role: error.role } : {}),
+    cause: error.cause,
+  });
+}
+
+/** Joins the base URL's path prefix, the API path and the query. */
+export function buildUrl(base: URL, path: string, query: Query | undefined): URL {
+  const prefix = base.pathname.replace(/\/+$/, '');
+  const url = new URL(`${prefix}${path.startsWith('/') ? path : `/${path}`}`, base.origin);
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value === undefined || value === null) continue;
+    if (Array.isArray(value)) for (const item of value) url.searchParams.append(key, String(item));
+    else if (typeof value === 'object') url.searchParams.append(key, JSON.stringify(value));
+    else url.searchParams.append(key, String(value));
+  }
+  return url;
+}

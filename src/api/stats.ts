@@ -1,0 +1,83 @@
+import type { ClientStats, RouteStats } from './types.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Route pattern of a path for accounting: the instance segment after `draas/` becomes
+ * `{instance}`, and segments that look like identifiers (UUIDs, integers, E.164 numbers,
+ * e-mail addresses, long hex) become `{id}`. `/api/v01/draas/demo/tenants/4b7c…/subscriptions/3`
+ * → `/api/v01/draas/{instance}/tenants/{id}/subscriptions/{id}`.
+ */
+export function routePattern(path: string): string {
+  const segments = path.split('?')[0]!.split('/');
+  return segments
+    .map((segment, index) => {
+      if (index > 0 && segments[index - 1] === 'draas' && segments[index - 2] === 'v01') return '{instance}';
+      const decoded = safeDecode(segment);
+      if (UUID.test(decoded) || /^\d+$/.test(decoded) || /^\+\d+$/.test(decoded) || decoded.includes('@') || /^[0-9a-f]{16,}$/i.test(decoded)) {
+        return '{id}';
+      }
+      return segment;
+    })
+    .join('/');
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** One finished attempt, as the accounting sees it. */
+export interface AttemptRecord {
+  method: string;
+  route: string;
+  ok: boolean;
+  retry: boolean;
+  bytesIn: number;
+  bytesOut: number;
+  timeMs: number;
+}
+
+/** Request accounting by method and route pattern (`client.stats()`, `--stats`). */
+export class RequestStats {
+  private readonly routes = new Map<string, RouteStats>();
+  private reauthentications = 0;
+
+  record(attempt: AttemptRecord): void {
+    const key = `${attempt.method} ${attempt.route}`;
+    let row = this.routes.get(key);
+    if (!row) {
+      row = { method: attempt.method, route: attempt.route, requests: 0, retries: 0, errors: 0, bytesIn: 0, bytesOut: 0, timeMs: 0 };
+      this.routes.set(key, row);
+    }
+    row.requests += 1;
+    if (attempt.retry) row.retries += 1;
+    if (!attempt.ok) row.errors += 1;
+    row.bytesIn += attempt.bytesIn;
+    row.bytesOut += attempt.bytesOut;
+    row.timeMs += attempt.timeMs;
+  }
+
+  recordReauthentication(): void {
+    this.reauthentications += 1;
+  }
+
+  snapshot(): Omit<ClientStats, 'tokenRenewals'> {
+    const routes = [...this.routes.values()].map((row) => ({ ...row, timeMs: Math.round(row.timeMs) }));
+    routes.sort((a, b) => a.route.localeCompare(b.route) || a.method.localeCompare(b.method));
+    const sum = (pick: (row: RouteStats) => number): number => routes.reduce((total, row) => total + pick(row), 0);
+    return {
+      requests: sum((r) => r.requests),
+      retries: sum((r) => r.retries),
+      errors: sum((r) => r.errors),
+      reauthentications: this.reauthentications,
+      bytesIn: sum((r) => r.bytesIn),
+      bytesOut: sum((r) => r.bytesOut),
+      timeMs: sum((r) => r.timeMs),
+      routes,
+    };
+  }
+}

@@ -1,0 +1,37 @@
+/** An unset variable referenced as `${VAR}`, with where it was referenced. */
+export interface MissingVariable {
+  name: string;
+  /** Dotted location in the document, e.g. `environments.prod.auth.password`. */
+  at: string;
+}
+
+const REFERENCE = /\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+/**
+ * Replaces `${VAR}` in every string of a parsed YAML document by the environment variable
+ * `VAR` (CONTRACT §2); `$$` is a literal `$`. Interpolating after parsing keeps secrets
+ * with YAML-special characters intact. Unset variables are collected, not thrown.
+ */
+export function interpolate(value: unknown, env: Readonly<Record<string, string | undefined>>, at = '', missing: MissingVariable[] = []): { value: unknown; missing: MissingVariable[] } {
+  if (typeof value === 'string') {
+    const replaced = value.replace(REFERENCE, (match, name: string | undefined) => {
+      if (name === undefined) return '$';
+      const found = env[name];
+      if (found === undefined) {
+        missing.push({ name, at });
+        return match;
+      }
+      return found;
+    });
+    return { value: replaced, missing };
+  }
+  if (Array.isArray(value)) {
+    return { value: value.map((item, index) => interpolate(item, env, `${at}[${index}]`, missing).value), missing };
+  }
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) out[key] = interpolate(item, env, at ? `${at}.${key}` : key, missing).value;
+    return { value: out, missing };
+  }
+  return { value, missing };
+}

@@ -1,0 +1,245 @@
+import { access, readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { parse } from 'yaml';
+import { SwitchboardError } from '../core/errors.js';
+import { isValidBase32 } from '../api/totp.js';
+import { interpolate } from './interpolate.js';
+import { isLoopbackHost } from './transport-security.js';
+
+export const CONFIG_FILE_NAME = 'switchboard.config.yaml';
+
+/** Username/password (with an optional TOTP secret) or a bearer token. */
+export type ConnectionAuth = { username: string; password: string; totpSecret?: string } | { token: string };
+
+/** The routing engine of an environment (Document 3). */
+export interface RoutingEngineConnection {
+  url: string;
+  auth: { username: string; password: string } | { token: string };
+  caFile?: string;
+  insecure?: boolean;
+}
+
+/** Where and how to reach one platform (CONTRACT §5). */
+export interface ConnectionConfig {
+  /** `{base_url}`. */
+  url: string;
+  /** `{draas_instance}`; when absent the profile's `properties.draas_instance` is used. */
+  instance?: string;
+  auth: ConnectionAuth;
+  routingEngine?: RoutingEngineConnection;
+  /** Absolute path of a PEM CA bundle. */
+  caFile?: string;
+  insecure?: boolean;
+  /** `switchboard.config.yaml (env prod)` or `environment variables`, for messages. */
+  source: string;
+}
+
+export interface LoadConnectionOptions {
+  /** Explicit `--config` file; otherwise `switchboard.config.yaml` in `cwd` when present. */
+  configPath?: string;
+  env: Readonly<Record<string, string | undefined>>;
+  /** `--env NAME`. */
+  envName?: string;
+  cwd?: string;
+}
+
+const ENV_KEYS = new Set(['url', 'instance', 'auth', 'routingEngine', 'caFile', 'insecure']);
+const RE_KEYS = new Set(['url', 'auth', 'caFile', 'insecure']);
+
+/**
+ * Loads the connection of one environment: from the config file when there is one (its
+ * `${VAR}` references interpolated), else from the `SWITCHBOARD_*` environment variables.
+ * Every problem found is reported in one SwitchboardError (`SB_CONFIG`); credentials over
+ * plain http to another machine are refused unless `insecure: true`.
+ */
+export async function loadConnection(options: LoadConnectionOptions): Promise<ConnectionConfig> {
+  const cwd = options.cwd ?? process.cwd();
+  const file = options.configPath ? resolve(cwd, options.configPath) : await existing(resolve(cwd, CONFIG_FILE_NAME));
+  if (options.configPath && !(await existing(file!))) throw configError(`config file ${options.configPath} not found`);
+  if (!file) {
+    if (options.envName) throw configError(`--env ${options.envName} given, but there is no ${CONFIG_FILE_NAME} in ${cwd} (use --config FILE)`);
+    return fromEnvironment(options.env, cwd);
+  }
+  return fromFile(file, options);
+}
+
+async function fromFile(file: string, options: LoadConnectionOptions): Promise<ConnectionConfig> {
+  let document: unknown;
+  try {
+    document = parse(await readFile(file, 'utf8'));
+  } catch (error) {
+    throw configError(`${file}: not valid YAML: ${(error as Error).message.split('\n')[0]}`);
+  }
+  const environments = isRecord(document) && isRecord(document['environments']) ? document['environments'] : undefined;
+  if (!environments || Object.keys(environments).length === 0) throw configError(`${file}: no "environments" mapping`);
+  const names = Object.keys(environments);
+  const name = options.envName ?? (names.length === 1 ? names[0]! : undefined);
+  if (!name) throw configError(`${file} defines several environments (${names.join(', ')}): choose one with --env NAME`);
+  const raw = environments[name];
+  if (!isRecord(raw)) throw configError(`${file}: environment "${name}" not found (defined: ${names.join(', ')})`);
+  const at = `environments.${name}`;
+  const { value, missing } = interpolate(raw, options.env, at);
+  const problems = missing.map((m) => `${m.at}: environment variable ${m.name} is not set`);
+  const config = readEnvironment(value as Record<string, unknown>, at, dirname(file), problems);
+  return finish(config, `${file} (env ${name})`, problems);
+}
+
+function readEnvironment(raw: Record<string, unknown>, at: string, baseDir: string, problems: string[]): Omit<ConnectionConfig, 'source'> {
+  unknownKeys(raw, ENV_KEYS, at, problems);
+  const url = requiredString(raw['url'], `${at}.url`, problems);
+  const instance = optionalString(raw['instance'], `${at}.instance`, problems);
+  const auth = readAuth(raw['auth'], `${at}.auth`, problems, true);
+  const caFile = optionalString(raw['caFile'], `${at}.caFile`, problems);
+  const insecure = optionalBoolean(raw['insecure'], `${at}.insecure`, problems);
+  let routingEngine: RoutingEngineConnection | undefined;
+  if (raw['routingEngine'] !== undefined) {
+    const re = raw['routingEngine'];
+    if (!isRecord(re)) problems.push(`${at}.routingEngine: expected a mapping`);
+    else {
+      unknownKeys(re, RE_KEYS, `${at}.routingEngine`, problems);
+      const reCa = optionalString(re['caFile'], `${at}.routingEngine.caFile`, problems);
+      const reInsecure = optionalBoolean(re['insecure'], `${at}.routingEngine.insecure`, problems);
+      routingEngine = {
+        url: requiredString(re['url'], `${at}.routingEngine.url`, problems) ?? '',
+        auth: readAuth(re['auth'], `${at}.routingEngine.auth`, problems, false) ?? { token: '' },
+        ...(reCa ? { caFile: resolve(baseDir, reCa) } : {}),
+        ...(reInsecure === undefined ? {} : { insecure: reInsecure }),
+      };
+    }
+  }
+  return {
+    url: url ?? '',
+    ...(instance ? { instance } : {}),
+    auth: auth ?? { token: '' },
+    ...(routingEngine ? { routingEngine } : {}),
+    ...(caFile ? { caFile: resolve(baseDir, caFile) } : {}),
+    ...(insecure === undefined ? {} : { insecure }),
+  };
+}
+
+function readAuth(raw: unknown, at: string, problems: string[], allowTotp: boolean): ConnectionAuth | undefined {
+  if (!isRecord(raw)) {
+    problems.push(`${at}: expected { username, password${allowTotp ? ', totpSecret?' : ''} } or { token }`);
+    return undefined;
+  }
+  unknownKeys(raw, new Set(['username', 'password', 'token', ...(allowTotp ? ['totpSecret'] : [])]), at, problems);
+  const token = optionalString(raw['token'], `${at}.token`, problems);
+  if (token !== undefined) {
+    if (raw['username'] !== undefined || raw['password'] !== undefined) problems.push(`${at}: give either token or username/password, not both`);
+    return { token };
+  }
+  const username = requiredString(raw['username'], `${at}.username`, problems);
+  const password = requiredString(raw['password'], `${at}.password`, problems);
+  const totpSecret = optionalString(raw['totpSecret'], `${at}.totpSecret`, problems);
+  if (totpSecret !== undefined && !isValidBase32(totpSecret)) problems.push(`${at}.totpSecret: not a base32 secret (letters A-Z and digits 2-7)`);
+  if (username === undefined || password === undefined) return undefined;
+  return { username, password, ...(totpSecret ? { totpSecret } : {}) };
+}
+
+function fromEnvironment(env: Readonly<Record<string, string | undefined>>, cwd: string): Promise<ConnectionConfig> {
+  const pick = (name: string): string | undefined => (env[name] === '' ? undefined : env[name]);
+  if (!pick('SWITCHBOARD_URL')) {
+    throw configError(`no ${CONFIG_FILE_NAME} in ${cwd} and SWITCHBOARD_URL is not set: create the file (see docs) or set SWITCHBOARD_URL and credentials`);
+  }
+  const problems: string[] = [];
+  const raw: Record<string, unknown> = {
+    url: pick('SWITCHBOARD_URL'),
+    instance: pick('SWITCHBOARD_INSTANCE'),
+    auth: authFromEnv(pick, 'SWITCHBOARD_', { totpSecret: pick('SWITCHBOARD_TOTP_SECRET') }),
+    caFile: pick('SWITCHBOARD_CA_FILE'),
+    insecure: boolFromEnv(pick('SWITCHBOARD_INSECURE'), 'SWITCHBOARD_INSECURE', problems),
+  };
+  if (pick('SWITCHBOARD_RE_URL')) {
+    raw['routingEngine'] = {
+      url: pick('SWITCHBOARD_RE_URL'),
+      auth: authFromEnv(pick, 'SWITCHBOARD_RE_', {}),
+      caFile: pick('SWITCHBOARD_RE_CA_FILE'),
+      insecure: boolFromEnv(pick('SWITCHBOARD_RE_INSECURE'), 'SWITCHBOARD_RE_INSECURE', problems),
+    };
+  }
+  const config = readEnvironment(dropUndefined(raw), 'SWITCHBOARD', cwd, problems);
+  return finish(config, 'environment variables', problems.map((p) => p.replace(/^SWITCHBOARD\.?/, 'SWITCHBOARD_* ')));
+}
+
+function authFromEnv(pick: (name: string) => string | undefined, prefix: string, extra: Record<string, string | undefined>): Record<string, unknown> {
+  return dropUndefined({ token: pick(`${prefix}TOKEN`), username: pick(`${prefix}USERNAME`), password: pick(`${prefix}PASSWORD`), ...extra });
+}
+
+function boolFromEnv(value: string | undefined, name: string, problems: string[]): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (/^(1|true|yes)$/i.test(value)) return true;
+  if (/^(0|false|no)$/i.test(value)) return false;
+  problems.push(`${name}: expected true or false`);
+  return undefined;
+}
+
+async function finish(config: Omit<ConnectionConfig, 'source'>, source: string, problems: string[]): Promise<ConnectionConfig> {
+  checkUrl(config.url, config.insecure === true, 'url', problems);
+  if (config.routingEngine) checkUrl(config.routingEngine.url, config.routingEngine.insecure === true, 'routingEngine.url', problems);
+  for (const ca of [config.caFile, config.routingEngine?.caFile]) {
+    if (ca && !(await existing(ca))) problems.push(`caFile ${ca} not found`);
+  }
+  if (problems.length > 0) throw configError(`${source}:\n  ${problems.join('\n  ')}`);
+  return { ...config, source };
+}
+
+function checkUrl(text: string, insecure: boolean, what: string, problems: string[]): void {
+  if (!text) return;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    problems.push(`${what}: ${JSON.stringify(text)} is not a URL`);
+    return;
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') problems.push(`${what}: must be an http or https URL`);
+  else if (url.protocol === 'http:' && !insecure && !isLoopbackHost(url.hostname)) {
+    problems.push(`${what}: ${url.origin} uses plain http, so credentials would travel unencrypted; use https, or set insecure: true if you accept that`);
+  }
+}
+
+function configError(message: string): SwitchboardError {
+  return new SwitchboardError('SB_CONFIG', message);
+}
+
+async function existing(path: string): Promise<string | undefined> {
+  try {
+    await access(path);
+    return path;
+  } catch {
+    return undefined;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function dropUndefined(record: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined));
+}
+
+function unknownKeys(raw: Record<string, unknown>, allowed: Set<string>, at: string, problems: string[]): void {
+  for (const key of Object.keys(raw)) if (!allowed.has(key)) problems.push(`${at}.${key}: unknown setting (expected one of ${[...allowed].join(', ')})`);
+}
+
+function requiredString(value: unknown, at: string, problems: string[]): string | undefined {
+  if (typeof value === 'string' && value !== '') return value;
+  problems.push(value === undefined || value === '' ? `${at}: required` : `${at}: expected a string`);
+  return undefined;
+}
+
+function optionalString(value: unknown, at: string, problems: string[]): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'string') return value === '' ? undefined : value;
+  if (typeof value === 'number') return String(value);
+  problems.push(`${at}: expected a string`);
+  return undefined;
+}
+
+function optionalBoolean(value: unknown, at: string, problems: string[]): boolean | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'boolean') return value;
+  problems.push(`${at}: expected true or false`);
+  return undefined;
+}

@@ -1,0 +1,152 @@
+import { createHash } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ApiClient, ApiError } from '../../src/api/index.js';
+import { FakePlatform, json } from './fake-platform.js';
+
+const SECRET = 'JBSWY3DPEHPK3PXP';
+let fake: FakePlatform;
+const clients: ApiClient[] = [];
+
+beforeEach(async () => {
+  fake = await new FakePlatform().start();
+  fake.on('GET', /^\/api\/v01\/draas\/demo\/tenants$/, (_req, res) => json(res, 200, { tenants: [] }));
+});
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close()));
+  await fake.stop();
+});
+
+async function connect(options: Partial<Parameters<typeof ApiClient.connect>[0]> = {}): Promise<ApiClient> {
+  const client = await ApiClient.connect({ baseUrl: fake.url, auth: { username: 'admin', password: 'admin' }, retry: { baseDelayMs: 5 }, ...options });
+  clients.push(client);
+  return client;
+}
+
+const logins = (): number => fake.count('POST', /\/auth\/login$/);
+const refreshes = (): number => fake.count('GET', /\/auth\/access_token$/);
+
+describe('authentication', () => {
+  it('Doc1 §5.2: logs in with username and password and reads the profile once; P comes from properties.draas_instance', async () => {
+    const client = await connect();
+    expect(client.paths.P).toBe('/api/v01/draas/demo');
+    await client.request({ method: 'GET', path: `${client.paths.P}/tenants` });
+    expect(logins()).toBe(1);
+    expect(fake.count('GET', /users\/local$/)).toBe(1);
+    const profile = await client.profile();
+    expect(profile).toMatchObject({ username: 'admin', firstName: 'Ada', lastName: 'Lovelace', mobileNumber: '3212345', draasInstance: 'demo' });
+    expect(fake.count('GET', /users\/local$/)).toBe(1);
+  });
+
+  it('Doc1 §5.2: refused credentials fail with SB_API_UNAUTHORIZED and never echo the password', async () => {
+    const error = await connect({ auth: { username: 'admin', password: 'hunter2-secret' } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).code).toBe('SB_API_UNAUTHORIZED');
+    expect((error as ApiError).message).toContain('POST /api/v01/auth/login → 401: login refused for user "admin"');
+    expect((error as ApiError).message).not.toContain('hunter2');
+  });
+
+  it('Doc1 §5.2: answers the totp second factor from the configured secret with trust: true', async () => {
+    fake.users.set('totpuser', { password: 'totpuser', totpSecret: SECRET, secondFactor: 'totp' });
+    const client = await connect({ auth: { username: 'totpuser', password: 'totpuser', totpSecret: SECRET } });
+    await client.request({ method: 'GET', path: `${client.paths.P}/tenants` });
+    const twoFa = fake.seen.find((s) => s.path === '/api/v01/auth/2fa');
+    expect(twoFa?.body).toMatchObject({ '2fa_payload': 'pl-totpuser', trust: true });
+    expect(String((twoFa?.body as { code: string }).code)).toMatch(/^\d{6}$/);
+  });
+
+  it('Doc1 §5.1: an e-mailed second factor fails clearly, pointing at totpSecret and machine tokens', async () => {
+    fake.users.set('mailuser', { password: 'mailuser', secondFactor: 'email' });
+    const error = (await connect({ auth: { username: 'mailuser', password: 'mailuser' } }).catch((e: unknown) => e)) as ApiError;
+    expect(error.code).toBe('SB_API_2FA_UNSUPPORTED');
+    expect(error.message).toMatch(/e-mail/);
+    expect(error.message).toMatch(/totpSecret/);
+    expect(error.message).toMatch(/machine-to-machine token/);
+  });
+
+  it('Doc1 §5.1: a totp second factor without a configured secret says to set totpSecret', async () => {
+    fake.users.set('totpuser', { password: 'totpuser', totpSecret: SECRET, secondFactor: 'totp' });
+    const error = (await connect({ auth: { username: 'totpuser', password: 'totpuser' } }).catch((e: unknown) => e)) as ApiError;
+    expect(error.code).toBe('SB_API_2FA_UNSUPPORTED');
+    expect(error.message).toContain('SWITCHBOARD_TOTP_SECRET');
+  });
+
+  it('Doc1 §2.1: a machine-to-machine token is the bearer: no login, no refresh, no logout', async () => {
+    fake.users.set('m2m', { password: 'x', m2mToken: 'm2m-static-token-0001' });
+    let now = 0;
+    const client = await connect({ auth: { token: 'm2m-static-token-0001' }, monotonicNow: () => now });
+    now = 10 * 60_000;
+    await client.request({ method: 'GET', path: `${client.paths.P}/tenants` });
+    await client.close();
+    expect(logins()).toBe(0);
+    expect(refreshes()).toBe(0);
+    expect(fake.count('POST', /\/auth\/logout$/)).toBe(0);
+    expect(fake.seen.at(-1)?.bearer).toBe('m2m-static-token-0001');
+  });
+
+  it('Doc1 §8: renews the access token when less than 20 s of its 2 minutes are left, before sending', async () => {
+    let now = 1000;
+    const client = await connect({ monotonicNow: () => now });
+    now += 99_000;
+    await client.request({ method: 'GET', path: `${client.paths.P}/tenants` });
+    expect(refreshes()).toBe(0);
+    now += 2_000; // 101 s old: 19 s left
+    await client.request({ method: 'GET', path: `${client.paths.P}/tenants` });
+    expect(refreshes()).toBe(1);
+    const refresh = fake.seen.find((s) => s.path === '/api/v01/auth/access_token');
+    expect(refresh?.bearer).toMatch(/^ref-/);
+    expect(fake.seen.at(-1)?.path).toBe('/api/v01/draas/demo/tenants');
+    expect(client.stats().tokenRenewals).toBe(1);
+  });
+
+  it('Doc1 §5.2: a 401 renews the token once and repeats the request; concurrent requests share one refresh', async () => {
+    const client = await connect();
+    fake.clockSeconds += 150; // the server sees every access token expired
+    const results = await Promise.all(Array.from({ length: 10 }, () => client.request({ method: 'GET', path: `${client.paths.P}/tenants` })));
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    expect(refreshes()).toBe(1);
+    expect(client.stats().reauthentications).toBeGreaterThanOrEqual(8); // requests that got a slot after the refresh never saw a 401
+  });
+
+  it('concurrent requests past the refresh margin wait on a single refresh', async () => {
+    let now = 0;
+    const client = await connect({ monotonicNow: () => now });
+    now = 110_000;
+    await Promise.all(Array.from({ length: 8 }, () => client.request({ method: 'GET', path: `${client.paths.P}/tenants` })));
+    expect(refreshes()).toBe(1);
+    expect(logins()).toBe(1);
+  });
+
+  it('Doc1 §5.2: when the refresh token is refused, logs in again with the credentials', async () => {
+    const client = await connect();
+    fake.clockSeconds += 150;
+    fake.refreshValid = false;
+    const response = await client.request({ method: 'GET', path: `${client.paths.P}/tenants` });
+    expect(response.status).toBe(200);
+    expect(refreshes()).toBe(1);
+    expect(logins()).toBe(2);
+  });
+
+  it('a 401 that survives a fresh token fails with SB_API_UNAUTHORIZED after exactly one re-authentication', async () => {
+    fake.on('GET', /\/always-401$/, (_req, res) => json(res, 401, { message: 'nope' }));
+    const client = await connect();
+    const error = (await client.request({ method: 'GET', path: '/api/v01/always-401' }).catch((e: unknown) => e)) as ApiError;
+    expect(error.code).toBe('SB_API_UNAUTHORIZED');
+    expect(fake.count('GET', /always-401$/)).toBe(2);
+  });
+
+  it('Doc1 §5.2: logout at close sends sign = SHA-256 hex of the refresh token, and tolerates failure', async () => {
+    const client = await connect();
+    clients.pop();
+    await client.close();
+    expect(fake.logouts).toHaveLength(1);
+    const logout = fake.seen.find((s) => s.path === '/api/v01/auth/logout');
+    expect((logout?.body as { sign: string }).sign).toBe(createHash('sha256').update(fake.logouts[0]!).digest('hex'));
+    await client.close(); // idempotent
+
+    const other = await connect();
+    clients.pop();
+    await fake.stop();
+    await expect(other.close()).resolves.toBeUndefined();
+    fake = await new FakePlatform().start();
+  });
+});
