@@ -1,0 +1,66 @@
+/**
+ * The routing engine simulator's data model (Document 3 §2): services hold data-model
+ * versions (`active`, `standby`), versions hold tables, tables declare typed fields and
+ * unique constraints. Written from the spec; it shares nothing with the client.
+ */
+
+/** Column types a routing-engine table can declare. */
+export type SimFieldType = 'string' | 'integer' | 'number' | 'boolean';
+
+export interface SimFieldSeed {
+  type: SimFieldType;
+  /** Defaults to true; a non-nullable field must be present on create (Doc3 §2). */
+  nullable?: boolean;
+  /** A single-column unique constraint. */
+  unique?: boolean;
+}
+
+/** A record as stored and returned: `id` plus every declared field (null when unset). */
+export type SimRow = Record<string, unknown> & { id: number };
+
+export interface SimTableSeed {
+  fields: Record<string, SimFieldSeed>;
+  /** Multi-column unique constraints, each a list of field names. */
+  unique?: string[][];
+  /** Initial rows; an `id` is assigned when a row has none. */
+  rows?: Record<string, unknown>[];
+}
+
+export type SimVersionName = 'active' | 'standby';
+
+export interface SimCredentials {
+  basic?: { username: string; password: string }[];
+  tokens?: string[];
+}
+
+/** Deliberate deviations, to test how a client copes with other engines. */
+export interface SimQuirks {
+  /** `_bulk` answers this status (older engines, plain Flask-Restless). */
+  bulkStatus?: 404 | 405;
+  /** Collection PATCH/PUT ignores a `q` in the URL and updates every row (the hazard of issue #7). */
+  ignoreUrlFilterOnWrite?: boolean;
+}
+
+export interface RoutingSeed {
+  credentials?: SimCredentials;
+  /** Server cap on `results_per_page` (default 100). */
+  maxResultsPerPage?: number;
+  services: Record<string, Partial<Record<SimVersionName, Record<string, SimTableSeed>>>>;
+  quirks?: SimQuirks;
+}
+
+/** An error the simulator answers with `{code, message}` (Doc3 §7), plus extra body fields. */
+export class SimHttpError extends Error {
+  readonly status: number;
+  readonly extra: Record<string, unknown>;
+
+  constructor(status: number, message: string, extra: Record<string, unknown> = {}) {
+    super(message);
+    this.status = status;
+    this.extra = extra;
+  }
+}
+
+/** Flask's generic text for 500, which the engine returns when a value cannot be validated (Doc3 §7). */
+export const GENERIC_500 =
+  'The server encountered an unexpected condition that prevented it from fulfilling the request.';
