@@ -6,11 +6,14 @@
 import { safeText } from './render-common.js';
 
 /**
- * Every character markdown, HTML, autolinks, mentions, issue references or math could
- * act on. Numeric character references are decoded after parsing, so they display as the
- * character and do nothing else, inside `<code>`, a table cell or plain text alike.
+ * Every character inline markdown, HTML, autolinks (`:` of a scheme, `.` of `www.`),
+ * mentions, issue references or math could act on. Numeric character references are
+ * decoded after parsing, so they display as the character and do nothing else, inside
+ * `<code>`, a table cell or plain text alike. Block syntax (`-`, `+`, `=`, `1.` at the
+ * start of a line) needs no escaping: escaped text is one line (newlines come out as
+ * `\u000a`) and never starts one.
  */
-const MARKDOWN_SPECIAL = /[\\`*_{}[\]()#+\-.!|<>&~:"'@$=^%]/g;
+const MARKDOWN_SPECIAL = /[\\`*_{}[\]()#!|<>&~:@$.]/g;
 
 /** `s` made inert for inline markdown/HTML (control characters escaped, specials as `&#NN;`). */
 export function escapeMd(s: string): string {

@@ -60,11 +60,11 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
 function renderHead(plan: Plan): string {
   const counts = countChanges(plan.changes);
   const s = plan.summary;
-  const target = `${escapeMd(cut(plan.target.baseUrl, 200))}, instance ${escapeMd(cut(plan.target.instance, 100))}`;
+  const target = `<code>${escapeMd(cut(plan.target.baseUrl, 200))}</code>, instance <code>${escapeMd(cut(plan.target.instance, 100))}</code>`;
   const lines = [
     '### switchboard plan',
     '',
-    `**${summaryLine(counts)}** <sub>Target: <code>${target}</code></sub>`,
+    `**${summaryLine(counts)}** <sub>Target: ${target}</sub>`,
     '',
     '| create | update | replace | delete | noop | unmanaged |',
     '|---:|---:|---:|---:|---:|---:|',

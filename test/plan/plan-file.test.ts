@@ -1,0 +1,180 @@
+import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SwitchboardError } from '../../src/core/errors.js';
+import { readPlanFile, writePlanFile } from '../../src/plan/plan-file.js';
+import { renderJson } from '../../src/plan/render-json.js';
+import type { Plan } from '../../src/plan/types.js';
+import { SECRETS, samplePlan } from '../fixtures/plans/sample-plan.js';
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'sb-plan-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Writes `text` as a plan file and expects readPlanFile to reject it with SB_PLAN_FILE. */
+async function rejection(text: string): Promise<SwitchboardError> {
+  const path = join(dir, 'plan.json');
+  await writeFile(path, text);
+  const error = await readPlanFile(path).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(SwitchboardError);
+  const sbError = error as SwitchboardError;
+  expect(sbError.code).toBe('SB_PLAN_FILE');
+  expect(sbError.exitCode).toBe(1);
+  expect(sbError.message).toContain(path);
+  return sbError;
+}
+
+/** The sample plan as parsed JSON, edited by `edit`, as text. */
+function edited(edit: (plan: Record<string, unknown> & Plan) => void): string {
+  const plan = JSON.parse(renderJson(samplePlan())) as Record<string, unknown> & Plan;
+  edit(plan);
+  return JSON.stringify(plan);
+}
+
+describe('plan file', () => {
+  it('CONTRACT §4: round-trips: what plan --out writes, apply --plan reads back unchanged', async () => {
+    const path = join(dir, 'plan.json');
+    await writePlanFile(path, samplePlan());
+    const text = await readFile(path, 'utf8');
+    expect(text).toBe(renderJson(samplePlan()));
+    expect(await readPlanFile(path)).toEqual(JSON.parse(text));
+    expect((await stat(path)).mode & 0o777).toBe(0o600);
+  });
+
+  it('writes atomically: replaces an existing file and leaves no temporary file behind', async () => {
+    const path = join(dir, 'plan.json');
+    await writeFile(path, 'old content');
+    await writePlanFile(path, samplePlan());
+    expect(await readdir(dir)).toEqual(['plan.json']);
+    expect((await readPlanFile(path)).changes).toHaveLength(56);
+  });
+
+  it('reports a write failure as SB_PLAN_FILE and cleans up', async () => {
+    const path = join(dir, 'missing-folder', 'plan.json');
+    await expect(writePlanFile(path, samplePlan())).rejects.toMatchObject({ code: 'SB_PLAN_FILE' });
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('CONTRACT §4: refuses to write a plan that carries a sensitive value in clear', async () => {
+    const plan = samplePlan();
+    const admin = plan.changes.find((c) => c.sensitiveDigests);
+    if (!admin?.after) throw new Error('fixture lost its sensitive change');
+    admin.after['password'] = SECRETS[1];
+    const path = join(dir, 'plan.json');
+    await expect(writePlanFile(path, plan)).rejects.toMatchObject({ code: 'SB_PLAN_FILE' });
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('accepts a plan file shaped exactly like the contract example (no unmanaged fields)', async () => {
+    const path = join(dir, 'plan.json');
+    await writeFile(path, edited((p) => {
+      delete (p as Partial<Plan>).unmanaged;
+      delete (p.summary as Partial<Plan['summary']>).unmanaged;
+    }));
+    const plan = await readPlanFile(path);
+    expect(plan.unmanaged).toEqual([]);
+    expect(plan.summary.unmanaged).toBe(0);
+  });
+
+  describe('CONTRACT §4: rejects, with SB_PLAN_FILE and a way out', () => {
+    it('a missing file', async () => {
+      await expect(readPlanFile(join(dir, 'nope.json'))).rejects.toMatchObject({
+        code: 'SB_PLAN_FILE',
+        message: expect.stringMatching(/cannot read plan file .*nope\.json: no such file\. Re-create it/) as unknown,
+      });
+    });
+
+    it('malformed JSON', async () => {
+      const e = await rejection('{"formatVersion": 1, ');
+      expect(e.message).toMatch(/is not valid JSON .*Re-create it with `switchboard plan --out FILE`/);
+    });
+
+    it('something that is not a plan', async () => {
+      expect((await rejection('[1, 2]')).message).toContain('does not hold a JSON object');
+      expect((await rejection('{"hello": "world"}')).message).toContain('formatVersion is missing');
+    });
+
+    it('a future formatVersion, naming the upgrade', async () => {
+      const e = await rejection(edited((p) => { (p as Record<string, unknown>)['formatVersion'] = 2; }));
+      expect(e.message).toContain('formatVersion 2 was written by a newer switchboard; this one reads formatVersion 1: upgrade switchboard');
+    });
+
+    it('a formatVersion that is not a version', async () => {
+      expect((await rejection(edited((p) => { (p as Record<string, unknown>)['formatVersion'] = '1'; }))).message)
+        .toContain('formatVersion "1" is not a plan format version');
+      expect((await rejection(edited((p) => { (p as Record<string, unknown>)['formatVersion'] = 0; }))).message)
+        .toContain('formatVersion 0 is not a plan format version');
+    });
+
+    it('a missing top-level field', async () => {
+      const e = await rejection(edited((p) => { delete (p as Partial<Plan>).target; }));
+      expect(e.message).toContain('target is missing');
+    });
+
+    it('a change with a missing or wrong field, naming its JSON path', async () => {
+      const e = await rejection(edited((p) => {
+        const c = p.changes[2] as unknown as Record<string, unknown>;
+        delete c['liveDigest'];
+        c['action'] = 'destroy';
+        (p.changes[0] as unknown as Record<string, unknown>)['requests'] = [{ method: 'FETCH', path: '/x' }];
+      }));
+      expect(e.message).toContain('changes[2].action must be one of create, update, delete, replace (got "destroy")');
+      expect(e.message).toContain('changes[2].liveDigest is missing');
+      expect(e.message).toContain('changes[0].requests[0].method is not an HTTP method');
+    });
+
+    it('a malformed digest or patch', async () => {
+      const e = await rejection(edited((p) => {
+        const c = p.changes[2];
+        if (!c) throw new Error('fixture too short');
+        c.liveDigest = 'md5:abc';
+        c.patch = [{ op: 'replace', path: 'markup' } as never];
+      }));
+      expect(e.message).toContain('changes[2].liveDigest must be a sha256:<64 hex> digest');
+      expect(e.message).toContain('changes[2].patch[0].path is not a JSON pointer');
+      expect(e.message).toContain('changes[2].patch[0].value is missing');
+    });
+
+    it('a summary that disagrees with the changes', async () => {
+      const e = await rejection(edited((p) => { p.summary.delete = 0; }));
+      expect(e.message).toContain('summary.delete is 0 but the plan has 3 delete change(s)');
+    });
+
+    it('the same address twice', async () => {
+      const e = await rejection(edited((p) => {
+        const first = p.changes[2];
+        if (first) p.changes.push(first);
+        p.summary.update += 1;
+      }));
+      expect(e.message).toContain('changes: tenant/acme-corp appears more than once');
+    });
+
+    it('a sensitive value in clear, without repeating it', async () => {
+      const e = await rejection(edited((p) => {
+        const admin = p.changes.find((c) => c.sensitiveDigests && c.action === 'update');
+        if (!admin?.before) throw new Error('fixture lost its write-only change');
+        admin.before['password'] = SECRETS[0];
+      }));
+      expect(e.message).toContain('.before.password holds a sensitive value in clear');
+      expect(e.message).toContain('rotate the secret');
+      expect(e.message).not.toContain(SECRETS[0]);
+    });
+
+    it('a sensitive value in clear in the patch', async () => {
+      const e = await rejection(edited((p) => {
+        const admin = p.changes.find((c) => c.sensitiveDigests && c.action === 'update');
+        if (!admin) throw new Error('fixture lost its write-only change');
+        admin.patch = [{ op: 'replace', path: '/password', value: SECRETS[0] }];
+      }));
+      expect(e.message).toContain('.patch /password holds a sensitive value in clear');
+    });
+  });
+});
