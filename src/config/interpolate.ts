@@ -35,3 +35,26 @@ export function interpolate(value: unknown, env: Readonly<Record<string, string 
   }
   return { value, missing };
 }
+
+const MARK = '__sbvar_';
+const DOLLAR_MARK = '__sbdollar__';
+
+/**
+ * `${VAR}` is not valid YAML inside a flow mapping (`auth: { username: ${SB_USER} }`, as
+ * CONTRACT §5 writes it), so references are swapped for plain-scalar placeholders before
+ * parsing and swapped back by `restoreReferences` afterwards; values are substituted only
+ * after parsing, so secrets with YAML-special characters stay intact.
+ */
+export function protectReferences(text: string): string {
+  return text.replace(REFERENCE, (_match, name: string | undefined) => (name === undefined ? DOLLAR_MARK : `${MARK}${name}__`));
+}
+
+/** Turns the placeholders of `protectReferences` back into `${VAR}` / `$$` in every string. */
+export function restoreReferences(value: unknown): unknown {
+  if (typeof value === 'string') {
+    return value.replaceAll(DOLLAR_MARK, '$$$$').replace(/__sbvar_([A-Za-z_][A-Za-z0-9_]*?)__/g, (_m, name: string) => `\${${name}}`);
+  }
+  if (Array.isArray(value)) return value.map(restoreReferences);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, restoreReferences(v)]));
+  return value;
+}

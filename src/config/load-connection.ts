@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { SwitchboardError } from '../core/errors.js';
 import { isValidBase32 } from '../api/totp.js';
-import { interpolate } from './interpolate.js';
+import { interpolate, protectReferences, restoreReferences } from './interpolate.js';
 import { isLoopbackHost } from './transport-security.js';
 
 export const CONFIG_FILE_NAME = 'switchboard.config.yaml';
@@ -66,7 +66,7 @@ export async function loadConnection(options: LoadConnectionOptions): Promise<Co
 async function fromFile(file: string, options: LoadConnectionOptions): Promise<ConnectionConfig> {
   let document: unknown;
   try {
-    document = parse(await readFile(file, 'utf8'));
+    document = restoreReferences(parse(protectReferences(await readFile(file, 'utf8'))));
   } catch (error) {
     throw configError(`${file}: not valid YAML: ${(error as Error).message.split('\n')[0]}`);
   }
