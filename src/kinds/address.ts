@@ -1,0 +1,78 @@
+import { normalizeValue, pathId } from './fields.js';
+import { subscriptionPath } from './subscription-path.js';
+import type { FieldSpec, KindContext, KindDefinition, LiveObject } from './types.js';
+
+/** The parts of Doc 2 §2.7's address data; `postalCode` is an integer there. */
+const dataFields: readonly FieldSpec[] = [
+  { name: 'street', change: 'update', type: 'string' },
+  { name: 'number', change: 'update', type: 'string' },
+  { name: 'city', change: 'update', type: 'string' },
+  { name: 'state', change: 'update', type: 'string' },
+  { name: 'postalCode', change: 'update', type: 'integer' },
+  { name: 'country', change: 'update', type: 'string' },
+  { name: 'isoCode', change: 'update', type: 'string' },
+  { name: 'premises', change: 'update', type: 'string' },
+];
+
+const fields: readonly FieldSpec[] = [...dataFields, { name: 'fullAddress', api: 'full_address', change: 'update', type: 'string' }];
+
+const collectionPath = (ctx: KindContext, ids: Readonly<Record<string, string>>): string =>
+  `${subscriptionPath(ctx, ids)}/addresses`;
+const itemPath = (live: LiveObject, ctx: KindContext): string =>
+  `${collectionPath(ctx, live.ids)}/${pathId(live.ids, 'Address')}`;
+
+/** `{data, full_address}` as POST and PUT A take them. */
+function body(fields: Record<string, unknown>): Record<string, unknown> {
+  const data: Record<string, unknown> = {};
+  for (const spec of dataFields) if (spec.name in fields) data[spec.name] = fields[spec.name];
+  const result: Record<string, unknown> = { data };
+  if (fields['fullAddress'] != null) result['full_address'] = fields['fullAddress'];
+  return result;
+}
+
+/**
+ * Doc 2 §2.7, §4.5: emergency addresses, identified by their full address. Large sets go
+ * through `PUT A/bulk` (the executor batches creates of this kind).
+ */
+export const addressKind: KindDefinition = {
+  kind: 'Address',
+  parentKinds: ['Subscription'],
+  collection: 'addresses',
+  fields,
+  identity: (f) => String(f['fullAddress']),
+  address: (parent, identity) => `${parent}/address/${identity}`,
+  list: (parent, ctx) =>
+    parent && {
+      path: collectionPath(ctx, parent.ids),
+      itemsKey: 'addresses',
+      style: 'page',
+      role: 'tenants.instance.subscriptions.instance.addresses.list',
+    },
+  fromApi: (item) => {
+    const data = (item['data'] ?? {}) as Record<string, unknown>;
+    const result: Record<string, unknown> = {};
+    for (const spec of dataFields) if (data[spec.name] !== undefined) result[spec.name] = normalizeValue(spec.type, data[spec.name]);
+    result['fullAddress'] = String(item['full_address'] ?? item['address'] ?? '');
+    return { id: String(item['id']), fields: result };
+  },
+  createdId: { from: 'body', field: 'id' },
+  create: (desired, parent, ctx) => [
+    {
+      method: 'POST',
+      path: collectionPath(ctx, parent?.ids ?? {}),
+      role: 'tenants.instance.subscriptions.instance.addresses.create',
+      body: body(desired.fields),
+    },
+  ],
+  update: (desired, live, ctx) => [
+    {
+      method: 'PUT',
+      path: itemPath(live, ctx),
+      role: 'tenants.instance.subscriptions.instance.addresses.instance.update',
+      body: body({ ...live.fields, ...desired.fields }),
+    },
+  ],
+  delete: (live, ctx) => [
+    { method: 'DELETE', path: itemPath(live, ctx), role: 'tenants.instance.subscriptions.instance.addresses.instance.delete' },
+  ],
+};

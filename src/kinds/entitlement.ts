@@ -1,0 +1,82 @@
+import { SwitchboardError } from '../core/errors.js';
+import { fieldsFromApi, pathId } from './fields.js';
+import { subscriptionPath } from './subscription-path.js';
+import type { FieldSpec, IdChain, KindContext, KindDefinition, LiveObject } from './types.js';
+
+const fields: readonly FieldSpec[] = [
+  // The live entitlement names its type but carries no licenseModelId (Doc 2 §2.3).
+  { name: 'type', api: 'name', change: 'replace', type: 'string' },
+  { name: 'entitlement', change: 'update', type: 'integer' },
+  { name: 'externalReference', change: 'writeOnly', type: 'string' },
+];
+
+const itemPath = (live: LiveObject, ctx: KindContext): string =>
+  `${subscriptionPath(ctx, live.ids)}/entitlements/${pathId(live.ids, 'Entitlement')}`;
+
+/** Doc 2 §2.3, §4.3: number entitlements, one per entitlement type. */
+export const entitlementKind: KindDefinition = {
+  kind: 'Entitlement',
+  parentKinds: ['Subscription'],
+  collection: 'entitlements',
+  fields,
+  identity: (f) => String(f['type']),
+  address: (parent, identity) => `${parent}/entitlement/${identity}`,
+  list: (parent, ctx) =>
+    parent && {
+      path: `${subscriptionPath(ctx, parent.ids)}/entitlements`,
+      itemsKey: 'entitlements',
+      style: 'none',
+      role: 'tenants.instance.subscriptions.instance.entitlements.list',
+    },
+  fromApi: (item) => ({
+    id: String(item['id']),
+    fields: fieldsFromApi(fields, item),
+    facts: { assigned: Number(item['assigned'] ?? 0) },
+  }),
+  createdId: { from: 'body', field: 'id' },
+  create: async (desired, parent, ctx) => {
+    const ids = parent?.ids ?? {};
+    const body: Record<string, unknown> = { licenseModelId: await entitlementTypeId(desired.fields['type'], ids, ctx) };
+    if ('entitlement' in desired.fields) body['entitlement'] = desired.fields['entitlement'];
+    if ('externalReference' in desired.fields) body['externalReference'] = desired.fields['externalReference'];
+    return [
+      {
+        method: 'POST',
+        path: `${subscriptionPath(ctx, ids)}/entitlements`,
+        // The spec spells this role without `.instance` after subscriptions.
+        role: 'tenants.instance.subscriptions.entitlements.create',
+        body,
+      },
+    ];
+  },
+  update: (desired, live, ctx) => {
+    const body: Record<string, unknown> = {};
+    for (const name of ['entitlement', 'externalReference']) if (name in desired.fields) body[name] = desired.fields[name];
+    return [
+      { method: 'PUT', path: itemPath(live, ctx), role: 'tenants.instance.subscriptions.entitlements.instance.update', body },
+    ];
+  },
+  delete: (live, ctx) => [
+    { method: 'DELETE', path: itemPath(live, ctx), role: 'tenants.instance.subscriptions.entitlements.instance.delete' },
+  ],
+  checkUpdate: (desired, live) => {
+    const wanted = Number(desired.fields['entitlement']);
+    const assigned = Number(live.facts?.['assigned'] ?? 0);
+    if ('entitlement' in desired.fields && wanted < assigned) {
+      return `entitlement ${wanted} is below the ${assigned} numbers already assigned (Doc 2 §4.3)`;
+    }
+    return undefined;
+  },
+  checkDelete: (live) => {
+    const assigned = Number(live.facts?.['assigned'] ?? 0);
+    return assigned > 0 ? `${assigned} numbers are assigned under this entitlement; the API refuses its delete (Doc 2 §4.3)` : undefined;
+  },
+};
+
+/** Entitlement types are named in manifests (or given by id); the API wants the id. */
+async function entitlementTypeId(type: unknown, ids: IdChain, ctx: KindContext): Promise<number> {
+  const types = await ctx.refs.entitlementTypes(ids);
+  const found = types.find((t) => t.name === type || String(t.id) === String(type));
+  if (!found) throw new SwitchboardError('SB_UNKNOWN_REFERENCE', `unknown entitlement type "${String(type)}"`);
+  return found.id;
+}

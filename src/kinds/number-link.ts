@@ -1,0 +1,42 @@
+import { subscriptionPath } from './subscription-path.js';
+import type { FieldSpec, KindDefinition } from './types.js';
+
+const fields: readonly FieldSpec[] = [
+  { name: 'number', api: 'fullNumber', change: 'replace', type: 'string' },
+  { name: 'address', change: 'update', type: 'string' },
+];
+
+/**
+ * The emergency address of a number of the subscription (Doc 2 §2.5, §4.5). Numbers come
+ * from the inventory, not from manifests: a link is only ever updated, through the
+ * address→number bulk endpoint (which the executor batches per subscription).
+ */
+export const numberLinkKind: KindDefinition = {
+  kind: 'NumberAddressLink',
+  parentKinds: ['Subscription'],
+  collection: 'numbers',
+  fields,
+  cannotDelete: 'the API cannot detach an address from a number (Doc 2 §4.5)',
+  identity: (f) => String(f['number']),
+  address: (parent, identity) => `${parent}/number/${identity}`,
+  list: (parent, ctx) =>
+    parent && {
+      path: `${subscriptionPath(ctx, parent.ids)}/numbers`,
+      itemsKey: 'numbers',
+      style: 'page',
+      role: 'tenants.instance.subscriptions.instance.numbers.list',
+    },
+  fromApi: (item) => ({
+    id: String(item['fullNumber']),
+    fields: { number: String(item['fullNumber']), address: item['address'] ?? null },
+    facts: { numberId: item['id'], addressId: item['addressId'] ?? null },
+  }),
+  update: (desired, live, ctx) => [
+    {
+      method: 'PUT',
+      path: `${subscriptionPath(ctx, live.ids)}/address_numbers/bulk`,
+      role: 'tenants.instance.subscriptions.instance.address_numbers.bulk',
+      body: { name: `switchboard ${live.address}`, data: [{ full_address: desired.fields['address'], number: live.id }] },
+    },
+  ],
+};

@@ -1,0 +1,20 @@
+import { pathId } from './fields.js';
+import type { LiveObject, ParentRef } from './types.js';
+
+/**
+ * Resellers and tenants hang under an owner (Doc 1 §2.6: type group, distributor or
+ * reseller). The owner is their parent; the API cannot change it (§4.3, §4.4).
+ */
+const ownerTypes: Record<string, string> = { Group: 'group', Distributor: 'distributor', Reseller: 'reseller' };
+
+export function ownerBody(parent: ParentRef | undefined): { type: string; uuid: string } | undefined {
+  if (!parent) return undefined;
+  const type = ownerTypes[parent.kind];
+  if (!type) throw new Error(`an owner cannot be a ${parent.kind}`);
+  return { type, uuid: pathId(parent.ids, parent.kind) };
+}
+
+/** The `parent` query of the reseller and tenant lists (required for system administrators). */
+export function parentQuery(parent: LiveObject | undefined): Record<string, string> | undefined {
+  return parent ? { parent: parent.id } : undefined;
+}

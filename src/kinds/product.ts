@@ -1,0 +1,69 @@
+import { bodyFromFields, fieldsFromApi, pathId, updatableBody } from './fields.js';
+import type { FieldSpec, KindDefinition, LiveObject, KindContext } from './types.js';
+
+
+const groupProducts = (ctx: KindContext, ids: Readonly<Record<string, string>>): string =>
+  `${ctx.P}/groups/${pathId(ids, 'Group')}/products`;
+
+/** Items are compared as a set: the API keeps no order we rely on. */
+function normaliseItems(items: unknown): unknown {
+  if (!Array.isArray(items)) return items;
+  return items
+    .map((item: Record<string, unknown>) => {
+      const out: Record<string, unknown> = { type: item['type'], quantity: Number(item['quantity'] ?? 0) };
+      if (item['subType'] != null) out['subType'] = item['subType'];
+      if (item['id'] != null) out['id'] = Number(item['id']);
+      return out;
+    })
+    .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+}
+
+const fields: readonly FieldSpec[] = [
+  { name: 'sku', change: 'replace', type: 'string' },
+  { name: 'name', change: 'update', type: 'string' },
+  { name: 'description', change: 'update', type: 'string' },
+  { name: 'status', change: 'update', type: 'string' },
+  { name: 'items', change: 'update', type: 'object', normalize: normaliseItems },
+];
+
+/**
+ * Doc 2 §2.12, §4.11: a group's products, identified by sku. PUT replaces the whole item
+ * list. The API has no delete (and no way to tell which products are in use).
+ */
+export const productKind: KindDefinition = {
+  kind: 'Product',
+  parentKinds: ['Group'],
+  collection: 'products',
+  fields,
+  cannotDelete: 'the platform API cannot delete products (Doc 2 §4.11); disable it with status: disabled',
+  identity: (f) => String(f['sku']),
+  address: (parent, identity) => `${parent}/product/${identity}`,
+  list: (parent, ctx) =>
+    parent && { path: groupProducts(ctx, parent.ids), itemsKey: 'products', style: 'token' },
+  detail: {
+    listed: ['sku', 'name', 'description', 'status'],
+    request: (live, ctx) => ({
+      method: 'GET',
+      path: `${ctx.P}/public/products/${pathId(live.ids, 'Product')}`,
+      query: { parent: live.ids['Group'] ?? '' },
+    }),
+  },
+  fromApi: (item) => ({ id: String(item['id']), fields: fieldsFromApi(fields, item) }),
+  createdId: { from: 'body', field: 'id' },
+  create: (desired, parent, ctx) => [
+    {
+      method: 'POST',
+      path: groupProducts(ctx, parent?.ids ?? {}),
+      role: 'groups.instance.product.create',
+      body: bodyFromFields(fields, desired.fields),
+    },
+  ],
+  update: (desired, live: LiveObject, ctx) => [
+    {
+      method: 'PUT',
+      path: `${groupProducts(ctx, live.ids)}/${pathId(live.ids, 'Product')}`,
+      role: 'groups.instance.product.instance.update',
+      body: updatableBody(fields, desired.fields),
+    },
+  ],
+};

@@ -1,0 +1,62 @@
+import { bodyFromFields, fieldsFromApi, pathId, updatableBody } from './fields.js';
+import { ownerBody, parentQuery } from './owner.js';
+import { suspensionProfileId } from './suspension.js';
+import type { FieldSpec, KindDefinition, RequestSpec } from './types.js';
+
+const fields: readonly FieldSpec[] = [
+  { name: 'name', change: 'update', type: 'string' },
+  { name: 'billingId', change: 'update', type: 'string' },
+  { name: 'markup', change: 'update', type: 'number' },
+  // Doc 1 §2.4: the reseller read shows `status: suspended` but never which profile.
+  { name: 'suspensionProfile', change: 'writeOnly', type: 'string' },
+];
+
+const apiFields = fields.filter((f) => f.name !== 'suspensionProfile');
+
+/** Doc 1 §2.4, §4.3: resellers under a group or a distributor. */
+export const resellerKind: KindDefinition = {
+  kind: 'Reseller',
+  parentKinds: ['Group', 'Distributor'],
+  fields,
+  identity: (f) => String(f['name']),
+  address: (_parent, identity) => `reseller/${identity}`,
+  list: (parent, ctx) => ({
+    path: `${ctx.P}/resellers`,
+    itemsKey: 'resellers',
+    style: 'token',
+    role: 'resellers.list',
+    query: parentQuery(parent),
+  }),
+  fromApi: (item) => ({ id: String(item['uuid']), fields: fieldsFromApi(apiFields, item), facts: { status: item['status'] } }),
+  createdId: { from: 'body', field: 'uuid' },
+  create: async (desired, parent, ctx) => {
+    const body = { ...bodyFromFields(apiFields, desired.fields), owner: ownerBody(parent) };
+    const requests: RequestSpec[] = [{ method: 'POST', path: `${ctx.P}/resellers`, role: 'resellers.create', body }];
+    if (desired.fields['suspensionProfile'] != null) {
+      requests.push(await suspend(`${ctx.P}/resellers/{id:${desired.address}}`, desired.fields['suspensionProfile'], ctx));
+    }
+    return requests;
+  },
+  update: async (desired, live, ctx, changed) => {
+    const path = `${ctx.P}/resellers/${pathId(live.ids, 'Reseller')}`;
+    const requests: RequestSpec[] = [];
+    if (changed.some((name) => name !== 'suspensionProfile')) {
+      requests.push({ method: 'PUT', path, role: 'resellers.instance.update', body: updatableBody(apiFields, desired.fields) });
+    }
+    if (changed.includes('suspensionProfile')) requests.push(await suspend(path, desired.fields['suspensionProfile'], ctx));
+    return requests;
+  },
+  delete: (live, ctx) => [
+    { method: 'DELETE', path: `${ctx.P}/resellers/${pathId(live.ids, 'Reseller')}`, role: 'resellers.instance.delete' },
+  ],
+};
+
+async function suspend(resellerPath: string, profileName: unknown, ctx: Parameters<typeof suspensionProfileId>[1]): Promise<RequestSpec> {
+  return {
+    method: 'PUT',
+    path: `${resellerPath}/suspension_profile`,
+    // Doc 1 §4.3 does not name this endpoint's role; the simulator and the docs use this one.
+    role: 'resellers.instance.suspension_profile.update',
+    body: { suspensionProfileId: await suspensionProfileId(profileName, ctx) },
+  };
+}

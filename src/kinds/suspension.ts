@@ -1,0 +1,23 @@
+import { SwitchboardError } from '../core/errors.js';
+import type { KindContext } from './types.js';
+
+/**
+ * Manifests name suspension profiles; the API writes them as an integer id and reads them
+ * back as the profile's barring-profile id, a string (Doc 2 §2.1, spec README). Both
+ * directions go through the suspension-profile list (Doc 1 §4.5).
+ */
+export async function suspensionProfileId(name: unknown, ctx: KindContext): Promise<number | null> {
+  if (name === null || name === undefined) return null;
+  const profiles = await ctx.refs.suspensionProfiles();
+  const found = profiles.find((p) => p.name === name || String(p.id) === String(name));
+  if (!found) throw new SwitchboardError('SB_UNKNOWN_REFERENCE', `unknown suspension profile "${String(name)}"`);
+  return found.id;
+}
+
+/** The profile name for a barring-profile id as a subscription read reports it. */
+export async function suspensionProfileName(barringProfileId: unknown, ctx: KindContext): Promise<string | null> {
+  if (barringProfileId === null || barringProfileId === undefined || barringProfileId === '') return null;
+  const profiles = await ctx.refs.suspensionProfiles();
+  const found = profiles.find((p) => p.barringProfileId === String(barringProfileId));
+  return found ? found.name : `barring:${String(barringProfileId)}`;
+}

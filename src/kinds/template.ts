@@ -1,0 +1,56 @@
+import { bodyFromFields, fieldsFromApi, pathId, updatableBody } from './fields.js';
+import { subscriptionPath } from './subscription-path.js';
+import type { FieldSpec, KindContext, KindDefinition, LiveObject } from './types.js';
+
+const fields: readonly FieldSpec[] = [
+  { name: 'sku', change: 'replace', type: 'string' },
+  { name: 'name', change: 'update', type: 'string' },
+  { name: 'description', change: 'update', type: 'string' },
+  { name: 'location', change: 'update', type: 'string' },
+  { name: 'vrp', change: 'update', type: 'string' },
+  { name: 'voiceEnabled', change: 'update', type: 'boolean' },
+  { name: 'groups', change: 'update', type: 'set' },
+  { name: 'licenses', change: 'update', type: 'set' },
+  { name: 'customerLicenses', change: 'update', type: 'set' },
+];
+
+const collectionPath = (ctx: KindContext, ids: Readonly<Record<string, string>>): string =>
+  `${subscriptionPath(ctx, ids)}/uc_alpha/templates`;
+const itemPath = (live: LiveObject, ctx: KindContext): string =>
+  `${collectionPath(ctx, live.ids)}/${pathId(live.ids, 'Template')}`;
+const ROLE = 'tenants.instance.subscriptions.instance.uc_alpha.templates';
+
+/**
+ * Doc 2 §2.10, §4.8: user templates, identified by sku. Create answers 204 without an id
+ * (the executor finds it by listing and matching the sku); the default template (id 0)
+ * always exists and is never deleted.
+ */
+export const templateKind: KindDefinition = {
+  kind: 'Template',
+  parentKinds: ['Subscription'],
+  collection: 'templates',
+  fields,
+  identity: (f) => String(f['sku']),
+  address: (parent, identity) => `${parent}/template/${identity}`,
+  list: (parent, ctx) =>
+    parent && { path: collectionPath(ctx, parent.ids), itemsKey: 'templates', style: 'none', role: `${ROLE}.list` },
+  detail: {
+    listed: ['sku', 'name', 'description'],
+    request: (live, ctx) => ({ method: 'GET', path: itemPath(live, ctx), role: `${ROLE}.get` }),
+  },
+  fromApi: (item) => ({ id: String(item['id']), fields: fieldsFromApi(fields, item) }),
+  createdId: { from: 'lookup' },
+  create: (desired, parent, ctx) => [
+    {
+      method: 'POST',
+      path: collectionPath(ctx, parent?.ids ?? {}),
+      role: `${ROLE}.create`,
+      body: bodyFromFields(fields, desired.fields),
+    },
+  ],
+  update: (desired, live, ctx) => [
+    { method: 'PUT', path: itemPath(live, ctx), role: `${ROLE}.update`, body: updatableBody(fields, desired.fields) },
+  ],
+  delete: (live, ctx) => [{ method: 'DELETE', path: itemPath(live, ctx), role: `${ROLE}.delete` }],
+  isUndeletable: (live) => live.id === '0',
+};

@@ -1,0 +1,159 @@
+/**
+ * The kind table's contract. A resource kind is one small module of mostly data: its
+ * identity, its parent, its API paths and roles, and a field table; hooks exist only
+ * where the API is quirky. The reader, the planner, the renderers and the executor work
+ * from these declarations and never name a kind (STYLE.md points 1 and 2).
+ */
+
+/** How a declared field behaves when its value differs from the live one. */
+export type FieldChange =
+  /** Sent in the update body. */
+  | 'update'
+  /** The API cannot change it: a difference means delete + create (a replace). */
+  | 'replace'
+  /** Never returned by the API: compared through the last-applied digest, sent on create/update. */
+  | 'writeOnly';
+
+/** How values are normalised on both sides before they are compared. */
+export type FieldType = 'string' | 'number' | 'integer' | 'boolean' | 'list' | 'set' | 'object';
+
+/** One row of a kind's field table. */
+export interface FieldSpec {
+  /** The manifest's name for the field (`spec.<name>`, or the nested item's key). */
+  name: string;
+  /** The API's name in request bodies and reads, when it differs. */
+  api?: string;
+  change: FieldChange;
+  type: FieldType;
+  /** Rendered as `(sensitive)`, stored as a digest, never logged. */
+  sensitive?: boolean;
+  /** Replaces the type's normalisation (both sides), e.g. to compare a list of objects as a set. */
+  normalize?: (value: unknown) => unknown;
+}
+
+/** The ids a path needs: the live (or soon created) ids of the object's ancestors by kind. */
+export type IdChain = Readonly<Record<string, string>>;
+
+/** The parent an object is created under: its kind and its id chain (ids may be pending). */
+export interface ParentRef {
+  kind: string;
+  ids: IdChain;
+}
+
+/** An HTTP request a kind asks for; the executor fills `{id:ADDRESS}` placeholders. */
+export interface RequestSpec {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  role?: string;
+  body?: unknown;
+  query?: Record<string, string>;
+}
+
+/** How a collection is listed (see the client's pagination styles). */
+export interface ListSpec {
+  path: string;
+  itemsKey: string;
+  /** `none`: one GET returning an array under itemsKey; `object`: the body is the one item. */
+  style: 'page' | 'token' | 'none' | 'object';
+  role?: string;
+  query?: Record<string, string>;
+  /** The endpoint answers 404 when the collection is empty (calling plans, prefixes). */
+  notFoundIsEmpty?: boolean;
+  /** Values merged into every item read (what the request's query implied, e.g. a type). */
+  inject?: Record<string, unknown>;
+}
+
+/** One live object, normalised to manifest field names. */
+export interface LiveObject {
+  kind: string;
+  address: string;
+  /** The platform's id of this object, as a string. */
+  id: string;
+  parentAddress?: string;
+  /** Ids of this object and its ancestors by kind, for building paths. */
+  ids: IdChain;
+  /** Managed fields as the manifest would spell them (normalised). */
+  fields: Record<string, unknown>;
+  /** Facts the safety checks need (assigned counts, deletable flags), not diffed. */
+  facts?: Record<string, unknown>;
+}
+
+/** Reference data, read once per run, that kinds use to translate names and ids. */
+export interface ReferenceData {
+  /** Suspension profiles by name: integer id and barring-profile id. */
+  suspensionProfiles(): Promise<{ id: number; name: string; barringProfileId: string }[]>;
+  /** Entitlement types of a subscription (by tenant uuid and subscription id). */
+  entitlementTypes(ids: IdChain): Promise<{ id: number; name: string }[]>;
+  /** Postal codes of a country (for locations). */
+  postalCodes(): Promise<{ id: number; code: string; isoCode?: string; city?: string }[]>;
+}
+
+/** What hooks may consult while reading or building requests. */
+export interface KindContext {
+  /** `P` of the spec: `/api/v01/draas/{instance}`. */
+  P: string;
+  refs: ReferenceData;
+}
+
+/** A desired object as the manifest loader produces it (only what the engine reads). */
+export interface DesiredLike {
+  kind: string;
+  address: string;
+  parentAddress?: string;
+  fields: Record<string, unknown>;
+}
+
+/** A kind's declaration. */
+export interface KindDefinition {
+  kind: string;
+  /** Kinds this one may live under; empty for top-level kinds. */
+  parentKinds: readonly string[];
+  /** The manifest collection (in the parent's spec) that declares these objects, for prune scope. */
+  collection?: string;
+  /** Managed fields. Identity fields are listed too (change 'replace' or 'update'). */
+  fields: readonly FieldSpec[];
+  /** The identity inside the parent, from normalised fields (must agree with the manifest's address). */
+  identity(fields: Record<string, unknown>): string;
+  /** The object's address from its parent's address and identity (CONTRACT §3.1). */
+  address(parentAddress: string | undefined, identity: string): string;
+  /** How to list the live objects of this kind under one live parent (or at the top). */
+  list?(parent: LiveObject | undefined, ctx: KindContext): ListSpec | ListSpec[] | undefined;
+  /**
+   * Fields the list view lacks: when the manifest declares one that is not in `listed`,
+   * the reader GETs the object (the one case where a GET per object is needed).
+   */
+  detail?: { listed: readonly string[]; request(live: LiveObject, ctx: KindContext): RequestSpec };
+  /** Turns one API item into id + manifest-named fields (+ facts). */
+  fromApi(item: Record<string, unknown>, ctx: KindContext, parent: LiveObject | undefined): Promise<LiveParts> | LiveParts;
+  /** Requests to create / update / delete; absent when the API has no such endpoint. */
+  create?(desired: DesiredLike, parent: ParentRef | undefined, ctx: KindContext): Promise<RequestSpec[]> | RequestSpec[];
+  /** `changed` names the manifest fields whose values differ (write-only ones included). */
+  update?(desired: DesiredLike, live: LiveObject, ctx: KindContext, changed: readonly string[]): Promise<RequestSpec[]> | RequestSpec[];
+  /** Where the id of a created object comes from: a response body field, or a lookup by identity (204 without id). */
+  createdId?: { from: 'body'; field: string } | { from: 'lookup' };
+  delete?(live: LiveObject, ctx: KindContext): RequestSpec[];
+  /** Why the API cannot delete this kind (products): shown instead of planning a delete. */
+  cannotDelete?: string;
+  /** Objects that hold customer data: a replace needs --allow-replace. */
+  holdsData?: boolean;
+  /** Replace by creating the new object before deleting the old one (calling plans). */
+  createBeforeDelete?: boolean;
+  /** Live objects never deleted whatever prune says (the default template, id 0). */
+  isUndeletable?(live: LiveObject): boolean;
+  /** Spec constraints checked before anything is sent; a message refuses the change. */
+  checkUpdate?(desired: DesiredLike, live: LiveObject): string | undefined;
+  checkDelete?(live: LiveObject): string | undefined;
+  /**
+   * The object cannot be listed, created or deleted and is taken to exist when declared
+   * (trunk groups: Doc 2 names them by id only); its children are read through it.
+   */
+  assumedToExist?: boolean;
+  /** The API cannot list this kind (administrators): only last-applied digests tell. */
+  unreadable?: boolean;
+}
+
+export interface LiveParts {
+  id: string;
+  fields: Record<string, unknown>;
+  facts?: Record<string, unknown>;
+}

@@ -1,0 +1,242 @@
+import fastJsonPatch from 'fast-json-patch';
+import { kindOf } from '../kinds/index.js';
+import { pendingId } from '../kinds/fields.js';
+import type { IdChain, KindContext, KindDefinition, LiveObject, ParentRef, RequestSpec } from '../kinds/types.js';
+import type { DesiredNode, LastApplied, LiveState } from '../state/types.js';
+import { createdFields, deletedFields, diffFields } from './diff.js';
+import { digestOf } from './digest.js';
+import { orderChanges } from './order.js';
+import type { Change, PatchOperation, PlanMessage, PlannedRequest } from './types.js';
+
+/** Options that change what the planner proposes. */
+export interface PlannerOptions {
+  /** `--prune`: prune every declared collection, whatever the documents say. */
+  prune: boolean;
+}
+
+export interface PlannerInput {
+  desired: readonly DesiredNode[];
+  live: LiveState;
+  lastApplied: LastApplied;
+  ctx: KindContext;
+  options: PlannerOptions;
+}
+
+export interface PlannerOutput {
+  changes: Change[];
+  noop: number;
+  unmanaged: { address: string; kind: string; id?: string }[];
+  /** Spec constraints a change would break (refusals, exit 3). */
+  refusals: PlanMessage[];
+  /** Changes the API cannot make, said plainly (product deletes, …). */
+  warnings: PlanMessage[];
+  /** Mistakes that make the plan impossible (unknown references): exit 1. */
+  problems: PlanMessage[];
+}
+
+/**
+ * The pure heart of `plan`: desired objects + live state → changes. Generic over the kind
+ * table; never sends a request.
+ */
+export async function computeChanges(input: PlannerInput): Promise<PlannerOutput> {
+  const planner = new Planner(input);
+  return planner.run();
+}
+
+class Planner {
+  private readonly out: PlannerOutput = { changes: [], noop: 0, unmanaged: [], refusals: [], warnings: [], problems: [] };
+  private readonly desiredByAddress: Map<string, DesiredNode>;
+  /** Addresses whose object is (re)created by this plan: their descendants are created too. */
+  private readonly recreated = new Set<string>();
+
+  constructor(private readonly input: PlannerInput) {
+    this.desiredByAddress = new Map(input.desired.map((d) => [d.address, d]));
+  }
+
+  async run(): Promise<PlannerOutput> {
+    for (const problem of this.input.live.problems) this.out.problems.push({ code: 'SB_LIVE_PARENT', ...problem });
+    for (const node of this.input.desired) await this.planNode(node);
+    this.planUndeclared();
+    this.out.changes = orderChanges(this.out.changes);
+    return this.out;
+  }
+
+  private async planNode(node: DesiredNode): Promise<void> {
+    const kind = kindOf(node.kind);
+    if (kind.assumedToExist) return;
+    const parentAddress = this.parentAddressOf(node);
+    const parentRecreated = parentAddress !== undefined && this.recreated.has(parentAddress);
+    const live = parentRecreated ? undefined : this.input.live.byAddress.get(node.address);
+    try {
+      if (!live) await this.planCreate(node, kind, parentAddress);
+      else await this.planExisting(node, kind, live, parentAddress);
+    } catch (error) {
+      this.out.problems.push({ code: codeOf(error), message: error instanceof Error ? error.message : String(error), address: node.address });
+    }
+  }
+
+  private async planCreate(node: DesiredNode, kind: KindDefinition, parentAddress: string | undefined): Promise<void> {
+    if (!kind.create) {
+      this.out.problems.push({
+        code: 'SB_CANNOT_CREATE',
+        address: node.address,
+        message: `${kind.kind} ${node.address} does not exist on the platform and the API cannot create it`,
+      });
+      return;
+    }
+    const parent = this.parentRef(node, parentAddress);
+    const requests = await kind.create(node, parent, this.input.ctx);
+    const { after, sensitiveDigests } = createdFields(node);
+    this.recreated.add(node.address);
+    this.push(node, kind, 'create', { before: null, after, sensitiveDigests, requests, parentAddress, reason: 'declared, not found live' });
+  }
+
+  private async planExisting(node: DesiredNode, kind: KindDefinition, live: LiveObject, parentAddress: string | undefined): Promise<void> {
+    const diff = diffFields(node, live, this.input.lastApplied);
+    if (diff.changed.length === 0) {
+      this.out.noop++;
+      return;
+    }
+    const base = { before: diff.before, after: diff.after, sensitiveDigests: diff.sensitiveDigests, parentAddress, live };
+    if (diff.needsReplace) {
+      const replaced = diff.changed.filter((name) => kind.fields.find((f) => f.name === name)?.change === 'replace');
+      const parent = this.parentRef(node, parentAddress);
+      const create = kind.create ? await kind.create(node, parent, this.input.ctx) : [];
+      const remove = kind.delete ? kind.delete(live, this.input.ctx) : [];
+      this.recreated.add(node.address);
+      const requests = kind.createBeforeDelete ? [...create, ...remove] : [...remove, ...create];
+      this.push(node, kind, 'replace', { ...base, requests, reason: `the API cannot change ${replaced.join(', ')}` });
+      return;
+    }
+    const refusal = kind.checkUpdate?.(node, live);
+    if (refusal) this.out.refusals.push({ code: 'SB_CONSTRAINT', address: node.address, message: refusal });
+    const requests = kind.update ? await kind.update(node, live, this.input.ctx, diff.changed) : [];
+    this.push(node, kind, 'update', { ...base, requests, reason: `declared ${diff.changed.join(', ')} differ` });
+  }
+
+  /** Live objects of listed collections that nothing declares: pruned or reported as unmanaged. */
+  private planUndeclared(): void {
+    for (const collection of this.input.live.collections) {
+      const kind = kindOf(collection.kind);
+      const owner = collection.parentAddress === undefined ? undefined : this.desiredByAddress.get(collection.parentAddress);
+      // Only collections a document declares are in scope; other lists were read to find parents.
+      if (!owner || kind.collection === undefined || !(owner.declaredCollections ?? []).includes(kind.collection)) continue;
+      const pruning = owner.prune === true || this.input.options.prune;
+      for (const address of collection.addresses) {
+        if (this.desiredByAddress.has(address)) continue;
+        const live = this.input.live.byAddress.get(address);
+        if (!live) continue;
+        if (!pruning || kind.isUndeletable?.(live)) {
+          this.out.unmanaged.push({ address, kind: kind.kind, id: live.id });
+          continue;
+        }
+        this.planDelete(kind, live, owner);
+      }
+    }
+  }
+
+  private planDelete(kind: KindDefinition, live: LiveObject, owner: DesiredNode): void {
+    if (kind.cannotDelete || !kind.delete) {
+      this.out.warnings.push({ code: 'SB_CANNOT_DELETE', address: live.address, message: `not declared, but ${kind.cannotDelete ?? 'the API cannot delete it'}` });
+      this.out.unmanaged.push({ address: live.address, kind: kind.kind, id: live.id });
+      return;
+    }
+    const refusal = kind.checkDelete?.(live);
+    if (refusal) this.out.refusals.push({ code: 'SB_CONSTRAINT', address: live.address, message: refusal });
+    const why = owner.prune ? `prune: true in ${owner.source ?? owner.address}` : '--prune';
+    this.out.changes.push({
+      address: live.address,
+      kind: kind.kind,
+      action: 'delete',
+      id: live.id,
+      before: deletedFields(kind, live),
+      after: null,
+      patch: [],
+      reason: `not declared in ${owner.address}, which manages its ${kind.collection ?? 'collection'} (${why})`,
+      liveDigest: liveDigest(live),
+      dependsOn: [],
+      requests: kind.delete(live, this.input.ctx).map(planned),
+    });
+  }
+
+  private push(
+    node: DesiredNode,
+    kind: KindDefinition,
+    action: 'create' | 'update' | 'replace',
+    detail: {
+      before: Record<string, unknown> | null;
+      after: Record<string, unknown>;
+      sensitiveDigests: Record<string, string>;
+      requests: RequestSpec[];
+      parentAddress: string | undefined;
+      reason: string;
+      live?: LiveObject;
+    },
+  ): void {
+    const change: Change = {
+      address: node.address,
+      kind: kind.kind,
+      action,
+      before: detail.before,
+      after: detail.after,
+      patch: fastJsonPatch.compare(detail.before ?? {}, detail.after) as PatchOperation[],
+      reason: detail.reason,
+      dependsOn: detail.parentAddress !== undefined && this.recreated.has(detail.parentAddress) ? [detail.parentAddress] : [],
+      requests: detail.requests.map(planned),
+    };
+    if (detail.live) {
+      change.id = detail.live.id;
+      change.liveDigest = liveDigest(detail.live);
+    }
+    if (Object.keys(detail.sensitiveDigests).length > 0) change.sensitiveDigests = detail.sensitiveDigests;
+    if (node.source) change.source = node.source;
+    this.out.changes.push(change);
+  }
+
+  private parentAddressOf(node: DesiredNode): string | undefined {
+    if (node.parentAddress !== undefined) return node.parentAddress;
+    const ref = node.parentRef;
+    if (!ref) return undefined;
+    if (ref.uuid !== undefined) return `${ref.kind.toLowerCase()}/${ref.uuid}`;
+    return ref.name === undefined ? undefined : kindOf(ref.kind).address(undefined, ref.name);
+  }
+
+  private parentRef(node: DesiredNode, parentAddress: string | undefined): ParentRef | undefined {
+    if (parentAddress === undefined) return undefined;
+    const kind = node.parentRef?.kind ?? this.desiredByAddress.get(parentAddress)?.kind;
+    if (node.parentRef?.uuid !== undefined) return { kind: node.parentRef.kind, ids: { [node.parentRef.kind]: node.parentRef.uuid } };
+    if (!kind) return undefined;
+    return { kind, ids: this.idsOf(parentAddress) };
+  }
+
+  /** Ids of an object: live ones, or pending placeholders for objects this plan creates. */
+  private idsOf(address: string): IdChain {
+    const live = this.input.live.byAddress.get(address);
+    if (live && !this.recreated.has(address)) return live.ids;
+    const node = this.desiredByAddress.get(address);
+    if (!node) return {};
+    const parentAddress = this.parentAddressOf(node);
+    const parentIds = parentAddress === undefined ? {} : this.parentIdsFor(node, parentAddress);
+    return { ...parentIds, [node.kind]: pendingId(address) };
+  }
+
+  private parentIdsFor(node: DesiredNode, parentAddress: string): IdChain {
+    if (node.parentRef?.uuid !== undefined) return { [node.parentRef.kind]: node.parentRef.uuid };
+    return this.idsOf(parentAddress);
+  }
+}
+
+function planned(request: RequestSpec): PlannedRequest {
+  const result: PlannedRequest = { method: request.method, path: request.path };
+  if (request.role) result.role = request.role;
+  return result;
+}
+
+/** A stable digest of the normalised live object, for stale-plan detection. */
+export function liveDigest(live: LiveObject): string {
+  return digestOf({ id: live.id, fields: live.fields });
+}
+
+function codeOf(error: unknown): string {
+  return error && typeof error === 'object' && 'code' in error && typeof error.code === 'string' ? error.code : 'SB_PLAN';
+}

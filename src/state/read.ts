@@ -1,0 +1,226 @@
+import { kindOf, kinds } from '../kinds/index.js';
+import type { KindContext, KindDefinition, ListSpec, LiveObject } from '../kinds/types.js';
+import type { DesiredNode, LastApplied, ListedCollection, ListingClient, LiveState } from './types.js';
+
+/**
+ * Reads exactly the live objects the manifests touch: the declared objects and their
+ * parents, and the collections the manifests declare, one list request per collection
+ * page (never a GET per object, except where a kind's list view lacks a declared field).
+ * Generic over the kind table: no kind is named here.
+ */
+export class LiveReader {
+  private readonly state: LiveState = { byAddress: new Map(), collections: [], problems: [] };
+  private readonly listings = new Map<string, Promise<LiveObject[]>>();
+
+  constructor(
+    private readonly client: ListingClient,
+    private readonly ctx: KindContext,
+    private readonly lastApplied: LastApplied = new Map(),
+  ) {}
+
+  async read(desired: readonly DesiredNode[], kindOrder: readonly string[]): Promise<LiveState> {
+    const byAddress = new Map(desired.map((d) => [d.address, d]));
+    for (const kindName of kindOrder) {
+      const level = desired.filter((d) => d.kind === kindName);
+      await Promise.all(level.map((d) => this.readOne(d, byAddress)));
+    }
+    await Promise.all(desired.map((d) => this.readDeclaredCollections(d)));
+    return this.state;
+  }
+
+  private async readOne(node: DesiredNode, byAddress: Map<string, DesiredNode>): Promise<void> {
+    const kind = kindOf(node.kind);
+    const parent = await this.resolveParent(node, byAddress);
+    if (parent === 'pending') return; // the parent is created by this plan: so is everything below it
+    if (kind.assumedToExist) {
+      if (parent) this.remember(this.assumed(kind, node, parent));
+      return;
+    }
+    if (kind.unreadable) {
+      this.rememberFromLastApplied(kind, parent, node.address);
+      return;
+    }
+    const items = await this.listUnder(kind, parent);
+    const live = items.find((item) => item.address === node.address);
+    if (live && kind.detail && Object.keys(node.fields).some((f) => !kind.detail?.listed.includes(f))) {
+      await this.readDetail(kind, live, parent);
+    }
+  }
+
+  /** The live parent of a node; `pending` when a declared parent does not exist yet. */
+  private async resolveParent(node: DesiredNode, byAddress: Map<string, DesiredNode>): Promise<LiveObject | 'pending' | undefined> {
+    if (node.parentAddress !== undefined) {
+      const live = this.state.byAddress.get(node.parentAddress);
+      if (live) return live;
+      if (byAddress.has(node.parentAddress)) return 'pending';
+      this.problem(node.address, `parent ${node.parentAddress} is neither declared nor found`);
+      return 'pending';
+    }
+    const ref = node.parentRef;
+    if (!ref) return undefined;
+    if (ref.uuid !== undefined) return externalParent(ref.kind, ref.uuid);
+    const found = ref.name === undefined ? undefined : await this.locate(ref.kind, ref.name);
+    if (!found) {
+      this.problem(node.address, `${ref.kind.toLowerCase()} "${ref.name ?? ''}" is not declared in the manifests and does not exist on the platform`);
+      return 'pending';
+    }
+    return found;
+  }
+
+  /** Finds an undeclared object by name: under every live object of its parent kinds. */
+  private async locate(kindName: string, name: string): Promise<LiveObject | undefined> {
+    const candidates = await this.allOf(kindName);
+    return candidates.find((c) => kindOf(kindName).identity(c.fields) === name);
+  }
+
+  private async allOf(kindName: string): Promise<LiveObject[]> {
+    let kind: KindDefinition;
+    try {
+      kind = kindOf(kindName);
+    } catch {
+      return []; // a kind the API cannot list (distributors): only reachable by uuid
+    }
+    if (kind.parentKinds.length === 0) return this.listUnder(kind, undefined);
+    const parents = (await Promise.all(kind.parentKinds.map((p) => this.allOf(p)))).flat();
+    return (await Promise.all(parents.map((p) => this.listUnder(kind, p)))).flat();
+  }
+
+  /** Lists one collection once per run (cached), remembering every item as in scope. */
+  private listUnder(kind: KindDefinition, parent: LiveObject | undefined): Promise<LiveObject[]> {
+    const key = `${kind.kind}@${parent?.address ?? ''}`;
+    let listing = this.listings.get(key);
+    if (!listing) {
+      listing = this.fetchCollection(kind, parent);
+      this.listings.set(key, listing);
+    }
+    return listing;
+  }
+
+  private async fetchCollection(kind: KindDefinition, parent: LiveObject | undefined): Promise<LiveObject[]> {
+    const specs = kind.list?.(parent, this.ctx);
+    if (!specs) return [];
+    const items = (await Promise.all((Array.isArray(specs) ? specs : [specs]).map((s) => this.fetchItems(s)))).flat();
+    const objects = await Promise.all(items.map((item) => this.toLive(kind, item, parent)));
+    const collection: ListedCollection = { kind: kind.kind, addresses: objects.map((o) => o.address) };
+    if (parent) collection.parentAddress = parent.address;
+    this.state.collections.push(collection);
+    for (const object of objects) this.remember(object);
+    return objects;
+  }
+
+  private async fetchItems(spec: ListSpec): Promise<Record<string, unknown>[]> {
+    const query = spec.query;
+    if (spec.style === 'object') {
+      const response = await this.client.request<Record<string, unknown> | undefined>({
+        method: 'GET',
+        path: spec.path,
+        ...(query ? { query } : {}),
+        ...(spec.role ? { role: spec.role } : {}),
+        notFoundIsEmpty: spec.notFoundIsEmpty ?? false,
+      });
+      return response.body && typeof response.body === 'object' ? [{ ...response.body, ...spec.inject }] : [];
+    }
+    const items = await this.client.listPages<Record<string, unknown>>({
+      path: spec.path,
+      itemsKey: spec.itemsKey,
+      style: spec.style,
+      ...(query ? { query } : {}),
+      ...(spec.role ? { role: spec.role } : {}),
+      ...(spec.notFoundIsEmpty ? { notFoundIsEmpty: true } : {}),
+    });
+    return spec.inject ? items.map((item) => ({ ...item, ...spec.inject })) : items;
+  }
+
+  private async toLive(kind: KindDefinition, item: Record<string, unknown>, parent: LiveObject | undefined): Promise<LiveObject> {
+    const parts = await kind.fromApi(item, this.ctx, parent);
+    const address = kind.address(parent?.address, kind.identity(parts.fields));
+    const live: LiveObject = {
+      kind: kind.kind,
+      address,
+      id: parts.id,
+      ids: { ...parent?.ids, [kind.kind]: parts.id },
+      fields: parts.fields,
+    };
+    if (parent) live.parentAddress = parent.address;
+    if (parts.facts) live.facts = parts.facts;
+    return live;
+  }
+
+  private async readDetail(kind: KindDefinition, live: LiveObject, parent: LiveObject | undefined): Promise<void> {
+    const request = kind.detail?.request(live, this.ctx);
+    if (!request) return;
+    const response = await this.client.request<Record<string, unknown>>({
+      method: 'GET',
+      path: request.path,
+      ...(request.query ? { query: request.query } : {}),
+      ...(request.role ? { role: request.role } : {}),
+    });
+    const detailed = await this.toLive(kind, { id: live.id, ...response.body }, parent);
+    live.fields = { ...live.fields, ...detailed.fields };
+  }
+
+  /** Collections a declared object declares are read even when no child is declared (prune scope). */
+  private async readDeclaredCollections(node: DesiredNode): Promise<void> {
+    const live = this.state.byAddress.get(node.address);
+    if (!live || !node.declaredCollections?.length) return;
+    const childKinds = childKindsOf(node.kind).filter((k) => k.collection && node.declaredCollections?.includes(k.collection));
+    await Promise.all(
+      childKinds.map((kind) => (kind.unreadable ? this.rememberFromLastApplied(kind, live) : kind.assumedToExist ? undefined : this.listUnder(kind, live))),
+    );
+  }
+
+  /** Unreadable kinds exist as far as the last-applied record says. */
+  private rememberFromLastApplied(kind: KindDefinition, parent: LiveObject | undefined, onlyAddress?: string): void {
+    const addresses: string[] = [];
+    for (const [address, entry] of this.lastApplied) {
+      if (entry.kind !== kind.kind || (onlyAddress !== undefined && address !== onlyAddress)) continue;
+      const prefix = parent ? `${parent.address}/` : '';
+      if (!address.startsWith(prefix) || address.slice(prefix.length).split('/').length !== 2) continue;
+      const identity = address.slice(prefix.length).split('/')[1] ?? '';
+      const fields = { ...entry.identity };
+      const live: LiveObject = { kind: kind.kind, address, id: identity, ids: { ...parent?.ids, [kind.kind]: identity }, fields };
+      if (parent) live.parentAddress = parent.address;
+      this.remember(live);
+      addresses.push(address);
+    }
+    if (onlyAddress === undefined) {
+      const collection: ListedCollection = { kind: kind.kind, addresses };
+      if (parent) collection.parentAddress = parent.address;
+      this.state.collections.push(collection);
+    }
+  }
+
+  private assumed(kind: KindDefinition, node: DesiredNode, parent: LiveObject): LiveObject {
+    const identity = kind.identity(node.fields);
+    return {
+      kind: kind.kind,
+      address: node.address,
+      id: identity,
+      parentAddress: parent.address,
+      ids: { ...parent.ids, [kind.kind]: identity },
+      fields: { ...node.fields },
+    };
+  }
+
+  private remember(live: LiveObject): void {
+    const existing = this.state.byAddress.get(live.address);
+    if (existing && existing.id !== live.id) {
+      this.problem(live.address, `two live objects match this address (ids ${existing.id} and ${live.id}); resolve the duplicate on the platform first`);
+      return;
+    }
+    this.state.byAddress.set(live.address, live);
+  }
+
+  private problem(address: string, message: string): void {
+    if (!this.state.problems.some((p) => p.address === address && p.message === message)) this.state.problems.push({ address, message });
+  }
+}
+
+/** A parent given by uuid only: known to exist (the API will say otherwise), never listed. */
+function externalParent(kind: string, uuid: string): LiveObject {
+  return { kind, address: `${kind.toLowerCase()}/${uuid}`, id: uuid, ids: { [kind]: uuid }, fields: {} };
+}
+
+function childKindsOf(kindName: string): KindDefinition[] {
+  return kinds.filter((k) => k.parentKinds.includes(kindName));
+}

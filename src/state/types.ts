@@ -1,0 +1,69 @@
+import type { LiveObject } from '../kinds/types.js';
+
+/**
+ * A desired object as the planner needs it. The manifest loader's objects satisfy it; the
+ * engine reads nothing else from them.
+ */
+export interface DesiredNode {
+  kind: string;
+  address: string;
+  /** Address of the declared parent document or object. */
+  parentAddress?: string;
+  /** A parent not declared in the manifests: by uuid, or by name (must exist live). */
+  parentRef?: { kind: string; uuid?: string; name?: string };
+  /** Declared fields only, manifest spelling; nested collections are separate nodes. */
+  fields: Record<string, unknown>;
+  /** Fields whose declared value is secret (e.g. it came from `${VAR}`): never shown. */
+  sensitiveFields?: readonly string[];
+  prune?: boolean;
+  protect?: boolean;
+  /** Child collections this object declares (e.g. `subscriptions`, `addresses`). */
+  declaredCollections?: readonly string[];
+  /** `file:line:col` of the object, for messages. */
+  source?: string;
+}
+
+/**
+ * What the last successful apply wrote, by address: digests of write-only values (never the
+ * values) and the object's identity fields (for kinds the API cannot read back).
+ */
+export interface LastAppliedEntry {
+  kind: string;
+  digests: Readonly<Record<string, string>>;
+  identity?: Readonly<Record<string, unknown>>;
+}
+export type LastApplied = ReadonlyMap<string, LastAppliedEntry>;
+
+/** One live collection the reader listed: everything in it is in scope. */
+export interface ListedCollection {
+  kind: string;
+  parentAddress?: string;
+  addresses: string[];
+}
+
+/** What the reader found. */
+export interface LiveState {
+  byAddress: Map<string, LiveObject>;
+  collections: ListedCollection[];
+  /** Problems that make a plan impossible (an undeclared parent that does not exist, …). */
+  problems: { address: string; message: string }[];
+}
+
+/** The subset of the API client the reader uses (the client satisfies it; tests fake it). */
+export interface ListingClient {
+  listPages<T = unknown>(options: {
+    path: string;
+    itemsKey: string;
+    style: 'page' | 'token' | 'none';
+    query?: Record<string, string>;
+    role?: string;
+    notFoundIsEmpty?: boolean;
+  }): Promise<T[]>;
+  request<T = unknown>(options: {
+    method: 'GET';
+    path: string;
+    query?: Record<string, string>;
+    role?: string;
+    notFoundIsEmpty?: boolean;
+  }): Promise<{ status: number; body: T }>;
+}

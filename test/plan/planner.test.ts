@@ -1,0 +1,226 @@
+import { describe, expect, it } from 'vitest';
+import type { KindContext } from '../../src/kinds/types.js';
+import { computeChanges } from '../../src/plan/planner.js';
+import { checkSafety } from '../../src/plan/safety.js';
+import { kinds } from '../../src/kinds/index.js';
+import { LiveReader } from '../../src/state/read.js';
+import type { DesiredNode, LastApplied, ListingClient } from '../../src/state/types.js';
+import { digestOf } from '../../src/plan/digest.js';
+
+const P = '/api/v01/draas/demo';
+
+/** A fake platform: list paths → items; counts requests so tests can check the read is lean. */
+function fakeClient(collections: Record<string, unknown[]>): ListingClient & { calls: string[] } {
+  const calls: string[] = [];
+  const key = (path: string, query?: Record<string, string>) =>
+    query && Object.keys(query).length ? `${path}?${new URLSearchParams(query).toString()}` : path;
+  return {
+    calls,
+    async listPages<T>(options: { path: string; query?: Record<string, string>; notFoundIsEmpty?: boolean }) {
+      const k = key(options.path, options.query);
+      calls.push(k);
+      const items = collections[k];
+      if (!items && !options.notFoundIsEmpty) throw new Error(`404 ${k}`);
+      return (items ?? []) as T[];
+    },
+    async request<T>(options: { path: string; query?: Record<string, string> }) {
+      const k = key(options.path, options.query);
+      calls.push(k);
+      return { status: 200, body: (collections[k]?.[0] ?? undefined) as T };
+    },
+  };
+}
+
+const ctx: KindContext = {
+  P,
+  refs: {
+    suspensionProfiles: async () => [
+      { id: 1, name: 'full-barring', barringProfileId: 'BP-FULL' },
+      { id: 2, name: 'outgoing-barring', barringProfileId: 'BP-OUT' },
+    ],
+    entitlementTypes: async () => [{ id: 1, name: 'BE geo' }],
+    postalCodes: async () => [{ id: 11, code: '1000' }],
+  },
+};
+
+const order = kinds.map((k) => k.kind);
+
+async function plan(desired: DesiredNode[], live: Record<string, unknown[]>, lastApplied: LastApplied = new Map(), prune = false) {
+  const client = fakeClient(live);
+  const state = await new LiveReader(client, ctx, lastApplied).read(desired, order);
+  const out = await computeChanges({ desired, live: state, lastApplied, ctx, options: { prune } });
+  return { ...out, state, calls: client.calls };
+}
+
+const groups = { [`${P}/groups`]: [{ uuid: 'g-1', name: 'demo-group', draasDomain: 'demo.example.net' }] };
+const northTenants = {
+  [`${P}/resellers?parent=g-1`]: [{ uuid: 'r-1', name: 'north', billingId: 'R-NORTH', markup: '3' }],
+  [`${P}/tenants?parent=r-1`]: [{ uuid: 't-1', name: 'acme-corp', billingId: 'T-ACME', markup: '4.0' }],
+};
+
+const tenant = (fields: Record<string, unknown>, extra: Partial<DesiredNode> = {}): DesiredNode => ({
+  kind: 'Tenant',
+  address: 'tenant/acme-corp',
+  parentRef: { kind: 'Reseller', name: 'north' },
+  fields: { name: 'acme-corp', ...fields },
+  ...extra,
+});
+
+describe('planner: matching and normalisation', () => {
+  it('finds an undeclared parent by name and reports no change when only spellings differ (markup "4.0" vs 4)', async () => {
+    const out = await plan([tenant({ billingId: 'T-ACME', markup: 4 })], { ...groups, ...northTenants });
+    expect(out.changes).toEqual([]);
+    expect(out.noop).toBe(1);
+    expect(out.problems).toEqual([]);
+  });
+
+  it('plans an update with a field-level patch, and leaves undeclared fields alone', async () => {
+    const out = await plan([tenant({ markup: 5 })], { ...groups, ...northTenants });
+    expect(out.changes).toHaveLength(1);
+    const change = out.changes[0]!;
+    expect(change).toMatchObject({ action: 'update', id: 't-1', before: { markup: 4 }, after: { markup: 5 } });
+    expect(change.patch).toEqual([{ op: 'replace', path: '/markup', value: 5 }]);
+    expect(change.requests).toEqual([{ method: 'PUT', path: `${P}/tenants/t-1`, role: 'tenants.instance.update' }]);
+    expect(change.liveDigest).toMatch(/^sha256:/);
+  });
+
+  it('reports an undeclared parent that does not exist live as a problem', async () => {
+    const out = await plan([tenant({}, { parentRef: { kind: 'Reseller', name: 'nowhere' } })], { ...groups, ...northTenants });
+    expect(out.problems.map((p) => p.message).join()).toMatch(/reseller "nowhere" is not declared/);
+  });
+});
+
+describe('planner: creates under new parents', () => {
+  it('creates a subscription and its entitlement under a new tenant with pending ids, in dependency order', async () => {
+    const desired: DesiredNode[] = [
+      { kind: 'Tenant', address: 'tenant/new', parentRef: { kind: 'Reseller', name: 'north' }, fields: { name: 'new', billingId: 'T-NEW' }, declaredCollections: ['subscriptions'] },
+      { kind: 'Subscription', address: 'tenant/new/subscription/main', parentAddress: 'tenant/new', fields: { name: 'main', billingId: 'T-NEW-1', uc: 'uc_alpha' }, declaredCollections: ['entitlements'] },
+      { kind: 'Entitlement', address: 'tenant/new/subscription/main/entitlement/BE geo', parentAddress: 'tenant/new/subscription/main', fields: { type: 'BE geo', entitlement: 5 } },
+    ];
+    const out = await plan(desired, { ...groups, ...northTenants });
+    expect(out.changes.map((c) => [c.action, c.address, c.dependsOn])).toEqual([
+      ['create', 'tenant/new', []],
+      ['create', 'tenant/new/subscription/main', ['tenant/new']],
+      ['create', 'tenant/new/subscription/main/entitlement/BE geo', ['tenant/new/subscription/main']],
+    ]);
+    expect(out.changes[2]!.requests[0]!.path).toBe(`${P}/tenants/{id:tenant/new}/subscriptions/{id:tenant/new/subscription/main}/entitlements`);
+    // nothing below a new tenant is read: it cannot exist yet
+    expect(out.calls.some((c) => c.includes('{id:'))).toBe(false);
+  });
+});
+
+const subscriptionLive = {
+  [`${P}/tenants/t-1/subscriptions`]: [{ id: 3, name: 'main', billingId: 'T-ACME-MAIN', uc: 'uc_alpha', suspensionProfileId: 'BP-OUT' }],
+  [`${P}/tenants/t-1/subscriptions/3/entitlements`]: [{ id: 9, name: 'BE geo', entitlement: 10, assigned: 2 }],
+  [`${P}/tenants/t-1/subscriptions/3/uc_alpha/templates`]: [
+    { id: 0, sku: 'DEFAULT', name: 'Default', description: '' },
+    { id: 4, sku: 'TPL-OLD', name: 'Old', description: '' },
+  ],
+};
+
+const subscription = (fields: Record<string, unknown>, collections: string[] = []): DesiredNode => ({
+  kind: 'Subscription',
+  address: 'tenant/acme-corp/subscription/main',
+  parentAddress: 'tenant/acme-corp',
+  fields: { name: 'main', ...fields },
+  declaredCollections: collections,
+});
+
+describe('planner: spec quirks', () => {
+  it('Doc2 §2.1: maps the barring-profile id read back to the suspension profile name (no change)', async () => {
+    const out = await plan([tenant({}, { declaredCollections: ['subscriptions'] }), subscription({ suspensionProfile: 'outgoing-barring' })], {
+      ...groups,
+      ...northTenants,
+      ...subscriptionLive,
+    });
+    expect(out.changes).toEqual([]);
+  });
+
+  it('Doc2 §4.1: a subscription update always carries the suspension profile (integer id)', async () => {
+    const out = await plan([tenant({}), subscription({ billingId: 'NEW' })], { ...groups, ...northTenants, ...subscriptionLive });
+    expect(out.changes).toHaveLength(1);
+    expect(out.changes[0]!.requests[0]).toMatchObject({ method: 'PUT', path: `${P}/tenants/t-1/subscriptions/3` });
+  });
+
+  it('changing a subscription uc is a replace (the API cannot change it)', async () => {
+    const out = await plan([tenant({}), subscription({ uc: 'uc_beta' })], { ...groups, ...northTenants, ...subscriptionLive });
+    expect(out.changes[0]).toMatchObject({ action: 'replace', reason: 'the API cannot change uc' });
+    const refusals = checkSafety(out.changes, [], out.state, { maxDeletePercent: 10, allowReplace: false });
+    expect(refusals.map((r) => r.code)).toEqual(['SB_REPLACE_REFUSED']);
+    expect(checkSafety(out.changes, [], out.state, { maxDeletePercent: 10, allowReplace: true })).toEqual([]);
+  });
+
+  it('Doc2 §4.3: refuses an entitlement below its assigned count', async () => {
+    const entitlement: DesiredNode = {
+      kind: 'Entitlement',
+      address: 'tenant/acme-corp/subscription/main/entitlement/BE geo',
+      parentAddress: 'tenant/acme-corp/subscription/main',
+      fields: { type: 'BE geo', entitlement: 1 },
+    };
+    const out = await plan([tenant({}), subscription({}), entitlement], { ...groups, ...northTenants, ...subscriptionLive });
+    expect(out.refusals).toEqual([expect.objectContaining({ code: 'SB_CONSTRAINT', message: expect.stringMatching(/below the 2 numbers already assigned/) })]);
+  });
+});
+
+describe('planner: prune and unmanaged objects', () => {
+  const withTemplates = (prune: boolean): DesiredNode[] => [tenant({}), { ...subscription({}, ['templates']), prune }];
+
+  it('without prune, undeclared live objects of a declared collection are listed as unmanaged', async () => {
+    const out = await plan(withTemplates(false), { ...groups, ...northTenants, ...subscriptionLive });
+    expect(out.changes).toEqual([]);
+    expect(out.unmanaged.map((u) => u.address)).toEqual([
+      'tenant/acme-corp/subscription/main/template/DEFAULT',
+      'tenant/acme-corp/subscription/main/template/TPL-OLD',
+    ]);
+  });
+
+  it('with prune, deletes them with a reason, but never the default template (id 0)', async () => {
+    const out = await plan(withTemplates(true), { ...groups, ...northTenants, ...subscriptionLive });
+    expect(out.changes.map((c) => [c.action, c.address])).toEqual([['delete', 'tenant/acme-corp/subscription/main/template/TPL-OLD']]);
+    expect(out.changes[0]!.reason).toMatch(/not declared in tenant\/acme-corp\/subscription\/main/);
+    expect(out.unmanaged.map((u) => u.address)).toEqual(['tenant/acme-corp/subscription/main/template/DEFAULT']);
+  });
+
+  it('--prune applies to collections that are declared only', async () => {
+    const out = await plan([tenant({}), subscription({})], { ...groups, ...northTenants, ...subscriptionLive }, new Map(), true);
+    expect(out.changes).toEqual([]);
+  });
+});
+
+describe('planner: write-only values', () => {
+  const admin: DesiredNode = {
+    kind: 'Administrator',
+    address: 'tenant/acme-corp/admin/it@acme.example',
+    parentAddress: 'tenant/acme-corp',
+    fields: { email: 'it@acme.example', firstName: 'Ada' },
+  };
+
+  it('creates an administrator that was never applied, and plans nothing once its digest is recorded', async () => {
+    const first = await plan([tenant({}), admin], { ...groups, ...northTenants });
+    expect(first.changes.map((c) => c.action)).toEqual(['create']);
+    const lastApplied: LastApplied = new Map([
+      [admin.address, { kind: 'Administrator', digests: { firstName: digestOf('Ada') }, identity: { email: 'it@acme.example' } }],
+    ]);
+    const second = await plan([tenant({}), admin], { ...groups, ...northTenants }, lastApplied);
+    expect(second.changes).toEqual([]);
+    const renamed = await plan([tenant({}), { ...admin, fields: { ...admin.fields, firstName: 'Grace' } }], { ...groups, ...northTenants }, lastApplied);
+    expect(renamed.changes[0]).toMatchObject({ action: 'update', before: { firstName: '(write-only)' }, after: { firstName: 'Grace' } });
+  });
+});
+
+describe('safety rails', () => {
+  it('refuses a plan deleting more than the threshold of a kind, and names the missing role', async () => {
+    const many = Array.from({ length: 10 }, (_, i) => ({ id: i + 1, sku: `T${i}`, name: `t${i}`, description: '' }));
+    const out = await plan([tenant({}), { ...subscription({}, ['templates']), prune: true }], {
+      ...groups,
+      ...northTenants,
+      ...subscriptionLive,
+      [`${P}/tenants/t-1/subscriptions/3/uc_alpha/templates`]: many,
+    });
+    expect(out.changes).toHaveLength(10);
+    const deny = { check: () => ({ allowed: false }) };
+    const refusals = checkSafety(out.changes, [], out.state, { maxDeletePercent: 10, allowReplace: false }, deny);
+    expect(refusals[0]).toMatchObject({ code: 'SB_DELETE_THRESHOLD' });
+    expect(refusals[1]).toMatchObject({ code: 'SB_PERMISSION', role: 'tenants.instance.subscriptions.instance.uc_alpha.templates.delete' });
+  });
+});
