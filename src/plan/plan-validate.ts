@@ -5,7 +5,7 @@
  */
 import { isDigest } from './digest.js';
 import { topField } from './render-common.js';
-import { PLAN_FORMAT_VERSION, SENSITIVE, type Plan } from './types.js';
+import { PLAN_FORMAT_VERSION, isPlaceholder, type Plan } from './types.js';
 
 type Json = Record<string, unknown>;
 
@@ -52,19 +52,19 @@ export function planProblems(value: unknown): string[] {
   return p.list;
 }
 
-/** Fields named in `sensitiveDigests` whose value in before/after is not the SENSITIVE marker. */
+/** Fields named in `sensitiveDigests` whose value in before/after/patch is not a marker or null. */
 export function cleartextProblems(plan: Plan): string[] {
   const found: string[] = [];
   plan.changes.forEach((change, i) => {
     for (const field of Object.keys(change.sensitiveDigests ?? {})) {
       for (const side of ['before', 'after'] as const) {
         const values = change[side];
-        if (values && Object.hasOwn(values, field) && values[field] !== SENSITIVE) {
+        if (values && Object.hasOwn(values, field) && !isPlaceholder(values[field])) {
           found.push(`changes[${i}] (${change.address}).${side}.${field} holds a sensitive value in clear`);
         }
       }
       for (const op of change.patch) {
-        if (topField(op.path) === field && 'value' in op && op.value !== SENSITIVE) {
+        if (topField(op.path) === field && 'value' in op && !isPlaceholder(op.value)) {
           found.push(`changes[${i}] (${change.address}).patch ${op.path} holds a sensitive value in clear`);
         }
       }

@@ -3,7 +3,7 @@
  * (addresses, before/after, patch, sensitiveDigests): no kind is ever named.
  */
 import { stableStringify } from './digest.js';
-import { SENSITIVE, type Change, type PatchOperation } from './types.js';
+import { SENSITIVE, WRITE_ONLY, isPlaceholder, type Change, type PatchOperation } from './types.js';
 
 /**
  * Control characters (C0, DEL, C1), bidi overrides and zero-width characters, which could
@@ -18,8 +18,12 @@ export function safeText(s: string): string {
   return s.replace(UNSAFE_CHARS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
-/** A value as one line of compact JSON (keys in the plan's order), made safe for display. */
+/**
+ * A value as one line of compact JSON (keys in the plan's order), made safe for display.
+ * The plan's markers (`(sensitive)`, `(write-only)`) print bare: they are not values.
+ */
 export function compact(value: unknown): string {
+  if (value === SENSITIVE || value === WRITE_ONLY) return value;
   return safeText(JSON.stringify(value) ?? 'null');
 }
 
@@ -33,8 +37,8 @@ export function topField(path: string): string | undefined {
 
 /**
  * The change with every field named in `sensitiveDigests` masked in before, after and the
- * patch: defence in depth, so a renderer never prints a secret even if a planner bug left
- * one in clear.
+ * patch (markers and null stay as they are): defence in depth, so a renderer never prints
+ * a secret even if a planner bug left one in clear.
  */
 export function redactChange(change: Change): Change {
   const digests = change.sensitiveDigests;
@@ -44,12 +48,12 @@ export function redactChange(change: Change): Change {
   const mask = (side: Record<string, unknown> | null): Record<string, unknown> | null => {
     if (!side || !names.some((n) => Object.hasOwn(side, n))) return side;
     const copy = { ...side };
-    for (const n of names) if (Object.hasOwn(copy, n)) copy[n] = SENSITIVE;
+    for (const n of names) if (Object.hasOwn(copy, n) && !isPlaceholder(copy[n])) copy[n] = SENSITIVE;
     return copy;
   };
   const patch = change.patch.map((op): PatchOperation => {
     const field = topField(op.path);
-    if (field === undefined || !Object.hasOwn(digests, field) || !('value' in op)) return op;
+    if (field === undefined || !Object.hasOwn(digests, field) || !('value' in op) || isPlaceholder(op.value)) return op;
     return { ...op, value: SENSITIVE };
   });
   return { ...change, before: mask(change.before), after: mask(change.after), patch };
@@ -78,7 +82,7 @@ export function fieldLines(change: Change): FieldLine[] {
     if (field !== undefined) touched.add(field);
   }
   const show = (field: string, value: unknown): string =>
-    Object.hasOwn(sensitive, field) ? SENSITIVE : compact(value);
+    Object.hasOwn(sensitive, field) && !isPlaceholder(value) ? SENSITIVE : compact(value);
   const lines: FieldLine[] = [];
   const fields = [...Object.keys(after), ...Object.keys(before).filter((k) => !Object.hasOwn(after, k))];
   for (const field of fields) {

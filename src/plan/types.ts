@@ -91,3 +91,14 @@ export interface Plan {
 
 /** What sensitive values look like in a plan, a render, a journal. */
 export const SENSITIVE = '(sensitive)';
+
+/** What the previous value of a write-only field looks like: the API never returns it. */
+export const WRITE_ONLY = '(write-only)';
+
+/**
+ * The values a sensitive field may hold in before/after: the markers, or null (no value
+ * yet). Anything else would be a secret in clear, which a plan file never holds.
+ */
+export function isPlaceholder(value: unknown): boolean {
+  return value === null || value === SENSITIVE || value === WRITE_ONLY;
+}

@@ -73,6 +73,17 @@ describe('plan file', () => {
     expect(await readdir(dir)).toEqual([]);
   });
 
+  it('accepts the markers and null as the values of sensitive fields', async () => {
+    const path = join(dir, 'plan.json');
+    await writeFile(path, edited((p) => {
+      const admin = p.changes.find((c) => c.sensitiveDigests && c.action === 'update');
+      if (!admin) throw new Error('fixture lost its write-only change');
+      admin.before = { password: null };
+    }));
+    const plan = await readPlanFile(path);
+    expect(plan.changes.find((c) => c.sensitiveDigests && c.action === 'update')?.before).toEqual({ password: null });
+  });
+
   it('accepts a plan file shaped exactly like the contract example (no unmanaged fields)', async () => {
     const path = join(dir, 'plan.json');
     await writeFile(path, edited((p) => {

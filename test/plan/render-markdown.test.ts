@@ -83,7 +83,7 @@ describe('renderMarkdown', () => {
     admin.after = { ...admin.after, password: SECRETS[0] };
     const md = renderMarkdown(plan);
     for (const secret of SECRETS) expect(md).not.toContain(secret);
-    expect(md).toContain('- password: (sensitive)\n+ password: (sensitive)');
+    expect(md).toContain('- password: (write-only)\n+ password: (sensitive)');
   });
 
   it('stops after maxChanges blocks and points at the artifact', () => {

@@ -73,7 +73,7 @@ describe('renderText', () => {
 
   it('CONTRACT §4: sensitive values print as (sensitive) and a write-only change says why', () => {
     const out = renderText(samplePlan(), { color: false });
-    expect(out).toContain('      password: (sensitive) → (sensitive)\n      # write-only password');
+    expect(out).toContain('      password: (write-only) → (sensitive)\n      # write-only password');
     expect(out).toContain('      + password = (sensitive)\n');
     for (const secret of SECRETS) expect(out).not.toContain(secret);
   });
@@ -82,9 +82,22 @@ describe('renderText', () => {
     const plan = samplePlan();
     const admin = plan.changes.find((c) => c.sensitiveDigests && c.action === 'update');
     if (!admin?.after) throw new Error('fixture lost its write-only change');
+    admin.before = { password: SECRETS[1] };
     admin.after = { ...admin.after, password: SECRETS[0] };
     admin.patch = [{ op: 'replace', path: '/password', value: SECRETS[0] }];
-    for (const color of [true, false]) expect(renderText(plan, { color })).not.toContain(SECRETS[0]);
+    for (const color of [true, false]) {
+      const out = renderText(plan, { color });
+      for (const secret of SECRETS) expect(out).not.toContain(secret);
+    }
+    expect(renderText(plan, { color: false })).toContain('      password: (sensitive) → (sensitive)\n');
+  });
+
+  it('CONTRACT §4: a secret set for the first time reads null → (sensitive)', () => {
+    const plan = samplePlan();
+    const admin = plan.changes.find((c) => c.sensitiveDigests && c.action === 'update');
+    if (!admin) throw new Error('fixture lost its write-only change');
+    admin.before = { password: null };
+    expect(renderText(plan, { color: false })).toContain('      password: null → (sensitive)\n');
   });
 
   it('folds a collection of more than 20 changes under one parent, counting the rest by action', () => {
