@@ -216,12 +216,12 @@ function authSender(base: URL, transport: Transport, stats: RequestStats, timeou
       } catch (error) {
         if (!(error instanceof TransportError)) throw error;
         stats.record({ method: call.method, route: call.path, ok: false, retry: attempt > 0, bytesIn: 0, bytesOut: body ? Buffer.byteLength(body) : 0, timeMs: performance.now() - begin });
-        if (attempt + 1 < AUTH_ATTEMPTS) {
+        if (attempt + 1 < AUTH_ATTEMPTS && error.failure !== 'tls') {
           await sleep(backoffDelay(attempt, retry));
           continue;
         }
         const code = error.failure === 'timeout' ? ApiErrorCode.timeout : ApiErrorCode.network;
-        throw new ApiError({ code, method: call.method, path: call.path, status: error.status, retryable: true, detail: `${error.message} (gave up after ${attempt} retries)`, cause: error });
+        throw new ApiError({ code, method: call.method, path: call.path, status: error.status, retryable: error.failure !== 'tls', detail: attempt > 0 ? `${error.message} (gave up after ${attempt} retries)` : error.message, cause: error });
       }
     }
   };

@@ -138,7 +138,7 @@ export class RequestRunner {
 
   private transportError(options: RequestOptions, failure: TransportError): ApiError {
     if (failure.failure === 'aborted') return this.error(options, { code: ApiErrorCode.aborted, retryable: false, detail: 'request cancelled', cause: failure });
-    if (options.method === 'POST') {
+    if (options.method === 'POST' && failure.failure !== 'tls') {
       return this.error(options, {
         code: ApiErrorCode.outcomeUnknown,
         status: failure.status,
@@ -151,7 +151,7 @@ export class RequestRunner {
       return this.error(options, { code: ApiErrorCode.badResponse, status: failure.status, retryable: true, detail: failure.message, cause: failure });
     }
     const code = failure.failure === 'timeout' ? ApiErrorCode.timeout : ApiErrorCode.network;
-    return this.error(options, { code, retryable: true, detail: failure.message, cause: failure });
+    return this.error(options, { code, retryable: failure.failure !== 'tls', detail: failure.message, cause: failure });
   }
 
   private statusError(options: RequestOptions, raw: RawResponse): ApiError {

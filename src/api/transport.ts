@@ -3,7 +3,7 @@ import { Pool } from 'undici';
 import { SwitchboardError } from '../core/errors.js';
 
 /** Why an attempt produced no usable HTTP answer. */
-export type TransportFailure = 'network' | 'timeout' | 'aborted' | 'truncated';
+export type TransportFailure = 'network' | 'tls' | 'timeout' | 'aborted' | 'truncated';
 
 /**
  * An attempt that failed below HTTP. `afterHeaders` tells whether a status line arrived
@@ -89,7 +89,7 @@ export class Transport {
         bodyTimeout: request.timeoutMs,
       });
     } catch (error) {
-      const failure = why() ?? (isTimeoutError(error) ? 'timeout' : 'network');
+      const failure = why() ?? (isTimeoutError(error) ? 'timeout' : isTlsError(error) ? 'tls' : 'network');
       throw new TransportError(failure, describe(failure, error, request.timeoutMs), undefined, { cause: error });
     }
     try {
@@ -116,6 +116,12 @@ function readCa(file: string): string {
   }
 }
 
+/** Certificate problems are not transient: they are reported at once, with what to do. */
+function isTlsError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|ERR_TLS|ERR_SSL/.test(code);
+}
+
 function isTimeoutError(error: unknown): boolean {
   const code = (error as { code?: unknown } | undefined)?.code;
   return (
@@ -131,6 +137,10 @@ function isTimeoutError(error: unknown): boolean {
 function describe(failure: TransportFailure, error: unknown, timeoutMs: number): string {
   if (failure === 'timeout') return `no complete answer within ${timeoutMs} ms`;
   if (failure === 'aborted') return 'request cancelled';
+  if (failure === 'tls') {
+    const code = (error as { code?: unknown } | undefined)?.code;
+    return `TLS certificate not accepted (${String(code)}): give the CA that signed it as caFile, or set insecure: true for a lab`;
+  }
   const code = (error as { code?: unknown } | undefined)?.code;
   const text = error instanceof Error ? error.message : String(error);
   const label = typeof code === 'string' ? `${code}: ${text}` : text;
