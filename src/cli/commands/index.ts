@@ -1,4 +1,5 @@
 import type { CommandRegistrar } from '../program.js';
+import { registerSim } from './sim.js';
 
 /** Every CLI verb, one module each, registered explicitly. */
-export const commands: CommandRegistrar[] = [];
+export const commands: CommandRegistrar[] = [registerSim];

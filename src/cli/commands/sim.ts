@@ -1,0 +1,63 @@
+/**
+ * `switchboard sim`: serves the embedded simulator (CONTRACT §6) until interrupted. With
+ * `--state FILE` the data survives restarts (written on every change, debounced, and on exit).
+ */
+import type { Command } from 'commander';
+import { SwitchboardError } from '../../core/errors.js';
+import { startSimulator } from '../../sim/index.js';
+import type { CommandRegistrar } from '../program.js';
+
+interface SimOptions {
+  port: string;
+  host: string;
+  seed?: string;
+  state?: string;
+  latency?: string;
+  faultRate?: string;
+}
+
+function number(value: string | undefined, name: string, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < min || n > max) throw new SwitchboardError('SB_USAGE', `${name} must be a number between ${min} and ${max}, not ${value}`);
+  return n;
+}
+
+export const registerSim: CommandRegistrar = (program: Command, context) => {
+  program
+    .command('sim')
+    .description('Run the embedded simulator of the platform API and routing engine')
+    .option('--port <port>', 'port to listen on', '8080')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--seed <file>', 'seed data (YAML or JSON) instead of the default data set')
+    .option('--state <file>', 'persist the data in this file across restarts')
+    .option('--latency <ms>', 'latency added to every API request')
+    .option('--fault-rate <p>', 'probability (0..1) that an API request fails with 500, 503 or 429')
+    .action(async (opts: SimOptions) => {
+      const ctx = context();
+      const sim = await startSimulator({
+        port: number(opts.port, '--port', 0, 65535) ?? 8080, host: opts.host,
+        ...(opts.seed ? { seed: opts.seed } : {}), ...(opts.state ? { stateFile: opts.state } : {}),
+        latencyMs: number(opts.latency, '--latency', 0, 600_000) ?? 0, faultRate: number(opts.faultRate, '--fault-rate', 0, 1) ?? 0,
+        logger: ctx.logger,
+      });
+      ctx.stdout.write(
+        `Simulator listening on ${sim.url}\n` +
+        `  platform API:   ${sim.url}/api/v01/draas/${sim.core.store.instance}/…  (log in as admin / admin)\n` +
+        `  routing engine: ${sim.url}/<service>/<version>/<table>\n` +
+        `  control:        ${sim.url}/_sim/state | outbox | events | clock | faults | stats | reset\n` +
+        (opts.state ? `  state file:     ${opts.state}\n` : '') +
+        'Press Ctrl+C to stop.\n',
+      );
+      await new Promise<void>((resolve) => {
+        const stop = (): void => {
+          process.off('SIGINT', stop);
+          process.off('SIGTERM', stop);
+          resolve();
+        };
+        process.on('SIGINT', stop);
+        process.on('SIGTERM', stop);
+      });
+      await sim.close();
+    });
+};

@@ -1,0 +1,34 @@
+/** Request counters for `GET /_sim/stats`: by method and route pattern. */
+export class RequestStats {
+  private counts = new Map<string, { method: string; route: string; count: number }>();
+  private faults = new Map<string, number>();
+  total = 0;
+
+  record(method: string, route: string): void {
+    const key = `${method} ${route}`;
+    const entry = this.counts.get(key);
+    if (entry) entry.count++;
+    else this.counts.set(key, { method, route, count: 1 });
+    this.total++;
+  }
+
+  recordFault(kind: string): void {
+    this.faults.set(kind, (this.faults.get(kind) ?? 0) + 1);
+  }
+
+  reset(): void {
+    this.counts = new Map();
+    this.faults = new Map();
+    this.total = 0;
+  }
+
+  toJSON(): Record<string, unknown> {
+    const routes = [...this.counts.values()].sort((a, b) => b.count - a.count);
+    return {
+      total: this.total,
+      byRoute: Object.fromEntries(routes.map((r) => [`${r.method} ${r.route}`, r.count])),
+      routes,
+      faults: Object.fromEntries(this.faults),
+    };
+  }
+}

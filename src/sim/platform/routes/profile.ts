@@ -1,0 +1,42 @@
+/** `GET /api/v01/system/users/local` (Document 1 §2.2, §4.1). */
+import { profileRules } from '../api-rules.js';
+import { ok, type RouteModule, type Router } from '../router.js';
+import type { PlatformStore } from '../store/store.js';
+import type { UserRow } from '../store/types.js';
+
+export const registerProfileRoutes: RouteModule = (router) => {
+  router.add({
+    method: 'GET', path: '/api/v01/system/users/local', role: 'system.users.local.read', access: 'authenticated',
+    handler: (ctx) => ok(profileView(ctx.store, router, ctx.user as UserRow)),
+  });
+};
+
+/** The profile with both spellings of the names, as the spec's sample shows. */
+export function profileView(store: PlatformStore, router: Router, user: UserRow): Record<string, unknown> {
+  const mobile = user.mobile ?? '';
+  return {
+    id: user.id, username: user.username, email: user.email ?? '',
+    firstname: user.firstName ?? '', first_name: user.firstName ?? '', lastname: user.lastName ?? '', last_name: user.lastName ?? '',
+    mobilenumber: mobile, mobile_number: mobile, language: user.language, timezone: user.timezone,
+    admin_of: [adminOfView(store, user)],
+    profile: {
+      id: user.profileId, name: user.profileName, created_on: user.registeredOn, updated_on: user.registeredOn,
+      api_rules: profileRules(user, router, user.registeredOn), home: '/', available: true, accesses: [],
+    },
+    profile_id: user.profileId, entity: user.adminOf.level, groups: [], is_system: user.adminOf.level === 'system',
+    local_user: true, modules: ['draas'], properties: { draas_instance: store.instance }, roles: [],
+    registered_on: user.registeredOn, support_reset_password: true, token: user.m2mToken ?? null,
+    trusted_locs: user.trustedLocs.map((t) => ({ user_agent: t.userAgent, ip: t.ip, created_on: t.createdOn })),
+    ui_data: null, ui_profile: 'default',
+  };
+}
+
+function adminOfView(store: PlatformStore, user: UserRow): Record<string, unknown> {
+  const { level, reference } = user.adminOf;
+  const node = reference ? store.node(reference) : undefined;
+  const view: Record<string, unknown> = { level, reference };
+  if (node?.type === 'reseller' || node?.type === 'tenant') view['owner'] = store.ownerView(node.row.owner.type, node.row.owner.uuid);
+  if (node?.type === 'distributor') view['owner'] = store.ownerView('group', node.row.groupUuid);
+  if (node) view['name'] = node.row.name;
+  return view;
+}

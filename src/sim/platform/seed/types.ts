@@ -1,0 +1,139 @@
+/**
+ * The seed format (YAML or JSON; docs/simulator.md "Seed file format"). Objects refer to
+ * each other by name; uuids and ids are generated unless given. Every section is optional.
+ * The routing engine's part (`routing`) is handed to the routing-engine simulator as is.
+ */
+import type { ApiRuleSpec, BrandingType } from '../store/types.js';
+
+export interface Seed {
+  instance?: string;
+  webhook?: { url: string };
+  groups?: SeedGroup[];
+  resellers?: SeedOwned[];
+  tenants?: SeedTenant[];
+  users?: SeedUser[];
+  suspensionProfiles?: { id: number; name: string; description?: string; barringProfileId: string }[];
+  entitlementTypes?: SeedEntitlementType[];
+  countries?: { isoCode: string; name: string }[];
+  countryCodes?: { id?: number; code: string; name: string }[];
+  postalCodes?: { code: string; city: string; isoCode: string; state?: string; region?: string }[];
+  numberInventory?: SeedInventory[];
+  routing?: unknown;
+}
+
+export interface SeedRegion {
+  isoCode: string;
+  name: string;
+}
+
+export interface SeedGroup {
+  name: string;
+  uuid?: string;
+  draasDomain?: string;
+  enabledUcs?: string[];
+  regions?: SeedRegion[];
+  configuration?: Record<string, string>;
+  branding?: Partial<Record<BrandingType, Record<string, unknown>>>;
+  distributors?: { name: string; uuid?: string; regions?: SeedRegion[] }[];
+  products?: { sku: string; name: string; description?: string; status?: 'enabled' | 'disabled'; items?: SeedProductItem[] }[];
+  catalogItems?: { name: string; description?: string; type: 'product_license' | 'group_license' | 'entitlement'; subType?: string }[];
+}
+
+/** `license` items name `subType`; `entitlement` items name the entitlement type (`entitlementType`, name or id). */
+export interface SeedProductItem {
+  type: 'license' | 'entitlement';
+  subType?: string;
+  entitlementType?: string | number;
+  quantity: number;
+}
+
+/** Exactly one key: the owner's kind and its name (or `{uuid}`). */
+export interface SeedOwnerRef {
+  group?: string;
+  distributor?: string;
+  reseller?: string;
+  uuid?: string;
+}
+
+export interface SeedOwned {
+  name: string;
+  uuid?: string;
+  billingId?: string;
+  /** Shorthand for one markup starting at load time. */
+  markup?: number;
+  markups?: { markup: number; startDate: string }[];
+  owner: SeedOwnerRef;
+  regions?: SeedRegion[];
+  status?: string;
+  /** Suspension profile name or id (resellers). */
+  suspensionProfile?: string | number;
+}
+
+export interface SeedTenant extends SeedOwned {
+  subscriptions?: SeedSubscription[];
+}
+
+export interface SeedSubscription {
+  id?: number;
+  name: string;
+  billingId: string;
+  uc?: string;
+  licenses?: { ucAlphaUsers?: number; sipTrunkChannels?: number };
+  trunkGroups?: number[];
+  suspensionProfile?: string | number;
+  entitlements?: { type: string | number; entitlement: number; assigned?: number; externalReference?: string }[];
+  numbers?: SeedNumber[];
+}
+
+export interface SeedNumber {
+  /** E.164, or the first of a range with `count`. */
+  number: string;
+  count?: number;
+  numberType?: string;
+  source?: 'number_inventory' | 'ported_in';
+  status?: string;
+  /** Entitlement type (name or id) the number counts against. */
+  entitlementType?: string | number;
+  assignedTo?: { type: 'sip_trunk' | 'uc_alpha'; subType?: string; to: number; ref?: string };
+}
+
+export interface SeedEntitlementType {
+  id: number;
+  name: string;
+  countryCode: string;
+  isoCode: string;
+  numberType: string;
+  description?: string;
+  externalReference?: string;
+  serviceCapabilities?: string;
+  vanityType?: string | null;
+}
+
+export interface SeedInventory {
+  number: string;
+  count?: number;
+  isoCode: string;
+  numberType: string;
+  region?: string | null;
+}
+
+export interface SeedUser {
+  username: string;
+  /** Omit (or null) for an account that cannot log in yet. */
+  password?: string | null;
+  email?: string;
+  firstName?: string;
+  lastName?: string;
+  mobile?: string;
+  language?: string;
+  timezone?: string;
+  /** `level` plus, below system, the name (or uuid) of the group/distributor/reseller/tenant. */
+  adminOf: { level: 'system' | 'group' | 'distributor' | 'reseller' | 'tenant'; name?: string; uuid?: string };
+  rules?: 'all' | 'read' | ApiRuleSpec[];
+  profileName?: string;
+  twoFactor?: 'none' | 'email' | 'totp';
+  alwaysTwoFactor?: boolean;
+  totpSecret?: string;
+  m2mToken?: string;
+  trustedLocations?: { userAgent: string; ip: string }[];
+}
