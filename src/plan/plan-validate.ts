@@ -114,6 +114,9 @@ function checkChange(change: unknown, at: string, p: Problems): void {
   }
   if (action === 'create' && change['before'] !== null) p.add(`${at}.before must be null for a create`);
   if (action === 'delete' && change['after'] !== null) p.add(`${at}.after must be null for a delete`);
+  if ((action === 'update' || action === 'replace') && (change['before'] === null || change['after'] === null)) {
+    p.add(`${at}.before and .after must both be objects for ${action === 'update' ? 'an update' : 'a replace'}`);
+  }
   if (action !== 'create' && change['liveDigest'] === undefined) p.add(`${at}.liveDigest is missing`);
   if (change['liveDigest'] !== undefined) p.digest(change['liveDigest'], `${at}.liveDigest`);
   p.string(change['reason'], `${at}.reason`);

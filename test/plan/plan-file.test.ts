@@ -136,7 +136,10 @@ describe('plan file', () => {
         delete c['liveDigest'];
         c['action'] = 'destroy';
         (p.changes[0] as unknown as Record<string, unknown>)['requests'] = [{ method: 'FETCH', path: '/x' }];
+        const replace = p.changes.find((x) => x.action === 'replace');
+        if (replace) replace.after = null;
       }));
+      expect(e.message).toContain('.before and .after must both be objects for a replace');
       expect(e.message).toContain('changes[2].action must be one of create, update, delete, replace (got "destroy")');
       expect(e.message).toContain('changes[2].liveDigest is missing');
       expect(e.message).toContain('changes[0].requests[0].method is not an HTTP method');
