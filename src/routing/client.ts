@@ -1,0 +1,175 @@
+import pLimit from 'p-limit';
+import type { Logger } from '../core/logger.js';
+import { silentLogger } from '../core/logger.js';
+import { RoutingApiError } from './errors.js';
+import { RoutingHttp, type RoutingConnection, type RoutingRequestStats } from './http.js';
+import { encodeQuery, type Filter, type RoutingQuery } from './query.js';
+import type { RoutingPage, RoutingRecord, RoutingTableRef } from './types.js';
+
+export interface RoutingClientOptions extends RoutingConnection {
+  /** Requests in flight (CONTRACT `--concurrency`, default 8). */
+  concurrency?: number;
+  /** Page size asked for when reading a whole table; the server caps it (default 10,000). */
+  readPageSize?: number;
+  logger?: Logger;
+}
+
+/** A whole table (or search result) and how it was read. */
+export interface ReadAllResult {
+  rows: RoutingRecord[];
+  /** The page size the server actually used (its cap, when it has one). */
+  pageSize: number;
+  /** List requests sent. */
+  requests: number;
+}
+
+/**
+ * The routing engine's record API (Doc3 §4.2). Reads go through `q` in the URL; collection
+ * updates always carry their filter in the JSON body, never in the URL, so an engine that
+ * ignores a URL filter cannot turn a targeted update into an update of every row.
+ */
+export class RoutingClient {
+  readonly http: RoutingHttp;
+  readonly logger: Logger;
+  readonly concurrency: number;
+  private readonly readPageSize: number;
+
+  constructor(options: RoutingClientOptions) {
+    this.concurrency = options.concurrency ?? 8;
+    this.http = new RoutingHttp({ ...options, connections: options.connections ?? this.concurrency });
+    this.logger = options.logger ?? silentLogger;
+    this.readPageSize = options.readPageSize ?? 10_000;
+  }
+
+  get stats(): RoutingRequestStats {
+    return this.http.stats;
+  }
+
+  /** One list page; null when the engine answers 404 (no data / no match, Doc3 §4.2). */
+  async listPage(ref: RoutingTableRef, opts: { q?: RoutingQuery; page?: number; resultsPerPage?: number } = {}): Promise<RoutingPage | null> {
+    const params = [
+      ...(opts.q ? [encodeQuery(opts.q)] : []),
+      ...(opts.resultsPerPage ? [`results_per_page=${opts.resultsPerPage}`] : []),
+      ...(opts.page ? [`page=${opts.page}`] : []),
+    ];
+    try {
+      const res = await this.http.request('GET', basePath(ref), params.join('&'));
+      return asPage('GET', basePath(ref), res.body);
+    } catch (error) {
+      if (error instanceof RoutingApiError && error.status === 404) return null;
+      throw error;
+    }
+  }
+
+  /**
+   * Reads every matching row: the first page with a large page size tells the server's cap
+   * (the length of a full first page), then the other pages go out concurrently.
+   */
+  async readAll(ref: RoutingTableRef, q?: RoutingQuery): Promise<ReadAllResult> {
+    const want = this.readPageSize;
+    const first = await this.listPage(ref, { ...(q ? { q } : {}), page: 1, resultsPerPage: want });
+    if (!first) {
+      if (!q?.filters?.length) this.logger.warn({ table: basePath(ref) }, 'routing engine answered 404 to a list; reading it as an empty table');
+      return { rows: [], pageSize: want, requests: 1 };
+    }
+    const totalPages = Math.max(first.total_pages, 0);
+    const pageSize = totalPages > 1 ? first.objects.length : want;
+    const limit = pLimit(this.concurrency);
+    const rest = await Promise.all(
+      Array.from({ length: Math.max(totalPages - 1, 0) }, (_, i) =>
+        limit(async () => (await this.listPage(ref, { ...(q ? { q } : {}), page: i + 2, resultsPerPage: want }))?.objects ?? []),
+      ),
+    );
+    const rows = first.objects.concat(...rest);
+    if (rows.length !== first.num_results) {
+      this.logger.warn({ table: basePath(ref), expected: first.num_results, read: rows.length }, 'row count changed while reading; the table was written to meanwhile');
+    }
+    return { rows, pageSize, requests: totalPages > 1 ? totalPages : 1 };
+  }
+
+  async get(ref: RoutingTableRef, id: number): Promise<RoutingRecord | null> {
+    try {
+      return asRecord('GET', itemPath(ref, id), (await this.http.request('GET', itemPath(ref, id), '')).body);
+    } catch (error) {
+      if (error instanceof RoutingApiError && error.status === 404) return null;
+      throw error;
+    }
+  }
+
+  /** `POST <base>`: 201 with the record and its new id. */
+  async create(ref: RoutingTableRef, values: Record<string, unknown>): Promise<RoutingRecord> {
+    return asRecord('POST', basePath(ref), (await this.http.request('POST', basePath(ref), '', values)).body);
+  }
+
+  /** `POST <base>/_bulk`: one transaction; the error's `index` names the failing record. */
+  async bulkCreate(ref: RoutingTableRef, records: Record<string, unknown>[]): Promise<number> {
+    const path = `${basePath(ref)}/_bulk`;
+    const body = (await this.http.request('POST', path, '', records)).body as { inserted?: unknown } | null;
+    return typeof body?.inserted === 'number' ? body.inserted : records.length;
+  }
+
+  /** `PATCH <base>/<id>`: 200 with the full updated record. */
+  async update(ref: RoutingTableRef, id: number, changes: Record<string, unknown>): Promise<RoutingRecord> {
+    return asRecord('PATCH', itemPath(ref, id), (await this.http.request('PATCH', itemPath(ref, id), '', changes)).body);
+  }
+
+  /**
+   * `PATCH <base>` with `{...changes, q: {filters}}` in the body → `num_modified`. The filter
+   * must not be empty: an empty one would mean "every row".
+   */
+  async updateWhere(ref: RoutingTableRef, filters: Filter[], changes: Record<string, unknown>): Promise<number> {
+    if (filters.length === 0) throw new Error('updateWhere needs a filter; an empty filter updates every row');
+    if ('q' in changes) throw new Error('a field named "q" cannot be updated through a collection PATCH');
+    const res = await this.http.request('PATCH', basePath(ref), '', { ...changes, q: { filters } });
+    const n = (res.body as { num_modified?: unknown } | null)?.num_modified;
+    if (typeof n !== 'number') {
+      throw new RoutingApiError('SB_ROUTING_RESPONSE', { method: 'PATCH', path: basePath(ref), status: res.status, serverMessage: 'answer has no integer "num_modified"', retryable: false });
+    }
+    return n;
+  }
+
+  /** `DELETE <base>/<id>`; an id that is already gone (404) counts as deleted. */
+  async delete(ref: RoutingTableRef, id: number): Promise<'deleted' | 'absent'> {
+    try {
+      await this.http.request('DELETE', itemPath(ref, id), '');
+      return 'deleted';
+    } catch (error) {
+      if (error instanceof RoutingApiError && error.status === 404) return 'absent';
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.http.close();
+  }
+}
+
+export function basePath(ref: RoutingTableRef): string {
+  return `/${encodeURIComponent(ref.service)}/${encodeURIComponent(ref.version)}/${encodeURIComponent(ref.table)}`;
+}
+
+function itemPath(ref: RoutingTableRef, id: number): string {
+  return `${basePath(ref)}/${id}`;
+}
+
+function asPage(method: string, path: string, body: unknown): RoutingPage {
+  const b = body as Partial<RoutingPage> | null;
+  if (!b || !Array.isArray(b.objects)) {
+    throw new RoutingApiError('SB_ROUTING_RESPONSE', { method, path, status: 200, serverMessage: 'list answer has no "objects" array', retryable: false });
+  }
+  const objects = b.objects;
+  return {
+    objects,
+    num_results: typeof b.num_results === 'number' ? b.num_results : objects.length,
+    page: typeof b.page === 'number' ? b.page : 1,
+    total_pages: typeof b.total_pages === 'number' ? b.total_pages : objects.length ? 1 : 0,
+  };
+}
+
+function asRecord(method: string, path: string, body: unknown): RoutingRecord {
+  const b = body as { id?: unknown } | null;
+  if (!b || typeof b.id !== 'number') {
+    throw new RoutingApiError('SB_ROUTING_RESPONSE', { method, path, status: 200, serverMessage: 'record answer has no integer "id"', retryable: false });
+  }
+  return b as RoutingRecord;
+}

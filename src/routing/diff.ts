@@ -1,0 +1,257 @@
+import { BAD, casterTable, type Caster } from './cast.js';
+import type { RoutingFieldType, RoutingRecord } from './types.js';
+
+/**
+ * The row-level diff of a RoutingTable: desired rows (manifest `records` and CSV lines)
+ * against live rows, matched by the manifest's `key` fields. Pure and allocation-light:
+ * a noop row costs a key string and a few comparisons, nothing else.
+ */
+
+/** A desired row as an object; `source` says where it came from (`routes.csv:12`). */
+export interface DesiredRow {
+  values: Record<string, unknown>;
+  source?: string;
+}
+
+/**
+ * Desired rows in columnar form (what the manifest loader keeps for big tables): one
+ * array per row aligned with `columns`; `undefined` in a cell = field not given.
+ */
+export interface ColumnarRows {
+  columns: readonly string[];
+  rows: readonly (readonly unknown[])[];
+  sourceOf?: (row: number) => string | undefined;
+}
+
+export interface RowDiffOptions {
+  /** Fields that identify a row (`spec.key`). */
+  key: readonly string[];
+  /** Declared types (`spec.fields`); other fields take the live value's type. */
+  fieldTypes?: Readonly<Record<string, RoutingFieldType>>;
+  /** Delete live rows that no desired row matches. */
+  prune: boolean;
+}
+
+export interface RowCreate {
+  /** `number=+3221234567` (the address suffix, CONTRACT §3.1). */
+  key: string;
+  /** Typed values to send. */
+  values: Record<string, unknown>;
+  source?: string;
+}
+
+export interface RowUpdate {
+  id: number;
+  key: string;
+  /** Live values of the changed fields. */
+  before: Record<string, unknown>;
+  source?: string;
+}
+
+/** Rows that need the very same change, so one collection PATCH serves them all. */
+export interface UpdateGroup {
+  changes: Record<string, unknown>;
+  rows: RowUpdate[];
+}
+
+export interface RowDelete {
+  id: number;
+  key: string;
+  row: RoutingRecord;
+}
+
+export interface RowDiffProblem {
+  code: 'SB_ROUTING_DUPLICATE_KEY' | 'SB_ROUTING_MISSING_KEY' | 'SB_ROUTING_BAD_VALUE' | 'SB_ROUTING_LIVE_DUPLICATE_KEY';
+  message: string;
+  source?: string;
+}
+
+export interface RowDiff {
+  creates: RowCreate[];
+  updateGroups: UpdateGroup[];
+  deletes: RowDelete[];
+  /** Desired rows that already match. */
+  noops: number;
+  /** Live rows no desired row matches, kept because prune is off. */
+  unmanaged: number;
+  /** Rows left out of the diff, with why; the planner reports them as errors. */
+  problems: RowDiffProblem[];
+}
+
+const SEP = '\u001f';
+
+/** Computes creates, grouped updates, deletes and noops. */
+export function diffRows(desired: readonly DesiredRow[] | ColumnarRows, live: readonly RoutingRecord[], options: RowDiffOptions): RowDiff {
+  const table = Array.isArray(desired) ? columnar(desired as readonly DesiredRow[]) : (desired as ColumnarRows);
+  const casterOf = casterTable(live, options.fieldTypes ?? {});
+  const casters = table.columns.map((c) => casterOf(c));
+  const keyCols = options.key.map((k) => table.columns.indexOf(k));
+  const out: RowDiff = { creates: [], updateGroups: [], deletes: [], noops: 0, unmanaged: 0, problems: [] };
+  const liveIndex = indexLive(live, options.key, out.problems);
+  const groups = new Map<string, UpdateGroup>();
+  // Matched live rows are flagged by position: a byte each, not a Set entry.
+  const matched = new Uint8Array(live.length);
+  const created = new Set<string>();
+  const ctx: RowContext = { table, casters, options, out, groups };
+  for (let i = 0; i < table.rows.length; i++) {
+    const cells = table.rows[i] as readonly unknown[];
+    const k = desiredKey(cells, keyCols, casters);
+    if (k === null || k === BAD) {
+      const message = k === null ? `row has no value for key field(s) ${options.key.join(', ')}` : 'a key field does not fit its type';
+      problem(ctx, i, k === null ? 'SB_ROUTING_MISSING_KEY' : 'SB_ROUTING_BAD_VALUE', message);
+      continue;
+    }
+    const index = liveIndex.get(k);
+    if (index === undefined ? created.has(k) : matched[index] === 1) {
+      problem(ctx, i, 'SB_ROUTING_DUPLICATE_KEY', `key ${label(typeCells(ctx, i) ?? {}, options.key)} is declared more than once`);
+      continue;
+    }
+    if (index === undefined) {
+      created.add(k);
+      addCreate(ctx, i);
+    } else {
+      matched[index] = 1;
+      compareRow(ctx, i, live[index] as RoutingRecord);
+    }
+  }
+  out.updateGroups = [...groups.values()];
+  for (const index of liveIndex.values()) {
+    if (matched[index] === 1) continue;
+    const row = live[index] as RoutingRecord;
+    if (options.prune) out.deletes.push({ id: row.id, key: label(row, options.key), row });
+    else out.unmanaged++;
+  }
+  return out;
+}
+
+interface RowContext {
+  table: ColumnarRows;
+  casters: Caster[];
+  options: RowDiffOptions;
+  out: RowDiff;
+  groups: Map<string, UpdateGroup>;
+}
+
+function indexLive(live: readonly RoutingRecord[], key: readonly string[], problems: RowDiffProblem[]): Map<string, number> {
+  const index = new Map<string, number>();
+  for (let i = 0; i < live.length; i++) {
+    const row = live[i] as RoutingRecord;
+    let k = '';
+    for (let j = 0; j < key.length; j++) {
+      const v = row[key[j] as string];
+      if (v === null || v === undefined) {
+        k = '';
+        break;
+      }
+      k = j === 0 ? String(v) : `${k}${SEP}${String(v)}`;
+    }
+    if (k === '') continue;
+    const other = index.get(k);
+    if (other === undefined) index.set(k, i);
+    else problems.push({ code: 'SB_ROUTING_LIVE_DUPLICATE_KEY', message: `live rows ${live[other]?.id} and ${row.id} share the key ${label(row, key)}; the key does not identify one row` });
+  }
+  return index;
+}
+
+/** The map key of a desired row: typed key cells joined; null when one is missing. */
+function desiredKey(cells: readonly unknown[], keyCols: readonly number[], casters: readonly Caster[]): string | null | typeof BAD {
+  let out = '';
+  for (let j = 0; j < keyCols.length; j++) {
+    const col = keyCols[j] as number;
+    if (col < 0) return null;
+    const v = (casters[col] as Caster)(cells[col]);
+    if (v === BAD) return BAD;
+    if (v === null || v === undefined || v === '') return null;
+    out = j === 0 ? String(v) : `${out}${SEP}${String(v)}`;
+  }
+  return out;
+}
+
+/** Compares one desired row with its live row, casting cells on the fly (no allocation for a noop). */
+function compareRow(ctx: RowContext, i: number, current: RoutingRecord): void {
+  const cells = ctx.table.rows[i] as readonly unknown[];
+  const { columns } = ctx.table;
+  let groupKey = '';
+  let changed: number[] | null = null;
+  for (let c = 0; c < columns.length; c++) {
+    if (cells[c] === undefined) continue;
+    const want = (ctx.casters[c] as Caster)(cells[c]);
+    if (want === BAD) return problem(ctx, i, 'SB_ROUTING_BAD_VALUE', badValue(columns[c] as string, cells[c]));
+    const have = current[columns[c] as string];
+    if (want === have || (want === null && (have === null || have === undefined))) continue;
+    (changed ??= []).push(c);
+    groupKey += `${columns[c]}${SEP}${JSON.stringify(want)}${SEP}`;
+  }
+  if (!changed) {
+    ctx.out.noops++;
+    return;
+  }
+  let group = ctx.groups.get(groupKey);
+  if (!group) {
+    const changes: Record<string, unknown> = {};
+    for (const c of changed) changes[columns[c] as string] = (ctx.casters[c] as Caster)(cells[c]);
+    ctx.groups.set(groupKey, (group = { changes, rows: [] }));
+  }
+  const before: Record<string, unknown> = {};
+  for (const c of changed) before[columns[c] as string] = current[columns[c] as string] ?? null;
+  group.rows.push(withSource({ id: current.id, key: label(current, ctx.options.key), before }, ctx.table.sourceOf?.(i)));
+}
+
+function addCreate(ctx: RowContext, i: number): void {
+  const typed = typeCells(ctx, i);
+  if (typed) ctx.out.creates.push(withSource({ key: label(typed, ctx.options.key), values: typed }, ctx.table.sourceOf?.(i)));
+}
+
+/** The row as a typed record; null (and a problem) when a cell does not fit its type. */
+function typeCells(ctx: RowContext, i: number): Record<string, unknown> | null {
+  const cells = ctx.table.rows[i] as readonly unknown[];
+  const typed: Record<string, unknown> = {};
+  for (let c = 0; c < ctx.table.columns.length; c++) {
+    if (cells[c] === undefined) continue;
+    const value = (ctx.casters[c] as Caster)(cells[c]);
+    if (value === BAD) {
+      problem(ctx, i, 'SB_ROUTING_BAD_VALUE', badValue(ctx.table.columns[c] as string, cells[c]));
+      return null;
+    }
+    typed[ctx.table.columns[c] as string] = value;
+  }
+  return typed;
+}
+
+/** Object rows to the columnar form (one array per row; the cost is paid once, linearly). */
+function columnar(rows: readonly DesiredRow[]): ColumnarRows {
+  const index = new Map<string, number>();
+  const columns: string[] = [];
+  const out: unknown[][] = new Array(rows.length);
+  for (let i = 0; i < rows.length; i++) {
+    const values = (rows[i] as DesiredRow).values;
+    const cells: unknown[] = [];
+    for (const field in values) {
+      let c = index.get(field);
+      if (c === undefined) {
+        index.set(field, (c = columns.length));
+        columns.push(field);
+      }
+      cells[c] = values[field];
+    }
+    out[i] = cells;
+  }
+  return { columns, rows: out, sourceOf: (i) => rows[i]?.source };
+}
+
+/** `field=value[,field=value…]`, the tail of a routing address (CONTRACT §3.1). */
+export function label(row: Record<string, unknown>, key: readonly string[]): string {
+  return key.map((k) => `${k}=${String(row[k])}`).join(',');
+}
+
+function problem(ctx: RowContext, i: number, code: RowDiffProblem['code'], message: string): void {
+  ctx.out.problems.push(withSource({ code, message }, ctx.table.sourceOf?.(i)));
+}
+
+function badValue(field: string, value: unknown): string {
+  return `field "${field}": ${JSON.stringify(value)} is not a valid value for its type`;
+}
+
+function withSource<T extends object>(value: T, source: string | undefined): T & { source?: string } {
+  return source === undefined ? value : { ...value, source };
+}

@@ -1,0 +1,42 @@
+import { SwitchboardError } from '../core/errors.js';
+
+/**
+ * Stable codes: `SB_ROUTING_HTTP` (the engine answered an error status),
+ * `SB_ROUTING_NETWORK` (connection, TLS or timeout), `SB_ROUTING_RESPONSE` (a success
+ * status with a body the client cannot use).
+ */
+export type RoutingErrorCode = 'SB_ROUTING_HTTP' | 'SB_ROUTING_NETWORK' | 'SB_ROUTING_RESPONSE';
+
+/**
+ * A failed routing-engine call, with what a caller needs to report or retry it. The
+ * message names the HTTP call and the engine's own message; it never holds credentials.
+ */
+export class RoutingApiError extends SwitchboardError {
+  readonly method: string;
+  /** Path without the query string (a `q` can be long; it never carries secrets, but it is noise). */
+  readonly path: string;
+  /** 0 when no response came. */
+  readonly status: number;
+  /** The engine's `message` (or a short excerpt of a non-JSON body). */
+  readonly serverMessage: string;
+  /** True when sending the same request again may succeed (network trouble, 429, 502–504). */
+  readonly retryable: boolean;
+  /** `_bulk` only: the index of the record the engine rejected, when it says so. */
+  readonly index: number | undefined;
+
+  constructor(code: RoutingErrorCode, init: { method: string; path: string; status: number; serverMessage: string; retryable: boolean; index?: number | undefined; cause?: unknown }) {
+    const status = init.status ? ` → ${init.status}` : '';
+    super(code, `${init.method} ${init.path}${status}: ${init.serverMessage}`, init.cause === undefined ? {} : { cause: init.cause });
+    this.name = 'RoutingApiError';
+    this.method = init.method;
+    this.path = init.path;
+    this.status = init.status;
+    this.serverMessage = init.serverMessage;
+    this.retryable = init.retryable;
+    this.index = init.index;
+  }
+}
+
+export function isRetryableStatus(status: number): boolean {
+  return status === 429 || status === 502 || status === 503 || status === 504;
+}

@@ -1,0 +1,18 @@
+/**
+ * The routing engine client (Document 3), the row diff the planner calls for RoutingTable
+ * documents, and the executor that applies such a diff.
+ */
+export { RoutingClient, basePath, type RoutingClientOptions, type ReadAllResult } from './client.js';
+export { RoutingApiError, type RoutingErrorCode } from './errors.js';
+export { RoutingHttp, type RoutingConnection, type RoutingRequestStats } from './http.js';
+export { f, query, encodeQuery, idsFilter, type Filter, type FilterCondition, type FilterOp, type OrderBy, type RoutingQuery } from './query.js';
+export { diffRows, label, type ColumnarRows, type DesiredRow, type RowDiffOptions, type RowDiff, type RowCreate, type RowUpdate, type UpdateGroup, type RowDelete, type RowDiffProblem } from './diff.js';
+export { executeRoutingChanges, type ExecuteOptions, type ExecuteReport, type RoutingFailure } from './execute.js';
+export type { RoutingAuth, RoutingFieldType, RoutingPage, RoutingRecord, RoutingTableRef } from './types.js';
+
+import type { RoutingTableRef } from './types.js';
+
+/** `routing/<service>/<version>/<table>/<field>=<value>[,…]` (CONTRACT §3.1). */
+export function routingAddress(ref: RoutingTableRef, keyLabel: string): string {
+  return `routing/${ref.service}/${ref.version}/${ref.table}/${keyLabel}`;
+}
