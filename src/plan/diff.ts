@@ -3,10 +3,7 @@ import { fieldSpec, normalizeField } from '../kinds/fields.js';
 import type { FieldSpec, KindDefinition, LiveObject } from '../kinds/types.js';
 import type { DesiredNode, LastApplied } from '../state/types.js';
 import { digestOf, stableStringify } from './digest.js';
-import { SENSITIVE } from './types.js';
-
-/** Stands for the previous value of a write-only field, which the API never returns. */
-export const WRITE_ONLY = '(write-only)';
+import { SENSITIVE, WRITE_ONLY } from './types.js';
 
 /** The outcome of comparing one declared object with its live counterpart. */
 export interface FieldDiff {

@@ -12,6 +12,8 @@ import type { Change, PatchOperation, PlanMessage, PlannedRequest } from './type
 export interface PlannerOptions {
   /** `--prune`: prune every declared collection, whatever the documents say. */
   prune: boolean;
+  /** Live addresses never deleted, whatever prune says (`--exclude`d ones). */
+  keep?: (address: string) => boolean;
 }
 
 export interface PlannerInput {
@@ -126,7 +128,7 @@ class Planner {
         if (this.desiredByAddress.has(address)) continue;
         const live = this.input.live.byAddress.get(address);
         if (!live) continue;
-        if (!pruning || kind.isUndeletable?.(live)) {
+        if (!pruning || kind.isUndeletable?.(live) || this.input.options.keep?.(address)) {
           this.out.unmanaged.push({ address, kind: kind.kind, id: live.id });
           continue;
         }

@@ -1,0 +1,60 @@
+import { mkdir, readFile, rename, writeFile, open } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { SwitchboardError } from '../core/errors.js';
+import type { LastApplied, LastAppliedEntry } from './types.js';
+
+/**
+ * The last-applied record: for every object with write-only values (administrators,
+ * entitlement external references, reseller suspensions), the digests of the values the
+ * last successful apply sent, and the identity of objects the API cannot read back.
+ * Digests only, never values: the file is safe to commit to git, which is how CI keeps it
+ * (see the README).
+ */
+export const LAST_APPLIED_VERSION = 1;
+
+interface LastAppliedFile {
+  formatVersion: number;
+  target: { baseUrl: string; instance: string };
+  entries: Record<string, LastAppliedEntry>;
+}
+
+/** `<stateDir>/last-applied.<instance>.json`: one record per platform instance. */
+export function lastAppliedPath(stateDir: string, instance: string): string {
+  return join(stateDir, `last-applied.${instance.replace(/[^A-Za-z0-9_.-]/g, '_')}.json`);
+}
+
+export async function readLastApplied(file: string): Promise<Map<string, LastAppliedEntry>> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new Map();
+    throw new SwitchboardError('SB_LAST_APPLIED', `cannot read the last-applied record ${file}: ${(error as Error).message}`);
+  }
+  let parsed: LastAppliedFile;
+  try {
+    parsed = JSON.parse(text) as LastAppliedFile;
+  } catch {
+    throw new SwitchboardError('SB_LAST_APPLIED', `the last-applied record ${file} is not valid JSON; restore it from git or delete it (write-only values will then be re-sent)`);
+  }
+  if (parsed.formatVersion !== LAST_APPLIED_VERSION || typeof parsed.entries !== 'object' || parsed.entries === null) {
+    throw new SwitchboardError('SB_LAST_APPLIED', `the last-applied record ${file} has an unknown format (formatVersion ${String(parsed.formatVersion)})`);
+  }
+  return new Map(Object.entries(parsed.entries));
+}
+
+/** Writes atomically (temp file, fsync, rename): a crash leaves the old record or the new one. */
+export async function writeLastApplied(file: string, target: LastAppliedFile['target'], entries: LastApplied): Promise<void> {
+  const sorted = Object.fromEntries([...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  const body: LastAppliedFile = { formatVersion: LAST_APPLIED_VERSION, target, entries: sorted };
+  await mkdir(dirname(file), { recursive: true });
+  const temp = `${file}.${process.pid}.tmp`;
+  await writeFile(temp, `${JSON.stringify(body, null, 2)}\n`);
+  const handle = await open(temp, 'r+');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await rename(temp, file);
+}
