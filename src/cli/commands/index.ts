@@ -1,5 +1,6 @@
 import type { CommandRegistrar } from '../program.js';
 import { registerSim } from './sim.js';
+import { registerValidate } from './validate.js';
 
 /** Every CLI verb, one module each, registered explicitly. */
-export const commands: CommandRegistrar[] = [registerSim];
+export const commands: CommandRegistrar[] = [registerValidate, registerSim];

@@ -1,0 +1,72 @@
+/**
+ * `switchboard validate [PATH…]`: loads manifests, checks them against `schemas/` and
+ * across the set, and prints every diagnostic (`file:line:col: error CODE: message`,
+ * sorted), a one-line summary, and exits 0 or 1. Talks to no server.
+ */
+import type { Command } from 'commander';
+import { ExitCode, SwitchboardError, formatDiagnostic } from '../../core/errors.js';
+import { loadManifests, type LoadResult } from '../../manifest/index.js';
+import type { CommandRegistrar } from '../program.js';
+
+export interface ValidateOptions {
+  format: 'text' | 'json';
+  cwd?: string;
+  env?: Record<string, string | undefined>;
+}
+
+/** Runs the check and returns what to print and the exit code (testable without a process). */
+export async function runValidate(paths: string[], options: ValidateOptions): Promise<{ output: string; exitCode: number; result: LoadResult }> {
+  const result = await loadManifests(paths, { cwd: options.cwd, env: options.env });
+  const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
+  const warnings = result.diagnostics.length - errors;
+  const summary = {
+    files: result.files.length,
+    objects: result.set.objects.length,
+    routingRows: result.set.routingTables.reduce((n, t) => n + t.rows.length, 0),
+    errors,
+    warnings,
+  };
+  const exitCode = errors > 0 ? ExitCode.error : ExitCode.ok;
+  if (options.format === 'json') {
+    const diagnostics = result.diagnostics.map((d) => ({
+      file: d.source?.file,
+      line: d.source?.line,
+      column: d.source?.column,
+      severity: d.severity,
+      code: d.code,
+      message: d.message,
+    }));
+    const output = JSON.stringify({ ok: errors === 0, summary, diagnostics, externalParents: result.set.externalParents, digest: result.digest }, null, 2);
+    return { output: `${output}\n`, exitCode, result };
+  }
+  const lines = result.diagnostics.map(formatDiagnostic);
+  for (const parent of result.set.externalParents) {
+    lines.push(`note: ${parent.kind.toLowerCase()}/${parent.name} is not declared here; it must exist live (used by ${parent.referencedBy.slice(0, 3).join(', ')}${parent.referencedBy.length > 3 ? ', …' : ''})`);
+  }
+  lines.push(summaryLine(summary));
+  return { output: `${lines.join('\n')}\n`, exitCode, result };
+}
+
+function summaryLine(s: { files: number; objects: number; routingRows: number; errors: number; warnings: number }): string {
+  const plural = (n: number, word: string): string => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+  const rows = s.routingRows > 0 ? `, ${plural(s.routingRows, 'routing row')}` : '';
+  const found = s.errors === 0 && s.warnings === 0 ? 'valid' : `${plural(s.errors, 'error')}, ${plural(s.warnings, 'warning')}`;
+  return `${s.errors === 0 ? 'OK' : 'FAILED'}: ${plural(s.files, 'file')}, ${plural(s.objects, 'object')}${rows}: ${found}.`;
+}
+
+export const registerValidate: CommandRegistrar = (program: Command, context) => {
+  program
+    .command('validate')
+    .description('Check manifests against the schemas and across the manifest set; talks to no server')
+    .argument('[paths...]', 'manifest files or folders (default: .)')
+    .option('--format <format>', 'text or json', 'text')
+    .action(async (paths: string[], opts: { format: string }) => {
+      if (opts.format !== 'text' && opts.format !== 'json') {
+        throw new SwitchboardError('SB_USAGE', `--format must be text or json, not ${opts.format}`);
+      }
+      const ctx = context();
+      const { output, exitCode } = await runValidate(paths, { format: opts.format });
+      ctx.stdout.write(output);
+      ctx.exitCode = exitCode;
+    });
+};

@@ -1,0 +1,122 @@
+import type { Reporter } from './reporter.js';
+import type { DesiredKind, DesiredObject, JsonScalar, JsonValue, ParentRef } from './types.js';
+import { pointer } from './normalise.js';
+
+/** A parent as a document names it, resolved once every document is known. */
+export interface ParentDecl {
+  kind: 'Group' | 'Reseller' | 'Distributor';
+  name?: string;
+  uuid?: string;
+  /** Path of the metadata key that names it, for diagnostics. */
+  path: (string | number)[];
+}
+
+/** A CSV file a document asks for, read after all documents are built. */
+export interface CsvJob {
+  type: 'addresses' | 'records';
+  /** Absolute path of the CSV file and the name diagnostics use. */
+  absolute: string;
+  display: string;
+  /** The object the rows belong to (a subscription, or a routing table). */
+  owner: DesiredObject;
+  ctx: DocContext;
+  /** Path of the `addressesFrom` / `recordsFrom` key. */
+  path: (string | number)[];
+}
+
+/** What the builders add to. */
+export class BuildOutput {
+  readonly objects: DesiredObject[] = [];
+  readonly csvJobs: CsvJob[] = [];
+  readonly parents = new Map<DesiredObject, ParentDecl>();
+  constructor(readonly reporter: Reporter) {}
+}
+
+/** The document being built. */
+export interface DocContext {
+  out: BuildOutput;
+  file: string;
+  /** Absolute folder of the manifest file (relative CSV paths start here). */
+  dir: string;
+  /** Display folder of the manifest file (for CSV display names). */
+  displayDir: string;
+  doc: number;
+  prune: boolean;
+  protect: boolean;
+  documentAddress: string;
+  sensitive: Set<string>;
+}
+
+export interface EmitArgs {
+  kind: DesiredKind;
+  address: string;
+  parentAddress?: string;
+  parentRef?: ParentRef;
+  identity: Record<string, JsonScalar>;
+  fields: Record<string, JsonValue>;
+  path: (string | number)[];
+  collections?: string[];
+  /** Defaults to the document node at `path`. */
+  origin?: DesiredObject['origin'];
+}
+
+/** Adds one desired object with the document's flags and origin. */
+export function emit(ctx: DocContext, args: EmitArgs): DesiredObject {
+  const object: DesiredObject = {
+    kind: args.kind,
+    address: args.address,
+    identity: args.identity,
+    fields: args.fields,
+    sensitiveFields: sensitiveFields(ctx, args.path, args.fields),
+    prune: ctx.prune,
+    protect: ctx.protect,
+    declaredCollections: args.collections ?? [],
+    documentAddress: ctx.documentAddress,
+    origin: args.origin ?? { type: 'yaml', file: ctx.file, doc: ctx.doc, path: args.path },
+  };
+  if (args.parentAddress !== undefined) object.parentAddress = args.parentAddress;
+  if (args.parentRef !== undefined) object.parentRef = args.parentRef;
+  ctx.out.objects.push(object);
+  return object;
+}
+
+function sensitiveFields(ctx: DocContext, path: (string | number)[], fields: Record<string, JsonValue>): string[] {
+  if (ctx.sensitive.size === 0) return [];
+  const base = pointer(path);
+  const out: string[] = [];
+  for (const name of Object.keys(fields)) {
+    const own = `${base}${pointer([name])}`;
+    for (const p of ctx.sensitive) {
+      if (p === own || p.startsWith(own + '/')) {
+        out.push(name);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+export type Json = Record<string, JsonValue>;
+
+/** The declared fields among `names` (present keys only; explicit null kept). */
+export function pick(source: Json, names: readonly string[]): Json {
+  const out: Json = {};
+  for (const name of names) if (name in source) out[name] = source[name] as JsonValue;
+  return out;
+}
+
+/** Child list `key` of a node, or undefined when not declared. */
+export function list(source: Json, key: string): Json[] | undefined {
+  const value = source[key];
+  return Array.isArray(value) ? (value as Json[]) : undefined;
+}
+
+/** Which of `keys` the node declares (for prune scope). */
+export function declared(source: Json, keys: readonly string[]): string[] {
+  return keys.filter((k) => source[k] !== undefined);
+}
+
+/** Numbers written unquoted where the API wants strings ("10", "1000"). */
+export function asText(value: JsonValue | undefined): JsonValue | undefined {
+  return typeof value === 'number' ? String(value) : value;
+}

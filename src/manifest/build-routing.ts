@@ -1,0 +1,181 @@
+import { emit, type DocContext, type Json } from './build-context.js';
+import { Codes } from './codes.js';
+import type { Place, Reporter } from './reporter.js';
+import type { DesiredRoutingTable, JsonScalar, RowValue } from './types.js';
+import { cellColumn, readCsv } from './csv.js';
+
+type FieldType = DesiredRoutingTable['fieldTypes'][string];
+
+/** A RoutingTable document: the table object and its inline records. */
+export function buildRoutingTable(ctx: DocContext, metadata: Json, spec: Json): DesiredRoutingTable {
+  const service = String(metadata['service']);
+  const version = String(metadata['version']);
+  const name = String(metadata['name']);
+  const key = (spec['key'] as string[]).slice();
+  const fieldTypes = { ...((spec['fields'] as Record<string, FieldType> | undefined) ?? {}) };
+  const table = emit(ctx, {
+    kind: 'RoutingTable',
+    address: `routing/${service}/${version}/${name}`,
+    identity: { service, version, name },
+    fields: { service, version, name, key, ...(spec['fields'] ? { fields: fieldTypes } : {}) },
+    path: [],
+    collections: spec['records'] !== undefined || spec['recordsFrom'] !== undefined ? ['records'] : [],
+  });
+  return { table, service, version, name, key, fieldTypes, columns: [], rows: [], index: new Map(), rowSources: [], sourceFiles: [], inlinePaths: [] };
+}
+
+/** Row key string: `number=+3221234567` (key fields in `key` order), the address suffix. */
+export function rowKey(table: DesiredRoutingTable, row: RowValue[], columnOf: (field: string) => number): string | undefined {
+  const parts: string[] = [];
+  for (const field of table.key) {
+    const value = row[columnOf(field)];
+    if (value === undefined || value === null || value === '') return undefined;
+    parts.push(`${field}=${String(value)}`);
+  }
+  return parts.join(',');
+}
+
+/** Appends rows to a table, checking keys, duplicates and type hints. */
+export class RowAppender {
+  private readonly columnIndex = new Map<string, number>();
+
+  constructor(
+    readonly table: DesiredRoutingTable,
+    private readonly reporter: Reporter,
+  ) {
+    table.columns.forEach((c, i) => this.columnIndex.set(c, i));
+  }
+
+  column(field: string): number {
+    let i = this.columnIndex.get(field);
+    if (i === undefined) {
+      i = this.table.columns.length;
+      this.table.columns.push(field);
+      this.columnIndex.set(field, i);
+    }
+    return i;
+  }
+
+  /** Adds one row; `source` is [file index, line, column], `inline` the record's document path. */
+  add(row: RowValue[], file: string, line: number, column: number, place: Place, inline?: (string | number)[]): void {
+    const key = rowKey(this.table, row, (f) => this.column(f));
+    if (key === undefined) {
+      const missing = this.table.key.filter((f) => {
+        const v = row[this.column(f)];
+        return v === undefined || v === null || v === '';
+      });
+      this.reporter.error(Codes.rowKeyMissing, `row has no value for key field${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`, place);
+      return;
+    }
+    const existing = this.table.index.get(key);
+    if (existing !== undefined) {
+      this.reporter.error(Codes.duplicateRow, `row ${key} is declared twice; first at ${this.describe(existing)}`, place);
+      return;
+    }
+    let fileIndex = this.table.sourceFiles.indexOf(file);
+    if (fileIndex < 0) fileIndex = this.table.sourceFiles.push(file) - 1;
+    this.table.index.set(key, this.table.rows.length);
+    this.table.rows.push(row);
+    this.table.rowSources.push(fileIndex, line, column);
+    this.table.inlinePaths.push(inline);
+  }
+
+  private describe(row: number): string {
+    const inline = this.table.inlinePaths[row];
+    const file = this.table.sourceFiles[this.table.rowSources[row * 3]!]!;
+    if (inline) {
+      const pos = this.reporter.resolve({ file, doc: Number(this.table.rowSources[row * 3 + 2]), path: inline });
+      return `${pos.file}:${pos.line}:${pos.column}`;
+    }
+    return `${file}:${this.table.rowSources[row * 3 + 1]!}`;
+  }
+}
+
+/** Inline `records` of a RoutingTable document. */
+export function addInlineRecords(ctx: DocContext, appender: RowAppender, records: Json[]): void {
+  records.forEach((record, i) => {
+    const path = ['spec', 'records', i];
+    const row: RowValue[] = [];
+    let ok = true;
+    for (const [field, value] of Object.entries(record)) {
+      const hint = appender.table.fieldTypes[field];
+      if (hint && value !== null && !matches(hint, value as JsonScalar)) {
+        ctx.out.reporter.error(Codes.rowType, `"${field}" must be ${hint === 'integer' ? 'an integer' : `a ${hint}`} (spec.fields), not ${JSON.stringify(value)}`, { file: ctx.file, doc: ctx.doc, path: [...path, field] });
+        ok = false;
+      }
+      row[appender.column(field)] = value as JsonScalar;
+    }
+    // line 0 marks an inline row; the column slot keeps the document index.
+    if (ok) appender.add(row, ctx.file, 0, ctx.doc, { file: ctx.file, doc: ctx.doc, path }, path);
+  });
+}
+
+/** Rows of a `recordsFrom` CSV file: header = field names, cells typed by the hints. */
+export function addCsvRecords(text: string, file: string, appender: RowAppender, reporter: Reporter): void {
+  let header: string[] = [];
+  let columns: number[] = [];
+  let types: (FieldType | undefined)[] = [];
+  const onHeader = (h: string[]): boolean => {
+    header = h;
+    let ok = true;
+    h.forEach((name, i) => {
+      if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return;
+      reporter.error(Codes.csv, `header "${name}" is not a valid field name`, { file, line: 1, column: cellColumn(h, i) });
+      ok = false;
+    });
+    for (const k of appender.table.key) {
+      if (h.includes(k)) continue;
+      reporter.error(Codes.rowKeyMissing, `the header has no key field "${k}" (spec.key)`, { file, line: 1, column: 1 });
+      ok = false;
+    }
+    columns = h.map((name) => appender.column(name));
+    types = h.map((name) => appender.table.fieldTypes[name]);
+    return ok;
+  };
+  const onRow = (cells: string[], line: number): void => {
+    const row: RowValue[] = [];
+    for (let i = 0; i < cells.length; i++) {
+      const converted = convert(cells[i]!, types[i]);
+      if (converted === INVALID) {
+        const type = types[i] === 'integer' ? 'an integer' : `a ${String(types[i])}`;
+        reporter.error(Codes.rowType, `"${header[i]!}" must be ${type} (spec.fields), not ${JSON.stringify(cells[i])}`, { file, line, column: cellColumn(cells, i) });
+        return;
+      }
+      row[columns[i]!] = converted;
+    }
+    appender.add(row, file, line, 1, { file, line, column: 1 });
+  };
+  readCsv(text, file, reporter, onHeader, onRow);
+}
+
+const INVALID = Symbol('invalid');
+
+/** A CSV cell with a type hint; an empty cell is null. */
+function convert(cell: string, type: FieldType | undefined): RowValue | typeof INVALID {
+  if (cell === '') return null;
+  switch (type) {
+    case 'integer':
+      return /^-?[0-9]+$/.test(cell) ? Number(cell) : INVALID;
+    case 'number': {
+      const n = Number(cell);
+      return cell.trim() !== '' && Number.isFinite(n) ? n : INVALID;
+    }
+    case 'boolean':
+      return cell === 'true' ? true : cell === 'false' ? false : INVALID;
+    default:
+      return cell;
+  }
+}
+
+function matches(type: FieldType, value: JsonScalar): boolean {
+  switch (type) {
+    case 'integer':
+      return typeof value === 'number' && Number.isInteger(value);
+    case 'number':
+      return typeof value === 'number';
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'string':
+      return typeof value === 'string';
+  }
+}

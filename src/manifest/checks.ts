@@ -1,0 +1,143 @@
+import { Codes } from './codes.js';
+import type { BuildOutput } from './build-context.js';
+import type { Reporter } from './reporter.js';
+import { didYouMean } from './suggest.js';
+import type { DesiredObject, ExternalParent } from './types.js';
+
+/** file:line:col of an object, for "first at ..." messages. */
+function where(reporter: Reporter, o: DesiredObject, field?: string): string {
+  const p = placeOf(reporter, o, field);
+  return `${p.file}:${p.line}:${p.column}`;
+}
+
+function placeOf(reporter: Reporter, o: DesiredObject, field?: string) {
+  if (o.origin.type === 'csv') return { file: o.origin.file, line: o.origin.line, column: 1 };
+  const path = field === undefined ? o.origin.path : [...o.origin.path, field];
+  return reporter.resolve({ file: o.origin.file, doc: o.origin.doc, path });
+}
+
+/**
+ * Addresses must be unique in the set: a second object at the same address (two tenants
+ * with one name, two subscriptions named alike in a tenant, an address both inline and in
+ * the CSV) is reported where it is written, pointing at the first. Returns the set
+ * without the duplicates.
+ */
+export function dropDuplicates(objects: readonly DesiredObject[], reporter: Reporter): DesiredObject[] {
+  const first = new Map<string, DesiredObject>();
+  const kept: DesiredObject[] = [];
+  const dropped = new Set<string>();
+  for (const o of objects) {
+    if (o.parentAddress !== undefined && dropped.has(o.parentAddress)) {
+      dropped.add(o.address);
+      continue;
+    }
+    const earlier = first.get(o.address);
+    if (earlier) {
+      reporter.error(Codes.duplicate, `${o.address} is declared twice; first at ${where(reporter, earlier)}`, placeOf(reporter, o));
+      dropped.add(o.address);
+      continue;
+    }
+    first.set(o.address, o);
+    kept.push(o);
+  }
+  return kept;
+}
+
+/**
+ * Links Reseller and Tenant documents to their parents: a declared parent gives a
+ * `parentAddress`; a uuid or an undeclared name gives a `parentRef` (an undeclared name
+ * must exist live: the planner looks it up; it is listed in the external parents).
+ */
+export function resolveParents(out: BuildOutput, declared: ReadonlySet<string>): ExternalParent[] {
+  const external = new Map<string, ExternalParent>();
+  for (const [object, decl] of out.parents) {
+    if (decl.uuid !== undefined) {
+      object.parentRef = { kind: decl.kind, uuid: decl.uuid };
+      continue;
+    }
+    const name = decl.name ?? '';
+    const kind = decl.kind === 'Reseller' ? 'Reseller' : 'Group';
+    const address = `${kind.toLowerCase()}/${name}`;
+    if (declared.has(address)) {
+      object.parentAddress = address;
+      continue;
+    }
+    object.parentRef = { kind, name };
+    const entry = external.get(address) ?? { kind, name, referencedBy: [] };
+    entry.referencedBy.push(object.address);
+    external.set(address, entry);
+  }
+  return [...external.values()];
+}
+
+/**
+ * billingId is unique per group (Doc 1 §2.4, Doc 2 §2.1): within one kind, two objects
+ * under the same group (or the same undeclared parent) may not share one.
+ */
+export function checkBillingIds(objects: readonly DesiredObject[], reporter: Reporter, byAddress: ReadonlyMap<string, DesiredObject>): void {
+  const seen = new Map<string, DesiredObject>();
+  for (const o of objects) {
+    const billingId = o.fields['billingId'];
+    if (typeof billingId !== 'string') continue;
+    const key = `${rootOf(o, byAddress)}|${o.kind}|${billingId}`;
+    const earlier = seen.get(key);
+    if (!earlier) {
+      seen.set(key, o);
+      continue;
+    }
+    reporter.error(
+      Codes.duplicateBillingId,
+      `billingId "${billingId}" is also used by ${earlier.address} (${where(reporter, earlier, 'billingId')}); it must be unique per group`,
+      placeOf(reporter, o, 'billingId'),
+    );
+  }
+}
+
+function rootOf(o: DesiredObject, byAddress: ReadonlyMap<string, DesiredObject>): string {
+  let node: DesiredObject | undefined = o;
+  for (let depth = 0; node && depth < 10; depth++) {
+    if (node.kind === 'Group') return node.address;
+    if (node.parentRef) return JSON.stringify(node.parentRef);
+    node = node.parentAddress === undefined ? undefined : byAddress.get(node.parentAddress);
+  }
+  return '?';
+}
+
+/** An administrator's e-mail is unique in the whole platform (Doc 1 §4.2: 400 "e-mail exists"). */
+export function checkAdminEmails(objects: readonly DesiredObject[], reporter: Reporter): void {
+  const seen = new Map<string, DesiredObject>();
+  for (const o of objects) {
+    if (o.kind !== 'Administrator') continue;
+    const email = String(o.identity['email']).toLowerCase();
+    const earlier = seen.get(email);
+    if (!earlier) {
+      seen.set(email, o);
+      continue;
+    }
+    reporter.error(
+      Codes.duplicateAdmin,
+      `administrator ${String(o.identity['email'])} is also declared under ${earlier.parentAddress ?? '?'} (${where(reporter, earlier)}); an e-mail address can be used by one account only`,
+      placeOf(reporter, o),
+    );
+  }
+}
+
+/**
+ * A number linked to an address that its subscription does not declare is probably a
+ * typo; when the subscription declares no addresses the address may exist live.
+ */
+export function checkNumberAddresses(objects: readonly DesiredObject[], byAddress: ReadonlyMap<string, DesiredObject>, children: (a: string) => readonly DesiredObject[], reporter: Reporter): void {
+  for (const o of objects) {
+    if (o.kind !== 'NumberAddressLink' || typeof o.fields['address'] !== 'string' || o.parentAddress === undefined) continue;
+    const subscription = byAddress.get(o.parentAddress);
+    if (!subscription?.declaredCollections.includes('addresses')) continue;
+    const full = o.fields['address'];
+    if (byAddress.has(`${subscription.address}/address/${full}`)) continue;
+    const known = children(subscription.address).filter((c) => c.kind === 'Address').map((c) => String(c.identity['fullAddress']));
+    reporter.warning(
+      Codes.unknownAddress,
+      `the subscription declares no address "${full}"${didYouMean(full, known)}; the link needs it to exist live`,
+      placeOf(reporter, o, 'address'),
+    );
+  }
+}

@@ -1,0 +1,59 @@
+import { parse } from 'csv-parse/sync';
+import { Codes } from './codes.js';
+import type { Reporter } from './reporter.js';
+
+/** One data row of a CSV file: its cells and the line it ends on (1-based). */
+export type CsvRowHandler = (cells: string[], line: number) => void;
+
+/**
+ * Streams the rows of a CSV text (header row first) to `onRow`, without building
+ * intermediate objects per row. A row whose cell count differs from the header is
+ * reported as `file.csv:line` and skipped, so that all of them are reported at once; a
+ * syntax error (an unclosed quote) stops the file there.
+ * `onHeader` sees the header row first; returning false skips the rows (a bad header).
+ * Returns the header, or undefined when the file has none.
+ */
+export function readCsv(
+  text: string,
+  file: string,
+  reporter: Reporter,
+  onHeader: (header: string[]) => boolean,
+  onRow: CsvRowHandler,
+): string[] | undefined {
+  let header: string[] | undefined;
+  let accepted = true;
+  try {
+    parse(text, {
+      bom: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      on_record: (record: string[], context: { lines: number }) => {
+        if (!header) {
+          header = record.map((h) => h.trim());
+          accepted = onHeader(header);
+          return null;
+        }
+        if (!accepted) return null;
+        if (record.length !== header.length) {
+          reporter.error(Codes.csv, `row has ${record.length} cells, the header has ${header.length}`, { file, line: context.lines, column: 1 });
+          return null;
+        }
+        onRow(record, context.lines);
+        return null;
+      },
+    });
+  } catch (error) {
+    const line = (error as { lines?: number }).lines ?? 1;
+    const message = error instanceof Error ? error.message.replace(/^Invalid Record Length: |^/, '') : String(error);
+    reporter.error(Codes.csv, `malformed CSV: ${message}`, { file, line, column: 1 });
+  }
+  if (!header) reporter.error(Codes.csv, 'empty CSV file: expected a header row', { file, line: 1, column: 1 });
+  return header;
+}
+
+/** Column (1-based, in characters) of cell `index` of an unquoted row: good enough to point at it. */
+export function cellColumn(cells: string[], index: number): number {
+  let column = 1;
+  for (let i = 0; i < index; i++) column += (cells[i]?.length ?? 0) + 1;
+  return column;
+}

@@ -1,0 +1,96 @@
+import type { Reporter } from './reporter.js';
+import type { DesiredObject, DesiredRoutingTable, ExternalParent, JsonScalar, SourcePosition } from './types.js';
+
+/**
+ * The flat set of desired objects of a manifest set, with lookup by address.
+ *
+ * Routing rows are not in `objects`: each table keeps its rows compactly (see
+ * {@link DesiredRoutingTable}); {@link get} materialises a `RoutingRow` for a row address.
+ * Positions are computed on demand by {@link sourceOf}.
+ */
+export class DesiredSet {
+  private readonly byAddress = new Map<string, DesiredObject>();
+  private readonly childrenOf = new Map<string, DesiredObject[]>();
+  private readonly tables = new Map<string, DesiredRoutingTable>();
+
+  constructor(
+    readonly objects: readonly DesiredObject[],
+    readonly routingTables: readonly DesiredRoutingTable[],
+    readonly externalParents: readonly ExternalParent[],
+    private readonly reporter: Reporter,
+  ) {
+    for (const o of objects) {
+      this.byAddress.set(o.address, o);
+      if (o.parentAddress === undefined) continue;
+      const list = this.childrenOf.get(o.parentAddress);
+      if (list) list.push(o);
+      else this.childrenOf.set(o.parentAddress, [o]);
+    }
+    for (const t of routingTables) this.tables.set(t.table.address, t);
+  }
+
+  /** Number of objects, routing rows included. */
+  get size(): number {
+    return this.objects.length + this.routingTables.reduce((n, t) => n + t.rows.length, 0);
+  }
+
+  /** The object at an address (a routing row address gives a materialised `RoutingRow`). */
+  get(address: string): DesiredObject | undefined {
+    return this.byAddress.get(address) ?? this.routingRow(address);
+  }
+
+  /** Objects whose parent is `address` (routing rows excluded: see `routingTables`). */
+  children(address: string): readonly DesiredObject[] {
+    return this.childrenOf.get(address) ?? [];
+  }
+
+  /** The `RoutingRow` object of row `index` of a table. */
+  row(table: DesiredRoutingTable, index: number): DesiredObject {
+    const values = table.rows[index] ?? [];
+    const fields: Record<string, JsonScalar> = {};
+    table.columns.forEach((c, i) => {
+      const v = values[i];
+      if (v !== undefined) fields[c] = v;
+    });
+    const identity: Record<string, JsonScalar> = {};
+    for (const k of table.key) identity[k] = fields[k] ?? null;
+    const suffix = table.key.map((k) => `${k}=${String(identity[k])}`).join(',');
+    const fileIndex = table.rowSources[index * 3]!;
+    const line = table.rowSources[index * 3 + 1]!;
+    const third = table.rowSources[index * 3 + 2]!;
+    const file = table.sourceFiles[fileIndex]!;
+    const inline = table.inlinePaths[index];
+    return {
+      kind: 'RoutingRow',
+      address: `${table.table.address}/${suffix}`,
+      parentAddress: table.table.address,
+      identity,
+      fields,
+      sensitiveFields: [],
+      prune: table.table.prune,
+      protect: table.table.protect,
+      declaredCollections: [],
+      documentAddress: table.table.address,
+      origin: inline ? { type: 'yaml', file, doc: third, path: inline } : { type: 'csv', file, line },
+    };
+  }
+
+  /** file:line:col of an object, or of one of its fields (CSV rows: the row's line). */
+  sourceOf(object: DesiredObject | string, field?: string): SourcePosition | undefined {
+    const o = typeof object === 'string' ? this.get(object) : object;
+    if (!o) return undefined;
+    if (o.origin.type === 'csv') return { file: o.origin.file, line: o.origin.line, column: 1 };
+    const path = field === undefined ? o.origin.path : [...o.origin.path, field];
+    return this.reporter.resolve({ file: o.origin.file, doc: o.origin.doc, path, key: field !== undefined });
+  }
+
+  private routingRow(address: string): DesiredObject | undefined {
+    if (!address.startsWith('routing/')) return undefined;
+    const parts = address.split('/');
+    const tableAddress = parts.slice(0, 4).join('/');
+    const table = this.tables.get(tableAddress);
+    if (!table) return undefined;
+    const index = table.index.get(address.slice(tableAddress.length + 1));
+    return index === undefined ? undefined : this.row(table, index);
+  }
+}

@@ -1,0 +1,146 @@
+import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import * as path from 'node:path';
+import { Codes } from './codes.js';
+import type { Reporter } from './reporter.js';
+
+/** Manifest files larger than this are refused (a manifest is text written by people). */
+export const MAX_MANIFEST_BYTES = 16 * 1024 * 1024;
+/** CSV files may be bigger (a million routing rows is about 40 MB). */
+export const MAX_CSV_BYTES = 256 * 1024 * 1024;
+
+const MANIFEST_EXTENSIONS = new Set(['.yaml', '.yml']);
+
+/** A file to load: its absolute path and the name diagnostics use (relative to cwd). */
+export interface ManifestFile {
+  absolute: string;
+  display: string;
+}
+
+/** The name a path gets in diagnostics: relative to cwd, with forward slashes. */
+export function displayPath(absolute: string, cwd: string): string {
+  const relative = path.relative(cwd, absolute);
+  const shown = relative === '' ? '.' : relative;
+  return shown.split(path.sep).join('/');
+}
+
+/**
+ * Expands the command line's paths: folders recursively (`*.yaml`/`*.yml`, skipping dot
+ * folders and node_modules, following symbolic links once), files as given. Each path
+ * that cannot be read, and each folder without a manifest, is a diagnostic.
+ */
+export async function discoverFiles(paths: string[], cwd: string, reporter: Reporter): Promise<ManifestFile[]> {
+  const seen = new Set<string>();
+  const found: ManifestFile[] = [];
+  for (const given of paths.length > 0 ? paths : ['.']) {
+    const absolute = path.resolve(cwd, given);
+    const shown = displayPath(absolute, cwd);
+    try {
+      const info = await stat(absolute);
+      if (info.isDirectory()) {
+        const before = found.length;
+        await walk(absolute, cwd, seen, new Set(), found);
+        if (found.length === before) {
+          reporter.error(Codes.noManifests, 'no *.yaml or *.yml manifest in this folder', position(shown));
+        }
+      } else {
+        await addFile(absolute, cwd, seen, found);
+      }
+    } catch (error) {
+      reporter.error(Codes.read, `cannot read: ${ioReason(error)}`, position(shown));
+    }
+  }
+  return found.sort((a, b) => (a.display < b.display ? -1 : a.display > b.display ? 1 : 0));
+}
+
+async function walk(dir: string, cwd: string, seen: Set<string>, visited: Set<string>, found: ManifestFile[]): Promise<void> {
+  const real = await realpath(dir);
+  if (visited.has(real)) return;
+  visited.add(real);
+  const entries = await readdir(dir, { withFileTypes: true });
+  for (const entry of entries) {
+    if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
+    const full = path.join(dir, entry.name);
+    let isDir = entry.isDirectory();
+    let isFile = entry.isFile();
+    if (entry.isSymbolicLink()) {
+      const target = await stat(full).catch(() => undefined);
+      isDir = target?.isDirectory() ?? false;
+      isFile = target?.isFile() ?? MANIFEST_EXTENSIONS.has(path.extname(entry.name));
+    }
+    if (isDir) await walk(full, cwd, seen, visited, found);
+    else if (isFile && MANIFEST_EXTENSIONS.has(path.extname(entry.name).toLowerCase())) {
+      await addFile(full, cwd, seen, found);
+    }
+  }
+}
+
+async function addFile(absolute: string, cwd: string, seen: Set<string>, found: ManifestFile[]): Promise<void> {
+  const key = await realpath(absolute).catch(() => absolute);
+  if (seen.has(key)) return;
+  seen.add(key);
+  found.push({ absolute, display: displayPath(absolute, cwd) });
+}
+
+/**
+ * Reads a text file for the loader: size cap, no binary content, valid UTF-8, BOM
+ * stripped. Returns undefined (after reporting) when the file cannot be used.
+ */
+export async function readTextFile(
+  absolute: string,
+  shown: string,
+  maxBytes: number,
+  reporter: Reporter,
+  at = position(shown),
+): Promise<string | undefined> {
+  try {
+    const info = await stat(absolute);
+    if (!info.isFile()) {
+      reporter.error(Codes.read, 'cannot read: not a regular file', at);
+      return undefined;
+    }
+    if (info.size > maxBytes) {
+      const mb = (n: number): string => `${(n / 1024 / 1024).toFixed(1)} MB`;
+      reporter.error(Codes.tooLarge, `file is ${mb(info.size)}, above the ${mb(maxBytes)} limit`, at);
+      return undefined;
+    }
+    const bytes = await readFile(absolute);
+    const nul = bytes.indexOf(0);
+    if (nul >= 0) {
+      reporter.error(Codes.binary, `binary content (NUL byte at offset ${nul}); expected UTF-8 text`, at);
+      return undefined;
+    }
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  } catch (error) {
+    if (error instanceof TypeError) {
+      reporter.error(Codes.binary, 'not valid UTF-8 text', at);
+    } else {
+      reporter.error(Codes.read, `cannot read: ${ioReason(error)}`, at);
+    }
+    return undefined;
+  }
+}
+
+function position(file: string): { file: string; line: number; column: number } {
+  return { file, line: 1, column: 1 };
+}
+
+/** A short reason for a file-system error: "no such file or directory" rather than a stack. */
+export function ioReason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  switch (code) {
+    case 'ENOENT':
+      return 'no such file or directory';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'EISDIR':
+      return 'is a folder';
+    case 'ENOTDIR':
+      return 'a part of the path is not a folder';
+    case 'ELOOP':
+      return 'too many symbolic links';
+    default:
+      return error instanceof Error ? error.message : String(error);
+  }
+}

@@ -1,0 +1,16 @@
+/**
+ * The manifest language: load YAML manifests (files and folders) into a flat, typed set
+ * of desired objects with their CONTRACT §3.1 addresses, or diagnostics with file:line:col.
+ * See docs/manifests.md.
+ */
+export { loadManifests, type LoadOptions, type LoadResult } from './load.js';
+export { DesiredSet } from './desired-set.js';
+export { Codes, type Code } from './codes.js';
+export { fieldTraits, schemaSet, SCHEMAS_DIR, SCHEMA_FILES, type FieldTraits } from './schemas.js';
+export { fullAddress } from './build-tenant.js';
+export { canonical } from './digest.js';
+export { sortDiagnostics } from './reporter.js';
+export { MAX_MANIFEST_BYTES, MAX_CSV_BYTES } from './files.js';
+export { MAX_ALIAS_COUNT } from './parse.js';
+export { ADDRESS_CSV_HEADER } from './csv-jobs.js';
+export * from './types.js';

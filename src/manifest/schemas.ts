@@ -1,0 +1,108 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { Ajv2020, type ErrorObject, type ValidateFunction, type AnySchemaObject } from 'ajv/dist/2020.js';
+import type { FormatsPlugin } from 'ajv-formats';
+import type { ManifestKind } from './types.js';
+
+/**
+ * The JSON Schemas in `schemas/` are the single source of truth of the manifest format:
+ * editors read them for completion and hover help, and `validate` checks with them. They
+ * are compiled once per process, in ajv's strict mode.
+ *
+ * Two annotation keywords of our own (registered below so strict mode accepts them):
+ * - `x-immutable: true`: the API cannot change the field; a change means a replace.
+ * - `x-ignored: "<reason>"`: a field of the API's read view (or one the calls do not
+ *   accept) that a manifest cannot set; it fails validation with the reason as the
+ *   message. The same properties carry `not: {}` so that editors flag them too.
+ * `writeOnly: true` (standard) marks fields the API never returns.
+ */
+
+/** The schemas folder of the package (same relative place from src/ and dist/). */
+export const SCHEMAS_DIR = fileURLToPath(new URL('../../schemas/', import.meta.url));
+
+export const SCHEMA_FILES: Record<ManifestKind, string> = {
+  Group: 'group.schema.json',
+  Reseller: 'reseller.schema.json',
+  Tenant: 'tenant.schema.json',
+  RoutingTable: 'routing-table.schema.json',
+};
+const SHARED_FILES = ['definitions.schema.json', 'manifest.schema.json'];
+
+export interface SchemaSet {
+  ajv: Ajv2020;
+  validators: Record<ManifestKind, ValidateFunction>;
+  schemas: Record<string, AnySchemaObject>;
+}
+
+let cached: SchemaSet | undefined;
+
+/** Reads one schema file of `schemas/`. */
+export function readSchema(file: string): AnySchemaObject {
+  return JSON.parse(readFileSync(SCHEMAS_DIR + file, 'utf8')) as AnySchemaObject;
+}
+
+/** Compiles every schema (once per process) in strict mode. Throws on a broken schema. */
+export function schemaSet(): SchemaSet {
+  if (cached) return cached;
+  const ajv = new Ajv2020({ strict: true, allErrors: true, verbose: true, allowUnionTypes: true });
+  const require = createRequire(import.meta.url);
+  const addFormats = require('ajv-formats') as FormatsPlugin;
+  addFormats(ajv, ['email']);
+  ajv.addKeyword({ keyword: 'x-immutable', schemaType: 'boolean' });
+  ajv.addKeyword({
+    keyword: 'x-ignored',
+    schemaType: 'string',
+    errors: true,
+    validate: function ignored(reason: string): boolean {
+      (ignored as unknown as { errors: Partial<ErrorObject>[] }).errors = [
+        { keyword: 'x-ignored', message: reason, params: {} },
+      ];
+      return false;
+    },
+  });
+  const schemas: Record<string, AnySchemaObject> = {};
+  for (const file of [...SHARED_FILES, ...Object.values(SCHEMA_FILES)]) {
+    schemas[file] = readSchema(file);
+    ajv.addSchema(schemas[file]);
+  }
+  const validators = {} as Record<ManifestKind, ValidateFunction>;
+  for (const [kind, file] of Object.entries(SCHEMA_FILES) as [ManifestKind, string][]) {
+    validators[kind] = ajv.getSchema(file) as ValidateFunction;
+  }
+  ajv.getSchema('manifest.schema.json');
+  cached = { ajv, validators, schemas };
+  return cached;
+}
+
+/** Field traits read from the schemas, for the planner. */
+export interface FieldTraits {
+  /** Never returned by the API (`writeOnly: true`). */
+  writeOnly: boolean;
+  /** The API cannot change it (`x-immutable: true`): a change replaces the object. */
+  immutable: boolean;
+}
+
+/**
+ * Traits of the properties of a schema node, by property name. `ref` is a schema file
+ * plus an optional `#/$defs/...` pointer, e.g. `tenant.schema.json#/$defs/subscription`.
+ */
+export function fieldTraits(ref: string): Record<string, FieldTraits> {
+  const node = resolveRef(ref);
+  const out: Record<string, FieldTraits> = {};
+  const properties = (node['properties'] ?? {}) as Record<string, AnySchemaObject>;
+  for (const [name, prop] of Object.entries(properties)) {
+    if (prop['x-ignored'] !== undefined) continue;
+    out[name] = { writeOnly: prop['writeOnly'] === true, immutable: prop['x-immutable'] === true };
+  }
+  return out;
+}
+
+function resolveRef(ref: string): AnySchemaObject {
+  const [file = '', pointer = ''] = ref.split('#');
+  const { schemas } = schemaSet();
+  let node: unknown = schemas[file];
+  for (const part of pointer.split('/').filter(Boolean)) node = (node as Record<string, unknown>)[part];
+  if (!node || typeof node !== 'object') throw new Error(`no schema node at ${ref}`);
+  return node as AnySchemaObject;
+}

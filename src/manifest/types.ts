@@ -1,0 +1,131 @@
+import type { Diagnostic, SourcePosition } from '../core/errors.js';
+
+export type { Diagnostic, SourcePosition };
+
+/** The document kinds of CONTRACT §2. */
+export const MANIFEST_KINDS = ['Group', 'Reseller', 'Tenant', 'RoutingTable'] as const;
+export type ManifestKind = (typeof MANIFEST_KINDS)[number];
+
+/**
+ * Every kind of desired object the loader produces. Nested kinds come from the documents'
+ * `spec` (a tenant's subscriptions, a subscription's entitlements, ...). `TrunkGroup` is a
+ * container only: the API has no trunk-group endpoints, it exists so that its block and
+ * allow lists have a parent address. `RoutingRow` objects are materialised on demand only
+ * (see {@link DesiredRoutingTable}).
+ */
+export type DesiredKind =
+  | 'Group'
+  | 'Reseller'
+  | 'Tenant'
+  | 'Subscription'
+  | 'Entitlement'
+  | 'Address'
+  | 'Location'
+  | 'Template'
+  | 'TrunkGroup'
+  | 'TrunkGroupCallingPlan'
+  | 'GroupCallingPlan'
+  | 'Prefix'
+  | 'Product'
+  | 'Administrator'
+  | 'Branding'
+  | 'NumberAddressLink'
+  | 'RoutingTable'
+  | 'RoutingRow';
+
+export type JsonScalar = string | number | boolean | null;
+export type JsonValue = JsonScalar | JsonValue[] | { [key: string]: JsonValue };
+
+/**
+ * A parent that the manifest set does not declare. By name: it must exist live (the
+ * planner looks it up by name). By uuid: an existing object.
+ */
+export type ParentRef =
+  | { kind: 'Group' | 'Reseller'; name: string }
+  | { kind: 'Group' | 'Reseller' | 'Distributor'; uuid: string };
+
+/**
+ * Where a desired object was written: the manifest file, the document's index in it, and
+ * the path of the object's node in that document (`['spec', 'subscriptions', 0]`); or a
+ * CSV file and line. Turned into file:line:col by {@link DesiredSet.sourceOf}, lazily,
+ * because computing positions for every node costs more than the whole fast parse.
+ */
+export type Origin =
+  | { type: 'yaml'; file: string; doc: number; path: readonly (string | number)[] }
+  | { type: 'csv'; file: string; line: number };
+
+/** One object the manifests declare. Plain data except for nothing: safe to serialise. */
+export interface DesiredObject {
+  kind: DesiredKind;
+  /** CONTRACT §3.1 address, unique in the set. */
+  address: string;
+  /** Address of the parent when the parent is declared in the manifest set. */
+  parentAddress?: string;
+  /** The parent when it is not declared: by name (must exist live) or by uuid. */
+  parentRef?: ParentRef;
+  /** The fields that identify the object inside its parent (also present in `fields`). */
+  identity: Record<string, JsonScalar>;
+  /**
+   * Only the fields the manifest declares, in manifest spelling, after `${VAR}`
+   * interpolation. Omitted = unmanaged; an explicit null is kept as null. Identity fields
+   * are included. Child collections are not fields: they are objects of their own.
+   */
+  fields: Record<string, JsonValue>;
+  /** Fields whose value came from `${VAR}` (or are secret by nature): render as `(sensitive)`. */
+  sensitiveFields: string[];
+  /** Inherited from the document's `metadata.prune`. */
+  prune: boolean;
+  /** Inherited from the document's `metadata.protect`: never delete or replace. */
+  protect: boolean;
+  /**
+   * The child collections this object declares (manifest key: `subscriptions`,
+   * `entitlements`, `addresses` (also set by `addressesFrom`), `locations`, `templates`,
+   * `trunkGroups`, `blockList`, `allowList`, `numbers`, `admins`, `callingPlans`,
+   * `prefixes`, `products`, `branding`, `records`). Prune only touches these (CONTRACT §3.4).
+   */
+  declaredCollections: string[];
+  /** Address of the document's top object (`tenant/acme-corp` for its entitlements). */
+  documentAddress: string;
+  origin: Origin;
+}
+
+/** A row value: scalars only; `undefined` in a row = the field is not given for that row. */
+export type RowValue = JsonScalar | undefined;
+
+/**
+ * The rows of one RoutingTable, kept compact: one array of values per row aligned with
+ * `columns`, and packed sources, instead of one DesiredObject per row (a million-row
+ * table stays a few arrays). {@link DesiredSet.get} materialises a `RoutingRow` object
+ * for a row address on demand.
+ */
+export interface DesiredRoutingTable {
+  /** The RoutingTable desired object (`routing/<service>/<version>/<table>`). */
+  table: DesiredObject;
+  service: string;
+  version: string;
+  name: string;
+  key: string[];
+  fieldTypes: Record<string, 'string' | 'integer' | 'number' | 'boolean'>;
+  /** Union of the field names of all rows, in first-seen order. */
+  columns: string[];
+  rows: RowValue[][];
+  /** Row index by key string (see {@link rowKey}). */
+  index: Map<string, number>;
+  /**
+   * Per row, 3 numbers: index into `sourceFiles`, line, column. For an inline record the
+   * line is 0 and the third number is the document index (its position is resolved from
+   * `inlinePaths` on demand).
+   */
+  rowSources: number[];
+  sourceFiles: string[];
+  /** Per row: document path of an inline record, or undefined for CSV rows. */
+  inlinePaths: (readonly (string | number)[] | undefined)[];
+}
+
+/** A parent referenced by name and not declared: must exist live. */
+export interface ExternalParent {
+  kind: 'Group' | 'Reseller';
+  name: string;
+  /** Addresses of the objects that reference it. */
+  referencedBy: string[];
+}
