@@ -120,7 +120,7 @@ export class ApiClient {
   }
 
   /** One request. Success is 2xx or a status in `okStatuses`; anything else is an ApiError. */
-  request<T = unknown>(options: RequestOptions): Promise<ApiResponse<T>> {
+  request<T = unknown>(options: RequestOptions<T>): Promise<ApiResponse<T>> {
     if (this.closed) return Promise.reject(new SwitchboardError('SB_API_CLOSED', 'the API client is closed'));
     return this.runner.run<T>(options);
   }

@@ -19,7 +19,7 @@ export {
   toNumber,
   type JsonObject,
 } from './normalize.js';
-export { routePattern } from './stats.js';
+export { formatStats, routePattern } from './stats.js';
 export { totp } from './totp.js';
 export { DEFAULT_RETRY, parseRetryAfter } from './retry.js';
 export type {

@@ -34,7 +34,7 @@ type Attempt = { raw: RawResponse; bearer: string } | { failure: TransportError 
 export class RequestRunner {
   constructor(private readonly deps: RunnerDeps) {}
 
-  async run<T>(options: RequestOptions): Promise<ApiResponse<T>> {
+  async run<T>(options: RequestOptions<T>): Promise<ApiResponse<T>> {
     const { retry, monotonicNow } = this.deps;
     const started = monotonicNow();
     let retries = 0;
@@ -98,7 +98,7 @@ export class RequestRunner {
   }
 
   private classify<T>(
-    options: RequestOptions,
+    options: RequestOptions<T>,
     attempt: Attempt,
   ): { kind: 'done'; response: ApiResponse<T> } | { kind: 'retry' | 'reauth'; error: ApiError } {
     if ('failure' in attempt) return { kind: 'retry', error: this.transportError(options, attempt.failure) };
@@ -112,8 +112,8 @@ export class RequestRunner {
     return { kind: 'retry', error: this.statusError(options, raw) };
   }
 
-  private decode<T>(options: RequestOptions, raw: RawResponse): ApiResponse<T> {
-    if (options.responseType === 'text') return { status: raw.status, body: raw.text as T, headers: raw.headers };
+  private decode<T>(options: RequestOptions<T>, raw: RawResponse): ApiResponse<T> {
+    if (options.responseType === 'text') return this.decoded(options, raw, raw.text);
     if (raw.text.trim() === '') return { status: raw.status, body: undefined as T, headers: raw.headers };
     const type = String(raw.headers['content-type'] ?? '');
     const looksHtml = /html/i.test(type) || /^\s*</.test(raw.text);
@@ -125,7 +125,16 @@ export class RequestRunner {
       const what = looksHtml ? 'an HTML page instead of JSON' : `malformed JSON (${raw.bytesIn} bytes)`;
       throw this.unreadable(options, raw.status, what);
     }
-    return { status: raw.status, body: parsed as T, headers: raw.headers };
+    return this.decoded(options, raw, parsed);
+  }
+
+  private decoded<T>(options: RequestOptions<T>, raw: RawResponse, body: unknown): ApiResponse<T> {
+    if (!options.decode) return { status: raw.status, body: body as T, headers: raw.headers };
+    try {
+      return { status: raw.status, body: options.decode(body), headers: raw.headers };
+    } catch (error) {
+      throw this.unreadable(options, raw.status, `not of the expected shape: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   /** A success status whose body cannot be read: for a POST the effect is unknown. */

@@ -81,3 +81,15 @@ export class RequestStats {
     };
   }
 }
+
+/** `--stats` output: one line per method and route, then the totals. */
+export function formatStats(stats: ClientStats): string {
+  const kb = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KiB`;
+  const lines = stats.routes.map((r) =>
+    `${r.method.padEnd(6)} ${r.route}  requests=${r.requests} retries=${r.retries} errors=${r.errors} in=${kb(r.bytesIn)} out=${kb(r.bytesOut)} time=${r.timeMs} ms`);
+  lines.push(
+    `total  requests=${stats.requests} retries=${stats.retries} errors=${stats.errors} reauthentications=${stats.reauthentications} ` +
+      `tokenRenewals=${stats.tokenRenewals} in=${kb(stats.bytesIn)} out=${kb(stats.bytesOut)} time=${stats.timeMs} ms`,
+  );
+  return lines.join('\n');
+}

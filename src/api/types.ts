@@ -67,8 +67,8 @@ export interface ApiClientOptions {
   eagerLogin?: boolean;
 }
 
-/** One platform API call. */
-export interface RequestOptions {
+/** One platform API call; `T` is the body type `decode` produces. */
+export interface RequestOptions<T = unknown> {
   method: HttpMethod;
   /** Absolute API path (`/api/v01/...`), without the base URL's path prefix. */
   path: string;
@@ -88,6 +88,12 @@ export interface RequestOptions {
   responseType?: 'json' | 'text';
   /** Route pattern for the request accounting; derived from the path when omitted. */
   route?: string;
+  /**
+   * Checks and converts a success body; whatever it throws becomes SB_API_BAD_RESPONSE
+   * (SB_API_OUTCOME_UNKNOWN for a POST) naming the request, so a wrong shape is never an
+   * uncaught exception. Not called for empty bodies or an accepted 404.
+   */
+  decode?: (body: unknown) => T;
 }
 
 /** A successful answer. `body` is undefined for empty bodies (204, accepted 404). */

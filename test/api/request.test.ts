@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ApiClient, ApiError } from '../../src/api/index.js';
+import { ApiClient, ApiError, formatStats } from '../../src/api/index.js';
 import { FakePlatform, json } from './fake-platform.js';
 
 let fake: FakePlatform;
@@ -160,6 +160,22 @@ describe('Doc1 §7: errors as values', () => {
     expect(fake.count('GET', /\/cut$/)).toBe(2);
   });
 
+  it('decode turns a wrong shape into SB_API_BAD_RESPONSE (GET) or SB_API_OUTCOME_UNKNOWN (POST)', async () => {
+    fake.on('GET', /\/t\/1$/, (_req, res) => json(res, 200, { uuid: 42 }));
+    fake.on('POST', /\/made$/, (_req, res) => json(res, 200, { id: 'x' }));
+    const uuidOf = (body: unknown): string => {
+      const uuid = (body as { uuid?: unknown } | undefined)?.uuid;
+      if (typeof uuid !== 'string') throw new Error('uuid is not a string');
+      return uuid;
+    };
+    const get = await failure(client.request({ method: 'GET', path: `${P}/t/1`, decode: uuidOf }));
+    expect(get.message).toBe(`GET ${P}/t/1 → 200: the answer is not of the expected shape: uuid is not a string`);
+    expect((await failure(client.request({ method: 'POST', path: `${P}/made`, body: {}, decode: uuidOf }))).code).toBe('SB_API_OUTCOME_UNKNOWN');
+    fake.on('GET', /\/t\/2$/, (_req, res) => json(res, 200, { uuid: 'u-2' }));
+    const ok = await client.request({ method: 'GET', path: `${P}/t/2`, decode: uuidOf });
+    expect(ok.body).toBe('u-2');
+  });
+
   it('a POST whose success body is unreadable is SB_API_OUTCOME_UNKNOWN', async () => {
     fake.on('POST', /\/tenants$/, (_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end('{"uuid": '));
     expect((await failure(client.request({ method: 'POST', path: `${P}/tenants`, body: {} }))).code).toBe('SB_API_OUTCOME_UNKNOWN');
@@ -187,6 +203,9 @@ describe('concurrency and accounting', () => {
     expect(row).toMatchObject({ requests: 12, retries: 0, errors: 0 });
     expect(row!.bytesIn).toBe(12 * JSON.stringify({ ok: true }).length);
     expect(stats.requests).toBeGreaterThanOrEqual(14); // + login + profile
+    const text = formatStats(stats);
+    expect(text).toContain('GET    /api/v01/draas/{instance}/slowly/{id}  requests=12 retries=0 errors=0');
+    expect(text.split('\n').at(-1)).toMatch(/^total  requests=\d+ retries=0/);
   });
 
   it('counts bytes sent', async () => {
