@@ -112,13 +112,12 @@ export class SimTable {
   }
 
   private loadRows(rows: Record<string, unknown>[]): void {
-    const pending = new Map<string, Map<string, number>>();
     for (const seedRow of rows) {
       const { id, ...body } = seedRow;
       const rowId = typeof id === 'number' && Number.isInteger(id) && id > 0 ? id : this.nextId;
       if (this.rows.has(rowId)) throw new Error(`seed: duplicate id ${rowId} in table ${this.name}`);
       const row = this.validateCreate(body, rowId);
-      this.checkUnique(row, pending);
+      this.checkUnique(row, null);
       this.put(row);
       this.nextId = Math.max(this.nextId, rowId + 1);
     }
@@ -178,19 +177,20 @@ export class SimTable {
     }
   }
 
-  /** Unique check against the table (ignoring rows being rewritten) and the batch so far. */
-  private checkUnique(row: SimRow, pending: Map<string, Map<string, number>>, rewritten?: Set<number>): void {
+  /** Unique check against the table (ignoring rows being rewritten) and the batch so far (null: rows are indexed one by one). */
+  private checkUnique(row: SimRow, pending: Map<string, Map<string, number>> | null, rewritten?: Set<number>): void {
     for (const u of this.uniques) {
       const key = uniqueKey(row, u.fields);
       if (key === null) continue;
       const existing = u.byValue.get(key);
-      const inBatch = pending.get(u.name)?.get(key);
+      const inBatch = pending?.get(u.name)?.get(key);
       const clash = (existing !== undefined && existing !== row.id && !rewritten?.has(existing)) || (inBatch !== undefined && inBatch !== row.id);
       if (clash) {
         const cols = u.fields.join(', ');
         const vals = u.fields.map((f) => String(row[f])).join(', ');
         throw new SimHttpError(400, `(psycopg2.errors.UniqueViolation) duplicate key value violates unique constraint "${u.name}"\nDETAIL:  Key (${cols})=(${vals}) already exists.`);
       }
+      if (!pending) continue;
       let batch = pending.get(u.name);
       if (!batch) pending.set(u.name, (batch = new Map()));
       batch.set(key, row.id);
