@@ -27,12 +27,20 @@ export function createPlatformCore(options: { seed?: Seed | StoreSnapshot; obser
   const core: PlatformCore = {
     store, router, api: new PlatformApi(store, router, options.observe), seed: {},
     reset(source) {
-      if (isSnapshot(source)) {
-        store.restore(source);
-        return;
+      const before = store.snapshot();
+      const previousSeed = core.seed;
+      try {
+        if (isSnapshot(source)) store.restore(source);
+        else {
+          core.seed = source ?? defaultSeed();
+          applySeed(store, core.seed);
+        }
+      } catch (error) {
+        // A bad seed leaves the data as it was.
+        core.seed = previousSeed;
+        store.restore(before);
+        throw error;
       }
-      core.seed = source ?? defaultSeed();
-      applySeed(store, core.seed);
     },
   };
   core.reset(options.seed);
