@@ -4,7 +4,7 @@
  * role) → handler. Handlers return values or throw ApiError; anything else is a 500.
  */
 import type { ServerResponse } from 'node:http';
-import { sendEmpty, sendJson, type SimHandler, type SimRequest } from '../http.js';
+import { sendEmpty, sendJson, sendText, type SimHandler, type SimRequest } from '../http.js';
 import { enforceApiRules } from './api-rules.js';
 import { authenticate, type Caller } from './auth/authenticate.js';
 import { ApiError, badRequest, notFound } from './errors.js';
@@ -30,7 +30,8 @@ export class PlatformApi implements SimHandler {
       const apiError = error instanceof ApiError ? error : new ApiError(500, 'internal', `uncaught simulator error: ${(error as Error).message}`);
       response = { status: apiError.status, body: apiError.body(), headers: apiError.headers };
     }
-    if (response.body === undefined) sendEmpty(res, response.status);
+    if (response.text !== undefined) sendText(res, response.status, response.text, response.headers?.['content-type'] ?? 'text/plain; charset=utf-8', response.headers);
+    else if (response.body === undefined) sendEmpty(res, response.status);
     else sendJson(res, response.status, response.body, response.headers);
     return true;
   }

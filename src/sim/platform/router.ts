@@ -50,6 +50,8 @@ export type RouteAccess = 'rule' | 'authenticated' | 'public';
 export interface ApiResponse {
   status: number;
   body?: unknown;
+  /** A non-JSON body (file downloads); sent as is with `headers['content-type']`. */
+  text?: string;
   headers?: Record<string, string>;
 }
 
