@@ -107,6 +107,15 @@ describe('authentication', () => {
     expect(client.stats().reauthentications).toBeGreaterThanOrEqual(8); // requests that got a slot after the refresh never saw a 401
   });
 
+  it('Doc1 §5.2: a POST answered 401 was not executed, so it is sent again with the fresh token', async () => {
+    fake.on('POST', /\/tenants$/, (_req, res) => json(res, 200, { uuid: 'new' }));
+    const client = await connect();
+    fake.clockSeconds += 150;
+    const response = await client.request<{ uuid: string }>({ method: 'POST', path: `${client.paths.P}/tenants`, body: { name: 'a' } });
+    expect(response.body.uuid).toBe('new');
+    expect(fake.count('POST', /\/tenants$/)).toBe(2);
+  });
+
   it('concurrent requests past the refresh margin wait on a single refresh', async () => {
     let now = 0;
     const client = await connect({ monotonicNow: () => now });
