@@ -28,6 +28,9 @@ export interface ReadAllResult {
  * updates always carry their filter in the JSON body, never in the URL, so an engine that
  * ignores a URL filter cannot turn a targeted update into an update of every row.
  */
+/** Page size used when an engine answers 400 to a larger one (the usual Flask-Restless cap). */
+const FALLBACK_PAGE_SIZE = 100;
+
 export class RoutingClient {
   readonly http: RoutingHttp;
   readonly logger: Logger;
@@ -66,11 +69,22 @@ export class RoutingClient {
    * (the length of a full first page), then the other pages go out concurrently.
    */
   async readAll(ref: RoutingTableRef, q?: RoutingQuery): Promise<ReadAllResult> {
-    const want = this.readPageSize;
-    const first = await this.listPage(ref, { ...(q ? { q } : {}), page: 1, resultsPerPage: want });
+    let want = this.readPageSize;
+    let refused = 0;
+    let first: RoutingPage | null;
+    try {
+      first = await this.listPage(ref, { ...(q ? { q } : {}), page: 1, resultsPerPage: want });
+    } catch (error) {
+      // An engine that refuses a big page size instead of capping it gets the common cap.
+      if (!(error instanceof RoutingApiError) || error.status !== 400 || want <= FALLBACK_PAGE_SIZE) throw error;
+      this.logger.warn({ table: basePath(ref), asked: want }, `routing engine refused results_per_page=${want}; reading ${FALLBACK_PAGE_SIZE} per page`);
+      want = FALLBACK_PAGE_SIZE;
+      refused = 1;
+      first = await this.listPage(ref, { ...(q ? { q } : {}), page: 1, resultsPerPage: want });
+    }
     if (!first) {
       if (!q?.filters?.length) this.logger.warn({ table: basePath(ref) }, 'routing engine answered 404 to a list; reading it as an empty table');
-      return { rows: [], pageSize: want, requests: 1 };
+      return { rows: [], pageSize: want, requests: refused + 1 };
     }
     const totalPages = Math.max(first.total_pages, 0);
     const pageSize = totalPages > 1 ? first.objects.length : want;
@@ -84,7 +98,7 @@ export class RoutingClient {
     if (rows.length !== first.num_results) {
       this.logger.warn({ table: basePath(ref), expected: first.num_results, read: rows.length }, 'row count changed while reading; the table was written to meanwhile');
     }
-    return { rows, pageSize, requests: totalPages > 1 ? totalPages : 1 };
+    return { rows, pageSize, requests: refused + Math.max(totalPages, 1) };
   }
 
   async get(ref: RoutingTableRef, id: number): Promise<RoutingRecord | null> {

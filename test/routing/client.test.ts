@@ -117,3 +117,28 @@ describe('routing client: writes (Doc3 §4.2)', () => {
     expect(error).toMatchObject({ code: 'SB_ROUTING_HTTP', status: 400, index: 1, serverMessage: expect.stringMatching(/duplicate key/) });
   });
 });
+
+describe('routing client: engines that refuse a large page size', () => {
+  it('falls back to 100 per page when the first, large page is answered 400', async () => {
+    const seen: string[] = [];
+    const fake = await scriptedServer((req, res) => {
+      const url = new URL(req.url ?? '/', 'http://x');
+      seen.push(url.search);
+      const per = Number(url.searchParams.get('results_per_page'));
+      if (per > 100) return void res.writeHead(400, { 'content-type': 'application/json' }).end('{"code":"400","message":"results_per_page too large"}');
+      const page = Number(url.searchParams.get('page'));
+      const objects = Array.from({ length: page === 3 ? 50 : 100 }, (_, i) => ({ id: (page - 1) * 100 + i + 1 }));
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ num_results: 250, page, total_pages: 3, objects }));
+    });
+    const c = new RoutingClient({ url: fake.url, auth: { token: 't' } });
+    try {
+      const result = await c.readAll({ service: 's', version: 'active', table: 't' });
+      expect(result).toMatchObject({ pageSize: 100, requests: 4 });
+      expect(result.rows.map((r) => r.id)).toEqual(Array.from({ length: 250 }, (_, i) => i + 1));
+      expect(seen).toHaveLength(4);
+    } finally {
+      await c.close();
+      await fake.close();
+    }
+  });
+});
