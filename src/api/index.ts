@@ -3,6 +3,7 @@
  * pagination, errors) and the design decisions behind it.
  */
 export { ApiClient, PROFILE_PATH, type ApiPaths } from './client.js';
+export { clientOptionsFor, type ClientTuning } from './connect-options.js';
 export { ApiError, ApiErrorCode, isApiError, type ApiErrorCodeValue } from './errors.js';
 export { Permissions, compileRuleUrl, type PermissionCheck } from './permissions.js';
 export { normalizeProfile, type AdminOf, type ApiRule, type UserProfile } from './profile.js';

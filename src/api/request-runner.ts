@@ -45,11 +45,13 @@ export class RequestRunner {
       if (outcome.kind === 'done') return outcome.response;
       if (outcome.kind === 'reauth' && !reauthenticated && 'raw' in attempt) {
         const fresh = await this.deps.tokens.renewAfterUnauthorized(attempt.bearer);
-        if (fresh !== undefined) {
-          reauthenticated = true;
-          this.deps.stats.recordReauthentication();
-          continue;
+        if (fresh === undefined) {
+          const { code, status, platformMessage } = outcome.error;
+          throw this.error(options, { code, status, platformMessage, retryable: false, detail: 'the machine-to-machine token was refused (invalid or revoked)' });
         }
+        reauthenticated = true;
+        this.deps.stats.recordReauthentication();
+        continue;
       }
       const error = outcome.error;
       if (!error.retryable || !isSafeToRepeat(options.method) || outcome.kind === 'reauth') throw error;

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { Pool } from 'undici';
+import { Pool, type Dispatcher } from 'undici';
 import { SwitchboardError } from '../core/errors.js';
 
 /** Why an attempt produced no usable HTTP answer. */
@@ -80,7 +80,7 @@ export class Transport {
     let response;
     try {
       response = await this.pool(request.url.origin).request({
-        method: request.method as 'GET',
+        method: request.method as Dispatcher.HttpMethod,
         path: `${request.url.pathname}${request.url.search}`,
         headers: request.headers,
         body: request.body,

@@ -159,3 +159,12 @@ describe('authentication', () => {
     fake = await new FakePlatform().start();
   });
 });
+
+describe('machine token refused', () => {
+  it('Doc1 §2.1: a revoked machine token is SB_API_UNAUTHORIZED saying so, without re-authentication', async () => {
+    const error = (await connect({ auth: { token: 'revoked' } }).catch((e: unknown) => e)) as ApiError;
+    expect(error.code).toBe('SB_API_UNAUTHORIZED');
+    expect(error.message).toBe('GET /api/v01/system/users/local → 401: the machine-to-machine token was refused (invalid or revoked) (platform: "token expired")');
+    expect(logins()).toBe(0);
+  });
+});

@@ -139,3 +139,20 @@ describe('reference placeholders', () => {
     expect(interpolate(parsed, { U_1: 'v' }).value).toEqual({ a: { u: 'v', p: 'x${Y}' } });
   });
 });
+
+describe('from a connection to a client', () => {
+  it('CONTRACT §5: a loaded environment connects to a platform (here the fake, on loopback)', async () => {
+    const { FakePlatform } = await import('../api/fake-platform.js');
+    const { ApiClient, clientOptionsFor } = await import('../../src/api/index.js');
+    const fake = await new FakePlatform().start();
+    try {
+      await write(`environments:\n  local:\n    url: ${fake.url}\n    auth: { username: \${U}, password: \${PW} }\n`);
+      const connection = await loadConnection({ env: { U: 'admin', PW: 'admin' }, cwd: dir });
+      const client = await ApiClient.connect(clientOptionsFor(connection, { concurrency: 2 }));
+      expect(client.paths.P).toBe('/api/v01/draas/demo');
+      await client.close();
+    } finally {
+      await fake.stop();
+    }
+  });
+});
