@@ -168,3 +168,26 @@ describe('machine token refused', () => {
     expect(logins()).toBe(0);
   });
 });
+
+describe('secrets stay out of logs and errors', () => {
+  it('a debug log of login, 2FA, refresh, retries and logout contains no password, token or TOTP secret', async () => {
+    const { Writable } = await import('node:stream');
+    const { pino } = await import('pino');
+    let text = '';
+    const logger = pino({ level: 'debug' }, new Writable({ write(chunk: Buffer, _e, done) { text += chunk.toString(); done(); } }));
+    fake.users.set('ops', { password: 'S3cret-pw', totpSecret: SECRET, secondFactor: 'totp' });
+    let failures = 1;
+    fake.on('GET', /\/flaky$/, (_req, res) => (failures-- > 0 ? json(res, 503, { message: 'busy' }) : json(res, 200, {})));
+    let now = 0;
+    const client = await connect({ auth: { username: 'ops', password: 'S3cret-pw', totpSecret: SECRET }, logger, monotonicNow: () => now });
+    now = 110_000;
+    await client.request({ method: 'GET', path: '/api/v01/flaky' });
+    fake.refreshValid = false;
+    fake.clockSeconds += 500;
+    await client.request({ method: 'GET', path: '/api/v01/flaky' });
+    await client.close();
+    expect(text).toContain('retrying request');
+    expect(text).toContain('refresh token refused');
+    for (const secret of ['S3cret-pw', SECRET, 'acc-', 'ref-', 'pl-ops']) expect(text).not.toContain(secret);
+  });
+});
