@@ -1,12 +1,9 @@
 import { Command, CommanderError } from 'commander';
-import { createRequire } from 'node:module';
 import { DiagnosticsError, ExitCode, SwitchboardError, formatDiagnostic } from '../core/errors.js';
 import { createLogger, type Logger } from '../core/logger.js';
 import { commands } from './commands/index.js';
 
-const require = createRequire(import.meta.url);
-const packageJson = require('../../package.json') as { version: string };
-export const VERSION = packageJson.version;
+import { VERSION } from './version.js';
 
 /** What every command receives besides its own options. */
 export interface CliContext {

@@ -1,0 +1,58 @@
+/**
+ * `switchboard plan [PATH…]`: reads live state for everything the manifests declare,
+ * diffs, prints the plan (text, JSON or markdown) and changes nothing. Exit 0, 2 with
+ * --detailed-exitcode when there are changes, 3 when a safety rail refuses the plan.
+ */
+import type { Command } from 'commander';
+import { ExitCode } from '../../core/errors.js';
+import { writePlanFile } from '../../plan/plan-file.js';
+import { renderJson } from '../../plan/render-json.js';
+import { renderMarkdown } from '../../plan/render-markdown.js';
+import { renderText } from '../../plan/render-text.js';
+import type { Plan } from '../../plan/types.js';
+import { addPlanOptions } from '../options.js';
+import { planPipeline, type PlanCommandOptions } from '../plan-pipeline.js';
+import type { CommandRegistrar } from '../program.js';
+
+interface PlanOptions extends PlanCommandOptions {
+  out?: string;
+  format: 'text' | 'json' | 'markdown';
+  detailedExitcode: boolean;
+  color: boolean;
+  stats: boolean;
+}
+
+export function renderPlan(plan: Plan, format: PlanOptions['format'], color: boolean): string {
+  if (format === 'json') return renderJson(plan);
+  if (format === 'markdown') return renderMarkdown(plan);
+  return renderText(plan, { color });
+}
+
+/** The exit code of a plan: refusals (3) first, then changes (2 when asked). */
+export function planExitCode(plan: Plan, detailed: boolean): number {
+  if (plan.errors.length > 0) return ExitCode.refused;
+  const changes = plan.summary.create + plan.summary.update + plan.summary.replace + plan.summary.delete;
+  return detailed && changes > 0 ? ExitCode.changes : ExitCode.ok;
+}
+
+export const registerPlan: CommandRegistrar = (program: Command, context) => {
+  addPlanOptions(program.command('plan').description('Show what apply would change; changes nothing').argument('[paths...]', 'manifest files or folders', []))
+    .option('--out <file>', 'also write the plan file (JSON)')
+    .option('--format <format>', 'stdout format: text, json or markdown', 'text')
+    .option('--detailed-exitcode', 'exit 2 when there are changes', false)
+    .option('--no-color', 'no colours, even on a terminal')
+    .option('--stats', 'print request counts on stderr', false)
+    .action(async (paths: string[], options: PlanOptions) => {
+      const ctx = context();
+      const run = await planPipeline(paths, options, ctx.logger);
+      try {
+        if (options.out) await writePlanFile(options.out, run.plan);
+        const color = options.color && process.stdout.isTTY === true && !process.env['NO_COLOR'];
+        ctx.stdout.write(renderPlan(run.plan, options.format, color));
+        if (options.stats) process.stderr.write(`${JSON.stringify(run.session.client.stats())}\n`);
+        ctx.exitCode = planExitCode(run.plan, options.detailedExitcode);
+      } finally {
+        await run.session.close();
+      }
+    });
+};

@@ -1,0 +1,38 @@
+import { InvalidArgumentError, type Command } from 'commander';
+
+/** Options shared by the commands that talk to a platform (CONTRACT §1). */
+export function addConnectionOptions(command: Command): Command {
+  return command
+    .option('--env <name>', 'a named environment of switchboard.config.yaml')
+    .option('--config <file>', 'the configuration file (default: ./switchboard.config.yaml)')
+    .option('--sim', 'run against a fresh embedded simulator in-process')
+    .option('--seed <file>', 'with --sim: the simulator seed (YAML or JSON)')
+    .option('--concurrency <n>', 'maximum requests in flight', positiveInteger, 8);
+}
+
+/** Options shared by `plan` and `apply`. */
+export function addPlanOptions(command: Command): Command {
+  return addConnectionOptions(command)
+    .option('--target <address>', 'limit the plan to this address, its subtree and what it depends on (repeatable; a trailing * globs)', collect, [])
+    .option('--exclude <address>', 'leave this address and its subtree out (repeatable)', collect, [])
+    .option('--prune', 'delete undeclared live objects in every declared collection', false)
+    .option('--max-delete-percent <n>', 'refuse deleting more than this share of a kind in scope', percent, 10)
+    .option('--allow-replace', 'allow replacing objects that hold data (tenants, subscriptions)', false)
+    .option('--state-dir <dir>', 'where the last-applied record and the journal live', '.switchboard');
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+export function positiveInteger(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer');
+  return n;
+}
+
+function percent(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0 || n > 100) throw new InvalidArgumentError('expected a percentage from 0 to 100');
+  return n;
+}

@@ -1,0 +1,82 @@
+import { DiagnosticsError, SwitchboardError } from '../core/errors.js';
+import type { Logger } from '../core/logger.js';
+import { loadManifests } from '../manifest/index.js';
+import { toDesiredNodes } from '../plan/desired.js';
+import { makePlan, type MadePlan } from '../plan/make-plan.js';
+import { matchesPattern, selectTargets } from '../plan/targets.js';
+import { lastAppliedPath, readLastApplied } from '../state/last-applied.js';
+import type { DesiredNode, LastAppliedEntry } from '../state/types.js';
+import { VERSION } from './version.js';
+import { openSession, type ConnectOptions, type PlatformSession } from './session.js';
+
+/** The options of `plan` that `apply` and `demo` share. */
+export interface PlanCommandOptions {
+  env?: string;
+  config?: string;
+  sim?: boolean;
+  seed?: string;
+  target: string[];
+  exclude: string[];
+  prune: boolean;
+  concurrency: number;
+  maxDeletePercent: number;
+  allowReplace: boolean;
+  stateDir: string;
+}
+
+export interface PlanRun extends MadePlan {
+  session: PlatformSession;
+  desired: DesiredNode[];
+  lastApplied: Map<string, LastAppliedEntry>;
+  lastAppliedFile: string;
+}
+
+/**
+ * Loads the manifests (every mistake reported before anything is sent), connects, reads
+ * the live scope and plans. The caller owns `session` and must close it.
+ */
+export async function planPipeline(paths: string[], options: PlanCommandOptions, logger: Logger, existing?: PlatformSession): Promise<PlanRun> {
+  const loaded = await loadManifests(paths.length > 0 ? paths : ['.']);
+  if (!loaded.ok) throw new DiagnosticsError(loaded.diagnostics);
+  const connect: ConnectOptions = { concurrency: options.concurrency, logger, ...pick(options) };
+  const session = existing ?? (await openSession(connect));
+  try {
+    const desired = selectTargets(toDesiredNodes(loaded.set), options.target, options.exclude);
+    const lastAppliedFile = lastAppliedPath(options.stateDir, session.client.instance);
+    const lastApplied = await readLastApplied(lastAppliedFile);
+    const made = await makePlan({
+      desired,
+      manifests: { digest: loaded.digest, files: loaded.files },
+      client: session.client,
+      P: session.client.paths.P,
+      target: { baseUrl: session.connection.url, instance: session.client.instance },
+      lastApplied,
+      options: {
+        prune: options.prune,
+        maxDeletePercent: options.maxDeletePercent,
+        allowReplace: options.allowReplace,
+        keep: (address) => options.exclude.some((p) => matchesPattern(p, address)),
+      },
+      toolVersion: VERSION,
+    });
+    if (made.problems.length > 0) {
+      throw new DiagnosticsError(made.problems.map((p) => ({ severity: 'error', code: p.code, message: p.message, ...(p.address ? { address: p.address } : {}) })));
+    }
+    return { ...made, session, desired, lastApplied, lastAppliedFile };
+  } catch (error) {
+    if (!existing) await session.close();
+    throw error;
+  }
+}
+
+function pick(options: PlanCommandOptions): Partial<ConnectOptions> {
+  const out: Partial<ConnectOptions> = {};
+  if (options.env) out.env = options.env;
+  if (options.config) out.config = options.config;
+  if (options.sim) out.sim = true;
+  if (options.seed) {
+    if (!options.sim) throw new SwitchboardError('SB_USAGE', '--seed is for the embedded simulator: add --sim');
+    out.seed = options.seed;
+  }
+  return out;
+}
