@@ -1,6 +1,7 @@
 import type { CommandRegistrar } from '../program.js';
+import { registerPlan } from './plan.js';
 import { registerSim } from './sim.js';
 import { registerValidate } from './validate.js';
 
 /** Every CLI verb, one module each, registered explicitly. */
-export const commands: CommandRegistrar[] = [registerValidate, registerSim];
+export const commands: CommandRegistrar[] = [registerValidate, registerPlan, registerSim];
