@@ -16,7 +16,12 @@ export interface RoutePath {
 
 /** Splits `/<service>/<version>/<table>[/<id>|/_bulk]`; null for paths the engine does not own. */
 export function parseRoutePath(pathname: string): RoutePath | null {
-  const parts = pathname.split('/').filter((p) => p !== '').map(decodeURIComponent);
+  let parts: string[];
+  try {
+    parts = pathname.split('/').filter((p) => p !== '').map(decodeURIComponent);
+  } catch {
+    return null; // a malformed %-escape is nobody's table
+  }
   if (parts.length < 3 || parts.length > 4) return null;
   const [service, version, table, item] = parts as [string, string, string, string | undefined];
   if (service === 'api' || service === '_sim') return null;

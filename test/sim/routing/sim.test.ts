@@ -27,6 +27,7 @@ describe('routing sim: auth and paths', () => {
     const res = { statusCode: 0, writeHead() { return this; }, end() { return this; } } as never;
     expect(sim.handle(req('/api/v01/draas/demo/tenants'), res)).toBe(false);
     expect(sim.handle(req('/_sim/state/x'), res)).toBe(false);
+    expect(sim.handle(req('/draas/%E0%A4%A/routes'), res)).toBe(false);
     expect(sim.handle(req('/draas/active/routes'), res)).toBe(true);
   });
 
