@@ -63,8 +63,6 @@ export interface ApiClientOptions {
   monotonicNow?: () => number;
   /** Wall clock in ms for TOTP codes (default `Date.now`). */
   wallNow?: () => number;
-  /** Log in during connect (default true), so bad credentials fail before any plan work. */
-  eagerLogin?: boolean;
 }
 
 /** One platform API call; `T` is the body type `decode` produces. */
