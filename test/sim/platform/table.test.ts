@@ -40,3 +40,17 @@ describe('IndexedTable', () => {
     expect(t.sorted({ kind: 'ancestor', key: 'g' }, { field: 'name', dir: 'asc' }).map((r) => r.name)).toEqual(['a', 'aa', 'b', 'C']);
   });
 });
+
+describe('IndexedTable.update', () => {
+  it('re-indexes a row whose parent changes (e.g. a number moving to another subscription)', () => {
+    const t = table();
+    t.insert({ id: '1', name: 'n', parent: 'p1', ancestors: ['p1', 'g1'] });
+    expect(t.sorted({ kind: 'parent', key: 'p1' }, { field: 'name', dir: 'asc' })).toHaveLength(1);
+    t.update('1', { parent: 'p2', ancestors: ['p2', 'g2'] });
+    expect(t.children('p1')).toEqual([]);
+    expect(t.children('p2').map((r) => r.id)).toEqual(['1']);
+    expect(t.countDescendants('g1')).toBe(0);
+    expect(t.sorted({ kind: 'parent', key: 'p1' }, { field: 'name', dir: 'asc' })).toEqual([]);
+    expect(t.findByName('n', 'p2').map((r) => r.id)).toEqual(['1']);
+  });
+});

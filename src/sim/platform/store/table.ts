@@ -5,9 +5,8 @@
  * touches, so paging through a large list sorts once, not once per page.
  *
  * Rows are plain JSON objects (they are what `GET /_sim/state` and `--state FILE` dump).
- * The parent and ancestors of a row are read once at insert: the platform never moves an
- * object to another owner (Document 1 §4.3/§4.4), so they are treated as immutable; a
- * change of name is re-indexed by `update`.
+ * Change rows through `update` (never by assigning fields of a stored row), so that every
+ * index follows; the ancestors array of a row must not be mutated in place.
  */
 export interface TableOptions<T> {
   /** Table name, also its key in snapshots. */
@@ -78,13 +77,15 @@ export class IndexedTable<T extends object> {
     return row;
   }
 
-  /** Applies `changes` to the row in place and re-indexes its name. */
+  /** Applies `changes` to the row in place and re-indexes it (parent, ancestors, name, lookups). */
   update(key: string | number, changes: Partial<T>): T | undefined {
-    const row = this.byKey.get(String(key));
+    const k = String(key);
+    const row = this.byKey.get(k);
     if (!row) return undefined;
-    this.unindexName(String(key), row);
+    this.unindex(k, row);
+    this.touched(row);
     Object.assign(row, changes);
-    this.indexName(String(key), row);
+    this.index(k, row);
     this.touched(row);
     return row;
   }
