@@ -67,7 +67,8 @@ export function defaultSeed(): Seed {
     groups: [{
       name: 'demo-group', draasDomain: DOMAIN, enabledUcs: ['uc_alpha', 'uc_beta'],
       regions: [{ isoCode: 'BE', name: 'Brussels-Capital' }, { isoCode: 'BE', name: 'Flanders' }, { isoCode: 'BE', name: 'Wallonia' }],
-      distributors: [{ name: 'demo-distribution', regions: [{ isoCode: 'BE', name: 'Flanders' }] }],
+      // Fixed uuid: manifests address a distributor by uuid only (examples/resellers.yaml).
+      distributors: [{ name: 'demo-distribution', uuid: '5d1a7b10-0000-4000-8000-000000000001', regions: [{ isoCode: 'BE', name: 'Flanders' }] }],
       configuration: {
         draas_external_number_inventory_management_system: 'default', twofa_mail_template: 'mails.2fa',
         twofa_totp_issuer: 'switchboard-demo', smtp_password: 'demo-smtp-secret', api_token: 'demo-api-token', ui_language: 'en',
