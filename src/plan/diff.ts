@@ -31,8 +31,8 @@ export function diffFields(desired: DesiredNode, live: LiveObject, lastApplied: 
       const digest = digestOf(value ?? null);
       if (applied[name] === digest) continue;
       result.changed.push(name);
-      // The API never returns it: all we know of the old value is that it differs.
-      result.before[name] = applied[name] === undefined ? null : WRITE_ONLY;
+      // The API never returns it: all we know of the old value is that it differs (or was never sent).
+      result.before[name] = WRITE_ONLY;
       result.after[name] = isSecret(spec, desired) ? SENSITIVE : value ?? null;
       if (isSecret(spec, desired)) result.sensitiveDigests[name] = digest;
       continue;
