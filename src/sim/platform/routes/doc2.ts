@@ -1,0 +1,32 @@
+/**
+ * The Document 2 route modules (subscription-level resources), in registration order. The
+ * first one registers the Document 2 store tables before any seed or state is loaded.
+ */
+import type { RouteModule } from '../router.js';
+import { doc2Tables } from '../store/doc2-tables.js';
+import { registerAddressRoutes } from './addresses.js';
+import { registerBulkJobRoutes } from './bulk-jobs.js';
+import { registerCallingPlanRoutes } from './calling-plans.js';
+import { registerEntitlementRoutes } from './entitlements.js';
+import { registerLocationRoutes } from './locations.js';
+import { registerNumberRoutes } from './numbers.js';
+import { registerProductRoutes } from './products.js';
+import { registerSubscriptionRoutes } from './subscriptions.js';
+import { registerTemplateRoutes } from './templates.js';
+
+const registerDoc2Tables: RouteModule = (_router, store) => {
+  doc2Tables(store);
+};
+
+export const doc2RouteModules: RouteModule[] = [
+  registerDoc2Tables,
+  registerSubscriptionRoutes,
+  registerEntitlementRoutes,
+  registerNumberRoutes,
+  registerAddressRoutes,
+  registerBulkJobRoutes,
+  registerLocationRoutes,
+  registerTemplateRoutes,
+  registerCallingPlanRoutes,
+  registerProductRoutes,
+];
