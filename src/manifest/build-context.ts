@@ -1,6 +1,7 @@
 import type { Reporter } from './reporter.js';
 import type { DesiredKind, DesiredObject, JsonScalar, JsonValue, ParentRef } from './types.js';
 import { pointer } from './normalise.js';
+import { DigestBuilder } from './digest.js';
 
 /** A parent as a document names it, resolved once every document is known. */
 export interface ParentDecl {
@@ -29,6 +30,7 @@ export class BuildOutput {
   readonly objects: DesiredObject[] = [];
   readonly csvJobs: CsvJob[] = [];
   readonly parents = new Map<DesiredObject, ParentDecl>();
+  readonly digest = new DigestBuilder();
   constructor(readonly reporter: Reporter) {}
 }
 
@@ -60,6 +62,10 @@ export interface EmitArgs {
   origin?: DesiredObject['origin'];
 }
 
+/** Shared empty list (hundreds of thousands of objects have no collections); never mutated. */
+const NONE: readonly string[] = [];
+Object.freeze(NONE);
+
 /** Adds one desired object with the document's flags and origin. */
 export function emit(ctx: DocContext, args: EmitArgs): DesiredObject {
   const object: DesiredObject = {
@@ -67,10 +73,10 @@ export function emit(ctx: DocContext, args: EmitArgs): DesiredObject {
     address: args.address,
     identity: args.identity,
     fields: args.fields,
-    sensitiveFields: sensitiveFields(ctx, args.path, args.fields),
+    sensitiveFields: ctx.sensitive.size === 0 ? NONE : sensitiveFields(ctx, args.path, args.fields),
     prune: ctx.prune,
     protect: ctx.protect,
-    declaredCollections: args.collections ?? [],
+    declaredCollections: args.collections && args.collections.length > 0 ? args.collections : NONE,
     documentAddress: ctx.documentAddress,
     origin: args.origin ?? { type: 'yaml', file: ctx.file, doc: ctx.doc, path: args.path },
   };

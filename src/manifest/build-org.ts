@@ -1,4 +1,5 @@
 import { emit, list, pick, declared, asText, type DocContext, type Json, type ParentDecl } from './build-context.js';
+import { sortKeys } from './digest.js';
 import type { DesiredObject, JsonValue } from './types.js';
 
 /** Administrators of a group, reseller or tenant: `<parent>/admin/<email>`. */
@@ -74,7 +75,7 @@ export function buildGroup(ctx: DocContext, name: string, spec: Json): void {
       address: `${group.address}/product/${sku}`,
       parentAddress: group.address,
       identity: { sku },
-      fields: pick(product, ['sku', 'name', 'description', 'status', 'items']),
+      fields: sortNested(pick(product, ['sku', 'name', 'description', 'status', 'items'])),
       path: ['spec', 'products', i],
     });
   });
@@ -87,7 +88,7 @@ export function buildGroup(ctx: DocContext, name: string, spec: Json): void {
       address: `${group.address}/branding/${type}`,
       parentAddress: group.address,
       identity: { type },
-      fields: { type, ...styling },
+      fields: { type, ...(sortKeys(styling) as Json) },
       path: ['spec', 'branding', type],
     });
   }
@@ -118,4 +119,10 @@ export function buildReseller(ctx: DocContext, name: string, metadata: Json, spe
   const parent = parentDecl(metadata);
   if (parent) ctx.out.parents.set(reseller, parent);
   buildAdmins(ctx, reseller, spec, ['spec']);
+}
+
+/** Nested values with sorted keys, so that the set's digest does not depend on key order. */
+function sortNested(fields: Json): Json {
+  for (const [k, v] of Object.entries(fields)) if (v !== null && typeof v === 'object') fields[k] = sortKeys(v);
+  return fields;
 }

@@ -1,4 +1,5 @@
 import { emit, type DocContext, type Json } from './build-context.js';
+import { sortKeys } from './digest.js';
 import { Codes } from './codes.js';
 import type { Place, Reporter } from './reporter.js';
 import type { DesiredRoutingTable, JsonScalar, RowValue } from './types.js';
@@ -12,7 +13,7 @@ export function buildRoutingTable(ctx: DocContext, metadata: Json, spec: Json): 
   const version = String(metadata['version']);
   const name = String(metadata['name']);
   const key = (spec['key'] as string[]).slice();
-  const fieldTypes = { ...((spec['fields'] as Record<string, FieldType> | undefined) ?? {}) };
+  const fieldTypes = sortKeys((spec['fields'] as Json | undefined) ?? {}) as Record<string, FieldType>;
   const table = emit(ctx, {
     kind: 'RoutingTable',
     address: `routing/${service}/${version}/${name}`,

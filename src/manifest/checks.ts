@@ -22,12 +22,12 @@ function placeOf(reporter: Reporter, o: DesiredObject, field?: string) {
  * the CSV) is reported where it is written, pointing at the first. Returns the set
  * without the duplicates.
  */
-export function dropDuplicates(objects: readonly DesiredObject[], reporter: Reporter): DesiredObject[] {
+export function dropDuplicates(objects: readonly DesiredObject[], reporter: Reporter): { kept: DesiredObject[]; byAddress: Map<string, DesiredObject> } {
   const first = new Map<string, DesiredObject>();
   const kept: DesiredObject[] = [];
   const dropped = new Set<string>();
   for (const o of objects) {
-    if (o.parentAddress !== undefined && dropped.has(o.parentAddress)) {
+    if (dropped.size > 0 && o.parentAddress !== undefined && dropped.has(o.parentAddress)) {
       dropped.add(o.address);
       continue;
     }
@@ -40,7 +40,7 @@ export function dropDuplicates(objects: readonly DesiredObject[], reporter: Repo
     first.set(o.address, o);
     kept.push(o);
   }
-  return kept;
+  return { kept, byAddress: first };
 }
 
 /**
@@ -48,7 +48,7 @@ export function dropDuplicates(objects: readonly DesiredObject[], reporter: Repo
  * `parentAddress`; a uuid or an undeclared name gives a `parentRef` (an undeclared name
  * must exist live: the planner looks it up; it is listed in the external parents).
  */
-export function resolveParents(out: BuildOutput, declared: ReadonlySet<string>): ExternalParent[] {
+export function resolveParents(out: BuildOutput, declared: ReadonlyMap<string, DesiredObject>): ExternalParent[] {
   const external = new Map<string, ExternalParent>();
   for (const [object, decl] of out.parents) {
     if (decl.uuid !== undefined) {
@@ -76,10 +76,17 @@ export function resolveParents(out: BuildOutput, declared: ReadonlySet<string>):
  */
 export function checkBillingIds(objects: readonly DesiredObject[], reporter: Reporter, byAddress: ReadonlyMap<string, DesiredObject>): void {
   const seen = new Map<string, DesiredObject>();
+  const roots = new Map<string, string>();
   for (const o of objects) {
     const billingId = o.fields['billingId'];
     if (typeof billingId !== 'string') continue;
-    const key = `${rootOf(o, byAddress)}|${o.kind}|${billingId}`;
+    const parent = o.parentAddress ?? '';
+    let root = roots.get(parent);
+    if (root === undefined) {
+      root = rootOf(o, byAddress);
+      roots.set(parent, root);
+    }
+    const key = `${root}|${o.kind}|${billingId}`;
     const earlier = seen.get(key);
     if (!earlier) {
       seen.set(key, o);

@@ -24,6 +24,7 @@ export async function runCsvJobs(jobs: readonly CsvJob[], tables: ReadonlyMap<De
     const text = await readTextFile(job.absolute, job.display, MAX_CSV_BYTES, reporter, at);
     if (text === undefined) continue;
     read.add(job.display);
+    job.ctx.out.digest.addCsv(job.owner.address, text);
     if (job.type === 'records') {
       const appender = [...tables.entries()].find(([t]) => t.table === job.owner)?.[1];
       if (appender) addCsvRecords(text, job.display, appender, reporter);

@@ -9,8 +9,7 @@ import type { DesiredObject, DesiredRoutingTable, ExternalParent, JsonScalar, So
  * Positions are computed on demand by {@link sourceOf}.
  */
 export class DesiredSet {
-  private readonly byAddress = new Map<string, DesiredObject>();
-  private readonly childrenOf = new Map<string, DesiredObject[]>();
+  private childrenOf: Map<string, DesiredObject[]> | undefined;
   private readonly tables = new Map<string, DesiredRoutingTable>();
 
   constructor(
@@ -18,14 +17,9 @@ export class DesiredSet {
     readonly routingTables: readonly DesiredRoutingTable[],
     readonly externalParents: readonly ExternalParent[],
     private readonly reporter: Reporter,
+    /** Objects by address (built by the caller when it has one already). */
+    private readonly byAddress = new Map(objects.map((o) => [o.address, o])),
   ) {
-    for (const o of objects) {
-      this.byAddress.set(o.address, o);
-      if (o.parentAddress === undefined) continue;
-      const list = this.childrenOf.get(o.parentAddress);
-      if (list) list.push(o);
-      else this.childrenOf.set(o.parentAddress, [o]);
-    }
     for (const t of routingTables) this.tables.set(t.table.address, t);
   }
 
@@ -41,6 +35,15 @@ export class DesiredSet {
 
   /** Objects whose parent is `address` (routing rows excluded: see `routingTables`). */
   children(address: string): readonly DesiredObject[] {
+    if (!this.childrenOf) {
+      this.childrenOf = new Map();
+      for (const o of this.objects) {
+        if (o.parentAddress === undefined) continue;
+        const list = this.childrenOf.get(o.parentAddress);
+        if (list) list.push(o);
+        else this.childrenOf.set(o.parentAddress, [o]);
+      }
+    }
     return this.childrenOf.get(address) ?? [];
   }
 

@@ -1,41 +1,49 @@
 import { createHash } from 'node:crypto';
-import type { DesiredObject, DesiredRoutingTable, JsonValue } from './types.js';
+import type { JsonValue } from './types.js';
+import { pointer } from './normalise.js';
 
 /**
- * `sha256:` over the normalised desired set (the plan file's `manifests.digest`): objects
- * sorted by address with sorted keys, routing rows in declaration order. Formatting,
- * comments, file layout and positions do not count; values from `${VAR}` count through
- * their own sha256, so a rotated secret changes the digest without the digest input ever
- * holding the secret.
+ * The manifest set's digest (the plan file's `manifests.digest`): `sha256:` over the
+ * valid documents after parsing and `${VAR}` interpolation (as JSON, sorted by document
+ * address) and the contents of the CSV files they read. Comments, quoting, flow or block
+ * style, and which file a document sits in do not count; key order does. Values from the
+ * environment count through their own sha256, so a rotated secret changes the digest
+ * without the digest input ever holding the secret.
  */
-export function digestSet(objects: readonly DesiredObject[], tables: readonly DesiredRoutingTable[]): string {
-  const hash = createHash('sha256');
-  const sorted = [...objects].sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
-  for (const o of sorted) {
-    const fields: Record<string, JsonValue> = { ...o.fields };
-    for (const name of o.sensitiveFields) fields[name] = `sha256:${createHash('sha256').update(canonical(fields[name] ?? null)).digest('hex')}`;
-    const entry = {
-      kind: o.kind,
-      address: o.address,
-      parent: o.parentAddress ?? o.parentRef ?? null,
-      fields,
-      prune: o.prune,
-      protect: o.protect,
-      collections: [...o.declaredCollections].sort(),
-    };
-    hash.update(canonical(entry as unknown as JsonValue)).update('\n');
+export class DigestBuilder {
+  private readonly parts: string[] = [];
+
+  addDocument(address: string, value: unknown, sensitive: ReadonlySet<string>): void {
+    const json = sensitive.size === 0 ? JSON.stringify(value) : JSON.stringify(maskSensitive(value, sensitive));
+    this.parts.push(`${address}\n${json}`);
   }
-  for (const t of [...tables].sort((a, b) => (a.table.address < b.table.address ? -1 : 1))) {
-    hash.update(`${t.table.address}\n${JSON.stringify(t.columns)}\n`);
-    for (const row of t.rows) hash.update(JSON.stringify(row)).update('\n');
+
+  addCsv(ownerAddress: string, text: string): void {
+    this.parts.push(`${ownerAddress}\ncsv ${createHash('sha256').update(text).digest('hex')}`);
   }
-  return `sha256:${hash.digest('hex')}`;
+
+  digest(): string {
+    const sorted = [...this.parts].sort();
+    return `sha256:${createHash('sha256').update(sorted.join('\n\u0000\n')).digest('hex')}`;
+  }
 }
 
-/** JSON with object keys sorted at every level. */
-export function canonical(value: JsonValue): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  const keys = Object.keys(value).sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical(value[k] as JsonValue)}`).join(',')}}`;
+function maskSensitive(value: unknown, sensitive: ReadonlySet<string>, path: (string | number)[] = []): unknown {
+  if (typeof value === 'string') {
+    return sensitive.has(pointer(path)) ? `sha256:${createHash('sha256').update(value).digest('hex')}` : value;
+  }
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((v, i) => maskSensitive(v, sensitive, [...path, i]));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = maskSensitive(v, sensitive, [...path, k]);
+  return out;
+}
+
+/** A copy with object keys sorted at every level (nested field values are built this way). */
+export function sortKeys(value: JsonValue): JsonValue {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map(sortKeys);
+  const out: Record<string, JsonValue> = {};
+  for (const k of Object.keys(value).sort()) out[k] = sortKeys(value[k] as JsonValue);
+  return out;
 }

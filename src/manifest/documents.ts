@@ -15,6 +15,8 @@ export interface DocumentSource {
   file: string;
   absolute: string;
   doc: number;
+  /** False when the file text has no `*`, so no YAML alias (alias tracking is skipped). */
+  mayHaveAliases: boolean;
 }
 
 /**
@@ -44,7 +46,7 @@ export function processDocument(
     reporter.error(Codes.unknownKind, `unknown kind "${String(kind)}"; expected one of ${MANIFEST_KINDS.join(', ')}${didYouMean(String(kind), MANIFEST_KINDS)}`, at(['kind']));
     return;
   }
-  const normalised = normaliseDocument(raw, env);
+  const normalised = normaliseDocument(raw, env, { mayHaveAliases: source.mayHaveAliases });
   for (const issue of normalised.issues) reporter.error(issue.code, issue.message, at(issue.path, { offsetInString: issue.offsetInString }));
   if (normalised.value === undefined) return;
   const validate = schemaSet().validators[kind as ManifestKind];
@@ -62,6 +64,7 @@ function build(kind: ManifestKind, source: DocumentSource, document: Json, sensi
   const name = String(metadata['name']);
   const documentAddress =
     kind === 'RoutingTable' ? `routing/${String(metadata['service'])}/${String(metadata['version'])}/${name}` : `${kind.toLowerCase()}/${name}`;
+  out.digest.addDocument(documentAddress, document, sensitive);
   const ctx: DocContext = {
     out,
     file: source.file,

@@ -8,7 +8,6 @@ export { DesiredSet } from './desired-set.js';
 export { Codes, type Code } from './codes.js';
 export { fieldTraits, schemaSet, SCHEMAS_DIR, SCHEMA_FILES, type FieldTraits } from './schemas.js';
 export { fullAddress } from './build-tenant.js';
-export { canonical } from './digest.js';
 export { sortDiagnostics } from './reporter.js';
 export { MAX_MANIFEST_BYTES, MAX_CSV_BYTES } from './files.js';
 export { MAX_ALIAS_COUNT } from './parse.js';

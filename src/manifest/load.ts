@@ -4,12 +4,11 @@ import { checkAdminEmails, checkBillingIds, checkNumberAddresses, dropDuplicates
 import { Codes } from './codes.js';
 import { runCsvJobs } from './csv-jobs.js';
 import { DesiredSet } from './desired-set.js';
-import { digestSet } from './digest.js';
 import { processDocument } from './documents.js';
 import { discoverFiles, MAX_MANIFEST_BYTES, readTextFile } from './files.js';
 import { parseManifest } from './parse.js';
 import { Reporter, sortDiagnostics } from './reporter.js';
-import type { DesiredObject, DesiredRoutingTable, Diagnostic } from './types.js';
+import type { DesiredRoutingTable, Diagnostic } from './types.js';
 
 export interface LoadOptions {
   /** Values for `${VAR}` (default: process.env). */
@@ -56,17 +55,16 @@ export async function loadManifests(paths: string[], options: LoadOptions = {}):
     if (docs.length === 0 && reporter.diagnostics.length === before) {
       reporter.error(Codes.empty, 'empty manifest: no YAML document in this file', { file: file.display, line: 1, column: 1 });
     }
+    const mayHaveAliases = text.includes('*');
     for (const { doc, value } of docs) {
-      processDocument({ file: file.display, absolute: file.absolute, doc }, value, env, out, tables);
+      processDocument({ file: file.display, absolute: file.absolute, doc, mayHaveAliases }, value, env, out, tables);
     }
   }
   await runCsvJobs(out.csvJobs, tables, read);
-  const objects = dropDuplicates(out.objects, reporter);
-  const declared = new Set(objects.map((o) => o.address));
-  const externalParents = resolveParents(out, declared);
-  const byAddress = new Map<string, DesiredObject>(objects.map((o) => [o.address, o]));
+  const { kept: objects, byAddress } = dropDuplicates(out.objects, reporter);
+  const externalParents = resolveParents(out, byAddress);
   const routingTables = [...tables.keys()].filter((t) => byAddress.get(t.table.address) === t.table);
-  const set = new DesiredSet(objects, routingTables, externalParents, reporter);
+  const set = new DesiredSet(objects, routingTables, externalParents, reporter, byAddress);
   checkBillingIds(objects, reporter, byAddress);
   checkAdminEmails(objects, reporter);
   checkNumberAddresses(objects, byAddress, (a) => set.children(a), reporter);
@@ -75,7 +73,7 @@ export async function loadManifests(paths: string[], options: LoadOptions = {}):
     set,
     diagnostics,
     files: [...read].sort(),
-    digest: digestSet(objects, routingTables),
+    digest: out.digest.digest(),
     ok: !diagnostics.some((d) => d.severity === 'error'),
   };
 }

@@ -18,25 +18,37 @@ export interface Normalised {
 const VARIABLE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
- * Copies a parsed document into a plain tree, replacing `${VAR}` in strings with the
- * environment's value (`$${` writes a literal `${`), and guarding against alias bombs:
- * the fast parser shares the anchored object between its aliases, so each second visit
- * of an object counts as one alias expansion, as the yaml package's maxAliasCount does.
+ * Walks a freshly parsed document (changing it in place: the parser's output is ours),
+ * replacing `${VAR}` in strings with the environment's value (`$${` writes a literal
+ * `${`), and guarding against alias bombs: the fast parser shares the anchored object
+ * between its aliases, so each second visit of an object counts as one alias expansion,
+ * as the yaml package's maxAliasCount does. A shared node is interpolated once; the
+ * second visit sees the result, which contains no `${` unless a variable's value does,
+ * so shared nodes are skipped rather than walked again.
  */
-export function normaliseDocument(value: unknown, env: Record<string, string | undefined>): Normalised {
-  const state = { env, sensitive: new Set<string>(), issues: [] as NormaliseIssue[], seen: new Set<object>(), aliases: 0 };
+export function normaliseDocument(value: unknown, env: Record<string, string | undefined>, options: { mayHaveAliases?: boolean } = {}): Normalised {
+  const sizes = options.mayHaveAliases === false ? undefined : new Map<object, number>();
+  const state: State = { env, sensitive: new Set<string>(), issues: [], sizes, aliases: 0, expanded: 0 };
   try {
-    return { value: copy(value, [], state), sensitive: state.sensitive, issues: state.issues };
+    const root = typeof value === 'string' ? interpolate(value, [], state) : value;
+    if (root !== null && typeof root === 'object') walk(root, [], state);
+    return { value: root, sensitive: state.sensitive, issues: state.issues };
   } catch (error) {
     if (!(error instanceof AliasLimit)) throw error;
-    state.issues.push({ code: 'SB_YAML_ALIAS', message: `aliases expand too much (more than ${MAX_ALIAS_COUNT} alias expansions)`, path: error.path });
+    state.issues.push({ code: 'SB_YAML_ALIAS', message: error.message, path: error.path });
     return { value: undefined, sensitive: state.sensitive, issues: state.issues };
   }
 }
 
+/** Most nodes a document may expand to through aliases (a billion-laughs guard). */
+export const MAX_EXPANDED_NODES = 2_000_000;
+
 class AliasLimit extends Error {
-  constructor(readonly path: (string | number)[]) {
-    super('alias limit');
+  constructor(
+    message: string,
+    readonly path: (string | number)[],
+  ) {
+    super(message);
   }
 }
 
@@ -44,23 +56,53 @@ interface State {
   env: Record<string, string | undefined>;
   sensitive: Set<string>;
   issues: NormaliseIssue[];
-  seen: Set<object>;
+  /**
+   * Expanded node count of every container seen (a second sighting is an alias).
+   * Undefined when the file has no `*` at all, hence no alias: tracking every node in a
+   * map costs more than the parse.
+   */
+  sizes: Map<object, number> | undefined;
   aliases: number;
+  /** Nodes added by alias expansions so far. */
+  expanded: number;
 }
 
-function copy(value: unknown, path: (string | number)[], state: State): unknown {
-  if (typeof value === 'string') return value.includes('$') ? interpolate(value, path, state) : value;
-  if (value === null || typeof value !== 'object') return value;
-  if (state.seen.has(value)) {
+/**
+ * Interpolates the strings of a container in place and returns its expanded size.
+ * `path` is one shared stack (pushed and popped): copying it per node would dominate.
+ */
+function walk(container: object, path: (string | number)[], state: State): number {
+  const known = state.sizes?.get(container);
+  if (known !== undefined) {
     state.aliases += 1;
-    if (state.aliases > MAX_ALIAS_COUNT) throw new AliasLimit([...path]);
-  } else {
-    state.seen.add(value);
+    state.expanded += known;
+    if (state.aliases > MAX_ALIAS_COUNT) throw new AliasLimit(`more than ${MAX_ALIAS_COUNT} aliases in one document`, [...path]);
+    if (state.expanded > MAX_EXPANDED_NODES) throw new AliasLimit(`aliases expand this document to more than ${MAX_EXPANDED_NODES.toLocaleString('en-US')} nodes`, [...path]);
+    return known;
   }
-  if (Array.isArray(value)) return value.map((item, i) => copy(item, [...path, i], state));
-  const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) out[key] = copy(item, [...path, key], state);
-  return out;
+  state.sizes?.set(container, 0);
+  let size = 1;
+  const record = container as Record<string | number, unknown>;
+  const visit = (key: string | number): void => {
+    const item = record[key];
+    if (typeof item === 'string') {
+      size += 1;
+      if (!item.includes('$')) return;
+      path.push(key);
+      record[key] = interpolate(item, path, state);
+      path.pop();
+    } else if (item !== null && typeof item === 'object') {
+      path.push(key);
+      size += walk(item, path, state);
+      path.pop();
+    } else {
+      size += 1;
+    }
+  };
+  if (Array.isArray(container)) for (let i = 0; i < container.length; i++) visit(i);
+  else for (const key of Object.keys(container)) visit(key);
+  state.sizes?.set(container, size);
+  return size;
 }
 
 function interpolate(text: string, path: (string | number)[], state: State): string {

@@ -72,7 +72,7 @@ export interface DesiredObject {
    */
   fields: Record<string, JsonValue>;
   /** Fields whose value came from `${VAR}` (or are secret by nature): render as `(sensitive)`. */
-  sensitiveFields: string[];
+  sensitiveFields: readonly string[];
   /** Inherited from the document's `metadata.prune`. */
   prune: boolean;
   /** Inherited from the document's `metadata.protect`: never delete or replace. */
@@ -83,7 +83,7 @@ export interface DesiredObject {
    * `trunkGroups`, `blockList`, `allowList`, `numbers`, `admins`, `callingPlans`,
    * `prefixes`, `products`, `branding`, `records`). Prune only touches these (CONTRACT §3.4).
    */
-  declaredCollections: string[];
+  declaredCollections: readonly string[];
   /** Address of the document's top object (`tenant/acme-corp` for its entitlements). */
   documentAddress: string;
   origin: Origin;
