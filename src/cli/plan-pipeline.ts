@@ -1,6 +1,6 @@
 import { DiagnosticsError, SwitchboardError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
-import { loadManifests } from '../manifest/index.js';
+import { loadManifests, type DesiredSet } from '../manifest/index.js';
 import { toDesiredNodes } from '../plan/desired.js';
 import { makePlan, type MadePlan } from '../plan/make-plan.js';
 import { matchesPattern, selectTargets } from '../plan/targets.js';
@@ -39,17 +39,20 @@ export async function planPipeline(paths: string[], options: PlanCommandOptions,
   const loaded = await loadManifests(paths.length > 0 ? paths : ['.']);
   if (!loaded.ok) throw new DiagnosticsError(loaded.diagnostics);
   const connect: ConnectOptions = { concurrency: options.concurrency, logger, ...pick(options) };
-  const session = existing ?? (await openSession(connect));
+  const nodes = toDesiredNodes(loaded.set);
+  const needs = { platform: nodes.length > 0, routing: loaded.set.routingTables.length > 0 };
+  const session = existing ?? (await openSession(connect, needs));
   try {
-    const desired = selectTargets(toDesiredNodes(loaded.set), options.target, options.exclude);
-    const lastAppliedFile = lastAppliedPath(options.stateDir, session.client.instance);
+    const desired = selectTargets(nodes, options.target, options.exclude);
+    const lastAppliedFile = lastAppliedPath(options.stateDir, session.target.instance || 'routing');
     const lastApplied = await readLastApplied(lastAppliedFile);
+    const routingSet = session.routing && wantsRouting(loaded.set, options) ? { set: loaded.set, client: session.routing } : undefined;
     const made = await makePlan({
       desired,
       manifests: { digest: loaded.digest, files: loaded.files },
-      client: session.client,
-      P: session.client.paths.P,
-      target: { baseUrl: session.connection.url, instance: session.client.instance },
+      ...(session.client ? { platform: { client: session.client, P: session.client.paths.P } } : {}),
+      ...(routingSet ? { routing: routingSet } : {}),
+      target: session.target,
       lastApplied,
       options: {
         prune: options.prune,
@@ -67,6 +70,17 @@ export async function planPipeline(paths: string[], options: PlanCommandOptions,
     if (!existing) await session.close();
     throw error;
   }
+}
+
+/**
+ * Routing tables are targeted as a whole: a table is in scope when a target names it, a
+ * row of it, or an ancestor of it (`routing/*`), and no exclude names it.
+ */
+function wantsRouting(set: DesiredSet, options: PlanCommandOptions): boolean {
+  const inScope = (table: string) =>
+    (options.target.length === 0 || options.target.some((p) => matchesPattern(p, table) || matchesPattern(table, p))) &&
+    !options.exclude.some((p) => matchesPattern(p, table));
+  return set.routingTables.some((t) => inScope(t.table.address));
 }
 
 function pick(options: PlanCommandOptions): Partial<ConnectOptions> {

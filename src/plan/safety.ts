@@ -1,4 +1,4 @@
-import { kindOf } from '../kinds/index.js';
+import { hasKind, kindOf } from '../kinds/index.js';
 import type { DesiredNode, LiveState } from '../state/types.js';
 import type { Change, PlanMessage } from './types.js';
 
@@ -25,11 +25,13 @@ export function checkSafety(
   live: LiveState,
   options: SafetyOptions,
   permissions?: PermissionCheck,
+  /** Live counts by kind of objects the LiveState does not list (routing rows). */
+  otherLiveCounts: ReadonlyMap<string, number> = new Map(),
 ): PlanMessage[] {
   return [
     ...checkProtected(changes, desired),
     ...checkReplaces(changes, options),
-    ...checkDeleteThreshold(changes, live, options),
+    ...checkDeleteThreshold(changes, live, options, otherLiveCounts),
     ...(permissions ? checkPermissions(changes, permissions) : []),
   ];
 }
@@ -44,7 +46,7 @@ function checkProtected(changes: readonly Change[], desired: readonly DesiredNod
 function checkReplaces(changes: readonly Change[], options: SafetyOptions): PlanMessage[] {
   if (options.allowReplace) return [];
   return changes
-    .filter((c) => c.action === 'replace' && kindOf(c.kind).holdsData)
+    .filter((c) => c.action === 'replace' && hasKind(c.kind) && kindOf(c.kind).holdsData)
     .map((c) => ({
       code: 'SB_REPLACE_REFUSED',
       address: c.address,
@@ -52,10 +54,10 @@ function checkReplaces(changes: readonly Change[], options: SafetyOptions): Plan
     }));
 }
 
-function checkDeleteThreshold(changes: readonly Change[], live: LiveState, options: SafetyOptions): PlanMessage[] {
+function checkDeleteThreshold(changes: readonly Change[], live: LiveState, options: SafetyOptions, otherLiveCounts: ReadonlyMap<string, number>): PlanMessage[] {
   const deletesByKind = new Map<string, number>();
   for (const c of changes) if (c.action === 'delete') deletesByKind.set(c.kind, (deletesByKind.get(c.kind) ?? 0) + 1);
-  const liveByKind = new Map<string, number>();
+  const liveByKind = new Map<string, number>(otherLiveCounts);
   for (const collection of live.collections) {
     liveByKind.set(collection.kind, (liveByKind.get(collection.kind) ?? 0) + collection.addresses.length);
   }
@@ -79,7 +81,7 @@ function checkDeleteThreshold(changes: readonly Change[], live: LiveState, optio
  */
 function placeholderFor(address: string, kindByAddress: ReadonlyMap<string, string>): string {
   const kind = kindByAddress.get(address);
-  const created = kind === undefined ? undefined : kindOf(kind).createdId;
+  const created = kind === undefined || !hasKind(kind) ? undefined : kindOf(kind).createdId;
   return created?.from === 'body' && created.field === 'uuid' ? '00000000-0000-4000-8000-000000000000' : '1';
 }
 

@@ -49,7 +49,10 @@ export const registerPlan: CommandRegistrar = (program: Command, context) => {
         if (options.out) await writePlanFile(options.out, run.plan);
         const color = options.color && process.stdout.isTTY === true && !process.env['NO_COLOR'];
         ctx.stdout.write(renderPlan(run.plan, options.format, color));
-        if (options.stats) process.stderr.write(`${JSON.stringify(run.session.client.stats())}\n`);
+        if (options.stats) {
+          const stats = { platform: run.session.client?.stats(), routingEngine: run.session.routing?.stats };
+          process.stderr.write(`${JSON.stringify(stats)}\n`);
+        }
         ctx.exitCode = planExitCode(run.plan, options.detailedExitcode);
       } finally {
         await run.session.close();
