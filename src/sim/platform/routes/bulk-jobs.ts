@@ -6,7 +6,8 @@
  * - Jobs run synchronously inside the PUT: when the response arrives the job is already
  *   `success`, `error` or `partial` (the spec shows no running state). 200 when at least one
  *   item succeeded (`partial` when some failed), 400 when none did; both bodies carry
- *   `code`/`reason` plus the job's `id` and `job_id` (extras).
+ *   `code`/`reason` plus the job's `id` and `job_id` (extras); the 400 also carries the
+ *   simulator's usual `error` object (code `bulk_failed`).
  * - When a job ends, an e-mail goes to the caller (if the account has an address) unless the
  *   group configuration sets `bulk_job_notifications` to `false`.
  * - The job lists page in token style; `search` is a case-insensitive substring of title or
@@ -104,8 +105,9 @@ export function runBulkJob(ctx: RequestContext, scope: SubscriptionScope, kind: 
   doc2Tables(store).bulkJobs.insert(job);
   notify(ctx, scope, job);
   const reason = `${kind} bulk job ${job.job_id} finished: ${success} of ${jobItems.length} items succeeded (status ${status})`;
-  if (success === 0) throw new ApiError(400, 'bulk_failed', reason, { code, reason, id, job_id: job.job_id });
-  return ok({ code, reason, id, job_id: job.job_id });
+  const body = { code, reason, id, job_id: job.job_id };
+  if (success === 0) return { status: 400, body: { ...body, ...new ApiError(400, 'bulk_failed', reason).body() } };
+  return ok(body);
 }
 
 function notify(ctx: RequestContext, scope: SubscriptionScope, job: BulkJobRow): void {
