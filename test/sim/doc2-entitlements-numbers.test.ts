@@ -139,8 +139,9 @@ describe('Document 2 numbers', () => {
     expect((await f.admin.get<{ results: number }>(`${f.T}/number_inventory?region=${brussels}`)).body.results).toBe(100);
     expect((await f.admin.get<{ results: number }>(`${f.T}/number_inventory?region=${flanders}`)).body.results).toBe(0);
     expect((await f.admin.get(`${f.T}/number_inventory?region=abc`)).status).toBe(400);
-    const seed = { ...(await fetch(`${sim.url}/_sim/state`).then((r) => r.json())) } as { tables: { numbers: { fullNumber: string; source: string }[] } };
+    const seed = await fetch(`${sim.url}/_sim/state`).then((r) => r.json()) as { tables: { numbers: { fullNumber: string; source: string }[] } };
     const ported = seed.tables.numbers.find((n) => n.fullNumber === '+3221234569');
+    expect(ported).toBeDefined();
     if (ported) ported.source = 'ported_in';
     await fetch(`${sim.url}/_sim/reset`, { method: 'POST', body: JSON.stringify(seed) });
     const admin = await loginAs(sim, 'admin');
