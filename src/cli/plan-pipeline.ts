@@ -26,7 +26,6 @@ export interface PlanCommandOptions {
 
 export interface PlanRun extends MadePlan {
   session: PlatformSession;
-  desired: DesiredNode[];
   lastApplied: Map<string, LastAppliedEntry>;
   lastAppliedFile: string;
 }
@@ -65,7 +64,7 @@ export async function planPipeline(paths: string[], options: PlanCommandOptions,
     if (made.problems.length > 0) {
       throw new DiagnosticsError(made.problems.map((p) => ({ severity: 'error', code: p.code, message: p.message, ...(p.address ? { address: p.address } : {}) })));
     }
-    return { ...made, session, desired, lastApplied, lastAppliedFile };
+    return { ...made, session, lastApplied, lastAppliedFile };
   } catch (error) {
     if (!existing) await session.close();
     throw error;

@@ -19,7 +19,17 @@ export const entitlementKind: KindDefinition = {
   parentKinds: ['Subscription'],
   collection: 'entitlements',
   fields,
-  identity: (f) => String(f['type']),
+  identity: (f) => String(f['type'] ?? f['typeId']),
+  // Manifests may name the type by id; the live entitlement only carries the type's name.
+  canonicalize: async (desired, ctx) => {
+    if (desired.fields['type'] !== undefined || desired.fields['typeId'] === undefined) return desired;
+    const { typeId, ...fields } = desired.fields;
+    const types = await ctx.refs.entitlementTypes({});
+    const found = types.find((t) => String(t.id) === String(typeId));
+    if (!found) throw new SwitchboardError('SB_UNKNOWN_REFERENCE', `unknown entitlement type id ${String(typeId)}`);
+    const parent = desired.address.slice(0, desired.address.lastIndexOf('/entitlement/'));
+    return { address: `${parent}/entitlement/${found.name}`, fields: { ...fields, type: found.name } };
+  },
   address: (parent, identity) => `${parent}/entitlement/${identity}`,
   list: (parent, ctx) =>
     parent && {

@@ -16,7 +16,7 @@ export const numberLinkKind: KindDefinition = {
   parentKinds: ['Subscription'],
   collection: 'numbers',
   fields,
-  cannotDelete: 'the API cannot detach an address from a number (Doc 2 §4.5)',
+  // No delete: an undeclared number stays as it is (the API cannot detach an address, Doc 2 §4.5).
   identity: (f) => String(f['number']),
   address: (parent, identity) => `${parent}/number/${identity}`,
   list: (parent, ctx) =>

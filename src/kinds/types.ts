@@ -123,6 +123,11 @@ export interface KindDefinition {
    * the reader GETs the object (the one case where a GET per object is needed).
    */
   detail?: { listed: readonly string[]; request(live: LiveObject, ctx: KindContext): RequestSpec };
+  /**
+   * Rewrites a declared object into the form the live side identifies it by, before
+   * anything is read (an entitlement declared by type id is identified by its type's name).
+   */
+  canonicalize?(desired: DesiredLike, ctx: KindContext): Promise<{ address: string; fields: Record<string, unknown> }>;
   /** Turns one API item into id + manifest-named fields (+ facts). */
   fromApi(item: Record<string, unknown>, ctx: KindContext, parent: LiveObject | undefined): Promise<LiveParts> | LiveParts;
   /** Requests to create / update / delete; absent when the API has no such endpoint. */

@@ -1,4 +1,4 @@
-import { kinds } from '../kinds/index.js';
+import { kindOf, kinds } from '../kinds/index.js';
 import type { KindContext } from '../kinds/types.js';
 import type { DesiredSet } from '../manifest/index.js';
 import type { RoutingClient } from '../routing/index.js';
@@ -36,6 +36,8 @@ export interface MadePlan {
   plan: Plan;
   /** Mistakes that make the plan impossible (exit 1), besides the plan's refusals (exit 3). */
   problems: PlanMessage[];
+  /** The desired nodes as planned (after canonicalisation). */
+  desired: readonly DesiredNode[];
   live: LiveState;
   /** The kind context the plan was computed with (apply rebuilds requests with it). */
   ctx?: KindContext;
@@ -49,15 +51,18 @@ export async function makePlan(input: MakePlanInput): Promise<MadePlan> {
   let live: LiveState = { byAddress: new Map(), collections: [], problems: [] };
   let out = EMPTY;
   let ctx: KindContext | undefined;
+  const problems: PlanMessage[] = [];
+  let desired = input.desired;
   if (input.platform) {
     ctx = { P: input.platform.P, refs: createReferenceData(input.platform.client, input.platform.P) };
-    live = await new LiveReader(input.platform.client, ctx, input.lastApplied).read(input.desired, kinds.map((k) => k.kind));
-    out = await computeChanges({ desired: input.desired, live, lastApplied: input.lastApplied, ctx, options: input.options });
+    desired = await canonicalize(input.desired, ctx, problems);
+    live = await new LiveReader(input.platform.client, ctx, input.lastApplied).read(desired, kinds.map((k) => k.kind));
+    out = await computeChanges({ desired, live, lastApplied: input.lastApplied, ctx, options: input.options });
   }
   const routing = input.routing ? await planRoutingTables(input.routing.set, input.routing.client, { prune: input.options.prune }) : undefined;
   const changes = [...out.changes, ...(routing?.changes ?? [])];
   const routingLive = new Map<string, number>([[ROUTING_ROW, [...(routing?.liveCounts.values() ?? [])].reduce((a, b) => a + b, 0)]]);
-  const refusals = [...out.refusals, ...checkSafety(changes, input.desired, live, input.options, input.platform?.client.permissions, routingLive)];
+  const refusals = [...out.refusals, ...checkSafety(changes, desired, live, input.options, input.platform?.client.permissions, routingLive)];
   const unmanagedCount = out.unmanaged.length + (routing?.unmanaged ?? 0);
   const plan: Plan = {
     formatVersion: PLAN_FORMAT_VERSION,
@@ -71,5 +76,31 @@ export async function makePlan(input: MakePlanInput): Promise<MadePlan> {
     warnings: out.warnings,
     errors: refusals,
   };
-  return { plan, problems: [...out.problems, ...(routing?.problems ?? [])], live, ...(ctx ? { ctx } : {}), ...(routing ? { routing } : {}) };
+  return { plan, problems: [...problems, ...out.problems, ...(routing?.problems ?? [])], desired, live, ...(ctx ? { ctx } : {}), ...(routing ? { routing } : {}) };
+}
+
+/** Applies the kinds' canonicalize hooks (e.g. entitlement type id → name) before reading. */
+async function canonicalize(nodes: readonly DesiredNode[], ctx: KindContext, problems: PlanMessage[]): Promise<DesiredNode[]> {
+  const seen = new Set<string>();
+  const result: DesiredNode[] = [];
+  for (const node of nodes) {
+    const hook = kindOf(node.kind).canonicalize;
+    let next = node;
+    if (hook) {
+      try {
+        const { address, fields } = await hook(node, ctx);
+        if (address !== node.address) next = { ...node, address, fields };
+      } catch (error) {
+        problems.push({ code: 'SB_UNKNOWN_REFERENCE', address: node.address, message: error instanceof Error ? error.message : String(error) });
+        continue;
+      }
+    }
+    if (seen.has(next.address)) {
+      problems.push({ code: 'SB_DUPLICATE_ADDRESS', address: next.address, message: `declared twice (once by type id): ${node.source ?? node.address}` });
+      continue;
+    }
+    seen.add(next.address);
+    result.push(next);
+  }
+  return result;
 }

@@ -138,8 +138,11 @@ class Planner {
   }
 
   private planDelete(kind: KindDefinition, live: LiveObject, owner: DesiredNode): void {
-    if (kind.cannotDelete || !kind.delete) {
-      this.out.warnings.push({ code: 'SB_CANNOT_DELETE', address: live.address, message: `not declared, but ${kind.cannotDelete ?? 'the API cannot delete it'}` });
+    if (kind.cannotDelete) {
+      this.out.warnings.push({ code: 'SB_CANNOT_DELETE', address: live.address, message: `not declared, but ${kind.cannotDelete}` });
+    }
+    if (!kind.delete) {
+      // Nothing to delete (a number's address link): the object simply stays unmanaged.
       this.out.unmanaged.push({ address: live.address, kind: kind.kind, id: live.id });
       return;
     }

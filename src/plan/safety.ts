@@ -90,6 +90,8 @@ function checkPermissions(changes: readonly Change[], permissions: PermissionChe
   const kindByAddress = new Map(changes.map((c) => [c.address, c.kind]));
   for (const change of changes) {
     for (const request of change.requests) {
+      // api_rules govern the platform API only; the routing engine has its own credentials.
+      if (!request.path.startsWith('/api/')) continue;
       const path = request.path.replace(/\{id:([^}]*)\}/g, (_m, address: string) => placeholderFor(address, kindByAddress));
       if (permissions.check(request.method, path).allowed) continue;
       const role = request.role ?? 'unknown role';
