@@ -60,6 +60,8 @@ export interface EmitArgs {
   collections?: string[];
   /** Defaults to the document node at `path`. */
   origin?: DesiredObject['origin'];
+  /** Set for the document's own object: fields under spec, these under metadata. */
+  metadataFields?: readonly string[];
 }
 
 /** Shared empty list (hundreds of thousands of objects have no collections); never mutated. */
@@ -78,7 +80,13 @@ export function emit(ctx: DocContext, args: EmitArgs): DesiredObject {
     protect: ctx.protect,
     declaredCollections: args.collections && args.collections.length > 0 ? args.collections : NONE,
     documentAddress: ctx.documentAddress,
-    origin: args.origin ?? { type: 'yaml', file: ctx.file, doc: ctx.doc, path: args.path },
+    origin: args.origin ?? {
+      type: 'yaml',
+      file: ctx.file,
+      doc: ctx.doc,
+      path: args.path,
+      ...(args.metadataFields ? { document: { metadataFields: args.metadataFields } } : {}),
+    },
   };
   if (args.parentAddress !== undefined) object.parentAddress = args.parentAddress;
   if (args.parentRef !== undefined) object.parentRef = args.parentRef;

@@ -62,6 +62,7 @@ export function buildGroup(ctx: DocContext, name: string, spec: Json): void {
     identity: { name },
     fields: { name, ...pick(spec, ['draasDomain']) },
     path: [],
+    metadataFields: ['name'],
     collections: declared(spec, ['admins', 'callingPlans', 'products', 'branding']),
   });
   buildAdmins(ctx, group, spec, ['spec']);
@@ -114,6 +115,7 @@ export function buildReseller(ctx: DocContext, name: string, metadata: Json, spe
     identity: { name },
     fields: { name, ...pick(spec, ['billingId', 'markup', 'suspensionProfile']) },
     path: [],
+    metadataFields: ['name'],
     collections: declared(spec, ['admins']),
   });
   const parent = parentDecl(metadata);

@@ -20,6 +20,7 @@ export function buildRoutingTable(ctx: DocContext, metadata: Json, spec: Json): 
     identity: { service, version, name },
     fields: { service, version, name, key, ...(spec['fields'] ? { fields: fieldTypes } : {}) },
     path: [],
+    metadataFields: ['service', 'version', 'name'],
     collections: spec['records'] !== undefined || spec['recordsFrom'] !== undefined ? ['records'] : [],
   });
   return { table, service, version, name, key, fieldTypes, columns: [], rows: [], index: new Map(), rowSources: [], sourceFiles: [], inlinePaths: [] };

@@ -14,6 +14,7 @@ export function buildTenant(ctx: DocContext, name: string, metadata: Json, spec:
     identity: { name },
     fields: { name, ...pick(spec, ['billingId', 'markup']) },
     path: [],
+    metadataFields: ['name'],
     collections: declared(spec, ['admins', 'subscriptions']),
   });
   const parent = parentDecl(metadata);

@@ -1,6 +1,7 @@
 import { Codes } from './codes.js';
 import type { BuildOutput } from './build-context.js';
 import type { Reporter } from './reporter.js';
+import { placeOf } from './desired-set.js';
 import { didYouMean } from './suggest.js';
 import type { DesiredObject, ExternalParent } from './types.js';
 
@@ -10,11 +11,6 @@ function where(reporter: Reporter, o: DesiredObject, field?: string): string {
   return `${p.file}:${p.line}:${p.column}`;
 }
 
-function placeOf(reporter: Reporter, o: DesiredObject, field?: string) {
-  if (o.origin.type === 'csv') return { file: o.origin.file, line: o.origin.line, column: 1 };
-  const path = field === undefined ? o.origin.path : [...o.origin.path, field];
-  return reporter.resolve({ file: o.origin.file, doc: o.origin.doc, path });
-}
 
 /**
  * Addresses must be unique in the set: a second object at the same address (two tenants
@@ -51,6 +47,7 @@ export function dropDuplicates(objects: readonly DesiredObject[], reporter: Repo
 export function resolveParents(out: BuildOutput, declared: ReadonlyMap<string, DesiredObject>): ExternalParent[] {
   const external = new Map<string, ExternalParent>();
   for (const [object, decl] of out.parents) {
+    if (declared.get(object.address) !== object) continue;
     if (decl.uuid !== undefined) {
       object.parentRef = { kind: decl.kind, uuid: decl.uuid };
       continue;

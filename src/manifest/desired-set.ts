@@ -1,3 +1,4 @@
+import type { NodePath } from './positions.js';
 import type { Reporter } from './reporter.js';
 import type { DesiredObject, DesiredRoutingTable, ExternalParent, JsonScalar, SourcePosition } from './types.js';
 
@@ -82,9 +83,7 @@ export class DesiredSet {
   sourceOf(object: DesiredObject | string, field?: string): SourcePosition | undefined {
     const o = typeof object === 'string' ? this.get(object) : object;
     if (!o) return undefined;
-    if (o.origin.type === 'csv') return { file: o.origin.file, line: o.origin.line, column: 1 };
-    const path = field === undefined ? o.origin.path : [...o.origin.path, field];
-    return this.reporter.resolve({ file: o.origin.file, doc: o.origin.doc, path, key: field !== undefined });
+    return placeOf(this.reporter, o, field);
   }
 
   private routingRow(address: string): DesiredObject | undefined {
@@ -96,4 +95,17 @@ export class DesiredSet {
     const index = table.index.get(address.slice(tableAddress.length + 1));
     return index === undefined ? undefined : this.row(table, index);
   }
+}
+
+/** The document path of an object's field (document-level objects keep fields in spec/metadata). */
+export function fieldPath(origin: Extract<DesiredObject['origin'], { type: 'yaml' }>, field: string): NodePath {
+  if (!origin.document) return [...origin.path, field];
+  return origin.document.metadataFields.includes(field) ? ['metadata', field] : ['spec', field];
+}
+
+/** file:line:col of an object (or of one of its fields: the field's key). */
+export function placeOf(reporter: Reporter, o: DesiredObject, field?: string): SourcePosition {
+  if (o.origin.type === 'csv') return { file: o.origin.file, line: o.origin.line, column: 1 };
+  const path = field === undefined ? o.origin.path : fieldPath(o.origin, field);
+  return reporter.resolve({ file: o.origin.file, doc: o.origin.doc, path, key: field !== undefined });
 }

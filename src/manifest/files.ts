@@ -92,30 +92,31 @@ export async function readTextFile(
   reporter: Reporter,
   at = position(shown),
 ): Promise<string | undefined> {
+  const what = at.file === shown ? '' : ` ${shown}`;
   try {
     const info = await stat(absolute);
     if (!info.isFile()) {
-      reporter.error(Codes.read, 'cannot read: not a regular file', at);
+      reporter.error(Codes.read, `cannot read${what}: not a regular file`, at);
       return undefined;
     }
     if (info.size > maxBytes) {
       const mb = (n: number): string => `${(n / 1024 / 1024).toFixed(1)} MB`;
-      reporter.error(Codes.tooLarge, `file is ${mb(info.size)}, above the ${mb(maxBytes)} limit`, at);
+      reporter.error(Codes.tooLarge, `file${what} is ${mb(info.size)}, above the ${mb(maxBytes)} limit`, at);
       return undefined;
     }
     const bytes = await readFile(absolute);
     const nul = bytes.indexOf(0);
     if (nul >= 0) {
-      reporter.error(Codes.binary, `binary content (NUL byte at offset ${nul}); expected UTF-8 text`, at);
+      reporter.error(Codes.binary, `binary content${what ? ` in${what}` : ''} (NUL byte at offset ${nul}); expected UTF-8 text`, at);
       return undefined;
     }
     const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
     return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   } catch (error) {
     if (error instanceof TypeError) {
-      reporter.error(Codes.binary, 'not valid UTF-8 text', at);
+      reporter.error(Codes.binary, `${what ? `${what.trim()} is ` : ''}not valid UTF-8 text`, at);
     } else {
-      reporter.error(Codes.read, `cannot read: ${ioReason(error)}`, at);
+      reporter.error(Codes.read, `cannot read${what}: ${ioReason(error)}`, at);
     }
     return undefined;
   }

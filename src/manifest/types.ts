@@ -51,7 +51,14 @@ export type ParentRef =
  * because computing positions for every node costs more than the whole fast parse.
  */
 export type Origin =
-  | { type: 'yaml'; file: string; doc: number; path: readonly (string | number)[] }
+  | {
+      type: 'yaml';
+      file: string;
+      doc: number;
+      path: readonly (string | number)[];
+      /** Document-level objects: their fields sit under `spec`, except these under `metadata`. */
+      document?: { metadataFields: readonly string[] };
+    }
   | { type: 'csv'; file: string; line: number };
 
 /** One object the manifests declare. Plain data except for nothing: safe to serialise. */

@@ -1,0 +1,136 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadManifests, type LoadResult } from '../../src/manifest/index.js';
+
+const root = path.resolve(import.meta.dirname, '../..');
+let examples: LoadResult;
+let dir: string;
+
+beforeAll(async () => {
+  examples = await loadManifests(['examples'], { cwd: root, env: {} });
+  dir = await mkdtemp(path.join(tmpdir(), 'sb-load-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function loadText(files: Record<string, string>, env: Record<string, string> = {}): Promise<LoadResult> {
+  const sub = await mkdtemp(path.join(dir, 'case-'));
+  for (const [name, text] of Object.entries(files)) await writeFile(path.join(sub, name), text);
+  return loadManifests([sub], { cwd: sub, env });
+}
+
+describe('addresses (CONTRACT §3.1)', () => {
+  it('gives every example object its contract address', () => {
+    const has = (a: string): boolean => examples.set.get(a) !== undefined;
+    for (const address of [
+      'group/demo-group',
+      'group/demo-group/admin/platform-ops@demo.example.net',
+      'group/demo-group/block_list/premium-numbers',
+      'group/demo-group/block_list/premium-numbers/prefix/+32900',
+      'group/demo-group/product/PRD-BASIC',
+      'group/demo-group/branding/theme',
+      'reseller/north',
+      'tenant/acme-corp',
+      'tenant/acme-corp/subscription/main',
+      'tenant/acme-corp/subscription/main/entitlement/BE geo',
+      'tenant/acme-corp/subscription/main/address/Rue Haute 10, 1000 Brussels, Belgium',
+      'tenant/acme-corp/subscription/main/address/Meir 22, 2000 Antwerpen, Belgium',
+      'tenant/acme-corp/subscription/main/location/Rue Haute 10 1000',
+      'tenant/acme-corp/subscription/main/template/TPL-STD',
+      'tenant/acme-corp/subscription/main/trunkgroup/7/block_list/no-premium',
+      'tenant/acme-corp/subscription/main/trunkgroup/7/allow_list/helpdesk-exception/prefix/+3290012345',
+      'tenant/acme-corp/subscription/main/number/+3221234562',
+      'tenant/acme-corp/admin/it@acme.example',
+      'routing/draas/standby/routes',
+      'routing/draas/standby/routes/number=+3221234560',
+      'routing/draas/standby/routes/number=+3223000999',
+    ]) {
+      expect(has(address), address).toBe(true);
+    }
+  });
+
+  it('links parents: declared by address, distributor by uuid', () => {
+    expect(examples.set.get('tenant/acme-corp')?.parentAddress).toBe('reseller/north');
+    expect(examples.set.get('reseller/north')?.parentAddress).toBe('group/demo-group');
+    expect(examples.set.get('reseller/south')?.parentRef).toEqual({ kind: 'Distributor', uuid: '5d1a7b10-0000-4000-8000-000000000001' });
+    expect(examples.set.children('tenant/acme-corp/subscription/main').map((o) => o.kind)).toContain('Entitlement');
+    expect(examples.set.externalParents).toEqual([]);
+  });
+
+  it('CONTRACT §2: a parent named but not declared is an external reference, not an error', async () => {
+    const r = await loadText({ 't.yaml': 'apiVersion: switchboard/v1\nkind: Tenant\nmetadata: { name: a, reseller: elsewhere }\nspec: {}\n' });
+    expect(r.diagnostics).toEqual([]);
+    expect(r.set.get('tenant/a')?.parentRef).toEqual({ kind: 'Reseller', name: 'elsewhere' });
+    expect(r.set.externalParents).toEqual([{ kind: 'Reseller', name: 'elsewhere', referencedBy: ['tenant/a'] }]);
+  });
+});
+
+describe('desired fields', () => {
+  it('CONTRACT §2: keeps only declared fields; omitted = unmanaged, explicit null kept', () => {
+    const main = examples.set.get('tenant/acme-corp/subscription/main');
+    expect(main?.fields).toEqual({ name: 'main', billingId: 'T-ACME-MAIN', uc: 'uc_alpha', suspensionProfile: null });
+    expect(examples.set.get('tenant/globex/subscription/voice')?.fields).not.toHaveProperty('suspensionProfile');
+    expect(main?.identity).toEqual({ name: 'main' });
+  });
+
+  it('CONTRACT §3.4: records the collections a document declares, for prune scope', () => {
+    expect(examples.set.get('tenant/acme-corp')?.declaredCollections).toEqual(['admins', 'subscriptions']);
+    expect(examples.set.get('tenant/globex/subscription/voice')?.declaredCollections).toEqual(['trunkGroups']);
+    expect(examples.set.get('tenant/acme-corp/subscription/main/trunkgroup/8')?.declaredCollections).toEqual(['blockList', 'allowList']);
+    expect(examples.set.get('tenant/acme-corp/subscription/main/entitlement/BE geo')?.prune).toBe(true);
+    expect(examples.set.get('group/demo-group/product/PRD-BASIC')?.protect).toBe(true);
+  });
+
+  it('reads addressesFrom relative to the manifest and keeps the CSV line as source', () => {
+    const address = examples.set.get('tenant/acme-corp/subscription/main/address/Korenmarkt 1, 9000 Gent, Belgium');
+    expect(address?.fields).toMatchObject({ street: 'Korenmarkt', number: '1', postalCode: 9000, city: 'Gent', country: 'Belgium', isoCode: 'BE' });
+    expect(examples.set.sourceOf(address!)).toEqual({ file: 'examples/tenants/acme-corp-addresses.csv', line: 3, column: 1 });
+  });
+
+  it('resolves positions of objects and fields on demand', () => {
+    expect(examples.set.sourceOf('tenant/acme-corp')).toEqual({ file: 'examples/tenants/acme-corp.yaml', line: 3, column: 1 });
+    expect(examples.set.sourceOf('tenant/acme-corp', 'billingId')).toEqual({ file: 'examples/tenants/acme-corp.yaml', line: 10, column: 3 });
+    expect(examples.set.sourceOf('tenant/acme-corp/subscription/main/template/TPL-EXEC', 'vrp')).toEqual({ file: 'examples/tenants/acme-corp.yaml', line: 35, column: 11 });
+  });
+
+  it('keeps routing rows compact and materialises one row by address, typed by the hints', () => {
+    const table = examples.set.routingTables[0]!;
+    expect(table.columns).toEqual(['number', 'route', 'priority']);
+    expect(examples.set.objects.some((o) => o.kind === 'RoutingRow')).toBe(false);
+    const row = examples.set.get('routing/draas/standby/routes/number=+3223000000');
+    expect(row).toMatchObject({ kind: 'RoutingRow', identity: { number: '+3223000000' }, parentAddress: 'routing/draas/standby/routes', origin: { type: 'csv', line: 2 } });
+    expect(typeof row?.fields['priority'] === 'number' || row?.fields['priority'] === null).toBe(true);
+  });
+});
+
+describe('${VAR} and the digest', () => {
+  const reseller = (mobile: string): string =>
+    `apiVersion: switchboard/v1\nkind: Reseller\nmetadata: { name: r, group: g }\nspec:\n  admins:\n    - { email: a@r.example, mobile: "${mobile}" }\n`;
+
+  it('CONTRACT §2: replaces ${VAR} from the environment and flags the field as sensitive', async () => {
+    const r = await loadText({ 'r.yaml': reseller('${SB_MOBILE}') }, { SB_MOBILE: '+32470999999' });
+    expect(r.diagnostics).toEqual([]);
+    const admin = r.set.get('reseller/r/admin/a@r.example');
+    expect(admin?.fields['mobile']).toBe('+32470999999');
+    expect(admin?.sensitiveFields).toEqual(['mobile']);
+  });
+
+  it('CONTRACT §2: an unset variable is an error at its position; $${ is a literal', async () => {
+    const r = await loadText({ 'r.yaml': reseller('$${X} ${SB_NOPE}') });
+    expect(r.diagnostics.map((d) => `${d.source?.line}:${d.source?.column} ${d.code}`)).toEqual(['6:44 SB_ENV_UNSET']);
+    const ok = await loadText({ 'r.yaml': reseller('$${X}') });
+    expect(ok.set.get('reseller/r/admin/a@r.example')?.fields['mobile']).toBe('${X}');
+  });
+
+  it('digests content, not layout: comments and flow style do not count, values and secrets do', async () => {
+    const a = await loadText({ 'r.yaml': reseller('${M}') }, { M: '1' });
+    const b = await loadText({ 'x.yaml': `# same reseller\napiVersion: switchboard/v1\nkind: Reseller\nmetadata:\n  name: r\n  group: g\nspec:\n  admins:\n    - email: a@r.example\n      mobile: "\${M}"\n` }, { M: '1' });
+    const c = await loadText({ 'r.yaml': reseller('${M}') }, { M: '2' });
+    expect(a.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(b.digest).toBe(a.digest);
+    expect(c.digest).not.toBe(a.digest);
+  });
+});
