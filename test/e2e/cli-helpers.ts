@@ -1,0 +1,71 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/** The built CLI (`npm test` builds first). */
+export const CLI = resolve(import.meta.dirname, '../../dist/cli/main.js');
+export const EXAMPLES = resolve(import.meta.dirname, '../../examples');
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the real CLI in a child process; never throws for a non-zero exit. */
+export async function runCli(args: string[], options: { env?: Record<string, string>; cwd?: string } = {}): Promise<CliResult> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], {
+      cwd: options.cwd ?? process.cwd(),
+      env: { PATH: process.env['PATH'] ?? '', ...options.env },
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof e.code === 'number' ? e.code : -1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
+  }
+}
+
+/** Environment variables that point the CLI at a running simulator (CONTRACT §5). */
+export function simEnv(url: string, user = 'admin', password = user): Record<string, string> {
+  return {
+    SWITCHBOARD_URL: url,
+    SWITCHBOARD_INSTANCE: 'demo',
+    SWITCHBOARD_USERNAME: user,
+    SWITCHBOARD_PASSWORD: password,
+    SWITCHBOARD_RE_URL: url,
+    SWITCHBOARD_RE_USERNAME: 'routing',
+    SWITCHBOARD_RE_PASSWORD: 'routing',
+  };
+}
+
+/** A temporary folder holding the given manifest files. */
+export async function manifestDir(files: Record<string, string>): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'switchboard-e2e-'));
+  for (const [name, text] of Object.entries(files)) await writeFile(join(dir, name), text);
+  return dir;
+}
+
+/** Logs in to the simulator and returns a fetch bound to the admin's bearer token. */
+export async function adminApi(url: string): Promise<(method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }>> {
+  const login = await fetch(`${url}/api/v01/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'admin', password: 'admin' }),
+  });
+  const { access_token: token } = (await login.json()) as { access_token: string };
+  return async (method, path, body) => {
+    const response = await fetch(`${url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : undefined };
+  };
+}
