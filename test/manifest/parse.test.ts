@@ -1,0 +1,47 @@
+import { readFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+import { parseManifest } from '../../src/manifest/parse.js';
+import { Reporter } from '../../src/manifest/reporter.js';
+import { closest } from '../../src/manifest/suggest.js';
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+describe('parseManifest', () => {
+  it('reads valid documents exactly as the yaml package does (fast path and slow path agree)', async () => {
+    for (const file of ['examples/group.yaml', 'examples/resellers.yaml', 'examples/tenants/acme-corp.yaml', 'examples/routing/routes.yaml']) {
+      const text = await readFile(path.join(root, file), 'utf8');
+      const fast = parseManifest(file, text, new Reporter()).map((d) => d.value);
+      const exact = parseAllDocuments(text).map((d) => d.toJS() as unknown);
+      expect(fast, file).toEqual(exact);
+    }
+  });
+
+  it('falls back to the yaml package for errors, keeping the valid documents of the file', () => {
+    const reporter = new Reporter();
+    const docs = parseManifest('f.yaml', 'a: 1\n---\nb: [1, 2\n---\nc: 3\n', reporter);
+    expect(docs.map((d) => d.value)).toEqual([{ a: 1 }, { c: 3 }]);
+    expect(reporter.diagnostics.map((d) => [d.code, d.source?.line])).toEqual([['SB_YAML', 4]]);
+  });
+
+  it('reads unquoted E.164-looking keys as numbers on both paths (the schema says to quote them)', () => {
+    const docs = parseManifest('f.yaml', '+3221234567: x\n', new Reporter());
+    expect(docs[0]?.value).toEqual({ 3221234567: 'x' });
+  });
+
+  it('reports duplicate keys with their position', () => {
+    const reporter = new Reporter();
+    parseManifest('f.yaml', 'a: 1\nb: 2\na: 3\n', reporter);
+    expect(reporter.diagnostics.map((d) => `${d.source?.line}:${d.source?.column} ${d.code}`)).toEqual(['3:1 SB_YAML']);
+  });
+});
+
+describe('did you mean', () => {
+  it('suggests the closest known name, case-insensitively, within a small distance', () => {
+    expect(closest('billingID', ['billingId', 'markup'])).toBe('billingId');
+    expect(closest('markupp', ['billingId', 'markup'])).toBe('markup');
+    expect(closest('subscriptons', ['subscriptions', 'admins'])).toBe('subscriptions');
+    expect(closest('colour', ['billingId', 'markup'])).toBeUndefined();
+  });
+});

@@ -1,0 +1,48 @@
+import * as path from 'node:path';
+import { Command } from 'commander';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { runCli } from '../../src/cli/program.js';
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+async function cli(...args: string[]): Promise<{ code: number; out: string }> {
+  let out = '';
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    out += String(chunk);
+    return true;
+  });
+  const cwd = process.cwd();
+  process.chdir(root);
+  try {
+    const code = await runCli(['node', 'switchboard', ...args], new Command());
+    return { code, out };
+  } finally {
+    process.chdir(cwd);
+    vi.restoreAllMocks();
+  }
+}
+
+describe('switchboard validate', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('CONTRACT §1: exits 0 on the examples with a one-line summary', async () => {
+    const { code, out } = await cli('validate', 'examples/');
+    expect(code).toBe(0);
+    expect(out.trim().split('\n')).toEqual([expect.stringMatching(/^OK: 9 files, 77 objects, 1,004 routing rows: valid\.$/)]);
+  });
+
+  it('CONTRACT §1: exits 1 and prints file:line:col: error CODE: message lines', async () => {
+    const { code, out } = await cli('validate', 'test/fixtures/manifests/broken/types.yaml');
+    expect(code).toBe(1);
+    const lines = out.trim().split('\n');
+    expect(lines[0]).toBe('test/fixtures/manifests/broken/types.yaml:1:13: error SB_API_VERSION: apiVersion must be "switchboard/v1"');
+    expect(lines.at(-1)).toMatch(/^FAILED: 1 file, 0 objects: \d+ errors, 0 warnings\.$/);
+  });
+
+  it('--format json prints parseable diagnostics', async () => {
+    const { code, out } = await cli('validate', '--format', 'json', 'test/fixtures/manifests/broken/kinds.yaml');
+    expect(code).toBe(1);
+    const parsed = JSON.parse(out) as { diagnostics: { code: string; line: number }[] };
+    expect(parsed.diagnostics[0]).toMatchObject({ code: 'SB_UNKNOWN_KIND', line: 2 });
+  });
+});
