@@ -2,9 +2,10 @@
  * Group configuration, branding and enabled UC platforms (Document 1 §2.9, §2.10, §4.2).
  * Branding read (path not shown) is `GET G/configurations/pages?type=…`, the same path as
  * its PUT, with role `groups.instance.configurations.branding.pages.read`. A PUT merges the
- * given properties into that type's object (absent properties are kept).
+ * given properties into that type's object (absent properties are kept). Reading a type
+ * that was never written is 404 (Document 1 §4.2 lists 404 for the branding read).
  */
-import { badRequest } from '../errors.js';
+import { badRequest, notFound } from '../errors.js';
 import { G, noContent, ok, type RouteModule } from '../router.js';
 import type { BrandingType } from '../store/types.js';
 import { queryFlag } from '../validate.js';
@@ -36,7 +37,8 @@ export const registerConfigurationRoutes: RouteModule = (router) => {
     handler: (ctx) => {
       const group = visibleGroup(ctx);
       const type = brandingType(ctx.query.get('type'));
-      const all = group.branding[type] ?? {};
+      const all = group.branding[type];
+      if (!all) throw notFound(`branding type ${type} was never written for group ${group.uuid}`);
       const full = queryFlag(ctx.query, 'full');
       const keys = full ? undefined : ctx.query.get('keys')?.split(',').map((k) => k.trim()).filter(Boolean);
       const search = full ? undefined : ctx.query.get('search')?.toLowerCase();

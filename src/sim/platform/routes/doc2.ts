@@ -11,6 +11,7 @@ import { registerEntitlementRoutes } from './entitlements.js';
 import { registerLocationRoutes } from './locations.js';
 import { registerNumberRoutes } from './numbers.js';
 import { registerProductRoutes } from './products.js';
+import { registerReportRoutes } from './reports.js';
 import { registerSubscriptionRoutes } from './subscriptions.js';
 import { registerTemplateRoutes } from './templates.js';
 
@@ -29,4 +30,5 @@ export const doc2RouteModules: RouteModule[] = [
   registerTemplateRoutes,
   registerCallingPlanRoutes,
   registerProductRoutes,
+  registerReportRoutes,
 ];
