@@ -1,5 +1,5 @@
 import jsYaml from 'js-yaml';
-import { parseAllDocuments, LineCounter, visit, isAlias, type Document } from 'yaml';
+import { parseAllDocuments, LineCounter, visit, type Document } from 'yaml';
 import { Codes } from './codes.js';
 import type { Reporter } from './reporter.js';
 
@@ -83,4 +83,3 @@ function firstLine(message: string): string {
   return (message.split('\n')[0] ?? message).replace(/ at line \d+, column \d+:?$/, '');
 }
 
-export { isAlias };
