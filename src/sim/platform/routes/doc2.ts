@@ -10,6 +10,7 @@ import { registerCallingPlanRoutes } from './calling-plans.js';
 import { registerEntitlementRoutes } from './entitlements.js';
 import { registerLocationRoutes } from './locations.js';
 import { registerNumberRoutes } from './numbers.js';
+import { registerOrderRoutes } from './orders.js';
 import { registerProductRoutes } from './products.js';
 import { registerReportRoutes } from './reports.js';
 import { registerSubscriptionRoutes } from './subscriptions.js';
@@ -31,4 +32,5 @@ export const doc2RouteModules: RouteModule[] = [
   registerCallingPlanRoutes,
   registerProductRoutes,
   registerReportRoutes,
+  registerOrderRoutes,
 ];
