@@ -120,4 +120,19 @@ describe('Document 2 subscriptions', () => {
     const res = await f.admin.get<{ countryCodes: { code: string }[] }>(`${f.T}/country_codes`);
     expect(res.body.countryCodes.map((c) => c.code)).toEqual(['32', '31', '33', '49', '352']);
   });
+
+  it('Doc1 §4.4 + design decision: deleting a tenant cascades to its subscriptions\' Document 2 data', async () => {
+    const tenant = await f.admin.post<{ uuid: string }>(`${P}/tenants`, { name: 'temp', owner: { type: 'group', uuid: f.group } });
+    const sub = await f.admin.post<{ id: number }>(`${P}/tenants/${tenant.body.uuid}/subscriptions`, { name: 's', billingId: 'T-TEMP-S' });
+    const TT = `${P}/tenants/${tenant.body.uuid}/subscriptions/${sub.body.id}`;
+    expect((await f.admin.post(`${TT}/addresses`, { data: { street: 'A', number: '1', postalCode: 1000, city: 'Brussels', country: 'Belgium' } })).status).toBe(201);
+    expect((await f.admin.post(`${TT}/locations`, { street: 'A', number: '1', postalCodeId: 1 })).status).toBe(200);
+    expect((await f.admin.post(`${TT}/uc_alpha/templates`, { sku: 'S', name: 'n', description: 'd', location: 'BE', vrp: 'v' })).status).toBe(204);
+    const state = async () => (await fetch(`${sim.url}/_sim/state`).then((r) => r.json())) as { tables: Record<string, { subscriptionId?: number }[]> };
+    const count = (s: { tables: Record<string, { subscriptionId?: number }[]> }) =>
+      ['addresses', 'locations', 'templates'].map((t) => (s.tables[t] ?? []).filter((r) => r.subscriptionId === sub.body.id).length);
+    expect(count(await state())).toEqual([1, 1, 1]);
+    expect((await f.admin.delete(`${P}/tenants/${tenant.body.uuid}`)).status).toBe(200);
+    expect(count(await state())).toEqual([0, 0, 0]);
+  });
 });
