@@ -1,7 +1,8 @@
 import type { CommandRegistrar } from '../program.js';
+import { registerApply } from './apply.js';
 import { registerPlan } from './plan.js';
 import { registerSim } from './sim.js';
 import { registerValidate } from './validate.js';
 
 /** Every CLI verb, one module each, registered explicitly. */
-export const commands: CommandRegistrar[] = [registerValidate, registerPlan, registerSim];
+export const commands: CommandRegistrar[] = [registerValidate, registerPlan, registerApply, registerSim];

@@ -1,0 +1,90 @@
+import type { Change } from '../plan/types.js';
+import { runBulk, failure } from './bulk.js';
+import { IdRegistry } from './ids.js';
+import { runChange, type ChangeEnv } from './run-change.js';
+import { Sender } from './sender.js';
+import type { ApplyInput, ApplyResult, ChangeResult } from './types.js';
+import { buildUnits, oldObjectKey, type Unit } from './units.js';
+import { walkGraph, type Outcome } from './walk.js';
+
+/**
+ * `apply`'s engine: runs the plan's changes as a graph (each when what it depends on has
+ * succeeded, independent branches at once, up to `concurrency`), and says what became of
+ * each. Generic over the kind table; every request goes through the journal.
+ */
+export async function applyChanges(input: ApplyInput): Promise<ApplyResult> {
+  const begin = performance.now();
+  const sender = new Sender(input.client, input.journal);
+  const env: ChangeEnv = {
+    client: input.client,
+    sender,
+    ctx: input.ctx,
+    ids: new IdRegistry(input.desired, input.live),
+    desired: new Map(input.desired.map((d) => [d.address, d])),
+    live: input.live,
+    lastApplied: input.lastApplied,
+    ...(input.record ? { record: input.record } : {}),
+  };
+  const units = buildUnits(input.changes, (address) => env.desired.get(address)?.parentAddress, input.options.bulkThreshold);
+  const byAddress = new Map(input.changes.map((c) => [c.address, c]));
+  const outcomes = await walkGraph(units, (unit) => runUnit(unit, env, input), {
+    concurrency: input.options.concurrency,
+    failFast: input.options.failFast,
+    ...(input.signal ? { signal: input.signal } : {}),
+    onSettle: (address, outcome) => {
+      const change = byAddress.get(address);
+      if (!change) return; // the old-object step of a replace: reported with its change
+      void input.journal?.append(changeEntry(change, outcome)).catch(() => undefined);
+      input.onSettle?.(address, outcome);
+    },
+  });
+  const results = input.changes.map((change) => ({ change, outcome: outcomeOf(change, outcomes) }));
+  return {
+    results,
+    applied: count(results, 'applied'),
+    failed: count(results, 'failed'),
+    skipped: count(results, 'skipped'),
+    requests: sender.count,
+    elapsedMs: performance.now() - begin,
+  };
+}
+
+async function runUnit(unit: Unit, env: ChangeEnv, input: ApplyInput): Promise<ReadonlyMap<string, Outcome>> {
+  if (unit.type === 'bulk') {
+    return runBulk(unit.route, unit.changes, env, {
+      runId: input.options.runId,
+      ...(input.options.jobPollMs === undefined ? {} : { pollMs: input.options.jobPollMs }),
+      ...(input.options.jobTimeoutMs === undefined ? {} : { timeoutMs: input.options.jobTimeoutMs }),
+    });
+  }
+  try {
+    await runChange(unit.change, unit.step, env);
+    return new Map([[unit.provides[0] ?? unit.key, { status: 'applied' }]]);
+  } catch (error) {
+    return new Map([[unit.provides[0] ?? unit.key, failure(error)]]);
+  }
+}
+
+/** A create-before-delete replace is applied when both its steps are. */
+function outcomeOf(change: Change, outcomes: ReadonlyMap<string, Outcome>): Outcome {
+  const main = outcomes.get(change.address) ?? { status: 'skipped', reason: 'not reached' };
+  const old = outcomes.get(oldObjectKey(change.address));
+  if (main.status !== 'applied' || !old || old.status === 'applied') return main;
+  const why = old.status === 'failed' ? old.message : old.reason;
+  return { status: 'failed', code: 'SB_APPLY_OLD_KEPT', message: `the new object was created, but the old one (id ${change.id ?? '?'}) was kept: ${why}` };
+}
+
+function changeEntry(change: Change, outcome: Outcome) {
+  return {
+    type: 'change' as const,
+    address: change.address,
+    action: change.action,
+    outcome: outcome.status,
+    ...(outcome.status === 'failed' ? { message: outcome.message } : outcome.status === 'skipped' ? { message: outcome.reason } : {}),
+    ...(change.source ? { source: change.source } : {}),
+  };
+}
+
+function count(results: readonly ChangeResult[], status: Outcome['status']): number {
+  return results.filter((r) => r.outcome.status === status).length;
+}

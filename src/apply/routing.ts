@@ -1,0 +1,59 @@
+import type { RoutingTablePlan } from '../plan/routing-plan.js';
+import type { Change } from '../plan/types.js';
+import { executeRoutingChanges, routingAddress, type RoutingClient, type RowDiff } from '../routing/index.js';
+import type { Journal } from './journal.js';
+import type { ChangeResult } from './types.js';
+
+/** What the routing tables' part of a run did (rows are counted, failures listed). */
+export interface RoutingApplyResult {
+  applied: number;
+  failed: number;
+  skipped: number;
+  failures: ChangeResult[];
+}
+
+/**
+ * Applies the routing-engine rows of the plan with the routing executor (deletes, `_bulk`
+ * creates, grouped PATCHes), table by table, keeping only the rows whose change is to be
+ * applied (all of them, or a saved plan's). Failures name the row's address and source.
+ */
+export async function applyRouting(
+  tables: readonly RoutingTablePlan[],
+  changes: readonly Change[],
+  client: RoutingClient,
+  options: { failFast: boolean; journal?: Journal },
+): Promise<RoutingApplyResult> {
+  const wanted = new Map(changes.map((c) => [c.address, c]));
+  const out: RoutingApplyResult = { applied: 0, failed: 0, skipped: 0, failures: [] };
+  for (const table of tables) {
+    const address = (key: string) => routingAddress(table.ref, key);
+    const diff = selectRows(table.diff, (key) => wanted.has(address(key)));
+    const total = diff.creates.length + diff.deletes.length + diff.updateGroups.reduce((n, g) => n + g.rows.length, 0);
+    if (total === 0) continue;
+    if (options.failFast && out.failed > 0) {
+      out.skipped += total;
+      continue;
+    }
+    await options.journal?.append({ type: 'intent', seq: options.journal.nextSeq(), address: table.address, method: 'ROUTING', path: table.address, purpose: `${total} row changes` });
+    const report = await executeRoutingChanges(client, table.ref, diff, { keepGoing: !options.failFast });
+    out.applied += report.created + report.updated + report.deleted;
+    out.skipped += report.skipped;
+    const failedRows = total - report.created - report.updated - report.deleted - report.skipped;
+    out.failed += Math.max(failedRows, report.failures.length);
+    for (const failure of report.failures) {
+      const change = wanted.get(address(failure.key)) ?? { address: address(failure.key), kind: 'RoutingRow', action: failure.action, before: null, after: null, patch: [], reason: '', dependsOn: [], requests: [] };
+      const source = failure.source ?? change.source;
+      out.failures.push({ change: source ? { ...change, source } : change, outcome: { status: 'failed', code: failure.code, message: failure.message } });
+    }
+  }
+  return out;
+}
+
+function selectRows(diff: RowDiff, keep: (key: string) => boolean): RowDiff {
+  return {
+    ...diff,
+    creates: diff.creates.filter((c) => keep(c.key)),
+    deletes: diff.deletes.filter((d) => keep(d.key)),
+    updateGroups: diff.updateGroups.map((g) => ({ ...g, rows: g.rows.filter((r) => keep(r.key)) })).filter((g) => g.rows.length > 0),
+  };
+}

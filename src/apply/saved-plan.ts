@@ -1,0 +1,54 @@
+import { RefusedError } from '../core/errors.js';
+import type { Change, Plan } from '../plan/types.js';
+
+/** Lists at most this many stale addresses in the refusal. */
+const MAX_LISTED = 30;
+
+/**
+ * `apply --plan FILE`: the saved plan may be applied only if it still says what a fresh
+ * plan from the same manifests says. Refuses (exit 3) when the target or the manifests
+ * differ, or when any touched object changed since (its `liveDigest`), or the fresh plan
+ * would do something else with an address (another action, other requests, or nothing).
+ * Returns the fresh plan's changes for exactly the saved addresses, in the fresh plan's
+ * order: they carry the same actions and digests, and their live objects were just read.
+ */
+export function checkSavedPlan(saved: Plan, fresh: Plan, planFile: string): Change[] {
+  if (saved.target.baseUrl.replace(/\/+$/, '') !== fresh.target.baseUrl.replace(/\/+$/, '') || saved.target.instance !== fresh.target.instance) {
+    throw new RefusedError(
+      'SB_PLAN_TARGET',
+      `${planFile} was made for ${saved.target.baseUrl} (instance ${saved.target.instance}), not ${fresh.target.baseUrl} (instance ${fresh.target.instance}): apply it with the environment it was made for`,
+    );
+  }
+  if (saved.manifests.digest !== fresh.manifests.digest) {
+    throw new RefusedError(
+      'SB_PLAN_MANIFESTS',
+      `${planFile} was made from other manifests (digest ${saved.manifests.digest}, these are ${fresh.manifests.digest}; files then: ${saved.manifests.files.join(', ') || 'none'}): the request bodies come from the manifests, so give the same ones, or make a new plan`,
+    );
+  }
+  const freshByAddress = new Map(fresh.changes.map((c) => [c.address, c]));
+  const stale: string[] = [];
+  for (const change of saved.changes) {
+    const now = freshByAddress.get(change.address);
+    const why = staleReason(change, now);
+    if (why) stale.push(`${change.address}: ${why}`);
+  }
+  if (stale.length > 0) {
+    const listed = stale.slice(0, MAX_LISTED).map((s) => `  ${s}`);
+    if (stale.length > MAX_LISTED) listed.push(`  … and ${stale.length - MAX_LISTED} more`);
+    throw new RefusedError(
+      'SB_PLAN_STALE',
+      `${planFile} is stale: the platform changed since it was made (${stale.length} change(s) differ):\n${listed.join('\n')}\nRun plan again and review the new plan.`,
+    );
+  }
+  const wanted = new Set(saved.changes.map((c) => c.address));
+  return fresh.changes.filter((c) => wanted.has(c.address));
+}
+
+function staleReason(saved: Change, now: Change | undefined): string | undefined {
+  if (!now) return `the plan would now do nothing here (saved: ${saved.action})`;
+  if (now.action !== saved.action) return `the plan would now ${now.action} (saved: ${saved.action})`;
+  if ((now.liveDigest ?? null) !== (saved.liveDigest ?? null)) return 'the live object changed since the plan was made';
+  const requests = (c: Change) => c.requests.map((r) => `${r.method} ${r.path}`).join('\n');
+  if (requests(now) !== requests(saved)) return 'the requests it needs changed (a parent was re-created?)';
+  return undefined;
+}

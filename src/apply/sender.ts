@@ -1,0 +1,76 @@
+import { ApiError, ApiErrorCode } from '../api/errors.js';
+import type { RequestSpec } from '../kinds/types.js';
+import type { Journal } from './journal.js';
+import type { ApplyClient } from './types.js';
+
+/** A POST refused with 429 was not processed: it is sent again, this many times at most. */
+const RATE_LIMIT_ATTEMPTS = 4;
+const RATE_LIMIT_DELAY_MS = 1_000;
+
+/**
+ * Sends the executor's requests: each one's intent is durable in the journal before it
+ * goes out, and its outcome after it comes back. Bodies are never journalled.
+ */
+export class Sender {
+  /** Requests sent so far. */
+  count = 0;
+
+  constructor(
+    private readonly client: ApplyClient,
+    private readonly journal: Journal | undefined,
+  ) {}
+
+  async send<T = unknown>(
+    request: RequestSpec,
+    address: string,
+    purpose: string,
+    extra: { okStatuses?: readonly number[] } = {},
+  ): Promise<{ status: number; body: T }> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.once<T>(request, address, purpose, extra);
+      } catch (error) {
+        // 429 means "not processed": safe to send again, even a POST.
+        if (!(error instanceof ApiError) || error.code !== ApiErrorCode.rateLimited || attempt >= RATE_LIMIT_ATTEMPTS) throw error;
+        await new Promise((resolve) => setTimeout(resolve, error.retryAfterMs ?? RATE_LIMIT_DELAY_MS * attempt));
+      }
+    }
+  }
+
+  private async once<T>(request: RequestSpec, address: string, purpose: string, extra: { okStatuses?: readonly number[] }): Promise<{ status: number; body: T }> {
+    const seq = this.journal?.nextSeq() ?? 0;
+    await this.journal?.append({ type: 'intent', seq, address, method: request.method, path: request.path, purpose });
+    const begin = performance.now();
+    this.count++;
+    try {
+      const response = await this.client.request<T>({
+        method: request.method as 'GET' | 'POST' | 'PUT' | 'DELETE',
+        path: request.path,
+        ...(request.query ? { query: request.query } : {}),
+        ...(request.body === undefined ? {} : { body: request.body }),
+        ...(request.role ? { role: request.role } : {}),
+        ...(extra.okStatuses ? { okStatuses: extra.okStatuses } : {}),
+      });
+      const id = idIn(response.body);
+      await this.journal?.append({ type: 'outcome', seq, address, ok: true, status: response.status, ...(id ? { id } : {}), ms: Math.round(performance.now() - begin) });
+      return response;
+    } catch (error) {
+      const status = error instanceof ApiError ? error.status : undefined;
+      const code = error instanceof ApiError ? error.code : 'SB_APPLY_INTERNAL';
+      const message = error instanceof ApiError ? error.platformMessage ?? error.detail : error instanceof Error ? error.message : String(error);
+      await this.journal?.append({ type: 'outcome', seq, address, ok: false, ...(status === undefined ? {} : { status }), code, message, ms: Math.round(performance.now() - begin) });
+      throw error;
+    }
+  }
+}
+
+/** The id a create answered with, for the journal (never anything else of the body). */
+function idIn(body: unknown): string | undefined {
+  if (!body || typeof body !== 'object') return undefined;
+  const record = body as Record<string, unknown>;
+  for (const key of ['uuid', 'id']) {
+    const value = record[key];
+    if (typeof value === 'string' || typeof value === 'number') return String(value);
+  }
+  return undefined;
+}

@@ -1,0 +1,76 @@
+import type { KindContext } from '../kinds/types.js';
+import type { Change } from '../plan/types.js';
+import type { DesiredNode, LastApplied, LiveState } from '../state/types.js';
+import type { Journal } from './journal.js';
+import type { RecordKeeper } from './record.js';
+import type { Outcome } from './walk.js';
+
+/** The API client calls the executor makes (the ApiClient satisfies it; unit tests fake it). */
+export interface ApplyClient {
+  request<T = unknown>(options: {
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+    path: string;
+    query?: Record<string, string>;
+    body?: unknown;
+    role?: string;
+    okStatuses?: readonly number[];
+    notFoundIsEmpty?: boolean;
+  }): Promise<{ status: number; body: T }>;
+  listPages<T = unknown>(options: {
+    path: string;
+    itemsKey: string;
+    style: 'page' | 'token' | 'none';
+    query?: Record<string, string>;
+    role?: string;
+    notFoundIsEmpty?: boolean;
+  }): Promise<T[]>;
+}
+
+/** Knobs of one run. */
+export interface ApplyOptions {
+  /** Changes in flight at once (each sends its requests one after the other). */
+  concurrency: number;
+  failFast: boolean;
+  /** Names this run's bulk jobs, so they can be found again in the job lists. */
+  runId: string;
+  /** Address creates of one subscription above this go through the bulk endpoint (default BULK_THRESHOLD). */
+  bulkThreshold?: number;
+  /** First wait between two looks at a running bulk job (default 500 ms; doubles up to 5 s). */
+  jobPollMs?: number;
+  /** Give up following a bulk job after this long (default 10 minutes). */
+  jobTimeoutMs?: number;
+}
+
+/** Everything the executor needs: the changes, what the plan was made from, and where to write. */
+export interface ApplyInput {
+  changes: readonly Change[];
+  desired: readonly DesiredNode[];
+  live: LiveState;
+  /** The record the plan was made with (which write-only fields changed). */
+  lastApplied: LastApplied;
+  client: ApplyClient;
+  ctx: KindContext;
+  options: ApplyOptions;
+  record?: RecordKeeper;
+  journal?: Journal;
+  /** Interrupts the run: changes not yet started are skipped. */
+  signal?: AbortSignal;
+  /** Progress: called once per change when its outcome is known. */
+  onSettle?: (address: string, outcome: Outcome) => void;
+}
+
+/** A change and what became of it. */
+export interface ChangeResult {
+  change: Change;
+  outcome: Outcome;
+}
+
+export interface ApplyResult {
+  results: ChangeResult[];
+  applied: number;
+  failed: number;
+  skipped: number;
+  /** Requests sent (bulk ones count once). */
+  requests: number;
+  elapsedMs: number;
+}
