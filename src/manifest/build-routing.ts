@@ -26,15 +26,51 @@ export function buildRoutingTable(ctx: DocContext, metadata: Json, spec: Json): 
   return { table, service, version, name, key, fieldTypes, columns: [], rows: [], index: new Map(), rowSources: [], sourceFiles: [], inlinePaths: [] };
 }
 
-/** Row key string: `number=+3221234567` (key fields in `key` order), the address suffix. */
+const KEY_SEPARATOR = '\u001f';
+
+/**
+ * The index key of a row: the key value itself for a one-field key (no new string per
+ * row), the values joined by U+001F otherwise. Undefined when a key value is missing.
+ */
 export function rowKey(table: DesiredRoutingTable, row: RowValue[], columnOf: (field: string) => number): string | undefined {
+  if (table.key.length === 1) {
+    const value = row[columnOf(table.key[0]!)];
+    return value === undefined || value === null || value === '' ? undefined : String(value);
+  }
   const parts: string[] = [];
   for (const field of table.key) {
     const value = row[columnOf(field)];
     if (value === undefined || value === null || value === '') return undefined;
-    parts.push(`${field}=${String(value)}`);
+    parts.push(String(value));
   }
-  return parts.join(',');
+  return parts.join(KEY_SEPARATOR);
+}
+
+/** The address suffix of a row's index key: `number=+3221234567` (`field=value,…` in key order). */
+export function keySuffix(table: DesiredRoutingTable, indexKey: string): string {
+  const values = table.key.length === 1 ? [indexKey] : indexKey.split(KEY_SEPARATOR);
+  return table.key.map((field, i) => `${field}=${values[i] ?? ''}`).join(',');
+}
+
+/** The index key of an address suffix, or undefined when it does not name the key fields. */
+export function indexKeyOf(table: DesiredRoutingTable, suffix: string): string | undefined {
+  const values: string[] = [];
+  let rest = suffix;
+  for (let i = 0; i < table.key.length; i++) {
+    const prefix = `${table.key[i]!}=`;
+    if (!rest.startsWith(prefix)) return undefined;
+    rest = rest.slice(prefix.length);
+    const next = table.key[i + 1];
+    if (next === undefined) {
+      values.push(rest);
+      break;
+    }
+    const at = rest.indexOf(`,${next}=`);
+    if (at < 0) return undefined;
+    values.push(rest.slice(0, at));
+    rest = rest.slice(at + 1);
+  }
+  return values.join(KEY_SEPARATOR);
 }
 
 /** Appends rows to a table, checking keys, duplicates and type hints. */
@@ -71,7 +107,7 @@ export class RowAppender {
     }
     const existing = this.table.index.get(key);
     if (existing !== undefined) {
-      this.reporter.error(Codes.duplicateRow, `row ${key} is declared twice; first at ${this.describe(existing)}`, place);
+      this.reporter.error(Codes.duplicateRow, `row ${keySuffix(this.table, key)} is declared twice; first at ${this.describe(existing)}`, place);
       return;
     }
     let fileIndex = this.table.sourceFiles.indexOf(file);

@@ -1,4 +1,5 @@
 import type { NodePath } from './positions.js';
+import { indexKeyOf } from './build-routing.js';
 import type { Reporter } from './reporter.js';
 import type { DesiredObject, DesiredRoutingTable, ExternalParent, JsonScalar, SourcePosition } from './types.js';
 
@@ -92,7 +93,8 @@ export class DesiredSet {
     const tableAddress = parts.slice(0, 4).join('/');
     const table = this.tables.get(tableAddress);
     if (!table) return undefined;
-    const index = table.index.get(address.slice(tableAddress.length + 1));
+    const key = indexKeyOf(table, address.slice(tableAddress.length + 1));
+    const index = key === undefined ? undefined : table.index.get(key);
     return index === undefined ? undefined : this.row(table, index);
   }
 }

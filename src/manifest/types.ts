@@ -116,7 +116,10 @@ export interface DesiredRoutingTable {
   /** Union of the field names of all rows, in first-seen order. */
   columns: string[];
   rows: RowValue[][];
-  /** Row index by key string (see {@link rowKey}). */
+  /**
+   * Row index by key: the key value itself for a one-field key, the values joined by
+   * U+001F otherwise (see `rowKey` / `indexKeyOf` in build-routing.ts).
+   */
   index: Map<string, number>;
   /**
    * Per row, 3 numbers: index into `sourceFiles`, line, column. For an inline record the

@@ -106,6 +106,21 @@ describe('desired fields', () => {
   });
 });
 
+describe('routing rows', () => {
+  it('CONTRACT §3.1: addresses a row of a multi-field key as field=value,field=value in key order', async () => {
+    const r = await loadText({
+      'c.yaml': 'apiVersion: switchboard/v1\nkind: RoutingTable\nmetadata: { name: carriers, service: draas, version: active }\nspec:\n  key: [prefix, carrier]\n  fields: { weight: integer }\n  recordsFrom: c.csv\n',
+      'c.csv': 'carrier,prefix,weight\ncarrier-a,+32,10\n\ncarrier-b,+32,20\ncarrier-a,+32,30\n',
+    });
+    expect(r.diagnostics.map((d) => `${d.source?.file}:${d.source?.line} ${d.code} ${d.message}`)).toEqual([
+      'c.csv:5 SB_DUPLICATE_ROW row prefix=+32,carrier=carrier-a is declared twice; first at c.csv:2',
+    ]);
+    const row = r.set.get('routing/draas/active/carriers/prefix=+32,carrier=carrier-b');
+    expect(row).toMatchObject({ identity: { prefix: '+32', carrier: 'carrier-b' }, fields: { carrier: 'carrier-b', prefix: '+32', weight: 20 }, origin: { line: 4 } });
+    expect(r.set.get('routing/draas/active/carriers/carrier=carrier-b,prefix=+32')).toBeUndefined();
+  });
+});
+
 describe('${VAR} and the digest', () => {
   const reseller = (mobile: string): string =>
     `apiVersion: switchboard/v1\nkind: Reseller\nmetadata: { name: r, group: g }\nspec:\n  admins:\n    - { email: a@r.example, mobile: "${mobile}" }\n`;
