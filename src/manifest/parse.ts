@@ -2,6 +2,7 @@ import jsYaml from 'js-yaml';
 import { parseAllDocuments, LineCounter, visit, type Document } from 'yaml';
 import { Codes } from './codes.js';
 import type { Reporter } from './reporter.js';
+import { hasContent } from './positions.js';
 
 /** Alias expansions allowed per document (the yaml package's default, also applied on the fast path). */
 export const MAX_ALIAS_COUNT = 100;
@@ -35,10 +36,13 @@ export function parseManifest(file: string, text: string, reporter: Reporter): P
 function parseSlowly(file: string, text: string, reporter: Reporter, fastError: unknown): ParsedDocument[] {
   const lineCounter = new LineCounter();
   const docs = parseAllDocuments(text, { lineCounter, prettyErrors: true, uniqueKeys: true });
-  const list = (Array.isArray(docs) ? docs : []).filter((d) => d.contents !== null || d.errors.length > 0);
+  const list = Array.isArray(docs) ? docs : [];
   const out: ParsedDocument[] = [];
   let reported = false;
-  list.forEach((document, doc) => {
+  let ordinal = 0;
+  list.forEach((document) => {
+    // Numbered as PositionIndex numbers them: among the documents with content.
+    const doc = hasContent(document) ? ordinal++ : -1;
     if (document.errors.length > 0) {
       for (const e of document.errors) {
         const pos = e.linePos?.[0] ?? lineCounter.linePos(e.pos[0]);
@@ -49,7 +53,7 @@ function parseSlowly(file: string, text: string, reporter: Reporter, fastError: 
     }
     const value = toValue(file, document, lineCounter, reporter);
     if (value === undefined) reported = true;
-    else if (value !== null) out.push({ doc, value });
+    else if (value !== null && doc >= 0) out.push({ doc, value });
   });
   if (!reported) {
     const mark = (fastError as { mark?: { line: number; column: number } }).mark;

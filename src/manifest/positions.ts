@@ -50,7 +50,7 @@ export class PositionIndex {
     if (!this.docs) {
       const all = parseAllDocuments(this.text, { lineCounter: this.lines, uniqueKeys: false });
       const list = Array.isArray(all) ? all : [];
-      this.docs = list.filter((d) => d.contents !== null);
+      this.docs = list.filter(hasContent);
     }
     return this.docs;
   }
@@ -85,4 +85,10 @@ function stringOffset(node: unknown, offset: number | undefined): number {
   if (typeof source === 'string' && source.includes('\n')) return 0;
   const quoted = node.type === Scalar.QUOTE_DOUBLE || node.type === Scalar.QUOTE_SINGLE;
   return offset + (quoted ? 1 : 0);
+}
+
+/** A document both parsers count: not empty, and not an explicit null (`~`). */
+export function hasContent(document: Document.Parsed): boolean {
+  const contents = document.contents;
+  return contents !== null && !(isScalar(contents) && contents.value === null);
 }

@@ -45,3 +45,17 @@ describe('did you mean', () => {
     expect(closest('colour', ['billingId', 'markup'])).toBeUndefined();
   });
 });
+
+describe('positions', () => {
+  it('numbers documents the same way on both paths (empty and null documents skipped)', async () => {
+    const { loadManifests } = await import('../../src/manifest/index.js');
+    const { mkdtemp, writeFile, rm } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const dir = await mkdtemp(path.join(tmpdir(), 'sb-pos-'));
+    const text = '---\n~\n---\n# only a comment\n---\napiVersion: switchboard/v1\nkind: Group\nmetadata: { name: g }\nspec: { draasDomian: x }\n';
+    await writeFile(path.join(dir, 'g.yaml'), text);
+    const { diagnostics } = await loadManifests([dir], { cwd: dir, env: {} });
+    await rm(dir, { recursive: true, force: true });
+    expect(diagnostics.map((d) => `${d.source?.line}:${d.source?.column} ${d.message}`)).toEqual(['9:9 unknown field "draasDomian" (did you mean "draasDomain"?)']);
+  });
+});
