@@ -34,8 +34,12 @@ export async function applyRouting(
       out.skipped += total;
       continue;
     }
-    await options.journal?.append({ type: 'intent', seq: options.journal.nextSeq(), address: table.address, method: 'ROUTING', path: table.address, purpose: `${total} row changes` });
+    const seq = options.journal?.nextSeq() ?? 0;
+    const begin = performance.now();
+    await options.journal?.append({ type: 'intent', seq, address: table.address, method: 'ROUTING', path: table.address, purpose: `${total} row changes` });
     const report = await executeRoutingChanges(client, table.ref, diff, { keepGoing: !options.failFast });
+    const ok = report.failures.length === 0;
+    await options.journal?.append({ type: 'outcome', seq, address: table.address, ok, ...(ok ? {} : { message: `${report.failures.length} row failure(s)` }), ms: Math.round(performance.now() - begin) });
     out.applied += report.created + report.updated + report.deleted;
     out.skipped += report.skipped;
     const failedRows = total - report.created - report.updated - report.deleted - report.skipped;

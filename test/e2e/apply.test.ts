@@ -1,0 +1,159 @@
+import { spawn } from 'node:child_process';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulator, type RunningSimulator } from '../../src/sim/index.js';
+import { CLI, EXAMPLES, adminApi, manifestDir, runCli, simEnv } from './cli-helpers.js';
+
+const P = '/api/v01/draas/demo';
+
+const tenantDoc = (name: string, billingId: string, spec = '') => `---
+apiVersion: switchboard/v1
+kind: Tenant
+metadata: { name: ${name}, reseller: north }
+spec:
+  billingId: ${billingId}
+${spec}`;
+
+const withSubscription = (billingId: string) => `  subscriptions:
+    - name: main
+      billingId: ${billingId}-MAIN
+      uc: uc_alpha
+`;
+
+let sim: RunningSimulator;
+let api: Awaited<ReturnType<typeof adminApi>>;
+
+interface SimState {
+  tables: Record<string, Record<string, unknown>[]>;
+}
+async function simState(): Promise<SimState> {
+  return (await (await fetch(`${sim.url}/_sim/state`)).json()) as SimState;
+}
+
+beforeAll(async () => {
+  sim = await startSimulator({ port: 0 });
+  api = await adminApi(sim.url);
+});
+
+afterAll(async () => {
+  await sim.close();
+});
+
+describe('switchboard apply (end to end, real CLI over loopback HTTP)', () => {
+  it('applies examples/ (Doc 2 §4.8: the 204 template creates find their ids), then plan --detailed-exitcode exits 0', async () => {
+    const cwd = await manifestDir({});
+    const applied = await runCli(['apply', EXAMPLES, '--yes'], { env: simEnv(sim.url), cwd });
+    expect(applied.stdout).toMatch(/Apply complete: \d+ applied, 0 failed, 0 skipped/);
+    expect(applied.code).toBe(0);
+    const templates = (await simState()).tables['templates'] ?? [];
+    expect(templates.map((t) => t['sku'])).toEqual(expect.arrayContaining(['TPL-STD', 'TPL-EXEC']));
+
+    const again = await runCli(['plan', EXAMPLES, '--detailed-exitcode'], { env: simEnv(sim.url), cwd });
+    expect(again.stdout).toContain('No changes.');
+    expect(again.code).toBe(0);
+
+    // the journal: every request's intent and outcome, never a body
+    const [journalFile] = (await readdir(join(cwd, '.switchboard'))).filter((f) => f.startsWith('journal-'));
+    const lines = (await readFile(join(cwd, '.switchboard', journalFile ?? ''), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const intents = lines.filter((l) => l['type'] === 'intent');
+    expect(intents.length).toBeGreaterThan(10);
+    expect(lines.filter((l) => l['type'] === 'outcome')).toHaveLength(intents.length);
+    expect(lines.some((l) => 'body' in l || JSON.stringify(l).includes('Lovelace'))).toBe(false);
+    expect(lines.find((l) => l['type'] === 'change' && String(l['address']).endsWith('/template/TPL-STD'))).toMatchObject({ outcome: 'applied' });
+    // the last-applied record keeps digests of the administrators' write-only fields
+    const record = JSON.parse(await readFile(join(cwd, '.switchboard', 'last-applied.demo.json'), 'utf8')) as { entries: Record<string, { digests: Record<string, string> }> };
+    expect(record.entries['tenant/acme-corp/admin/it@acme.example']?.digests['firstName']).toMatch(/^sha256:/);
+  }, 60_000);
+
+  it('refuses without --yes when stdin is not a terminal (exit 1), and a plan with errors (exit 3)', async () => {
+    const cwd = await manifestDir({ 't.yaml': tenantDoc('needs-yes', 'T-NEEDS-YES') });
+    const noYes = await runCli(['apply', cwd], { env: simEnv(sim.url), cwd });
+    expect(noYes.code).toBe(1);
+    expect(noYes.stderr).toContain('apply needs --yes');
+    // the reader has only GET rules: the plan's permission check refuses every write
+    const refused = await runCli(['apply', cwd, '--yes'], { env: simEnv(sim.url, 'reader'), cwd });
+    expect(refused.code).toBe(3);
+    expect(refused.stdout).toContain('Apply refused');
+    const tenants = (await simState()).tables['tenants'] ?? [];
+    expect(tenants.some((t) => t['name'] === 'needs-yes')).toBe(false);
+  });
+
+  it('a failing tenant create (duplicate billingId, 400) skips only its subtree; the summary names it and its manifest line', async () => {
+    const cwd = await manifestDir({
+      'tenants.yaml': tenantDoc('fine-co', 'T-FINE', withSubscription('T-FINE')) + tenantDoc('clash-co', 'T-ACME', withSubscription('T-CLASH')),
+    });
+    const result = await runCli(['apply', cwd, '--yes'], { env: simEnv(sim.url), cwd });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/✗ create tenant\/clash-co \(.*tenants\.yaml:12:1\)/);
+    expect(result.stdout).toContain('billingId T-ACME is already used');
+    expect(result.stdout).toContain('- create tenant/clash-co/subscription/main: tenant/clash-co failed');
+    expect(result.stdout).toContain('Apply incomplete: 2 applied, 1 failed, 1 skipped');
+    const tenants = (await simState()).tables['tenants'] ?? [];
+    expect(tenants.some((t) => t['name'] === 'fine-co')).toBe(true);
+  });
+
+  it('a saved plan is applied exactly; a stale one is refused with exit 3 naming the address', async () => {
+    const cwd = await manifestDir({ 't.yaml': tenantDoc('saved-co', 'T-SAVED', '  markup: 2\n') });
+    await runCli(['apply', cwd, '--yes'], { env: simEnv(sim.url), cwd });
+    await writeFile(join(cwd, 't.yaml'), tenantDoc('saved-co', 'T-SAVED', '  markup: 3\n'));
+    const planned = await runCli(['plan', cwd, '--out', join(cwd, 'plan.json')], { env: simEnv(sim.url), cwd });
+    expect(planned.code).toBe(0);
+
+    // an out-of-band change after the plan was made
+    const tenant = ((await simState()).tables['tenants'] ?? []).find((t) => t['name'] === 'saved-co');
+    expect((await api('PUT', `${P}/tenants/${String(tenant?.['uuid'])}`, { billingId: 'T-SAVED-2' })).status).toBe(200);
+    const stale = await runCli(['apply', cwd, '--plan', join(cwd, 'plan.json'), '--yes'], { env: simEnv(sim.url), cwd });
+    expect(stale.code).toBe(3);
+    expect(stale.stderr).toContain('is stale');
+    expect(stale.stderr).toContain('tenant/saved-co: the live object changed since the plan was made');
+
+    // a fresh plan of the same manifests applies
+    await api('PUT', `${P}/tenants/${String(tenant?.['uuid'])}`, { billingId: 'T-SAVED' });
+    await runCli(['plan', cwd, '--out', join(cwd, 'plan.json')], { env: simEnv(sim.url), cwd });
+    const ok = await runCli(['apply', cwd, '--plan', join(cwd, 'plan.json'), '--yes'], { env: simEnv(sim.url), cwd });
+    expect(ok.stdout).toContain('Apply complete: 1 applied');
+    expect(ok.code).toBe(0);
+
+    // other manifests than the plan's are refused: the bodies come from them
+    await writeFile(join(cwd, 't.yaml'), tenantDoc('saved-co', 'T-SAVED', '  markup: 4\n'));
+    const other = await runCli(['apply', cwd, '--plan', join(cwd, 'plan.json'), '--yes'], { env: simEnv(sim.url), cwd });
+    expect(other.code).toBe(3);
+    expect(other.stderr).toContain('was made from other manifests');
+  });
+
+  it('a run killed with SIGKILL in the middle is finished by the next apply, with no duplicates', async () => {
+    const count = 150;
+    const docs = Array.from({ length: count }, (_, i) => tenantDoc(`kill-${String(i).padStart(4, '0')}`, `T-KILL-${i}`)).join('');
+    const cwd = await manifestDir({ 'many.yaml': docs });
+    await fetch(`${sim.url}/_sim/faults`, { method: 'POST', body: JSON.stringify({ rate: 0, latencyMs: 40 }) });
+    try {
+      const child = spawn(process.execPath, [CLI, 'apply', cwd, '--yes', '--concurrency', '4'], { cwd, env: { PATH: process.env['PATH'] ?? '', ...simEnv(sim.url) }, stdio: 'ignore' });
+      const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+      for (let i = 0; i < 400; i++) {
+        const made = ((await simState()).tables['tenants'] ?? []).filter((t) => String(t['name']).startsWith('kill-')).length;
+        if (made >= 20) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      child.kill('SIGKILL');
+      await exited;
+      // requests already on the wire still land (the simulator's latency is before the handler)
+      await new Promise((r) => setTimeout(r, 500));
+      const partial = ((await simState()).tables['tenants'] ?? []).filter((t) => String(t['name']).startsWith('kill-')).length;
+      expect(partial).toBeGreaterThan(0);
+      expect(partial).toBeLessThan(count);
+
+      const plan = await runCli(['plan', cwd], { env: simEnv(sim.url), cwd });
+      expect(plan.stdout).toContain(`Plan: ${count - partial} to create, 0 to update`);
+      const finish = await runCli(['apply', cwd, '--yes'], { env: simEnv(sim.url), cwd });
+      expect(finish.stdout).toContain(`Apply complete: ${count - partial} applied, 0 failed`);
+    } finally {
+      await fetch(`${sim.url}/_sim/faults`, { method: 'POST', body: JSON.stringify({ rate: 0, latencyMs: 0 }) });
+    }
+    const names = ((await simState()).tables['tenants'] ?? []).map((t) => String(t['name'])).filter((n) => n.startsWith('kill-'));
+    expect(names).toHaveLength(count);
+    expect(new Set(names).size).toBe(count);
+    const again = await runCli(['plan', cwd, '--detailed-exitcode'], { env: simEnv(sim.url), cwd });
+    expect(again.code).toBe(0);
+  }, 120_000);
+});
