@@ -18,3 +18,13 @@ export function ownerBody(parent: ParentRef | undefined): { type: string; uuid: 
 export function parentQuery(parent: LiveObject | undefined): Record<string, string> | undefined {
   return parent ? { parent: parent.id } : undefined;
 }
+
+/** The owner object of a listed reseller or tenant (Doc 1 §2.6) as a kind and id. */
+export function ownerFromItem(item: Record<string, unknown>): { kind: string; id: string; name?: string } | undefined {
+  const owner = item['owner'];
+  if (!owner || typeof owner !== 'object') return undefined;
+  const { type, uuid, name } = owner as Record<string, unknown>;
+  const kind = Object.keys(ownerTypes).find((k) => ownerTypes[k] === type);
+  if (!kind || typeof uuid !== 'string' || uuid === '') return undefined;
+  return typeof name === 'string' && name !== '' ? { kind, id: uuid, name } : { kind, id: uuid };
+}

@@ -1,5 +1,5 @@
 import { bodyFromFields, fieldsFromApi, pathId, updatableBody } from './fields.js';
-import { ownerBody, parentQuery } from './owner.js';
+import { ownerBody, ownerFromItem, parentQuery } from './owner.js';
 import { suspensionProfileId } from './suspension.js';
 import type { FieldSpec, KindDefinition, RequestSpec } from './types.js';
 
@@ -27,6 +27,7 @@ export const resellerKind: KindDefinition = {
     role: 'resellers.list',
     query: parentQuery(parent),
   }),
+  ownerOf: ownerFromItem,
   fromApi: (item) => ({ id: String(item['uuid']), fields: fieldsFromApi(apiFields, item), facts: { status: item['status'] } }),
   createdId: { from: 'body', field: 'uuid' },
   create: async (desired, parent, ctx) => {

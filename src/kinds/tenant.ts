@@ -1,5 +1,5 @@
 import { bodyFromFields, fieldsFromApi, pathId, updatableBody } from './fields.js';
-import { ownerBody, parentQuery } from './owner.js';
+import { ownerBody, ownerFromItem, parentQuery } from './owner.js';
 import type { FieldSpec, KindDefinition } from './types.js';
 
 const fields: readonly FieldSpec[] = [
@@ -23,6 +23,7 @@ export const tenantKind: KindDefinition = {
     role: 'tenants.list',
     query: parentQuery(parent),
   }),
+  ownerOf: ownerFromItem,
   fromApi: (item) => ({ id: String(item['uuid']), fields: fieldsFromApi(fields, item) }),
   createdId: { from: 'body', field: 'uuid' },
   create: (desired, parent, ctx) => [

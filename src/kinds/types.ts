@@ -128,6 +128,12 @@ export interface KindDefinition {
    * anything is read (an entitlement declared by type id is identified by its type's name).
    */
   canonicalize?(desired: DesiredLike, ctx: KindContext): Promise<{ address: string; fields: Record<string, unknown> }>;
+  /**
+   * The object's actual parent as a listed API item names it (its `owner`), for lists
+   * that answer a parent's whole subtree (a group's tenants include its resellers'
+   * tenants). `export` places each object under this owner; the planner does not use it.
+   */
+  ownerOf?(item: Record<string, unknown>): { kind: string; id: string; name?: string } | undefined;
   /** Turns one API item into id + manifest-named fields (+ facts). */
   fromApi(item: Record<string, unknown>, ctx: KindContext, parent: LiveObject | undefined): Promise<LiveParts> | LiveParts;
   /** Requests to create / update / delete; absent when the API has no such endpoint. */

@@ -1,5 +1,6 @@
 import type { CommandRegistrar } from '../program.js';
 import { registerApply } from './apply.js';
+import { registerExport } from './export.js';
 import { registerPlan } from './plan.js';
 import { registerSim } from './sim.js';
 import { registerValidate } from './validate.js';

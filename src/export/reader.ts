@@ -1,0 +1,112 @@
+import type { KindContext, KindDefinition, ListSpec, LiveObject } from '../kinds/types.js';
+import type { ListingClient } from '../state/types.js';
+
+/** The parent an API item names itself (`owner`), when its kind says how to read it. */
+export interface OwnerRef {
+  kind: string;
+  id: string;
+  name?: string;
+}
+
+/** One listed object and the owner its API item names. */
+export interface Listed {
+  live: LiveObject;
+  owner?: OwnerRef;
+}
+
+/**
+ * Reads collections for export, generically through the kind table: `kind.list` names the
+ * request(s), `kind.fromApi` turns items into manifest-named fields, and `kind.detail`
+ * adds the one GET per object that a list view lacking exported fields needs. Every
+ * collection is listed once (cached by kind, parent and query).
+ */
+export class ExportReader {
+  private readonly listings = new Map<string, Promise<Listed[]>>();
+
+  constructor(
+    private readonly client: ListingClient,
+    readonly ctx: KindContext,
+  ) {}
+
+  /** The objects of `kind` under `parent` (top level when undefined); `query` narrows the list (`search`). */
+  list(kind: KindDefinition, parent: LiveObject | undefined, query?: Record<string, string>): Promise<Listed[]> {
+    const key = `${kind.kind}@${parent?.address ?? ''}?${JSON.stringify(query ?? {})}`;
+    let listing = this.listings.get(key);
+    if (!listing) {
+      listing = this.fetch(kind, parent, query);
+      this.listings.set(key, listing);
+    }
+    return listing;
+  }
+
+  /** Whether the kind can be listed under this parent at all. */
+  listable(kind: KindDefinition, parent: LiveObject | undefined): boolean {
+    return !kind.unreadable && !kind.assumedToExist && kind.list?.(parent, this.ctx) !== undefined;
+  }
+
+  /** The first list request of a kind under a parent (for permission checks). */
+  listPath(kind: KindDefinition, parent: LiveObject | undefined): string | undefined {
+    const spec = kind.list?.(parent, this.ctx);
+    return (Array.isArray(spec) ? spec[0] : spec)?.path;
+  }
+
+  /** Completes an object whose list view lacks some of `wanted` (the kind's `detail` GET). */
+  async complete(kind: KindDefinition, listed: Listed, parent: LiveObject | undefined, wanted: readonly string[]): Promise<void> {
+    const detail = kind.detail;
+    if (!detail || wanted.every((name) => detail.listed.includes(name))) return;
+    const request = detail.request(listed.live, this.ctx);
+    const response = await this.client.request<Record<string, unknown>>({
+      method: 'GET',
+      path: request.path,
+      ...(request.query ? { query: request.query } : {}),
+      ...(request.role ? { role: request.role } : {}),
+    });
+    const detailed = await kind.fromApi({ id: listed.live.id, ...response.body }, this.ctx, parent);
+    listed.live.fields = { ...listed.live.fields, ...detailed.fields };
+  }
+
+  private async fetch(kind: KindDefinition, parent: LiveObject | undefined, query?: Record<string, string>): Promise<Listed[]> {
+    const specs = kind.list?.(parent, this.ctx);
+    if (!specs) return [];
+    const all = Array.isArray(specs) ? specs : [specs];
+    const items = (await Promise.all(all.map((s) => this.items(query ? { ...s, query: { ...s.query, ...query } } : s)))).flat();
+    return Promise.all(items.map((item) => this.toListed(kind, item, parent)));
+  }
+
+  private async items(spec: ListSpec): Promise<Record<string, unknown>[]> {
+    if (spec.style === 'object') {
+      const response = await this.client.request<Record<string, unknown> | undefined>({
+        method: 'GET',
+        path: spec.path,
+        ...(spec.query ? { query: spec.query } : {}),
+        ...(spec.role ? { role: spec.role } : {}),
+        notFoundIsEmpty: spec.notFoundIsEmpty ?? false,
+      });
+      return response.body && typeof response.body === 'object' ? [{ ...response.body, ...spec.inject }] : [];
+    }
+    const items = await this.client.listPages<Record<string, unknown>>({
+      path: spec.path,
+      itemsKey: spec.itemsKey,
+      style: spec.style,
+      ...(spec.query ? { query: spec.query } : {}),
+      ...(spec.role ? { role: spec.role } : {}),
+      ...(spec.notFoundIsEmpty ? { notFoundIsEmpty: true } : {}),
+    });
+    return spec.inject ? items.map((item) => ({ ...item, ...spec.inject })) : items;
+  }
+
+  private async toListed(kind: KindDefinition, item: Record<string, unknown>, parent: LiveObject | undefined): Promise<Listed> {
+    const parts = await kind.fromApi(item, this.ctx, parent);
+    const live: LiveObject = {
+      kind: kind.kind,
+      address: kind.address(parent?.address, kind.identity(parts.fields)),
+      id: parts.id,
+      ids: { ...parent?.ids, [kind.kind]: parts.id },
+      fields: parts.fields,
+    };
+    if (parent) live.parentAddress = parent.address;
+    if (parts.facts) live.facts = parts.facts;
+    const owner = kind.ownerOf?.(item);
+    return owner ? { live, owner } : { live };
+  }
+}
