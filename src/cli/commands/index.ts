@@ -6,4 +6,4 @@ import { registerSim } from './sim.js';
 import { registerValidate } from './validate.js';
 
 /** Every CLI verb, one module each, registered explicitly. */
-export const commands: CommandRegistrar[] = [registerValidate, registerPlan, registerApply, registerSim];
+export const commands: CommandRegistrar[] = [registerValidate, registerPlan, registerApply, registerExport, registerSim];
