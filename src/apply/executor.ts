@@ -38,6 +38,7 @@ export async function applyChanges(input: ApplyInput): Promise<ApplyResult> {
       input.onSettle?.(address, outcome);
     },
   });
+  await sender.flushed();
   const results = input.changes.map((change) => ({ change, outcome: outcomeOf(change, outcomes) }));
   return {
     results,

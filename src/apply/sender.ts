@@ -1,6 +1,6 @@
 import { ApiError, ApiErrorCode } from '../api/errors.js';
 import type { RequestSpec } from '../kinds/types.js';
-import type { Journal } from './journal.js';
+import type { Journal, JournalEntry } from './journal.js';
 import type { ApplyClient } from './types.js';
 
 /** A POST refused with 429 was not processed: it is sent again, this many times at most. */
@@ -14,6 +14,8 @@ const RATE_LIMIT_DELAY_MS = 1_000;
 export class Sender {
   /** Requests sent so far. */
   count = 0;
+  private readonly writes = new Set<Promise<void>>();
+  private writeError: unknown;
 
   constructor(
     private readonly client: ApplyClient,
@@ -37,6 +39,27 @@ export class Sender {
     }
   }
 
+  /**
+   * Outcomes are journalled without holding up the next request: the intent is what must be
+   * on disk before a request leaves (a crash then shows what may have happened); an outcome
+   * lost in a crash is recovered by the next plan, which matches creates by identity.
+   * Journal write failures surface when the journal is closed.
+   */
+  private record(entry: JournalEntry): void {
+    if (!this.journal) return;
+    const write = this.journal.append(entry).catch((error: unknown) => {
+      this.writeError ??= error;
+    });
+    this.writes.add(write);
+    void write.finally(() => this.writes.delete(write));
+  }
+
+  /** Waits for every journalled outcome; rejects when one could not be written. */
+  async flushed(): Promise<void> {
+    await Promise.all([...this.writes]);
+    if (this.writeError) throw this.writeError;
+  }
+
   private async once<T>(request: RequestSpec, address: string, purpose: string, extra: { okStatuses?: readonly number[] }): Promise<{ status: number; body: T }> {
     const seq = this.journal?.nextSeq() ?? 0;
     await this.journal?.append({ type: 'intent', seq, address, method: request.method, path: request.path, purpose });
@@ -52,13 +75,13 @@ export class Sender {
         ...(extra.okStatuses ? { okStatuses: extra.okStatuses } : {}),
       });
       const id = idIn(response.body);
-      await this.journal?.append({ type: 'outcome', seq, address, ok: true, status: response.status, ...(id ? { id } : {}), ms: Math.round(performance.now() - begin) });
+      this.record({ type: 'outcome', seq, address, ok: true, status: response.status, ...(id ? { id } : {}), ms: Math.round(performance.now() - begin) });
       return response;
     } catch (error) {
       const status = error instanceof ApiError ? error.status : undefined;
       const code = error instanceof ApiError ? error.code : 'SB_APPLY_INTERNAL';
       const message = error instanceof ApiError ? error.platformMessage ?? error.detail : error instanceof Error ? error.message : String(error);
-      await this.journal?.append({ type: 'outcome', seq, address, ok: false, ...(status === undefined ? {} : { status }), code, message, ms: Math.round(performance.now() - begin) });
+      this.record({ type: 'outcome', seq, address, ok: false, ...(status === undefined ? {} : { status }), code, message, ms: Math.round(performance.now() - begin) });
       throw error;
     }
   }

@@ -50,7 +50,10 @@ export async function walkGraph<N extends WalkNode>(nodes: readonly N[], run: Ru
   }
   const limit = pLimit(Math.max(1, options.concurrency));
   let stopped = false;
-  const running = new Set<Promise<void>>();
+  // Counted, not raced: racing thousands of promises on every completion is quadratic.
+  let running = 0;
+  let finished: () => void = () => undefined;
+  const allDone = new Promise<void>((resolve) => (finished = resolve));
 
   const settle = (address: string, outcome: Outcome): void => {
     if (outcomes.has(address)) return;
@@ -94,12 +97,14 @@ export async function walkGraph<N extends WalkNode>(nodes: readonly N[], run: Ru
         settle(address, outcome);
       }
     });
-    const tracked = task.finally(() => running.delete(tracked));
-    running.add(tracked);
+    running++;
+    void task.finally(() => {
+      if (--running === 0) finished();
+    });
   };
 
   for (const node of nodes) if (waiting.get(node)?.size === 0) start(node);
-  while (running.size > 0) await Promise.race(running);
+  if (running > 0) await allDone;
   // Whatever still waits sits on a cycle: nothing can start it.
   for (const node of [...waiting.keys()]) skip(node, 'dependency cycle');
   return outcomes;
