@@ -1,0 +1,119 @@
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Journal } from '../../src/apply/journal.js';
+import { Progress } from '../../src/apply/progress.js';
+import { RecordKeeper } from '../../src/apply/record.js';
+import { checkSavedPlan } from '../../src/apply/saved-plan.js';
+import { digestOf } from '../../src/plan/digest.js';
+import type { Change, Plan } from '../../src/plan/types.js';
+import { readLastApplied } from '../../src/state/last-applied.js';
+
+const target = { baseUrl: 'http://127.0.0.1:1', instance: 'demo' };
+
+describe('journal', () => {
+  it('appends JSON lines in order, durable when append resolves, many at once', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'sb-journal-'));
+    const journal = await Journal.open(join(dir, 'sub', 'j.jsonl'));
+    await Promise.all(Array.from({ length: 50 }, (_, i) => journal.append({ type: 'intent', seq: i, address: `tenant/t${i}`, method: 'POST', path: '/x', purpose: 'create' })));
+    await journal.close();
+    const lines = (await readFile(join(dir, 'sub', 'j.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { seq: number; at: string });
+    expect(lines.map((l) => l.seq)).toEqual(Array.from({ length: 50 }, (_, i) => i));
+    expect(lines[0]?.at).toMatch(/^\d{4}-\d\d-\d\dT/);
+  });
+});
+
+describe('last-applied record keeper', () => {
+  it('records write-only digests and the identity of unreadable kinds, drops deleted entries, writes atomically', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'sb-record-'));
+    const file = join(dir, 'last-applied.demo.json');
+    const keeper = new RecordKeeper(file, target, new Map([['tenant/gone/admin/x@y.z', { kind: 'Administrator', digests: {} }]]));
+    keeper.applied({ kind: 'Administrator', address: 'tenant/a/admin/it@a.example', parentAddress: 'tenant/a', fields: { email: 'it@a.example', firstName: 'Ada' } });
+    keeper.applied({ kind: 'Reseller', address: 'reseller/north', fields: { name: 'north', suspensionProfile: null } });
+    keeper.applied({ kind: 'Tenant', address: 'tenant/a', fields: { name: 'a', markup: 3 } }); // nothing write-only: no entry
+    keeper.deleted('tenant/gone/admin/x@y.z');
+    await keeper.close();
+    const record = await readLastApplied(file);
+    expect([...record.keys()]).toEqual(['reseller/north', 'tenant/a/admin/it@a.example']);
+    expect(record.get('tenant/a/admin/it@a.example')).toEqual({ kind: 'Administrator', digests: { firstName: digestOf('Ada') }, identity: { email: 'it@a.example' } });
+    expect(record.get('reseller/north')?.digests).toEqual({ suspensionProfile: digestOf(null) });
+    expect(await readFile(file, 'utf8')).not.toContain('Ada');
+  });
+});
+
+describe('saved plan checks (CONTRACT §4)', () => {
+  const change = (address: string, action: Change['action'], liveDigest?: string): Change => ({
+    address,
+    kind: 'Tenant',
+    action,
+    before: null,
+    after: {},
+    patch: [],
+    reason: '',
+    dependsOn: [],
+    requests: [{ method: action === 'create' ? 'POST' : 'PUT', path: `/t/${address}` }],
+    ...(liveDigest ? { liveDigest } : {}),
+  });
+  const plan = (changes: Change[], extra: Partial<Plan> = {}): Plan => ({
+    formatVersion: 1,
+    createdAt: '2026-11-22T00:00:00Z',
+    tool: { name: 'switchboard', version: '0.1.0' },
+    target,
+    manifests: { digest: 'sha256:m', files: ['t.yaml'] },
+    summary: { create: 0, update: 0, replace: 0, delete: 0, noop: 0, unmanaged: 0 },
+    changes,
+    unmanaged: [],
+    warnings: [],
+    errors: [],
+    ...extra,
+  });
+
+  it('returns exactly the saved changes, from the fresh plan, when nothing moved', () => {
+    const saved = plan([change('tenant/a', 'update', 'sha256:1')]);
+    const fresh = plan([change('tenant/a', 'update', 'sha256:1'), change('tenant/new-drift', 'create')]);
+    expect(checkSavedPlan(saved, fresh, 'plan.json').map((c) => c.address)).toEqual(['tenant/a']);
+  });
+
+  it('refuses (exit 3) listing every address whose live digest or action changed, or that needs nothing now', () => {
+    const saved = plan([change('tenant/a', 'update', 'sha256:1'), change('tenant/b', 'create'), change('tenant/c', 'update', 'sha256:3')]);
+    const fresh = plan([change('tenant/a', 'update', 'sha256:2'), change('tenant/b', 'update', 'sha256:9')]);
+    let error: unknown;
+    try {
+      checkSavedPlan(saved, fresh, 'plan.json');
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toMatchObject({ code: 'SB_PLAN_STALE', exitCode: 3 });
+    const message = (error as Error).message;
+    expect(message).toContain('tenant/a: the live object changed since the plan was made');
+    expect(message).toContain('tenant/b: the plan would now update (saved: create)');
+    expect(message).toContain('tenant/c: the plan would now do nothing here (saved: update)');
+  });
+
+  it('refuses another target or other manifests', () => {
+    const saved = plan([]);
+    expect(() => checkSavedPlan(saved, plan([], { target: { ...target, instance: 'prod' } }), 'p.json')).toThrow(/was made for/);
+    expect(() => checkSavedPlan(saved, plan([], { manifests: { digest: 'sha256:other', files: [] } }), 'p.json')).toThrow(/other manifests/);
+  });
+});
+
+describe('progress', () => {
+  it('on a terminal, redraws one line with done/total, failures, rate and ETA', () => {
+    let text = '';
+    const out = Object.assign(new (class {
+      write(chunk: string) {
+        text += chunk;
+        return true;
+      }
+    })(), { isTTY: true }) as unknown as NodeJS.WritableStream & { isTTY: boolean };
+    const progress = new Progress(2, out);
+    progress.start();
+    progress.settle({ status: 'applied' });
+    progress.settle({ status: 'failed', message: 'x' });
+    progress.stop();
+    expect(text).toContain('\r\x1b[2K');
+    expect(text).toMatch(/apply: 2\/2 changes, 1 failed, [\d.]+\/s/);
+    expect(text.endsWith('\n')).toBe(true);
+  });
+});
