@@ -69,7 +69,8 @@ async function applyCommand(run: PlanRun, saved: Plan | undefined, options: Appl
   }
   const result = await execute(run, changes, options);
   ctx.stdout.write(renderSummary(result.result, result.journal));
-  return result.result.failed > 0 ? ExitCode.error : ExitCode.ok;
+  // Skipped changes (after a failure, --fail-fast, Ctrl-C) leave a partial apply: exit 1 too.
+  return result.result.failed + result.result.skipped > 0 ? ExitCode.error : ExitCode.ok;
 }
 
 /** `--yes`, or "yes" typed on a terminal; without a terminal `--yes` is required. */
