@@ -73,7 +73,7 @@ function writeCollection(map: YamlMap, key: string, collection: ChildCollection,
     map.set(key, nodes.map((n) => specMap(n, warnings)));
     return;
   }
-  const byIdentity = new YamlMap();
+  const byIdentity = new YamlMap('block');
   for (const n of nodes) {
     const identity = n.kind.identity(n.live.fields);
     const value = specMap(n, warnings);
@@ -121,7 +121,7 @@ export function compare(a: string, b: string): number {
  * (CONTRACT §2), so a literal `${` is written `$${`.
  */
 export function manifestString(text: string): string {
-  return text.replaceAll('${', '$${');
+  return text.replaceAll('${', () => '$${');
 }
 
 /** A live value as YAML: object keys in the schema's order, then the others sorted. */
