@@ -1,6 +1,7 @@
 import { ApiError } from '../api/errors.js';
 import { kindOf } from '../kinds/index.js';
 import type { RequestSpec } from '../kinds/types.js';
+import { stableStringify } from '../plan/digest.js';
 import type { Change } from '../plan/types.js';
 import type { BulkRoute } from './bulk-routes.js';
 import { parentStandIn } from './ids.js';
@@ -28,6 +29,7 @@ interface Member {
 
 interface JobItem {
   key?: unknown;
+  data?: unknown;
   status?: unknown;
   reason?: unknown;
   message?: unknown;
@@ -67,7 +69,7 @@ export async function runBulk(route: BulkRoute, changes: readonly Change[], env:
   }
   try {
     const job = await followJob(route, path, name, jobId, env, settings);
-    reportItems(job, members, outcomes);
+    reportItems(route, job, members, outcomes);
     if (route.name === 'addresses') await learnIds(members, outcomes, env);
     for (const member of members) {
       const desired = env.desired.get(member.change.address);
@@ -133,11 +135,18 @@ async function findJob(route: BulkRoute, path: string, name: string, env: Change
   return jobs.filter((j) => j['title'] === name).sort((a, b) => Number(b['id']) - Number(a['id']))[0];
 }
 
-function reportItems(job: Record<string, unknown>, members: readonly Member[], outcomes: Map<string, Outcome>): void {
+/**
+ * Each job item is matched to its change by the data it carries (Doc 2 §2.9: "the original
+ * request data"), else by its key (full address or number), so an item whose key the
+ * platform could not even form still reports its reason against the right change.
+ */
+function reportItems(route: BulkRoute, job: Record<string, unknown>, members: readonly Member[], outcomes: Map<string, Outcome>): void {
   const items = Array.isArray(job['job_items']) ? (job['job_items'] as JobItem[]) : [];
+  const byData = new Map(items.map((item) => [stableStringify(item.data ?? null), item]));
   const byKey = new Map(items.map((item) => [String(item.key ?? '').toLowerCase(), item]));
   for (const member of members) {
-    const item = byKey.get(member.identity.toLowerCase());
+    const data = route.items(member.request.body).find((d) => d !== undefined);
+    const item = byData.get(stableStringify(data ?? null)) ?? byKey.get(member.identity.toLowerCase());
     if (item?.status === 'success' || (!item && job['status'] === 'success')) {
       outcomes.set(member.change.address, { status: 'applied' });
       continue;

@@ -25,7 +25,8 @@ export function oldObjectKey(address: string): string {
  *   window without blocking);
  * - changes whose one request matches a bulk route and share its path (one subscription)
  *   become one bulk node, when the route batches always or the group is above the threshold;
- *   a route whose items name siblings by identity waits for the siblings' creates.
+ *   a route whose items name siblings by identity runs after the siblings' creates have
+ *   ended (ordering only: an item naming a sibling that failed fails on its own).
  */
 export function buildUnits(changes: readonly Change[], parentOf: (address: string) => string | undefined, threshold = BULK_THRESHOLD): Unit[] {
   const groups = new Map<string, { route: BulkRoute; changes: Change[] }>();
@@ -44,12 +45,13 @@ export function buildUnits(changes: readonly Change[], parentOf: (address: strin
     if (group.route.when === 'threshold' && group.changes.length <= threshold) continue;
     for (const change of group.changes) batched.add(change);
     const provides = group.changes.map((c) => c.address);
-    const needs = new Set(group.changes.flatMap((c) => c.dependsOn));
+    const needs = [...new Set(group.changes.flatMap((c) => c.dependsOn))];
+    const after: string[] = [];
     if (group.route.afterSiblingCreates) {
       const parents = new Set(group.changes.map((c) => parentOf(c.address)));
-      for (const c of changes) if ((c.action === 'create' || c.action === 'replace') && parents.has(parentOf(c.address))) needs.add(c.address);
+      for (const c of changes) if ((c.action === 'create' || c.action === 'replace') && parents.has(parentOf(c.address))) after.push(c.address);
     }
-    units.push({ type: 'bulk', key: `bulk ${key}`, provides, needs: [...needs], route: group.route, changes: group.changes });
+    units.push({ type: 'bulk', key: `bulk ${key}`, provides, needs, after, route: group.route, changes: group.changes });
   }
   const dependents = dependentsOf(changes);
   for (const change of changes) {

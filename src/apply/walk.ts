@@ -9,6 +9,8 @@ export interface WalkNode {
   key: string;
   provides: readonly string[];
   needs: readonly string[];
+  /** Ordering only: waits until these have ended, whatever their outcome. */
+  after?: readonly string[];
 }
 
 /** What became of one address. */
@@ -43,9 +45,11 @@ export async function walkGraph<N extends WalkNode>(nodes: readonly N[], run: Ru
   const provided = new Set(nodes.flatMap((n) => n.provides));
   const waiting = new Map<N, Set<string>>();
   const dependents = new Map<string, N[]>();
+  const soft = new Map<N, Set<string>>();
   for (const node of nodes) {
-    const open = new Set(node.needs.filter((address) => provided.has(address) && !node.provides.includes(address)));
+    const open = new Set([...node.needs, ...(node.after ?? [])].filter((address) => provided.has(address) && !node.provides.includes(address)));
     waiting.set(node, open);
+    soft.set(node, new Set((node.after ?? []).filter((address) => !node.needs.includes(address))));
     for (const address of open) dependents.set(address, [...(dependents.get(address) ?? []), node]);
   }
   const limit = pLimit(Math.max(1, options.concurrency));
@@ -62,7 +66,7 @@ export async function walkGraph<N extends WalkNode>(nodes: readonly N[], run: Ru
     for (const dependent of dependents.get(address) ?? []) {
       const open = waiting.get(dependent);
       if (!open) continue;
-      if (outcome.status !== 'applied') {
+      if (outcome.status !== 'applied' && !soft.get(dependent)?.has(address)) {
         skip(dependent, outcome.status === 'failed' ? `${address} failed` : `${address} was skipped`);
         continue;
       }

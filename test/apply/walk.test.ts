@@ -105,4 +105,11 @@ describe('walkGraph', () => {
     expect(outcomes.get('a')?.status).toBe('applied');
     expect(outcomes.get('b')).toEqual({ status: 'skipped', reason: 'not started: the run was interrupted' });
   });
+
+  it('an ordering-only `after` waits for the other node to end but is not skipped by its failure', async () => {
+    const links: WalkNode = { key: 'links', provides: ['links'], needs: [], after: ['address-1', 'address-7'] };
+    const { outcomes, events } = await run([links, node('address-1'), node('address-7')], ['address-7']);
+    expect(events.indexOf('start links')).toBeGreaterThan(events.indexOf('end address-7'));
+    expect(outcomes.get('links')?.status).toBe('applied');
+  });
 });

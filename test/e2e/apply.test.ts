@@ -157,3 +157,61 @@ describe('switchboard apply (end to end, real CLI over loopback HTTP)', () => {
     expect(again.code).toBe(0);
   }, 120_000);
 });
+
+describe('switchboard apply: Doc2 §4.5-4.6 bulk endpoints against the simulator', () => {
+  let bulkSim: RunningSimulator;
+  beforeAll(async () => {
+    bulkSim = await startSimulator({ port: 0 });
+  });
+  afterAll(async () => {
+    await bulkSim.close();
+  });
+
+  const csv = (rows: number) =>
+    ['premises,city,country,isoCode,number,postalCode,state,street', ...Array.from({ length: rows }, (_, i) => `,Brussels,Belgium,BE,${i + 1},1000,,Rue Neuve`)].join('\n') + '\n';
+  const acme = `apiVersion: switchboard/v1
+kind: Tenant
+metadata: { name: acme-corp, reseller: north }
+spec:
+  billingId: T-ACME
+  subscriptions:
+    - name: main
+      billingId: T-ACME-MAIN
+      uc: uc_alpha
+      addressesFrom: addresses.csv
+      numbers:
+        "+3221234562": { address: "Rue Neuve 1, 1000 Brussels, Belgium" }
+        "+3221234563": { address: "Rue Neuve 2, 1000 Brussels, Belgium" }
+`;
+  const stats = async () => ((await (await fetch(`${bulkSim.url}/_sim/stats`)).json()) as { byRoute: Record<string, number> }).byRoute;
+
+  it('25 addresses go through one PUT A/bulk, links through one PUT T/address_numbers/bulk; a failing item is reported against its CSV line', async () => {
+    // an address that differs only in case exists already: the platform refuses the 7th as a duplicate
+    const bulkApi = await adminApi(bulkSim.url);
+    const state = (await (await fetch(`${bulkSim.url}/_sim/state`)).json()) as SimState;
+    const acmeUuid = String(state.tables['tenants']?.find((t) => t['name'] === 'acme-corp')?.['uuid']);
+    const subId = String(state.tables['subscriptions']?.find((t) => t['name'] === 'main')?.['id']);
+    const A = `${P}/tenants/${acmeUuid}/subscriptions/${subId}/addresses`;
+    const clash = await bulkApi('POST', A, { data: { street: 'RUE NEUVE', number: '7', postalCode: 1000, city: 'BRUSSELS', country: 'BELGIUM' } });
+    expect(clash.status).toBe(201);
+    const cwd = await manifestDir({ 'acme.yaml': acme, 'addresses.csv': csv(25) });
+    const result = await runCli(['apply', cwd, '--yes'], { env: simEnv(bulkSim.url), cwd });
+    const byRoute = await stats();
+    expect(byRoute['PUT /api/v01/draas/:instance/tenants/:uuid/subscriptions/:subscription_id/addresses/bulk']).toBe(1);
+    expect(byRoute['PUT /api/v01/draas/:instance/tenants/:uuid/subscriptions/:subscription_id/address_numbers/bulk']).toBe(1);
+    expect(byRoute['POST /api/v01/draas/:instance/tenants/:uuid/subscriptions/:subscription_id/addresses']).toBe(1); // the test's own
+    expect(result.stdout).toMatch(/✗ create tenant\/acme-corp\/subscription\/main\/address\/Rue Neuve 7, 1000 Brussels, Belgium \(.*addresses\.csv:8/);
+    expect(result.stdout).toContain('already exists');
+    expect(result.stdout).toContain('Apply incomplete: 26 applied, 1 failed, 0 skipped');
+    expect(result.code).toBe(1);
+
+    // fixed: the one remaining address is a single POST, and the plan is then empty
+    expect((await bulkApi('DELETE', `${A}/${String(clash.body.id)}`)).status).toBe(204);
+    const fixed = await runCli(['apply', cwd, '--yes'], { env: simEnv(bulkSim.url), cwd });
+    expect(fixed.stdout).toContain('Apply complete: 1 applied, 0 failed');
+    expect((await stats())['POST /api/v01/draas/:instance/tenants/:uuid/subscriptions/:subscription_id/addresses']).toBe(2);
+    const plan = await runCli(['plan', cwd, '--detailed-exitcode'], { env: simEnv(bulkSim.url), cwd });
+    expect(plan.stdout).toContain('No changes.');
+    expect(plan.code).toBe(0);
+  }, 60_000);
+});
