@@ -158,6 +158,57 @@ describe('switchboard apply (end to end, real CLI over loopback HTTP)', () => {
   }, 120_000);
 });
 
+describe('switchboard apply interrupted with Ctrl-C (SIGINT)', () => {
+  it('finishes the requests in flight, starts nothing more, prints the summary and exits 1', async () => {
+    const slow = await startSimulator({ port: 0, latencyMs: 40 });
+    try {
+      const count = 80;
+      const cwd = await manifestDir({ 'many.yaml': Array.from({ length: count }, (_, i) => tenantDoc(`int-${i}`, `T-INT-${i}`)).join('') });
+      const child = spawn(process.execPath, [CLI, 'apply', cwd, '--yes', '--concurrency', '2'], { cwd, env: { PATH: process.env['PATH'] ?? '', ...simEnv(slow.url) } });
+      let stdout = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+      for (let i = 0; i < 400; i++) {
+        const state = (await (await fetch(`${slow.url}/_sim/state`)).json()) as SimState;
+        if ((state.tables['tenants'] ?? []).filter((t) => String(t['name']).startsWith('int-')).length >= 5) break;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      child.kill('SIGINT');
+      expect(await exited).toBe(1);
+      expect(stdout).toContain('not started: the run was interrupted');
+      const applied = Number(/Apply incomplete: (\d+) applied, 0 failed, (\d+) skipped/.exec(stdout)?.[1]);
+      const state = (await (await fetch(`${slow.url}/_sim/state`)).json()) as SimState;
+      expect((state.tables['tenants'] ?? []).filter((t) => String(t['name']).startsWith('int-'))).toHaveLength(applied);
+    } finally {
+      await slow.close();
+    }
+  }, 60_000);
+});
+
+describe('switchboard apply on a flaky platform (500, 503, connection resets)', () => {
+  it('re-sends a create only after looking it up; runs until clean leave each tenant exactly once', async () => {
+    const flaky = await startSimulator({ port: 0 });
+    try {
+      const count = 60;
+      const cwd = await manifestDir({ 'many.yaml': Array.from({ length: count }, (_, i) => tenantDoc(`flaky-${i}`, `T-FLAKY-${i}`)).join('') });
+      await fetch(`${flaky.url}/_sim/faults`, { method: 'POST', body: JSON.stringify({ rate: 0.15, statuses: [500, 503], resetConnections: true }) });
+      let code = -1;
+      for (let run = 0; run < 5 && code !== 0; run++) code = (await runCli(['apply', cwd, '--yes'], { env: simEnv(flaky.url), cwd })).code;
+      expect(code).toBe(0);
+      const stats = (await (await fetch(`${flaky.url}/_sim/stats`)).json()) as { faults: Record<string, number> };
+      expect(Object.values(stats.faults).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+      await fetch(`${flaky.url}/_sim/faults`, { method: 'POST', body: JSON.stringify({ rate: 0 }) });
+      const state = (await (await fetch(`${flaky.url}/_sim/state`)).json()) as SimState;
+      const names = (state.tables['tenants'] ?? []).map((t) => String(t['name'])).filter((n) => n.startsWith('flaky-'));
+      expect(names).toHaveLength(count);
+      expect(new Set(names).size).toBe(count);
+      expect((await runCli(['plan', cwd, '--detailed-exitcode'], { env: simEnv(flaky.url), cwd })).code).toBe(0);
+    } finally {
+      await flaky.close();
+    }
+  }, 120_000);
+});
+
 describe('switchboard apply: Doc2 §4.5-4.6 bulk endpoints against the simulator', () => {
   let bulkSim: RunningSimulator;
   beforeAll(async () => {
