@@ -39,9 +39,14 @@ export class RecordKeeper {
     this.dirty = true;
   }
 
-  /** After a successful delete. */
+  /** After a successful delete: the object's entry and those of everything below it go. */
   deleted(address: string): void {
-    if (this.entries.delete(address)) this.dirty = true;
+    for (const key of [...this.entries.keys()]) {
+      if (key === address || key.startsWith(`${address}/`)) {
+        this.entries.delete(key);
+        this.dirty = true;
+      }
+    }
   }
 
   /** Starts the periodic writes. */

@@ -28,14 +28,14 @@ describe('last-applied record keeper', () => {
   it('records write-only digests and the identity of unreadable kinds, drops deleted entries, writes atomically', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'sb-record-'));
     const file = join(dir, 'last-applied.demo.json');
-    const keeper = new RecordKeeper(file, target, new Map([['tenant/gone/admin/x@y.z', { kind: 'Administrator', digests: {} }]]));
+    const keeper = new RecordKeeper(file, target, new Map([['tenant/gone/admin/x@y.z', { kind: 'Administrator', digests: {} }], ['tenant/gone-too', { kind: 'Tenant', digests: {} }]]));
     keeper.applied({ kind: 'Administrator', address: 'tenant/a/admin/it@a.example', parentAddress: 'tenant/a', fields: { email: 'it@a.example', firstName: 'Ada' } });
     keeper.applied({ kind: 'Reseller', address: 'reseller/north', fields: { name: 'north', suspensionProfile: null } });
     keeper.applied({ kind: 'Tenant', address: 'tenant/a', fields: { name: 'a', markup: 3 } }); // nothing write-only: no entry
-    keeper.deleted('tenant/gone/admin/x@y.z');
+    keeper.deleted('tenant/gone'); // its administrators' entries go with it; tenant/gone-too stays
     await keeper.close();
     const record = await readLastApplied(file);
-    expect([...record.keys()]).toEqual(['reseller/north', 'tenant/a/admin/it@a.example']);
+    expect([...record.keys()]).toEqual(['reseller/north', 'tenant/a/admin/it@a.example', 'tenant/gone-too']);
     expect(record.get('tenant/a/admin/it@a.example')).toEqual({ kind: 'Administrator', digests: { firstName: digestOf('Ada') }, identity: { email: 'it@a.example' } });
     expect(record.get('reseller/north')?.digests).toEqual({ suspensionProfile: digestOf(null) });
     expect(await readFile(file, 'utf8')).not.toContain('Ada');
