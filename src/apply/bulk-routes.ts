@@ -20,6 +20,8 @@ export interface BulkRoute {
    * the group waits for every create under the same parent in this run.
    */
   afterSiblingCreates: boolean;
+  /** The items are creates: list the collection after the job for their ids (and proof). */
+  creates: boolean;
   /** The bulk endpoint for the (resolved) path of the grouped requests. */
   bulkPath(path: string): string;
   /** The job list of this kind of job. */
@@ -52,6 +54,7 @@ export const bulkRoutes: readonly BulkRoute[] = [
     name: 'addresses',
     when: 'threshold',
     afterSiblingCreates: false,
+    creates: true,
     matches: (r) => r.method === 'POST' && ADDRESSES.test(r.path),
     bulkPath: (path) => `${path}/bulk`,
     jobsPath: (path) => `${path}/bulk_jobs`,
@@ -70,6 +73,7 @@ export const bulkRoutes: readonly BulkRoute[] = [
     name: 'address_numbers',
     when: 'always',
     afterSiblingCreates: true,
+    creates: false,
     matches: (r) => r.method === 'PUT' && ADDRESS_NUMBERS.test(r.path),
     bulkPath: (path) => path,
     jobsPath: (path) => path.replace(/\/bulk$/, '/bulk_jobs'),

@@ -70,7 +70,7 @@ export async function runBulk(route: BulkRoute, changes: readonly Change[], env:
   try {
     const job = await followJob(route, path, name, jobId, env, settings);
     reportItems(route, job, members, outcomes);
-    if (route.name === 'addresses') await learnIds(members, outcomes, env);
+    if (route.creates) await learnIds(members, outcomes, env);
     for (const member of members) {
       const desired = env.desired.get(member.change.address);
       if (desired && outcomes.get(member.change.address)?.status === 'applied') env.record?.applied(desired);

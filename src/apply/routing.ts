@@ -1,4 +1,4 @@
-import type { RoutingTablePlan } from '../plan/routing-plan.js';
+import { ROUTING_ROW, type RoutingTablePlan } from '../plan/routing-plan.js';
 import type { Change } from '../plan/types.js';
 import { executeRoutingChanges, routingAddress, type RoutingClient, type RowDiff } from '../routing/index.js';
 import type { Journal } from './journal.js';
@@ -45,7 +45,7 @@ export async function applyRouting(
     const failedRows = total - report.created - report.updated - report.deleted - report.skipped;
     out.failed += Math.max(failedRows, report.failures.length);
     for (const failure of report.failures) {
-      const change = wanted.get(address(failure.key)) ?? { address: address(failure.key), kind: 'RoutingRow', action: failure.action, before: null, after: null, patch: [], reason: '', dependsOn: [], requests: [] };
+      const change = wanted.get(address(failure.key)) ?? { address: address(failure.key), kind: ROUTING_ROW, action: failure.action, before: null, after: null, patch: [], reason: '', dependsOn: [], requests: [] };
       const source = failure.source ?? change.source;
       out.failures.push({ change: source ? { ...change, source } : change, outcome: { status: 'failed', code: failure.code, message: failure.message } });
     }

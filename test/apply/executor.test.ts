@@ -150,4 +150,19 @@ describe('executor: spec quirks', () => {
     expect(platform.writes()).toEqual([`POST ${P}/tenants`, `POST ${P}/tenants`]);
     expect(platform.sent.filter((s) => s.method === 'LIST').map((s) => s.path)).toEqual([`${P}/tenants?parent=r-1`]);
   });
+
+  it('Doc2 §4.1: a subscription update that changes only billingId still carries suspensionProfileId', async () => {
+    const live = {
+      ...groups,
+      ...north,
+      [`${P}/tenants?parent=r-1`]: [{ uuid: 't-1', name: 'acme', billingId: 'T-acme' }],
+      [`${P}/tenants/t-1/subscriptions`]: [{ id: 3, name: 'main', billingId: 'S-OLD', suspensionProfileId: 'BP-OUT' }],
+    };
+    const platform = new FakePlatform(live);
+    const planned = await planWith(platform, [tenant('acme'), subscription('acme', { billingId: 'S-NEW' })]);
+    await applyWith(platform, planned);
+    expect(platform.sent.filter((s) => s.method === 'PUT')).toEqual([
+      { method: 'PUT', path: `${P}/tenants/t-1/subscriptions/3`, body: { suspensionProfileId: 2, name: 'main', billingId: 'S-NEW' } },
+    ]);
+  });
 });
