@@ -31,7 +31,7 @@ export function oldObjectKey(address: string): string {
 export function buildUnits(changes: readonly Change[], parentOf: (address: string) => string | undefined, threshold = BULK_THRESHOLD): Unit[] {
   const groups = new Map<string, { route: BulkRoute; changes: Change[] }>();
   for (const change of changes) {
-    const route = change.action === 'create' || change.action === 'update' ? bulkRouteOf(change.requests) : undefined;
+    const route = change.action === 'create' || change.action === 'update' ? bulkRouteOf(change) : undefined;
     const request = change.requests[0];
     if (!route || !request) continue;
     const key = `${route.name} ${request.path}`;

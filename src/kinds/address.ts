@@ -1,6 +1,7 @@
 import { normalizeValue, pathId } from './fields.js';
 import { subscriptionPath } from './subscription-path.js';
-import type { FieldSpec, KindContext, KindDefinition, LiveObject } from './types.js';
+import { fullAddress } from '../manifest/index.js';
+import type { BulkRoute, FieldSpec, KindContext, KindDefinition, LiveObject } from './types.js';
 
 /** The parts of Doc 2 §2.7's address data; `postalCode` is an integer there. */
 const dataFields: readonly FieldSpec[] = [
@@ -30,6 +31,36 @@ function body(fields: Record<string, unknown>): Record<string, unknown> {
   return result;
 }
 
+const ROLE = 'tenants.instance.subscriptions.instance';
+const ADDRESSES = /\/subscriptions\/[^/]+\/addresses$/;
+
+function field(value: unknown, name: string): unknown {
+  return value && typeof value === 'object' ? (value as Record<string, unknown>)[name] : undefined;
+}
+
+/** `PUT A/bulk` (Doc 2 §4.5): address creates of one subscription, as one job. */
+const addressBulk: BulkRoute = {
+  name: 'addresses',
+  when: 'threshold',
+  afterSiblingCreates: false,
+  creates: true,
+  matches: (r) => r.method === 'POST' && ADDRESSES.test(r.path),
+  bulkPath: (path) => `${path}/bulk`,
+  jobsPath: (path) => `${path}/bulk_jobs`,
+  subscriptionPath: (path) => path.replace(/\/addresses$/, ''),
+  items: (body) => [field(body, 'data')],
+  // The bulk takes address data only: an address declared with a full address other than
+  // the one the platform forms from its parts is created on its own.
+  eligible: (body) => {
+    const full = field(body, 'full_address');
+    const data = field(body, 'data');
+    return data !== undefined && (full === undefined || full === fullAddress(data as Record<string, never>));
+  },
+  jobsRole: `${ROLE}.addresses.bulk.jobs`,
+  detailRole: `${ROLE}.bulk.jobs.details`,
+  bulkRole: `${ROLE}.addresses.bulk`,
+};
+
 /**
  * Doc 2 §2.7, §4.5: emergency addresses, identified by their full address. Large sets go
  * through `PUT A/bulk` (the executor batches creates of this kind).
@@ -39,6 +70,7 @@ export const addressKind: KindDefinition = {
   parentKinds: ['Subscription'],
   collection: 'addresses',
   fields,
+  bulk: addressBulk,
   identity: (f) => String(f['fullAddress']),
   address: (parent, identity) => `${parent}/address/${identity}`,
   list: (parent, ctx) =>

@@ -1,10 +1,34 @@
 import { subscriptionPath } from './subscription-path.js';
-import type { FieldSpec, KindDefinition } from './types.js';
+import type { BulkRoute, FieldSpec, KindDefinition } from './types.js';
 
 const fields: readonly FieldSpec[] = [
   { name: 'number', api: 'fullNumber', change: 'replace', type: 'string' },
   { name: 'address', change: 'update', type: 'string' },
 ];
+
+const ROLE = 'tenants.instance.subscriptions.instance';
+const ADDRESS_NUMBERS = /\/subscriptions\/[^/]+\/address_numbers\/bulk$/;
+
+/** `PUT T/address_numbers/bulk` (Doc 2 §4.5): every link update of a subscription in one job. */
+const linkBulk: BulkRoute = {
+  name: 'address_numbers',
+  when: 'always',
+  // A link names its address by full address: it waits for the address creates beside it.
+  afterSiblingCreates: true,
+  creates: false,
+  matches: (r) => r.method === 'PUT' && ADDRESS_NUMBERS.test(r.path),
+  bulkPath: (path) => path,
+  jobsPath: (path) => path.replace(/\/bulk$/, '/bulk_jobs'),
+  subscriptionPath: (path) => path.replace(/\/address_numbers\/bulk$/, ''),
+  items: (body) => {
+    const data = body && typeof body === 'object' ? (body as Record<string, unknown>)['data'] : undefined;
+    return Array.isArray(data) ? data : [];
+  },
+  eligible: () => true,
+  jobsRole: `${ROLE}.address_numbers.bulk.jobs`,
+  detailRole: `${ROLE}.bulk.jobs.details`,
+  bulkRole: `${ROLE}.address_numbers.bulk`,
+};
 
 /**
  * The emergency address of a number of the subscription (Doc 2 §2.5, §4.5). Numbers come
@@ -16,6 +40,7 @@ export const numberLinkKind: KindDefinition = {
   parentKinds: ['Subscription'],
   collection: 'numbers',
   fields,
+  bulk: linkBulk,
   // No delete: an undeclared number stays as it is (the API cannot detach an address, Doc 2 §4.5).
   identity: (f) => String(f['number']),
   address: (parent, identity) => `${parent}/number/${identity}`,

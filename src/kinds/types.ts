@@ -159,8 +159,42 @@ export interface KindDefinition {
    * (trunk groups: Doc 2 names them by id only); its children are read through it.
    */
   assumedToExist?: boolean;
+  /** A bulk endpoint for many creates or updates of this kind under one parent. */
+  bulk?: BulkRoute;
   /** The API cannot list this kind (administrators): only last-applied digests tell. */
   unreadable?: boolean;
+}
+
+/**
+ * A bulk endpoint that stands for many single requests of a kind (Doc 2 §4.5-4.6): the
+ * executor folds the changes of one parent into one bulk request, then follows the job.
+ */
+export interface BulkRoute {
+  name: string;
+  /** Does this planned request (the kind's create or update) go through the bulk endpoint? */
+  matches(request: { method: string; path: string }): boolean;
+  /** `always`: every match is batched; `threshold`: only groups larger than the executor's threshold. */
+  when: 'always' | 'threshold';
+  /**
+   * The items name sibling objects by identity (a number's address, by full address), so
+   * the group waits for every create under the same parent in this run.
+   */
+  afterSiblingCreates: boolean;
+  /** The items are creates: list the collection after the job for their ids (and proof). */
+  creates: boolean;
+  /** The bulk endpoint for the (resolved) path of the grouped requests. */
+  bulkPath(path: string): string;
+  /** The job list of this kind of job. */
+  jobsPath(path: string): string;
+  /** `T` of the spec, for `GET T/bulks/{id}`. */
+  subscriptionPath(path: string): string;
+  /** The items one request contributes to the bulk body's `data`. */
+  items(body: unknown): unknown[];
+  /** Whether one request may go into the bulk body unchanged in meaning. */
+  eligible(body: unknown): boolean;
+  jobsRole: string;
+  detailRole: string;
+  bulkRole: string;
 }
 
 export interface LiveParts {
