@@ -1,12 +1,12 @@
 import type { KindContext } from '../kinds/types.js';
 import type { Change } from '../plan/types.js';
-import type { DesiredNode, LastApplied, LiveState } from '../state/types.js';
+import type { DesiredNode, LastApplied, ListingClient, LiveState } from '../state/types.js';
 import type { Journal } from './journal.js';
 import type { RecordKeeper } from './record.js';
 import type { Outcome } from './walk.js';
 
 /** The API client calls the executor makes (the ApiClient satisfies it; unit tests fake it). */
-export interface ApplyClient {
+export interface ApplyClient extends Pick<ListingClient, 'listPages'> {
   request<T = unknown>(options: {
     method: 'GET' | 'POST' | 'PUT' | 'DELETE';
     path: string;
@@ -16,14 +16,6 @@ export interface ApplyClient {
     okStatuses?: readonly number[];
     notFoundIsEmpty?: boolean;
   }): Promise<{ status: number; body: T }>;
-  listPages<T = unknown>(options: {
-    path: string;
-    itemsKey: string;
-    style: 'page' | 'token' | 'none';
-    query?: Record<string, string>;
-    role?: string;
-    notFoundIsEmpty?: boolean;
-  }): Promise<T[]>;
 }
 
 /** Knobs of one run. */
