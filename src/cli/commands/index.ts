@@ -1,9 +1,10 @@
 import type { CommandRegistrar } from '../program.js';
 import { registerApply } from './apply.js';
+import { registerDemo } from './demo.js';
 import { registerExport } from './export.js';
 import { registerPlan } from './plan.js';
 import { registerSim } from './sim.js';
 import { registerValidate } from './validate.js';
 
 /** Every CLI verb, one module each, registered explicitly. */
-export const commands: CommandRegistrar[] = [registerValidate, registerPlan, registerApply, registerExport, registerSim];
+export const commands: CommandRegistrar[] = [registerValidate, registerPlan, registerApply, registerExport, registerSim, registerDemo];

@@ -1,0 +1,38 @@
+/**
+ * `switchboard demo`: starts the embedded simulator in-process, plans examples/,
+ * applies them, plans again ("No changes."), then plans a one-value edit of a copy. Exit 0
+ * only when every step did what it should (src/demo/run-demo.ts checks each one), 1 otherwise.
+ */
+import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { runDemo } from '../../demo/run-demo.js';
+import { positiveInteger } from '../options.js';
+import type { CommandRegistrar } from '../program.js';
+
+/** The package's own examples/ (dist/cli/commands/ → the package root), wherever it is run from. */
+export const PACKAGE_EXAMPLES = fileURLToPath(new URL('../../../examples/', import.meta.url));
+
+interface DemoCommandOptions {
+  concurrency: number;
+  color: boolean;
+}
+
+export const registerDemo: CommandRegistrar = (program: Command, context) => {
+  program
+    .command('demo')
+    .description('Plan, apply and re-plan examples/ on an embedded simulator, then plan a one-value edit')
+    .option('--concurrency <n>', 'maximum requests in flight', positiveInteger, 8)
+    .option('--no-color', 'no colours, even on a terminal')
+    .action(async (options: DemoCommandOptions) => {
+      const ctx = context();
+      const out = ctx.stdout as NodeJS.WritableStream & { isTTY?: boolean };
+      await runDemo({
+        examples: resolve(PACKAGE_EXAMPLES),
+        concurrency: options.concurrency,
+        color: options.color && out.isTTY === true && !process.env['NO_COLOR'],
+        logger: ctx.logger,
+        out,
+      });
+    });
+};
