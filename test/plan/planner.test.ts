@@ -45,10 +45,10 @@ const ctx: KindContext = {
 
 const order = kinds.map((k) => k.kind);
 
-async function plan(desired: DesiredNode[], live: Record<string, unknown[]>, lastApplied: LastApplied = new Map(), prune = false) {
+async function plan(desired: DesiredNode[], live: Record<string, unknown[]>, lastApplied: LastApplied = new Map(), prune = false, keep?: (a: string) => boolean) {
   const client = fakeClient(live);
   const state = await new LiveReader(client, ctx, lastApplied).read(desired, order);
-  const out = await computeChanges({ desired, live: state, lastApplied, ctx, options: { prune } });
+  const out = await computeChanges({ desired, live: state, lastApplied, ctx, options: { prune, ...(keep ? { keep } : {}) } });
   return { ...out, state, calls: client.calls };
 }
 
@@ -179,6 +179,12 @@ describe('planner: prune and unmanaged objects', () => {
     expect(out.changes.map((c) => [c.action, c.address])).toEqual([['delete', 'tenant/acme-corp/subscription/main/template/TPL-OLD']]);
     expect(out.changes[0]!.reason).toMatch(/not declared in tenant\/acme-corp\/subscription\/main/);
     expect(out.unmanaged.map((u) => u.address)).toEqual(['tenant/acme-corp/subscription/main/template/DEFAULT']);
+  });
+
+  it('--exclude: an excluded live object is never deleted, whatever prune says', async () => {
+    const out = await plan(withTemplates(true), { ...groups, ...northTenants, ...subscriptionLive }, new Map(), false, (a) => a.endsWith('/TPL-OLD'));
+    expect(out.changes).toEqual([]);
+    expect(out.unmanaged.map((u) => u.address)).toContain('tenant/acme-corp/subscription/main/template/TPL-OLD');
   });
 
   it('--prune applies to collections that are declared only', async () => {
