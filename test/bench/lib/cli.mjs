@@ -1,0 +1,56 @@
+/**
+ * Runs the real CLI (dist/cli/main.js) in a child process and measures it: wall time from
+ * spawn to exit, and the child's own CPU time and peak RSS (reported by measure-hook.mjs).
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+export const ROOT = resolve(import.meta.dirname, '../../..');
+export const CLI = join(ROOT, 'dist/cli/main.js');
+const HOOK = pathToFileURL(join(import.meta.dirname, 'measure-hook.mjs')).href;
+
+/**
+ * @typedef {{ code: number | null, stdout: string, stderr: string, wallS: number, cpuS: number, peakRssMB: number }} CliRun
+ * @param {string[]} args
+ * @param {{ cwd: string, env: Record<string, string>, nodeArgs?: string[] }} options
+ * @returns {Promise<CliRun>}
+ */
+export async function runCli(args, options) {
+  const dir = await mkdtemp(join(tmpdir(), 'sb-bench-measure-'));
+  const measureFile = join(dir, 'measure.json');
+  const env = { PATH: process.env['PATH'] ?? '', ...options.env, SB_BENCH_MEASURE: measureFile };
+  const begin = performance.now();
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', HOOK, CLI, ...args], { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const out = [];
+  const err = [];
+  child.stdout.on('data', (b) => out.push(b));
+  child.stderr.on('data', (b) => err.push(b));
+  const code = await new Promise((res, rej) => {
+    child.once('error', rej);
+    child.once('close', (c) => res(c));
+  });
+  const wallS = (performance.now() - begin) / 1000;
+  let measured = { cpuUserS: NaN, cpuSystemS: NaN, maxRssMB: NaN };
+  try {
+    measured = JSON.parse(await readFile(measureFile, 'utf8'));
+  } catch {
+    // The process died before its exit handler ran (a signal): CPU and RSS stay unknown.
+  }
+  await rm(dir, { recursive: true, force: true });
+  return {
+    code,
+    stdout: Buffer.concat(out).toString('utf8'),
+    stderr: Buffer.concat(err).toString('utf8'),
+    wallS,
+    cpuS: measured.cpuUserS + measured.cpuSystemS,
+    peakRssMB: measured.maxRssMB,
+  };
+}
+
+/** The environment that points the CLI at a simulator as its system administrator. */
+export function simEnv(url) {
+  return { SWITCHBOARD_URL: url, SWITCHBOARD_INSTANCE: 'demo', SWITCHBOARD_USERNAME: 'admin', SWITCHBOARD_PASSWORD: 'admin', NO_COLOR: '1' };
+}

@@ -1,0 +1,83 @@
+/**
+ * Figures of a scenario run, the issue #9 targets they are held to, and the printed table.
+ */
+
+/**
+ * @typedef {{ what: string, value: number, limit: number, unit: string, pass: boolean }} Target
+ * @typedef {{ scenario: string, requests: number, lowerBound: number, boundParts: Record<string, number>, requestRatio: number,
+ *   wallS: number, idealS: number, wallRatio: number, concurrency: number, cpuS: number | null, peakRssMB: number | null,
+ *   runsWallS: number[], note: string, byRoute: Record<string, number>, targets: Target[] }} ScenarioResult
+ */
+
+const round = (n, digits = 2) => (Number.isFinite(n) ? Number(n.toFixed(digits)) : null);
+
+/**
+ * @param {string} scenario
+ * @param {{ requests: number, bound: Record<string, number>, wallS: number, cpuS?: number, peakRssMB?: number, concurrency: number, latencyMs: number, note?: string, byRoute?: Record<string, number> }} m
+ * @param {number[]} runsWallS
+ * @returns {ScenarioResult}
+ */
+export function figures(scenario, m, runsWallS) {
+  const lowerBound = Object.values(m.bound).reduce((a, b) => a + b, 0);
+  const idealS = (m.requests * m.latencyMs) / m.concurrency / 1000;
+  return {
+    scenario,
+    requests: m.requests,
+    lowerBound,
+    boundParts: m.bound,
+    requestRatio: round(m.requests / lowerBound, 3),
+    wallS: round(m.wallS),
+    idealS: round(idealS),
+    wallRatio: round(m.wallS / idealS),
+    concurrency: m.concurrency,
+    cpuS: m.cpuS === undefined ? null : round(m.cpuS),
+    peakRssMB: m.peakRssMB === undefined ? null : Math.round(m.peakRssMB),
+    runsWallS: runsWallS.map((w) => round(w)),
+    note: m.note ?? '',
+    byRoute: m.byRoute ?? {},
+    targets: [],
+  };
+}
+
+const target = (what, value, limit, unit) => ({ what, value, limit, unit, pass: value !== null && value <= limit });
+
+/** The issue's targets for one scenario; `naive` (this run's, if any) for the speed-up. */
+export function applyTargets(r, naive) {
+  if (r.scenario === 'naive') return r;
+  r.targets.push(target('requests ÷ lower bound', r.requestRatio, 1.05, '×'));
+  r.targets.push(target(`wall ÷ ideal at concurrency ${r.concurrency}`, r.wallRatio, 1.3, '×'));
+  if (r.scenario === 'plan-org') {
+    r.targets.push(target('CLI CPU', r.cpuS, 3, 's'));
+    r.targets.push(target('peak RSS', r.peakRssMB, 500, 'MB'));
+    if (naive) {
+      const speedup = round(naive.wallS / r.wallS, 1);
+      r.targets.push({ what: 'naive wall ÷ plan-org wall', value: speedup, limit: 20, unit: '× (at least)', pass: speedup >= 20 });
+    }
+  }
+  if (r.scenario === 'routing') r.targets.push(target('peak RSS', r.peakRssMB, 1536, 'MB'));
+  return r;
+}
+
+/** The lines printed after a scenario: its figures, then PASS/FAIL per target. */
+export function describe(r) {
+  const lines = [
+    `  requests  ${r.requests} issued; lower bound ${r.lowerBound} (${Object.entries(r.boundParts).map(([k, v]) => `${v} ${k}`).join(' + ')}) → ${r.requestRatio}×`,
+    `  wall      ${r.wallS} s; ideal ${r.requests} × latency ÷ ${r.concurrency} = ${r.idealS} s → ${r.wallRatio}×${r.runsWallS.length > 1 ? ` (best of ${r.runsWallS.length} runs: ${r.runsWallS.join(', ')} s)` : ''}`,
+  ];
+  if (r.cpuS !== null) lines.push(`  CLI       CPU ${r.cpuS} s, peak RSS ${r.peakRssMB} MB`);
+  if (r.note) lines.push(`  note      ${r.note}`);
+  for (const t of r.targets) lines.push(`  ${t.pass ? 'PASS' : 'FAIL'}      ${t.what}: ${t.value} ${t.unit === '× (at least)' ? '≥' : '≤'} ${t.limit} ${t.unit.replace(' (at least)', '')}`);
+  return lines.join('\n');
+}
+
+/** The summary table (markdown, so it can go into docs/performance.md as printed). */
+export function table(results) {
+  const head = '| scenario | requests | lower bound | ratio | wall (s) | ideal (s) | ratio | CLI CPU (s) | peak RSS (MB) | targets |';
+  const rule = '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|';
+  const rows = results.map((r) => {
+    const failed = r.targets.filter((t) => !t.pass).length;
+    const verdict = r.targets.length === 0 ? 'baseline' : failed === 0 ? 'all PASS' : `${failed} FAIL`;
+    return `| ${r.scenario} | ${r.requests} | ${r.lowerBound} | ${r.requestRatio} | ${r.wallS} | ${r.idealS} | ${r.wallRatio} | ${r.cpuS ?? '–'} | ${r.peakRssMB ?? '–'} | ${verdict} |`;
+  });
+  return [head, rule, ...rows].join('\n');
+}

@@ -1,0 +1,110 @@
+#!/usr/bin/env node
+/**
+ * Issue #9 benchmarks: `npm run bench [-- SCENARIO… --latency MS --concurrency N --runs N]`.
+ * Each scenario generates its estate, seeds a simulator process that adds `--latency` to
+ * every request, runs the real CLI (dist/) and compares what it did with the lower bound
+ * and the latency-bound ideal. Prints PASS/FAIL per target and a table, and writes
+ * test/bench/results.json (merged: a scenario run alone replaces only its own entry).
+ * It never fails on a missed target: exit 1 means a scenario could not run.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ROOT } from './lib/cli.mjs';
+import { applyTargets, describe, figures, table } from './lib/report.mjs';
+
+const SCENARIOS = ['plan-org', 'naive', 'apply-org', 'routing'];
+const RESULTS = join(import.meta.dirname, 'results.json');
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    latency: { type: 'string', default: '10' },
+    concurrency: { type: 'string', default: '16' },
+    runs: { type: 'string', default: '1' },
+    'routing-rows': { type: 'string', default: '1000000' },
+  },
+});
+const unknown = positionals.filter((p) => !SCENARIOS.includes(p));
+if (unknown.length > 0) {
+  console.error(`unknown scenario ${unknown.join(', ')}; scenarios: ${SCENARIOS.join(', ')}`);
+  process.exit(1);
+}
+const selected = positionals.length > 0 ? SCENARIOS.filter((s) => positionals.includes(s)) : SCENARIOS;
+
+if (!existsSync(join(ROOT, 'dist/cli/main.js'))) {
+  console.log('dist/ is missing: building it (npm run build)');
+  execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
+}
+
+/**
+ * @typedef {{ latencyMs: number, concurrency: number, pageCap: number, routingRows: number, workDir: string,
+ *   log: (line: string) => void, shared: { org: () => Promise<{ sim: Awaited<ReturnType<typeof import('./lib/sim.mjs').startPlatformSim>>, dir: string, changes: number }> } }} ScenarioContext
+ */
+const workDir = await mkdtemp(join(os.tmpdir(), 'sb-bench-'));
+let org;
+/** @type {ScenarioContext} */
+const ctx = {
+  latencyMs: Number(values.latency),
+  concurrency: Number(values.concurrency),
+  pageCap: 100, // the simulator's page_size cap (docs/simulator.md), as a real platform's would be read from its answers
+  routingRows: Number(values['routing-rows']),
+  workDir,
+  log: (line) => console.log(line),
+  shared: { org: () => (org ??= import('./lib/org-fixture.mjs').then((m) => m.setUpOrg(ctx))) },
+};
+const runs = Math.max(1, Number(values.runs));
+
+console.log(`switchboard benchmarks: ${selected.join(', ')}; latency ${ctx.latencyMs} ms per request, concurrency ${ctx.concurrency}, best of ${runs} run(s)`);
+console.log(`machine: ${machine().summary}\n`);
+
+const results = [];
+let failed = false;
+try {
+  for (const name of selected) {
+    console.log(`${name}`);
+    try {
+      const { run } = await import(`./scenarios/${name}.mjs`);
+      const attempts = [];
+      for (let i = 0; i < runs; i++) attempts.push(await run(ctx));
+      const best = attempts.reduce((a, b) => (b.wallS < a.wallS ? b : a));
+      const r = figures(name, { ...best, latencyMs: ctx.latencyMs }, attempts.map((a) => a.wallS));
+      results.push(r);
+    } catch (error) {
+      failed = true;
+      console.log(`  ERROR     ${error instanceof Error ? error.message : String(error)}`);
+    }
+    const last = results.at(-1);
+    if (last?.scenario === name) console.log(`${describe(applyTargets(last, results.find((x) => x.scenario === 'naive')))}\n`);
+  }
+} finally {
+  if (org) await (await org).sim.close();
+  await rm(workDir, { recursive: true, force: true });
+}
+
+// plan-org runs before naive; its speed-up target needs naive's figure of this run.
+const planOrg = results.find((r) => r.scenario === 'plan-org');
+const naive = results.find((r) => r.scenario === 'naive');
+if (planOrg && naive && !planOrg.targets.some((t) => t.what.startsWith('naive'))) {
+  planOrg.targets = [];
+  applyTargets(planOrg, naive);
+  const t = planOrg.targets.at(-1);
+  console.log(`plan-org vs naive\n  ${t.pass ? 'PASS' : 'FAIL'}      ${t.what}: ${t.value} ≥ ${t.limit} ×\n`);
+}
+
+console.log(table(results));
+const previous = existsSync(RESULTS) ? JSON.parse(await readFile(RESULTS, 'utf8')) : { scenarios: {} };
+const scenarios = { ...previous.scenarios };
+for (const r of results) scenarios[r.scenario] = { ...r, at: new Date().toISOString(), machine: machine().summary, latencyMs: ctx.latencyMs };
+await writeFile(RESULTS, `${JSON.stringify({ formatVersion: 1, scenarios }, null, 2)}\n`);
+console.log(`\nwritten to ${RESULTS}`);
+process.exit(failed ? 1 : 0);
+
+function machine() {
+  const cpus = os.cpus();
+  const summary = `${cpus.length} × ${cpus[0]?.model.trim() ?? 'unknown CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GB RAM, ${os.type()} ${os.release()}, Node ${process.versions.node}`;
+  return { summary };
+}
