@@ -1,5 +1,5 @@
 import { kindOf, kinds } from '../kinds/index.js';
-import type { KindContext, KindDefinition, ListSpec, LiveObject } from '../kinds/types.js';
+import type { KindContext, KindDefinition, ListSpec, LiveObject, LiveParts } from '../kinds/types.js';
 import type { DesiredNode, LastApplied, ListedCollection, ListingClient, LiveState } from './types.js';
 
 /**
@@ -20,8 +20,14 @@ export class LiveReader {
 
   async read(desired: readonly DesiredNode[], kindOrder: readonly string[]): Promise<LiveState> {
     const byAddress = new Map(desired.map((d) => [d.address, d]));
+    const byKind = new Map<string, DesiredNode[]>();
+    for (const d of desired) {
+      const level = byKind.get(d.kind);
+      if (level) level.push(d);
+      else byKind.set(d.kind, [d]);
+    }
     for (const kindName of kindOrder) {
-      const level = desired.filter((d) => d.kind === kindName);
+      const level = byKind.get(kindName) ?? [];
       await Promise.all(level.map((d) => this.readOne(d, byAddress)));
     }
     await Promise.all(desired.map((d) => this.readDeclaredCollections(d)));
@@ -40,8 +46,9 @@ export class LiveReader {
       this.rememberFromLastApplied(kind, parent, node.address);
       return;
     }
-    const items = await this.listUnder(kind, parent);
-    const live = items.find((item) => item.address === node.address);
+    await this.listUnder(kind, parent);
+    // Every listed item is remembered by address: a lookup, not a scan of the collection.
+    const live = this.state.byAddress.get(node.address);
     if (live && kind.detail && Object.keys(node.fields).some((f) => !kind.detail?.listed.includes(f))) {
       await this.readDetail(kind, live, parent);
     }
@@ -100,7 +107,12 @@ export class LiveReader {
     const specs = kind.list?.(parent, this.ctx);
     if (!specs) return [];
     const items = (await Promise.all((Array.isArray(specs) ? specs : [specs]).map((s) => this.fetchItems(s)))).flat();
-    const objects = await Promise.all(items.map((item) => this.toLive(kind, item, parent)));
+    const objects: LiveObject[] = [];
+    for (const item of items) {
+      // Most kinds convert synchronously: a promise per item only where fromApi needs one.
+      const parts = kind.fromApi(item, this.ctx, parent);
+      objects.push(this.toLive(kind, parts instanceof Promise ? await parts : parts, parent));
+    }
     const collection: ListedCollection = { kind: kind.kind, addresses: objects.map((o) => o.address) };
     if (parent) collection.parentAddress = parent.address;
     this.state.collections.push(collection);
@@ -131,8 +143,7 @@ export class LiveReader {
     return spec.inject ? items.map((item) => ({ ...item, ...spec.inject })) : items;
   }
 
-  private async toLive(kind: KindDefinition, item: Record<string, unknown>, parent: LiveObject | undefined): Promise<LiveObject> {
-    const parts = await kind.fromApi(item, this.ctx, parent);
+  private toLive(kind: KindDefinition, parts: LiveParts, parent: LiveObject | undefined): LiveObject {
     const address = kind.address(parent?.address, kind.identity(parts.fields));
     const live: LiveObject = {
       kind: kind.kind,
@@ -155,7 +166,7 @@ export class LiveReader {
       ...(request.query ? { query: request.query } : {}),
       ...(request.role ? { role: request.role } : {}),
     });
-    const detailed = await this.toLive(kind, { id: live.id, ...response.body }, parent);
+    const detailed = this.toLive(kind, await kind.fromApi({ id: live.id, ...response.body }, this.ctx, parent), parent);
     live.fields = { ...live.fields, ...detailed.fields };
   }
 
