@@ -1,0 +1,345 @@
+/**
+ * The example GitHub workflows (examples/.github/workflows/): their structure as GitHub Actions reads it,
+ * and their shell steps run for real (the workflow text itself, not a copy) against a
+ * simulator, with a fake `gh` and the artifact steps emulated by the test.
+ */
+import { execFile } from 'node:child_process';
+import { cp, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulator, type RunningSimulator } from '../../src/sim/index.js';
+import { EXAMPLES, adminApi } from './cli-helpers.js';
+import {
+  fakeGitHub,
+  findStep,
+  loadWorkflow,
+  makeWorkspace,
+  readFakeGitHub,
+  runStep,
+  type ExpressionContext,
+  type StepResult,
+  type Workflow,
+} from './workflows/harness.js';
+
+const FILES = ['plan.yml', 'apply.yml', 'drift.yml'] as const;
+const SECRET_NAMES = /^SWITCHBOARD_(URL|INSTANCE|TOKEN|USERNAME|PASSWORD|TOTP_SECRET|RE_URL|RE_TOKEN|RE_USERNAME|RE_PASSWORD)$/;
+const git = promisify(execFile);
+
+describe('examples/.github/workflows: valid GitHub Actions workflows', () => {
+  const workflows = new Map<string, Workflow>();
+  beforeAll(async () => {
+    for (const file of FILES) workflows.set(file, await loadWorkflow(file));
+  });
+  const each = (fn: (w: Workflow, file: string) => void) => () => FILES.forEach((f) => fn(workflows.get(f) as Workflow, f));
+
+  it('have a name, triggers, least-privilege permissions and jobs whose steps each use or run', each((w, file) => {
+    expect(w.name, file).toMatch(/^switchboard /);
+    expect(Object.keys(w.on).length, file).toBeGreaterThan(0);
+    expect(w.permissions, file).toBeDefined();
+    expect(Object.values(w.permissions ?? {}).every((p) => p === 'read' || p === 'write'), file).toBe(true);
+    for (const [name, job] of Object.entries(w.jobs)) {
+      expect(job['runs-on'], `${file} ${name}`).toBe('ubuntu-latest');
+      expect(job['timeout-minutes'], `${file} ${name}`).toBeGreaterThan(0);
+      const ids = new Set<string>();
+      for (const step of job.steps) {
+        expect(Number(step.uses !== undefined) + Number(step.run !== undefined), `${file}: ${step.name ?? step.uses}`).toBe(1);
+        if (step.uses) expect(step.uses, file).toMatch(/^actions\/(checkout|setup-node|upload-artifact|download-artifact)@v\d+$/);
+        // every steps.<id> reference names an earlier step
+        for (const [, ref] of JSON.stringify(step).matchAll(/steps\.([\w-]+)\./g)) expect(ids.has(ref ?? ''), `${file}: steps.${ref}`).toBe(true);
+        if (step.id) ids.add(step.id);
+      }
+    }
+  }));
+
+  it('take credentials only from ${{ secrets.* }}, only in the env of the steps that talk to the platform', each((w, file) => {
+    const text = JSON.stringify(w);
+    for (const [, name] of text.matchAll(/secrets\.([A-Za-z_]+)/g)) expect(name, file).toMatch(SECRET_NAMES);
+    expect(JSON.stringify(w.env ?? {}), file).not.toMatch(/secrets\./);
+    for (const job of Object.values(w.jobs)) {
+      expect(JSON.stringify(job.env ?? {}), file).not.toMatch(/secrets\./);
+      for (const step of job.steps) {
+        // no expression inside a script (no injection, and the scripts run as written outside GitHub)
+        expect(step.run ?? '', `${file}: ${step.name}`).not.toContain('${{');
+        expect(JSON.stringify(step.with ?? {}), `${file}: ${step.name}`).not.toMatch(/secrets\./);
+        for (const [key, value] of Object.entries(step.env ?? {})) {
+          if (/^SWITCHBOARD_/.test(key)) expect(value, `${file}: ${step.name} ${key}`).toBe(`\${{ secrets.${key} }}`);
+          else expect(String(value), `${file}: ${step.name} ${key}`).not.toMatch(/secrets\./);
+        }
+        expect(step.run ?? '', file).not.toMatch(/SWITCHBOARD_(PASSWORD|TOKEN|TOTP_SECRET)=/);
+      }
+    }
+  }));
+
+  it('plan.yml: on pull_request, writes the PR comment only, uploads the plan named by the head commit', () => {
+    const w = workflows.get('plan.yml') as Workflow;
+    expect(Object.keys(w.on)).toEqual(['pull_request']);
+    expect(w.permissions).toEqual({ contents: 'read', 'pull-requests': 'write' });
+    const plan = findStep(w, 'plan', 'plan');
+    expect(plan.run).toMatch(/switchboard plan "\$MANIFESTS" .*--detailed-exitcode --out plan\.json --format markdown > plan\.md/);
+    const upload = findStep(w, 'plan', 'Upload the plan');
+    expect(upload.uses).toMatch(/^actions\/upload-artifact@/);
+    expect(upload.with?.['name']).toBe('switchboard-plan-${{ github.event.pull_request.head.sha }}');
+    expect(upload.with?.['path']).toContain('plan.json');
+  });
+
+  it('apply.yml: on push to main, one apply at a time (concurrency, never cancelled), contents: write for the record', () => {
+    const w = workflows.get('apply.yml') as Workflow;
+    expect(w.on).toMatchObject({ push: { branches: ['main'] } });
+    expect(w.concurrency).toEqual({ group: 'switchboard-apply', 'cancel-in-progress': false });
+    expect(w.permissions).toMatchObject({ contents: 'write', actions: 'read' });
+    const download = findStep(w, 'apply', 'Download the reviewed plan');
+    expect(download.uses).toMatch(/^actions\/download-artifact@v[4-9]/);
+    expect(download.with).toMatchObject({ 'run-id': '${{ steps.find.outputs.run_id }}', path: 'reviewed-plan' });
+    const upload = findStep(w, 'apply', 'Upload the journal and the last-applied record');
+    expect(upload.if).toBe('always()');
+  });
+
+  it('drift.yml: on a schedule (valid cron), issues: write', () => {
+    const w = workflows.get('drift.yml') as Workflow;
+    const schedule = (w.on['schedule'] as { cron: string }[])[0];
+    expect(schedule?.cron.split(' ')).toHaveLength(5);
+    expect(w.permissions).toEqual({ contents: 'read', issues: 'write' });
+  });
+});
+
+describe('examples/.github/workflows: the shell steps, run against a simulator (fake gh, artifacts emulated)', () => {
+  let sim: RunningSimulator;
+  let ghState: string;
+  let plan: Workflow;
+  let apply: Workflow;
+  let drift: Workflow;
+  const HEAD = 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678';
+  const MERGE = 'ffeeddccbbaa00998877665544332211ffeeddcc';
+  let runnerTemp: string;
+
+  const context = (): ExpressionContext => ({
+    secrets: {
+      SWITCHBOARD_URL: sim.url,
+      SWITCHBOARD_USERNAME: 'admin',
+      SWITCHBOARD_PASSWORD: 'admin',
+      SWITCHBOARD_RE_URL: sim.url,
+      SWITCHBOARD_RE_USERNAME: 'routing',
+      SWITCHBOARD_RE_PASSWORD: 'routing',
+    },
+    github: { token: 'fake-token', event: { pull_request: { number: 7, head: { sha: HEAD } } }, run_id: '555' },
+    steps: {},
+    runner: { temp: runnerTemp },
+  });
+  const runnerEnv = (extra: Record<string, string> = {}) => ({
+    GITHUB_REPOSITORY: 'acme/platform',
+    GITHUB_SERVER_URL: 'https://github.com',
+    GITHUB_RUN_ID: '555',
+    GITHUB_RUN_ATTEMPT: '1',
+    GITHUB_SHA: MERGE,
+    GITHUB_REF_NAME: 'main',
+    GITHUB_EVENT_NAME: 'push',
+    RUNNER_TEMP: runnerTemp,
+    FAKE_GH_STATE: ghState,
+    ...extra,
+  });
+  const step = (workflow: Workflow, job: string, name: string, cwd: string, ctx: ExpressionContext, env?: Record<string, string>): Promise<StepResult> =>
+    runStep({ workflow, job, step: name, cwd, context: ctx, runnerEnv: runnerEnv(env) });
+
+  /** A checkout of main: examples/ as manifests/, and the last-applied record once apply.yml committed one. */
+  async function checkout(): Promise<string> {
+    const dir = await makeWorkspace();
+    await cp(EXAMPLES, join(dir, 'manifests'), { recursive: true });
+    if (committedRecord) await cp(committedRecord, join(dir, '.switchboard/last-applied.demo.json'));
+    return dir;
+  }
+  let committedRecord: string | undefined;
+
+  beforeAll(async () => {
+    sim = await startSimulator({ port: 0 });
+    runnerTemp = await mkdtemp(join(tmpdir(), 'switchboard-gha-runner-'));
+    ghState = join(runnerTemp, 'gh.json');
+    plan = await loadWorkflow('plan.yml');
+    apply = await loadWorkflow('apply.yml');
+    drift = await loadWorkflow('drift.yml');
+  });
+  afterAll(async () => {
+    await sim.close();
+  });
+
+  let reviewed: string; // the PR workspace whose plan was reviewed
+
+  it('plan.yml: validates, writes plan.md and plan.json, keeps ONE pull-request comment (created, then updated)', async () => {
+    await fakeGitHub(ghState, { comments: [{ id: 1, issue: 7, body: 'LGTM' }] });
+    reviewed = await checkout();
+    const ctx = context();
+    const validated = await step(plan, 'plan', 'Validate the manifests', reviewed, ctx);
+    expect(validated.code, validated.stderr).toBe(0);
+    expect(validated.stdout).toMatch(/^OK: \d+ files/m);
+
+    const planned = await step(plan, 'plan', 'plan', reviewed, ctx);
+    expect(planned.code, planned.stderr).toBe(0);
+    expect(planned.outputs['exitcode']).toBe('2');
+    const md = await readFile(join(reviewed, 'plan.md'), 'utf8');
+    expect(md).toMatch(/^### switchboard plan\n/);
+    expect(md).toContain('tenant/hooli-be');
+    expect(planned.summary).toBe(md);
+    const json = JSON.parse(await readFile(join(reviewed, 'plan.json'), 'utf8')) as { formatVersion: number; summary: { create: number } };
+    expect(json.formatVersion).toBe(1);
+    expect(json.summary.create).toBeGreaterThan(0);
+
+    for (let i = 0; i < 2; i++) {
+      const posted = await step(plan, 'plan', 'Post the plan on the pull request', reviewed, ctx);
+      expect(posted.code, posted.stderr).toBe(0);
+      expect(posted.stdout).toContain(i === 0 ? 'Created the plan comment.' : 'Updated comment 100.');
+    }
+    const gh = await readFakeGitHub(ghState);
+    expect(gh.comments).toHaveLength(2);
+    expect(gh.comments[0]?.body).toBe('LGTM');
+    const comment = gh.comments[1]?.body ?? '';
+    expect(comment.startsWith('<!-- switchboard-plan -->\n### switchboard plan')).toBe(true);
+    expect(comment).toContain(`artifact <code>switchboard-plan-${HEAD}</code>`);
+    expect(comment.length).toBeLessThan(65_536);
+  }, 60_000);
+
+  it('plan.yml: invalid manifests fail the job (exit 1) and the comment shows the errors', async () => {
+    await fakeGitHub(ghState);
+    const dir = await checkout();
+    await writeFile(join(dir, 'manifests/broken.yaml'), 'apiVersion: switchboard/v1\nkind: Tenant\nmetadata: { name: broken, reseller: north }\nspec: { billingID: X }\n');
+    const ctx = context();
+    const validated = await step(plan, 'plan', 'Validate the manifests', dir, ctx);
+    expect(validated.code).toBe(1);
+    const posted = await step(plan, 'plan', 'Post the plan on the pull request', dir, ctx);
+    expect(posted.code, posted.stderr).toBe(0);
+    const body = (await readFakeGitHub(ghState)).comments[0]?.body ?? '';
+    expect(body).toContain('**No plan: the manifests are invalid or switchboard could not plan.**');
+    expect(body).toMatch(/broken\.yaml:4:\d+: error SB_UNKNOWN_FIELD/);
+  }, 60_000);
+
+  it('apply.yml: finds the merged PR\'s plan artifact, applies exactly that plan, commits the last-applied record', async () => {
+    await fakeGitHub(ghState, {
+      pulls: { [MERGE]: [{ number: 7, merged_at: '2026-11-22T10:00:00Z', head: { sha: HEAD } }] },
+      artifacts: [{ name: `switchboard-plan-${HEAD}`, expired: false, workflow_run: { id: 4242 } }],
+    });
+    const main = await checkout();
+    const remote = await gitRepo(main);
+    const ctx = context();
+    const found = await step(apply, 'apply', 'find', main, ctx);
+    expect(found.code, found.stderr).toBe(0);
+    expect(found.outputs).toEqual({ pr: '7', name: `switchboard-plan-${HEAD}`, run_id: '4242' });
+    // actions/download-artifact@v4 with name + run-id: the reviewed plan lands in reviewed-plan/
+    await downloadArtifact(reviewed, main);
+
+    const applied = await step(apply, 'apply', 'Apply', main, ctx);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(applied.stdout).toContain('Applying the plan reviewed on pull request #7.');
+    expect(applied.stdout).toMatch(/Apply complete: \d+ applied, 0 failed, 0 skipped/);
+    const journal = await readFile(join(runnerTemp, 'switchboard/journal-555-1.jsonl'), 'utf8');
+    expect(journal).toContain('"event":"end"');
+
+    const committed = await step(apply, 'apply', 'Commit the last-applied record', main, ctx);
+    expect(committed.code, committed.stderr).toBe(0);
+    const { stdout: log } = await git('git', ['--git-dir', remote, 'log', '-1', '--format=%s', '--name-only', 'main']);
+    expect(log).toContain(`switchboard: last-applied record after ${MERGE} [skip ci]`);
+    expect(log).toContain('.switchboard/last-applied.demo.json');
+    const again = await step(apply, 'apply', 'Commit the last-applied record', main, ctx);
+    expect(again.stdout).toContain('The last-applied record did not change.');
+    committedRecord = join(main, '.switchboard/last-applied.demo.json');
+  }, 90_000);
+
+  it('drift.yml: in sync exits 0; an out-of-band change through the API makes the plan step exit 2 and opens ONE issue; undoing it closes the issue', async () => {
+    await fakeGitHub(ghState);
+    const dir = await checkout();
+    const ctx = context();
+    const inSync = await step(drift, 'drift', 'plan', dir, ctx);
+    expect(inSync.code, inSync.stderr + inSync.stdout).toBe(0);
+
+    const api = await adminApi(sim.url);
+    const acme = await tenantUuid('acme-corp');
+    expect((await api('PUT', `/api/v01/draas/demo/tenants/${acme}`, { markup: 9 })).status).toBe(200);
+    for (let i = 0; i < 2; i++) {
+      const drifted = await step(drift, 'drift', 'plan', dir, ctx);
+      expect(drifted.code).toBe(2);
+      expect(drifted.outputs['exitcode']).toBe('2');
+      const reported = await step(drift, 'drift', 'Open, update or close the drift issue', dir, ctx);
+      expect(reported.code, reported.stderr).toBe(0);
+    }
+    let gh = await readFakeGitHub(ghState);
+    expect(gh.issues).toHaveLength(1);
+    expect(gh.issues[0]).toMatchObject({ state: 'open', labels: [{ name: 'switchboard-drift' }] });
+    expect(gh.issues[0]?.body).toMatch(/^<!-- switchboard-drift -->\n/);
+    expect(gh.issues[0]?.body).toContain('tenant/acme-corp');
+
+    expect((await api('PUT', `/api/v01/draas/demo/tenants/${acme}`, { markup: 5 })).status).toBe(200);
+    expect((await step(drift, 'drift', 'plan', dir, ctx)).code).toBe(0);
+    const closed = await step(drift, 'drift', 'Open, update or close the drift issue', dir, ctx);
+    expect(closed.stdout).toContain('Closed drift issue #100.');
+    gh = await readFakeGitHub(ghState);
+    expect(gh.issues[0]?.state).toBe('closed');
+  }, 90_000);
+
+  it('apply.yml: a reviewed plan made stale by an out-of-band change is refused (exit 3) and nothing is changed', async () => {
+    // A second pull request: acme-corp's markup 5 → 6, planned and reviewed …
+    const pr = await checkout();
+    const file = join(pr, 'manifests/tenants/acme-corp.yaml');
+    await writeFile(file, (await readFile(file, 'utf8')).replace(/^ {2}markup: 5$/m, '  markup: 6'));
+    await fakeGitHub(ghState);
+    const planned = await step(plan, 'plan', 'plan', pr, context());
+    expect(planned.outputs['exitcode']).toBe('2');
+    // … then someone changes the tenant by hand before the merge.
+    const api = await adminApi(sim.url);
+    const acme = await tenantUuid('acme-corp');
+    expect((await api('PUT', `/api/v01/draas/demo/tenants/${acme}`, { markup: 8 })).status).toBe(200);
+
+    await fakeGitHub(ghState, {
+      pulls: { [MERGE]: [{ number: 8, merged_at: '2026-11-22T11:00:00Z', head: { sha: HEAD } }] },
+      artifacts: [{ name: `switchboard-plan-${HEAD}`, expired: false, workflow_run: { id: 4343 } }],
+    });
+    const main = await checkout();
+    await cp(join(pr, 'manifests'), join(main, 'manifests'), { recursive: true, force: true });
+    const ctx = context();
+    expect((await step(apply, 'apply', 'find', main, ctx)).outputs['run_id']).toBe('4343');
+    await downloadArtifact(pr, main);
+    const refused = await step(apply, 'apply', 'Apply', main, ctx);
+    expect(refused.code).toBe(3);
+    expect(`${refused.stdout}${refused.stderr}`).toMatch(/stale/i);
+    expect(refused.stdout).toContain('::error::Refused (exit 3), nothing was changed');
+    const tenant = (await api('GET', `/api/v01/draas/demo/tenants/${acme}`)).body as { markups?: { markup: number }[] };
+    expect(tenant.markups?.[0]?.markup).toBe(8);
+
+    // Without a reviewed plan (a direct push), the same step plans afresh and applies with --yes.
+    await fakeGitHub(ghState);
+    const fresh = await checkout();
+    await cp(join(pr, 'manifests'), join(fresh, 'manifests'), { recursive: true, force: true });
+    const ctx2 = context();
+    const none = await step(apply, 'apply', 'find', fresh, ctx2);
+    expect(none.stdout).toContain('No merged pull request');
+    const applied = await step(apply, 'apply', 'Apply', fresh, ctx2);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(applied.stdout).toContain('No reviewed plan for this commit: planning and applying.');
+    expect(((await api('GET', `/api/v01/draas/demo/tenants/${acme}`)).body as { markups: { markup: number }[] }).markups[0]?.markup).toBe(6);
+  }, 90_000);
+
+  async function tenantUuid(name: string): Promise<string> {
+    const state = (await (await fetch(`${sim.url}/_sim/state`)).json()) as { tables: { tenants: { name: string; uuid: string }[] } };
+    const uuid = state.tables.tenants.find((t) => t.name === name)?.uuid;
+    if (!uuid) throw new Error(`no tenant ${name}`);
+    return uuid;
+  }
+});
+
+/** What actions/download-artifact does with the plan artifact (plan.json and plan.md). */
+async function downloadArtifact(from: string, into: string): Promise<void> {
+  await mkdir(join(into, 'reviewed-plan'), { recursive: true });
+  for (const f of ['plan.json', 'plan.md']) await cp(join(from, f), join(into, 'reviewed-plan', f));
+}
+
+/** Makes `dir` a git checkout of main with a bare remote (returned), as actions/checkout leaves it. */
+async function gitRepo(dir: string): Promise<string> {
+  const remote = await mkdtemp(join(tmpdir(), 'switchboard-gha-remote-'));
+  const run = (args: string[], cwd = dir) => git('git', args, { cwd });
+  await run(['init', '--bare', '-b', 'main', remote], remote);
+  await run(['init', '-b', 'main']);
+  await writeFile(join(dir, '.gitignore'), 'node_modules/\nplan.*\nreviewed-plan/\n');
+  await run(['add', '.']);
+  await run(['-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'manifests']);
+  await run(['remote', 'add', 'origin', remote]);
+  await run(['push', '-q', 'origin', 'main']);
+  return remote;
+}

@@ -1,0 +1,191 @@
+/**
+ * Runs the `run:` blocks of the example GitHub workflows outside GitHub: the real workflow
+ * text (parsed with the yaml package), the env GitHub would give the step (workflow, job and
+ * step `env:`, with `${{ … }}` expressions resolved from a context the test supplies), bash
+ * as GitHub runs it (`bash --noprofile --norc -eo pipefail`), a fake `gh` first on PATH,
+ * and GITHUB_OUTPUT / GITHUB_STEP_SUMMARY files read back.
+ */
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parse } from 'yaml';
+
+export const REPO_ROOT = resolve(import.meta.dirname, '../../..');
+/** In a dot folder: the manifest loader skips it, so `validate examples/` never reads a workflow as a manifest. */
+export const WORKFLOWS = join(REPO_ROOT, 'examples/.github/workflows');
+const FAKE_BIN = join(import.meta.dirname, 'bin');
+
+export interface Step {
+  name?: string;
+  id?: string;
+  uses?: string;
+  run?: string;
+  if?: string;
+  env?: Record<string, string>;
+  with?: Record<string, string>;
+  shell?: string;
+  'continue-on-error'?: boolean;
+}
+
+export interface Job {
+  'runs-on': string;
+  steps: Step[];
+  env?: Record<string, string>;
+  permissions?: Record<string, string>;
+  'timeout-minutes'?: number;
+}
+
+export interface Workflow {
+  name: string;
+  on: Record<string, unknown>;
+  permissions?: Record<string, string>;
+  concurrency?: { group: string; 'cancel-in-progress'?: boolean };
+  env?: Record<string, string>;
+  jobs: Record<string, Job>;
+}
+
+export async function loadWorkflow(file: string): Promise<Workflow> {
+  return parse(await readFile(join(WORKFLOWS, file), 'utf8')) as Workflow;
+}
+
+/** The expression contexts a step may read: `secrets`, `github`, `steps`, `env`, `runner`. */
+export interface ExpressionContext {
+  secrets: Record<string, string>;
+  github: Record<string, unknown>;
+  steps: Record<string, { outputs: Record<string, string> }>;
+  runner: Record<string, string>;
+}
+
+/**
+ * Resolves `${{ a.b.c }}` property paths the way GitHub does for missing values (empty
+ * string); anything beyond a property path (functions, operators) or an unknown context is
+ * an error, so the test notices an expression it does not understand.
+ */
+export function evaluate(text: string, context: ExpressionContext & { env: Record<string, string> }): string {
+  return text.replace(/\$\{\{\s*(.*?)\s*\}\}/g, (_all, expr: string) => {
+    if (!/^[A-Za-z_][\w-]*(\.[\w-]+)*$/.test(expr)) throw new Error(`expression not supported by the test harness: ${expr}`);
+    const [head, ...path] = expr.split('.');
+    if (!head || !(head in context)) throw new Error(`unknown expression context: ${expr}`);
+    let value: unknown = (context as unknown as Record<string, unknown>)[head];
+    for (const key of path) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+    return value === undefined || value === null ? '' : String(value);
+  });
+}
+
+export interface StepResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  outputs: Record<string, string>;
+  summary: string;
+}
+
+/** A workspace: a checkout with switchboard installed the way `npm ci` would (node_modules/.bin). */
+export async function makeWorkspace(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'switchboard-gha-'));
+  await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'platform-manifests', private: true, devDependencies: { switchboard: '0.1.0' } }));
+  await mkdir(join(dir, 'node_modules/.bin'), { recursive: true });
+  await symlink(REPO_ROOT, join(dir, 'node_modules/switchboard'));
+  await symlink('../switchboard/dist/cli/main.js', join(dir, 'node_modules/.bin/switchboard'));
+  return dir;
+}
+
+export interface RunOptions {
+  workflow: Workflow;
+  job: string;
+  step: string;
+  cwd: string;
+  context: ExpressionContext;
+  /** GITHUB_* variables (repository, sha, run id, …) and anything else the runner sets. */
+  runnerEnv: Record<string, string>;
+}
+
+export function findStep(workflow: Workflow, job: string, name: string): Step {
+  const step = workflow.jobs[job]?.steps.find((s) => s.name === name || s.id === name);
+  if (!step) throw new Error(`no step "${name}" in job ${job}`);
+  return step;
+}
+
+/** Runs one `run:` step; records its outputs in `context.steps[id]` like GitHub does. */
+export async function runStep(options: RunOptions): Promise<StepResult> {
+  const { workflow, context } = options;
+  const job = workflow.jobs[options.job];
+  if (!job) throw new Error(`no job ${options.job}`);
+  const step = findStep(workflow, options.job, options.step);
+  if (step.run === undefined) throw new Error(`step "${options.step}" has no run block`);
+  const files = await mkdtemp(join(tmpdir(), 'switchboard-gha-step-'));
+  const outputFile = join(files, 'output');
+  const summaryFile = join(files, 'summary');
+  const script = join(files, 'step.sh');
+  await writeFile(outputFile, '');
+  await writeFile(summaryFile, '');
+  await writeFile(script, step.run);
+  let env: Record<string, string> = {};
+  for (const layer of [workflow.env, job.env, step.env]) {
+    for (const [key, value] of Object.entries(layer ?? {})) env[key] = evaluate(String(value), { ...context, env });
+  }
+  env = {
+    PATH: `${FAKE_BIN}:${process.env['PATH'] ?? ''}`,
+    HOME: process.env['HOME'] ?? tmpdir(),
+    GITHUB_OUTPUT: outputFile,
+    GITHUB_STEP_SUMMARY: summaryFile,
+    ...options.runnerEnv,
+    ...env,
+  };
+  const { code, stdout, stderr } = await spawnBash(script, options.cwd, env);
+  const outputs = parseOutputs(await readFile(outputFile, 'utf8'));
+  if (step.id) context.steps[step.id] = { outputs };
+  return { code, stdout, stderr, outputs, summary: await readFile(summaryFile, 'utf8') };
+}
+
+function spawnBash(script: string, cwd: string, env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolvePromise, reject) => {
+    // GitHub's default shell on Linux runners.
+    const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], { cwd, env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolvePromise({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+/** `key=value` lines and `key<<DELIM` … `DELIM` blocks, as GitHub reads GITHUB_OUTPUT. */
+export function parseOutputs(text: string): Record<string, string> {
+  const outputs: Record<string, string> = {};
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? '';
+    const heredoc = /^([^=<]+)<<(.+)$/.exec(line);
+    if (heredoc?.[1] && heredoc[2]) {
+      const body: string[] = [];
+      while (++i < lines.length && lines[i] !== heredoc[2]) body.push(lines[i] ?? '');
+      outputs[heredoc[1]] = body.join('\n');
+    } else if (line.includes('=')) {
+      outputs[line.slice(0, line.indexOf('='))] = line.slice(line.indexOf('=') + 1);
+    }
+  }
+  return outputs;
+}
+
+/** The fake gh's data: comments, issues, pull requests by commit, artifacts, and every call made. */
+export interface FakeGitHub {
+  repository: string;
+  nextId: number;
+  comments: { id: number; issue: number; body: string }[];
+  issues: { number: number; title: string; body: string; state: string; labels: { name: string }[] }[];
+  pulls: Record<string, { number: number; merged_at: string | null; head: { sha: string } }[]>;
+  artifacts: { name: string; expired: boolean; workflow_run: { id: number } }[];
+  calls: { method: string; endpoint: string; fields: Record<string, unknown> }[];
+}
+
+export async function fakeGitHub(file: string, seed: Partial<FakeGitHub> = {}): Promise<void> {
+  const state: FakeGitHub = { repository: 'acme/platform', nextId: 100, comments: [], issues: [], pulls: {}, artifacts: [], calls: [], ...seed };
+  await writeFile(file, JSON.stringify(state));
+}
+
+export async function readFakeGitHub(file: string): Promise<FakeGitHub> {
+  return JSON.parse(await readFile(file, 'utf8')) as FakeGitHub;
+}
