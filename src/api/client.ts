@@ -18,8 +18,9 @@ const USER_AGENT = 'switchboard/0.1';
 /** Doc1 §8. */
 const ACCESS_TOKEN_TTL_MS = 120_000;
 const REFRESH_TOKEN_TTL_MS = 48 * 3600_000;
-/** Auth calls create nothing, so transport failures are retried a few times. */
-const AUTH_ATTEMPTS = 3;
+/** Login, 2FA and refresh create nothing, so any transient answer is worth another try. */
+const AUTH_ATTEMPTS = 5;
+const AUTH_RETRY_STATUSES = new Set([429, 500, 502, 503, 504]);
 
 /** Path shorthands of the spec. */
 export interface ApiPaths {
@@ -208,7 +209,7 @@ function authSender(base: URL, transport: Transport, stats: RequestStats, timeou
       try {
         const raw = await transport.send({ method: call.method, url: buildUrl(base, call.path, undefined), headers, ...(body === undefined ? {} : { body }), timeoutMs: call.timeoutMs ?? timeoutMs });
         stats.record({ method: call.method, route: call.path, ok: raw.status < 400, retry: attempt > 0, bytesIn: raw.bytesIn, bytesOut: raw.bytesOut, timeMs: performance.now() - begin });
-        if ((raw.status === 429 || raw.status === 503) && attempt + 1 < AUTH_ATTEMPTS) {
+        if (AUTH_RETRY_STATUSES.has(raw.status) && attempt + 1 < AUTH_ATTEMPTS) {
           await sleep(backoffDelay(attempt, retry));
           continue;
         }
