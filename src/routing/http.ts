@@ -16,7 +16,7 @@ export interface RoutingConnection {
   connections?: number;
   /** Per-request timeout in ms (default 60,000). */
   timeoutMs?: number;
-  /** Retries of idempotent requests on network errors, 429 and 502–504 (default 2). */
+  /** Retries of idempotent requests on network errors, 429 and 502–504, and of GETs on 500 (default 5). */
   retries?: number;
 }
 
@@ -50,7 +50,7 @@ export class RoutingHttp {
       ? `Bearer ${conn.auth.token}`
       : `Basic ${Buffer.from(`${conn.auth.username}:${conn.auth.password}`).toString('base64')}`;
     this.timeoutMs = conn.timeoutMs ?? 60_000;
-    this.retries = conn.retries ?? 2;
+    this.retries = conn.retries ?? 5;
     const tls = url.protocol === 'https:'
       ? {
           minVersion: 'TLSv1.2' as const,
@@ -69,7 +69,9 @@ export class RoutingHttp {
       try {
         return await this.once(method, path, query, body);
       } catch (error) {
-        if (!(error instanceof RoutingApiError) || !error.retryable || attempt >= attempts) throw error;
+        // A read answered 500 is retried too: a GET cannot have done harm (as the platform client does).
+        const transient = error instanceof RoutingApiError && (error.retryable || (method === 'GET' && error.status === 500));
+        if (!transient || attempt >= attempts) throw error;
         await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
       }
     }
