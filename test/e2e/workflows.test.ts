@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type RunningSimulator } from '../../src/sim/index.js';
-import { EXAMPLES, adminApi } from './cli-helpers.js';
+import { EXAMPLES, adminApi, runCli, simEnv } from './cli-helpers.js';
 import {
   fakeGitHub,
   findStep,
@@ -342,4 +342,72 @@ async function gitRepo(dir: string): Promise<string> {
   await run(['remote', 'add', 'origin', remote]);
   await run(['push', '-q', 'origin', 'main']);
   return remote;
+}
+
+describe('docs/gitops.md: rehearsing a pull request on a simulator loaded from an export of production', () => {
+  let prod: RunningSimulator;
+  let rehearsal: RunningSimulator;
+  beforeAll(async () => {
+    [prod, rehearsal] = await Promise.all([startSimulator({ port: 0 }), startSimulator({ port: 0 })]);
+  });
+  afterAll(async () => {
+    await Promise.all([prod.close(), rehearsal.close()]);
+  });
+
+  it('CONTRACT §1 export/--seed/--state: the copy plans the export as "No changes."; the PR plans its change there too, plus only what export cannot read', async () => {
+    const prodDir = await mkdtemp(join(tmpdir(), 'switchboard-prod-'));
+    expect((await runCli(['apply', EXAMPLES, '--yes'], { env: simEnv(prod.url), cwd: prodDir })).code).toBe(0);
+    const exported = join(prodDir, 'export');
+    expect((await runCli(['export', '--out', exported], { env: simEnv(prod.url), cwd: prodDir })).code).toBe(0);
+
+    const rehearsalDir = await mkdtemp(join(tmpdir(), 'switchboard-rehearsal-'));
+    const onCopy = { env: simEnv(rehearsal.url), cwd: rehearsalDir };
+    const loaded = await runCli(['apply', exported, '--yes'], onCopy);
+    expect(loaded.code, loaded.stdout + loaded.stderr).toBe(0);
+    expect((await runCli(['plan', exported, '--detailed-exitcode'], onCopy)).code).toBe(0);
+
+    // The pull request: acme-corp's markup 5 → 6.
+    const pr = join(prodDir, 'pr');
+    await cp(EXAMPLES, pr, { recursive: true });
+    const file = join(pr, 'tenants/acme-corp.yaml');
+    await writeFile(file, (await readFile(file, 'utf8')).replace(/^ {2}markup: 5$/m, '  markup: 6'));
+    const inProd = await planJson(pr, { env: simEnv(prod.url), cwd: prodDir });
+    expect(inProd.changes.map((c) => `${c.action} ${c.address}`)).toEqual(['update tenant/acme-corp']);
+    const inCopy = await planJson(pr, onCopy);
+    expect(inCopy.changes).toContainEqual(expect.objectContaining({ action: 'update', address: 'tenant/acme-corp', patch: [{ op: 'replace', path: '/markup', value: 6 }] }));
+    // What export leaves out (docs/export.md): administrators, write-only values, trunk-group lists, routing tables.
+    // Everything else is what export cannot read (docs/export.md): administrators, write-only
+    // values, trunk groups' lists, routing tables.
+    const writeOnly: Record<string, string[]> = { Entitlement: ['externalReference'], Reseller: ['suspensionProfile'] };
+    for (const c of inCopy.changes.filter((x) => x.address !== 'tenant/acme-corp')) {
+      const what = `${c.action} ${c.address}`;
+      if (c.kind in writeOnly) expect(Object.keys(c.after ?? {}).every((f) => writeOnly[c.kind]?.includes(f)), what).toBe(true);
+      else if (c.kind === 'Administrator' || c.kind === 'RoutingRow') expect(c.action, what).toBe('create');
+      else expect(c.address, what).toMatch(/\/trunkgroup\/\d+\/(block|allow)_list\//);
+    }
+    expect(inCopy.changes.filter((c) => c.kind === 'RoutingRow').length).toBeGreaterThan(1000);
+    const applied = await runCli(['apply', pr, '--yes'], onCopy);
+    expect(applied.code, applied.stdout).toBe(0);
+    expect((await runCli(['plan', pr, '--detailed-exitcode'], onCopy)).code).toBe(0);
+
+    // A simulated production copied whole (GET /_sim/state → sim --state): the PR plans exactly as in production.
+    const state = join(prodDir, 'copy.json');
+    await writeFile(state, await (await fetch(`${prod.url}/_sim/state`)).text());
+    const copy = await startSimulator({ port: 0, stateFile: state });
+    try {
+      const exact = await planJson(pr, { env: simEnv(copy.url), cwd: prodDir });
+      expect(exact.changes.map((c) => `${c.action} ${c.address}`)).toEqual(['update tenant/acme-corp']);
+    } finally {
+      await copy.close();
+    }
+  }, 120_000);
+});
+
+interface PlanJson {
+  changes: { action: string; address: string; kind: string; after?: Record<string, unknown> | null; patch?: unknown[] }[];
+}
+async function planJson(path: string, options: { env: Record<string, string>; cwd: string }): Promise<PlanJson> {
+  const result = await runCli(['plan', path, '--format', 'json'], options);
+  expect(result.code, result.stderr).toBe(0);
+  return JSON.parse(result.stdout) as PlanJson;
 }
