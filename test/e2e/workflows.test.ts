@@ -104,6 +104,8 @@ describe('examples/.github/workflows: valid GitHub Actions workflows', () => {
   });
 });
 
+// One scenario on one simulator, in order (vitest runs a file's tests one after the other):
+// the PR is planned, merged and applied, and the record apply.yml commits is in every later checkout.
 describe('examples/.github/workflows: the shell steps, run against a simulator (fake gh, artifacts emulated)', () => {
   let sim: RunningSimulator;
   let ghState: string;
