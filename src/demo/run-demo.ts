@@ -14,7 +14,7 @@ import { openSession, type PlatformSession } from '../cli/session.js';
 import { renderSummary } from '../apply/summary.js';
 import { renderText } from '../plan/render-text.js';
 import type { Plan } from '../plan/types.js';
-import { applyWholePlan } from './apply-step.js';
+import { runApply } from '../apply/run-apply.js';
 import { editedCopy, type DemoEdit } from './edit-copy.js';
 
 /** The value the last step changes: acme-corp's markup, a one-field update. */
@@ -62,7 +62,7 @@ export async function runDemo(options: DemoOptions): Promise<void> {
     if (firstCount === 0) throw new DemoStepError('plan', 'expected changes on a fresh simulator, the plan is empty');
 
     heading(3, 'Apply it');
-    const applied = await applyWholePlan(first, { concurrency: options.concurrency, stateDir: join(work, 'state'), progressOut: out, progressMs: 1_000 });
+    const applied = await runApply(first, first.plan.changes, { concurrency: options.concurrency, failFast: false, stateDir: join(work, 'state'), runId: `demo-${Date.now().toString(36)}`, progressOut: out, progressMs: 1_000 });
     // On a terminal the progress line was redrawn in place; in a log, print where it ended.
     if (!out.isTTY) out.write(`${applied.finalProgress.replace(/, ETA \d+ s$/, '')}\n`);
     out.write(renderSummary(applied.result).replace(/^\n/, ''));
