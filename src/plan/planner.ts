@@ -113,7 +113,7 @@ class Planner {
     const refusal = kind.checkUpdate?.(node, live);
     if (refusal) this.out.refusals.push({ code: 'SB_CONSTRAINT', address: node.address, message: refusal });
     const requests = kind.update ? await kind.update(node, live, this.input.ctx, diff.changed) : [];
-    this.push(node, kind, 'update', { ...base, requests, reason: `declared ${diff.changed.join(', ')} differ` });
+    this.push(node, kind, 'update', { ...base, requests, reason: `declared ${diff.changed.join(', ')} ${diff.changed.length === 1 ? 'differs' : 'differ'} from live` });
   }
 
   /** Live objects of listed collections that nothing declares: pruned or reported as unmanaged. */

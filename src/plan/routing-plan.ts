@@ -62,7 +62,7 @@ async function planTable(table: DesiredRoutingTable, set: DesiredSet, client: Ro
   }
   for (const group of diff.updateGroups) {
     for (const row of group.rows) {
-      const c = change(address(row.key), 'update', row.before, group.changes, `declared ${Object.keys(group.changes).join(', ')} differ`, [{ method: 'PATCH', path: base }], row.source);
+      const c = change(address(row.key), 'update', row.before, group.changes, `declared ${Object.keys(group.changes).join(', ')} ${Object.keys(group.changes).length === 1 ? 'differs' : 'differ'} from live`, [{ method: 'PATCH', path: base }], row.source);
       c.id = String(row.id);
       c.liveDigest = digestOf(liveById.get(row.id) ?? null);
       out.changes.push(c);
