@@ -15,11 +15,18 @@ import { walkGraph, type Outcome } from './walk.js';
 export async function applyChanges(input: ApplyInput): Promise<ApplyResult> {
   const begin = performance.now();
   const sender = new Sender(input.client, input.journal);
+  const ids = new IdRegistry(input.desired, input.live);
+  const refs = input.ctx.refs;
   const env: ChangeEnv = {
     client: input.client,
     sender,
-    ctx: input.ctx,
-    ids: new IdRegistry(input.desired, input.live),
+    // Objects created in this run use the reference data the plan resolved for them
+    // (2,000 new subscriptions: 2,000 entitlement-type reads fewer, issue #9).
+    ctx: {
+      ...input.ctx,
+      refs: { suspensionProfiles: () => refs.suspensionProfiles(), entitlementTypes: (chain) => refs.entitlementTypes(ids.asPlanned(chain)), postalCodes: () => refs.postalCodes() },
+    },
+    ids,
     desired: new Map(input.desired.map((d) => [d.address, d])),
     live: input.live,
     lastApplied: input.lastApplied,
