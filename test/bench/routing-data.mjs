@@ -10,3 +10,25 @@ export const fields = {
   route: { type: 'string', nullable: false },
   priority: { type: 'integer', nullable: true },
 };
+
+/** The 1% drift of the routing benchmark for a live table of `rows` rows. */
+export function drift(rows) {
+  const changed = Math.round(rows / 100);
+  const added = Math.round(rows / 1000);
+  return { changed, added, removed: added };
+}
+
+/**
+ * Desired rows as CSV cells: rows REMOVED..ROWS-1 kept, CHANGED of them re-routed to
+ * moved-(i % 8), NEW added after the live ones.
+ * @returns {Generator<[string, string, string]>}
+ */
+export function* desiredRows(rows) {
+  const { changed, added, removed } = drift(rows);
+  const step = Math.floor((rows - removed) / changed);
+  for (let i = removed; i < rows; i++) {
+    const moved = (i - removed) % step === 0 && (i - removed) / step < changed;
+    yield [number(i), moved ? `moved-${i % 8}` : route(i), String(priority(i))];
+  }
+  for (let i = rows; i < rows + added; i++) yield [number(i), route(i), String(priority(i))];
+}

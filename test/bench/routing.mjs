@@ -5,7 +5,7 @@
 import { fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { number, priority, route } from './routing-data.mjs';
+import { desiredRows as desiredCells, drift } from './routing-data.mjs';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 if (!existsSync(new URL('../../dist/routing/index.js', import.meta.url))) {
@@ -15,9 +15,7 @@ if (!existsSync(new URL('../../dist/routing/index.js', import.meta.url))) {
 const { RoutingClient, diffRows, executeRoutingChanges } = await import('../../dist/routing/index.js');
 
 const ROWS = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 1_000_000);
-const CHANGED = Math.round(ROWS / 100);
-const NEW = Math.round(ROWS / 1000);
-const REMOVED = NEW;
+const { changed: CHANGED, added: NEW, removed: REMOVED } = drift(ROWS);
 const BULK = 1000;
 const CHUNK = 1000;
 const ref = { service: 'bench', version: 'active', table: 'numbers' };
@@ -29,16 +27,9 @@ const { url } = await new Promise((resolve, reject) => {
 });
 const serverStats = () => new Promise((resolve) => { child.once('message', resolve); child.send('stats'); });
 
-/** Desired rows as CSV cells: rows REMOVED..ROWS-1 kept, CHANGED of them re-routed, NEW added. */
+/** Desired rows as CSV cells (routing-data.mjs): 1% drift. */
 function desiredRows() {
-  const rows = [];
-  const step = Math.floor((ROWS - REMOVED) / CHANGED);
-  for (let i = REMOVED; i < ROWS; i++) {
-    const changed = (i - REMOVED) % step === 0 && (i - REMOVED) / step < CHANGED;
-    rows.push([number(i), changed ? `moved-${i % 8}` : route(i), String(priority(i))]);
-  }
-  for (let i = ROWS; i < ROWS + NEW; i++) rows.push([number(i), route(i), String(priority(i))]);
-  return { columns: ['number', 'route', 'priority'], rows, sourceOf: (i) => `numbers.csv:${i + 2}` };
+  return { columns: ['number', 'route', 'priority'], rows: [...desiredCells(ROWS)], sourceOf: (i) => `numbers.csv:${i + 2}` };
 }
 
 const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1e6; };

@@ -26,6 +26,7 @@ const { values, positionals } = parseArgs({
     concurrency: { type: 'string', default: '16' },
     runs: { type: 'string', default: '1' },
     'routing-rows': { type: 'string', default: '1000000' },
+    profile: { type: 'string' },
   },
 });
 const unknown = positionals.filter((p) => !SCENARIOS.includes(p));
@@ -41,7 +42,7 @@ if (!existsSync(join(ROOT, 'dist/cli/main.js'))) {
 }
 
 /**
- * @typedef {{ latencyMs: number, concurrency: number, pageCap: number, routingRows: number, workDir: string,
+ * @typedef {{ latencyMs: number, concurrency: number, pageCap: number, routingRows: number, nodeArgs: string[], workDir: string,
  *   log: (line: string) => void, shared: { org: () => Promise<{ sim: Awaited<ReturnType<typeof import('./lib/sim.mjs').startPlatformSim>>, dir: string, changes: number }> } }} ScenarioContext
  */
 const workDir = await mkdtemp(join(os.tmpdir(), 'sb-bench-'));
@@ -52,6 +53,8 @@ const ctx = {
   concurrency: Number(values.concurrency),
   pageCap: 100, // the simulator's page_size cap (docs/simulator.md), as a real platform's would be read from its answers
   routingRows: Number(values['routing-rows']),
+  // --profile DIR: the measured CLI runs under `node --cpu-prof` (CPU figures then include the profiler's cost).
+  nodeArgs: values.profile ? ['--cpu-prof', '--cpu-prof-dir', values.profile] : [],
   workDir,
   log: (line) => console.log(line),
   shared: { org: () => (org ??= import('./lib/org-fixture.mjs').then((m) => m.setUpOrg(ctx))) },
