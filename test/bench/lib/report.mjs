@@ -6,14 +6,14 @@
  * @typedef {{ what: string, value: number, limit: number, unit: string, pass: boolean }} Target
  * @typedef {{ scenario: string, requests: number, lowerBound: number, boundParts: Record<string, number>, requestRatio: number,
  *   wallS: number, idealS: number, wallRatio: number, concurrency: number, cpuS: number | null, peakRssMB: number | null,
- *   runsWallS: number[], note: string, byRoute: Record<string, number>, targets: Target[] }} ScenarioResult
+ *   floorS: number | null, runsWallS: number[], note: string, byRoute: Record<string, number>, targets: Target[] }} ScenarioResult
  */
 
 const round = (n, digits = 2) => (Number.isFinite(n) ? Number(n.toFixed(digits)) : null);
 
 /**
  * @param {string} scenario
- * @param {{ requests: number, bound: Record<string, number>, wallS: number, cpuS?: number, peakRssMB?: number, concurrency: number, latencyMs: number, note?: string, byRoute?: Record<string, number> }} m
+ * @param {{ requests: number, bound: Record<string, number>, wallS: number, floorS?: number, cpuS?: number, peakRssMB?: number, concurrency: number, latencyMs: number, note?: string, byRoute?: Record<string, number> }} m
  * @param {number[]} runsWallS
  * @returns {ScenarioResult}
  */
@@ -30,6 +30,7 @@ export function figures(scenario, m, runsWallS) {
     idealS: round(idealS),
     wallRatio: round(m.wallS / idealS),
     concurrency: m.concurrency,
+    floorS: m.floorS === undefined ? null : round(m.floorS),
     cpuS: m.cpuS === undefined ? null : round(m.cpuS),
     peakRssMB: m.peakRssMB === undefined ? null : Math.round(m.peakRssMB),
     runsWallS: runsWallS.map((w) => round(w)),
@@ -64,6 +65,7 @@ export function describe(r) {
     `  requests  ${r.requests} issued; lower bound ${r.lowerBound} (${Object.entries(r.boundParts).map(([k, v]) => `${v} ${k}`).join(' + ')}) → ${r.requestRatio}×`,
     `  wall      ${r.wallS} s; ideal ${r.requests} × latency ÷ ${r.concurrency} = ${r.idealS} s → ${r.wallRatio}×${r.runsWallS.length > 1 ? ` (best of ${r.runsWallS.length} runs: ${r.runsWallS.join(', ')} s)` : ''}`,
   ];
+  if (r.floorS !== null) lines.push(`  floor     the same reads from a bare undici loop at concurrency ${r.concurrency}: ${r.floorS} s (${round(r.floorS / r.idealS)}× the ideal: the simulator's own time per request on this machine); CLI wall ÷ floor ${round(r.wallS / r.floorS)}×`);
   if (r.cpuS !== null) lines.push(`  CLI       CPU ${r.cpuS} s, peak RSS ${r.peakRssMB} MB`);
   if (r.note) lines.push(`  note      ${r.note}`);
   for (const t of r.targets) lines.push(`  ${t.pass ? 'PASS' : 'FAIL'}      ${t.what}: ${t.value} ${t.unit === '× (at least)' ? '≥' : '≤'} ${t.limit} ${t.unit.replace(' (at least)', '')}`);
@@ -72,12 +74,12 @@ export function describe(r) {
 
 /** The summary table (markdown, so it can go into docs/performance.md as printed). */
 export function table(results) {
-  const head = '| scenario | requests | lower bound | ratio | wall (s) | ideal (s) | ratio | CLI CPU (s) | peak RSS (MB) | targets |';
-  const rule = '|---|---:|---:|---:|---:|---:|---:|---:|---:|---|';
+  const head = '| scenario | requests | lower bound | ratio | wall (s) | ideal (s) | ratio | bare-loop floor (s) | CLI CPU (s) | peak RSS (MB) | targets |';
+  const rule = '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|';
   const rows = results.map((r) => {
     const failed = r.targets.filter((t) => !t.pass).length;
     const verdict = r.targets.length === 0 ? 'baseline' : failed === 0 ? 'all PASS' : `${failed} FAIL`;
-    return `| ${r.scenario} | ${r.requests} | ${r.lowerBound} | ${r.requestRatio} | ${r.wallS} | ${r.idealS} | ${r.wallRatio} | ${r.cpuS ?? '–'} | ${r.peakRssMB ?? '–'} | ${verdict} |`;
+    return `| ${r.scenario} | ${r.requests} | ${r.lowerBound} | ${r.requestRatio} | ${r.wallS} | ${r.idealS} | ${r.wallRatio} | ${r.floorS ?? '–'} | ${r.cpuS ?? '–'} | ${r.peakRssMB ?? '–'} | ${verdict} |`;
   });
   return [head, rule, ...rows].join('\n');
 }

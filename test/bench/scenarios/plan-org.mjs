@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import { runCli, simEnv } from '../lib/cli.mjs';
 import { ORG } from '../lib/estate.mjs';
+import { bareReadSeconds, planOrgReadPaths } from '../lib/floor.mjs';
 
 /** Requests the plan cannot do without, from the estate's shape (docs/performance.md). */
 export function planOrgBound(pageCap) {
@@ -30,7 +31,9 @@ export async function run(ctx) {
   if (cli.code !== 2) throw new Error(`plan exited ${cli.code} (expected 2: changes): ${cli.stderr.slice(-2000)}`);
   const summary = cli.stdout.trim().split('\n').filter((l) => /^Plan:/.test(l)).at(-1) ?? '';
   const stats = await sim.stats();
+  const floorS = await bareReadSeconds(sim.url, planOrgReadPaths(await sim.state()), ctx.concurrency);
   return {
+    floorS,
     requests: stats.total,
     byRoute: stats.byRoute,
     bound: planOrgBound(ctx.pageCap),
