@@ -1,5 +1,7 @@
 import { kindOf, kinds } from '../kinds/index.js';
 import type { KindContext, KindDefinition, ListSpec, LiveObject, LiveParts } from '../kinds/types.js';
+import { ApiError, ApiErrorCode } from '../api/errors.js';
+import { liveShapeProblem } from './item-shape.js';
 import type { DesiredNode, LastApplied, ListedCollection, ListingClient, LiveState } from './types.js';
 
 /**
@@ -108,10 +110,15 @@ export class LiveReader {
     if (!specs) return [];
     const items = (await Promise.all((Array.isArray(specs) ? specs : [specs]).map((s) => this.fetchItems(s)))).flat();
     const objects: LiveObject[] = [];
-    for (const item of items) {
+    for (const { spec, item } of items) {
       // Most kinds convert synchronously: a promise per item only where fromApi needs one.
-      const parts = kind.fromApi(item, this.ctx, parent);
-      objects.push(this.toLive(kind, parts instanceof Promise ? await parts : parts, parent));
+      const converted = kind.fromApi(item, this.ctx, parent);
+      const parts = converted instanceof Promise ? await converted : converted;
+      const problem = liveShapeProblem(kind, item, parts);
+      if (problem) {
+        throw new ApiError({ code: ApiErrorCode.badResponse, method: 'GET', path: spec.path, status: 200, retryable: false, detail: `the answer cannot be read: ${problem}`, ...(spec.role ? { role: spec.role } : {}) });
+      }
+      objects.push(this.toLive(kind, parts, parent));
     }
     const collection: ListedCollection = { kind: kind.kind, addresses: objects.map((o) => o.address) };
     if (parent) collection.parentAddress = parent.address;
@@ -120,7 +127,11 @@ export class LiveReader {
     return objects;
   }
 
-  private async fetchItems(spec: ListSpec): Promise<Record<string, unknown>[]> {
+  private async fetchItems(spec: ListSpec): Promise<{ spec: ListSpec; item: Record<string, unknown> }[]> {
+    return (await this.fetchRawItems(spec)).map((item) => ({ spec, item }));
+  }
+
+  private async fetchRawItems(spec: ListSpec): Promise<Record<string, unknown>[]> {
     const query = spec.query;
     if (spec.style === 'object') {
       const response = await this.client.request<Record<string, unknown> | undefined>({
@@ -166,7 +177,12 @@ export class LiveReader {
       ...(request.query ? { query: request.query } : {}),
       ...(request.role ? { role: request.role } : {}),
     });
-    const detailed = this.toLive(kind, await kind.fromApi({ id: live.id, ...response.body }, this.ctx, parent), parent);
+    const parts = await kind.fromApi({ id: live.id, ...response.body }, this.ctx, parent);
+    const problem = liveShapeProblem(kind, response.body, parts);
+    if (problem) {
+      throw new ApiError({ code: ApiErrorCode.badResponse, method: 'GET', path: request.path, status: response.status, retryable: false, detail: `the answer cannot be read: ${problem}`, ...(request.role ? { role: request.role } : {}) });
+    }
+    const detailed = this.toLive(kind, parts, parent);
     live.fields = { ...live.fields, ...detailed.fields };
   }
 
