@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { silentLogger, type Logger } from '../core/logger.js';
 import { createControlHandler, type ControlTarget } from './control/control.js';
 import { defaultFaults, drawFault, sendFault, sleep, type FaultConfig } from './control/faults.js';
+import { drawMalformed, spoilResponse } from './control/malformed.js';
 import { RequestStats } from './control/stats.js';
 import { readBody, sendJson, type SimHandler, type SimRequest } from './http.js';
 import { createPlatformCore, type PlatformCore } from './platform/core.js';
@@ -103,6 +104,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       stats.recordFault(fault.kind === 'reset' ? 'reset' : String(fault.status));
       sendFault(res, fault);
       return;
+    }
+    const malformed = simReq.url.pathname.startsWith('/api/') ? drawMalformed(target.faults.malformed, target.faults.malformedKinds) : undefined;
+    if (malformed) {
+      stats.recordFault(`malformed-${malformed}`);
+      spoilResponse(res, malformed);
     }
     const handled = (await core.api.handle(simReq, res)) || (await routing.handle(simReq, res));
     if (!handled) {

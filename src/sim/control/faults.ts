@@ -2,10 +2,12 @@
  * Injected faults and latency (CONTRACT §6: `POST /_sim/faults`, `--latency`,
  * `--fault-rate`). They apply to platform and routing-engine requests, never to `/_sim/`.
  * A fault answers one of `statuses` (429 with `Retry-After: 1`) or, when
- * `resetConnections` is on, may instead destroy the socket without an answer.
+ * `resetConnections` is on, may instead destroy the socket without an answer. `malformed`
+ * spoils a share of the platform's real answers (malformed.ts).
  */
 import type { ServerResponse } from 'node:http';
 import { sendJson } from '../http.js';
+import { MALFORMED_KINDS, type MalformedKind } from './malformed.js';
 
 export interface FaultConfig {
   /** Probability (0..1) that a request fails. */
@@ -14,12 +16,16 @@ export interface FaultConfig {
   /** Added to every platform request (on top of `--latency`). */
   latencyMs: number;
   resetConnections: boolean;
+  /** Probability (0..1) that a platform answer is spoiled after the request took effect (malformed.ts). */
+  malformed: number;
+  /** Which spoilings `malformed` draws from (default: all of MALFORMED_KINDS). */
+  malformedKinds: MalformedKind[];
 }
 
 export const DEFAULT_FAULT_STATUSES = [500, 503, 429];
 
 export function defaultFaults(rate = 0): FaultConfig {
-  return { rate, statuses: [...DEFAULT_FAULT_STATUSES], latencyMs: 0, resetConnections: false };
+  return { rate, statuses: [...DEFAULT_FAULT_STATUSES], latencyMs: 0, resetConnections: false, malformed: 0, malformedKinds: [...MALFORMED_KINDS] };
 }
 
 /** Validates a `POST /_sim/faults` body; missing fields fall back to the defaults. */
@@ -41,6 +47,15 @@ export function parseFaults(body: unknown): FaultConfig | string {
     out.latencyMs = b['latencyMs'];
   }
   if (b['resetConnections'] !== undefined) out.resetConnections = b['resetConnections'] === true;
+  if (b['malformed'] !== undefined) {
+    if (typeof b['malformed'] !== 'number' || b['malformed'] < 0 || b['malformed'] > 1) return 'malformed must be a number between 0 and 1';
+    out.malformed = b['malformed'];
+  }
+  if (b['malformedKinds'] !== undefined) {
+    const k = b['malformedKinds'];
+    if (!Array.isArray(k) || k.length === 0 || !k.every((x) => (MALFORMED_KINDS as readonly unknown[]).includes(x))) return `malformedKinds must be a non-empty array of ${MALFORMED_KINDS.join(', ')}`;
+    out.malformedKinds = k as MalformedKind[];
+  }
   return out;
 }
 
