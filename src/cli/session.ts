@@ -50,7 +50,12 @@ export async function openSession(options: ConnectOptions, needs: SessionNeeds):
   try {
     const connection: ConnectionConfig = simulator
       ? { url: simulator.url, auth: SIM_ADMIN, routingEngine: { url: simulator.url, auth: SIM_ROUTING }, source: 'embedded simulator (--sim)' }
-      : await loadConnection({ env: process.env, ...(options.config ? { configPath: options.config } : {}), ...(options.env ? { envName: options.env } : {}) });
+      : await loadConnection({
+          env: process.env,
+          platform: needs.platform,
+          ...(options.config ? { configPath: options.config } : {}),
+          ...(options.env ? { envName: options.env } : {}),
+        });
     if (needs.platform) client = await connectPlatform(connection, options);
     if (needs.routing) routing = connectRouting(connection, options);
     const target: PlatformSession['target'] = { baseUrl: connection.url, instance: client?.instance ?? connection.instance ?? '' };

@@ -40,6 +40,11 @@ export interface LoadConnectionOptions {
   env: Readonly<Record<string, string | undefined>>;
   /** `--env NAME`. */
   envName?: string;
+  /**
+   * False when the manifests hold only RoutingTable documents: the platform's url and
+   * credentials may then be absent (default true).
+   */
+  platform?: boolean;
   cwd?: string;
 }
 
@@ -58,7 +63,7 @@ export async function loadConnection(options: LoadConnectionOptions): Promise<Co
   if (options.configPath && !(await existing(file!))) throw configError(`config file ${options.configPath} not found`);
   if (!file) {
     if (options.envName) throw configError(`--env ${options.envName} given, but there is no ${CONFIG_FILE_NAME} in ${cwd} (use --config FILE)`);
-    return fromEnvironment(options.env, cwd);
+    return fromEnvironment(options.env, cwd, options.platform !== false);
   }
   return fromFile(file, options);
 }
@@ -80,15 +85,17 @@ async function fromFile(file: string, options: LoadConnectionOptions): Promise<C
   const at = `environments.${name}`;
   const { value, missing } = interpolate(raw, options.env, at);
   const problems = missing.map((m) => `${m.at}: environment variable ${m.name} is not set`);
-  const config = readEnvironment(value as Record<string, unknown>, at, dirname(file), problems);
+  const config = readEnvironment(value as Record<string, unknown>, at, dirname(file), problems, options.platform !== false);
   return finish(config, `${file} (env ${name})`, problems);
 }
 
-function readEnvironment(raw: Record<string, unknown>, at: string, baseDir: string, problems: string[]): Omit<ConnectionConfig, 'source'> {
+function readEnvironment(raw: Record<string, unknown>, at: string, baseDir: string, problems: string[], platform: boolean): Omit<ConnectionConfig, 'source'> {
   unknownKeys(raw, ENV_KEYS, at, problems);
-  const url = requiredString(raw['url'], `${at}.url`, problems);
+  // Without platform documents, the platform's url and auth are checked only when given.
+  const needed = platform || raw['url'] !== undefined;
+  const url = needed ? requiredString(raw['url'], `${at}.url`, problems) : undefined;
   const instance = optionalString(raw['instance'], `${at}.instance`, problems);
-  const auth = readAuth(raw['auth'], `${at}.auth`, problems, true);
+  const auth = needed ? readAuth(raw['auth'], `${at}.auth`, problems, true) : undefined;
   const caFile = optionalString(raw['caFile'], `${at}.caFile`, problems);
   const insecure = optionalBoolean(raw['insecure'], `${at}.insecure`, problems);
   let routingEngine: RoutingEngineConnection | undefined;
@@ -136,9 +143,9 @@ function readAuth(raw: unknown, at: string, problems: string[], allowTotp: boole
   return { username, password, ...(totpSecret ? { totpSecret } : {}) };
 }
 
-function fromEnvironment(env: Readonly<Record<string, string | undefined>>, cwd: string): Promise<ConnectionConfig> {
+function fromEnvironment(env: Readonly<Record<string, string | undefined>>, cwd: string, platform: boolean): Promise<ConnectionConfig> {
   const pick = (name: string): string | undefined => (env[name] === '' ? undefined : env[name]);
-  if (!pick('SWITCHBOARD_URL')) {
+  if (!pick('SWITCHBOARD_URL') && (platform || !pick('SWITCHBOARD_RE_URL'))) {
     throw configError(`no ${CONFIG_FILE_NAME} in ${cwd} and SWITCHBOARD_URL is not set: create the file (see docs) or set SWITCHBOARD_URL and credentials`);
   }
   const problems: string[] = [];
@@ -157,7 +164,7 @@ function fromEnvironment(env: Readonly<Record<string, string | undefined>>, cwd:
       insecure: boolFromEnv(pick('SWITCHBOARD_RE_INSECURE'), 'SWITCHBOARD_RE_INSECURE', problems),
     };
   }
-  const config = readEnvironment(dropUndefined(raw), 'SWITCHBOARD', cwd, problems);
+  const config = readEnvironment(dropUndefined(raw), 'SWITCHBOARD', cwd, problems, platform);
   return finish(config, 'environment variables', problems.map((p) => p.replace(/^SWITCHBOARD\.?/, 'SWITCHBOARD_* ')));
 }
 
