@@ -75,7 +75,7 @@ export function emit(ctx: DocContext, args: EmitArgs): DesiredObject {
     address: args.address,
     identity: args.identity,
     fields: args.fields,
-    sensitiveFields: ctx.sensitive.size === 0 ? NONE : sensitiveFields(ctx, args.path, args.fields),
+    sensitiveFields: ctx.sensitive.size === 0 ? NONE : sensitiveFields(ctx, args.path, args.fields, args.metadataFields),
     prune: ctx.prune,
     protect: ctx.protect,
     declaredCollections: args.collections && args.collections.length > 0 ? args.collections : NONE,
@@ -94,12 +94,17 @@ export function emit(ctx: DocContext, args: EmitArgs): DesiredObject {
   return object;
 }
 
-function sensitiveFields(ctx: DocContext, path: (string | number)[], fields: Record<string, JsonValue>): string[] {
+/**
+ * The fields whose value (or part of it) came from `${VAR}`. The document's own object
+ * (`metadataFields` set, `path` empty) takes its fields from `spec` and `metadata`, so its
+ * pointers start there, not at the document root.
+ */
+function sensitiveFields(ctx: DocContext, path: (string | number)[], fields: Record<string, JsonValue>, metadataFields?: readonly string[]): string[] {
   if (ctx.sensitive.size === 0) return [];
-  const base = pointer(path);
   const out: string[] = [];
   for (const name of Object.keys(fields)) {
-    const own = `${base}${pointer([name])}`;
+    const section = metadataFields === undefined ? [] : [metadataFields.includes(name) ? 'metadata' : 'spec'];
+    const own = pointer([...path, ...section, name]);
     for (const p of ctx.sensitive) {
       if (p === own || p.startsWith(own + '/')) {
         out.push(name);
