@@ -40,7 +40,7 @@ interface Round {
 
 describe('reliability: chaos convergence (issue #10)', () => {
   it(`Doc1 §8 + CONTRACT §6: examples/ and ${TENANTS} tenants converge through 20% faults, lost answers, spikes and expiring tokens`, async () => {
-    const dir = await estateDir(TENANTS);
+    const dir = await estateDir(TENANTS, { rich: process.env['SB_CHAOS_RICH'] === '1' });
     const manifests = join(dir, 'manifests');
     const env = simEnv(proxy.url);
     await setFaults(sim.url, { rate: 0.2, statuses: [500, 503, 429], resetConnections: true });

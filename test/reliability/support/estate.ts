@@ -12,7 +12,11 @@ export const EXAMPLES = resolve(import.meta.dirname, '../../../examples');
 
 const POSTAL = ['1000', '1050', '2000', '9000'];
 
-export function estateDocuments(tenants: number, perReseller = 100, prefix = 'est'): string {
+/**
+ * `rich`: every tenant gets an entitlement and a location (four objects each); otherwise only
+ * every fifth does, which keeps a 500-tenant plan's reads (one list per collection) small.
+ */
+export function estateDocuments(tenants: number, perReseller = 100, prefix = 'est', rich = true): string {
   const docs: string[] = [];
   const resellers = Math.ceil(tenants / perReseller);
   for (let r = 0; r < resellers; r++) {
@@ -26,6 +30,9 @@ spec:
   }
   for (let t = 0; t < tenants; t++) {
     const name = `${prefix}-t${String(t).padStart(4, '0')}`;
+    const extras = rich || t % 5 === 0
+      ? `      entitlements:\n        - { type: BE geo, entitlement: ${(t % 7) + 1} }\n      locations:\n        - { street: Estate Street, number: "${t}", postalCode: "${POSTAL[t % POSTAL.length] ?? '1000'}" }\n`
+      : '';
     const admin = t % 10 === 0 ? `  admins:\n    - { email: admin-${name}@estate.example, firstName: Ada, lastName: T${t} }\n` : '';
     docs.push(`apiVersion: switchboard/v1
 kind: Tenant
@@ -37,23 +44,19 @@ ${admin}  subscriptions:
     - name: main
       billingId: T-${prefix.toUpperCase()}-${t}-MAIN
       uc: uc_alpha
-      entitlements:
-        - { type: BE geo, entitlement: ${(t % 7) + 1} }
-      locations:
-        - { street: Estate Street, number: "${t}", postalCode: "${POSTAL[t % POSTAL.length] ?? '1000'}" }
-`);
+${extras}`);
   }
   return docs.join('---\n');
 }
 
 /** A temporary folder with `examples/` (optional) and the generated estate in `estate.yaml`. */
-export async function estateDir(tenants: number, options: { examples?: boolean; prefix?: string } = {}): Promise<string> {
+export async function estateDir(tenants: number, options: { examples?: boolean; prefix?: string; rich?: boolean } = {}): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'sb-reliability-'));
   const manifests = join(dir, 'manifests');
+  await mkdir(manifests, { recursive: true });
   if (options.examples !== false) await cp(EXAMPLES, manifests, { recursive: true, filter: isManifestSource });
   if (tenants > 0) {
-    await mkdir(manifests, { recursive: true });
-    await writeFile(join(manifests, 'estate.yaml'), estateDocuments(tenants, 100, options.prefix));
+    await writeFile(join(manifests, 'estate.yaml'), estateDocuments(tenants, 100, options.prefix, options.rich ?? true));
   }
   return dir;
 }
