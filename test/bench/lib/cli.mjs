@@ -13,7 +13,7 @@ export const CLI = join(ROOT, 'dist/cli/main.js');
 const HOOK = pathToFileURL(join(import.meta.dirname, 'measure-hook.mjs')).href;
 
 /**
- * @typedef {{ code: number | null, stdout: string, stderr: string, wallS: number, cpuS: number, peakRssMB: number }} CliRun
+ * @typedef {{ code: number | null, stdout: string, stderr: string, wallS: number, cpuS: number, cpuUserS: number, cpuSystemS: number, peakRssMB: number }} CliRun
  * @param {string[]} args
  * @param {{ cwd: string, env: Record<string, string>, nodeArgs?: string[] }} options
  * @returns {Promise<CliRun>}
@@ -46,6 +46,8 @@ export async function runCli(args, options) {
     stderr: Buffer.concat(err).toString('utf8'),
     wallS,
     cpuS: measured.cpuUserS + measured.cpuSystemS,
+    cpuUserS: measured.cpuUserS,
+    cpuSystemS: measured.cpuSystemS,
     peakRssMB: measured.maxRssMB,
   };
 }

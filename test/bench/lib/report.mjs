@@ -6,14 +6,14 @@
  * @typedef {{ what: string, value: number, limit: number, unit: string, pass: boolean }} Target
  * @typedef {{ scenario: string, requests: number, lowerBound: number, boundParts: Record<string, number>, requestRatio: number,
  *   wallS: number, idealS: number, wallRatio: number, concurrency: number, cpuS: number | null, peakRssMB: number | null,
- *   floorS: number | null, runsWallS: number[], note: string, byRoute: Record<string, number>, targets: Target[] }} ScenarioResult
+ *   floorS: number | null, cpuSystemS: number | null, runsWallS: number[], note: string, byRoute: Record<string, number>, targets: Target[] }} ScenarioResult
  */
 
 const round = (n, digits = 2) => (Number.isFinite(n) ? Number(n.toFixed(digits)) : null);
 
 /**
  * @param {string} scenario
- * @param {{ requests: number, bound: Record<string, number>, wallS: number, floorS?: number, cpuS?: number, peakRssMB?: number, concurrency: number, latencyMs: number, note?: string, byRoute?: Record<string, number> }} m
+ * @param {{ requests: number, bound: Record<string, number>, wallS: number, floorS?: number, cpuS?: number, cpuSystemS?: number, peakRssMB?: number, concurrency: number, latencyMs: number, note?: string, byRoute?: Record<string, number> }} m
  * @param {number[]} runsWallS
  * @returns {ScenarioResult}
  */
@@ -32,6 +32,7 @@ export function figures(scenario, m, runsWallS) {
     concurrency: m.concurrency,
     floorS: m.floorS === undefined ? null : round(m.floorS),
     cpuS: m.cpuS === undefined ? null : round(m.cpuS),
+    cpuSystemS: m.cpuSystemS === undefined ? null : round(m.cpuSystemS),
     peakRssMB: m.peakRssMB === undefined ? null : Math.round(m.peakRssMB),
     runsWallS: runsWallS.map((w) => round(w)),
     note: m.note ?? '',
@@ -66,7 +67,7 @@ export function describe(r) {
     `  wall      ${r.wallS} s; ideal ${r.requests} × latency ÷ ${r.concurrency} = ${r.idealS} s → ${r.wallRatio}×${r.runsWallS.length > 1 ? ` (best of ${r.runsWallS.length} runs: ${r.runsWallS.join(', ')} s)` : ''}`,
   ];
   if (r.floorS !== null) lines.push(`  floor     the same reads from a bare undici loop at concurrency ${r.concurrency}: ${r.floorS} s (${round(r.floorS / r.idealS)}× the ideal: the simulator's own time per request on this machine); CLI wall ÷ floor ${round(r.wallS / r.floorS)}×`);
-  if (r.cpuS !== null) lines.push(`  CLI       CPU ${r.cpuS} s, peak RSS ${r.peakRssMB} MB`);
+  if (r.cpuS !== null) lines.push(`  CLI       CPU ${r.cpuS} s (of which system ${r.cpuSystemS} s), peak RSS ${r.peakRssMB} MB`);
   if (r.note) lines.push(`  note      ${r.note}`);
   for (const t of r.targets) lines.push(`  ${t.pass ? 'PASS' : 'FAIL'}      ${t.what}: ${t.value} ${t.unit === '× (at least)' ? '≥' : '≤'} ${t.limit} ${t.unit.replace(' (at least)', '')}`);
   return lines.join('\n');

@@ -43,6 +43,7 @@ export async function run(ctx) {
       bound: applyOrgBound(),
       wallS: cli.wallS,
       cpuS: cli.cpuS,
+      cpuSystemS: cli.cpuSystemS,
       peakRssMB: cli.peakRssMB,
       concurrency: ctx.concurrency,
       note: summary,

@@ -39,6 +39,7 @@ export async function run(ctx) {
     bound: planOrgBound(ctx.pageCap),
     wallS: cli.wallS,
     cpuS: cli.cpuS,
+    cpuSystemS: cli.cpuSystemS,
     peakRssMB: cli.peakRssMB,
     concurrency: ctx.concurrency,
     note: `${summary} (drift generated: ${changes} changes)`,

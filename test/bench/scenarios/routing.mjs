@@ -76,6 +76,7 @@ export async function run(ctx) {
       bound: routingBound(rows, ctx.pageCap),
       wallS: cli.wallS,
       cpuS: cli.cpuS,
+      cpuSystemS: cli.cpuSystemS,
       peakRssMB: cli.peakRssMB,
       concurrency: ctx.concurrency,
       note: `${summary.replace(/\.$/, '')}; simulator peak RSS ${served.maxRssMB} MB`,
