@@ -6,6 +6,7 @@
  */
 import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
+import { ApplyLock } from '../../apply/lock.js';
 import { runApply } from '../../apply/run-apply.js';
 import { checkSavedPlan } from '../../apply/saved-plan.js';
 import { renderSummary } from '../../apply/summary.js';
@@ -36,11 +37,18 @@ export const registerApply: CommandRegistrar = (program: Command, context) => {
     .action(async (paths: string[], options: ApplyOptions) => {
       const ctx = context();
       const saved = options.plan ? await readPlanFile(options.plan) : undefined;
-      const run = await planPipeline(paths, options, ctx.logger);
+      // Taken before planning: a run that planned while another applied would apply a stale plan.
+      const { lock, tookOver } = await ApplyLock.acquire(options.stateDir);
+      if (tookOver) process.stderr.write(`Note: ${tookOver}.\n`);
       try {
-        ctx.exitCode = await applyCommand(run, saved, options, ctx);
+        const run = await planPipeline(paths, options, ctx.logger);
+        try {
+          ctx.exitCode = await applyCommand(run, saved, options, ctx);
+        } finally {
+          await run.session.close();
+        }
       } finally {
-        await run.session.close();
+        await lock.release();
       }
     });
 };
