@@ -59,7 +59,7 @@ export function writeIntents(lines: JournalLine[]): Map<string, number> {
   const counts = new Map<string, number>();
   for (const l of lines) {
     if (l.type !== 'intent' || l.method === 'GET' || !l.path) continue;
-    const key = `${l.method ?? ''} ${l.path.split('?')[0] ?? ''}`;
+    const key = `${l.method ?? ''} ${decodeURIComponent(l.path.split('?')[0] ?? '')}`;
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
   return counts;
