@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type RunningSimulator } from '../../src/sim/index.js';
 import { startChaosProxy, handledWrites, type ChaosProxy, type WireRecord } from './support/chaos-proxy.js';
+import { timeLimit } from './support/budget.js';
 import { cli, simEnv } from './support/cli.js';
 import { estateDir } from './support/estate.js';
 import { readJournals, writeIntents } from './support/journal-check.js';
@@ -16,7 +17,7 @@ import { pendingChanges, writesOutsidePlan, type PlanFile } from './support/plan
 import { advanceClock, duplicates, setFaults, simState, simStats } from './support/sim-tools.js';
 
 const TENANTS = Number(process.env['SB_CHAOS_TENANTS'] ?? 500);
-const MAX_ROUNDS = 8;
+const MAX_ROUNDS = Number(process.env['SB_CHAOS_ROUNDS'] ?? 8);
 
 let sim: RunningSimulator;
 let proxy: ChaosProxy;
@@ -119,5 +120,5 @@ describe('reliability: chaos convergence (issue #10)', () => {
     const applies = rounds.filter((r) => r.applyCode !== undefined).length;
     console.log(`[chaos] ${TENANTS} tenants + examples: ${proxy.records.length} requests, ${injected} faults injected by the simulator ${JSON.stringify(stats.faults)}, ${lost} answers lost after the write, ${spikes} latency spikes, ${clockJumps} clock jumps of 30 s; ` +
       `rounds ${rounds.length} (${applies} applies, ${rounds.filter((r) => r.planCode !== 0).length} failed plans), ${intents.size} distinct write paths journalled, ${statsWrites} platform writes handled`);
-  }, 300_000);
+  }, timeLimit(300_000));
 });

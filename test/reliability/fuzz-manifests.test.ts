@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadManifests } from '../../src/manifest/index.js';
+import { timeLimit } from './support/budget.js';
 import { cli } from './support/cli.js';
 import { EXAMPLES } from './support/estate.js';
 import { mutate, seeded } from './support/mutate.js';
@@ -97,7 +98,7 @@ describe('reliability: bad input fuzzing (issue #10)', () => {
     expect(crashes.slice(0, 10)).toEqual([]);
     expect(slow.slice(0, 10)).toEqual([]);
     expect(unplaced.slice(0, 10)).toEqual([]);
-  }, 240_000);
+  }, timeLimit(240_000));
 
   it('CONTRACT §1: a sample of the cases through the real CLI: validate and plan --sim exit 0/1/2/3 with positions, never a stack trace or a hang', async () => {
     const sample = Array.from({ length: 16 }, (_, i) => caseOf(7919 * (i + 1) % CASES));

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient, ApiError } from '../../src/api/index.js';
 import { startSimulator, type RunningSimulator } from '../../src/sim/index.js';
+import { timeLimit } from './support/budget.js';
 import { cli, simEnv } from './support/cli.js';
 import { estateDir } from './support/estate.js';
 import { duplicates, setFaults, simState, simStats } from './support/sim-tools.js';
@@ -105,5 +106,5 @@ describe('reliability: malformed platform answers (issue #10)', () => {
     expect(duplicates(await simState(sim.url))).toEqual([]);
     console.log(`[malformed] plans: ${JSON.stringify(outcomes)}`);
     expect(outcomes.filter((o) => o === 'same plan').length, 'some plans completed through wrong-type answers').toBeGreaterThan(0);
-  }, 180_000);
+  }, timeLimit(180_000));
 });
