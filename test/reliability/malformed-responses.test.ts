@@ -38,7 +38,7 @@ describe('reliability: malformed platform answers (issue #10)', () => {
     await setFaults(sim.url, { malformed: 1, malformedKinds: ['truncated', 'cut', 'html'] });
     const codes = new Map<string, number>();
     try {
-      for (let i = 0; i < 60; i++) {
+      for (let i = 0; i < 30; i++) {
         const search = ['', 'demo', 'x'][i % 3] ?? '';
         const error = await client.listPages({ path: `${P}/groups`, itemsKey: 'groups', style: 'token', query: { search }, role: 'groups.list' }).catch((e: unknown) => e);
         expect(error, `request ${i}: ${JSON.stringify(error)}`).toBeInstanceOf(ApiError);
@@ -51,6 +51,8 @@ describe('reliability: malformed platform answers (issue #10)', () => {
       await setFaults(sim.url, { malformed: 0 });
       await client.close();
     }
+    const refused = await fetch(`${sim.url}/_sim/faults`, { method: 'POST', body: JSON.stringify({ malformed: 2 }) });
+    expect(refused.status).toBe(400);
     const stats = await simStats(sim.url);
     console.log(`[malformed] client: ${JSON.stringify(Object.fromEntries(codes))}, injected ${JSON.stringify(stats.faults)}`);
     expect(codes.get('SB_API_BAD_RESPONSE') ?? 0).toBeGreaterThan(0);
@@ -84,7 +86,7 @@ describe('reliability: malformed platform answers (issue #10)', () => {
         } else {
           expect(run.code).toBe(1);
           expect(run.stderr).toMatch(/Error: (GET|POST|PUT|DELETE) \/\S+ → /);
-          outcomes.push(/→ [^:]+: ([^(]+)/.exec(run.stderr)?.[1]?.trim() ?? 'error');
+          outcomes.push(/→ [^:]+: ([^(\n]+)/.exec(run.stderr)?.[1]?.trim() ?? 'error');
         }
       }
       // Apply through spoiled answers (the writes take effect, the answers are garbage), then once more cleanly.

@@ -74,10 +74,15 @@ export function mutate(text: string, r: Rand, kind: 'yaml' | 'csv'): string {
       const docs = out.split(/^---$/m);
       const index = int(r, docs.length);
       const doc = parseDocument(docs[index] ?? '', { uniqueKeys: false });
-      if (doc.errors.length > 0) { out = pick(r, textMutations)(out, r); continue; }
-      pick(r, yamlMutations)(doc, r);
-      docs[index] = doc.toString({ lineWidth: 0 });
-      out = docs.join('---\n');
+      try {
+        if (doc.errors.length > 0) throw new Error('not YAML any more');
+        pick(r, yamlMutations)(doc, r);
+        docs[index] = doc.toString({ lineWidth: 0 });
+        out = docs.join('---\n');
+      } catch {
+        // an earlier text mutation broke the YAML (or left an alias without its anchor): mutate the text
+        out = pick(r, textMutations)(out, r);
+      }
     } else {
       out = pick(r, textMutations)(out, r);
     }
