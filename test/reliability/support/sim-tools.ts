@@ -25,23 +25,27 @@ export const simStats = (url: string) => control<SimStats>(url, 'GET', 'stats');
 export const setFaults = (url: string, faults: Record<string, unknown>) => control<unknown>(url, 'POST', 'faults', faults);
 export const advanceClock = (url: string, seconds: number) => control<unknown>(url, 'POST', 'clock', { advanceSeconds: seconds });
 
+type Row = Record<string, unknown>;
+/** A row's value at a path, as text (`owner.uuid`). */
+const at = (row: Row, ...path: string[]): string => String(path.reduce<unknown>((v, k) => (typeof v === 'object' && v !== null ? (v as Row)[k] : undefined), row));
+
 /**
  * The identity of a row of each simulator table, as the manifests name objects (CONTRACT
  * §2, §3.1: "identity inside its parent"). Two rows with one identity are a duplicate.
  */
-const IDENTITY: Record<string, (row: Record<string, any>) => string> = {
-  groups: (r) => String(r['name']),
-  resellers: (r) => `${String(r['owner']?.['uuid'])}/${String(r['name'])}`,
-  tenants: (r) => `${String(r['owner']?.['uuid'])}/${String(r['name'])}`,
-  users: (r) => String(r['email'] ?? r['username']).toLowerCase(),
-  subscriptions: (r) => `${String(r['tenantUuid'])}/${String(r['name'])}`,
-  entitlements: (r) => `${String(r['subscriptionId'])}/${String(r['licenseModelId'])}`,
-  addresses: (r) => `${String(r['subscriptionId'])}/${String(r['full_address'])}`,
-  locations: (r) => `${String(r['subscriptionId'])}/${String(r['street'])}/${String(r['number'])}/${String(r['postalCodeId'])}`,
-  templates: (r) => `${String(r['subscriptionId'])}/${String(r['sku'])}`,
-  callingPlans: (r) => `${String(r['scope'])}/${String(r['type'])}/${String(r['name'])}`,
-  callingPlanPrefixes: (r) => `${String(r['planId'])}/${String(r['prefix'])}`,
-  products: (r) => `${String(r['groupUuid'])}/${String(r['sku'])}`,
+const IDENTITY: Record<string, (row: Row) => string> = {
+  groups: (r) => at(r, 'name'),
+  resellers: (r) => `${at(r, 'owner', 'uuid')}/${at(r, 'name')}`,
+  tenants: (r) => `${at(r, 'owner', 'uuid')}/${at(r, 'name')}`,
+  users: (r) => (r['email'] === undefined || r['email'] === null ? at(r, 'username') : at(r, 'email')).toLowerCase(),
+  subscriptions: (r) => `${at(r, 'tenantUuid')}/${at(r, 'name')}`,
+  entitlements: (r) => `${at(r, 'subscriptionId')}/${at(r, 'licenseModelId')}`,
+  addresses: (r) => `${at(r, 'subscriptionId')}/${at(r, 'full_address')}`,
+  locations: (r) => `${at(r, 'subscriptionId')}/${at(r, 'street')}/${at(r, 'number')}/${at(r, 'postalCodeId')}`,
+  templates: (r) => `${at(r, 'subscriptionId')}/${at(r, 'sku')}`,
+  callingPlans: (r) => `${at(r, 'scope')}/${at(r, 'type')}/${at(r, 'name')}`,
+  callingPlanPrefixes: (r) => `${at(r, 'planId')}/${at(r, 'prefix')}`,
+  products: (r) => `${at(r, 'groupUuid')}/${at(r, 'sku')}`,
 };
 
 /** Every identity held by more than one row, as `table: identity ×n`. */
@@ -55,7 +59,7 @@ export function duplicates(state: SimState): string[] {
   for (const [service, versions] of Object.entries(state.routing?.services ?? {})) {
     for (const [version, tables] of Object.entries(versions)) {
       for (const [table, { rows = [] }] of Object.entries(tables)) {
-        const numbers = rows.map((r) => String(r['number']));
+        const numbers = rows.map((r) => at(r, 'number'));
         const dupes = numbers.filter((n, i) => numbers.indexOf(n) !== i);
         for (const n of new Set(dupes)) found.push(`routing ${service}/${version}/${table}: number=${n}`);
       }
