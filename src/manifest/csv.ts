@@ -47,6 +47,11 @@ export function readCsv(
           return null;
         },
       });
+    } else if (!text.includes('\r')) {
+      // Without quotes and with \n line ends a record is a line and a cell is what lies
+      // between two commas: split directly, as csv-parse would (1,000,000 rows: 1.2 s of
+      // csv-parse and its garbage, issue #9 routing profile).
+      eachPlainRecord(text, take);
     } else {
       // Without quotes a record is a line: record i is on line i + 1, and asking the
       // parser for line numbers would double its time on a million rows.
@@ -64,6 +69,17 @@ export function readCsv(
   }
   if (!header) reporter.error(Codes.csv, 'empty CSV file: expected a header row', { file, line: 1, column: 1 });
   return header;
+}
+
+/** The records of a quote-free CSV text whose lines end with \n; empty lines are skipped. */
+function eachPlainRecord(text: string, take: (record: string[], line: number) => void): void {
+  let start = text.charCodeAt(0) === 0xfeff ? 1 : 0; // csv-parse's bom option
+  for (let line = 1; start < text.length; line++) {
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    if (end > start) take(text.slice(start, end).split(','), line);
+    start = end + 1;
+  }
 }
 
 /** Column (1-based, in characters) of cell `index` of an unquoted row: good enough to point at it. */
