@@ -131,6 +131,7 @@ class Attempt implements Dispatcher.DispatchHandler {
       this.timedOut = true;
       this.abort();
     }, request.timeoutMs);
+    this.timer.unref(); // as AbortSignal.timeout's timer: a pending deadline alone keeps no process alive
     if (request.signal?.aborted) queueMicrotask(() => this.abort());
     else request.signal?.addEventListener('abort', this.onAbort, { once: true });
   }
