@@ -114,7 +114,8 @@ async function createdIdOf(body: unknown, change: Change, kind: KindDefinition, 
   const from = kind.createdId;
   if (from?.from === 'body' && body && typeof body === 'object') {
     const value = (body as Record<string, unknown>)[from.field];
-    if (value !== undefined && value !== null && value !== '') return value;
+    // An id of another type (an object, a list) is a misread answer: find the object instead.
+    if (typeof value === 'string' ? value !== '' : typeof value === 'number') return value;
   }
   if (kind.unreadable) return kind.identity(desired.fields);
   const found = await lookUp(kind, desired, env);
