@@ -90,7 +90,7 @@ describe('reliability: malformed platform answers (issue #10)', () => {
         }
       }
       // Apply through spoiled answers (the writes take effect, the answers are garbage), then once more cleanly.
-      await setFaults(sim.url, { malformed: 0.1 });
+      await setFaults(sim.url, { malformed: 0.2 });
       const fresh = await estateDir(30, { examples: false, prefix: 'malx' });
       for (let i = 0; i < 6; i++) {
         const run = await cli(['apply', join(fresh, 'manifests'), '--yes'], { cwd: fresh, env });
