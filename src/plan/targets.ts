@@ -6,6 +6,9 @@ import type { DesiredNode } from '../state/types.js';
  * created first). A trailing `*` matches a subtree by prefix. Excludes win over targets.
  */
 export function selectTargets(desired: readonly DesiredNode[], targets: readonly string[], excludes: readonly string[]): DesiredNode[] {
+  // Neither option given (the usual run): everything is selected as it is. Walking every
+  // node's ancestors for nothing cost ~0.1 s on 22,000 objects (issue #9 plan-org profile).
+  if (targets.length === 0 && excludes.length === 0) return [...desired];
   const byAddress = new Map(desired.map((d) => [d.address, d]));
   const matches = (patterns: readonly string[], address: string) => patterns.some((p) => matchesPattern(p, address));
   const selected = new Set<string>();
