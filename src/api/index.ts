@@ -1,5 +1,5 @@
 /**
- * The platform API client. See docs/api-client.md for behaviour (auth, retries,
+ * The platform API client. See README "Connecting to a real platform" for behaviour (auth, retries,
  * pagination, errors) and the design decisions behind it.
  */
 export { ApiClient, PROFILE_PATH, type ApiPaths } from './client.js';

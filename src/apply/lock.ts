@@ -9,7 +9,7 @@ import { SwitchboardError } from '../core/errors.js';
  * second terminal, two jobs of one CI runner) would both create what the plan creates, and
  * objects the platform does not keep unique (locations, block lists…) would exist twice.
  * A lock left by a killed run (its pid no longer alive on this host) is taken over. Runs on
- * other machines do not share the file: CI serialises them (docs/reliability.md).
+ * other machines do not share the file: CI serialises them (README "Reliability").
  */
 export class ApplyLock {
   private constructor(readonly path: string) {}

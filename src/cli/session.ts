@@ -32,7 +32,7 @@ export interface PlatformSession {
   close(): Promise<void>;
 }
 
-/** The embedded simulator's users (its default data set, docs/simulator.md). */
+/** The embedded simulator's users (its default data set, README "The simulator"). */
 const SIM_ADMIN = { username: 'admin', password: 'admin' };
 const SIM_ROUTING = { username: 'routing', password: 'routing' };
 

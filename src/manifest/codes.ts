@@ -1,6 +1,6 @@
 /**
  * Stable diagnostic codes of the manifest loader. Editors and CI annotations key on them;
- * docs/manifests.md lists them with what to do.
+ * README "Writing manifests" lists them with what to do.
  */
 export const Codes = {
   read: 'SB_READ',

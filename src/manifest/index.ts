@@ -1,7 +1,7 @@
 /**
  * The manifest language: load YAML manifests (files and folders) into a flat, typed set
  * of desired objects with their CONTRACT §3.1 addresses, or diagnostics with file:line:col.
- * See docs/manifests.md.
+ * See README "Writing manifests".
  */
 export { loadManifests, type LoadOptions, type LoadResult } from './load.js';
 export { DesiredSet } from './desired-set.js';

@@ -51,7 +51,7 @@ let org;
 const ctx = {
   latencyMs: Number(values.latency),
   concurrency: Number(values.concurrency),
-  pageCap: 100, // the simulator's page_size cap (docs/simulator.md), as a real platform's would be read from its answers
+  pageCap: 100, // the simulator's page_size cap (README "The simulator"), as a real platform's would be read from its answers
   routingRows: Number(values['routing-rows']),
   // --profile DIR: the measured CLI runs under `node --cpu-prof` (CPU figures then include the profiler's cost).
   nodeArgs: values.profile ? ['--cpu-prof', '--cpu-prof-dir', values.profile] : [],

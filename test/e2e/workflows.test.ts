@@ -346,7 +346,7 @@ async function gitRepo(dir: string): Promise<string> {
   return remote;
 }
 
-describe('docs/gitops.md: rehearsing a pull request on a simulator loaded from an export of production', () => {
+describe('README "GitOps": rehearsing a pull request on a simulator loaded from an export of production', () => {
   let prod: RunningSimulator;
   let rehearsal: RunningSimulator;
   beforeAll(async () => {
@@ -377,8 +377,8 @@ describe('docs/gitops.md: rehearsing a pull request on a simulator loaded from a
     expect(inProd.changes.map((c) => `${c.action} ${c.address}`)).toEqual(['update tenant/acme-corp']);
     const inCopy = await planJson(pr, onCopy);
     expect(inCopy.changes).toContainEqual(expect.objectContaining({ action: 'update', address: 'tenant/acme-corp', patch: [{ op: 'replace', path: '/markup', value: 6 }] }));
-    // What export leaves out (docs/export.md): administrators, write-only values, trunk-group lists, routing tables.
-    // Everything else is what export cannot read (docs/export.md): administrators, write-only
+    // What export leaves out (README "Adopting an existing platform"): administrators, write-only values, trunk-group lists, routing tables.
+    // Everything else is what export cannot read (README "Adopting an existing platform"): administrators, write-only
     // values, trunk groups' lists, routing tables.
     const writeOnly: Record<string, string[]> = { Entitlement: ['externalReference'], Reseller: ['suspensionProfile'] };
     for (const c of inCopy.changes.filter((x) => x.address !== 'tenant/acme-corp')) {

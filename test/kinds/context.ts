@@ -2,7 +2,7 @@ import type { KindContext, LiveObject } from '../../src/kinds/types.js';
 
 export const P = '/api/v01/draas/demo';
 
-/** Reference data as the simulator's default data set has it (docs/simulator.md). */
+/** Reference data as the simulator's default data set has it (README "The simulator"). */
 export const ctx: KindContext = {
   P,
   refs: {

@@ -5,7 +5,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
-/** The simulator's default entitlement types (docs/simulator.md, "Default data set"). */
+/** The simulator's default entitlement types (README "The simulator", "Default data set"). */
 const TYPES = ['BE geo', 'BE tollfree', 'NL geo', 'FR geo', 'DE geo', 'BE mobile'];
 export const GROUP = 'demo-group';
 export const EMPTY_GROUP = 'bench-empty';

@@ -73,7 +73,7 @@ export function describe(r) {
   return lines.join('\n');
 }
 
-/** The summary table (markdown, so it can go into docs/performance.md as printed). */
+/** The summary table (markdown, so it can go into README "Performance" as printed). */
 export function table(results) {
   const head = '| scenario | requests | lower bound | ratio | wall (s) | ideal (s) | ratio | bare-loop floor (s) | CLI CPU (s) | peak RSS (MB) | targets |';
   const rule = '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|';

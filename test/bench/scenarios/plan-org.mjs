@@ -7,7 +7,7 @@ import { runCli, simEnv } from '../lib/cli.mjs';
 import { ORG } from '../lib/estate.mjs';
 import { bareReadSeconds, planOrgReadPaths } from '../lib/floor.mjs';
 
-/** Requests the plan cannot do without, from the estate's shape (docs/performance.md). */
+/** Requests the plan cannot do without, from the estate's shape (README "Performance"). */
 export function planOrgBound(pageCap) {
   const tenants = ORG.resellers * ORG.tenantsPerReseller;
   const subscriptions = tenants * ORG.subscriptionsPerTenant;
