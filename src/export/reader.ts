@@ -1,5 +1,6 @@
 import type { KindContext, KindDefinition, ListSpec, LiveObject } from '../kinds/types.js';
 import type { ListingClient } from '../state/types.js';
+import { fetchListItems } from '../state/list-items.js';
 
 /** The parent an API item names itself (`owner`), when its kind says how to read it. */
 export interface OwnerRef {
@@ -73,26 +74,8 @@ export class ExportReader {
     return Promise.all(items.map((item) => this.toListed(kind, item, parent)));
   }
 
-  private async items(spec: ListSpec): Promise<Record<string, unknown>[]> {
-    if (spec.style === 'object') {
-      const response = await this.client.request<Record<string, unknown> | undefined>({
-        method: 'GET',
-        path: spec.path,
-        ...(spec.query ? { query: spec.query } : {}),
-        ...(spec.role ? { role: spec.role } : {}),
-        notFoundIsEmpty: spec.notFoundIsEmpty ?? false,
-      });
-      return response.body && typeof response.body === 'object' ? [{ ...response.body, ...spec.inject }] : [];
-    }
-    const items = await this.client.listPages<Record<string, unknown>>({
-      path: spec.path,
-      itemsKey: spec.itemsKey,
-      style: spec.style,
-      ...(spec.query ? { query: spec.query } : {}),
-      ...(spec.role ? { role: spec.role } : {}),
-      ...(spec.notFoundIsEmpty ? { notFoundIsEmpty: true } : {}),
-    });
-    return spec.inject ? items.map((item) => ({ ...item, ...spec.inject })) : items;
+  private items(spec: ListSpec): Promise<Record<string, unknown>[]> {
+    return fetchListItems(this.client, spec);
   }
 
   private async toListed(kind: KindDefinition, item: Record<string, unknown>, parent: LiveObject | undefined): Promise<Listed> {

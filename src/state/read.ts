@@ -2,6 +2,7 @@ import { kindOf, kinds } from '../kinds/index.js';
 import type { KindContext, KindDefinition, ListSpec, LiveObject, LiveParts } from '../kinds/types.js';
 import { ApiError, ApiErrorCode } from '../api/errors.js';
 import { liveShapeProblem } from './item-shape.js';
+import { fetchListItems } from './list-items.js';
 import type { DesiredNode, LastApplied, ListedCollection, ListingClient, LiveState } from './types.js';
 
 /**
@@ -131,27 +132,8 @@ export class LiveReader {
     return (await this.fetchRawItems(spec)).map((item) => ({ spec, item }));
   }
 
-  private async fetchRawItems(spec: ListSpec): Promise<Record<string, unknown>[]> {
-    const query = spec.query;
-    if (spec.style === 'object') {
-      const response = await this.client.request<Record<string, unknown> | undefined>({
-        method: 'GET',
-        path: spec.path,
-        ...(query ? { query } : {}),
-        ...(spec.role ? { role: spec.role } : {}),
-        notFoundIsEmpty: spec.notFoundIsEmpty ?? false,
-      });
-      return response.body && typeof response.body === 'object' ? [{ ...response.body, ...spec.inject }] : [];
-    }
-    const items = await this.client.listPages<Record<string, unknown>>({
-      path: spec.path,
-      itemsKey: spec.itemsKey,
-      style: spec.style,
-      ...(query ? { query } : {}),
-      ...(spec.role ? { role: spec.role } : {}),
-      ...(spec.notFoundIsEmpty ? { notFoundIsEmpty: true } : {}),
-    });
-    return spec.inject ? items.map((item) => ({ ...item, ...spec.inject })) : items;
+  private fetchRawItems(spec: ListSpec): Promise<Record<string, unknown>[]> {
+    return fetchListItems(this.client, spec);
   }
 
   private toLive(kind: KindDefinition, parts: LiveParts, parent: LiveObject | undefined): LiveObject {
