@@ -20,7 +20,10 @@ export function liveShapeProblem(kind: KindDefinition, item: unknown, parts: Liv
     const value = parts.fields[spec.name];
     if (value === null || value === undefined) continue;
     const raw = record[spec.api ?? spec.name];
-    if (!fits(spec.type, value, raw)) return `${kind.kind} "${spec.api ?? spec.name}" is ${describe(raw ?? value)}, expected ${spec.type}`;
+    if (fits(spec.type, value, raw)) continue;
+    // A nested field (an address's data) has no raw value here: describe what the JSON text held.
+    const shown = raw ?? (typeof value === 'string' && isJsonContainer(value) ? (JSON.parse(value) as unknown) : value);
+    return `${kind.kind} "${spec.api ?? spec.name}" is ${describe(shown)}, expected ${spec.type}`;
   }
   return undefined;
 }
