@@ -61,7 +61,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const stats = new RequestStats();
   const core = createPlatformCore({ seed: saved ?? seed, observe: (m, r) => stats.record(m, r) });
   if (saved && seed) core.seed = seed;
-  const routing: RoutingEngineSim = createRoutingEngineSim(routingSeedOf(saved ?? core.seed));
+  // A seed file may itself be a state snapshot (`GET /_sim/state`): its routing data comes with it.
+  const routing: RoutingEngineSim = createRoutingEngineSim(routingSeedOf(saved ?? (isSnapshot(seed) ? seed : core.seed)));
   const snapshot = (): StoreSnapshot => ({ ...core.store.snapshot(), routing: routing.state() });
 
   const target: ControlTarget = {
