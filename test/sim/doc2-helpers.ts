@@ -1,6 +1,7 @@
 /** Shared set-up of the Document 2 tests: a reset simulator, the admin, acme-corp/main. */
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import type { RunningSimulator } from '../../src/sim/index.js';
-import { loginAs, P, type SimClient, uuidOf } from './helpers.js';
+import { loginAs, P, type SimClient, startTestSim, uuidOf } from './helpers.js';
 
 export interface Doc2Fixture {
   admin: SimClient;
@@ -12,6 +13,25 @@ export interface Doc2Fixture {
   voice: number;
   /** `T` of acme-corp/main. */
   T: string;
+}
+
+/**
+ * One simulator per test file, reset to the default data set and logged in before each
+ * test; `onSim` / `onFixture` receive them (the files keep their own `sim` and `f`).
+ */
+export function useDoc2Sim(onSim: (sim: RunningSimulator) => void, onFixture: (f: Doc2Fixture) => void): void {
+  let sim: RunningSimulator | undefined;
+  beforeAll(async () => {
+    const started = await startTestSim();
+    sim = started;
+    onSim(started);
+  });
+  afterAll(async () => {
+    await sim?.close();
+  });
+  beforeEach(async () => {
+    if (sim) onFixture(await resetAndLogin(sim));
+  });
 }
 
 export async function resetAndLogin(sim: RunningSimulator): Promise<Doc2Fixture> {

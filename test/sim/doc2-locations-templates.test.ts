@@ -1,19 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../src/sim/index.js';
-import { type Doc2Fixture, resetAndLogin } from './doc2-helpers.js';
-import { loginAs, P, startTestSim } from './helpers.js';
+import { type Doc2Fixture, useDoc2Sim } from './doc2-helpers.js';
+import { loginAs, P } from './helpers.js';
 
 let sim: RunningSimulator;
 let f: Doc2Fixture;
-beforeAll(async () => {
-  sim = await startTestSim();
-});
-afterAll(async () => {
-  await sim.close();
-});
-beforeEach(async () => {
-  f = await resetAndLogin(sim);
-});
+useDoc2Sim((s) => (sim = s), (x) => (f = x));
 
 type PostalCode = { id: number; code: string; city: string; region: { id: number; name: string }; country: { id: number; name: string; isoCode: string } };
 type Template = { id: number; sku: string; name: string; description: string };
