@@ -35,7 +35,7 @@ export function parseManifest(file: string, text: string, reporter: Reporter): P
 
 function parseSlowly(file: string, text: string, reporter: Reporter, fastError: unknown): ParsedDocument[] {
   const lineCounter = new LineCounter();
-  const docs = parseAllDocuments(text, { lineCounter, prettyErrors: true, uniqueKeys: true });
+  const docs = parseAllDocuments(text, { lineCounter, prettyErrors: true, uniqueKeys: true, logLevel: 'error' });
   const list = Array.isArray(docs) ? docs : [];
   const out: ParsedDocument[] = [];
   let reported = false;
