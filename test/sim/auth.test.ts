@@ -1,18 +1,10 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEMO_M2M_TOKEN, DEMO_TOTP_SECRET, totp, type RunningSimulator } from '../../src/sim/index.js';
-import { loginAs, P, SimClient, startTestSim } from './helpers.js';
+import { loginAs, P, SimClient, useTestSim } from './helpers.js';
 
 let sim: RunningSimulator;
-beforeAll(async () => {
-  sim = await startTestSim();
-});
-afterAll(async () => {
-  await sim.close();
-});
-beforeEach(async () => {
-  await fetch(`${sim.url}/_sim/reset`, { method: 'POST' });
-});
+useTestSim((s) => (sim = s));
 
 const anon = () => new SimClient(sim);
 const advance = (advanceSeconds: number) =>

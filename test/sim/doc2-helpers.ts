@@ -1,7 +1,6 @@
 /** Shared set-up of the Document 2 tests: a reset simulator, the admin, acme-corp/main. */
-import { afterAll, beforeAll, beforeEach } from 'vitest';
 import type { RunningSimulator } from '../../src/sim/index.js';
-import { loginAs, P, type SimClient, startTestSim, uuidOf } from './helpers.js';
+import { loginAs, P, type SimClient, useTestSim, uuidOf } from './helpers.js';
 
 export interface Doc2Fixture {
   admin: SimClient;
@@ -20,18 +19,7 @@ export interface Doc2Fixture {
  * test; `onSim` / `onFixture` receive them (the files keep their own `sim` and `f`).
  */
 export function useDoc2Sim(onSim: (sim: RunningSimulator) => void, onFixture: (f: Doc2Fixture) => void): void {
-  let sim: RunningSimulator | undefined;
-  beforeAll(async () => {
-    const started = await startTestSim();
-    sim = started;
-    onSim(started);
-  });
-  afterAll(async () => {
-    await sim?.close();
-  });
-  beforeEach(async () => {
-    if (sim) onFixture(await resetAndLogin(sim));
-  });
+  useTestSim(onSim, async (sim) => onFixture(await resetAndLogin(sim)));
 }
 
 export async function resetAndLogin(sim: RunningSimulator): Promise<Doc2Fixture> {

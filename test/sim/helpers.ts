@@ -1,4 +1,5 @@
 /** Test helpers: a simulator on a loopback port and small fetch wrappers (no project client). */
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { startSimulator, type RunningSimulator, type SimulatorOptions } from '../../src/sim/index.js';
 
 export const P = '/api/v01/draas/demo';
@@ -42,6 +43,27 @@ export class SimClient {
 
 export async function startTestSim(options: SimulatorOptions = {}): Promise<RunningSimulator> {
   return startSimulator({ port: 0, ...options });
+}
+
+/**
+ * One simulator for the test file, reset to the default data set before each test (or
+ * handed to `eachTest`, which then owns the reset). `onStart` receives it once started.
+ */
+export function useTestSim(onStart: (sim: RunningSimulator) => void, eachTest?: (sim: RunningSimulator) => Promise<void>): void {
+  let sim: RunningSimulator | undefined;
+  beforeAll(async () => {
+    const started = await startTestSim();
+    sim = started;
+    onStart(started);
+  });
+  afterAll(async () => {
+    await sim?.close();
+  });
+  beforeEach(async () => {
+    if (!sim) return;
+    if (eachTest) await eachTest(sim);
+    else await fetch(`${sim.url}/_sim/reset`, { method: 'POST' });
+  });
 }
 
 /** Logs in (no 2FA expected) and returns a client carrying the access token. */

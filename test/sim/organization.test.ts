@@ -1,21 +1,18 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../src/sim/index.js';
-import { loginAs, P, SimClient, startTestSim, uuidOf } from './helpers.js';
+import { loginAs, P, SimClient, useTestSim, uuidOf } from './helpers.js';
 
 let sim: RunningSimulator;
 let admin: SimClient;
 let group: string;
-beforeAll(async () => {
-  sim = await startTestSim();
-});
-afterAll(async () => {
-  await sim.close();
-});
-beforeEach(async () => {
-  await fetch(`${sim.url}/_sim/reset`, { method: 'POST' });
-  admin = await loginAs(sim, 'admin');
-  group = await uuidOf(admin, 'groups', 'demo-group');
-});
+useTestSim(
+  (s) => (sim = s),
+  async (s) => {
+    await fetch(`${s.url}/_sim/reset`, { method: 'POST' });
+    admin = await loginAs(s, 'admin');
+    group = await uuidOf(admin, 'groups', 'demo-group');
+  },
+);
 
 type Uuid = { uuid: string };
 const events = () => fetch(`${sim.url}/_sim/events`).then((r) => r.json() as Promise<{ events: { event: string; objectId: string; object: Record<string, unknown> }[] }>);
