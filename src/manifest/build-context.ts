@@ -1,5 +1,5 @@
 import type { Reporter } from './reporter.js';
-import type { DesiredKind, DesiredObject, JsonScalar, JsonValue, ParentRef } from './types.js';
+import type { DesiredObject, JsonValue } from './types.js';
 import { pointer } from './normalise.js';
 import { DigestBuilder } from './digest.js';
 
@@ -49,13 +49,8 @@ export interface DocContext {
   sensitive: Set<string>;
 }
 
-export interface EmitArgs {
-  kind: DesiredKind;
-  address: string;
-  parentAddress?: string;
-  parentRef?: ParentRef;
-  identity: Record<string, JsonScalar>;
-  fields: Record<string, JsonValue>;
+/** What one object adds to the document's flags and origin: its own part of a DesiredObject. */
+export interface EmitArgs extends Pick<DesiredObject, 'kind' | 'address' | 'parentAddress' | 'parentRef' | 'identity' | 'fields'> {
   path: (string | number)[];
   collections?: string[];
   /** Defaults to the document node at `path`. */
