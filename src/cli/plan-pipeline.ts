@@ -5,7 +5,7 @@ import { toDesiredNodes } from '../plan/desired.js';
 import { makePlan, type MadePlan } from '../plan/make-plan.js';
 import { matchesPattern, selectTargets } from '../plan/targets.js';
 import { lastAppliedPath, readLastApplied } from '../state/last-applied.js';
-import type { DesiredNode, LastAppliedEntry } from '../state/types.js';
+import type { LastAppliedEntry } from '../state/types.js';
 import { VERSION } from './version.js';
 import { openSession, type ConnectOptions, type PlatformSession } from './session.js';
 

@@ -6,10 +6,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { silentLogger, type Logger } from '../core/logger.js';
 import { createControlHandler, type ControlTarget } from './control/control.js';
-import { defaultFaults, drawFault, sendFault, sleep, type FaultConfig } from './control/faults.js';
+import { defaultFaults, drawFault, sendFault, sleep } from './control/faults.js';
 import { drawMalformed, spoilResponse } from './control/malformed.js';
 import { RequestStats } from './control/stats.js';
-import { readBody, sendJson, type SimHandler, type SimRequest } from './http.js';
+import { readBody, sendJson, type SimRequest } from './http.js';
 import { createPlatformCore, type PlatformCore } from './platform/core.js';
 import { readSeedFile } from './platform/seed/load-seed.js';
 import type { Seed } from './platform/seed/types.js';

@@ -4,8 +4,7 @@
  * mid-body, HTML error pages, values of the wrong type. Each must become an ApiError
  * naming the request, never an uncaught exception, and never a wrong plan.
  */
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient, ApiError } from '../../src/api/index.js';

@@ -90,8 +90,8 @@ function productOf(ctx: RequestContext, groupUuid: string): ProductRow {
 
 function listProducts(ctx: RequestContext, groupUuid: string): ApiResponse {
   const q = readListQuery(ctx.query, { searchable: SEARCHABLE, defaultSort: 'name', filters: ['ebaled', 'detailed'] });
-  const enabledOnly = q.filters['ebaled'] === 'true' || q.filters['ebaled'] === '1';
-  const detailed = q.filters['detailed'] === 'true' || q.filters['detailed'] === '1';
+  const enabledOnly = queryFlag(ctx.query, 'ebaled');
+  const detailed = queryFlag(ctx.query, 'detailed');
   const page = listScope(ctx.store.products, { kind: 'parent', key: groupUuid }, q, 'token', SEARCHABLE, enabledOnly ? (p) => p.status === 'enabled' : undefined);
   return ok(pageBody(page, 'products', (p) => ({
     id: p.id, name: p.name, ...(p.description !== undefined ? { description: p.description } : {}), sku: p.sku, status: p.status,
