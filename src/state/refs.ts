@@ -1,4 +1,4 @@
-import { pathId } from '../kinds/fields.js';
+import { entitlementTypesList } from '../kinds/subscription-path.js';
 import type { IdChain, ReferenceData } from '../kinds/types.js';
 
 /** The client calls reference data needs (the API client satisfies it). */
@@ -35,19 +35,13 @@ export function createReferenceData(client: RefsClient, P: string): ReferenceDat
       }),
     ),
     entitlementTypes: (ids: IdChain) => {
-      const subscription = ids['Subscription'];
+      const list = entitlementTypesList(P, ids);
       // A subscription this plan creates has no types endpoint yet: the deprecated public list stands in.
-      if (subscription === undefined || subscription.startsWith('{id:')) return publicTypes();
-      const key = `${ids['Tenant'] ?? ''}/${subscription}`;
-      let types = typesBySubscription.get(key);
+      if (!list) return publicTypes();
+      let types = typesBySubscription.get(list.key);
       if (!types) {
-        types = client.listPages<{ id: number; name: string }>({
-          path: `${P}/tenants/${pathId(ids, 'Tenant')}/subscriptions/${pathId(ids, 'Subscription')}/entitlement_types`,
-          itemsKey: 'entitlementTypes',
-          style: 'none',
-          role: 'tenants.instance.subscriptions.instance.entitlement_types.read',
-        });
-        typesBySubscription.set(key, types);
+        types = client.listPages<{ id: number; name: string }>({ path: list.path, itemsKey: 'entitlementTypes', style: 'none', role: list.role });
+        typesBySubscription.set(list.key, types);
       }
       return types;
     },
