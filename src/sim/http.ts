@@ -19,6 +19,23 @@ export interface SimHandler {
   handle(req: SimRequest, res: ServerResponse): Promise<boolean> | boolean;
 }
 
+/**
+ * Holds the answer a handler writes to `res` until `deadline` (a `performance.now()` time):
+ * the handler runs at once and its answer leaves when the simulated latency is over, so a
+ * request takes `--latency` from its arrival, the simulator's own work included, as a real
+ * platform's response time includes its processing. An answer that took longer to compute
+ * leaves at once. Handlers answer with one `end` (see {@link sendJson}), all this needs.
+ */
+export function answerNoSoonerThan(res: ServerResponse, deadline: number): void {
+  const end = res.end.bind(res);
+  res.end = ((...args: unknown[]) => {
+    const wait = Math.ceil(deadline - performance.now());
+    if (wait <= 0) return (end as (...a: unknown[]) => ServerResponse)(...args);
+    setTimeout(() => (end as (...a: unknown[]) => ServerResponse)(...args), wait);
+    return res;
+  }) as ServerResponse['end'];
+}
+
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = body === undefined ? '' : JSON.stringify(body);
   res.writeHead(status, {

@@ -9,7 +9,7 @@ import { createControlHandler, type ControlTarget } from './control/control.js';
 import { defaultFaults, drawFault, sendFault, sleep } from './control/faults.js';
 import { drawMalformed, spoilResponse } from './control/malformed.js';
 import { RequestStats } from './control/stats.js';
-import { readBody, sendJson, type SimRequest } from './http.js';
+import { answerNoSoonerThan, readBody, sendJson, type SimRequest } from './http.js';
 import { createPlatformCore, type PlatformCore } from './platform/core.js';
 import { readSeedFile } from './platform/seed/load-seed.js';
 import type { Seed } from './platform/seed/types.js';
@@ -91,6 +91,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   });
 
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const arrival = performance.now();
     const simReq: SimRequest = {
       method: req.method ?? 'GET', url: new URL(req.url ?? '/', 'http://simulator'), headers: req.headers,
       body: await readBody(req), remoteAddress: (req.socket.remoteAddress ?? '').replace(/^::ffff:/, ''),
@@ -99,10 +100,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       persister?.changed();
       return;
     }
-    await sleep(baseLatency + target.faults.latencyMs);
+    const deadline = arrival + baseLatency + target.faults.latencyMs;
     const fault = drawFault(target.faults);
     if (fault.kind !== 'none') {
       stats.recordFault(fault.kind === 'reset' ? 'reset' : String(fault.status));
+      await sleep(Math.ceil(deadline - performance.now()));
       sendFault(res, fault);
       return;
     }
@@ -111,6 +113,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       stats.recordFault(`malformed-${malformed}`);
       spoilResponse(res, malformed);
     }
+    answerNoSoonerThan(res, deadline);
     const handled = (await core.api.handle(simReq, res)) || (await routing.handle(simReq, res));
     if (!handled) {
       stats.record(simReq.method, 'unmatched');

@@ -137,7 +137,7 @@ describe('switchboard apply (end to end, real CLI over loopback HTTP)', () => {
       }
       child.kill('SIGKILL');
       await exited;
-      // requests already on the wire still land (the simulator's latency is before the handler)
+      // requests already on the wire still land (the simulator handles a request on arrival and holds its answer)
       await new Promise((r) => setTimeout(r, 500));
       const partial = ((await simState()).tables['tenants'] ?? []).filter((t) => String(t['name']).startsWith('kill-')).length;
       expect(partial).toBeGreaterThan(0);

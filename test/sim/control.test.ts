@@ -57,6 +57,27 @@ describe('control surface', () => {
     }
   });
 
+  it('latency is the answer time: the handler runs on arrival, its answer (or a fault) leaves latency ms later', async () => {
+    const sim = await startTestSim({ latencyMs: 300 });
+    try {
+      const admin = await loginAs(sim, 'admin');
+      const group = await uuidOf(admin, 'groups', 'demo-group');
+      const begin = Date.now();
+      const created = admin.post(`${P}/tenants`, { name: 'early', billingId: 'T-EARLY', owner: { type: 'group', uuid: group } });
+      await new Promise((r) => setTimeout(r, 150));
+      const tenants = ((await control(sim, 'GET', 'state')).body['tables']['tenants'] as { name: string }[]).map((t) => t.name);
+      expect(tenants).toContain('early'); // processed, though the answer is still held
+      expect((await created).status).toBe(200);
+      expect(Date.now() - begin).toBeGreaterThanOrEqual(295);
+      await control(sim, 'POST', 'faults', { rate: 1, statuses: [503] });
+      const t0 = Date.now();
+      expect((await admin.get(`${P}/groups`)).status).toBe(503);
+      expect(Date.now() - t0).toBeGreaterThanOrEqual(295);
+    } finally {
+      await sim.close();
+    }
+  });
+
   it('CONTRACT §6: stats count requests by method and route pattern', async () => {
     const sim = await startTestSim();
     try {

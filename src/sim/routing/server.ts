@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { readBody, sendJson } from '../http.js';
+import { answerNoSoonerThan, readBody, sendJson } from '../http.js';
 import { createRoutingEngineSim, type RoutingEngineSim } from './create.js';
 import type { RoutingSeed } from './types.js';
 
@@ -59,8 +59,9 @@ export async function startRoutingEngineSim(options: RoutingSimServerOptions = {
 
 async function serve(sim: RoutingEngineSim, req: IncomingMessage, res: ServerResponse, latency: number): Promise<void> {
   try {
+    const arrival = performance.now();
     const body = await readBody(req);
-    if (latency > 0) await new Promise((r) => setTimeout(r, latency));
+    if (latency > 0) answerNoSoonerThan(res, arrival + latency);
     const handled = await sim.handle(
       { method: req.method ?? 'GET', url: new URL(req.url ?? '/', 'http://sim.local'), headers: req.headers, body, remoteAddress: req.socket.remoteAddress ?? '' },
       res,
