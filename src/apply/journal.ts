@@ -1,3 +1,4 @@
+import { writeSync } from 'node:fs';
 import { mkdir, open, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { SwitchboardError } from '../core/errors.js';
@@ -18,16 +19,22 @@ export function defaultJournalPath(stateDir: string, now: Date = new Date()): st
   return join(stateDir, `journal-${now.toISOString().replace(/[:.]/g, '-')}.jsonl`);
 }
 
+/** How long a written line may wait for its fsync (the window a machine crash could lose). */
+export const JOURNAL_SYNC_INTERVAL_MS = 50;
+
 /**
- * An append-only JSON-lines file, durable line by line: `append` resolves once the line is
- * on disk (fsync). Lines appended while a sync is running are written and synced together
- * (group commit), so a run with many requests in flight pays one fsync per batch, not one
- * per line.
+ * An append-only JSON-lines file. `append` writes the line at once, synchronously: when it
+ * returns, the operating system has the line, and a killed process can no longer lose it.
+ * Lines reach the disk (fsync) within {@link JOURNAL_SYNC_INTERVAL_MS}, one fsync for all
+ * the lines written meanwhile, and at `sync` and `close`. Nobody waits for the disk before
+ * sending a request: see README "Design decisions", journal durability.
  */
 export class Journal {
-  private pending: { line: string; resolve: () => void; reject: (error: unknown) => void }[] = [];
-  private flushing: Promise<void> | undefined;
   private seq = 0;
+  private unsynced = false;
+  private timer: NodeJS.Timeout | undefined;
+  private syncing: Promise<void> | undefined;
+  private syncError: SwitchboardError | undefined;
 
   private constructor(
     private readonly handle: FileHandle,
@@ -48,31 +55,49 @@ export class Journal {
     return ++this.seq;
   }
 
-  append(entry: JournalEntry): Promise<void> {
-    const line = `${JSON.stringify({ at: new Date().toISOString(), ...entry })}\n`;
-    const done = new Promise<void>((resolve, reject) => this.pending.push({ line, resolve, reject }));
-    this.flushing ??= this.flush();
-    return done;
+  /** Writes the line now; throws SB_JOURNAL when it cannot be written. */
+  append(entry: JournalEntry): void {
+    const bytes = Buffer.from(`${JSON.stringify({ at: new Date().toISOString(), ...entry })}\n`);
+    try {
+      // A write to a regular file is normally whole; a short one (disk full) is continued or fails.
+      for (let offset = 0; offset < bytes.length; ) offset += writeSync(this.handle.fd, bytes, offset);
+    } catch (error) {
+      throw new SwitchboardError('SB_JOURNAL', `cannot write the journal ${this.path}: ${(error as Error).message}`);
+    }
+    this.unsynced = true;
+    this.timer ??= setTimeout(() => void this.syncOnce(), JOURNAL_SYNC_INTERVAL_MS);
   }
 
-  private async flush(): Promise<void> {
-    while (this.pending.length > 0) {
-      const batch = this.pending;
-      this.pending = [];
-      try {
-        await this.handle.write(batch.map((p) => p.line).join(''));
-        await this.handle.sync();
-        for (const p of batch) p.resolve();
-      } catch (error) {
-        const failure = new SwitchboardError('SB_JOURNAL', `cannot write the journal ${this.path}: ${(error as Error).message}`);
-        for (const p of batch) p.reject(failure);
-      }
-    }
-    this.flushing = undefined;
+  /** Every line written so far is on disk when this resolves; rejects if any sync failed. */
+  async sync(): Promise<void> {
+    while (this.syncing || this.unsynced) await (this.syncing ?? this.syncOnce());
+    if (this.syncError) throw this.syncError;
   }
 
   async close(): Promise<void> {
-    while (this.flushing) await this.flushing;
-    await this.handle.close();
+    try {
+      await this.sync();
+    } finally {
+      await this.handle.close();
+    }
+  }
+
+  private syncOnce(): Promise<void> {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.syncing ??= this.fsync().finally(() => {
+      this.syncing = undefined;
+      if (this.unsynced) this.timer ??= setTimeout(() => void this.syncOnce(), JOURNAL_SYNC_INTERVAL_MS);
+    });
+    return this.syncing;
+  }
+
+  private async fsync(): Promise<void> {
+    this.unsynced = false;
+    try {
+      await this.handle.sync();
+    } catch (error) {
+      this.syncError ??= new SwitchboardError('SB_JOURNAL', `cannot sync the journal ${this.path}: ${(error as Error).message}`);
+    }
   }
 }

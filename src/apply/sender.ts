@@ -8,13 +8,12 @@ const RATE_LIMIT_ATTEMPTS = 4;
 const RATE_LIMIT_DELAY_MS = 1_000;
 
 /**
- * Sends the executor's requests: each one's intent is durable in the journal before it
+ * Sends the executor's requests: each one's intent is written to the journal before it
  * goes out, and its outcome after it comes back. Bodies are never journalled.
  */
 export class Sender {
   /** Requests sent so far. */
   count = 0;
-  private readonly writes = new Set<Promise<void>>();
   private writeError: unknown;
 
   constructor(
@@ -39,30 +38,30 @@ export class Sender {
     }
   }
 
-  /**
-   * Outcomes are journalled without holding up the next request: the intent is what must be
-   * on disk before a request leaves (a crash then shows what may have happened); an outcome
-   * lost in a crash is recovered by the next plan, which matches creates by identity.
-   * Journal write failures surface when the journal is closed.
-   */
-  private record(entry: JournalEntry): void {
-    if (!this.journal) return;
-    const write = this.journal.append(entry).catch((error: unknown) => {
-      this.writeError ??= error;
-    });
-    this.writes.add(write);
-    void write.finally(() => this.writes.delete(write));
+  /** Journals a change's outcome; a line that cannot be written surfaces with {@link flushed}. */
+  journalChange(entry: Extract<JournalEntry, { type: 'change' }>): void {
+    this.recordAfter(entry);
   }
 
-  /** Waits for every journalled outcome; rejects when one could not be written. */
+  /** Waits until every journalled line is on disk; rejects when one could not be written or synced. */
   async flushed(): Promise<void> {
-    await Promise.all([...this.writes]);
+    await this.journal?.sync();
     if (this.writeError) throw this.writeError;
+  }
+
+  /** Journals what happened after a request: a line that cannot be written must not undo the request's outcome. */
+  private recordAfter(entry: JournalEntry): void {
+    try {
+      this.journal?.append(entry);
+    } catch (error) {
+      this.writeError ??= error;
+    }
   }
 
   private async once<T>(request: RequestSpec, address: string, purpose: string, extra: { okStatuses?: readonly number[] }): Promise<{ status: number; body: T }> {
     const seq = this.journal?.nextSeq() ?? 0;
-    await this.journal?.append({ type: 'intent', seq, address, method: request.method, path: request.path, purpose });
+    // Written before the request leaves; a journal that cannot take it stops the request.
+    this.journal?.append({ type: 'intent', seq, address, method: request.method, path: request.path, purpose });
     const begin = performance.now();
     this.count++;
     try {
@@ -75,13 +74,13 @@ export class Sender {
         ...(extra.okStatuses ? { okStatuses: extra.okStatuses } : {}),
       });
       const id = idIn(response.body);
-      this.record({ type: 'outcome', seq, address, ok: true, status: response.status, ...(id ? { id } : {}), ms: Math.round(performance.now() - begin) });
+      this.recordAfter({ type: 'outcome', seq, address, ok: true, status: response.status, ...(id ? { id } : {}), ms: Math.round(performance.now() - begin) });
       return response;
     } catch (error) {
       const status = error instanceof ApiError ? error.status : undefined;
       const code = error instanceof ApiError ? error.code : 'SB_APPLY_INTERNAL';
       const message = error instanceof ApiError ? error.platformMessage ?? error.detail : error instanceof Error ? error.message : String(error);
-      this.record({ type: 'outcome', seq, address, ok: false, ...(status === undefined ? {} : { status }), code, message, ms: Math.round(performance.now() - begin) });
+      this.recordAfter({ type: 'outcome', seq, address, ok: false, ...(status === undefined ? {} : { status }), code, message, ms: Math.round(performance.now() - begin) });
       throw error;
     }
   }

@@ -194,7 +194,9 @@ class Planner {
       change.liveDigest = liveDigest(detail.live);
     }
     if (Object.keys(detail.sensitiveDigests).length > 0) change.sensitiveDigests = detail.sensitiveDigests;
-    if (node.source) change.source = node.source;
+    // A position costs a yaml parse of its document, more than planning the change: it is
+    // computed when something reads it (a saved or JSON plan, a failure), not for every change.
+    Object.defineProperty(change, 'source', { enumerable: true, configurable: true, get: () => node.source });
     this.out.changes.push(change);
   }
 

@@ -1,8 +1,9 @@
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, open, readFile, type FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { Journal } from '../../src/apply/journal.js';
+import { describe, expect, it, vi } from 'vitest';
+import { Journal, JOURNAL_SYNC_INTERVAL_MS } from '../../src/apply/journal.js';
 import { Progress } from '../../src/apply/progress.js';
 import { RecordKeeper } from '../../src/apply/record.js';
 import { checkSavedPlan } from '../../src/apply/saved-plan.js';
@@ -13,14 +14,57 @@ import { readLastApplied } from '../../src/state/last-applied.js';
 const target = { baseUrl: 'http://127.0.0.1:1', instance: 'demo' };
 
 describe('journal', () => {
-  it('appends JSON lines in order, durable when append resolves, many at once', async () => {
+  const intent = (i: number) => ({ type: 'intent' as const, seq: i, address: `tenant/t${i}`, method: 'POST', path: '/x', purpose: 'create' });
+
+  it('writes each line before append returns, in order', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'sb-journal-'));
-    const journal = await Journal.open(join(dir, 'sub', 'j.jsonl'));
-    await Promise.all(Array.from({ length: 50 }, (_, i) => journal.append({ type: 'intent', seq: i, address: `tenant/t${i}`, method: 'POST', path: '/x', purpose: 'create' })));
-    await journal.close();
-    const lines = (await readFile(join(dir, 'sub', 'j.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { seq: number; at: string });
+    const file = join(dir, 'sub', 'j.jsonl');
+    const journal = await Journal.open(file);
+    for (let i = 0; i < 50; i++) journal.append(intent(i));
+    // No await since the appends: a process killed now would leave these lines behind.
+    const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { seq: number; at: string });
     expect(lines.map((l) => l.seq)).toEqual(Array.from({ length: 50 }, (_, i) => i));
     expect(lines[0]?.at).toMatch(/^\d{4}-\d\d-\d\dT/);
+    await journal.close();
+  });
+
+  it('syncs the lines written meanwhile with one fsync, within the interval, and at sync()', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'sb-journal-'));
+    const probe = await open(join(dir, 'probe'), 'w');
+    const syncs = vi.spyOn(Object.getPrototypeOf(probe) as FileHandle, 'sync');
+    await probe.close();
+    try {
+      const journal = await Journal.open(join(dir, 'j.jsonl'));
+      for (let i = 0; i < 200; i++) journal.append(intent(i));
+      expect(syncs).toHaveBeenCalledTimes(0);
+      await new Promise((resolve) => setTimeout(resolve, JOURNAL_SYNC_INTERVAL_MS * 3));
+      expect(syncs).toHaveBeenCalledTimes(1);
+      journal.append(intent(200));
+      await journal.sync();
+      expect(syncs).toHaveBeenCalledTimes(2);
+      await journal.close();
+      expect(syncs).toHaveBeenCalledTimes(2); // nothing new to sync
+    } finally {
+      syncs.mockRestore();
+    }
+  });
+
+  it('throws SB_JOURNAL when a line cannot be written, and reports a failed sync', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'sb-journal-'));
+    const closed = await Journal.open(join(dir, 'closed.jsonl'));
+    await closed.close();
+    expect(() => closed.append(intent(1))).toThrow(expect.objectContaining({ code: 'SB_JOURNAL' }));
+
+    const probe = await open(join(dir, 'probe'), 'w');
+    const syncs = vi.spyOn(Object.getPrototypeOf(probe) as FileHandle, 'sync').mockRejectedValue(Object.assign(new Error('EIO: i/o error'), { code: 'EIO' }));
+    await probe.close();
+    try {
+      const journal = await Journal.open(join(dir, 'j.jsonl'));
+      journal.append(intent(1));
+      await expect(journal.close()).rejects.toMatchObject({ code: 'SB_JOURNAL', message: expect.stringContaining('EIO') });
+    } finally {
+      syncs.mockRestore();
+    }
   });
 });
 
