@@ -3,7 +3,7 @@ import { SwitchboardError } from '../core/errors.js';
 import { ApiClient } from '../api/index.js';
 import { loadConnection, type ConnectionConfig } from '../config/index.js';
 import { RoutingClient } from '../routing/index.js';
-import { startSimulator, type RunningSimulator } from '../sim/index.js';
+import type { RunningSimulator } from '../sim/index.js';
 
 /** The options every platform-facing command shares (CONTRACT §1, §5). */
 export interface ConnectOptions {
@@ -38,7 +38,7 @@ const SIM_ROUTING = { username: 'routing', password: 'routing' };
 
 export async function openSession(options: ConnectOptions, needs: SessionNeeds): Promise<PlatformSession> {
   const simulator = options.sim
-    ? await startSimulator({ port: 0, host: '127.0.0.1', logger: options.logger, ...(options.seed ? { seed: options.seed } : {}) })
+    ? await (await import('../sim/index.js')).startSimulator({ port: 0, host: '127.0.0.1', logger: options.logger, ...(options.seed ? { seed: options.seed } : {}) })
     : undefined;
   let client: ApiClient | undefined;
   let routing: RoutingClient | undefined;

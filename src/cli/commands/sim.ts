@@ -4,7 +4,6 @@
  */
 import type { Command } from 'commander';
 import { SwitchboardError } from '../../core/errors.js';
-import { startSimulator } from '../../sim/index.js';
 import type { CommandRegistrar } from '../program.js';
 
 interface SimOptions {
@@ -35,6 +34,8 @@ export const registerSim: CommandRegistrar = (program: Command, context) => {
     .option('--fault-rate <p>', 'probability (0..1) that an API request fails with 500, 503 or 429')
     .action(async (opts: SimOptions) => {
       const ctx = context();
+      // Imported here: the other commands start faster without the simulator's code.
+      const { startSimulator } = await import('../../sim/index.js');
       const sim = await startSimulator({
         port: number(opts.port, '--port', 0, 65535) ?? 8080, host: opts.host,
         ...(opts.seed ? { seed: opts.seed } : {}), ...(opts.state ? { stateFile: opts.state } : {}),
