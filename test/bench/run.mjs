@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import { ROOT } from './lib/cli.mjs';
 import { applyTargets, describe, figures, table } from './lib/report.mjs';
 
-const SCENARIOS = ['plan-org', 'naive', 'apply-org', 'routing'];
+const SCENARIOS = ['plan-org', 'naive', 'apply-tenants', 'apply-org', 'routing'];
 const RESULTS = join(import.meta.dirname, 'results.json');
 
 const { values, positionals } = parseArgs({
@@ -42,7 +42,7 @@ if (!existsSync(join(ROOT, 'dist/cli/main.js'))) {
 }
 
 /**
- * @typedef {{ latencyMs: number, concurrency: number, pageCap: number, routingRows: number, nodeArgs: string[], workDir: string,
+ * @typedef {{ latencyMs: number, concurrency: number, pageCap: number, routingRows: number, nodeArgs: string[], simNodeArgs: string[], workDir: string,
  *   log: (line: string) => void, shared: { org: () => Promise<{ sim: Awaited<ReturnType<typeof import('./lib/sim.mjs').startPlatformSim>>, dir: string, changes: number }> } }} ScenarioContext
  */
 const workDir = await mkdtemp(join(os.tmpdir(), 'sb-bench-'));
@@ -53,8 +53,10 @@ const ctx = {
   concurrency: Number(values.concurrency),
   pageCap: 100, // the simulator's page_size cap (README "The simulator"), as a real platform's would be read from its answers
   routingRows: Number(values['routing-rows']),
-  // --profile DIR: the measured CLI runs under `node --cpu-prof` (CPU figures then include the profiler's cost).
-  nodeArgs: values.profile ? ['--cpu-prof', '--cpu-prof-dir', values.profile] : [],
+  // --profile DIR: the measured CLI runs under `node --cpu-prof` (CPU figures then include the profiler's cost),
+  // writing to DIR/cli; the simulator process to DIR/sim.
+  nodeArgs: values.profile ? ['--cpu-prof', '--cpu-prof-dir', join(values.profile, 'cli')] : [],
+  simNodeArgs: values.profile ? ['--cpu-prof', '--cpu-prof-dir', join(values.profile, 'sim')] : [],
   workDir,
   log: (line) => console.log(line),
   shared: { org: () => (org ??= import('./lib/org-fixture.mjs').then((m) => m.setUpOrg(ctx))) },

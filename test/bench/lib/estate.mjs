@@ -109,14 +109,16 @@ export function emptyGroupSeed(base) {
   return seed;
 }
 
-/** `apply-org` manifests: `tenants` new tenants, each with one subscription and three entitlements. */
-export async function writeApplyManifests(dir, tenants) {
+/** Apply manifests: `tenants` new tenants, each with one subscription and `entitlements` entitlements (three in `apply-org`, none in `apply-tenants`). */
+export async function writeApplyManifests(dir, tenants, entitlements = 3) {
   await mkdir(dir, { recursive: true });
   let docs = '';
   for (let t = 0; t < tenants; t++) {
     docs += `---\napiVersion: switchboard/v1\nkind: Tenant\nmetadata: { name: bench-a${pad(t, 4)}, group: ${EMPTY_GROUP} }\nspec:\n  billingId: BA-${pad(t, 4)}\n  markup: 1\n  subscriptions:\n`;
-    docs += `    - name: main\n      billingId: BA-${pad(t, 4)}-MAIN\n      uc: uc_alpha\n      entitlements:\n`;
-    for (const e of entitlementsOf(0, { entitlementsPerSubscription: 3 })) docs += `        - ${flow(e)}\n`;
+    docs += `    - name: main\n      billingId: BA-${pad(t, 4)}-MAIN\n      uc: uc_alpha\n`;
+    if (entitlements === 0) continue;
+    docs += '      entitlements:\n';
+    for (const e of entitlementsOf(0, { entitlementsPerSubscription: entitlements })) docs += `        - ${flow(e)}\n`;
   }
   await writeFile(join(dir, 'tenants.yaml'), docs);
 }

@@ -47,3 +47,37 @@ export function planOrgReadPaths(state) {
     ...subs.map((s) => `${T(s)}/addresses?page=1&page_size=1000`),
   ];
 }
+
+/**
+ * The floor of an apply on this machine: `tenants` tenant POSTs into the group, each
+ * followed by its subscription's POST, sent by a bare loop (undici, no switchboard code,
+ * no journal) at the same concurrency. Returns seconds for the 2 × `tenants` POSTs.
+ */
+export async function bareCreateSeconds(url, groupUuid, tenants, concurrency) {
+  const agent = new Agent({ connections: concurrency });
+  const P = '/api/v01/draas/demo';
+  try {
+    const api = new ApiSession(url, agent);
+    await api.login();
+    const queue = Array.from({ length: tenants }, (_, i) => ({ i, uuid: '' }));
+    let next = 0;
+    const begin = performance.now();
+    const worker = async () => {
+      while (next < queue.length) {
+        const job = queue[next++];
+        if (!job.uuid) {
+          const res = await api.call('POST', `${P}/tenants`, { name: `floor-${job.i}`, billingId: `FLOOR-${job.i}`, markup: '1', owner: { type: 'group', uuid: groupUuid } });
+          if (res.status !== 200) throw new Error(`POST tenants → ${res.status}`);
+          queue.push({ i: job.i, uuid: /** @type {{ uuid: string }} */ (res.body).uuid });
+        } else {
+          const res = await api.call('POST', `${P}/tenants/${job.uuid}/subscriptions`, { name: 'main', billingId: `FLOOR-${job.i}-MAIN`, uc: 'uc_alpha' });
+          if (res.status !== 200) throw new Error(`POST subscriptions → ${res.status}`);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: concurrency }, worker));
+    return (performance.now() - begin) / 1000;
+  } finally {
+    await agent.close();
+  }
+}

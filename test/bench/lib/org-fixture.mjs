@@ -13,7 +13,7 @@ const { defaultSeed } = await import('../../../dist/sim/index.js');
  */
 export async function setUpOrg(ctx) {
   const begin = performance.now();
-  const sim = await startPlatformSim({ latencyMs: ctx.latencyMs });
+  const sim = await startPlatformSim({ latencyMs: ctx.latencyMs, nodeArgs: ctx.simNodeArgs });
   try {
     const { seed, addresses } = orgLive(defaultSeed());
     await sim.reset(seed);

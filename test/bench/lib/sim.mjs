@@ -18,11 +18,11 @@ export async function freePort() {
 }
 
 /**
- * @param {{ latencyMs: number }} options
+ * @param {{ latencyMs: number, nodeArgs?: string[] }} options
  */
 export async function startPlatformSim(options) {
   const port = await freePort();
-  const child = spawn(process.execPath, [CLI, 'sim', '--port', String(port), '--latency', String(options.latencyMs)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), CLI, 'sim', '--port', String(port), '--latency', String(options.latencyMs)], { stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise((res, rej) => {
     let text = '';
     child.stdout.on('data', (b) => {

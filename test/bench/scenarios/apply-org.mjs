@@ -1,12 +1,12 @@
 /**
  * `apply-org`: `switchboard apply` creating 2,000 tenants, each with one subscription and
  * three entitlements, in an empty group, against `switchboard sim --latency`.
- * (The executor engineer's test/apply/bench-2k.mjs measures the tenant creates alone.)
  */
 import { join } from 'node:path';
 import { runCli, simEnv } from '../lib/cli.mjs';
 import { emptyGroupSeed, writeApplyManifests } from '../lib/estate.mjs';
 import { startPlatformSim } from '../lib/sim.mjs';
+import { applyPhase } from './apply-tenants.mjs';
 
 const TENANTS = 2000;
 const ENTITLEMENTS = 3;
@@ -27,7 +27,7 @@ export function applyOrgBound() {
 /** @param {import('../run.mjs').ScenarioContext} ctx */
 export async function run(ctx) {
   const { defaultSeed } = await import('../../../dist/sim/index.js');
-  const sim = await startPlatformSim({ latencyMs: ctx.latencyMs });
+  const sim = await startPlatformSim({ latencyMs: ctx.latencyMs, nodeArgs: ctx.simNodeArgs });
   try {
     await sim.reset(emptyGroupSeed(defaultSeed()));
     const dir = join(ctx.workDir, `apply-org-${Date.now()}`);
@@ -42,6 +42,7 @@ export async function run(ctx) {
       byRoute: stats.byRoute,
       bound: applyOrgBound(),
       wallS: cli.wallS,
+      ...(await applyPhase(join(dir, '.switchboard'))),
       cpuS: cli.cpuS,
       cpuSystemS: cli.cpuSystemS,
       peakRssMB: cli.peakRssMB,
