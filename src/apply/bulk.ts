@@ -131,7 +131,7 @@ async function followJob(route: BulkRoute, path: string, name: string, jobId: un
 }
 
 async function findJob(route: BulkRoute, path: string, name: string, env: ChangeEnv): Promise<Record<string, unknown> | undefined> {
-  const jobs = await env.client.listPages<Record<string, unknown>>({ path: route.jobsPath(path), itemsKey: 'bulks', style: 'token', query: { search: name }, role: route.jobsRole });
+  const jobs = await env.sender.lookupClient(name, 'find bulk job').listPages<Record<string, unknown>>({ path: route.jobsPath(path), itemsKey: 'bulks', style: 'token', query: { search: name }, role: route.jobsRole });
   return jobs.filter((j) => j['title'] === name).sort((a, b) => Number(b['id']) - Number(a['id']))[0];
 }
 
@@ -172,7 +172,7 @@ async function learnIds(members: readonly Member[], outcomes: Map<string, Outcom
   if (!specs) return;
   const found = new Map<string, string>();
   for (const spec of Array.isArray(specs) ? specs : [specs]) {
-    for (const item of await fetchItems(env.client, spec)) {
+    for (const item of await fetchItems(env.sender.lookupClient(first.change.address, 'list after bulk job'), spec)) {
       const parts = await kind.fromApi(item, env.ctx, parentLive);
       found.set(kind.identity(parts.fields), parts.id);
     }

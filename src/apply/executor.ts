@@ -18,7 +18,6 @@ export async function applyChanges(input: ApplyInput): Promise<ApplyResult> {
   const ids = new IdRegistry(input.desired, input.live);
   const refs = input.ctx.refs;
   const env: ChangeEnv = {
-    client: input.client,
     sender,
     // Objects created in this run use the reference data the plan resolved for them
     // (2,000 new subscriptions: 2,000 entitlement-type reads fewer, issue #9).

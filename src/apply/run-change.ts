@@ -8,14 +8,13 @@ import { IdRegistry, parentStandIn } from './ids.js';
 import { findByIdentity } from './lookup.js';
 import type { RecordKeeper } from './record.js';
 import type { Sender } from './sender.js';
-import type { ApplyClient } from './types.js';
 
 /** A create whose outcome stays unknown is looked up and re-sent at most this many times. */
 const CREATE_ATTEMPTS = 3;
 
 /** What one change needs, besides the change itself. */
 export interface ChangeEnv {
-  client: ApplyClient;
+  /** Every request of a change goes through it, so that each one is journalled. */
   sender: Sender;
   ctx: KindContext;
   ids: IdRegistry;
@@ -128,7 +127,8 @@ async function createdIdOf(body: unknown, change: Change, kind: KindDefinition, 
 async function lookUp(kind: KindDefinition, desired: DesiredNode, env: ChangeEnv): Promise<string | undefined> {
   if (!kind.list) return undefined;
   const parent = env.ids.parentRefOf(desired);
-  return findByIdentity(env.client, kind, parent ? parentStandIn(parent) : undefined, kind.identity(desired.fields), env.ctx);
+  const client = env.sender.lookupClient(desired.address, 'look up by identity');
+  return findByIdentity(client, kind, parent ? parentStandIn(parent) : undefined, kind.identity(desired.fields), env.ctx);
 }
 
 /** Doc 1 §4.2: "400 when the e-mail already exists": the account is there, so it is updated. */

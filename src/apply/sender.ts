@@ -58,21 +58,43 @@ export class Sender {
     }
   }
 
-  private async once<T>(request: RequestSpec, address: string, purpose: string, extra: { okStatuses?: readonly number[] }): Promise<{ status: number; body: T }> {
-    const seq = this.journal?.nextSeq() ?? 0;
-    // Written before the request leaves; a journal that cannot take it stops the request.
-    this.journal?.append({ type: 'intent', seq, address, method: request.method, path: request.path, purpose });
-    const begin = performance.now();
-    this.count++;
-    try {
-      const response = await this.client.request<T>({
+  /**
+   * The client for the executor's reads (finding an object by its identity, a bulk job by
+   * its name): journalled like every other request, against `address`. A paged list is one
+   * intent and one outcome.
+   */
+  lookupClient(address: string, purpose: string): ApplyClient {
+    return {
+      request: <T>(options: Parameters<ApplyClient['request']>[0]) => this.journalled(options.method, options.path, address, purpose, () => this.client.request<T>(options)),
+      listPages: async <T>(options: Parameters<ApplyClient['listPages']>[0]) => {
+        const all = await this.journalled('GET', options.path, address, `${purpose} (every page)`, async () => ({ status: 200, body: await this.client.listPages<T>(options) }));
+        return all.body;
+      },
+    };
+  }
+
+  private once<T>(request: RequestSpec, address: string, purpose: string, extra: { okStatuses?: readonly number[] }): Promise<{ status: number; body: T }> {
+    return this.journalled(request.method, request.path, address, purpose, () =>
+      this.client.request<T>({
         method: request.method as 'GET' | 'POST' | 'PUT' | 'DELETE',
         path: request.path,
         ...(request.query ? { query: request.query } : {}),
         ...(request.body === undefined ? {} : { body: request.body }),
         ...(request.role ? { role: request.role } : {}),
         ...(extra.okStatuses ? { okStatuses: extra.okStatuses } : {}),
-      });
+      }),
+    );
+  }
+
+  /** Runs one request (or one paged list) between its intent and its outcome in the journal. */
+  private async journalled<R extends { status: number; body: unknown }>(method: string, path: string, address: string, purpose: string, call: () => Promise<R>): Promise<R> {
+    const seq = this.journal?.nextSeq() ?? 0;
+    // Written before the request leaves; a journal that cannot take it stops the request.
+    this.journal?.append({ type: 'intent', seq, address, method, path, purpose });
+    const begin = performance.now();
+    this.count++;
+    try {
+      const response = await call();
       const id = idIn(response.body);
       this.recordAfter({ type: 'outcome', seq, address, ok: true, status: response.status, ...(id ? { id } : {}), ms: Math.round(performance.now() - begin) });
       return response;

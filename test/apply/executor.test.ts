@@ -1,4 +1,8 @@
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { Journal } from '../../src/apply/journal.js';
 import { IdRegistry } from '../../src/apply/ids.js';
 import type { DesiredNode } from '../../src/state/types.js';
 import { apiError, applyWith, FakePlatform, groups, north, outcomeOf, P, planWith } from './helpers.js';
@@ -140,15 +144,28 @@ describe('executor: spec quirks', () => {
     expect(platform.writes()).toEqual([`POST ${P}/tenants`, `POST ${P}/tenants/t-made/subscriptions`]);
   });
 
-  it('a POST with an unknown outcome is re-sent when the lookup does not find the object', async () => {
+  it('a POST with an unknown outcome is re-sent when the lookup does not find the object; the lookup is journalled too', async () => {
     const platform = new FakePlatform({ ...groups, ...north }, (r, nth) =>
       r.path === `${P}/tenants` && nth === 0 ? apiError('POST', r.path, undefined, 'timeout') : undefined,
     );
     const planned = await planWith(platform, [tenant('new')]);
-    const result = await applyWith(platform, planned);
-    expect(result).toMatchObject({ applied: 1 });
+    const file = join(await mkdtemp(join(tmpdir(), 'sb-exec-')), 'journal.jsonl');
+    const journal = await Journal.open(file);
+    const result = await applyWith(platform, planned, { journal });
+    await journal.close();
+    expect(result).toMatchObject({ applied: 1, requests: 3 });
     expect(platform.writes()).toEqual([`POST ${P}/tenants`, `POST ${P}/tenants`]);
     expect(platform.sent.filter((s) => s.method === 'LIST').map((s) => s.path)).toEqual([`${P}/tenants?parent=r-1`]);
+    const lines = (await readFile(file, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.map((l) => [l['type'], l['method'] ?? l['ok'] ?? l['outcome'], l['purpose'] ?? l['code'] ?? ''])).toEqual([
+      ['intent', 'POST', 'create'],
+      ['outcome', false, 'SB_API_OUTCOME_UNKNOWN'],
+      ['intent', 'GET', 'look up by identity (every page)'],
+      ['outcome', true, ''],
+      ['intent', 'POST', 'create (re-sent: not found after an unknown outcome)'],
+      ['outcome', true, ''],
+      ['change', 'applied', ''],
+    ]);
   });
 
   it('Doc2 §4.1: a subscription update that changes only billingId still carries suspensionProfileId', async () => {

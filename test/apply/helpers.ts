@@ -1,4 +1,5 @@
 /** A scripted platform for executor unit tests: lists from a map, writes answered by a handler. */
+import type { Journal } from '../../src/apply/journal.js';
 import { ApiError, ApiErrorCode, codeForStatus } from '../../src/api/errors.js';
 import { applyChanges } from '../../src/apply/executor.js';
 import type { ApplyClient, ApplyResult } from '../../src/apply/types.js';
@@ -86,7 +87,7 @@ export async function planWith(platform: FakePlatform, desired: DesiredNode[], l
   return { changes: out.changes, live, desired };
 }
 
-export async function applyWith(platform: FakePlatform, planned: Planned, options: { failFast?: boolean; concurrency?: number; bulkThreshold?: number } = {}): Promise<ApplyResult> {
+export async function applyWith(platform: FakePlatform, planned: Planned, options: { failFast?: boolean; concurrency?: number; bulkThreshold?: number; journal?: Journal } = {}): Promise<ApplyResult> {
   return applyChanges({
     changes: planned.changes,
     desired: planned.desired,
@@ -94,6 +95,7 @@ export async function applyWith(platform: FakePlatform, planned: Planned, option
     lastApplied: new Map(),
     client: platform,
     ctx,
+    ...(options.journal ? { journal: options.journal } : {}),
     options: { concurrency: options.concurrency ?? 4, failFast: options.failFast ?? false, runId: 'test', jobPollMs: 1, ...(options.bulkThreshold ? { bulkThreshold: options.bulkThreshold } : {}) },
   });
 }
