@@ -1,4 +1,5 @@
 import { ApiError } from '../api/errors.js';
+import { parentAddressOf } from '../kinds/address-path.js';
 import { kindOf } from '../kinds/index.js';
 import type { RequestSpec } from '../kinds/types.js';
 import { stableStringify } from '../plan/digest.js';
@@ -54,7 +55,7 @@ export async function runBulk(route: BulkRoute, changes: readonly Change[], env:
   const [first] = members;
   if (!first) return outcomes;
   const path = first.request.path;
-  const name = `switchboard ${settings.runId} ${route.name} ${first.change.address.split('/').slice(0, -2).join('/')}`;
+  const name = `switchboard ${settings.runId} ${route.name} ${parentAddressOf(first.change.address) ?? ''}`;
   const data = members.flatMap((m) => route.items(m.request.body));
   const anchor = first.change.address;
   let jobId: unknown;

@@ -1,3 +1,4 @@
+import { parentAddressOf } from '../kinds/address-path.js';
 import { kinds } from '../kinds/index.js';
 import type { Change } from './types.js';
 
@@ -28,9 +29,7 @@ export function orderChanges(changes: Change[]): Change[] {
 
 /** The nearest deleted ancestor of an address (addresses nest by path). */
 function parentOf(address: string, deleted: ReadonlySet<string>): string | undefined {
-  const parts = address.split('/');
-  for (let end = parts.length - 2; end > 0; end -= 2) {
-    const candidate = parts.slice(0, end).join('/');
+  for (let candidate = parentAddressOf(address); candidate !== undefined; candidate = parentAddressOf(candidate)) {
     if (deleted.has(candidate)) return candidate;
   }
   return undefined;

@@ -2,6 +2,7 @@
  * Helpers shared by the renderers. Everything here works from the plan's data alone
  * (addresses, before/after, patch, sensitiveDigests): no kind is ever named.
  */
+import { parentAddressOf } from '../kinds/address-path.js';
 import { stableStringify } from './digest.js';
 import { SENSITIVE, WRITE_ONLY, isPlaceholder, type Change, type PatchOperation } from './types.js';
 
@@ -106,16 +107,9 @@ export function fieldLines(change: Change): FieldLine[] {
   return lines;
 }
 
-/**
- * The collection an address belongs to. Addresses are `type/identity` pairs
- * (`tenant/acme/subscription/main`), so the parent drops the last pair; a path with an
- * odd number of segments ends in a bare identity (`routing/<service>/<version>/<table>/
- * number=+32…`), and its parent drops that one segment. Identities must not contain `/`.
- */
+/** The collection an address belongs to: its parent's address (see src/kinds/address-path.ts), or '' at the top. */
 export function parentAddress(address: string): string {
-  const segments = address.split('/');
-  const drop = segments.length % 2 === 0 ? 2 : 1;
-  return segments.slice(0, Math.max(0, segments.length - drop)).join('/');
+  return parentAddressOf(address) ?? '';
 }
 
 /** Per-action counts of the changes a renderer left out. */

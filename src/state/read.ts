@@ -1,3 +1,4 @@
+import { addressPairs, parentAddressOf } from '../kinds/address-path.js';
 import { kindOf, kinds } from '../kinds/index.js';
 import type { KindContext, KindDefinition, ListSpec, LiveObject, LiveParts } from '../kinds/types.js';
 import { ApiError, ApiErrorCode } from '../api/errors.js';
@@ -184,8 +185,8 @@ export class LiveReader {
     for (const [address, entry] of this.lastApplied) {
       if (entry.kind !== kind.kind || (onlyAddress !== undefined && address !== onlyAddress)) continue;
       const prefix = parent ? `${parent.address}/` : '';
-      if (!address.startsWith(prefix) || address.slice(prefix.length).split('/').length !== 2) continue;
-      const identity = address.slice(prefix.length).split('/')[1] ?? '';
+      if (!address.startsWith(prefix) || parentAddressOf(address) !== parent?.address) continue;
+      const identity = addressPairs(address).at(-1)?.[1] ?? '';
       const fields = { ...entry.identity };
       const live: LiveObject = { kind: kind.kind, address, id: identity, ids: { ...parent?.ids, [kind.kind]: identity }, fields };
       if (parent) live.parentAddress = parent.address;

@@ -93,6 +93,26 @@ describe('switchboard apply (end to end, real CLI over loopback HTTP)', () => {
     expect(tenants.some((t) => t['name'] === 'fine-co')).toBe(true);
   });
 
+  it('an address and a location whose house number holds a box ("16/2") are created and converge', async () => {
+    const spec = `  subscriptions:
+    - name: main
+      billingId: T-BOX-MAIN
+      uc: uc_alpha
+      addresses:
+        - { street: Rue Haute, number: "16/2", city: Brussels, postalCode: 1000, country: Belgium, isoCode: BE }
+      locations:
+        - { street: Rue Haute, number: "16/2", postalCode: "1000" }
+`;
+    const cwd = await manifestDir({ 'box.yaml': tenantDoc('box-co', 'T-BOX', spec) });
+    const planned = await runCli(['plan', cwd], { env: simEnv(sim.url), cwd });
+    expect(planned.stdout).toContain('+ tenant/box-co/subscription/main/address/Rue Haute 16/2, 1000 Brussels, Belgium');
+    const applied = await runCli(['apply', cwd, '--yes'], { env: simEnv(sim.url), cwd });
+    expect(applied.stdout).toContain('Apply complete: 4 applied, 0 failed, 0 skipped');
+    const again = await runCli(['plan', cwd, '--detailed-exitcode'], { env: simEnv(sim.url), cwd });
+    expect(again.stdout).toContain('No changes.');
+    expect(again.code).toBe(0);
+  });
+
   it('a saved plan is applied exactly; a stale one is refused with exit 3 naming the address', async () => {
     const cwd = await manifestDir({ 't.yaml': tenantDoc('saved-co', 'T-SAVED', '  markup: 2\n') });
     await runCli(['apply', cwd, '--yes'], { env: simEnv(sim.url), cwd });
