@@ -1,5 +1,5 @@
 import { RefusedError } from '../core/errors.js';
-import type { Change, Plan } from '../plan/types.js';
+import type { Change, Plan, PlanOptions } from '../plan/types.js';
 
 /** Lists at most this many stale addresses in the refusal. */
 const MAX_LISTED = 30;
@@ -51,4 +51,39 @@ function staleReason(saved: Change, now: Change | undefined): string | undefined
   const requests = (c: Change) => c.requests.map((r) => `${r.method} ${r.path}`).join('\n');
   if (requests(now) !== requests(saved)) return 'the requests it needs changed (a parent was re-created?)';
   return undefined;
+}
+
+const OPTION_FLAGS: Record<keyof PlanOptions, string> = {
+  target: '--target',
+  exclude: '--exclude',
+  prune: '--prune',
+  allowReplace: '--allow-replace',
+  maxDeletePercent: '--max-delete-percent',
+};
+
+/**
+ * The options `apply --plan` plans again with: the saved plan's own (a plan made with
+ * `--prune` or `--target` is checked against a fresh plan made the same way). An option
+ * also given on the command line must say the same, or the run is refused (exit 3). A plan
+ * file without `options` (made before they were recorded) leaves the given ones as they are.
+ */
+export function savedPlanOptions(saved: Plan, given: PlanOptions, isExplicit: (option: keyof PlanOptions) => boolean, planFile: string): PlanOptions {
+  if (!saved.options) return given;
+  const used = { ...saved.options };
+  const clashes: string[] = [];
+  for (const key of Object.keys(OPTION_FLAGS) as (keyof PlanOptions)[]) {
+    if (isExplicit(key) && JSON.stringify(given[key]) !== JSON.stringify(used[key])) {
+      clashes.push(`${OPTION_FLAGS[key]}: the plan was made with ${describeOption(key, used[key])}, this command gives ${describeOption(key, given[key])}`);
+    }
+  }
+  if (clashes.length > 0) {
+    throw new RefusedError('SB_PLAN_OPTIONS', `${planFile} was made with other options:\n${clashes.map((c) => `  ${c}`).join('\n')}\nLeave them out (the plan's own are used) or make a new plan.`);
+  }
+  return used;
+}
+
+function describeOption(key: keyof PlanOptions, value: PlanOptions[keyof PlanOptions]): string {
+  if (Array.isArray(value)) return value.length === 0 ? `no ${OPTION_FLAGS[key]}` : value.map((v) => `${OPTION_FLAGS[key]} ${v}`).join(' ');
+  if (typeof value === 'boolean') return value ? OPTION_FLAGS[key] : `no ${OPTION_FLAGS[key]}`;
+  return `${OPTION_FLAGS[key]} ${value}`;
 }

@@ -59,6 +59,7 @@ export async function planPipeline(paths: string[], options: PlanCommandOptions,
         allowReplace: options.allowReplace,
         keep: (address) => options.exclude.some((p) => matchesPattern(p, address)),
       },
+      recordedOptions: { target: options.target, exclude: options.exclude, prune: options.prune, allowReplace: options.allowReplace, maxDeletePercent: options.maxDeletePercent },
       toolVersion: VERSION,
     });
     if (made.problems.length > 0) {

@@ -9,7 +9,7 @@ import { computeChanges, type PlannerOutput } from './planner.js';
 import { ROUTING_ROW, planRoutingTables, type RoutingPlanOutput } from './routing-plan.js';
 import { checkSafety, type PermissionCheck, type SafetyOptions } from './safety.js';
 import { summarize } from './summary.js';
-import { PLAN_FORMAT_VERSION, type Plan, type PlanMessage } from './types.js';
+import { PLAN_FORMAT_VERSION, type Plan, type PlanMessage, type PlanOptions } from './types.js';
 
 /** The platform API side of a plan: the client and `P` of the instance in use. */
 export interface PlatformInput {
@@ -28,6 +28,8 @@ export interface MakePlanInput {
   target: Plan['target'];
   lastApplied: LastApplied;
   options: SafetyOptions & { prune: boolean; keep?: (address: string) => boolean };
+  /** Recorded in the plan as `options` (what the command line asked). */
+  recordedOptions?: PlanOptions;
   toolVersion: string;
   now?: Date;
 }
@@ -70,6 +72,7 @@ export async function makePlan(input: MakePlanInput): Promise<MadePlan> {
     tool: { name: 'switchboard', version: input.toolVersion },
     target: input.target,
     manifests: input.manifests,
+    ...(input.recordedOptions ? { options: input.recordedOptions } : {}),
     summary: summarize(changes, out.noop + (routing?.noop ?? 0), unmanagedCount),
     changes,
     unmanaged: out.unmanaged,

@@ -91,6 +91,15 @@ function checkHeader(plan: Json, p: Problems): void {
     p.digest(manifests['digest'], 'manifests.digest');
     p.strings(manifests['files'], 'manifests.files');
   }
+  // `options` is an addition to the contract: absent in plans made before it.
+  const options = plan['options'];
+  if (options !== undefined && p.object(options, 'options')) {
+    p.strings(options['target'], 'options.target');
+    p.strings(options['exclude'], 'options.exclude');
+    for (const flag of ['prune', 'allowReplace']) if (typeof options[flag] !== 'boolean') p.add(`options.${flag} must be true or false`);
+    const percent = options['maxDeletePercent'];
+    if (typeof percent !== 'number' || !(percent >= 0 && percent <= 100)) p.add('options.maxDeletePercent must be a number from 0 to 100');
+  }
   const summary = plan['summary'];
   if (p.object(summary, 'summary')) {
     for (const key of ['create', 'update', 'replace', 'delete', 'noop']) p.count(summary[key], `summary.${key}`);

@@ -15,7 +15,8 @@ export function renderJson(plan: Plan): string {
 /**
  * A copy of the plan with the contract's key order (object data sorted by key) and
  * sensitive fields masked.
- * `unmanaged` (not in the contract's example) sits between `changes` and `warnings`.
+ * `unmanaged` (not in the contract's example) sits between `changes` and `warnings`, and
+ * `options` (neither) after `manifests`.
  */
 export function orderPlan(plan: Plan): Plan {
   return {
@@ -24,6 +25,7 @@ export function orderPlan(plan: Plan): Plan {
     tool: { name: plan.tool.name, version: plan.tool.version },
     target: pick(plan.target, ['baseUrl', 'instance', 'routingEngine']),
     manifests: { digest: plan.manifests.digest, files: [...plan.manifests.files] },
+    ...(plan.options ? { options: pick(plan.options, ['target', 'exclude', 'prune', 'allowReplace', 'maxDeletePercent']) } : {}),
     summary: pick(plan.summary, ['create', 'update', 'replace', 'delete', 'noop', 'unmanaged']),
     changes: plan.changes.map((c) => orderChange(redactChange(c))),
     unmanaged: plan.unmanaged.map((u) => pick(u, ['address', 'kind', 'id'])),

@@ -80,6 +80,8 @@ export interface Plan {
   tool: { name: 'switchboard'; version: string };
   target: { baseUrl: string; instance: string; routingEngine?: string };
   manifests: { digest: string; files: string[] };
+  /** The options that shaped the plan; `apply --plan` plans again with the same ones. */
+  options?: PlanOptions;
   summary: PlanSummary;
   changes: Change[];
   /** Live objects in scope left alone (not declared, not pruned). */
@@ -87,6 +89,15 @@ export interface Plan {
   warnings: PlanMessage[];
   /** Refusals by the safety rails. A plan with errors is printed in full and not applied. */
   errors: PlanMessage[];
+}
+
+/** The command-line options that change what a plan holds (an addition to CONTRACT §4). */
+export interface PlanOptions {
+  target: string[];
+  exclude: string[];
+  prune: boolean;
+  allowReplace: boolean;
+  maxDeletePercent: number;
 }
 
 /** What sensitive values look like in a plan, a render, a journal. */

@@ -6,7 +6,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { Journal, JOURNAL_SYNC_INTERVAL_MS } from '../../src/apply/journal.js';
 import { Progress } from '../../src/apply/progress.js';
 import { RecordKeeper } from '../../src/apply/record.js';
-import { checkSavedPlan } from '../../src/apply/saved-plan.js';
+import { checkSavedPlan, savedPlanOptions } from '../../src/apply/saved-plan.js';
+import { RefusedError } from '../../src/core/errors.js';
 import { digestOf } from '../../src/plan/digest.js';
 import type { Change, Plan } from '../../src/plan/types.js';
 import { readLastApplied } from '../../src/state/last-applied.js';
@@ -111,6 +112,28 @@ describe('saved plan checks (CONTRACT §4)', () => {
     warnings: [],
     errors: [],
     ...extra,
+  });
+
+  it('plans again with the options recorded in the saved plan; one given on the command line must agree (exit 3 otherwise)', () => {
+    const recorded = { target: ['tenant/a'], exclude: [], prune: true, allowReplace: false, maxDeletePercent: 10 };
+    const given = { target: [], exclude: [], prune: false, allowReplace: false, maxDeletePercent: 10 };
+    const saved = plan([], { options: recorded });
+    expect(savedPlanOptions(saved, given, () => false, 'plan.json')).toEqual(recorded);
+    expect(savedPlanOptions(saved, { ...given, prune: true }, (key) => key === 'prune', 'plan.json')).toEqual(recorded);
+    const refused = (() => {
+      try {
+        savedPlanOptions(saved, { ...given, maxDeletePercent: 50 }, (key) => key === 'prune' || key === 'maxDeletePercent', 'plan.json');
+      } catch (error) {
+        return error as RefusedError;
+      }
+      return undefined;
+    })();
+    expect(refused).toBeInstanceOf(RefusedError);
+    expect(refused).toMatchObject({ code: 'SB_PLAN_OPTIONS', exitCode: 3 });
+    expect(refused?.message).toContain('--prune: the plan was made with --prune, this command gives no --prune');
+    expect(refused?.message).toContain('--max-delete-percent: the plan was made with --max-delete-percent 10, this command gives --max-delete-percent 50');
+    // a plan file from before options were recorded: the command line's own
+    expect(savedPlanOptions(plan([]), given, () => true, 'plan.json')).toEqual(given);
   });
 
   it('returns exactly the saved changes, from the fresh plan, when nothing moved', () => {

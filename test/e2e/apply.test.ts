@@ -142,6 +142,33 @@ describe('switchboard apply (end to end, real CLI over loopback HTTP)', () => {
     expect(other.stderr).toContain('was made from other manifests');
   });
 
+  it('a saved plan made with --prune --target is applied with its own options; a contradicting option is refused (exit 3)', async () => {
+    const twoSubscriptions = `  subscriptions:
+    - { name: keep, billingId: T-PRUNE-KEEP, uc: uc_alpha }
+    - { name: drop, billingId: T-PRUNE-DROP, uc: uc_alpha }
+`;
+    const cwd = await manifestDir({ 't.yaml': tenantDoc('prune-co', 'T-PRUNE', twoSubscriptions) + tenantDoc('other-co', 'T-OTHER', '  markup: 1\n') });
+    expect((await runCli(['apply', cwd, '--yes'], { env: simEnv(sim.url), cwd })).code).toBe(0);
+    await writeFile(join(cwd, 't.yaml'), tenantDoc('prune-co', 'T-PRUNE', '  subscriptions:\n    - { name: keep, billingId: T-PRUNE-KEEP, uc: uc_alpha }\n') + tenantDoc('other-co', 'T-OTHER', '  markup: 2\n'));
+    const plan = join(cwd, 'plan.json');
+    const planned = await runCli(['plan', cwd, '--prune', '--target', 'tenant/prune-co', '--max-delete-percent', '100', '--out', plan], { env: simEnv(sim.url), cwd });
+    expect(planned.stdout).toContain('Plan: 0 to create, 0 to update, 0 to replace, 1 to delete.');
+    expect(JSON.parse(await readFile(plan, 'utf8'))).toMatchObject({ options: { target: ['tenant/prune-co'], exclude: [], prune: true, allowReplace: false, maxDeletePercent: 100 } });
+
+    const contradicted = await runCli(['apply', cwd, '--plan', plan, '--max-delete-percent', '10', '--yes'], { env: simEnv(sim.url), cwd });
+    expect(contradicted.code).toBe(3);
+    expect(contradicted.stderr).toContain('--max-delete-percent: the plan was made with --max-delete-percent 100, this command gives --max-delete-percent 10');
+
+    const applied = await runCli(['apply', cwd, '--plan', plan, '--yes'], { env: simEnv(sim.url), cwd });
+    expect(applied.stdout).toContain('Apply complete: 1 applied, 0 failed, 0 skipped');
+    expect(applied.code).toBe(0);
+    const subscriptions = (await simState()).tables['subscriptions'] ?? [];
+    expect(subscriptions.filter((x) => String(x['billingId']).startsWith('T-PRUNE-')).map((x) => x['name'])).toEqual(['keep']);
+    // other-co's markup change was outside the plan's --target: not applied
+    const other = ((await simState()).tables['tenants'] ?? []).find((t) => t['name'] === 'other-co');
+    expect((other?.['markups'] as { markup: number }[]).map((m) => m.markup)).toEqual([1]);
+  });
+
   it('a run killed with SIGKILL in the middle is finished by the next apply, with no duplicates', async () => {
     const count = 150;
     const docs = Array.from({ length: count }, (_, i) => tenantDoc(`kill-${String(i).padStart(4, '0')}`, `T-KILL-${i}`)).join('');

@@ -157,6 +157,15 @@ describe('plan file', () => {
       expect(e.message).toContain('changes[2].patch[0].value is missing');
     });
 
+    it('recorded options of the wrong shape', async () => {
+      const e = await rejection(edited((p) => {
+        (p as Record<string, unknown>)['options'] = { target: 'tenant/a', exclude: [], prune: 'yes', allowReplace: false, maxDeletePercent: 150 };
+      }));
+      expect(e.message).toContain('options.target');
+      expect(e.message).toContain('options.prune must be true or false');
+      expect(e.message).toContain('options.maxDeletePercent must be a number from 0 to 100');
+    });
+
     it('a summary that disagrees with the changes', async () => {
       const e = await rejection(edited((p) => { p.summary.delete = 0; }));
       expect(e.message).toContain('summary.delete is 0 but the plan has 3 delete change(s)');

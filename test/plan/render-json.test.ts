@@ -20,7 +20,7 @@ describe('renderJson', () => {
   it('CONTRACT §4: top-level and change keys come in the contract order', () => {
     const parsed = JSON.parse(renderJson(shuffled(samplePlan()) as Plan)) as Plan;
     expect(Object.keys(parsed)).toEqual([
-      'formatVersion', 'createdAt', 'tool', 'target', 'manifests', 'summary', 'changes', 'unmanaged', 'warnings', 'errors',
+      'formatVersion', 'createdAt', 'tool', 'target', 'manifests', 'options', 'summary', 'changes', 'unmanaged', 'warnings', 'errors',
     ]);
     expect(Object.keys(parsed.summary)).toEqual(['create', 'update', 'replace', 'delete', 'noop', 'unmanaged']);
     const update = parsed.changes.find((c) => c.address === 'tenant/acme-corp');

@@ -8,7 +8,7 @@ import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
 import { ApplyLock } from '../../apply/lock.js';
 import { runApply } from '../../apply/run-apply.js';
-import { checkSavedPlan } from '../../apply/saved-plan.js';
+import { checkSavedPlan, savedPlanOptions } from '../../apply/saved-plan.js';
 import { renderSummary } from '../../apply/summary.js';
 import type { ApplyResult } from '../../apply/types.js';
 import { ExitCode, SwitchboardError } from '../../core/errors.js';
@@ -34,9 +34,10 @@ export const registerApply: CommandRegistrar = (program: Command, context) => {
     .option('--fail-fast', 'stop starting changes after the first failure', false)
     .option('--journal <file>', 'where to append the journal of requests (default: <state-dir>/journal-<timestamp>.jsonl)')
     .option('--no-color', 'no colours, even on a terminal')
-    .action(async (paths: string[], options: ApplyOptions) => {
+    .action(async (paths: string[], given: ApplyOptions, command: Command) => {
       const ctx = context();
-      const saved = options.plan ? await readPlanFile(options.plan) : undefined;
+      const saved = given.plan ? await readPlanFile(given.plan) : undefined;
+      const options = saved && given.plan ? { ...given, ...savedPlanOptions(saved, given, (key) => command.getOptionValueSource(key) === 'cli', given.plan) } : given;
       // Taken before planning: a run that planned while another applied would apply a stale plan.
       const { lock, tookOver } = await ApplyLock.acquire(options.stateDir);
       if (tookOver) process.stderr.write(`Note: ${tookOver}.\n`);
