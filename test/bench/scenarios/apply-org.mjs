@@ -2,11 +2,7 @@
  * `apply-org`: `switchboard apply` creating 2,000 tenants, each with one subscription and
  * three entitlements, in an empty group, against `switchboard sim --latency`.
  */
-import { join } from 'node:path';
-import { runCli, simEnv } from '../lib/cli.mjs';
-import { emptyGroupSeed, writeApplyManifests } from '../lib/estate.mjs';
-import { startPlatformSim } from '../lib/sim.mjs';
-import { applyPhase } from './apply-tenants.mjs';
+import { runApplyScenario } from '../lib/apply-run.mjs';
 
 const TENANTS = 2000;
 const ENTITLEMENTS = 3;
@@ -25,31 +21,6 @@ export function applyOrgBound() {
 }
 
 /** @param {import('../run.mjs').ScenarioContext} ctx */
-export async function run(ctx) {
-  const { defaultSeed } = await import('../../../dist/sim/index.js');
-  const sim = await startPlatformSim({ latencyMs: ctx.latencyMs, nodeArgs: ctx.simNodeArgs });
-  try {
-    await sim.reset(emptyGroupSeed(defaultSeed()));
-    const dir = join(ctx.workDir, `apply-org-${Date.now()}`);
-    await writeApplyManifests(join(dir, 'manifests'), TENANTS);
-    await sim.clearStats();
-    const cli = await runCli(['apply', join(dir, 'manifests'), '--yes', '--concurrency', String(ctx.concurrency), '--state-dir', join(dir, '.switchboard')], { cwd: dir, env: simEnv(sim.url), nodeArgs: ctx.nodeArgs });
-    if (cli.code !== 0) throw new Error(`apply exited ${cli.code}: ${cli.stdout.slice(-1500)} ${cli.stderr.slice(-1500)}`);
-    const stats = await sim.stats();
-    const summary = cli.stdout.split('\n').find((l) => l.startsWith('Apply complete')) ?? '';
-    return {
-      requests: stats.total,
-      byRoute: stats.byRoute,
-      bound: applyOrgBound(),
-      wallS: cli.wallS,
-      ...(await applyPhase(join(dir, '.switchboard'))),
-      cpuS: cli.cpuS,
-      cpuSystemS: cli.cpuSystemS,
-      peakRssMB: cli.peakRssMB,
-      concurrency: ctx.concurrency,
-      note: summary,
-    };
-  } finally {
-    await sim.close();
-  }
+export function run(ctx) {
+  return runApplyScenario(ctx, { name: 'apply-org', tenants: TENANTS, entitlements: ENTITLEMENTS, bound: applyOrgBound(), floor: false });
 }
