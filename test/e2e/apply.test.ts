@@ -77,6 +77,10 @@ describe('switchboard apply (end to end, real CLI over loopback HTTP)', () => {
     expect(refused.stdout).toContain('Apply refused');
     const tenants = (await simState()).tables['tenants'] ?? [];
     expect(tenants.some((t) => t['name'] === 'needs-yes')).toBe(false);
+    // --keep-going is the default and may be said; with --fail-fast it is a usage error
+    const both = await runCli(['apply', cwd, '--yes', '--keep-going', '--fail-fast'], { env: simEnv(sim.url), cwd });
+    expect(both.code).toBe(1);
+    expect(both.stderr).toContain("option '--fail-fast' cannot be used with option '--keep-going'");
   });
 
   it('a failing tenant create (duplicate billingId, 400) skips only its subtree; the summary names it and its manifest line', async () => {

@@ -5,7 +5,7 @@
  * terminal), 3 when a safety rail refuses (plan errors, stale saved plan).
  */
 import { createInterface } from 'node:readline/promises';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { ApplyLock } from '../../apply/lock.js';
 import { runApply } from '../../apply/run-apply.js';
 import { checkSavedPlan, savedPlanOptions } from '../../apply/saved-plan.js';
@@ -31,7 +31,8 @@ export const registerApply: CommandRegistrar = (program: Command, context) => {
   addPlanOptions(program.command('apply').description('Plan, confirm, and apply the changes').argument('[paths...]', 'manifest files or folders', []))
     .option('--yes', 'apply without asking for confirmation (required without a terminal)', false)
     .option('--plan <file>', 'apply this saved plan exactly, after checking it is not stale')
-    .option('--fail-fast', 'stop starting changes after the first failure', false)
+    .addOption(new Option('--fail-fast', 'stop starting changes after the first failure').default(false).conflicts('keepGoing'))
+    .option('--keep-going', 'after a failure, go on with every change that does not depend on it (the default)')
     .option('--journal <file>', 'where to append the journal of requests (default: <state-dir>/journal-<timestamp>.jsonl)')
     .option('--no-color', 'no colours, even on a terminal')
     .action(async (paths: string[], given: ApplyOptions, command: Command) => {
