@@ -1,6 +1,5 @@
-import { ApiError, ApiErrorCode } from '../api/errors.js';
 import type { KindContext, KindDefinition, ListSpec, LiveObject } from '../kinds/types.js';
-import { liveShapeProblem } from '../state/item-shape.js';
+import { assertReadable } from '../state/item-shape.js';
 import type { ApplyClient } from './types.js';
 
 /**
@@ -22,10 +21,7 @@ export async function findByIdentity(
     for (const item of await fetchItems(client, spec)) {
       const parts = await kind.fromApi(item, ctx, parent);
       // A misread listing must not read as "absent": that would send the create again.
-      const problem = liveShapeProblem(kind, item, parts);
-      if (problem) {
-        throw new ApiError({ code: ApiErrorCode.badResponse, method: 'GET', path: spec.path, status: 200, retryable: false, detail: `the answer cannot be read: ${problem}`, ...(spec.role ? { role: spec.role } : {}) });
-      }
+      assertReadable(kind, item, parts, spec);
       if (kind.identity(parts.fields) === identity) return parts.id;
     }
   }

@@ -1,5 +1,6 @@
 import type { KindContext, KindDefinition, ListSpec, LiveObject } from '../kinds/types.js';
 import type { ListingClient } from '../state/types.js';
+import { assertReadable } from '../state/item-shape.js';
 import { fetchListItems } from '../state/list-items.js';
 
 /** The parent an API item names itself (`owner`), when its kind says how to read it. */
@@ -63,6 +64,7 @@ export class ExportReader {
       ...(request.role ? { role: request.role } : {}),
     });
     const detailed = await kind.fromApi({ id: listed.live.id, ...response.body }, this.ctx, parent);
+    assertReadable(kind, response.body, detailed, { ...request, status: response.status });
     listed.live.fields = { ...listed.live.fields, ...detailed.fields };
   }
 
@@ -70,16 +72,18 @@ export class ExportReader {
     const specs = kind.list?.(parent, this.ctx);
     if (!specs) return [];
     const all = Array.isArray(specs) ? specs : [specs];
-    const items = (await Promise.all(all.map((s) => this.items(query ? { ...s, query: { ...s.query, ...query } } : s)))).flat();
-    return Promise.all(items.map((item) => this.toListed(kind, item, parent)));
+    const lists = await Promise.all(all.map(async (s) => ({ spec: s, items: await this.items(query ? { ...s, query: { ...s.query, ...query } } : s) })));
+    return Promise.all(lists.flatMap(({ spec, items }) => items.map((item) => this.toListed(kind, item, parent, spec))));
   }
 
   private items(spec: ListSpec): Promise<Record<string, unknown>[]> {
     return fetchListItems(this.client, spec);
   }
 
-  private async toListed(kind: KindDefinition, item: Record<string, unknown>, parent: LiveObject | undefined): Promise<Listed> {
+  private async toListed(kind: KindDefinition, item: Record<string, unknown>, parent: LiveObject | undefined, spec: ListSpec): Promise<Listed> {
     const parts = await kind.fromApi(item, this.ctx, parent);
+    // A misread item would become a wrong manifest: the export fails naming the GET instead.
+    assertReadable(kind, item, parts, spec);
     const live: LiveObject = {
       kind: kind.kind,
       address: kind.address(parent?.address, kind.identity(parts.fields)),

@@ -80,6 +80,8 @@ export const addressKind: KindDefinition = {
       style: 'page',
       role: 'tenants.instance.subscriptions.instance.addresses.list',
     },
+  // Doc 2 §2.7: the fields live in `data`, an object; anything else read as "no fields" would plan a rewrite.
+  itemProblem: (item) => (isPlainObject(item['data']) ? undefined : `"data" is ${item['data'] === undefined ? 'missing' : 'not an object'}`),
   fromApi: (item) => {
     const data = (item['data'] ?? {}) as Record<string, unknown>;
     const result: Record<string, unknown> = {};
@@ -108,3 +110,7 @@ export const addressKind: KindDefinition = {
     { method: 'DELETE', path: itemPath(live, ctx), role: 'tenants.instance.subscriptions.instance.addresses.instance.delete' },
   ],
 };
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -4,13 +4,13 @@ import type { FieldSpec, KindContext, KindDefinition, LiveObject } from './types
 /** Doc 1 §2.10: the styling properties of each branding type (font, image, theme). */
 const fields: readonly FieldSpec[] = [
   { name: 'type', change: 'replace', type: 'string' },
-  { name: 'allowed', change: 'update', type: 'set' },
+  { name: 'allowed', change: 'update', type: 'set', elements: 'string' },
   { name: 'name', change: 'update', type: 'string' },
   { name: 'favicon', change: 'update', type: 'string' },
-  { name: 'login', change: 'update', type: 'object' },
-  { name: 'main', change: 'update', type: 'object' },
+  { name: 'login', change: 'update', type: 'object', entries: { bg: 'string?', logo: 'string?' } },
+  { name: 'main', change: 'update', type: 'object', entries: { bg: 'string?', logo: 'string?' } },
   { name: 'selected', change: 'update', type: 'string' },
-  { name: 'themes', change: 'update', type: 'object' },
+  { name: 'themes', change: 'update', type: 'object', entries: 'string' },
 ];
 
 const TYPES = ['font', 'image', 'theme'] as const;

@@ -43,11 +43,11 @@ export const locationKind: KindDefinition = {
       style: 'none',
       role: 'tenants.instance.subscriptions.instance.locations.list',
     },
-  fromApi: (item) => {
-    const postal = item['postalCode'];
-    const code = postal && typeof postal === 'object' ? (postal as Record<string, unknown>)['code'] : postal;
-    return { id: String(item['id']), fields: { ...fieldsFromApi(fields, { ...item, postalCode: code }) } };
+  itemProblem: (item) => {
+    const code = postalCodeOf(item);
+    return code === undefined || code === null || typeof code === 'string' || typeof code === 'number' ? undefined : `"postalCode" holds ${Array.isArray(code) ? 'a list' : 'an object'}, not a code`;
   },
+  fromApi: (item) => ({ id: String(item['id']), fields: { ...fieldsFromApi(fields, { ...item, postalCode: postalCodeOf(item) }) } }),
   createdId: { from: 'body', field: 'id' },
   create: async (desired, parent, ctx) => [
     {
@@ -73,3 +73,9 @@ export const locationKind: KindDefinition = {
     { method: 'DELETE', path: itemPath(live, ctx), role: 'tenants.instance.subscriptions.instance.locations.instance.delete' },
   ],
 };
+
+/** Doc 2 §2.8: `postalCode` is an object holding the code (some reads give the code itself). */
+function postalCodeOf(item: Record<string, unknown>): unknown {
+  const postal = item['postalCode'];
+  return postal && typeof postal === 'object' && !Array.isArray(postal) ? (postal as Record<string, unknown>)['code'] : postal;
+}

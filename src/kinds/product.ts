@@ -23,7 +23,7 @@ const fields: readonly FieldSpec[] = [
   { name: 'name', change: 'update', type: 'string' },
   { name: 'description', change: 'update', type: 'string' },
   { name: 'status', change: 'update', type: 'string' },
-  { name: 'items', change: 'update', type: 'object', normalize: normaliseItems },
+  { name: 'items', change: 'update', type: 'object', normalize: normaliseItems, elements: { type: 'string', subType: 'string?', id: 'integer?', quantity: 'integer' } },
 ];
 
 /**

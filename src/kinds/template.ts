@@ -9,9 +9,9 @@ const fields: readonly FieldSpec[] = [
   { name: 'location', change: 'update', type: 'string' },
   { name: 'vrp', change: 'update', type: 'string' },
   { name: 'voiceEnabled', change: 'update', type: 'boolean' },
-  { name: 'groups', change: 'update', type: 'set' },
-  { name: 'licenses', change: 'update', type: 'set' },
-  { name: 'customerLicenses', change: 'update', type: 'set' },
+  { name: 'groups', change: 'update', type: 'set', elements: 'string' },
+  { name: 'licenses', change: 'update', type: 'set', elements: 'string' },
+  { name: 'customerLicenses', change: 'update', type: 'set', elements: 'string' },
 ];
 
 const collectionPath = (ctx: KindContext, ids: Readonly<Record<string, string>>): string =>

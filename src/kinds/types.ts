@@ -29,7 +29,20 @@ export interface FieldSpec {
   sensitive?: boolean;
   /** Replaces the type's normalisation (both sides), e.g. to compare a list of objects as a set. */
   normalize?: (value: unknown) => unknown;
+  /**
+   * For a value the API reads as a list: what each element must be, a scalar type or the
+   * fields of an object (`?` marks an optional one). A misread element fails the read.
+   */
+  elements?: ValueShape;
+  /** For a value the API reads as an object: the type of every value (a map), or its fields. */
+  entries?: ValueShape;
 }
+
+/** A scalar type, or the fields of an object (`?` marks an optional one). */
+export type ValueShape = ElementType | Readonly<Record<string, ElementType | `${ElementType}?`>>;
+
+/** The type of a list element, or of a field of an object element. */
+export type ElementType = 'string' | 'integer' | 'boolean';
 
 /** The ids a path needs: the live (or soon created) ids of the object's ancestors by kind. */
 export type IdChain = Readonly<Record<string, string>>;
@@ -134,6 +147,11 @@ export interface KindDefinition {
    * tenants). `export` places each object under this owner; the planner does not use it.
    */
   ownerOf?(item: Record<string, unknown>): { kind: string; id: string; name?: string } | undefined;
+  /**
+   * What the field table cannot say about a read item (a nested object the fields are read
+   * from): a problem makes the read fail as a misread answer instead of planning from it.
+   */
+  itemProblem?(item: Record<string, unknown>): string | undefined;
   /** Turns one API item into id + manifest-named fields (+ facts). */
   fromApi(item: Record<string, unknown>, ctx: KindContext, parent: LiveObject | undefined): Promise<LiveParts> | LiveParts;
   /** Requests to create / update / delete; absent when the API has no such endpoint. */

@@ -1,4 +1,23 @@
-import type { FieldType, KindDefinition, LiveParts } from '../kinds/types.js';
+import { ApiError, ApiErrorCode } from '../api/errors.js';
+import type { ElementType, FieldType, KindDefinition, LiveParts, ValueShape } from '../kinds/types.js';
+
+/**
+ * Throws SB_API_BAD_RESPONSE naming the GET when a read item cannot be what the kind says
+ * (see {@link liveShapeProblem}): the reader, apply's lookups and export never act on a misread.
+ */
+export function assertReadable(kind: KindDefinition, item: unknown, parts: LiveParts, request: { path: string; role?: string | undefined; status?: number }): void {
+  const problem = liveShapeProblem(kind, item, parts);
+  if (!problem) return;
+  throw new ApiError({
+    code: ApiErrorCode.badResponse,
+    method: 'GET',
+    path: request.path,
+    status: request.status ?? 200,
+    retryable: false,
+    detail: `the answer cannot be read: ${problem}`,
+    ...(request.role ? { role: request.role } : {}),
+  });
+}
 
 /**
  * Whether a live object read from a list answer can be what the kind's field table says it
@@ -15,17 +34,62 @@ export function liveShapeProblem(kind: KindDefinition, item: unknown, parts: Liv
   const identity = kind.identity(parts.fields);
   if (/\bundefined\b|\[object /.test(identity)) return `the ${kind.kind} identity cannot be formed from the answer ("${identity}")`;
   const record = item as Record<string, unknown>;
+  const own = kind.itemProblem?.(record);
+  if (own) return `${kind.kind} ${own}`;
   for (const spec of kind.fields) {
+    const raw = record[spec.api ?? spec.name];
+    const contentProblem = (spec.elements && elementsProblem(raw, spec.elements)) || (spec.entries && entriesProblem(raw, spec.entries));
+    if (contentProblem) return `${kind.kind} "${spec.api ?? spec.name}"${contentProblem.startsWith('is ') ? ' ' : ''}${contentProblem}`;
     if (spec.change === 'writeOnly' || spec.normalize || !(spec.name in parts.fields)) continue;
     const value = parts.fields[spec.name];
     if (value === null || value === undefined) continue;
-    const raw = record[spec.api ?? spec.name];
     if (fits(spec.type, value, raw)) continue;
     // A nested field (an address's data) has no raw value here: describe what the JSON text held.
     const shown = raw ?? (typeof value === 'string' && isJsonContainer(value) ? (JSON.parse(value) as unknown) : value);
     return `${kind.kind} "${spec.api ?? spec.name}" is ${describe(shown)}, expected ${spec.type}`;
   }
   return undefined;
+}
+
+/** Why a list's elements are not what the field table says (absent or null lists are left to the field check). */
+function elementsProblem(raw: unknown, shape: ValueShape): string | undefined {
+  if (!Array.isArray(raw)) return undefined;
+  for (let i = 0; i < raw.length; i++) {
+    const problem = valueProblem(raw[i], shape);
+    if (problem) return `[${i}]${problem}`;
+  }
+  return undefined;
+}
+
+/** Why an object's values (a map of one type, or named fields) are not what the field table says. */
+function entriesProblem(raw: unknown, shape: ValueShape): string | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  if (typeof raw !== 'object' || Array.isArray(raw)) return `is ${describe(raw)}, expected an object`;
+  if (typeof shape !== 'string') return valueProblem(raw, shape);
+  for (const [key, value] of Object.entries(raw)) {
+    if (value !== null && !elementFits(shape, value)) return `.${key} is ${describe(value)}, expected ${shape}`;
+  }
+  return undefined;
+}
+
+/** Why one value does not have the shape: a scalar type, or an object with these fields. */
+function valueProblem(value: unknown, shape: ValueShape): string | undefined {
+  if (typeof shape === 'string') return elementFits(shape, value) ? undefined : ` is ${describe(value)}, expected ${shape}`;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return ` is ${describe(value)}, expected an object`;
+  for (const [field, declared] of Object.entries(shape)) {
+    const optional = declared.endsWith('?');
+    const fieldValue = (value as Record<string, unknown>)[field];
+    if (optional && (fieldValue === undefined || fieldValue === null)) continue;
+    const type = declared.replace('?', '') as ElementType;
+    if (!elementFits(type, fieldValue)) return `.${field} is ${fieldValue === undefined ? 'missing' : describe(fieldValue)}, expected ${type}`;
+  }
+  return undefined;
+}
+
+/** Integers may come as numeric strings (the API spells some numbers so). */
+function elementFits(type: ElementType, value: unknown): boolean {
+  if (type === 'integer') return (typeof value === 'number' && Number.isInteger(value)) || (typeof value === 'string' && /^-?\d+$/.test(value));
+  return typeof value === type;
 }
 
 function fits(type: FieldType, value: unknown, raw: unknown): boolean {

@@ -2,7 +2,7 @@ import { addressPairs, parentAddressOf } from '../kinds/address-path.js';
 import { kindOf, kinds } from '../kinds/index.js';
 import type { KindContext, KindDefinition, ListSpec, LiveObject, LiveParts } from '../kinds/types.js';
 import { ApiError, ApiErrorCode } from '../api/errors.js';
-import { liveShapeProblem } from './item-shape.js';
+import { assertReadable } from './item-shape.js';
 import { fetchListItems } from './list-items.js';
 import type { DesiredNode, LastApplied, ListedCollection, ListingClient, LiveState } from './types.js';
 
@@ -116,10 +116,7 @@ export class LiveReader {
       // Most kinds convert synchronously: a promise per item only where fromApi needs one.
       const converted = kind.fromApi(item, this.ctx, parent);
       const parts = converted instanceof Promise ? await converted : converted;
-      const problem = liveShapeProblem(kind, item, parts);
-      if (problem) {
-        throw new ApiError({ code: ApiErrorCode.badResponse, method: 'GET', path: spec.path, status: 200, retryable: false, detail: `the answer cannot be read: ${problem}`, ...(spec.role ? { role: spec.role } : {}) });
-      }
+      assertReadable(kind, item, parts, spec);
       objects.push(this.toLive(kind, parts, parent));
     }
     const collection: ListedCollection = { kind: kind.kind, addresses: objects.map((o) => o.address) };
@@ -161,10 +158,7 @@ export class LiveReader {
       ...(request.role ? { role: request.role } : {}),
     });
     const parts = await kind.fromApi({ id: live.id, ...response.body }, this.ctx, parent);
-    const problem = liveShapeProblem(kind, response.body, parts);
-    if (problem) {
-      throw new ApiError({ code: ApiErrorCode.badResponse, method: 'GET', path: request.path, status: response.status, retryable: false, detail: `the answer cannot be read: ${problem}`, ...(request.role ? { role: request.role } : {}) });
-    }
+    assertReadable(kind, response.body, parts, { ...request, status: response.status });
     const detailed = this.toLive(kind, parts, parent);
     live.fields = { ...live.fields, ...detailed.fields };
   }
