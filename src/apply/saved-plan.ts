@@ -1,4 +1,5 @@
 import { RefusedError } from '../core/errors.js';
+import { parentAddressOf } from '../kinds/address-path.js';
 import type { Change, Plan, PlanOptions } from '../plan/types.js';
 
 /** Lists at most this many stale addresses in the refusal. */
@@ -86,4 +87,24 @@ function describeOption(key: keyof PlanOptions, value: PlanOptions[keyof PlanOpt
   if (Array.isArray(value)) return value.length === 0 ? `no ${OPTION_FLAGS[key]}` : value.map((v) => `${OPTION_FLAGS[key]} ${v}`).join(' ');
   if (typeof value === 'boolean') return value ? OPTION_FLAGS[key] : `no ${OPTION_FLAGS[key]}`;
   return `${OPTION_FLAGS[key]} ${value}`;
+}
+
+/**
+ * What `apply --plan` reads again: the subtrees its changes touch, not the whole estate
+ * (a one-change plan of 2,000 tenants re-reads one tenant). Each change is targeted by its
+ * address, a delete by its owner, whose declared collection it leaves (a target keeps its
+ * subtree and its ancestors, see src/plan/targets.ts). The saved plan's safety rails were
+ * checked when it was made, and a saved plan with refusals is refused here; the delete
+ * share is therefore not checked again on this narrower scope, where its percentages would
+ * be of a few objects. Everything else (protect, replace, permissions) is per object and
+ * checked again.
+ */
+export function rereadScope(saved: Plan, options: PlanOptions, planFile: string): PlanOptions {
+  if (saved.errors.length > 0) {
+    throw new RefusedError('SB_PLAN_REFUSED', `${planFile} was refused by the safety rails when it was made (${saved.errors.map((e) => e.code).join(', ')}): make a new plan once the reason is gone`);
+  }
+  if (saved.changes.length === 0) return options;
+  const targets = new Set<string>();
+  for (const change of saved.changes) targets.add(change.action === 'delete' ? (parentAddressOf(change.address) ?? change.address) : change.address);
+  return { ...options, target: [...targets], maxDeletePercent: 100 };
 }

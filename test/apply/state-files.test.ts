@@ -6,7 +6,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { Journal, JOURNAL_SYNC_INTERVAL_MS } from '../../src/apply/journal.js';
 import { Progress } from '../../src/apply/progress.js';
 import { RecordKeeper } from '../../src/apply/record.js';
-import { checkSavedPlan, savedPlanOptions } from '../../src/apply/saved-plan.js';
+import { checkSavedPlan, rereadScope, savedPlanOptions } from '../../src/apply/saved-plan.js';
 import { RefusedError } from '../../src/core/errors.js';
 import { digestOf } from '../../src/plan/digest.js';
 import type { Change, Plan } from '../../src/plan/types.js';
@@ -134,6 +134,26 @@ describe('saved plan checks (CONTRACT §4)', () => {
     expect(refused?.message).toContain('--max-delete-percent: the plan was made with --max-delete-percent 10, this command gives --max-delete-percent 50');
     // a plan file from before options were recorded: the command line's own
     expect(savedPlanOptions(plan([]), given, () => true, 'plan.json')).toEqual(given);
+  });
+
+  it('re-reads only what the saved changes touch: each change, a delete by its owner; a refused plan is refused', () => {
+    const options = { target: [], exclude: ['tenant/legacy'], prune: true, allowReplace: false, maxDeletePercent: 10 };
+    const saved = plan([
+      change('tenant/a', 'update', 'sha256:1'),
+      change('tenant/b/subscription/main/address/Rue Haute 16/2, 1000 Brussels, Belgium', 'delete', 'sha256:2'),
+      change('tenant/c', 'create'),
+      change('tenant/c/subscription/main', 'create'),
+    ]);
+    expect(rereadScope(saved, options, 'plan.json')).toEqual({
+      target: ['tenant/a', 'tenant/b/subscription/main', 'tenant/c', 'tenant/c/subscription/main'],
+      exclude: ['tenant/legacy'],
+      prune: true,
+      allowReplace: false,
+      maxDeletePercent: 100,
+    });
+    expect(rereadScope(plan([]), options, 'plan.json')).toEqual(options);
+    const refused = plan([change('tenant/a', 'delete', 'sha256:1')], { errors: [{ code: 'SB_DELETE_THRESHOLD', message: 'too many' }] });
+    expect(() => rereadScope(refused, options, 'plan.json')).toThrow(expect.objectContaining({ code: 'SB_PLAN_REFUSED', exitCode: 3 }));
   });
 
   it('returns exactly the saved changes, from the fresh plan, when nothing moved', () => {

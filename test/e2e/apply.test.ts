@@ -173,6 +173,26 @@ describe('switchboard apply (end to end, real CLI over loopback HTTP)', () => {
     expect((other?.['markups'] as { markup: number }[]).map((m) => m.markup)).toEqual([1]);
   });
 
+  it('apply --plan re-reads only the subtrees its changes touch', async () => {
+    const names = Array.from({ length: 8 }, (_, i) => `reread-${i}`);
+    const docs = (markup: (name: string) => number) => names.map((n) => tenantDoc(n, `T-${n.toUpperCase()}`, `  markup: ${markup(n)}\n${withSubscription(`T-${n.toUpperCase()}`)}`)).join('');
+    const cwd = await manifestDir({ 't.yaml': docs(() => 1) });
+    expect((await runCli(['apply', cwd, '--yes'], { env: simEnv(sim.url), cwd })).code).toBe(0);
+    await writeFile(join(cwd, 't.yaml'), docs((n) => (n === 'reread-3' ? 2 : 1)));
+    const plan = join(cwd, 'plan.json');
+    await fetch(`${sim.url}/_sim/stats`, { method: 'DELETE' });
+    expect((await runCli(['plan', cwd, '--out', plan], { env: simEnv(sim.url), cwd })).stdout).toContain('Plan: 0 to create, 1 to update');
+    const subscriptionLists = async () => {
+      const stats = (await (await fetch(`${sim.url}/_sim/stats`)).json()) as { byRoute: Record<string, number> };
+      await fetch(`${sim.url}/_sim/stats`, { method: 'DELETE' });
+      return stats.byRoute['GET /api/v01/draas/:instance/tenants/:uuid/subscriptions'] ?? 0;
+    };
+    expect(await subscriptionLists()).toBe(names.length); // the plan reads every declared tenant
+    const applied = await runCli(['apply', cwd, '--plan', plan, '--yes'], { env: simEnv(sim.url), cwd });
+    expect(applied.stdout).toContain('Apply complete: 1 applied');
+    expect(await subscriptionLists()).toBe(1); // apply --plan: only reread-3
+  });
+
   it('a run killed with SIGKILL in the middle is finished by the next apply, with no duplicates', async () => {
     const count = 150;
     const docs = Array.from({ length: count }, (_, i) => tenantDoc(`kill-${String(i).padStart(4, '0')}`, `T-KILL-${i}`)).join('');

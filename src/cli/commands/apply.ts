@@ -8,7 +8,7 @@ import { createInterface } from 'node:readline/promises';
 import { Option, type Command } from 'commander';
 import { ApplyLock } from '../../apply/lock.js';
 import { runApply } from '../../apply/run-apply.js';
-import { checkSavedPlan, savedPlanOptions } from '../../apply/saved-plan.js';
+import { checkSavedPlan, rereadScope, savedPlanOptions } from '../../apply/saved-plan.js';
 import { renderSummary } from '../../apply/summary.js';
 import type { ApplyResult } from '../../apply/types.js';
 import { ExitCode, SwitchboardError } from '../../core/errors.js';
@@ -39,11 +39,12 @@ export const registerApply: CommandRegistrar = (program: Command, context) => {
       const ctx = context();
       const saved = given.plan ? await readPlanFile(given.plan) : undefined;
       const options = saved && given.plan ? { ...given, ...savedPlanOptions(saved, given, (key) => command.getOptionValueSource(key) === 'cli', given.plan) } : given;
+      const scope = saved && given.plan ? { ...options, ...rereadScope(saved, options, given.plan) } : options;
       // Taken before planning: a run that planned while another applied would apply a stale plan.
       const { lock, tookOver } = await ApplyLock.acquire(options.stateDir);
       if (tookOver) process.stderr.write(`Note: ${tookOver}.\n`);
       try {
-        const run = await planPipeline(paths, options, ctx.logger);
+        const run = await planPipeline(paths, scope, ctx.logger);
         try {
           ctx.exitCode = await applyCommand(run, saved, options, ctx);
         } finally {
