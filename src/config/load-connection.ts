@@ -1,3 +1,4 @@
+import { isPlainObject } from '../core/values.js';
 import { access, readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { parse } from 'yaml';
@@ -75,13 +76,13 @@ async function fromFile(file: string, options: LoadConnectionOptions): Promise<C
   } catch (error) {
     throw configError(`${file}: not valid YAML: ${(error as Error).message.split('\n')[0]}`);
   }
-  const environments = isRecord(document) && isRecord(document['environments']) ? document['environments'] : undefined;
+  const environments = isPlainObject(document) && isPlainObject(document['environments']) ? document['environments'] : undefined;
   if (!environments || Object.keys(environments).length === 0) throw configError(`${file}: no "environments" mapping`);
   const names = Object.keys(environments);
   const name = options.envName ?? (names.length === 1 ? names[0]! : undefined);
   if (!name) throw configError(`${file} defines several environments (${names.join(', ')}): choose one with --env NAME`);
   const raw = environments[name];
-  if (!isRecord(raw)) throw configError(`${file}: environment "${name}" not found (defined: ${names.join(', ')})`);
+  if (!isPlainObject(raw)) throw configError(`${file}: environment "${name}" not found (defined: ${names.join(', ')})`);
   const at = `environments.${name}`;
   const { value, missing } = interpolate(raw, options.env, at);
   const problems = missing.map((m) => `${m.at}: environment variable ${m.name} is not set`);
@@ -101,7 +102,7 @@ function readEnvironment(raw: Record<string, unknown>, at: string, baseDir: stri
   let routingEngine: RoutingEngineConnection | undefined;
   if (raw['routingEngine'] !== undefined) {
     const re = raw['routingEngine'];
-    if (!isRecord(re)) problems.push(`${at}.routingEngine: expected a mapping`);
+    if (!isPlainObject(re)) problems.push(`${at}.routingEngine: expected a mapping`);
     else {
       unknownKeys(re, RE_KEYS, `${at}.routingEngine`, problems);
       const reCa = optionalString(re['caFile'], `${at}.routingEngine.caFile`, problems);
@@ -125,7 +126,7 @@ function readEnvironment(raw: Record<string, unknown>, at: string, baseDir: stri
 }
 
 function readAuth(raw: unknown, at: string, problems: string[], allowTotp: boolean): ConnectionAuth | undefined {
-  if (!isRecord(raw)) {
+  if (!isPlainObject(raw)) {
     problems.push(`${at}: expected { username, password${allowTotp ? ', totpSecret?' : ''} } or { token }`);
     return undefined;
   }
@@ -216,10 +217,6 @@ async function existing(path: string): Promise<string | undefined> {
   } catch {
     return undefined;
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function dropUndefined(record: Record<string, unknown>): Record<string, unknown> {

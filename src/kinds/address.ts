@@ -1,3 +1,4 @@
+import { isPlainObject } from '../core/values.js';
 import { normalizeValue, pathId } from './fields.js';
 import { subscriptionPath } from './subscription-path.js';
 import { fullAddress } from '../manifest/index.js';
@@ -110,7 +111,3 @@ export const addressKind: KindDefinition = {
     { method: 'DELETE', path: itemPath(live, ctx), role: 'tenants.instance.subscriptions.instance.addresses.instance.delete' },
   ],
 };
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}

@@ -3,6 +3,7 @@
  * the shape of every field apply relies on, consistent counts, and no secret in clear.
  * Problems are collected (up to a few) and reported at once, with their JSON path.
  */
+import { isPlainObject } from '../core/values.js';
 import { isDigest } from './digest.js';
 import { topField } from './render-common.js';
 import { PLAN_FORMAT_VERSION, isPlaceholder, type Plan } from './types.js';
@@ -16,7 +17,7 @@ const MAX_PROBLEMS = 10;
 
 /** Why a value is not a plan; empty when it is one. `formatVersion` is checked first, alone. */
 export function planProblems(value: unknown): string[] {
-  if (!isObject(value)) return ['the file does not hold a JSON object'];
+  if (!isPlainObject(value)) return ['the file does not hold a JSON object'];
   const version = value['formatVersion'];
   if (version === undefined) return ['formatVersion is missing: this is not a switchboard plan file'];
   if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) {
@@ -119,7 +120,7 @@ function checkChange(change: unknown, at: string, p: Problems): void {
   p.optionalString(change['id'], `${at}.id`);
   for (const side of ['before', 'after']) {
     const v = change[side];
-    if (v !== null && !isObject(v)) p.add(`${at}.${side} must be an object or null`);
+    if (v !== null && !isPlainObject(v)) p.add(`${at}.${side} must be an object or null`);
   }
   if (action === 'create' && change['before'] !== null) p.add(`${at}.before must be null for a create`);
   if (action === 'delete' && change['after'] !== null) p.add(`${at}.after must be null for a delete`);
@@ -182,10 +183,6 @@ function checkConsistency(plan: Plan, p: Problems): void {
   }
 }
 
-function isObject(v: unknown): v is Json {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 /** Collects problems; each check returns whether the value had the expected type. */
 class Problems {
   readonly list: string[] = [];
@@ -193,7 +190,7 @@ class Problems {
     if (this.list.length < MAX_PROBLEMS) this.list.push(problem);
   }
   object(v: unknown, at: string): v is Json {
-    if (isObject(v)) return true;
+    if (isPlainObject(v)) return true;
     this.add(v === undefined ? `${at} is missing` : `${at} must be an object`);
     return false;
   }

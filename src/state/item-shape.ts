@@ -1,4 +1,5 @@
 import { ApiError, ApiErrorCode } from '../api/errors.js';
+import { isPlainObject } from '../core/values.js';
 import type { ElementType, FieldType, KindDefinition, LiveParts, ValueShape } from '../kinds/types.js';
 
 /**
@@ -28,16 +29,15 @@ export function assertReadable(kind: KindDefinition, item: unknown, parts: LiveP
  * strings, a postal code served as an object) stay accepted.
  */
 export function liveShapeProblem(kind: KindDefinition, item: unknown, parts: LiveParts): string | undefined {
-  if (typeof item !== 'object' || item === null || Array.isArray(item)) return `a ${kind.kind} item is ${describe(item)}, not an object`;
+  if (!isPlainObject(item)) return `a ${kind.kind} item is ${describe(item)}, not an object`;
   if (typeof parts.id !== 'string' && typeof parts.id !== 'number') return `the ${kind.kind} id is ${describe(parts.id)}`;
   if (String(parts.id).includes('[object ')) return `the ${kind.kind} id is not a scalar`;
   const identity = kind.identity(parts.fields);
   if (/\bundefined\b|\[object /.test(identity)) return `the ${kind.kind} identity cannot be formed from the answer ("${identity}")`;
-  const record = item as Record<string, unknown>;
-  const own = kind.itemProblem?.(record);
+  const own = kind.itemProblem?.(item);
   if (own) return `${kind.kind} ${own}`;
   for (const spec of kind.fields) {
-    const raw = record[spec.api ?? spec.name];
+    const raw = item[spec.api ?? spec.name];
     const contentProblem = (spec.elements && elementsProblem(raw, spec.elements)) || (spec.entries && entriesProblem(raw, spec.entries));
     if (contentProblem) return `${kind.kind} "${spec.api ?? spec.name}"${contentProblem.startsWith('is ') ? ' ' : ''}${contentProblem}`;
     if (spec.change === 'writeOnly' || spec.normalize || !(spec.name in parts.fields)) continue;
@@ -64,7 +64,7 @@ function elementsProblem(raw: unknown, shape: ValueShape): string | undefined {
 /** Why an object's values (a map of one type, or named fields) are not what the field table says. */
 function entriesProblem(raw: unknown, shape: ValueShape): string | undefined {
   if (raw === undefined || raw === null) return undefined;
-  if (typeof raw !== 'object' || Array.isArray(raw)) return `is ${describe(raw)}, expected an object`;
+  if (!isPlainObject(raw)) return `is ${describe(raw)}, expected an object`;
   if (typeof shape !== 'string') return valueProblem(raw, shape);
   for (const [key, value] of Object.entries(raw)) {
     if (value !== null && !elementFits(shape, value)) return `.${key} is ${describe(value)}, expected ${shape}`;
@@ -75,7 +75,7 @@ function entriesProblem(raw: unknown, shape: ValueShape): string | undefined {
 /** Why one value does not have the shape: a scalar type, or an object with these fields. */
 function valueProblem(value: unknown, shape: ValueShape): string | undefined {
   if (typeof shape === 'string') return elementFits(shape, value) ? undefined : ` is ${describe(value)}, expected ${shape}`;
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return ` is ${describe(value)}, expected an object`;
+  if (!isPlainObject(value)) return ` is ${describe(value)}, expected an object`;
   for (const [field, declared] of Object.entries(shape)) {
     const optional = declared.endsWith('?');
     const fieldValue = (value as Record<string, unknown>)[field];

@@ -1,4 +1,5 @@
 import { ApiError, ApiErrorCode } from '../api/errors.js';
+import { isPlainObject } from '../core/values.js';
 import { entitlementTypesList } from '../kinds/subscription-path.js';
 import type { IdChain, ReferenceData } from '../kinds/types.js';
 
@@ -36,7 +37,7 @@ function checkedItems<T>(items: T[], path: string, itemsKey: string, shape: Shap
 }
 
 function shapeProblem(item: unknown, shape: Shape): string | undefined {
-  if (typeof item !== 'object' || item === null || Array.isArray(item)) return 'is not an object';
+  if (!isPlainObject(item)) return 'is not an object';
   const record = item as Record<string, unknown>;
   for (const [field, type] of Object.entries(shape)) {
     const value = record[field];
@@ -45,7 +46,7 @@ function shapeProblem(item: unknown, shape: Shape): string | undefined {
       type === 'code' ? typeof value === 'string' || typeof value === 'number' :
       type === 'string' ? typeof value === 'string' :
       type === 'string?' ? value === undefined || value === null || typeof value === 'string' :
-      value === undefined || value === null || (typeof value === 'object' && !Array.isArray(value));
+      value === undefined || value === null || isPlainObject(value);
     if (!ok) return `has ${field} ${value === undefined ? 'missing' : `of type ${Array.isArray(value) ? 'list' : value === null ? 'null' : typeof value}`}`;
   }
   return undefined;
