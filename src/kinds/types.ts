@@ -41,8 +41,12 @@ export interface FieldSpec {
 /** A scalar type, or the fields of an object (`?` marks an optional one). */
 export type ValueShape = ElementType | Readonly<Record<string, ElementType | `${ElementType}?`>>;
 
-/** The type of a list element, or of a field of an object element. */
-export type ElementType = 'string' | 'integer' | 'boolean';
+/**
+ * The type of a list element, or of a field of an object element: `integer` accepts a
+ * numeric string (the API spells some numbers so), `scalar` a string or a number, `object`
+ * a JSON object.
+ */
+export type ElementType = 'string' | 'integer' | 'boolean' | 'scalar' | 'object';
 
 /** The ids a path needs: the live (or soon created) ids of the object's ancestors by kind. */
 export type IdChain = Readonly<Record<string, string>>;

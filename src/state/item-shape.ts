@@ -72,8 +72,11 @@ function entriesProblem(raw: unknown, shape: ValueShape): string | undefined {
   return undefined;
 }
 
-/** Why one value does not have the shape: a scalar type, or an object with these fields. */
-function valueProblem(value: unknown, shape: ValueShape): string | undefined {
+/**
+ * Why one value does not have the shape: a scalar type, or an object with these fields;
+ * the answer starts with the field (`.name is a list, expected string`) or with ` is`.
+ */
+export function valueProblem(value: unknown, shape: ValueShape): string | undefined {
   if (typeof shape === 'string') return elementFits(shape, value) ? undefined : ` is ${describe(value)}, expected ${shape}`;
   if (!isPlainObject(value)) return ` is ${describe(value)}, expected an object`;
   for (const [field, declared] of Object.entries(shape)) {
@@ -86,10 +89,17 @@ function valueProblem(value: unknown, shape: ValueShape): string | undefined {
   return undefined;
 }
 
-/** Integers may come as numeric strings (the API spells some numbers so). */
 function elementFits(type: ElementType, value: unknown): boolean {
-  if (type === 'integer') return (typeof value === 'number' && Number.isInteger(value)) || (typeof value === 'string' && /^-?\d+$/.test(value));
-  return typeof value === type;
+  switch (type) {
+    case 'integer':
+      return (typeof value === 'number' && Number.isInteger(value)) || (typeof value === 'string' && /^-?\d+$/.test(value));
+    case 'scalar':
+      return typeof value === 'string' || typeof value === 'number';
+    case 'object':
+      return isPlainObject(value);
+    default:
+      return typeof value === type;
+  }
 }
 
 function fits(type: FieldType, value: unknown, raw: unknown): boolean {

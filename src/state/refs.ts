@@ -1,7 +1,7 @@
 import { ApiError, ApiErrorCode } from '../api/errors.js';
-import { isPlainObject } from '../core/values.js';
 import { entitlementTypesList } from '../kinds/subscription-path.js';
-import type { IdChain, ReferenceData } from '../kinds/types.js';
+import type { IdChain, ReferenceData, ValueShape } from '../kinds/types.js';
+import { valueProblem } from './item-shape.js';
 
 /** The client calls reference data needs (the API client satisfies it). */
 export interface RefsClient {
@@ -14,42 +14,23 @@ export interface RefsClient {
   }): Promise<T[]>;
 }
 
-/** The type each field of a reference list's items must have: `?` marks an optional one. */
-type Shape = Record<string, 'id' | 'string' | 'string?' | 'code' | 'object?'>;
-
-const SUSPENSION_PROFILE: Shape = { id: 'id', name: 'string', barringProfileId: 'string' };
-const ENTITLEMENT_TYPE: Shape = { id: 'id', name: 'string' };
-const POSTAL_CODE: Shape = { id: 'id', code: 'code', city: 'string?', country: 'object?' };
+const SUSPENSION_PROFILE: ValueShape = { id: 'integer', name: 'string', barringProfileId: 'string' };
+const ENTITLEMENT_TYPE: ValueShape = { id: 'integer', name: 'string' };
+const POSTAL_CODE: ValueShape = { id: 'integer', code: 'scalar', city: 'string?', country: 'object?' };
 
 /**
  * Fails the read (naming the GET) when an item is not what the list holds: reference data
  * turns names into ids and back, so a misread item would silently become a wrong change
  * (a suspension profile "lifted" because its barring-profile id no longer matched).
  */
-function checkedItems<T>(items: T[], path: string, itemsKey: string, shape: Shape): T[] {
+function checkedItems<T>(items: T[], path: string, itemsKey: string, shape: ValueShape): T[] {
   items.forEach((item, i) => {
-    const problem = shapeProblem(item, shape);
+    const problem = valueProblem(item, shape);
     if (problem) {
-      throw new ApiError({ code: ApiErrorCode.badResponse, method: 'GET', path, status: 200, retryable: false, detail: `the answer cannot be read: ${itemsKey}[${i}] ${problem}` });
+      throw new ApiError({ code: ApiErrorCode.badResponse, method: 'GET', path, status: 200, retryable: false, detail: `the answer cannot be read: ${itemsKey}[${i}]${problem}` });
     }
   });
   return items;
-}
-
-function shapeProblem(item: unknown, shape: Shape): string | undefined {
-  if (!isPlainObject(item)) return 'is not an object';
-  const record = item as Record<string, unknown>;
-  for (const [field, type] of Object.entries(shape)) {
-    const value = record[field];
-    const ok =
-      type === 'id' ? typeof value === 'number' || (typeof value === 'string' && value !== '') :
-      type === 'code' ? typeof value === 'string' || typeof value === 'number' :
-      type === 'string' ? typeof value === 'string' :
-      type === 'string?' ? value === undefined || value === null || typeof value === 'string' :
-      value === undefined || value === null || isPlainObject(value);
-    if (!ok) return `has ${field} ${value === undefined ? 'missing' : `of type ${Array.isArray(value) ? 'list' : value === null ? 'null' : typeof value}`}`;
-  }
-  return undefined;
 }
 
 /**
@@ -63,7 +44,7 @@ export function createReferenceData(client: RefsClient, P: string): ReferenceDat
     return () => (value ??= load());
   };
   const typesBySubscription = new Map<string, Promise<{ id: number; name: string }[]>>();
-  const read = async <T>(options: Parameters<RefsClient['listPages']>[0], shape: Shape): Promise<T[]> =>
+  const read = async <T>(options: Parameters<RefsClient['listPages']>[0], shape: ValueShape): Promise<T[]> =>
     checkedItems(await client.listPages<T>(options), options.path, options.itemsKey, shape);
   const publicTypes = once(() =>
     read<{ id: number; name: string }>({ path: `${P}/public/entitlement_types`, itemsKey: 'entitlementTypes', style: 'none' }, ENTITLEMENT_TYPE),

@@ -37,7 +37,7 @@ describe('reference data (Doc 1 §2.7, §4.5; Doc 2 §2.4)', () => {
     const error = await suspensionProfileName('BP-OUT', { P, refs }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ code: 'SB_API_BAD_RESPONSE', method: 'GET', path: `${P}/public/suspension_profiles` });
-    expect((error as ApiError).message).toContain('suspensionProfiles[1] has barringProfileId of type object');
+    expect((error as ApiError).message).toContain('suspensionProfiles[1].barringProfileId is an object, expected string');
   });
 
   it('checks entitlement types and postal codes too, accepting the spellings the API uses', async () => {
@@ -52,7 +52,7 @@ describe('reference data (Doc 1 §2.7, §4.5; Doc 2 §2.4)', () => {
     expect(await refs.postalCodes()).toEqual([{ id: 9, code: '1000', isoCode: 'BE', city: 'Brussels' }, { id: 10, code: '9000' }]);
 
     const broken = createReferenceData(client({ [`${P}/public/entitlement_types`]: [{ id: 4, name: ['BE geo'] }], [`${P}/public/postal_codes`]: [{ id: 9, code: { code: 1000 } }] }), P);
-    await expect(broken.entitlementTypes({})).rejects.toThrow(/entitlementTypes\[0\] has name of type list/);
-    await expect(broken.postalCodes()).rejects.toThrow(/postalCodes\[0\] has code of type object/);
+    await expect(broken.entitlementTypes({})).rejects.toThrow(/entitlementTypes\[0\]\.name is a list, expected string/);
+    await expect(broken.postalCodes()).rejects.toThrow(/postalCodes\[0\]\.code is an object, expected scalar/);
   });
 });
