@@ -113,7 +113,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       stats.recordFault(`malformed-${malformed}`);
       spoilResponse(res, malformed);
     }
-    answerNoSoonerThan(res, deadline);
+    if (deadline > arrival) answerNoSoonerThan(res, deadline);
     const handled = (await core.api.handle(simReq, res)) || (await routing.handle(simReq, res));
     if (!handled) {
       stats.record(simReq.method, 'unmatched');
