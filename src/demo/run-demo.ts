@@ -142,6 +142,6 @@ The simulator lived inside this process: nothing else was changed.
 Try next:
   npx switchboard sim                                    # a simulator that stays up (in another terminal)
   npx switchboard plan ${shown} --sim --format markdown   # the plan as a pull-request comment
-  README.md, section "Tutorial"                           # export, edit, plan, apply, drift: ten minutes
+  docs/tutorial.md                                        # export, edit, plan, apply, drift: ten minutes
 `;
 }

@@ -40,7 +40,7 @@ describe('switchboard demo (issue #8)', () => {
     expect(step(5)).toContain('~ tenant/acme-corp (Tenant, id');
     expect(step(5)).toContain('Plan: 0 to create, 1 to update, 0 to replace, 0 to delete.');
     expect(stdout).toMatch(/── Done in \d+\.\d s: every step behaved ──/);
-    expect(stdout).toContain('README.md, section "Tutorial"');
+    expect(stdout).toContain('docs/tutorial.md');
   }, 60_000);
 
   it('leaves examples/ untouched (the edit happens in a temporary copy)', async () => {
