@@ -1,20 +1,20 @@
 /**
- * Runs docs/tutorial.md as a reader would, from the markdown itself. The blocks of the
- * numbered steps, in order:
+ * Runs documentation as a reader would, from the markdown itself (docs/tutorial.md, the
+ * example of README.md). Its blocks, in order:
  * - ```sh: commands typed in one shell (terminal 2), whose variables carry to the next
  *   block; what they print (stdout and stderr) must equal the ```text block that follows,
  *   or be nothing when no ```text block follows;
  * - ```sh background: a command left running in another terminal (the simulator);
  * - ```yaml create=FILE: a file to write; ```yaml show=FILE: a file whose content is shown;
  * - ```diff edit=FILE: an edit (lines `-` replaced by lines `+`).
- * Blocks before step 1 (installing) are the test's set-up: `npx switchboard` runs the
+ * What a page asks to install first is the test's set-up: `npx switchboard` runs the
  * built CLI of this checkout.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import type { Fence, Item } from './markdown.js';
+import type { Fence, Heading, Item } from './markdown.js';
 
 export const CLI = resolve(import.meta.dirname, '../../dist/cli/main.js');
 
@@ -25,10 +25,23 @@ export type Step =
   | { kind: 'run'; script: string; expected: string; line: number; background: boolean }
   | { kind: 'create' | 'show' | 'edit'; file: string; body: string; line: number };
 
-/** The runnable blocks of the numbered steps (`## 1. …` onwards), paired with their output. */
-export function tutorialSteps(items: Item[]): Step[] {
-  const first = items.findIndex((i) => i.type === 'heading' && i.level === 2 && /^1\.\s/.test(i.text));
-  const fences = items.slice(first).filter((i): i is Fence => i.type === 'fence');
+/** The items of the numbered steps of a tutorial: from its `## 1. …` heading to the end. */
+export function numberedSteps(items: Item[]): Item[] {
+  return items.slice(items.findIndex((i) => i.type === 'heading' && i.level === 2 && /^1\.\s/.test(i.text)));
+}
+
+/** The items of the section under the heading `text`, up to the next heading of its level or above. */
+export function section(items: Item[], text: string): Item[] {
+  const start = items.findIndex((i) => i.type === 'heading' && i.text === text);
+  if (start < 0) throw new Error(`no heading "${text}"`);
+  const level = (items[start] as Heading).level;
+  const end = items.findIndex((i, n) => n > start && i.type === 'heading' && i.level <= level);
+  return items.slice(start, end < 0 ? undefined : end);
+}
+
+/** The runnable blocks of `items`, each command paired with the output block after it. */
+export function stepsOf(items: Item[]): Step[] {
+  const fences = items.filter((i): i is Fence => i.type === 'fence');
   const steps: Step[] = [];
   for (let i = 0; i < fences.length; i++) {
     const fence = fences[i] as Fence;
@@ -42,7 +55,7 @@ export function tutorialSteps(items: Item[]): Step[] {
       const kind = 'create' in fence.attrs ? 'create' : 'show' in fence.attrs ? 'show' : 'edit';
       steps.push({ kind, file, body: fence.body, line: fence.line });
     } else {
-      throw new Error(`docs/tutorial.md:${fence.line}: a \`${fence.lang}\` block that is neither run nor checked`);
+      throw new Error(`line ${fence.line}: a \`${fence.lang}\` block that is neither run nor checked`);
     }
   }
   return steps;

@@ -1,7 +1,8 @@
 /**
- * docs/tutorial.md runs as written: its commands, in order, in a fresh folder, against the
- * simulator its step 1 starts, print what the page shows (uuids, journal names, timings
- * and the simulator's port masked). See tutorial-runner.ts for how blocks are read.
+ * docs/tutorial.md and README.md's example run as written: their commands, in order, in a
+ * fresh folder (the tutorial against the simulator its step 1 starts, the example with
+ * --sim), print what the page shows (uuids, journal names, timings and the simulator's
+ * port masked). See tutorial-runner.ts for how blocks are read.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -9,55 +10,62 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseMarkdown } from './markdown.js';
-import { CLI, TutorialShell, applyEdit, mask, matches, tutorialSteps, type Step } from './tutorial-runner.js';
+import { CLI, TutorialShell, applyEdit, mask, matches, numberedSteps, section, stepsOf, type Step } from './tutorial-runner.js';
 
-const PAGE = resolve(import.meta.dirname, '../../docs/tutorial.md');
+const ROOT = resolve(import.meta.dirname, '../..');
 const BLOCK_TIMEOUT_MS = 30_000;
+const README_EXAMPLE = 'An example: a manifest and its plan';
 
-describe('docs/tutorial.md, run from the page', () => {
-  const steps = tutorialSteps(parseMarkdown(readFileSync(PAGE, 'utf8')));
-  let dir: string;
-  let shell: TutorialShell;
+/** Runs `steps` of `page` in a fresh folder and shell, block after block. */
+function runsAsWritten(page: string, steps: Step[], kinds: string[]): void {
+  describe(`${page}, run from the page`, () => {
+    let dir: string;
+    let shell: TutorialShell;
 
-  beforeAll(async () => {
-    if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build first (npm test does)`);
-    dir = await mkdtemp(join(tmpdir(), 'switchboard-tutorial-'));
-    shell = await TutorialShell.open(dir);
-  });
+    beforeAll(async () => {
+      if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build first (npm test does)`);
+      dir = await mkdtemp(join(tmpdir(), 'switchboard-docs-run-'));
+      shell = await TutorialShell.open(dir);
+    });
 
-  afterAll(async () => {
-    await shell?.close();
-    if (dir) await rm(dir, { recursive: true, force: true });
-  });
+    afterAll(async () => {
+      await shell?.close();
+      if (dir) await rm(dir, { recursive: true, force: true });
+    });
 
-  it('has steps that run, write, edit and show files', () => {
-    const kinds = new Set(steps.map((s) => (s.kind === 'run' && s.background ? 'background' : s.kind)));
-    expect([...kinds].sort()).toEqual(['background', 'create', 'edit', 'run', 'show']);
-  });
+    it('has blocks that run, write, edit and show files', () => {
+      const found = new Set(steps.map((s) => (s.kind === 'run' && s.background ? 'background' : s.kind)));
+      expect([...found].sort()).toEqual(kinds);
+    });
 
-  it('prints what the page shows, block after block', { timeout: steps.length * BLOCK_TIMEOUT_MS }, async () => {
-    for (const step of steps) await check(step);
-  });
+    it('prints what the page shows, block after block', { timeout: steps.length * BLOCK_TIMEOUT_MS }, async () => {
+      for (const step of steps) await check(step);
+    });
 
-  async function check(step: Step): Promise<void> {
-    const where = `docs/tutorial.md:${step.line}`;
-    if (step.kind === 'create') return shell.writeFile(step.file, step.body);
-    if (step.kind === 'edit') return shell.writeFile(step.file, applyEdit(await shell.readFile(step.file), step.body));
-    if (step.kind === 'show') {
-      const actual = mask(await shell.readFile(step.file));
-      expect(matches(mask(step.body), actual), `${where}: ${step.file} is not what the page shows:\n${actual}`).toBe(true);
-      return;
+    async function check(step: Step): Promise<void> {
+      const where = `${page}:${step.line}`;
+      if (step.kind === 'create') return shell.writeFile(step.file, step.body);
+      if (step.kind === 'edit') return shell.writeFile(step.file, applyEdit(await shell.readFile(step.file), step.body));
+      if (step.kind === 'show') {
+        const actual = mask(await shell.readFile(step.file));
+        expect(matches(mask(step.body), actual), `${where}: ${step.file} is not what the page shows:\n${actual}`).toBe(true);
+        return;
+      }
+      const lines = step.expected.split('\n').length - 1;
+      const output = step.background
+        ? await shell.start(step.script, lines, BLOCK_TIMEOUT_MS)
+        : await shell.run(step.script, BLOCK_TIMEOUT_MS);
+      const actual = mask(output, shell.port);
+      if (!matches(mask(step.expected), actual)) {
+        expect(actual, `${where}: the commands\n${step.script}print something else than the page`).toBe(mask(step.expected));
+      }
     }
-    const lines = step.expected.split('\n').length - 1;
-    const output = step.background
-      ? await shell.start(step.script, lines, BLOCK_TIMEOUT_MS)
-      : await shell.run(step.script, BLOCK_TIMEOUT_MS);
-    const actual = mask(output, shell.port);
-    if (!matches(mask(step.expected), actual)) {
-      expect(actual, `${where}: the commands\n${step.script}print something else than the page`).toBe(mask(step.expected));
-    }
-  }
-});
+  });
+}
+
+const read = (page: string) => parseMarkdown(readFileSync(join(ROOT, page), 'utf8'));
+runsAsWritten('docs/tutorial.md', stepsOf(numberedSteps(read('docs/tutorial.md'))), ['background', 'create', 'edit', 'run', 'show']);
+runsAsWritten('README.md', stepsOf(section(read('README.md'), README_EXAMPLE)), ['create', 'run']);
 
 describe('the tutorial runner', () => {
   it('masks what differs between runs, and nothing else', () => {
