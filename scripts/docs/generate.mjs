@@ -45,8 +45,9 @@ for (const section of SECTIONS) {
   const next = `${text.slice(0, from + begin.length)}\n\n${await section.render(root)}\n\n${text.slice(to)}`;
   if (next === text) continue;
   stale++;
-  if (values.check) console.error(`${section.page}: the ${section.name} section is not what ${section.source} gives: run npm run docs:generate`);
-  else {
+  if (values.check) {
+    console.error(`${section.page}: the ${section.name} section is not what ${section.source} gives: run npm run docs:generate`);
+  } else {
     await writeFile(path, next);
     console.log(`${section.page}: ${section.name} section rewritten from ${section.source}`);
   }

@@ -84,7 +84,11 @@ export function renderFields(schemas) {
     return text;
   };
 
-  const descriptionOf = (own, file) => own.description ?? (own.$ref ? descriptionOf(resolve(own.$ref, file).schema, resolve(own.$ref, file).file) : '');
+  const descriptionOf = (own, file) => {
+    if (own.description || !own.$ref) return own.description ?? '';
+    const def = resolve(own.$ref, file);
+    return descriptionOf(def.schema, def.file);
+  };
 
   /** Rows of an object's properties (inline objects as dotted rows), and its refused fields. */
   const rows = (object, file, prefix = '') => {
@@ -96,7 +100,11 @@ export function renderFields(schemas) {
         out.refused.push(`\`${field}\`: ${prose(own['x-ignored'] ?? own.description)}`);
         continue;
       }
-      const traits = [required.has(name) ? 'required' : '', own['x-immutable'] ? 'replaces on change' : '', own.writeOnly ? 'write-only' : '']
+      const traits = [
+        required.has(name) ? 'required' : '',
+        own['x-immutable'] ? 'replaces on change' : '',
+        own.writeOnly ? 'write-only' : '',
+      ]
         .filter(Boolean)
         .join(', ');
       const inline = own.type === 'object' && own.properties && !own.$ref;
@@ -115,7 +123,9 @@ export function renderFields(schemas) {
     const parts = [];
     if (caption) parts.push(caption, '');
     parts.push('| field | type | notes | description |', '|---|---|---|---|', ...lines);
-    if (refused.length > 0) parts.push('', 'Refused (`SB_IGNORED_FIELD`, with the reason `validate` gives):', '', ...refused.map((r) => `- ${r}`));
+    if (refused.length > 0) {
+      parts.push('', 'Refused (`SB_IGNORED_FIELD`, with the reason `validate` gives):', '', ...refused.map((r) => `- ${r}`));
+    }
     return parts.join('\n');
   };
 

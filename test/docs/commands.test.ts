@@ -62,7 +62,9 @@ function defaultMatches(option: Option, cell: string): { ok: boolean; expected: 
     const on = option.negate ? value === false : Boolean(value);
     return { ok: cell === (on ? 'on' : 'off'), expected: on ? 'on' : 'off' };
   }
-  if (value === undefined) return { ok: cell === '—' || /^\*[^*]+\*$/.test(cell), expected: '— (or a computed default in italics)' };
+  if (value === undefined) {
+    return { ok: cell === '—' || /^\*[^*]+\*$/.test(cell), expected: '— (or a computed default in italics)' };
+  }
   if (Array.isArray(value) && value.length === 0) return { ok: cell === 'none', expected: 'none' };
   const expected = `\`${Array.isArray(value) ? value.join(', ') : String(value)}\``;
   return { ok: cell === expected, expected };
@@ -84,14 +86,17 @@ function checkOptions(where: string, options: readonly Option[], section: Sectio
       continue;
     }
     const { ok, expected } = defaultMatches(option, row.defaultCell);
-    if (!ok) problems.push(`${where}: \`${option.flags}\` (line ${row.line}): the page says default "${row.defaultCell}", the program says ${expected}`);
+    const at = `${where}: \`${option.flags}\` (line ${row.line})`;
+    if (!ok) problems.push(`${at}: the page says default "${row.defaultCell}", the program says ${expected}`);
     if (option.envVar && !row.environmentCell.includes(`\`${option.envVar}\``)) {
-      problems.push(`${where}: \`${option.flags}\` (line ${row.line}): the program reads \`${option.envVar}\`; the environment column does not say so`);
+      problems.push(`${at}: the program reads \`${option.envVar}\`; the environment column does not say so`);
     }
   }
   const known = new Set(options.map((o) => o.flags));
   for (const row of section.options.values()) {
-    if (!known.has(row.flags)) problems.push(`${where}: the page documents \`${row.flags}\` (line ${row.line}), which the program does not have`);
+    if (!known.has(row.flags)) {
+      problems.push(`${where}: the page documents \`${row.flags}\` (line ${row.line}), which the program does not have`);
+    }
   }
   return problems;
 }

@@ -39,7 +39,8 @@ describe('generated documentation', () => {
     await mkdir(join(copy, 'test/bench'), { recursive: true });
     await cp(join(ROOT, 'docs'), join(copy, 'docs'), { recursive: true });
     await cp(join(ROOT, 'schemas'), join(copy, 'schemas'), { recursive: true });
-    const results = JSON.parse(await readFile(join(ROOT, 'test/bench/results.json'), 'utf8')) as { scenarios: Record<string, { wallS: number }> };
+    const text = await readFile(join(ROOT, 'test/bench/results.json'), 'utf8');
+    const results = JSON.parse(text) as { scenarios: Record<string, { wallS: number }> };
     const first = Object.values(results.scenarios)[0];
     if (!first) throw new Error('results.json holds no scenario');
     first.wallS = 1234.56;

@@ -43,7 +43,9 @@ function brokenLinks(page: string): string[] {
     else if (anchor !== undefined) {
       const targetPage = relative(ROOT, file);
       if (!targetPage.endsWith('.md')) problems.push(`${where}: an anchor into a file that is not markdown`);
-      else if (!anchors(targetPage).has(decodeURIComponent(anchor))) problems.push(`${where}: no heading with this anchor in ${targetPage}`);
+      else if (!anchors(targetPage).has(decodeURIComponent(anchor))) {
+        problems.push(`${where}: no heading with this anchor in ${targetPage}`);
+      }
     }
   }
   return problems;
@@ -78,7 +80,8 @@ describe('README.md and docs/*.md', () => {
 
   it.each(PAGES)('%s: explains the API documents it cites', (page) => {
     const cites = items(page).some((i) => (i.type === 'fence' ? i.body : i.text).match(/\bDoc(ument)?\s?[123]\b/));
-    const explains = page === 'docs/design-decisions.md' || links(items(page)).some((l) => l.target.endsWith('#the-platforms-api-documents'));
+    const explains =
+      page === 'docs/design-decisions.md' || links(items(page)).some((l) => l.target.endsWith('#the-platforms-api-documents'));
     expect(!cites || explains, 'cites "Document N" without a link to design-decisions.md#the-platforms-api-documents').toBe(true);
   });
 
@@ -88,6 +91,7 @@ describe('README.md and docs/*.md', () => {
     expect(githubSlug('GitOps: plan on pull requests, apply on merge')).toBe('gitops-plan-on-pull-requests-apply-on-merge');
     expect(githubSlug('Number → address links, §4.4 × 2')).toBe('number--address-links-44--2');
     const repeated = parseMarkdown('# A\n## Options\n## Options\n```\n# not a heading\n```\n');
-    expect(repeated.filter((i) => i.type === 'heading').map((i) => (i.type === 'heading' ? i.slug : ''))).toEqual(['a', 'options', 'options-1']);
+    const slugs = repeated.flatMap((i) => (i.type === 'heading' ? [i.slug] : []));
+    expect(slugs).toEqual(['a', 'options', 'options-1']);
   });
 });

@@ -61,7 +61,8 @@ export function parseMarkdown(text: string): Item[] {
       const base = githubSlug(heading[2] ?? '');
       const seen = slugs.get(base) ?? 0;
       slugs.set(base, seen + 1);
-      items.push({ type: 'heading', level: heading[1]?.length ?? 1, text: heading[2] ?? '', slug: seen === 0 ? base : `${base}-${seen}`, line: i + 1 });
+      const slug = seen === 0 ? base : `${base}-${seen}`;
+      items.push({ type: 'heading', level: heading[1]?.length ?? 1, text: heading[2] ?? '', slug, line: i + 1 });
       continue;
     }
     items.push({ type: 'prose', text: line, line: i + 1 });
@@ -93,6 +94,9 @@ function withoutCode(text: string): string {
   return text.replace(/(`+)[\s\S]*?\1/g, '');
 }
 
+/** `[text](target "title")` and `![alt](target)`, the target in group 1. */
+const INLINE_LINK = /!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g;
+
 export interface Link {
   target: string;
   line: number;
@@ -104,7 +108,7 @@ export function links(items: Item[]): Link[] {
   for (const item of items) {
     if (item.type === 'fence') continue;
     const text = withoutCode(item.text);
-    for (const m of text.matchAll(/!?\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) found.push({ target: m[1] ?? '', line: item.line });
+    for (const m of text.matchAll(INLINE_LINK)) found.push({ target: m[1] ?? '', line: item.line });
     const definition = /^\s*\[[^\]]+\]:\s*(\S+)/.exec(text);
     if (definition) found.push({ target: definition[1] ?? '', line: item.line });
   }

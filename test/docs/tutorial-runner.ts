@@ -21,9 +21,12 @@ export const CLI = resolve(import.meta.dirname, '../../dist/cli/main.js');
 /** The tutorial's simulator port; the test's simulator takes a free one instead. */
 const PAGE_PORT = '8080';
 
+type FileAction = 'create' | 'show' | 'edit';
+
+/** A block to run, or a file to write, check or edit. */
 export type Step =
   | { kind: 'run'; script: string; expected: string; line: number; background: boolean }
-  | { kind: 'create' | 'show' | 'edit'; file: string; body: string; line: number };
+  | { [K in FileAction]: { kind: K; file: string; body: string; line: number } }[FileAction];
 
 /** The items of the numbered steps of a tutorial: from its `## 1. …` heading to the end. */
 export function numberedSteps(items: Item[]): Item[] {
@@ -52,8 +55,10 @@ export function stepsOf(items: Item[]): Step[] {
       if (next?.lang === 'text') i++;
       steps.push({ kind: 'run', script: fence.body, expected, line: fence.line, background: 'background' in fence.attrs });
     } else if (file !== undefined) {
-      const kind = 'create' in fence.attrs ? 'create' : 'show' in fence.attrs ? 'show' : 'edit';
-      steps.push({ kind, file, body: fence.body, line: fence.line });
+      const target = { file, body: fence.body, line: fence.line };
+      if ('create' in fence.attrs) steps.push({ kind: 'create', ...target });
+      else if ('show' in fence.attrs) steps.push({ kind: 'show', ...target });
+      else steps.push({ kind: 'edit', ...target });
     } else {
       throw new Error(`line ${fence.line}: a \`${fence.lang}\` block that is neither run nor checked`);
     }
@@ -158,7 +163,13 @@ export class TutorialShell {
 
   /** Starts a block in the background (with --port 0) and returns its first `lines` lines of output. */
   async start(script: string, lines: number, timeoutMs: number): Promise<string> {
-    const child = spawn('bash', ['-c', `exec 2>&1; ${script.trim()} --port 0`], { cwd: this.cwd, env: this.env, detached: true, stdio: ['ignore', 'pipe', 'ignore'] });
+    const command = `exec 2>&1; ${script.trim()} --port 0`;
+    const child = spawn('bash', ['-c', command], {
+      cwd: this.cwd,
+      env: this.env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     this.background.push(child);
     let text = '';
     child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));

@@ -69,7 +69,8 @@ runsAsWritten('README.md', stepsOf(section(read('README.md'), README_EXAMPLE)), 
 
 describe('the tutorial runner', () => {
   it('masks what differs between runs, and nothing else', () => {
-    const text = 'id 16f11d47-f75a-4f09-b5c2-e8d641ed72e7 (5 requests, 0.3 s) 197.8/s .switchboard/journal-2026-11-23T18-35-17-585Z.jsonl markup: 4';
+    const text =
+      'id 16f11d47-f75a-4f09-b5c2-e8d641ed72e7 (5 requests, 0.3 s) 197.8/s .switchboard/journal-2026-11-23T18-35-17-585Z.jsonl markup: 4';
     expect(mask(text)).toBe('id <uuid> (5 requests, <n> s) <n>/s .switchboard/journal-<time>.jsonl markup: 4');
     expect(mask('http://127.0.0.1:40457/x and &#58;40457', '40457')).toBe('http://127.0.0.1:8080/x and &#58;8080');
   });
