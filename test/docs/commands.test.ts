@@ -51,23 +51,41 @@ function readPage(): Map<string, Section> {
 }
 
 /**
- * The default column as the page must write it: `off` (or `on`) for a flag, the value in
- * backticks, `none` for an empty list; for an option commander gives no default, `—` or
- * a computed default in italics (`*0*`), which this test cannot check against the program.
+ * The default column as the page writes it: `off` (or `on`) for a flag, the value in
+ * backticks, `none` for an empty list, `—` for an option commander gives no default.
  */
-function defaultMatches(option: Option, cell: string): { ok: boolean; expected: string } {
+function defaultCell(option: Option): string {
   const value: unknown = option.defaultValue;
-  const takesValue = option.required || option.optional;
-  if (!takesValue) {
-    const on = option.negate ? value === false : Boolean(value);
-    return { ok: cell === (on ? 'on' : 'off'), expected: on ? 'on' : 'off' };
-  }
-  if (value === undefined) {
-    return { ok: cell === '—' || /^\*[^*]+\*$/.test(cell), expected: '— (or a computed default in italics)' };
-  }
-  if (Array.isArray(value) && value.length === 0) return { ok: cell === 'none', expected: 'none' };
-  const expected = `\`${Array.isArray(value) ? value.join(', ') : String(value)}\``;
+  if (!option.required && !option.optional) return (option.negate ? value === false : Boolean(value)) ? 'on' : 'off';
+  if (value === undefined) return '—';
+  if (Array.isArray(value) && value.length === 0) return 'none';
+  return `\`${Array.isArray(value) ? value.join(', ') : String(value)}\``;
+}
+
+/** Where commander has no default, the page may show a computed one in italics (`*0*`), unchecked. */
+function defaultMatches(option: Option, cell: string): { ok: boolean; expected: string } {
+  const expected = defaultCell(option);
+  if (expected === '—') return { ok: cell === '—' || /^\*[^*]+\*$/.test(cell), expected: '— (or a computed default in italics)' };
   return { ok: cell === expected, expected };
+}
+
+/** The start of a section for an undocumented command: its synopsis and option rows. */
+function sectionStart(command: Command): string {
+  const rows = command.options.map((o) => `| \`${o.flags}\` | ${defaultCell(o)} | ${o.envVar ? `\`${o.envVar}\`` : '—'} | ${o.description} |`);
+  return [
+    `## switchboard ${command.name()}`,
+    '',
+    '```text',
+    `switchboard ${command.name()} ${command.usage()}`,
+    '```',
+    '',
+    command.description(),
+    '',
+    '| option | default | environment | what it does |',
+    '|---|---|---|---|',
+    ...rows,
+    '',
+  ].join('\n');
 }
 
 function program(): Command {
@@ -107,7 +125,10 @@ describe('docs/commands.md', () => {
 
   it('has a section for every command and for no other', () => {
     const documented = [...sections.keys()].filter((h) => h.startsWith('switchboard ')).map((h) => h.slice('switchboard '.length));
-    expect(documented.sort()).toEqual(cli.commands.map((c) => c.name()).sort());
+    const missing = cli.commands.filter((c) => !documented.includes(c.name()));
+    const start = missing.map(sectionStart).join('\n');
+    expect(missing.map((c) => c.name()), `add to docs/commands.md (then say what each does):\n\n${start}`).toEqual([]);
+    expect(documented.filter((name) => !cli.commands.some((c) => c.name() === name))).toEqual([]);
   });
 
   it('shows each command with its arguments as the program parses them', () => {
