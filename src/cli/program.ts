@@ -16,9 +16,25 @@ export interface CliContext {
 export type CommandRegistrar = (program: Command, context: () => CliContext) => void;
 
 /**
- * Builds the program, runs it, and maps every error to an exit code. Expected failures
- * (SwitchboardError) print their message only; anything else is a bug and prints its
- * stack when --log-level debug is given.
+ * The whole command line: every command and option registered on `program`. `runCli` runs
+ * it; docs/commands.md is checked against it (test/docs/commands.test.ts).
+ */
+export function buildProgram(program: Command, context: () => CliContext): Command {
+  program
+    .name('switchboard')
+    .description('GitOps reconciler for a multi-tenant voice and unified-communications platform')
+    .version(VERSION)
+    .option('--log-level <level>', 'pino level of the JSON log on stderr', 'warn')
+    .showHelpAfterError()
+    .exitOverride();
+  for (const register of commands) register(program, context);
+  return program;
+}
+
+/**
+ * Builds the program (`buildProgram`), runs it, and maps every error to an exit code.
+ * Expected failures (SwitchboardError) print their message only; anything else is a bug
+ * and prints its stack when --log-level debug is given.
  */
 export async function runCli(argv: string[], program: Command): Promise<number> {
   let context: CliContext | undefined;
@@ -30,15 +46,7 @@ export async function runCli(argv: string[], program: Command): Promise<number> 
     return context;
   };
 
-  program
-    .name('switchboard')
-    .description('GitOps reconciler for a multi-tenant voice and unified-communications platform')
-    .version(VERSION)
-    .option('--log-level <level>', 'pino level of the JSON log on stderr', 'warn')
-    .showHelpAfterError()
-    .exitOverride();
-  for (const register of commands) register(program, getContext);
-
+  buildProgram(program, getContext);
   try {
     await program.parseAsync(argv);
     return getContext().exitCode;
