@@ -23,7 +23,7 @@ export async function applyChanges(input: ApplyInput): Promise<ApplyResult> {
     // (2,000 new subscriptions: 2,000 entitlement-type reads fewer, issue #9).
     ctx: {
       ...input.ctx,
-      refs: { suspensionProfiles: () => refs.suspensionProfiles(), entitlementTypes: (chain) => refs.entitlementTypes(ids.asPlanned(chain)), postalCodes: () => refs.postalCodes() },
+      refs: { read: (list, chain) => refs.read(list, chain && ids.asPlanned(chain)) },
     },
     ids,
     desired: new Map(input.desired.map((d) => [d.address, d])),

@@ -9,6 +9,7 @@ import { computeChanges } from '../../src/plan/planner.js';
 import type { Change } from '../../src/plan/types.js';
 import { LiveReader } from '../../src/state/read.js';
 import type { DesiredNode, LastApplied, LiveState } from '../../src/state/types.js';
+import { staticRefs } from '../kinds/static-refs.js';
 
 export const P = '/api/v01/draas/demo';
 
@@ -23,11 +24,11 @@ export type Handler = (request: SentRequest, nth: number) => Answer | undefined;
 
 export const ctx: KindContext = {
   P,
-  refs: {
-    suspensionProfiles: async () => [{ id: 2, name: 'outgoing-barring', barringProfileId: 'BP-OUT' }],
-    entitlementTypes: async () => [{ id: 1, name: 'BE geo' }],
-    postalCodes: async () => [{ id: 11, code: '1000' }],
-  },
+  refs: staticRefs({
+    'suspension profiles': [{ id: 2, name: 'outgoing-barring', barringProfileId: 'BP-OUT' }],
+    'entitlement types': [{ id: 1, name: 'BE geo' }],
+    'postal codes': [{ id: 11, code: '1000' }],
+  }),
 };
 
 export function apiError(method: string, path: string, status: number | undefined, message = 'refused', code = status === undefined ? ApiErrorCode.outcomeUnknown : codeForStatus(status)): ApiError {

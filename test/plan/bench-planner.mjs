@@ -47,7 +47,7 @@ const client = {
     return { status: 200, body: undefined };
   },
 };
-const ctx = { P, refs: { suspensionProfiles: async () => [], entitlementTypes: async () => types.map((name, i) => ({ id: i + 1, name })), postalCodes: async () => [] } };
+const ctx = { P, refs: { read: async (list) => (list.name === 'entitlement types' ? types.map((name, i) => ({ id: i + 1, name })) : []) } };
 
 const cpu0 = process.cpuUsage();
 const t0 = performance.now();

@@ -6,6 +6,7 @@ import { kinds } from '../../src/kinds/index.js';
 import { LiveReader } from '../../src/state/read.js';
 import type { DesiredNode, LastApplied, ListingClient } from '../../src/state/types.js';
 import { digestOf } from '../../src/plan/digest.js';
+import { staticRefs } from '../kinds/static-refs.js';
 
 const P = '/api/v01/draas/demo';
 
@@ -33,14 +34,14 @@ function fakeClient(collections: Record<string, unknown[]>): ListingClient & { c
 
 const ctx: KindContext = {
   P,
-  refs: {
-    suspensionProfiles: async () => [
+  refs: staticRefs({
+    'suspension profiles': [
       { id: 1, name: 'full-barring', barringProfileId: 'BP-FULL' },
       { id: 2, name: 'outgoing-barring', barringProfileId: 'BP-OUT' },
     ],
-    entitlementTypes: async () => [{ id: 1, name: 'BE geo' }],
-    postalCodes: async () => [{ id: 11, code: '1000' }],
-  },
+    'entitlement types': [{ id: 1, name: 'BE geo' }],
+    'postal codes': [{ id: 11, code: '1000' }],
+  }),
 };
 
 const order = kinds.map((k) => k.kind);
