@@ -5,7 +5,7 @@ import { applyChanges } from '../../src/apply/executor.js';
 import type { ApplyClient, ApplyResult } from '../../src/apply/types.js';
 import { kinds } from '../../src/kinds/index.js';
 import type { KindContext } from '../../src/kinds/types.js';
-import { computeChanges } from '../../src/plan/planner.js';
+import { computeChanges, type PlannerOutput } from '../../src/plan/planner.js';
 import type { Change } from '../../src/plan/types.js';
 import { LiveReader } from '../../src/state/read.js';
 import type { DesiredNode, LastApplied, LiveState } from '../../src/state/types.js';
@@ -77,6 +77,7 @@ export interface Planned {
   changes: Change[];
   live: LiveState;
   desired: DesiredNode[];
+  requests: PlannerOutput['requests'];
 }
 
 /** Reads and plans with the real reader and planner against the fake's lists. */
@@ -85,7 +86,7 @@ export async function planWith(platform: FakePlatform, desired: DesiredNode[], l
   const out = await computeChanges({ desired, live, lastApplied, ctx, options: { prune } });
   if (out.problems.length > 0) throw new Error(JSON.stringify(out.problems));
   platform.sent.length = 0;
-  return { changes: out.changes, live, desired };
+  return { changes: out.changes, live, desired, requests: out.requests };
 }
 
 export async function applyWith(platform: FakePlatform, planned: Planned, options: { failFast?: boolean; concurrency?: number; bulkThreshold?: number; journal?: Journal } = {}): Promise<ApplyResult> {
@@ -93,9 +94,9 @@ export async function applyWith(platform: FakePlatform, planned: Planned, option
     changes: planned.changes,
     desired: planned.desired,
     live: planned.live,
-    lastApplied: new Map(),
     client: platform,
     ctx,
+    requests: planned.requests,
     ...(options.journal ? { journal: options.journal } : {}),
     options: { concurrency: options.concurrency ?? 4, failFast: options.failFast ?? false, runId: 'test', jobPollMs: 1, ...(options.bulkThreshold ? { bulkThreshold: options.bulkThreshold } : {}) },
   });

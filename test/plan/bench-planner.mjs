@@ -5,6 +5,7 @@
 import { kinds } from '../../dist/kinds/index.js';
 import { LiveReader } from '../../dist/state/read.js';
 import { computeChanges } from '../../dist/plan/planner.js';
+import { kindRails } from '../../dist/plan/kind-rails.js';
 import { checkSafety } from '../../dist/plan/safety.js';
 import { renderText } from '../../dist/plan/render-text.js';
 import { renderJson } from '../../dist/plan/render-json.js';
@@ -54,7 +55,7 @@ const t0 = performance.now();
 const live = await new LiveReader(client, ctx, new Map()).read(desired, kinds.map((k) => k.kind));
 const t1 = performance.now();
 const out = await computeChanges({ desired, live, lastApplied: new Map(), ctx, options: { prune: false } });
-const refusals = checkSafety(out.changes, desired, live, { maxDeletePercent: 10, allowReplace: false });
+const refusals = checkSafety([{ changes: out.changes, ...kindRails(desired, live) }], { maxDeletePercent: 10, allowReplace: false });
 const t2 = performance.now();
 const plan = {
   formatVersion: 1, createdAt: new Date().toISOString(), tool: { name: 'switchboard', version: 'bench' },
