@@ -36,6 +36,12 @@ export interface FieldSpec {
   elements?: ValueShape;
   /** For a value the API reads as an object: the type of every value (a map), or its fields. */
   entries?: ValueShape;
+  /**
+   * The value the manifest loader gives the field when a manifest leaves it out, formed from
+   * the object's other fields (an address's full address from its parts). Export leaves the
+   * field out when the live value is the derived one.
+   */
+  derived?: (fields: Record<string, unknown>) => unknown;
 }
 
 /** A scalar type, or the fields of an object (`?` marks an optional one). */
