@@ -102,7 +102,8 @@ export class RetryBudget {
     const budget = Math.min(this.options.maxElapsedMs, MAX_TIMER_MS);
     if (this.now() - this.started + delayMs > budget) {
       if (failure.retryAfterMs === undefined) return { retry: false };
-      return { retry: false, why: `Retry-After asks for ${seconds(failure.retryAfterMs)}, beyond the retry budget of ${seconds(budget)}: not retried` };
+      const why = `Retry-After asks for ${seconds(failure.retryAfterMs)}, beyond the retry budget of ${seconds(budget)}: not retried`;
+      return { retry: false, why };
     }
     this.used += 1;
     return { retry: true, delayMs };

@@ -16,7 +16,7 @@ export function kindRails(
   permissions?: PermissionCheck,
 ): Pick<PlanPart, 'liveCounts' | 'protectedAddresses' | 'holdsData' | 'preflight'> {
   const liveCounts = new Map<string, number>();
-  for (const collection of live.collections) liveCounts.set(collection.kind, (liveCounts.get(collection.kind) ?? 0) + collection.addresses.length);
+  for (const { kind, addresses } of live.collections) liveCounts.set(kind, (liveCounts.get(kind) ?? 0) + addresses.length);
   return {
     liveCounts,
     protectedAddresses: new Set(desired.filter((d) => d.protect).map((d) => d.address)),

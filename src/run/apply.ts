@@ -38,10 +38,13 @@ export interface ApplyRunResult {
  */
 export async function applyRun(run: PlanRun, changes: readonly Change[], options: ApplyRunOptions): Promise<ApplyRunResult> {
   const target = { baseUrl: run.plan.target.baseUrl, instance: run.plan.target.instance };
-  const runId = options.runId ?? `${new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-${randomBytes(3).toString('hex')}`;
+  const runId = options.runId ?? newRunId();
   const known = new Set(run.providers.map((p) => p.name));
   const orphan = changes.find((c) => !known.has(c.provider));
-  if (orphan) throw new SwitchboardError('SB_APPLY_NO_PROVIDER', `the plan changes ${orphan.address} through the ${orphan.provider} provider, which this run did not plan with`);
+  if (orphan) {
+    const why = `the plan changes ${orphan.address} through the ${orphan.provider} provider, which this run did not plan with`;
+    throw new SwitchboardError('SB_APPLY_NO_PROVIDER', why);
+  }
   const journal = await Journal.open(options.journal ?? defaultJournalPath(options.stateDir));
   const record = new RecordKeeper(run.lastAppliedFile, target, run.lastApplied);
   const progress = new Progress(changes.length, options.progressOut, options.progressMs ?? PROGRESS_LOG_INTERVAL_MS);
@@ -73,13 +76,19 @@ export async function applyRun(run: PlanRun, changes: readonly Change[], options
       result.requests += out.requests;
       result.elapsedMs += out.elapsedMs;
     }
-    await journal.append({ type: 'run', event: 'end', runId, summary: { applied: result.applied, failed: result.failed, skipped: result.skipped, requests: result.requests } });
+    const { applied, failed, skipped, requests } = result;
+    await journal.append({ type: 'run', event: 'end', runId, summary: { applied, failed, skipped, requests } });
     return { result, journal: journal.path, finalProgress: progress.line() };
   } finally {
     progress.stop();
     await record.close();
     await journal.close();
   }
+}
+
+/** `20261122T100000Z-a1b2c3`: when the run started, and a few random bytes. */
+function newRunId(): string {
+  return `${new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-${randomBytes(3).toString('hex')}`;
 }
 
 /**

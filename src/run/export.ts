@@ -3,8 +3,11 @@ import { exportManifests, type ExportOptions, type ExportResult } from '../expor
 import { SwitchboardError } from '../core/errors.js';
 import { openSession, type ConnectOptions } from './session.js';
 
+/** What `export` wrote, and the requests it took. */
+export type ExportRunResult = ExportResult & { stats: ClientStats };
+
 /** `export`: connects to the platform API, writes manifests of the live state in scope, and disconnects. */
-export async function exportRun(connect: ConnectOptions, options: ExportOptions): Promise<ExportResult & { stats: ClientStats }> {
+export async function exportRun(connect: ConnectOptions, options: ExportOptions): Promise<ExportRunResult> {
   const session = await openSession(connect, { platform: true, routing: false });
   try {
     const client = session.client;

@@ -5,7 +5,7 @@
  * and the apply lock. The commands (src/cli), `demo` and tests call it; it never prints.
  */
 export { applyRun, withApplyLock, type ApplyRunOptions, type ApplyRunResult } from './apply.js';
-export { exportRun } from './export.js';
+export { exportRun, type ExportRunResult } from './export.js';
 export { planRun, type PlanRun, type PlanRunOptions } from './plan.js';
 export { changesToApply, readSavedPlan, type SavedPlanRun } from './saved-plan.js';
 export { connectOptionsOf, openSession, type ConnectOptions, type Session, type SessionNeeds } from './session.js';

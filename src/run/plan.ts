@@ -56,18 +56,17 @@ export async function planRun(paths: string[], options: PlanRunOptions, logger: 
       await provider.read();
       parts.push(await provider.plan(planning));
     }
-    const { plan, problems } = assemblePlan(
-      parts,
-      {
-        target: session.target,
-        manifests: { digest: loaded.digest, files: loaded.files },
-        recordedOptions: { target: options.target, exclude: options.exclude, prune: options.prune, allowReplace: options.allowReplace, maxDeletePercent: options.maxDeletePercent },
-        toolVersion: VERSION,
-      },
-      options,
-    );
+    const { target, exclude, prune, allowReplace, maxDeletePercent } = options;
+    const header = {
+      target: session.target,
+      manifests: { digest: loaded.digest, files: loaded.files },
+      recordedOptions: { target, exclude, prune, allowReplace, maxDeletePercent },
+      toolVersion: VERSION,
+    };
+    const { plan, problems } = assemblePlan(parts, header, options);
     if (problems.length > 0) {
-      throw new DiagnosticsError(problems.map((p) => ({ severity: 'error', code: p.code, message: p.message, ...(p.address ? { address: p.address } : {}) })));
+      const diagnostics = problems.map((p) => ({ severity: 'error' as const, code: p.code, message: p.message, ...(p.address ? { address: p.address } : {}) }));
+      throw new DiagnosticsError(diagnostics);
     }
     return { plan, providers, parts, session, lastApplied, lastAppliedFile };
   } catch (error) {
@@ -77,9 +76,16 @@ export async function planRun(paths: string[], options: PlanRunOptions, logger: 
 }
 
 /** The providers of one run: the platform when connected, the routing engine when a declared table is in scope. */
-function providersFor(session: Session, set: DesiredSet, desired: DesiredNode[], lastApplied: Map<string, LastAppliedEntry>, targets: PlanOptions): Provider[] {
+function providersFor(
+  session: Session,
+  set: DesiredSet,
+  desired: DesiredNode[],
+  lastApplied: Map<string, LastAppliedEntry>,
+  targets: PlanOptions,
+): Provider[] {
   const providers: Provider[] = [];
-  if (session.client) providers.push(platformProvider({ client: session.client, P: session.client.paths.P, desired, lastApplied }));
+  const { client } = session;
+  if (client) providers.push(platformProvider({ client, P: client.paths.P, desired, lastApplied }));
   if (session.routing && routingInScope(set, targets)) providers.push(routingProvider({ client: session.routing, set }));
   return providers;
 }

@@ -19,7 +19,11 @@ export interface SavedPlanRun<O extends PlanOptions> {
  * change's kind) and works out how to plan again: with the plan's own options, over the
  * subtrees its changes touch. `isExplicit` says which options the command line gave.
  */
-export async function readSavedPlan<O extends PlanOptions>(file: string, given: O, isExplicit: (option: keyof PlanOptions) => boolean): Promise<SavedPlanRun<O>> {
+export async function readSavedPlan<O extends PlanOptions>(
+  file: string,
+  given: O,
+  isExplicit: (option: keyof PlanOptions) => boolean,
+): Promise<SavedPlanRun<O>> {
   const saved = await readPlanFile(file, { providerOf: (change) => providerOfKind(change.kind) });
   const options = { ...given, ...savedPlanOptions(saved, given, isExplicit, file) };
   const scope = { ...options, ...rereadScope(saved, options, file) };
