@@ -1,6 +1,2 @@
-import { createRequire } from 'node:module';
-
-const require = createRequire(import.meta.url);
-
-/** The package version, for `--version` and the plan file's `tool.version`. */
-export const VERSION = (require('../../package.json') as { version: string }).version;
+/** The package version: see src/core/version.ts (the run layer records it in plans). */
+export { VERSION } from '../core/version.js';

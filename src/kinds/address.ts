@@ -16,7 +16,10 @@ const dataFields: readonly FieldSpec[] = [
   { name: 'premises', change: 'update', type: 'string' },
 ];
 
-const fields: readonly FieldSpec[] = [...dataFields, { name: 'fullAddress', api: 'full_address', change: 'update', type: 'string' }];
+const fields: readonly FieldSpec[] = [
+  ...dataFields,
+  { name: 'fullAddress', api: 'full_address', change: 'update', type: 'string', derived: (parts) => fullAddress(parts as Parameters<typeof fullAddress>[0]) },
+];
 
 const collectionPath = (ctx: KindContext, ids: Readonly<Record<string, string>>): string =>
   `${subscriptionPath(ctx, ids)}/addresses`;

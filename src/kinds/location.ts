@@ -1,7 +1,20 @@
 import { SwitchboardError } from '../core/errors.js';
 import { fieldsFromApi, pathId } from './fields.js';
 import { subscriptionPath } from './subscription-path.js';
-import type { FieldSpec, KindContext, KindDefinition, LiveObject } from './types.js';
+import type { FieldSpec, KindContext, KindDefinition, LiveObject, ReferenceList } from './types.js';
+
+/** Doc 2 §4.7: the postal codes a location may name, by code (the API wants their ids). */
+export const POSTAL_CODES: ReferenceList<{ id: number; code: string; isoCode?: string; city?: string }> = {
+  name: 'postal codes',
+  source: (P) => ({ path: `${P}/public/postal_codes`, itemsKey: 'postalCodes', style: 'page' }),
+  shape: { id: 'integer', code: 'scalar', city: 'string?', country: 'object?' },
+  value: (item) => {
+    const country = item['country'] as { isoCode?: unknown } | undefined;
+    const isoCode = typeof country?.isoCode === 'string' && country.isoCode ? country.isoCode : undefined;
+    const city = typeof item['city'] === 'string' && item['city'] ? item['city'] : undefined;
+    return { id: Number(item['id']), code: String(item['code']), ...(isoCode ? { isoCode } : {}), ...(city ? { city } : {}) };
+  },
+};
 
 const fields: readonly FieldSpec[] = [
   { name: 'street', change: 'update', type: 'string' },
@@ -20,7 +33,7 @@ async function body(values: Record<string, unknown>, ctx: KindContext): Promise<
   const result: Record<string, unknown> = {};
   for (const name of ['street', 'number', 'postbox']) if (name in values) result[name] = values[name];
   if ('postalCode' in values) {
-    const codes = await ctx.refs.postalCodes();
+    const codes = await ctx.refs.read(POSTAL_CODES);
     const found = codes.find((c) => c.code === String(values['postalCode']));
     if (!found) throw new SwitchboardError('SB_UNKNOWN_REFERENCE', `unknown postal code "${String(values['postalCode'])}"`);
     result['postalCodeId'] = found.id;

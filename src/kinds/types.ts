@@ -36,6 +36,12 @@ export interface FieldSpec {
   elements?: ValueShape;
   /** For a value the API reads as an object: the type of every value (a map), or its fields. */
   entries?: ValueShape;
+  /**
+   * The value the manifest loader gives the field when a manifest leaves it out, formed from
+   * the object's other fields (an address's full address from its parts). Export leaves the
+   * field out when the live value is the derived one.
+   */
+  derived?: (fields: Record<string, unknown>) => unknown;
 }
 
 /** A scalar type, or the fields of an object (`?` marks an optional one). */
@@ -95,14 +101,36 @@ export interface LiveObject {
   facts?: Record<string, unknown>;
 }
 
-/** Reference data, read once per run, that kinds use to translate names and ids. */
+/**
+ * A list of reference data a kind reads to translate names and ids (suspension profiles,
+ * entitlement types, postal codes), declared by the kind module that needs it and read
+ * through {@link ReferenceData}: once per run and source, every item checked.
+ */
+export interface ReferenceList<T> {
+  /** Names the list in messages and tests. */
+  name: string;
+  /** Where the list is read, for the id chain of the object that needs it; one read per distinct path. */
+  source(P: string, ids: IdChain): ReferenceSource;
+  /** What each item must hold: a misread item fails the read instead of mapping a name to a wrong id. */
+  shape: ValueShape;
+  /** The value the kind works with, from one checked item. */
+  value(item: Record<string, unknown>): T;
+}
+
+/** The request that lists a reference list (see the client's pagination styles). */
+export interface ReferenceSource {
+  path: string;
+  itemsKey: string;
+  style: 'page' | 'token' | 'none';
+  role?: string;
+  /** The page-size parameter, when the endpoint spells it otherwise (`size`). */
+  pageSizeParam?: string;
+}
+
+/** Reference data, read once per run and source, that kinds use to translate names and ids. */
 export interface ReferenceData {
-  /** Suspension profiles by name: integer id and barring-profile id. */
-  suspensionProfiles(): Promise<{ id: number; name: string; barringProfileId: string }[]>;
-  /** Entitlement types of a subscription (by tenant uuid and subscription id). */
-  entitlementTypes(ids: IdChain): Promise<{ id: number; name: string }[]>;
-  /** Postal codes of a country (for locations). */
-  postalCodes(): Promise<{ id: number; code: string; isoCode?: string; city?: string }[]>;
+  /** The items of `list` for the object whose id chain is `ids` (default: the instance's own list). */
+  read<T>(list: ReferenceList<T>, ids?: IdChain): Promise<T[]>;
 }
 
 /** What hooks may consult while reading or building requests. */

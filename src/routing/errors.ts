@@ -23,8 +23,19 @@ export class RoutingApiError extends SwitchboardError {
   readonly retryable: boolean;
   /** `_bulk` only: the index of the record the engine rejected, when it says so. */
   readonly index: number | undefined;
+  /** The engine's `Retry-After` (429, 503), in ms. */
+  readonly retryAfterMs: number | undefined;
 
-  constructor(code: RoutingErrorCode, init: { method: string; path: string; status: number; serverMessage: string; retryable: boolean; index?: number | undefined; cause?: unknown }) {
+  constructor(code: RoutingErrorCode, init: {
+      method: string;
+      path: string;
+      status: number;
+      serverMessage: string;
+      retryable: boolean;
+      index?: number | undefined;
+      retryAfterMs?: number | undefined;
+      cause?: unknown;
+    }) {
     const status = init.status ? ` → ${init.status}` : '';
     super(code, `${init.method} ${init.path}${status}: ${init.serverMessage}`, init.cause === undefined ? {} : { cause: init.cause });
     this.name = 'RoutingApiError';
@@ -34,6 +45,7 @@ export class RoutingApiError extends SwitchboardError {
     this.serverMessage = init.serverMessage;
     this.retryable = init.retryable;
     this.index = init.index;
+    this.retryAfterMs = init.retryAfterMs;
   }
 }
 

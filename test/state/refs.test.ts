@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/api/errors.js';
+import { ENTITLEMENT_TYPES } from '../../src/kinds/entitlement.js';
+import { POSTAL_CODES } from '../../src/kinds/location.js';
 import { suspensionProfileName } from '../../src/kinds/suspension.js';
 import { createReferenceData, type RefsClient } from '../../src/state/refs.js';
 
@@ -48,11 +50,11 @@ describe('reference data (Doc 1 §2.7, §4.5; Doc 2 §2.4)', () => {
       }),
       P,
     );
-    expect(await refs.entitlementTypes({})).toHaveLength(2);
-    expect(await refs.postalCodes()).toEqual([{ id: 9, code: '1000', isoCode: 'BE', city: 'Brussels' }, { id: 10, code: '9000' }]);
+    expect(await refs.read(ENTITLEMENT_TYPES)).toHaveLength(2);
+    expect(await refs.read(POSTAL_CODES)).toEqual([{ id: 9, code: '1000', isoCode: 'BE', city: 'Brussels' }, { id: 10, code: '9000' }]);
 
     const broken = createReferenceData(client({ [`${P}/public/entitlement_types`]: [{ id: 4, name: ['BE geo'] }], [`${P}/public/postal_codes`]: [{ id: 9, code: { code: 1000 } }] }), P);
-    await expect(broken.entitlementTypes({})).rejects.toThrow(/entitlementTypes\[0\]\.name is a list, expected string/);
-    await expect(broken.postalCodes()).rejects.toThrow(/postalCodes\[0\]\.code is an object, expected scalar/);
+    await expect(broken.read(ENTITLEMENT_TYPES)).rejects.toThrow(/entitlementTypes\[0\]\.name is a list, expected string/);
+    await expect(broken.read(POSTAL_CODES)).rejects.toThrow(/postalCodes\[0\]\.code is an object, expected scalar/);
   });
 });

@@ -10,11 +10,11 @@ import { renderJson } from '../../plan/render-json.js';
 import { renderMarkdown } from '../../plan/render-markdown.js';
 import { renderText } from '../../plan/render-text.js';
 import type { Plan } from '../../plan/types.js';
+import { planRun, type PlanRunOptions } from '../../run/index.js';
 import { addPlanOptions } from '../options.js';
-import { planPipeline, type PlanCommandOptions } from '../plan-pipeline.js';
 import type { CommandRegistrar } from '../program.js';
 
-interface PlanOptions extends PlanCommandOptions {
+interface PlanOptions extends PlanRunOptions {
   out?: string;
   format: 'text' | 'json' | 'markdown';
   detailedExitcode: boolean;
@@ -44,7 +44,7 @@ export const registerPlan: CommandRegistrar = (program: Command, context) => {
     .option('--stats', 'print request counts on stderr', false)
     .action(async (paths: string[], options: PlanOptions) => {
       const ctx = context();
-      const run = await planPipeline(paths, options, ctx.logger);
+      const run = await planRun(paths, options, ctx.logger);
       try {
         if (options.out) await writePlanFile(options.out, run.plan);
         const color = options.color && process.stdout.isTTY === true && !process.env['NO_COLOR'];

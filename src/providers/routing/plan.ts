@@ -1,9 +1,9 @@
-import type { DesiredRoutingTable, DesiredSet } from '../manifest/index.js';
-import { basePath, diffRows, routingAddress, type RoutingClient, type RowDiff, type RoutingTableRef } from '../routing/index.js';
-import { digestOf } from './digest.js';
-import type { Change, PlanMessage } from './types.js';
+import type { DesiredRoutingTable, DesiredSet } from '../../manifest/index.js';
+import { digestOf } from '../../plan/digest.js';
+import type { Change, PlanMessage } from '../../plan/types.js';
+import { basePath, diffRows, routingAddress, type RoutingClient, type RoutingRecord, type RowDiff, type RoutingTableRef } from '../../routing/index.js';
 
-/** The kind name routing rows carry in plans (CONTRACT §3.1 `routing/…` addresses). */
+/** The kind routing rows carry in plans (CONTRACT §3.1 `routing/…` addresses): the routing provider's only kind. */
 export const ROUTING_ROW = 'RoutingRow';
 
 /** One table's diff, kept for apply (which sends it through `_bulk`, grouped PATCHes, deletes). */
@@ -24,20 +24,35 @@ export interface RoutingPlanOutput {
   problems: PlanMessage[];
 }
 
+/** One declared table and its live rows, as read. */
+export interface LiveTable {
+  table: DesiredRoutingTable;
+  ref: RoutingTableRef;
+  rows: RoutingRecord[];
+}
+
+/** Reads every declared table whole, with the server's largest page, one table after the other. */
+export async function readRoutingTables(set: DesiredSet, client: RoutingClient): Promise<LiveTable[]> {
+  const live: LiveTable[] = [];
+  for (const table of set.routingTables) {
+    const ref: RoutingTableRef = { service: table.service, version: table.version as RoutingTableRef['version'], table: table.name };
+    live.push({ table, ref, rows: (await client.readAll(ref)).rows });
+  }
+  return live;
+}
+
 /**
  * Routing-engine tables are planned by the row diff of src/routing (a million rows do not
- * go through one object per row): each table is read whole with the server's largest page,
- * diffed by its key fields, and turned into plan changes.
+ * go through one object per row): each table is diffed by its key fields and turned into
+ * plan changes.
  */
-export async function planRoutingTables(set: DesiredSet, client: RoutingClient, options: { prune: boolean }): Promise<RoutingPlanOutput> {
+export function planRoutingTables(set: DesiredSet, tables: readonly LiveTable[], options: { prune: boolean }): RoutingPlanOutput {
   const out: RoutingPlanOutput = { tables: [], changes: [], noop: 0, unmanaged: 0, liveCounts: new Map(), problems: [] };
-  for (const table of set.routingTables) await planTable(table, set, client, options, out);
+  for (const live of tables) planTable(live, set, options, out);
   return out;
 }
 
-async function planTable(table: DesiredRoutingTable, set: DesiredSet, client: RoutingClient, options: { prune: boolean }, out: RoutingPlanOutput): Promise<void> {
-  const ref: RoutingTableRef = { service: table.service, version: table.version as RoutingTableRef['version'], table: table.name };
-  const live = await client.readAll(ref);
+function planTable({ table, ref, rows }: LiveTable, set: DesiredSet, options: { prune: boolean }, out: RoutingPlanOutput): void {
   const prune = options.prune || table.table.prune;
   const diff = diffRows(
     {
@@ -48,7 +63,7 @@ async function planTable(table: DesiredRoutingTable, set: DesiredSet, client: Ro
         return at ? `${at.file}:${at.line}` : undefined;
       },
     },
-    live.rows,
+    rows,
     { key: table.key, fieldTypes: table.fieldTypes, prune },
   );
   for (const problem of diff.problems) {
@@ -56,7 +71,7 @@ async function planTable(table: DesiredRoutingTable, set: DesiredSet, client: Ro
   }
   const base = basePath(ref);
   const address = (key: string) => routingAddress(ref, key);
-  const liveById = new Map(live.rows.map((r) => [r.id, r]));
+  const liveById = new Map(rows.map((r) => [r.id, r]));
   for (const create of diff.creates) {
     out.changes.push(change(address(create.key), 'create', null, create.values, `declared in ${create.source ?? table.table.address}, not found live`, [{ method: 'POST', path: `${base}/_bulk` }], create.source));
   }
@@ -76,8 +91,8 @@ async function planTable(table: DesiredRoutingTable, set: DesiredSet, client: Ro
   }
   out.noop += diff.noops;
   out.unmanaged += diff.unmanaged;
-  out.liveCounts.set(table.table.address, live.rows.length);
-  out.tables.push({ ref, address: table.table.address, diff, liveRows: live.rows.length });
+  out.liveCounts.set(table.table.address, rows.length);
+  out.tables.push({ ref, address: table.table.address, diff, liveRows: rows.length });
 }
 
 function change(
@@ -89,7 +104,7 @@ function change(
   requests: Change['requests'],
   source?: string,
 ): Change {
-  const c: Change = { address, kind: ROUTING_ROW, action, before, after, patch: patchOf(before, after), reason, dependsOn: [], requests };
+  const c: Change = { address, kind: ROUTING_ROW, provider: 'routing', action, before, after, patch: patchOf(before, after), reason, dependsOn: [], requests };
   if (source) c.source = source;
   return c;
 }

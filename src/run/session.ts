@@ -1,7 +1,7 @@
-import type { Logger } from '../core/logger.js';
-import { SwitchboardError } from '../core/errors.js';
-import { ApiClient } from '../api/index.js';
+import { ApiClient, clientOptionsFor } from '../api/index.js';
 import { loadConnection, type ConnectionConfig } from '../config/index.js';
+import { SwitchboardError } from '../core/errors.js';
+import type { Logger } from '../core/logger.js';
 import { RoutingClient } from '../routing/index.js';
 import type { RunningSimulator } from '../sim/index.js';
 
@@ -17,14 +17,14 @@ export interface ConnectOptions {
   logger: Logger;
 }
 
-/** What the manifests need: a set of only RoutingTable documents needs no platform API. */
+/** The endpoints a run needs (the manifests say which: routing tables alone need no platform API). */
 export interface SessionNeeds {
   platform: boolean;
   routing: boolean;
 }
 
 /** Connected endpoints, what the plan file records as the target, and cleanup. */
-export interface PlatformSession {
+export interface Session {
   client?: ApiClient;
   routing?: RoutingClient;
   target: { baseUrl: string; instance: string; routingEngine?: string };
@@ -32,11 +32,16 @@ export interface PlatformSession {
   close(): Promise<void>;
 }
 
-/** The embedded simulator's users (its default data set, README "The simulator"). */
+/** The embedded simulator's users (its default data set, docs/simulator.md). */
 const SIM_ADMIN = { username: 'admin', password: 'admin' };
 const SIM_ROUTING = { username: 'routing', password: 'routing' };
 
-export async function openSession(options: ConnectOptions, needs: SessionNeeds): Promise<PlatformSession> {
+/**
+ * Connects what the run needs: a fresh embedded simulator for `--sim`, else the
+ * configuration (file, environment); logs in to the platform API; makes the routing-engine
+ * client. The caller closes the session (which logs out and stops the simulator).
+ */
+export async function openSession(options: ConnectOptions, needs: SessionNeeds): Promise<Session> {
   const simulator = options.sim
     ? await (await import('../sim/index.js')).startSimulator({ port: 0, host: '127.0.0.1', logger: options.logger, ...(options.seed ? { seed: options.seed } : {}) })
     : undefined;
@@ -58,7 +63,7 @@ export async function openSession(options: ConnectOptions, needs: SessionNeeds):
         });
     if (needs.platform) client = await connectPlatform(connection, options);
     if (needs.routing) routing = connectRouting(connection, options);
-    const target: PlatformSession['target'] = { baseUrl: connection.url, instance: client?.instance ?? connection.instance ?? '' };
+    const target: Session['target'] = { baseUrl: connection.url, instance: client?.instance ?? connection.instance ?? '' };
     if (connection.routingEngine) target.routingEngine = connection.routingEngine.url;
     return { ...(client ? { client } : {}), ...(routing ? { routing } : {}), target, ...(simulator ? { simulator } : {}), close };
   } catch (error) {
@@ -68,15 +73,7 @@ export async function openSession(options: ConnectOptions, needs: SessionNeeds):
 }
 
 function connectPlatform(connection: ConnectionConfig, options: ConnectOptions): Promise<ApiClient> {
-  return ApiClient.connect({
-    baseUrl: connection.url,
-    ...(connection.instance ? { instance: connection.instance } : {}),
-    auth: connection.auth,
-    concurrency: options.concurrency,
-    logger: options.logger,
-    ...(connection.caFile ? { caFile: connection.caFile } : {}),
-    ...(connection.insecure ? { insecure: true } : {}),
-  });
+  return ApiClient.connect(clientOptionsFor(connection, { concurrency: options.concurrency, logger: options.logger }));
 }
 
 function connectRouting(connection: ConnectionConfig, options: ConnectOptions): RoutingClient {
@@ -92,4 +89,20 @@ function connectRouting(connection: ConnectionConfig, options: ConnectOptions): 
     ...(engine.caFile ? { caFile: engine.caFile } : {}),
     ...(engine.insecure ? { insecure: true } : {}),
   });
+}
+
+/** The connection options of a command's flat options (`--env`, `--config`, `--sim`, `--seed`, `--concurrency`). */
+export function connectOptionsOf(
+  options: { env?: string | undefined; config?: string | undefined; sim?: boolean | undefined; seed?: string | undefined; concurrency: number },
+  logger: Logger,
+): ConnectOptions {
+  const out: ConnectOptions = { concurrency: options.concurrency, logger };
+  if (options.env) out.env = options.env;
+  if (options.config) out.config = options.config;
+  if (options.sim) out.sim = true;
+  if (options.seed) {
+    if (!options.sim) throw new SwitchboardError('SB_USAGE', '--seed is for the embedded simulator: add --sim');
+    out.seed = options.seed;
+  }
+  return out;
 }

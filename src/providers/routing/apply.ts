@@ -1,8 +1,8 @@
-import { ROUTING_ROW, type RoutingTablePlan } from '../plan/routing-plan.js';
-import type { Change } from '../plan/types.js';
-import { executeRoutingChanges, routingAddress, type RoutingClient, type RowDiff } from '../routing/index.js';
-import type { Journal } from './journal.js';
-import type { ChangeResult } from './types.js';
+import type { Journal } from '../../apply/journal.js';
+import type { ChangeResult } from '../../apply/types.js';
+import type { Change } from '../../plan/types.js';
+import { executeRoutingChanges, routingAddress, type RoutingClient, type RowDiff } from '../../routing/index.js';
+import { ROUTING_ROW, type RoutingTablePlan } from './plan.js';
 
 /** What the routing tables' part of a run did (rows are counted, failures listed). */
 export interface RoutingApplyResult {
@@ -45,12 +45,17 @@ export async function applyRouting(
     const failedRows = total - report.created - report.updated - report.deleted - report.skipped;
     out.failed += Math.max(failedRows, report.failures.length);
     for (const failure of report.failures) {
-      const change = wanted.get(address(failure.key)) ?? { address: address(failure.key), kind: ROUTING_ROW, action: failure.action, before: null, after: null, patch: [], reason: '', dependsOn: [], requests: [] };
+      const change = wanted.get(address(failure.key)) ?? unplannedRow(address(failure.key), failure.action);
       const source = failure.source ?? change.source;
       out.failures.push({ change: source ? { ...change, source } : change, outcome: { status: 'failed', code: failure.code, message: failure.message } });
     }
   }
   return out;
+}
+
+/** A failed row the plan has no change for (a chunk's summary key): reported under its address. */
+function unplannedRow(address: string, action: Change['action']): Change {
+  return { address, kind: ROUTING_ROW, provider: 'routing', action, before: null, after: null, patch: [], reason: '', dependsOn: [], requests: [] };
 }
 
 function selectRows(diff: RowDiff, keep: (key: string) => boolean): RowDiff {
