@@ -5,6 +5,7 @@ import { registerExport } from './export.js';
 import { registerPlan } from './plan.js';
 import { registerSim } from './sim.js';
 import { registerValidate } from './validate.js';
+import { registerVersion } from './version.js';
 
 /** Every CLI verb, one module each, registered explicitly. */
-export const commands: CommandRegistrar[] = [registerValidate, registerPlan, registerApply, registerExport, registerSim, registerDemo];
+export const commands: CommandRegistrar[] = [registerValidate, registerPlan, registerApply, registerExport, registerSim, registerDemo, registerVersion];
