@@ -4,7 +4,7 @@
  * simulator, with a fake `gh` and the artifact steps emulated by the test.
  */
 import { execFile } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -12,6 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type RunningSimulator } from '../../src/sim/index.js';
 import { EXAMPLES, adminApi, runCli, simEnv } from './cli-helpers.js';
 import {
+  REPO_ROOT,
+  WORKFLOWS,
   fakeGitHub,
   findStep,
   loadWorkflow,
@@ -24,15 +26,36 @@ import {
 } from './workflows/harness.js';
 
 const FILES = ['plan.yml', 'apply.yml', 'drift.yml'] as const;
-const SECRET_NAMES = /^SWITCHBOARD_(URL|INSTANCE|TOKEN|USERNAME|PASSWORD|TOTP_SECRET|RE_URL|RE_TOKEN|RE_USERNAME|RE_PASSWORD)$/;
+/** Not credentials: where the platform and the routing engine are. */
+const LOCATION_SECRETS = ['SWITCHBOARD_URL', 'SWITCHBOARD_INSTANCE', 'SWITCHBOARD_RE_URL'];
+/** The credentials of a read-only platform user (plan.yml, drift.yml): repository secrets. */
+const READONLY_SECRETS = /^SWITCHBOARD_(RE_)?READONLY_(TOKEN|USERNAME|PASSWORD|TOTP_SECRET)$/;
+/** The credentials that change the platform (apply.yml only): secrets of its environment. */
+const APPLY_SECRETS = /^SWITCHBOARD_(TOKEN|USERNAME|PASSWORD|TOTP_SECRET|RE_TOKEN|RE_USERNAME|RE_PASSWORD)$/;
+/**
+ * The commit each action is pinned to, read from the tag in the action's own repository.
+ * A workflow naming another commit, or a tag comment that does not match, fails the test.
+ */
+const PINNED: Record<string, { sha: string; tag: string }> = {
+  'actions/checkout': { sha: '3d3c42e5aac5ba805825da76410c181273ba90b1', tag: 'v7.0.1' },
+  'actions/setup-node': { sha: '820762786026740c76f36085b0efc47a31fe5020', tag: 'v7.0.0' },
+  'actions/upload-artifact': { sha: 'bbbca2ddaa5d8feaa63e36b76fdaad77386f024f', tag: 'v7.0.0' },
+  'actions/download-artifact': { sha: '37930b1c2abaa49bbe596cd826c3c89aef350131', tag: 'v7.0.0' },
+};
 const git = promisify(execFile);
 
-describe('examples/.github/workflows: valid GitHub Actions workflows', () => {
+/** Every `uses:` line of a workflow file as written (comments included): `action@ref # comment`. */
+async function usesLines(path: string): Promise<string[]> {
+  return [...(await readFile(path, 'utf8')).matchAll(/^\s*(?:- )?uses: (.*)$/gm)].map((m) => m[1] ?? '');
+}
+
+describe('examples/.github/workflows: valid GitHub Actions workflows, safe to copy', () => {
   const workflows = new Map<string, Workflow>();
   beforeAll(async () => {
     for (const file of FILES) workflows.set(file, await loadWorkflow(file));
   });
   const each = (fn: (w: Workflow, file: string) => void) => () => FILES.forEach((f) => fn(workflows.get(f) as Workflow, f));
+  const secretsOf = (w: Workflow): string[] => [...JSON.stringify(w).matchAll(/secrets\.([A-Za-z_]+)/g)].map((m) => m[1] ?? '');
 
   it('have a name, triggers, least-privilege permissions and jobs whose steps each use or run', each((w, file) => {
     expect(w.name, file).toMatch(/^switchboard /);
@@ -45,7 +68,6 @@ describe('examples/.github/workflows: valid GitHub Actions workflows', () => {
       const ids = new Set<string>();
       for (const step of job.steps) {
         expect(Number(step.uses !== undefined) + Number(step.run !== undefined), `${file}: ${step.name ?? step.uses}`).toBe(1);
-        if (step.uses) expect(step.uses, file).toMatch(/^actions\/(checkout|setup-node|upload-artifact|download-artifact)@v\d+$/);
         // every steps.<id> reference names an earlier step
         for (const [, ref] of JSON.stringify(step).matchAll(/steps\.([\w-]+)\./g)) expect(ids.has(ref ?? ''), `${file}: steps.${ref}`).toBe(true);
         if (step.id) ids.add(step.id);
@@ -53,9 +75,31 @@ describe('examples/.github/workflows: valid GitHub Actions workflows', () => {
     }
   }));
 
+  it('run every block with shell: bash, so that pipefail applies (GitHub\'s default, bash -e, ignores a failing `validate | tee`)', each((w, file) => {
+    expect(w.defaults?.run?.shell, file).toBe('bash');
+    for (const job of Object.values(w.jobs)) for (const step of job.steps) expect(step.shell ?? 'bash', `${file}: ${step.name}`).toBe('bash');
+  }));
+
+  it('pin every action to a full commit SHA, with its tag in a comment', async () => {
+    for (const file of [...FILES.map((f) => join(WORKFLOWS, f)), join(REPO_ROOT, '.github/workflows/ci.yml')]) {
+      const lines = await usesLines(file);
+      expect(lines.length, file).toBeGreaterThan(0);
+      for (const line of lines) {
+        const match = /^([\w.-]+\/[\w.-]+)@([0-9a-f]{40}) # (v\d+\.\d+\.\d+)$/.exec(line);
+        expect(match, `${file}: uses: ${line}`).not.toBeNull();
+        const [, action = '', sha, tag] = match ?? [];
+        expect({ sha, tag }, `${file}: ${action}`).toEqual(PINNED[action]);
+      }
+    }
+  });
+
+  it('plan.yml and apply.yml watch the same paths', () => {
+    const paths = (file: string, event: string) => ((workflows.get(file) as Workflow).on[event] as { paths: string[] }).paths;
+    expect(paths('plan.yml', 'pull_request')).toEqual(paths('apply.yml', 'push'));
+    expect(paths('plan.yml', 'pull_request')).toEqual(expect.arrayContaining(['manifests/**', 'switchboard.config.yaml', 'package-lock.json']));
+  });
+
   it('take credentials only from ${{ secrets.* }}, only in the env of the steps that talk to the platform', each((w, file) => {
-    const text = JSON.stringify(w);
-    for (const [, name] of text.matchAll(/secrets\.([A-Za-z_]+)/g)) expect(name, file).toMatch(SECRET_NAMES);
     expect(JSON.stringify(w.env ?? {}), file).not.toMatch(/secrets\./);
     for (const job of Object.values(w.jobs)) {
       expect(JSON.stringify(job.env ?? {}), file).not.toMatch(/secrets\./);
@@ -64,20 +108,65 @@ describe('examples/.github/workflows: valid GitHub Actions workflows', () => {
         expect(step.run ?? '', `${file}: ${step.name}`).not.toContain('${{');
         expect(JSON.stringify(step.with ?? {}), `${file}: ${step.name}`).not.toMatch(/secrets\./);
         for (const [key, value] of Object.entries(step.env ?? {})) {
-          if (/^SWITCHBOARD_/.test(key)) expect(value, `${file}: ${step.name} ${key}`).toBe(`\${{ secrets.${key} }}`);
-          else expect(String(value), `${file}: ${step.name} ${key}`).not.toMatch(/secrets\./);
+          if (!/^SWITCHBOARD_/.test(key)) expect(String(value), `${file}: ${step.name} ${key}`).not.toMatch(/secrets\./);
         }
         expect(step.run ?? '', file).not.toMatch(/SWITCHBOARD_(PASSWORD|TOKEN|TOTP_SECRET)=/);
       }
     }
   }));
 
+  it('plan.yml and drift.yml hold read-only credentials only; the apply credentials appear in apply.yml alone', () => {
+    for (const file of ['plan.yml', 'drift.yml']) {
+      const names = secretsOf(workflows.get(file) as Workflow);
+      expect(names.filter((n) => READONLY_SECRETS.test(n)).length, file).toBeGreaterThan(0);
+      for (const name of names) expect(LOCATION_SECRETS.includes(name) || READONLY_SECRETS.test(name), `${file}: ${name}`).toBe(true);
+    }
+    const names = secretsOf(workflows.get('apply.yml') as Workflow);
+    for (const name of names) expect(LOCATION_SECRETS.includes(name) || APPLY_SECRETS.test(name), `apply.yml: ${name}`).toBe(true);
+    // Each variable switchboard reads gets the secret of its own name in apply.yml, the read-only one elsewhere.
+    for (const file of FILES) {
+      for (const step of Object.values((workflows.get(file) as Workflow).jobs).flatMap((j) => j.steps)) {
+        for (const [key, value] of Object.entries(step.env ?? {})) {
+          if (!/^SWITCHBOARD_/.test(key)) continue;
+          const secret = LOCATION_SECRETS.includes(key) || file === 'apply.yml' ? key : key.replace(/^SWITCHBOARD_(RE_)?/, 'SWITCHBOARD_$1READONLY_');
+          expect(value, `${file}: ${step.name} ${key}`).toBe(`\${{ secrets.${secret} }}`);
+        }
+      }
+    }
+  });
+
+  it('apply.yml: the apply job is held by the "production" environment and runs for the default branch only', () => {
+    const job = (workflows.get('apply.yml') as Workflow).jobs['apply'];
+    expect(job?.environment).toBe('production');
+    expect(job?.if).toBe("github.ref == format('refs/heads/{0}', github.event.repository.default_branch)");
+    expect(Object.keys((workflows.get('apply.yml') as Workflow).on).sort()).toEqual(['push', 'workflow_dispatch']);
+  });
+
+  it('plan.yml: installs switchboard from the base branch, takes only the manifests from the pull request, before any secret', () => {
+    const steps = (workflows.get('plan.yml') as Workflow).jobs['plan']?.steps ?? [];
+    const [base, pr] = steps;
+    expect(base?.uses).toMatch(/^actions\/checkout@/);
+    expect(base?.with).toEqual({ ref: '${{ github.event.pull_request.base.sha }}', 'persist-credentials': false });
+    expect(pr?.uses).toMatch(/^actions\/checkout@/);
+    expect(pr?.with).toEqual({ path: 'pull-request', 'persist-credentials': false });
+    const install = steps.findIndex((s) => s.name === 'Install switchboard from the base branch\'s lockfile');
+    expect(steps[install]?.run).toBe('npm ci --ignore-scripts --no-audit --no-fund');
+    const take = steps.findIndex((s) => s.name === 'Take the manifests from the pull request');
+    expect(install).toBeGreaterThan(1);
+    expect(take).toBeGreaterThan(install);
+    // Nothing else reads the pull request's checkout, and no step before the take holds a secret.
+    steps.forEach((step, i) => {
+      if (i > 1 && i !== take) expect(JSON.stringify(step), step.name).not.toContain('pull-request');
+      if (i <= take) expect(JSON.stringify(step), step.name).not.toMatch(/secrets\./);
+    });
+  });
+
   it('plan.yml: on pull_request, writes the PR comment only, uploads the plan named by the head commit', () => {
     const w = workflows.get('plan.yml') as Workflow;
     expect(Object.keys(w.on)).toEqual(['pull_request']);
     expect(w.permissions).toEqual({ contents: 'read', 'pull-requests': 'write' });
     const plan = findStep(w, 'plan', 'plan');
-    expect(plan.run).toMatch(/switchboard plan "\$MANIFESTS" .*--detailed-exitcode --out plan\.json --format markdown > plan\.md/);
+    expect(plan.run).toMatch(/switchboard plan "\$MANIFESTS" .*--no-check-permissions --detailed-exitcode --out plan\.json --format markdown > plan\.md/);
     const upload = findStep(w, 'plan', 'Upload the plan');
     expect(upload.uses).toMatch(/^actions\/upload-artifact@/);
     expect(upload.with?.['name']).toBe('switchboard-plan-${{ github.event.pull_request.head.sha }}');
@@ -90,10 +179,12 @@ describe('examples/.github/workflows: valid GitHub Actions workflows', () => {
     expect(w.concurrency).toEqual({ group: 'switchboard-apply', 'cancel-in-progress': false });
     expect(w.permissions).toMatchObject({ contents: 'write', actions: 'read' });
     const download = findStep(w, 'apply', 'Download the reviewed plan');
-    expect(download.uses).toMatch(/^actions\/download-artifact@v[4-9]/);
+    expect(download.uses).toMatch(/^actions\/download-artifact@/);
     expect(download.with).toMatchObject({ 'run-id': '${{ steps.find.outputs.run_id }}', path: 'reviewed-plan' });
     const upload = findStep(w, 'apply', 'Upload the journal and the last-applied record');
     expect(upload.if).toBe('always()');
+    // upload-artifact leaves out files under a dot folder (.switchboard/) unless told otherwise
+    expect(upload.with?.['include-hidden-files']).toBe(true);
   });
 
   it('drift.yml: on a schedule (valid cron), issues: write', () => {
@@ -119,9 +210,15 @@ describe('examples/.github/workflows: the shell steps, run against a simulator (
   const context = (): ExpressionContext => ({
     secrets: {
       SWITCHBOARD_URL: sim.url,
+      SWITCHBOARD_RE_URL: sim.url,
+      // plan.yml and drift.yml: the simulator's reader, whose api_rules allow GET only
+      SWITCHBOARD_READONLY_USERNAME: 'reader',
+      SWITCHBOARD_READONLY_PASSWORD: 'reader',
+      SWITCHBOARD_RE_READONLY_USERNAME: 'routing',
+      SWITCHBOARD_RE_READONLY_PASSWORD: 'routing',
+      // apply.yml: the environment's secrets
       SWITCHBOARD_USERNAME: 'admin',
       SWITCHBOARD_PASSWORD: 'admin',
-      SWITCHBOARD_RE_URL: sim.url,
       SWITCHBOARD_RE_USERNAME: 'routing',
       SWITCHBOARD_RE_PASSWORD: 'routing',
     },
@@ -153,6 +250,20 @@ describe('examples/.github/workflows: the shell steps, run against a simulator (
   }
   let committedRecord: string | undefined;
 
+  /**
+   * The plan job after its two checkouts (the base branch at the root, the pull request under
+   * pull-request/) and its "Take the manifests from the pull request" step, run for real.
+   */
+  async function pullRequest(edit?: (manifests: string) => Promise<void>): Promise<string> {
+    const dir = await checkout();
+    const theirs = join(dir, 'pull-request/manifests');
+    await cp(EXAMPLES, theirs, { recursive: true });
+    if (edit) await edit(theirs);
+    const taken = await step(plan, 'plan', 'Take the manifests from the pull request', dir, context());
+    expect(taken.code, taken.stderr + taken.stdout).toBe(0);
+    return dir;
+  }
+
   beforeAll(async () => {
     sim = await startSimulator({ port: 0 });
     runnerTemp = await mkdtemp(join(tmpdir(), 'switchboard-gha-runner-'));
@@ -169,7 +280,7 @@ describe('examples/.github/workflows: the shell steps, run against a simulator (
 
   it('plan.yml: validates, writes plan.md and plan.json, keeps ONE pull-request comment (created, then updated)', async () => {
     await fakeGitHub(ghState, { comments: [{ id: 1, issue: 7, body: 'LGTM' }] });
-    reviewed = await checkout();
+    reviewed = await pullRequest();
     const ctx = context();
     const validated = await step(plan, 'plan', 'Validate the manifests', reviewed, ctx);
     expect(validated.code, validated.stderr).toBe(0);
@@ -202,8 +313,7 @@ describe('examples/.github/workflows: the shell steps, run against a simulator (
 
   it('plan.yml: invalid manifests fail the job (exit 1) and the comment shows the errors', async () => {
     await fakeGitHub(ghState);
-    const dir = await checkout();
-    await writeFile(join(dir, 'manifests/broken.yaml'), 'apiVersion: switchboard/v1\nkind: Tenant\nmetadata: { name: broken, reseller: north }\nspec: { billingID: X }\n');
+    const dir = await pullRequest((manifests) => writeFile(join(manifests, 'broken.yaml'), 'apiVersion: switchboard/v1\nkind: Tenant\nmetadata: { name: broken, reseller: north }\nspec: { billingID: X }\n'));
     const ctx = context();
     const validated = await step(plan, 'plan', 'Validate the manifests', dir, ctx);
     expect(validated.code).toBe(1);
@@ -212,6 +322,39 @@ describe('examples/.github/workflows: the shell steps, run against a simulator (
     const body = (await readFakeGitHub(ghState)).comments[0]?.body ?? '';
     expect(body).toContain('**No plan: the manifests are invalid or switchboard could not plan.**');
     expect(body).toMatch(/broken\.yaml:4:\d+: error SB_UNKNOWN_FIELD/);
+  }, 60_000);
+
+  it('plan.yml: a symbolic link among the pull request\'s manifests is refused before switchboard runs', async () => {
+    const dir = await checkout();
+    await cp(EXAMPLES, join(dir, 'pull-request/manifests'), { recursive: true });
+    await symlink('/etc/hostname', join(dir, 'pull-request/manifests/tenants/hosts.csv'));
+    const taken = await step(plan, 'plan', 'Take the manifests from the pull request', dir, context());
+    expect(taken.code).toBe(1);
+    expect(taken.stdout).toContain("::error::The pull request's manifests hold a symbolic link (manifests/tenants/hosts.csv): refused.");
+  });
+
+  it('every step that runs switchboard fails when switchboard fails (no pipe, subshell or `set +e` hides it)', async () => {
+    const bin = await mkdtemp(join(tmpdir(), 'switchboard-gha-failing-'));
+    await writeFile(join(bin, 'npx'), '#!/bin/sh\necho "npx $*: simulated failure" >&2\nexit 1\n', { mode: 0o755 });
+    let checked = 0;
+    for (const workflow of [plan, apply, drift]) {
+      for (const [job, { steps }] of Object.entries(workflow.jobs)) {
+        for (const s of steps.filter((x) => x.run?.includes('npx switchboard'))) {
+          const dir = await checkout();
+          const result = await runStep({ workflow, job, step: s.name ?? s.id ?? '', cwd: dir, context: context(), runnerEnv: runnerEnv(), binFirst: bin });
+          expect(result.code, `${workflow.name}: ${s.name}`).not.toBe(0);
+          expect(result.stderr, `${workflow.name}: ${s.name}`).toContain('simulated failure');
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBe(4); // validate and plan (plan.yml), apply, drift's plan
+    // The same Validate step under GitHub's default shell (no `shell: bash`): bash -e, no pipefail, exit 0.
+    const { defaults: _bash, ...withoutShell } = plan;
+    const dir = await checkout();
+    const hidden = await runStep({ workflow: withoutShell, job: 'plan', step: 'validate', cwd: dir, context: context(), runnerEnv: runnerEnv(), binFirst: bin });
+    expect(hidden.stderr).toContain('simulated failure');
+    expect(hidden.code).toBe(0);
   }, 60_000);
 
   it('apply.yml: finds the merged PR\'s plan artifact, applies exactly that plan, commits the last-applied record', async () => {
@@ -278,9 +421,10 @@ describe('examples/.github/workflows: the shell steps, run against a simulator (
 
   it('apply.yml: a reviewed plan made stale by an out-of-band change is refused (exit 3) and nothing is changed', async () => {
     // A second pull request: acme-corp's markup 5 → 6, planned and reviewed …
-    const pr = await checkout();
-    const file = join(pr, 'manifests/tenants/acme-corp.yaml');
-    await writeFile(file, (await readFile(file, 'utf8')).replace(/^ {2}markup: 5$/m, '  markup: 6'));
+    const pr = await pullRequest(async (manifests) => {
+      const file = join(manifests, 'tenants/acme-corp.yaml');
+      await writeFile(file, (await readFile(file, 'utf8')).replace(/^ {2}markup: 5$/m, '  markup: 6'));
+    });
     await fakeGitHub(ghState);
     const planned = await step(plan, 'plan', 'plan', pr, context());
     expect(planned.outputs['exitcode']).toBe('2');
