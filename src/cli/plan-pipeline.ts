@@ -22,6 +22,8 @@ export interface PlanCommandOptions {
   maxDeletePercent: number;
   allowReplace: boolean;
   stateDir: string;
+  /** plan --no-check-permissions: no refusal for what the planning user's api_rules forbid. */
+  checkPermissions?: boolean;
 }
 
 export interface PlanRun extends MadePlan {
@@ -57,6 +59,7 @@ export async function planPipeline(paths: string[], options: PlanCommandOptions,
         prune: options.prune,
         maxDeletePercent: options.maxDeletePercent,
         allowReplace: options.allowReplace,
+        checkPermissions: options.checkPermissions !== false,
         keep: (address) => options.exclude.some((p) => matchesPattern(p, address)),
       },
       recordedOptions: { target: options.target, exclude: options.exclude, prune: options.prune, allowReplace: options.allowReplace, maxDeletePercent: options.maxDeletePercent },

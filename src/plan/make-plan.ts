@@ -27,7 +27,12 @@ export interface MakePlanInput {
   routing?: { set: DesiredSet; client: RoutingClient };
   target: Plan['target'];
   lastApplied: LastApplied;
-  options: SafetyOptions & { prune: boolean; keep?: (address: string) => boolean };
+  /**
+   * `checkPermissions: false` (plan --no-check-permissions): the plan is made with other
+   * credentials than the apply's (a read-only user), so the caller's api_rules say nothing
+   * about the apply; apply checks its own user's rules again.
+   */
+  options: SafetyOptions & { prune: boolean; keep?: (address: string) => boolean; checkPermissions?: boolean };
   /** Recorded in the plan as `options` (what the command line asked). */
   recordedOptions?: PlanOptions;
   toolVersion: string;
@@ -45,6 +50,11 @@ export interface MadePlan {
   ctx?: KindContext;
   routing?: RoutingPlanOutput;
 }
+
+const PERMISSIONS_NOT_CHECKED: PlanMessage = {
+  code: 'SB_PERMISSIONS_NOT_CHECKED',
+  message: "planned with --no-check-permissions: the planning user's api_rules were not checked; apply checks those of the user that applies",
+};
 
 const EMPTY: PlannerOutput = { changes: [], noop: 0, unmanaged: [], refusals: [], warnings: [], problems: [] };
 
@@ -64,7 +74,10 @@ export async function makePlan(input: MakePlanInput): Promise<MadePlan> {
   const routing = input.routing ? await planRoutingTables(input.routing.set, input.routing.client, { prune: input.options.prune }) : undefined;
   const changes = [...out.changes, ...(routing?.changes ?? [])];
   const routingLive = new Map<string, number>([[ROUTING_ROW, [...(routing?.liveCounts.values() ?? [])].reduce((a, b) => a + b, 0)]]);
-  const refusals = [...out.refusals, ...checkSafety(changes, desired, live, input.options, input.platform?.client.permissions, routingLive)];
+  const skipPermissions = input.options.checkPermissions === false;
+  const permissions = skipPermissions ? undefined : input.platform?.client.permissions;
+  const refusals = [...out.refusals, ...checkSafety(changes, desired, live, input.options, permissions, routingLive)];
+  const warnings = skipPermissions && changes.length > 0 ? [...out.warnings, PERMISSIONS_NOT_CHECKED] : out.warnings;
   const unmanagedCount = out.unmanaged.length + (routing?.unmanaged ?? 0);
   const plan: Plan = {
     formatVersion: PLAN_FORMAT_VERSION,
@@ -76,7 +89,7 @@ export async function makePlan(input: MakePlanInput): Promise<MadePlan> {
     summary: summarize(changes, out.noop + (routing?.noop ?? 0), unmanagedCount),
     changes,
     unmanaged: out.unmanaged,
-    warnings: out.warnings,
+    warnings,
     errors: refusals,
   };
   return { plan, problems: [...problems, ...out.problems, ...(routing?.problems ?? [])], desired, live, ...(ctx ? { ctx } : {}), ...(routing ? { routing } : {}) };
