@@ -40,16 +40,16 @@ export async function scaffoldFiles(dir: string): Promise<ScaffoldFile[]> {
   // Where `npm ci` puts the schemas (or vendored ones found above `dir`): modelines and the
   // editor settings point there, so they resolve in every clone, not only on this machine.
   const schemas = schemasDirFor(root, SCHEMA_FILES.Tenant, path.join(root, INSTALLED_SCHEMAS));
-  const modeline = (file: string, kind: keyof typeof SCHEMA_FILES): string => schemaModeline(path.join(root, file), schemas, SCHEMA_FILES[kind]);
+  const modeline = (file: string, kind: keyof typeof SCHEMA_FILES): string =>
+    schemaModeline(path.join(root, file), schemas, SCHEMA_FILES[kind]);
   const relativeSchemas = path.relative(root, schemas).split(path.sep).join('/');
+  const group = `${templates.MANIFESTS_DIR}/group.yaml`;
+  const tenant = `${templates.MANIFESTS_DIR}/tenants/example-tenant.yaml`;
   const files: ScaffoldFile[] = [
     { path: 'package.json', text: templates.packageJson(templates.packageName(path.basename(root))) },
     { path: CONFIG_FILE_NAME, text: templates.configYaml() },
-    { path: `${templates.MANIFESTS_DIR}/group.yaml`, text: templates.groupYaml(modeline(`${templates.MANIFESTS_DIR}/group.yaml`, 'Group')) },
-    {
-      path: `${templates.MANIFESTS_DIR}/tenants/example-tenant.yaml`,
-      text: templates.tenantYaml(modeline(`${templates.MANIFESTS_DIR}/tenants/example-tenant.yaml`, 'Tenant')),
-    },
+    { path: group, text: templates.groupYaml(modeline(group, 'Group')) },
+    { path: tenant, text: templates.tenantYaml(modeline(tenant, 'Tenant')) },
     { path: '.vscode/settings.json', text: templates.vscodeSettings(relativeSchemas) },
     { path: '.vscode/extensions.json', text: templates.vscodeExtensions() },
     { path: '.gitignore', text: templates.gitignore() },
@@ -69,13 +69,15 @@ export async function scaffold(dir: string, options: { force: boolean }): Promis
   const root = path.resolve(dir);
   const files = await scaffoldFiles(root);
   const existing = files.filter((f) => existsSync(path.join(root, f.path)));
-  const packageJson = existing.find((f) => f.path === 'package.json') ? await readPackageJson(path.join(root, 'package.json')) : undefined;
+  const hasPackageJson = existing.some((f) => f.path === 'package.json');
+  const packageJson = hasPackageJson ? await readPackageJson(path.join(root, 'package.json')) : undefined;
   const keepPackageJson = packageJson !== undefined && dependsOnSwitchboard(packageJson);
   const conflicts = existing.filter((f) => !(f.path === 'package.json' && keepPackageJson));
   if (conflicts.length > 0 && !options.force) {
     throw new SwitchboardError(
       'SB_INIT_EXISTS',
-      `${conflicts.length === 1 ? 'this file exists' : 'these files exist'} in ${root}: ${conflicts.map((f) => f.path).join(', ')}. ` +
+      `${conflicts.length === 1 ? 'this file exists' : 'these files exist'} in ${root}: ` +
+        `${conflicts.map((f) => f.path).join(', ')}. ` +
         'Nothing was written: move them away, or run init again with --force to overwrite them ' +
         '(an existing package.json is kept and only gains the switchboard devDependency).',
     );
@@ -89,7 +91,8 @@ export async function scaffold(dir: string, options: { force: boolean }): Promis
         result.files.push({ path: file.path, outcome: 'kept' });
         continue;
       }
-      const devDependencies = { ...(packageJson['devDependencies'] as Record<string, string> | undefined), [PACKAGE_NAME]: VERSION };
+      const ours = packageJson['devDependencies'] as Record<string, string> | undefined;
+      const devDependencies = { ...ours, [PACKAGE_NAME]: VERSION };
       await writeFile(target, `${JSON.stringify({ ...packageJson, devDependencies }, null, 2)}\n`);
       result.files.push({ path: file.path, outcome: 'updated' });
       continue;
@@ -108,7 +111,8 @@ async function readPackageJson(file: string): Promise<Record<string, unknown>> {
   } catch {
     // reported below
   }
-  throw new SwitchboardError('SB_INIT_PACKAGE_JSON', `${file} is not a JSON object: fix it, or move it away and run init again`);
+  const message = `${file} is not a JSON object: fix it, or move it away and run init again`;
+  throw new SwitchboardError('SB_INIT_PACKAGE_JSON', message);
 }
 
 function dependsOnSwitchboard(pkg: Record<string, unknown>): boolean {

@@ -9,7 +9,8 @@ import jsYaml from 'js-yaml';
  * same package. js-yaml's own CORE_SCHEMA reads more as numbers (`1_000`, `0b101`,
  * `+0x1F`, `0xff_ff`), fewer (`+.5`) and `-0` as 0, so a file could pass the CLI and fail in
  * the editor, or the reverse. With these four types the fast path means what the editor
- * and the slow path mean (test/manifest/yaml-parity.test.ts drives both).
+ * and the slow path mean (test/manifest/yaml-core-schema.test.ts compares the two paths,
+ * test/editor/yaml-parity.test.ts the CLI and yaml-language-server).
  */
 const NULL = /^(?:~|[Nn]ull|NULL)?$/;
 const BOOL = /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/;
@@ -18,8 +19,10 @@ const INT_HEX = /^0x[0-9a-fA-F]+$/;
 /** intOct, int and intHex of the yaml package, in one pattern. */
 const INT = /^(?:0o[0-7]+|[-+]?[0-9]+|0x[0-9a-fA-F]+)$/;
 const FLOAT_NAN = /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
+const FLOAT_EXP = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/;
+const FLOAT_PLAIN = /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/;
 /** floatNaN, floatExp and float of the yaml package, in one pattern. */
-const FLOAT = /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+|[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*))$/;
+const FLOAT = new RegExp(`${FLOAT_NAN.source}|${FLOAT_EXP.source}|${FLOAT_PLAIN.source}`);
 
 /**
  * js-yaml tries every implicit type on every plain scalar, keys included: a look at the

@@ -13,9 +13,9 @@ import type { CommandRegistrar } from '../program.js';
 export const registerInit: CommandRegistrar = (program: Command, context) => {
   program
     .command('init')
-    .description('Scaffold a manifests repository: package.json, config, starter manifests, GitHub workflows, editor settings')
+    .description('Scaffold a manifests repository: package.json, config, starter manifests, workflows, editor settings')
     .argument('[dir]', 'the repository folder (created when missing)', '.')
-    .option('--force', 'overwrite existing files (an existing package.json only gains the switchboard devDependency)', false)
+    .option('--force', 'overwrite existing files (a package.json only gains the switchboard devDependency)', false)
     .action(async (dir: string, options: { force: boolean }) => {
       const result = await scaffold(dir, { force: options.force });
       const relative = path.relative(process.cwd(), result.dir);
