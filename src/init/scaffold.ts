@@ -40,16 +40,15 @@ export async function scaffoldFiles(dir: string): Promise<ScaffoldFile[]> {
   // Where `npm ci` puts the schemas (or vendored ones found above `dir`): modelines and the
   // editor settings point there, so they resolve in every clone, not only on this machine.
   const schemas = schemasDirFor(root, SCHEMA_FILES.Tenant, path.join(root, INSTALLED_SCHEMAS));
-  const modeline = (file: string, kind: keyof typeof SCHEMA_FILES): string =>
-    schemaModeline(path.join(root, file), schemas, SCHEMA_FILES[kind]);
+  const modeline = (file: string, schemaFile: string): string => schemaModeline(path.join(root, file), schemas, schemaFile);
   const relativeSchemas = path.relative(root, schemas).split(path.sep).join('/');
   const group = `${templates.MANIFESTS_DIR}/group.yaml`;
   const tenant = `${templates.MANIFESTS_DIR}/tenants/example-tenant.yaml`;
   const files: ScaffoldFile[] = [
     { path: 'package.json', text: templates.packageJson(templates.packageName(path.basename(root))) },
     { path: CONFIG_FILE_NAME, text: templates.configYaml() },
-    { path: group, text: templates.groupYaml(modeline(group, 'Group')) },
-    { path: tenant, text: templates.tenantYaml(modeline(tenant, 'Tenant')) },
+    { path: group, text: templates.groupYaml(modeline(group, SCHEMA_FILES.Group)) },
+    { path: tenant, text: templates.tenantYaml(modeline(tenant, SCHEMA_FILES.Tenant)) },
     { path: '.vscode/settings.json', text: templates.vscodeSettings(relativeSchemas) },
     { path: '.vscode/extensions.json', text: templates.vscodeExtensions() },
     { path: '.gitignore', text: templates.gitignore() },
