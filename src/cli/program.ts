@@ -3,7 +3,7 @@ import { DiagnosticsError, ExitCode, SwitchboardError, formatDiagnostic } from '
 import { createLogger, type Logger } from '../core/logger.js';
 import { commands } from './commands/index.js';
 
-import { VERSION } from './version.js';
+import { VERSION } from '../core/package.js';
 
 /** What every command receives besides its own options. */
 export interface CliContext {
@@ -23,7 +23,7 @@ export function buildProgram(program: Command, context: () => CliContext): Comma
   program
     .name('switchboard')
     .description('GitOps reconciler for a multi-tenant voice and unified-communications platform')
-    .version(VERSION)
+    .version(VERSION, '-V, --version', 'print the version (with --format json: as JSON, like the version command)')
     .option('--log-level <level>', 'pino level of the JSON log on stderr', 'warn')
     .showHelpAfterError()
     .exitOverride();
@@ -48,11 +48,20 @@ export async function runCli(argv: string[], program: Command): Promise<number> 
 
   buildProgram(program, getContext);
   try {
-    await program.parseAsync(argv);
+    await program.parseAsync(versionAlias(argv));
     return getContext().exitCode;
   } catch (error) {
     return reportError(error, getContext(), String(program.opts()['logLevel'] ?? 'warn'));
   }
+}
+
+/**
+ * `switchboard --version [--format json]` runs the `version` command: commander's own
+ * --version prints the bare version and takes no --format.
+ */
+function versionAlias(argv: string[]): string[] {
+  const [node = '', script = '', first, ...rest] = argv;
+  return first === '--version' || first === '-V' ? [node, script, 'version', ...rest] : argv;
 }
 
 function reportError(error: unknown, context: CliContext, level: string): number {

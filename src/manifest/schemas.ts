@@ -14,7 +14,9 @@ import type { ManifestKind } from './types.js';
  * - `x-immutable: true`: the API cannot change the field; a change means a replace.
  * - `x-ignored: "<reason>"`: a field of the API's read view (or one the calls do not
  *   accept) that a manifest cannot set; it fails validation with the reason as the
- *   message. The same properties carry `not: {}` so that editors flag them too.
+ *   message. For editors, the same properties carry `doNotSuggest: true` (not offered by
+ *   completion) and `deprecationMessage` (the warning yaml-language-server shows, saying
+ *   why), and the read-only ones the standard `readOnly: true`.
  * `writeOnly: true` (standard) marks fields the API never returns.
  */
 
@@ -56,6 +58,9 @@ export function schemaSet(options: { validateSchema?: boolean } = {}): SchemaSet
   const addFormats = require('ajv-formats') as FormatsPlugin;
   addFormats(ajv, ['email']);
   ajv.addKeyword({ keyword: 'x-immutable', schemaType: 'boolean' });
+  // Editor annotations (yaml-language-server, VS Code): no effect on validation.
+  ajv.addKeyword({ keyword: 'doNotSuggest', schemaType: 'boolean' });
+  ajv.addKeyword({ keyword: 'deprecationMessage', schemaType: 'string' });
   ajv.addKeyword({
     keyword: 'x-ignored',
     schemaType: 'string',

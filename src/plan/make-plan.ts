@@ -13,6 +13,13 @@ export interface PlanHeader {
   now?: Date;
 }
 
+const PERMISSIONS_NOT_CHECKED: PlanMessage = {
+  code: 'SB_PERMISSIONS_NOT_CHECKED',
+  message:
+    "planned with --no-check-permissions: the planning user's api_rules were not checked; " +
+    'apply checks those of the user that applies',
+};
+
 export interface AssembledPlan {
   plan: Plan;
   /** Mistakes that make the plan impossible (exit 1), besides the plan's refusals (exit 3). */
@@ -25,6 +32,7 @@ export interface AssembledPlan {
  */
 export function assemblePlan(parts: readonly PlanPart[], header: PlanHeader, options: SafetyOptions): AssembledPlan {
   const changes = parts.flatMap((p) => p.changes);
+  const unchecked = options.checkPermissions === false && changes.length > 0 ? [PERMISSIONS_NOT_CHECKED] : [];
   const noop = parts.reduce((n, p) => n + p.noop, 0);
   const unmanaged = parts.flatMap((p) => p.unmanaged);
   const unmanagedCount = unmanaged.length + parts.reduce((n, p) => n + p.unmanagedCount, 0);
@@ -38,7 +46,7 @@ export function assemblePlan(parts: readonly PlanPart[], header: PlanHeader, opt
     summary: summarize(changes, noop, unmanagedCount),
     changes,
     unmanaged,
-    warnings: parts.flatMap((p) => p.warnings),
+    warnings: [...parts.flatMap((p) => p.warnings), ...unchecked],
     errors: [...parts.flatMap((p) => p.refusals), ...checkSafety(parts, options)],
   };
   return { plan, problems: parts.flatMap((p) => p.problems) };

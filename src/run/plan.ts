@@ -1,6 +1,6 @@
 import { DiagnosticsError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
-import { VERSION } from '../core/version.js';
+import { VERSION } from '../core/package.js';
 import { loadManifests, type DesiredSet } from '../manifest/index.js';
 import { toDesiredNodes } from '../plan/desired.js';
 import { assemblePlan } from '../plan/make-plan.js';
@@ -20,6 +20,8 @@ export interface PlanRunOptions extends PlanOptions {
   seed?: string;
   concurrency: number;
   stateDir: string;
+  /** `plan --no-check-permissions`: the permission pre-flight is skipped (a warning says so). */
+  checkPermissions?: boolean;
 }
 
 /** A plan made in this process: the plan, and the providers that made it (and apply it). */

@@ -40,6 +40,7 @@ export const registerPlan: CommandRegistrar = (program: Command, context) => {
     .option('--out <file>', 'also write the plan file (JSON)')
     .option('--format <format>', 'stdout format: text, json or markdown', 'text')
     .option('--detailed-exitcode', 'exit 2 when there are changes', false)
+    .option('--no-check-permissions', "plan with a read-only user: no refusal for changes its api_rules forbid (apply checks its own user's)")
     .option('--no-color', 'no colours, even on a terminal')
     .option('--stats', 'print request counts on stderr', false)
     .action(async (paths: string[], options: PlanOptions) => {
