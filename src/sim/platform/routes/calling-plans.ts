@@ -21,9 +21,9 @@
 import { badRequest, notFound } from '../errors.js';
 import { listScope, pageBody, readListQuery } from '../pagination.js';
 import { G, noContent, ok, T, type ApiResponse, type RequestContext, type RouteModule, type Router } from '../router.js';
-import { deletePlan, doc2Tables, type CallingPlanRow, type PrefixRow } from '../store/doc2-tables.js';
+import { deletePlan, subscriptionTables, type CallingPlanRow, type PrefixRow } from '../store/subscription-tables.js';
 import { optionalString, requiredString } from '../validate.js';
-import { intParam, optionalBool, optionalInt, visibleSubscription } from './doc2-scope.js';
+import { intParam, optionalBool, optionalInt, visibleSubscription } from './subscription-scope.js';
 import { visibleGroup } from './groups.js';
 
 type PlanType = CallingPlanRow['type'];
@@ -83,7 +83,7 @@ function register(router: Router, spec: ListSpec): void {
     handler: (ctx) => {
       const plan = planOf(ctx, spec);
       const name = requiredString(ctx.body, 'name');
-      doc2Tables(ctx.store).callingPlans.update(plan.id, { name });
+      subscriptionTables(ctx.store).callingPlans.update(plan.id, { name });
       return ok({ id: plan.id });
     },
   });
@@ -91,7 +91,7 @@ function register(router: Router, spec: ListSpec): void {
     method: 'DELETE', path: `${base}/:id`, role: roles.delete,
     handler: (ctx) => {
       const plan = planOf(ctx, spec, true);
-      if (plan) deletePlan(doc2Tables(ctx.store), plan.id);
+      if (plan) deletePlan(subscriptionTables(ctx.store), plan.id);
       return noContent();
     },
   });
@@ -99,7 +99,7 @@ function register(router: Router, spec: ListSpec): void {
     method: 'GET', path: `${base}/:id/prefixes`, role: roles.pList,
     handler: (ctx) => {
       const plan = planOf(ctx, spec);
-      const rows = doc2Tables(ctx.store).prefixes.sorted({ kind: 'parent', key: String(plan.id) }, { field: 'prefix', dir: 'asc' });
+      const rows = subscriptionTables(ctx.store).prefixes.sorted({ kind: 'parent', key: String(plan.id) }, { field: 'prefix', dir: 'asc' });
       if (rows.length === 0) throw notFound(`calling plan ${plan.id} has no prefixes`);
       return ok({ prefixes: rows.map(prefixView) });
     },
@@ -111,8 +111,8 @@ function register(router: Router, spec: ListSpec): void {
     handler: (ctx) => {
       const plan = planOf(ctx, spec);
       const pid = intParam(ctx, 'pid');
-      const row = doc2Tables(ctx.store).prefixes.get(pid);
-      if (row && row.planId === plan.id) doc2Tables(ctx.store).prefixes.delete(pid);
+      const row = subscriptionTables(ctx.store).prefixes.get(pid);
+      if (row && row.planId === plan.id) subscriptionTables(ctx.store).prefixes.delete(pid);
       return noContent();
     },
   });
@@ -123,7 +123,7 @@ function planOf(ctx: RequestContext, spec: ListSpec, optional: true): CallingPla
 function planOf(ctx: RequestContext, spec: ListSpec, optional = false): CallingPlanRow | undefined {
   const { scope } = spec.scopeOf(ctx);
   const id = intParam(ctx, 'id');
-  const row = doc2Tables(ctx.store).callingPlans.get(id);
+  const row = subscriptionTables(ctx.store).callingPlans.get(id);
   if (row && row.scope === scope) return row;
   if (optional) return undefined;
   throw notFound(`calling plan ${id} not found in this list`);
@@ -131,7 +131,7 @@ function planOf(ctx: RequestContext, spec: ListSpec, optional = false): CallingP
 
 function listPlans(ctx: RequestContext, spec: ListSpec): ApiResponse {
   const { scope } = spec.scopeOf(ctx);
-  const table = doc2Tables(ctx.store).callingPlans;
+  const table = subscriptionTables(ctx.store).callingPlans;
   if (table.countChildren(scope) === 0) throw notFound('no calling plan in this list');
   const q = readListQuery(ctx.query, { searchable: SEARCHABLE, defaultSort: 'id' });
   return ok(pageBody(listScope(table, { kind: 'parent', key: scope }, q, 'token', SEARCHABLE), 'callingPlans', planView));
@@ -151,7 +151,7 @@ function createPlan(ctx: RequestContext, spec: ListSpec): ApiResponse {
     name: optionalString(body, 'name') ?? '', type: spec.type ?? (given as PlanType | undefined) ?? 'block_list', country, countryCode, isoCode,
     region: optionalString(body, 'region') ?? '', classification: optionalString(body, 'classification') ?? '', risk: optionalInt(body, 'risk') ?? 0,
   };
-  doc2Tables(store).callingPlans.insert(row);
+  subscriptionTables(store).callingPlans.insert(row);
   return ok(planView(row));
 }
 
@@ -171,14 +171,14 @@ function readPrefix(body: Record<string, unknown>, required: boolean): string | 
 }
 
 function assertPrefixFree(ctx: RequestContext, planId: number, prefix: string, self?: number): void {
-  const clash = doc2Tables(ctx.store).prefixes.children(String(planId)).find((p) => p.prefix === prefix && p.id !== self);
+  const clash = subscriptionTables(ctx.store).prefixes.children(String(planId)).find((p) => p.prefix === prefix && p.id !== self);
   if (clash) throw badRequest('duplicate_prefix', `prefix ${prefix} is already in calling plan ${planId} (id ${clash.id})`);
 }
 
 function createPrefix(ctx: RequestContext, plan: CallingPlanRow): ApiResponse {
   const prefix = readPrefix(ctx.body, true) as string;
   assertPrefixFree(ctx, plan.id, prefix);
-  const row = doc2Tables(ctx.store).prefixes.insert({
+  const row = subscriptionTables(ctx.store).prefixes.insert({
     id: ctx.store.nextId('callingPlanPrefixes'), planId: plan.id, prefix, name: optionalString(ctx.body, 'name') ?? '',
     isExact: optionalBool(ctx.body, 'isExact') ?? false,
   });
@@ -187,12 +187,12 @@ function createPrefix(ctx: RequestContext, plan: CallingPlanRow): ApiResponse {
 
 function updatePrefix(ctx: RequestContext, plan: CallingPlanRow): ApiResponse {
   const pid = intParam(ctx, 'pid');
-  const row = doc2Tables(ctx.store).prefixes.get(pid);
+  const row = subscriptionTables(ctx.store).prefixes.get(pid);
   if (!row || row.planId !== plan.id) throw notFound(`prefix ${pid} of calling plan ${plan.id} not found`);
   const prefix = readPrefix(ctx.body, false);
   if (prefix !== undefined) assertPrefixFree(ctx, plan.id, prefix, pid);
   const name = optionalString(ctx.body, 'name');
   const isExact = optionalBool(ctx.body, 'isExact');
-  doc2Tables(ctx.store).prefixes.update(pid, { ...(prefix !== undefined ? { prefix } : {}), ...(name !== undefined ? { name } : {}), ...(isExact !== undefined ? { isExact } : {}) });
+  subscriptionTables(ctx.store).prefixes.update(pid, { ...(prefix !== undefined ? { prefix } : {}), ...(name !== undefined ? { name } : {}), ...(isExact !== undefined ? { isExact } : {}) });
   return ok({ id: pid });
 }

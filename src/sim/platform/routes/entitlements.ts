@@ -16,7 +16,7 @@ import type { PlatformStore } from '../store/store.js';
 import type { EntitlementRow, SubscriptionRow } from '../store/types.js';
 import { optionalString } from '../validate.js';
 import { assertMayBill } from '../visibility.js';
-import { intParam, optionalInt, requiredInt, visibleSubscription } from './doc2-scope.js';
+import { intParam, optionalInt, requiredInt, visibleSubscription } from './subscription-scope.js';
 import { subscriptionRegions } from './subscription-views.js';
 
 const E = `${T}/entitlements`;

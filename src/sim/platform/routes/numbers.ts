@@ -16,9 +16,9 @@ import { badRequest } from '../errors.js';
 import { paginate, pageBody, readListQuery, matchesSearch } from '../pagination.js';
 import { G, ok, T, type ApiResponse, type RequestContext, type RouteModule } from '../router.js';
 import type { PlatformStore } from '../store/store.js';
-import { doc2Tables } from '../store/doc2-tables.js';
+import { subscriptionTables } from '../store/subscription-tables.js';
 import type { GroupRow, InventoryNumberRow, NumberRow } from '../store/types.js';
-import { objectQuery, visibleSubscription } from './doc2-scope.js';
+import { objectQuery, visibleSubscription } from './subscription-scope.js';
 import { visibleGroup } from './groups.js';
 
 const NUMBER_SEARCHABLE = ['fullNumber', 'nsn', 'countryCode', 'isoCode'] as const;
@@ -83,7 +83,7 @@ function numberFilter(filters: Record<string, unknown>): (n: NumberRow) => boole
 
 /** Document 2 §2.5. */
 export function numberView(store: PlatformStore, n: NumberRow): Record<string, unknown> {
-  const address = n.addressId === undefined ? undefined : doc2Tables(store).addresses.get(n.addressId);
+  const address = n.addressId === undefined ? undefined : subscriptionTables(store).addresses.get(n.addressId);
   return {
     id: n.id, ...(address ? { address: address.full_address, addressId: address.id, addressVerified: true } : {}),
     assigned: n.assignedTo !== undefined, ...(n.assignedTo ? { assignedTo: { ...n.assignedTo } } : {}),

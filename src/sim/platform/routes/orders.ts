@@ -14,7 +14,7 @@ import { listScope, pageBody, readListQuery } from '../pagination.js';
 import { ok, P, type ApiResponse, type RequestContext, type RouteModule } from '../router.js';
 import type { PlatformStore } from '../store/store.js';
 import { canSee, actorOf, assertVisible } from '../visibility.js';
-import { intParam } from './doc2-scope.js';
+import { intParam } from './subscription-scope.js';
 import { visibleGroup } from './groups.js';
 import { visibleOwned } from './owned.js';
 

@@ -26,7 +26,7 @@ import type { PlatformStore } from '../store/store.js';
 import type { ProductRow } from '../store/types.js';
 import { optionalString, queryFlag, requiredString } from '../validate.js';
 import { actorOf, assertVisible, isSystem } from '../visibility.js';
-import { intParam } from './doc2-scope.js';
+import { intParam } from './subscription-scope.js';
 import { visibleGroup } from './groups.js';
 import { visibleOwned } from './owned.js';
 

@@ -18,7 +18,7 @@ import type { EntitlementTypeRow, SubscriptionRow } from '../store/types.js';
 import { optionalString, queryFlag, requiredString } from '../validate.js';
 import { actorOf, assertMayBill } from '../visibility.js';
 import { priceList, RATE_PLANS } from './reference.js';
-import { intParam, visibleSubscription } from './doc2-scope.js';
+import { intParam, visibleSubscription } from './subscription-scope.js';
 import { visibleOwned } from './owned.js';
 import { assignedEntities, subscriptionDetailView, subscriptionRegions, subscriptionView } from './subscription-views.js';
 

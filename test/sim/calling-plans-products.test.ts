@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../src/sim/index.js';
-import { type Doc2Fixture, useDoc2Sim } from './doc2-helpers.js';
+import { type SubscriptionFixture, useSubscriptionSim } from './subscription-helpers.js';
 import { loginAs, P } from './helpers.js';
 
 let sim: RunningSimulator;
-let f: Doc2Fixture;
-useDoc2Sim((s) => (sim = s), (x) => (f = x));
+let f: SubscriptionFixture;
+useSubscriptionSim((s) => (sim = s), (x) => (f = x));
 
 type Plan = { id: number; name: string; type: string; country: string; countryCode: string; isoCode: string; region: string; classification: string; risk: number };
 type Prefix = { id: number; prefix: string; name: string; isExact: boolean };
