@@ -10,11 +10,15 @@ import { authenticate, type Caller } from './auth/authenticate.js';
 import { ApiError, badRequest, notFound } from './errors.js';
 import type { ApiResponse, RequestContext, Router } from './router.js';
 import type { PlatformStore } from './store/store.js';
+import { VariantSource } from './variants.js';
 
 /** Called once per request with the matched route pattern (or `unmatched`), for `/_sim/stats`. */
 export type RouteObserver = (method: string, pattern: string) => void;
 
 export class PlatformApi implements SimHandler {
+  /** Variant mode's source of answer forms (off unless a seed is set). */
+  variants = new VariantSource(undefined);
+
   constructor(
     private readonly store: PlatformStore,
     private readonly router: Router,
@@ -54,7 +58,7 @@ export class PlatformApi implements SimHandler {
     if (caller) enforceApiRules(caller.user, this.router, route, req.method, path);
     const ctx: RequestContext = {
       req, store: this.store, params, query: req.url.searchParams, body: parseBody(req), user: caller?.user,
-      session: caller?.session, route,
+      session: caller?.session, route, forms: this.variants.forAnswer(),
     };
     return route.handler(ctx);
   }

@@ -27,9 +27,10 @@
  * registered route automatically, so a new module needs no seed change.
  */
 import type { SimRequest } from '../http.js';
-import { badRequest } from './errors.js';
-import type { PlatformStore } from './store/store.js';
+import { badRequest, notFound } from './errors.js';
+import type { InventedEndpoint, PlatformStore } from './store/store.js';
 import type { SessionRow, UserRow } from './store/types.js';
+import type { AnswerForms } from './variants.js';
 
 /** `P` of Document 1 §1.1. */
 export const P = '/api/v01/draas/:instance';
@@ -67,6 +68,8 @@ export interface RequestContext {
   user: UserRow | undefined;
   session: SessionRow | undefined;
   route: Route;
+  /** The forms of this answer's loosely typed fields (variant mode; ./variants.ts). */
+  forms: AnswerForms;
 }
 
 export type Handler = (ctx: RequestContext) => ApiResponse | Promise<ApiResponse>;
@@ -158,6 +161,14 @@ function matchSegments(pattern: string[], parts: string[]): Record<string, strin
 
 function escapeRegex(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * An endpoint the documents do not show, switched off by the seed (`inventedEndpoints`):
+ * it answers the 404 of a path the platform does not have.
+ */
+export function assertInvented(ctx: RequestContext, endpoint: InventedEndpoint): void {
+  if (ctx.store.settings.withoutEndpoints?.includes(endpoint)) throw notFound(`no endpoint ${ctx.req.method} ${ctx.req.url.pathname}`);
 }
 
 export const ok = (body: unknown, headers?: Record<string, string>): ApiResponse => ({ status: 200, body, ...(headers ? { headers } : {}) });

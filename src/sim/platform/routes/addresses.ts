@@ -30,7 +30,7 @@ export const registerAddressRoutes: RouteModule = (router) => {
       const { sub } = visibleSubscription(ctx);
       const q = readListQuery(ctx.query, { searchable: SEARCHABLE, defaultSort: 'id' });
       const page = listScope(subscriptionTables(ctx.store).addresses, { kind: 'parent', key: String(sub.id) }, q, 'page', ['full_address']);
-      const { next: _none, ...body } = pageBody(page, 'addresses', addressView);
+      const { next: _none, ...body } = pageBody(page, 'addresses', addressView, ctx.forms);
       return ok(body);
     },
   });

@@ -132,7 +132,7 @@ function listJobs(ctx: RequestContext, kind: BulkKind): ApiResponse {
   const rows = subscriptionTables(ctx.store).bulkJobs.sorted({ kind: 'parent', key: String(sub.id) }, { field: q.sort, dir: q.dir })
     .filter((j) => j.kind === kind && matchesSearch(j, q.search, ['title', 'kind'])
       && Object.entries(filters).every(([k, v]) => String((j as unknown as Record<string, unknown>)[k]) === String(v)));
-  return ok(pageBody(paginate(rows, q, 'token'), 'bulks', (j) => jobView(j, false)));
+  return ok(pageBody(paginate(rows, q, 'token'), 'bulks', (j) => jobView(j, false), ctx.forms));
 }
 
 function jobView(job: BulkJobRow, withItems: boolean): Record<string, unknown> {

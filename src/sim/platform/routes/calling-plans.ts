@@ -8,6 +8,9 @@
  * - `isExact` is accepted as a boolean or as the string "true"/"false", and served as a boolean.
  * - A trunk group is one of the subscription's seeded `trunkGroups` (no endpoint creates
  *   them): another id is 404.
+ * - Deleting a missing object: the group block list's plan delete says it counts as success
+ *   (204); no other delete here says so (Document 1 §1.10 makes it per endpoint), so a
+ *   missing prefix, allow-list plan or trunk-group block-list plan is 404.
  *
  * Design decisions ("not shown"): the delete of a trunk-group block list and its prefix
  * endpoints exist, shaped like the allow list's, with roles
@@ -23,6 +26,7 @@ import { listScope, pageBody, readListQuery } from '../pagination.js';
 import { G, noContent, ok, T, type ApiResponse, type RequestContext, type RouteModule, type Router } from '../router.js';
 import { deletePlan, subscriptionTables, type CallingPlanRow, type PrefixRow } from '../store/subscription-tables.js';
 import { optionalString, requiredString } from '../validate.js';
+import type { AnswerForms } from '../variants.js';
 import { intParam, optionalBool, optionalInt, visibleSubscription } from './subscription-scope.js';
 import { visibleGroup } from './groups.js';
 
@@ -36,6 +40,8 @@ interface ListSpec {
   roles: Record<'list' | 'create' | 'update' | 'delete' | 'pList' | 'pCreate' | 'pUpdate' | 'pDelete', string>;
   scopeOf: (ctx: RequestContext) => PlanScope;
   type?: PlanType;
+  /** The plan delete says "missing counts as success" (only the group block list, §4.9). */
+  missingDeleteSucceeds?: boolean;
 }
 
 const SEARCHABLE = ['name', 'country', 'isoCode', 'countryCode', 'classification'] as const;
@@ -52,6 +58,7 @@ export const registerCallingPlanRoutes: RouteModule = (router) => {
       pUpdate: 'groups.instance.block_list.instance.prefixes.instance.update', pDelete: 'groups.instance.block_list.instance.prefixes.instance.delete',
     },
     scopeOf: (ctx) => ({ scope: `group:${visibleGroup(ctx).uuid}` }),
+    missingDeleteSucceeds: true,
   });
   for (const type of ['block_list', 'allow_list'] as const) {
     const r = `${TG_ROLE}.${type}`;
@@ -90,7 +97,7 @@ function register(router: Router, spec: ListSpec): void {
   router.add({
     method: 'DELETE', path: `${base}/:id`, role: roles.delete,
     handler: (ctx) => {
-      const plan = planOf(ctx, spec, true);
+      const plan = planOf(ctx, spec, spec.missingDeleteSucceeds === true);
       if (plan) deletePlan(subscriptionTables(ctx.store), plan.id);
       return noContent();
     },
@@ -101,7 +108,7 @@ function register(router: Router, spec: ListSpec): void {
       const plan = planOf(ctx, spec);
       const rows = subscriptionTables(ctx.store).prefixes.sorted({ kind: 'parent', key: String(plan.id) }, { field: 'prefix', dir: 'asc' });
       if (rows.length === 0) throw notFound(`calling plan ${plan.id} has no prefixes`);
-      return ok({ prefixes: rows.map(prefixView) });
+      return ok({ prefixes: rows.map((p) => prefixView(p, ctx.forms)) });
     },
   });
   router.add({ method: 'POST', path: `${base}/:id/prefixes`, role: roles.pCreate, handler: (ctx) => createPrefix(ctx, planOf(ctx, spec)) });
@@ -112,14 +119,15 @@ function register(router: Router, spec: ListSpec): void {
       const plan = planOf(ctx, spec);
       const pid = intParam(ctx, 'pid');
       const row = subscriptionTables(ctx.store).prefixes.get(pid);
-      if (row && row.planId === plan.id) subscriptionTables(ctx.store).prefixes.delete(pid);
+      if (!row || row.planId !== plan.id) throw notFound(`prefix ${pid} of calling plan ${plan.id} not found`);
+      subscriptionTables(ctx.store).prefixes.delete(pid);
       return noContent();
     },
   });
 }
 
 function planOf(ctx: RequestContext, spec: ListSpec): CallingPlanRow;
-function planOf(ctx: RequestContext, spec: ListSpec, optional: true): CallingPlanRow | undefined;
+function planOf(ctx: RequestContext, spec: ListSpec, optional: boolean): CallingPlanRow | undefined;
 function planOf(ctx: RequestContext, spec: ListSpec, optional = false): CallingPlanRow | undefined {
   const { scope } = spec.scopeOf(ctx);
   const id = intParam(ctx, 'id');
@@ -134,7 +142,7 @@ function listPlans(ctx: RequestContext, spec: ListSpec): ApiResponse {
   const table = subscriptionTables(ctx.store).callingPlans;
   if (table.countChildren(scope) === 0) throw notFound('no calling plan in this list');
   const q = readListQuery(ctx.query, { searchable: SEARCHABLE, defaultSort: 'id' });
-  return ok(pageBody(listScope(table, { kind: 'parent', key: scope }, q, 'token', SEARCHABLE), 'callingPlans', planView));
+  return ok(pageBody(listScope(table, { kind: 'parent', key: scope }, q, 'token', SEARCHABLE), 'callingPlans', planView, ctx.forms));
 }
 
 function createPlan(ctx: RequestContext, spec: ListSpec): ApiResponse {
@@ -160,8 +168,9 @@ function planView(p: CallingPlanRow): Record<string, unknown> {
   return rest;
 }
 
-function prefixView(p: PrefixRow): Record<string, unknown> {
-  return { id: p.id, prefix: p.prefix, name: p.name, isExact: p.isExact };
+/** Document 2 §2.11: `isExact` is a boolean, "typed string in the field table". */
+function prefixView(p: PrefixRow, forms: AnswerForms): Record<string, unknown> {
+  return { id: p.id, prefix: p.prefix, name: p.name, isExact: forms.form('isExact') === 'string' ? String(p.isExact) : p.isExact };
 }
 
 function readPrefix(body: Record<string, unknown>, required: boolean): string | undefined {

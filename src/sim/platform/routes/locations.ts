@@ -8,10 +8,12 @@
  * (items `{id, code, city, state, region {id, name}, country {id, name, isoCode}}`).
  * A region id is the id of the first group region of that country and name (0 when no
  * group serves it); a country id is the id of the country code of the same country name.
+ * A seed with `inventedEndpoints: {postalCodes: false}` removes it (404), as a platform
+ * without it would answer.
  */
 import { badRequest, notFound } from '../errors.js';
 import { matchesSearch, paginate, pageBody, readListQuery } from '../pagination.js';
-import { noContent, ok, P, T, type ApiResponse, type RequestContext, type RouteModule } from '../router.js';
+import { assertInvented, noContent, ok, P, T, type ApiResponse, type RequestContext, type RouteModule } from '../router.js';
 import type { PlatformStore } from '../store/store.js';
 import { subscriptionTables, type LocationRow } from '../store/subscription-tables.js';
 import type { PostalCodeRow } from '../store/types.js';
@@ -99,11 +101,12 @@ export function postalCodeView(store: PlatformStore, pc: PostalCodeRow): Record<
 }
 
 function listPostalCodes(ctx: RequestContext): ApiResponse {
+  assertInvented(ctx, 'postalCodes');
   const q = readListQuery(ctx.query, { searchable: ['code', 'city', 'id'], defaultSort: 'id' });
   const iso = ctx.query.get('isoCode')?.toUpperCase();
   const code = ctx.query.get('code');
   const rows = ctx.store.postalCodes.sorted({ kind: 'all' }, { field: q.sort, dir: q.dir })
     .filter((p) => (!iso || p.country.isoCode === iso) && (!code || p.code === code) && matchesSearch(p, q.search, ['code', 'city']));
-  const { next: _none, ...body } = pageBody(paginate(rows, q, 'page'), 'postalCodes', (p) => postalCodeView(ctx.store, p));
+  const { next: _none, ...body } = pageBody(paginate(rows, q, 'page'), 'postalCodes', (p) => postalCodeView(ctx.store, p), ctx.forms);
   return ok(body);
 }

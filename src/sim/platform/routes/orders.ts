@@ -53,7 +53,7 @@ export const registerOrderRoutes: RouteModule = (router, store) => {
         const uuid = level.node(ctx);
         const q = readListQuery(ctx.query, { searchable: SEARCHABLE, defaultSort: 'id' });
         const keep = (o: OrderRow) => visibleOrder(ctx, o);
-        return ok(pageBody(listScope(orders, { kind: 'ancestor', key: uuid }, q, 'token', SEARCHABLE, keep), 'orders', (o) => ({ id: o.id, ...orderView(ctx.store, o) })));
+        return ok(pageBody(listScope(orders, { kind: 'ancestor', key: uuid }, q, 'token', SEARCHABLE, keep), 'orders', (o) => ({ id: o.id, ...orderView(ctx.store, o) }), ctx.forms));
       },
     });
     router.add({

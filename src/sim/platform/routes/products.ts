@@ -96,7 +96,7 @@ function listProducts(ctx: RequestContext, groupUuid: string): ApiResponse {
   return ok(pageBody(page, 'products', (p) => ({
     id: p.id, name: p.name, ...(p.description !== undefined ? { description: p.description } : {}), sku: p.sku, status: p.status,
     ...(detailed ? { resources: p.items.map((i) => resourceOf(ctx.store, i)) } : {}),
-  })));
+  }), ctx.forms));
 }
 
 function resourceOf(store: PlatformStore, i: Item): Record<string, unknown> {

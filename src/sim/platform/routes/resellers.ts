@@ -14,7 +14,7 @@ export const registerResellerRoutes: RouteModule = (router) => {
   router.add({ method: 'GET', path: `${P}/resellers`, role: 'resellers.list', handler: (ctx) => listOwned(ctx, 'reseller') });
   router.add({
     method: 'GET', path: `${P}/resellers/:uuid`, role: 'resellers.instance.read',
-    handler: (ctx) => ok(ownedDetailView(ctx.store, 'reseller', visibleOwned(ctx, 'reseller'))),
+    handler: (ctx) => ok(ownedDetailView(ctx.store, 'reseller', visibleOwned(ctx, 'reseller'), ctx.forms)),
   });
   router.add({ method: 'POST', path: `${P}/resellers`, role: 'resellers.create', handler: (ctx) => createOwned(ctx, 'reseller') });
   router.add({ method: 'PUT', path: `${P}/resellers/:uuid`, role: 'resellers.instance.update', handler: (ctx) => updateOwned(ctx, 'reseller') });

@@ -78,7 +78,7 @@ function listSubscriptions(ctx: RequestContext): ApiResponse {
   const tenant = visibleOwned(ctx, 'tenant');
   const q = readListQuery(ctx.query, { searchable: SEARCHABLE, defaultSort: 'id' });
   const page = listScope(ctx.store.subscriptions, { kind: 'parent', key: tenant.uuid }, q, 'page', SEARCHABLE);
-  const { next: _none, ...body } = pageBody(page, 'subscriptions', (s) => subscriptionView(ctx.store, s));
+  const { next: _none, ...body } = pageBody(page, 'subscriptions', (s) => subscriptionView(ctx.store, s), ctx.forms);
   return ok(body);
 }
 

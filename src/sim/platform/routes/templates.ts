@@ -14,6 +14,7 @@ import { matchesSearch } from '../pagination.js';
 import { noContent, ok, T, type ApiResponse, type RequestContext, type RouteModule } from '../router.js';
 import { subscriptionTables, type TemplateRow } from '../store/subscription-tables.js';
 import { optionalString, requiredString } from '../validate.js';
+import type { AnswerForms } from '../variants.js';
 import { intParam, optionalBool, optionalStringArray, visibleSubscription, type SubscriptionScope } from './subscription-scope.js';
 
 const M = `${T}/uc_alpha/templates`;
@@ -27,7 +28,8 @@ export const registerTemplateRoutes: RouteModule = (router) => {
       const scope = visibleSubscription(ctx);
       const search = ctx.query.get('search') ?? undefined;
       const all = [defaultTemplate(scope), ...subscriptionTables(ctx.store).templates.sorted({ kind: 'parent', key: String(scope.sub.id) }, { field: 'id', dir: 'asc' })];
-      return ok({ templates: all.filter((t) => matchesSearch(t, search, SEARCHABLE)).map((t) => ({ id: t.id, sku: t.sku, name: t.name, description: t.description })) });
+      const id = (t: TemplateRow) => templateId(t.id, ctx.forms);
+      return ok({ templates: all.filter((t) => matchesSearch(t, search, SEARCHABLE)).map((t) => ({ id: id(t), sku: t.sku, name: t.name, description: t.description })) });
     },
   });
   router.add({
@@ -35,7 +37,7 @@ export const registerTemplateRoutes: RouteModule = (router) => {
     handler: (ctx) => {
       const scope = visibleSubscription(ctx);
       const id = intParam(ctx, 'template_id');
-      return ok(templateView(id === 0 ? defaultTemplate(scope) : templateOf(ctx, scope, id)));
+      return ok(templateView(id === 0 ? defaultTemplate(scope) : templateOf(ctx, scope, id), ctx.forms));
     },
   });
   router.add({ method: 'POST', path: M, role: `${ROLE}.create`, handler: createTemplate });
@@ -66,9 +68,14 @@ function templateOf(ctx: RequestContext, scope: SubscriptionScope, id: number): 
   return row;
 }
 
-function templateView(t: TemplateRow): Record<string, unknown> {
+function templateView(t: TemplateRow, forms: AnswerForms): Record<string, unknown> {
   const { subscriptionId: _s, ...rest } = t;
-  return { ...rest, groups: [...t.groups], licenses: [...t.licenses], customerLicenses: [...t.customerLicenses] };
+  return { ...rest, id: templateId(t.id, forms), groups: [...t.groups], licenses: [...t.licenses], customerLicenses: [...t.customerLicenses] };
+}
+
+/** Document 2 §2.10: a template id is a string or an integer. */
+function templateId(id: number, forms: AnswerForms): number | string {
+  return forms.form('templateId') === 'string' ? String(id) : id;
 }
 
 function readLocation(body: Record<string, unknown>, required: boolean): string | undefined {

@@ -11,7 +11,7 @@ export const registerTenantRoutes: RouteModule = (router) => {
   router.add({ method: 'GET', path: `${P}/tenants`, role: 'tenants.list', handler: (ctx) => listOwned(ctx, 'tenant') });
   router.add({
     method: 'GET', path: `${P}/tenants/:uuid`, role: 'tenants.instance.read',
-    handler: (ctx) => ok(ownedDetailView(ctx.store, 'tenant', visibleOwned(ctx, 'tenant'))),
+    handler: (ctx) => ok(ownedDetailView(ctx.store, 'tenant', visibleOwned(ctx, 'tenant'), ctx.forms)),
   });
   router.add({ method: 'POST', path: `${P}/tenants`, role: 'tenants.create', handler: (ctx) => createOwned(ctx, 'tenant') });
   router.add({ method: 'PUT', path: `${P}/tenants/:uuid`, role: 'tenants.instance.update', handler: (ctx) => updateOwned(ctx, 'tenant') });

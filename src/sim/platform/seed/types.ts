@@ -19,6 +19,13 @@ export interface Seed {
   postalCodes?: { code: string; city: string; isoCode: string; state?: string; region?: string }[];
   numberInventory?: SeedInventory[];
   routing?: unknown;
+  /** Variant mode: every loosely typed field in one of its documented forms, drawn per answer from this seed. */
+  variants?: string | number;
+  /**
+   * The reads the documents do not show, on (the default) or off: off, they answer 404 as
+   * a platform without them would (`GET P/public/postal_codes`, the branding read).
+   */
+  inventedEndpoints?: { postalCodes?: boolean; brandingRead?: boolean };
 }
 
 export interface SeedRegion {
