@@ -15,6 +15,12 @@ import type { DesiredNode, LastApplied, ListedCollection, ListingClient, LiveSta
 export class LiveReader {
   private readonly state: LiveState = { byAddress: new Map(), collections: [], problems: [] };
   private readonly listings = new Map<string, Promise<LiveObject[]>>();
+  /** Owners named by items listed without a parent (kinds with `ownerOf`), by the item's address. */
+  private readonly owners = new Map<string, { kind: string; id: string; name?: string }>();
+  /** Parents found through the owners of objects listed without a parent (see locateThroughOwners). */
+  private readonly foundThroughOwners = new Set<string>();
+  /** Kinds whose lists the platform refused (403) while looking for an owner. */
+  private readonly refusedLists = new Set<string>();
 
   constructor(
     private readonly client: ListingClient,
@@ -50,7 +56,8 @@ export class LiveReader {
       this.rememberFromLastApplied(kind, parent, node.address);
       return;
     }
-    await this.listUnder(kind, parent);
+    if (parent && this.foundThroughOwners.has(parent.address)) this.checkOwner(node, parent);
+    else await this.listUnder(kind, parent);
     // Every listed item is remembered by address: a lookup, not a scan of the collection.
     const live = this.state.byAddress.get(node.address);
     if (live && kind.detail && Object.keys(node.fields).some((f) => !kind.detail?.listed.includes(f))) {
@@ -70,18 +77,58 @@ export class LiveReader {
     const ref = node.parentRef;
     if (!ref) return undefined;
     if (ref.uuid !== undefined) return externalParent(ref.kind, ref.uuid);
-    const found = ref.name === undefined ? undefined : await this.locate(ref.kind, ref.name);
+    const found = ref.name === undefined ? undefined : await this.locate(ref.kind, ref.name, kindOf(node.kind));
     if (!found) {
-      this.problem(node.address, `${ref.kind.toLowerCase()} "${ref.name ?? ''}" is not declared in the manifests and does not exist on the platform`);
+      const what = `${ref.kind.toLowerCase()} "${ref.name ?? ''}"`;
+      this.problem(node.address, this.refusedLists.has(ref.kind)
+        ? `${what} cannot be found with these credentials (its list answered 403, and no ${node.kind.toLowerCase()} the caller can list names it as owner): name it by uuid`
+        : `${what} is not declared in the manifests and does not exist on the platform`);
       return 'pending';
     }
     return found;
   }
 
   /** Finds an undeclared object by name: under every live object of its parent kinds. */
-  private async locate(kindName: string, name: string): Promise<LiveObject | undefined> {
-    const candidates = await this.allOf(kindName);
+  private async locate(kindName: string, name: string, child: KindDefinition): Promise<LiveObject | undefined> {
+    let candidates: LiveObject[];
+    try {
+      candidates = await this.allOf(kindName);
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status !== 403) throw error;
+      this.refusedLists.add(kindName);
+      return this.locateThroughOwners(kindName, name, child);
+    }
     return candidates.find((c) => kindOf(kindName).identity(c.fields) === name);
+  }
+
+  /**
+   * Below system level the lists that lead to an owner may be refused (Doc 1 §4.2: groups
+   * are for system administrators only), while the caller lists the resellers or tenants
+   * under its control without naming a parent (§4.3, §4.4: `parent` is required for system
+   * administrators only). The owner is then the one those objects name (`owner` with type,
+   * uuid and name, §2.6); the objects are read from that list, not under the owner.
+   */
+  private async locateThroughOwners(kindName: string, name: string, child: KindDefinition): Promise<LiveObject | undefined> {
+    if (!child.ownerOf || !child.list?.(undefined, this.ctx)) return undefined;
+    for (const listed of await this.listUnder(child, undefined)) {
+      const owner = this.owners.get(listed.address);
+      if (owner?.kind !== kindName || owner.name !== name) continue;
+      const address = kindOf(kindName).address(undefined, name);
+      const parent: LiveObject = { kind: kindName, address, id: owner.id, ids: { [kindName]: owner.id }, fields: {} };
+      this.foundThroughOwners.add(address);
+      this.remember(parent);
+      return parent;
+    }
+    return undefined;
+  }
+
+  /** An object listed without a parent must have the owner its manifest names: the API cannot move it (Doc 1 §4.3, §4.4). */
+  private checkOwner(node: DesiredNode, parent: LiveObject): void {
+    const owner = this.owners.get(node.address);
+    if (owner && (owner.kind !== parent.kind || owner.id !== parent.id)) {
+      const named = `${owner.kind.toLowerCase()} ${owner.name ?? owner.id}`;
+      this.problem(node.address, `is owned by ${named}, not by ${parent.address}: the owner cannot change through the API`);
+    }
   }
 
   private async allOf(kindName: string): Promise<LiveObject[]> {
@@ -117,7 +164,10 @@ export class LiveReader {
       const converted = kind.fromApi(item, this.ctx, parent);
       const parts = converted instanceof Promise ? await converted : converted;
       assertReadable(kind, item, parts, spec);
-      objects.push(this.toLive(kind, parts, parent));
+      const live = this.toLive(kind, parts, parent);
+      const owner = parent ? undefined : kind.ownerOf?.(item);
+      if (owner) this.owners.set(live.address, owner);
+      objects.push(live);
     }
     const collection: ListedCollection = { kind: kind.kind, addresses: objects.map((o) => o.address) };
     if (parent) collection.parentAddress = parent.address;

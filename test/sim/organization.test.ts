@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RunningSimulator } from '../../src/sim/index.js';
+import { defaultSeed, type RunningSimulator } from '../../src/sim/index.js';
 import { loginAs, P, SimClient, useTestSim, uuidOf } from './helpers.js';
 
 let sim: RunningSimulator;
@@ -153,6 +153,33 @@ describe('resellers and tenants', () => {
     const south = await uuidOf(admin, 'resellers', 'south');
     expect((await reseller.get(`${P}/tenants?parent=${south}`)).status).toBe(403);
     expect((await reseller.post(`${P}/tenants`, { name: 'x', owner: { type: 'reseller', uuid: south } })).status).toBe(403);
+  });
+
+  it('Doc1 §1.5: the tenant administrator\'s profile grants no billable endpoint; any tenant-level caller is refused one with 403', async () => {
+    const tenantadmin = await loginAs(sim, 'tenantadmin');
+    const profile = await tenantadmin.get<{ profile: { api_rules: { name: string; method: string }[] } }>('/api/v01/system/users/local');
+    const granted = new Set(profile.body.profile.api_rules.map((r) => `${r.method} ${r.name}`));
+    for (const billable of [
+      'post tenants.instance.subscriptions.create', 'delete tenants.instance.subscriptions.instance.update',
+      'post tenants.instance.subscriptions.entitlements.create', 'put tenants.instance.subscriptions.entitlements.instance.update',
+      'delete tenants.instance.subscriptions.entitlements.instance.delete', 'post tenants.create', 'delete tenants.instance.delete',
+    ]) expect(granted.has(billable), billable).toBe(false);
+    for (const allowed of ['post tenants.instance.subscriptions.instance.uc_alpha.templates.create', 'put tenants.instance.subscriptions.instance.update', 'get tenants.list']) {
+      expect(granted.has(allowed), allowed).toBe(true);
+    }
+    const acme = await uuidOf(admin, 'tenants', 'acme-corp');
+    const refused = await tenantadmin.post(`${P}/tenants/${acme}/subscriptions`, { name: 'x', billingId: 'T-X' });
+    expect(refused).toMatchObject({ status: 403, body: { error: { role: 'tenants.instance.subscriptions.create' } } });
+    // A tenant administrator whose profile grants everything is still refused by its level.
+    await fetch(`${sim.url}/_sim/reset`, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...defaultSeed(), users: [{ username: 'wide', password: 'wide', email: 'wide@demo.example.net', adminOf: { level: 'tenant', name: 'acme-corp' }, rules: 'all' }] }),
+    });
+    const wide = await loginAs(sim, 'wide');
+    const acmeAgain = await uuidOf(wide, 'tenants', 'acme-corp');
+    const byLevel = await wide.post(`${P}/tenants/${acmeAgain}/subscriptions`, { name: 'x', billingId: 'T-X' });
+    expect(byLevel.status).toBe(403);
+    expect(byLevel.body).toMatchObject({ error: { message: expect.stringContaining('billable') } });
   });
 
   it('Doc1 §4.3: suspension profile PUT takes an integer or null', async () => {

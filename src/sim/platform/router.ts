@@ -83,11 +83,17 @@ export interface RouteDefinition {
   access?: RouteAccess;
   /** Which bearer the route expects: the access token (default) or the refresh token. */
   token?: 'access' | 'refresh';
+  /**
+   * A billable change whatever its body (Document 1 §1.5): refused to tenant
+   * administrators, and left out of the `tenant` rules preset.
+   */
+  billable?: boolean;
   handler: Handler;
 }
 
-export interface Route extends Required<Omit<RouteDefinition, 'token'>> {
+export interface Route extends Required<Omit<RouteDefinition, 'token' | 'billable'>> {
   token: 'access' | 'refresh';
+  billable: boolean;
   segments: string[];
   /** The regular expression an api_rule uses for this route (`[^/]+` per parameter). */
   urlRegex: string;
@@ -112,7 +118,7 @@ export class Router {
     }
     const urlRegex = `^/${segments.map((s) => (s.startsWith(':') ? '[^/]+' : escapeRegex(s))).join('/')}$`;
     this.routes.push({
-      access: 'rule', ...def, token: def.token ?? 'access', segments, urlRegex,
+      access: 'rule', ...def, token: def.token ?? 'access', billable: def.billable ?? false, segments, urlRegex,
       literalCount: segments.filter((s) => !s.startsWith(':')).length,
     });
   }

@@ -31,9 +31,9 @@ export const registerEntitlementRoutes: RouteModule = (router) => {
       return ok({ entitlements: rows.map((e) => entitlementView(ctx.store, e, regions.map((r) => ({ isoCode: r.isoCode, name: r.name })))) });
     },
   });
-  router.add({ method: 'POST', path: E, role: 'tenants.instance.subscriptions.entitlements.create', handler: createEntitlement });
-  router.add({ method: 'PUT', path: `${E}/:id`, role: 'tenants.instance.subscriptions.entitlements.instance.update', handler: updateEntitlement });
-  router.add({ method: 'DELETE', path: `${E}/:id`, role: 'tenants.instance.subscriptions.entitlements.instance.delete', handler: deleteEntitlement });
+  router.add({ method: 'POST', path: E, role: 'tenants.instance.subscriptions.entitlements.create', billable: true, handler: createEntitlement });
+  router.add({ method: 'PUT', path: `${E}/:id`, role: 'tenants.instance.subscriptions.entitlements.instance.update', billable: true, handler: updateEntitlement });
+  router.add({ method: 'DELETE', path: `${E}/:id`, role: 'tenants.instance.subscriptions.entitlements.instance.delete', billable: true, handler: deleteEntitlement });
 };
 
 /** Numbers assigned under an entitlement: the seeded counter or the assigned numbers, whichever is higher. */

@@ -32,9 +32,9 @@ export const registerSubscriptionRoutes: RouteModule = (router) => {
     method: 'GET', path: T, role: 'tenants.instance.subscriptions.read',
     handler: (ctx) => ok(subscriptionDetailView(ctx.store, visibleSubscription(ctx).sub, queryFlag(ctx.query, 'detailed'))),
   });
-  router.add({ method: 'POST', path: SUBS, role: 'tenants.instance.subscriptions.create', handler: createSubscription });
+  router.add({ method: 'POST', path: SUBS, role: 'tenants.instance.subscriptions.create', billable: true, handler: createSubscription });
   router.add({ method: 'PUT', path: T, role: 'tenants.instance.subscriptions.instance.update', handler: updateSubscription });
-  router.add({ method: 'DELETE', path: T, role: 'tenants.instance.subscriptions.instance.update', handler: deleteSubscription });
+  router.add({ method: 'DELETE', path: T, role: 'tenants.instance.subscriptions.instance.update', billable: true, handler: deleteSubscription });
   router.add({
     method: 'GET', path: `${T}/rate_plans`, role: 'tenants.instance.subscriptions.instance.rate_plans.list',
     handler: (ctx) => {
