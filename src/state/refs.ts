@@ -46,8 +46,9 @@ export function createReferenceData(client: RefsClient, P: string): ReferenceDat
   const typesBySubscription = new Map<string, Promise<{ id: number; name: string }[]>>();
   const read = async <T>(options: Parameters<RefsClient['listPages']>[0], shape: ValueShape): Promise<T[]> =>
     checkedItems(await client.listPages<T>(options), options.path, options.itemsKey, shape);
+  // Both answers carry `pagination` (Doc 2 §4.1): read in page style, every page.
   const publicTypes = once(() =>
-    read<{ id: number; name: string }>({ path: `${P}/public/entitlement_types`, itemsKey: 'entitlementTypes', style: 'none' }, ENTITLEMENT_TYPE),
+    read<{ id: number; name: string }>({ path: `${P}/public/entitlement_types`, itemsKey: 'entitlementTypes', style: 'page' }, ENTITLEMENT_TYPE),
   );
   return {
     suspensionProfiles: once(() =>
@@ -62,7 +63,7 @@ export function createReferenceData(client: RefsClient, P: string): ReferenceDat
       if (!list) return publicTypes();
       let types = typesBySubscription.get(list.key);
       if (!types) {
-        types = read<{ id: number; name: string }>({ path: list.path, itemsKey: 'entitlementTypes', style: 'none', role: list.role }, ENTITLEMENT_TYPE);
+        types = read<{ id: number; name: string }>({ path: list.path, itemsKey: 'entitlementTypes', style: 'page', role: list.role }, ENTITLEMENT_TYPE);
         typesBySubscription.set(list.key, types);
       }
       return types;

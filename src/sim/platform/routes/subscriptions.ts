@@ -11,7 +11,7 @@
  */
 import { recordEvent } from '../events.js';
 import { badRequest, forbidden } from '../errors.js';
-import { listScope, pageBody, readListQuery } from '../pagination.js';
+import { listScope, pageBody, paginate, readListQuery } from '../pagination.js';
 import { ok, P, T, type ApiResponse, type RequestContext, type RouteModule } from '../router.js';
 import { billingKey } from '../store/store.js';
 import type { EntitlementTypeRow, SubscriptionRow } from '../store/types.js';
@@ -154,15 +154,20 @@ function deleteSubscription(ctx: RequestContext): ApiResponse {
 }
 
 /**
- * Entitlement types (Document 2 §2.4, §4.1). `pagination` and `sorting` are arrays whose
- * content is not shown: the simulator serves one entry each describing the (complete,
- * unpaged) list: `[{results, pages: 1, page: 1}]` and `[{field: "id", dir: "asc"}]`.
+ * Entitlement types (Document 2 §2.4, §4.1). The answer carries `pagination` and `sorting`,
+ * arrays whose content is not shown: the simulator pages the list in page style (Document
+ * 1 §1.8: `page`, `page_size`, default 10) and describes the page in one `pagination` entry,
+ * `[{results, pages, page, page_size}]`, and the order in one `sorting` entry,
+ * `[{field: "id", dir: "asc"}]`.
  */
 function entitlementTypes(ctx: RequestContext): ApiResponse {
+  const q = readListQuery(ctx.query, { searchable: ['id', 'name'], defaultSort: 'id' });
   const rows = ctx.store.entitlementTypes.sorted({ kind: 'all' }, { field: 'id', dir: 'asc' });
+  const page = paginate(rows, { ...q, sort: 'id', dir: 'asc' }, 'page');
+  const { results, pages, page: number } = pageBody(page, 'entitlementTypes', () => undefined, ctx.forms);
   return ok({
-    entitlementTypes: rows.map(entitlementTypeView),
-    pagination: [{ results: rows.length, pages: 1, page: 1 }],
+    entitlementTypes: page.items.map(entitlementTypeView),
+    pagination: [{ results, pages, page: number, page_size: q.pageSize }],
     sorting: [{ field: 'id', dir: 'asc' }],
   });
 }
