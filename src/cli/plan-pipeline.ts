@@ -49,7 +49,7 @@ export async function planPipeline(paths: string[], options: PlanCommandOptions,
     const made = await makePlan({
       desired,
       manifests: { digest: loaded.digest, files: loaded.files },
-      ...(session.client ? { platform: { client: session.client, P: session.client.paths.P } } : {}),
+      ...(session.client ? { platform: { client: session.client, P: session.client.paths.P, ...(session.settings ? { settings: session.settings } : {}) } } : {}),
       ...(routingSet ? { routing: routingSet } : {}),
       target: session.target,
       lastApplied,

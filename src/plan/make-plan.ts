@@ -1,5 +1,5 @@
 import { kindOf, kinds } from '../kinds/index.js';
-import type { KindContext } from '../kinds/types.js';
+import type { KindContext, KindSettings } from '../kinds/types.js';
 import type { DesiredSet } from '../manifest/index.js';
 import type { RoutingClient } from '../routing/index.js';
 import { LiveReader } from '../state/read.js';
@@ -15,6 +15,8 @@ import { PLAN_FORMAT_VERSION, type Plan, type PlanMessage, type PlanOptions } fr
 export interface PlatformInput {
   client: ListingClient & RefsClient & { permissions?: PermissionCheck };
   P: string;
+  /** Connection settings kinds need (the branding read path). */
+  settings?: KindSettings;
 }
 
 /** Everything `plan` needs once the manifests are loaded and the endpoints are reachable. */
@@ -56,7 +58,10 @@ export async function makePlan(input: MakePlanInput): Promise<MadePlan> {
   const problems: PlanMessage[] = [];
   let desired = input.desired;
   if (input.platform) {
-    ctx = { P: input.platform.P, refs: createReferenceData(input.platform.client, input.platform.P) };
+    ctx = {
+      P: input.platform.P, refs: createReferenceData(input.platform.client, input.platform.P),
+      ...(input.platform.settings ? { settings: input.platform.settings } : {}),
+    };
     desired = await canonicalize(input.desired, ctx, problems);
     live = await new LiveReader(input.platform.client, ctx, input.lastApplied).read(desired, kinds.map((k) => k.kind));
     out = await computeChanges({ desired, live, lastApplied: input.lastApplied, ctx, options: input.options });
@@ -76,7 +81,7 @@ export async function makePlan(input: MakePlanInput): Promise<MadePlan> {
     summary: summarize(changes, out.noop + (routing?.noop ?? 0), unmanagedCount),
     changes,
     unmanaged: out.unmanaged,
-    warnings: out.warnings,
+    warnings: [...(live.warnings ?? []), ...out.warnings],
     errors: refusals,
   };
   return { plan, problems: [...problems, ...out.problems, ...(routing?.problems ?? [])], desired, live, ...(ctx ? { ctx } : {}), ...(routing ? { routing } : {}) };

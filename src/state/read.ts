@@ -21,6 +21,8 @@ export class LiveReader {
   private readonly foundThroughOwners = new Set<string>();
   /** Kinds whose lists the platform refused (403) while looking for an owner. */
   private readonly refusedLists = new Set<string>();
+  /** Kinds whose missing read the plan already mentions. */
+  private readonly missingReads = new Set<string>();
 
   constructor(
     private readonly client: ListingClient,
@@ -157,8 +159,9 @@ export class LiveReader {
   private async fetchCollection(kind: KindDefinition, parent: LiveObject | undefined): Promise<LiveObject[]> {
     const specs = kind.list?.(parent, this.ctx);
     if (!specs) return [];
-    const items = (await Promise.all((Array.isArray(specs) ? specs : [specs]).map((s) => this.fetchItems(s)))).flat();
-    const objects: LiveObject[] = [];
+    const missing: ListSpec[] = [];
+    const items = (await Promise.all((Array.isArray(specs) ? specs : [specs]).map((s) => this.fetchItemsOf(kind, s, missing)))).flat();
+    const objects: LiveObject[] = missing.flatMap((spec) => this.fromRecord(kind, parent, spec));
     for (const { spec, item } of items) {
       // Most kinds convert synchronously: a promise per item only where fromApi needs one.
       const converted = kind.fromApi(item, this.ctx, parent);
@@ -178,6 +181,43 @@ export class LiveReader {
 
   private async fetchItems(spec: ListSpec): Promise<{ spec: ListSpec; item: Record<string, unknown> }[]> {
     return (await this.fetchRawItems(spec)).map((item) => ({ spec, item }));
+  }
+
+  /** One spec's items; a missing read (404, 405) of a `readMayBeMissing` kind is noted and lists nothing. */
+  private async fetchItemsOf(kind: KindDefinition, spec: ListSpec, missing: ListSpec[]): Promise<{ spec: ListSpec; item: Record<string, unknown> }[]> {
+    try {
+      return await this.fetchItems(spec);
+    } catch (error) {
+      if (!kind.readMayBeMissing || !(error instanceof ApiError) || (error.status !== 404 && error.status !== 405)) throw error;
+      missing.push(spec);
+      if (!this.missingReads.has(kind.kind)) {
+        this.missingReads.add(kind.kind);
+        (this.state.warnings ??= []).push({
+          code: 'SB_READ_MISSING',
+          message: `GET ${spec.path} answered ${error.status}: ${kind.kind.toLowerCase()} cannot be read. ${kind.readMayBeMissing.note}`,
+        });
+      }
+      return [];
+    }
+  }
+
+  /**
+   * What a missing read would have listed, as the last-applied record knows it: the
+   * recorded objects under `parent` (those of the spec's `inject`, when it has one), each
+   * compared through its recorded digests.
+   */
+  private fromRecord(kind: KindDefinition, parent: LiveObject | undefined, spec: ListSpec): LiveObject[] {
+    const only = spec.inject ? kind.identity(spec.inject) : undefined;
+    const objects: LiveObject[] = [];
+    for (const [address, entry] of this.lastApplied) {
+      if (entry.kind !== kind.kind || parentAddressOf(address) !== parent?.address) continue;
+      const identity = addressPairs(address).at(-1)?.[1] ?? '';
+      if (only !== undefined && identity !== only) continue;
+      const live: LiveObject = { kind: kind.kind, address, id: identity, ids: { ...parent?.ids, [kind.kind]: identity }, fields: {}, fromRecord: true };
+      if (parent) live.parentAddress = parent.address;
+      objects.push(live);
+    }
+    return objects;
   }
 
   private fetchRawItems(spec: ListSpec): Promise<Record<string, unknown>[]> {

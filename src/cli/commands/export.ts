@@ -45,7 +45,7 @@ export const registerExport: CommandRegistrar = (program: Command, context) => {
       try {
         const client = session.client;
         if (!client) throw new SwitchboardError('SB_CONFIG', 'export needs the platform API');
-        const result = await exportManifests(client, { scopes: options.scope, outDir: options.out, force: options.force });
+        const result = await exportManifests(client, { scopes: options.scope, outDir: options.out, force: options.force, ...(session.settings ? { settings: session.settings } : {}) });
         for (const w of result.warnings) process.stderr.write(`warning: ${w.address}: ${w.message}\n`);
         const counts = Object.entries(result.counts).map(([kind, n]) => `${n} ${kind.toLowerCase()}${n === 1 ? '' : 's'}`);
         const where = path.relative(process.cwd(), path.resolve(options.out)) || '.';
