@@ -116,3 +116,18 @@ describe('variant mode (switchboard sim --variants SEED)', () => {
     expect(() => createPlatformCore({ seed: { ...defaultSeed(), variants: { no: 1 } as never } })).toThrow(/seed variants: must be a number or a string/);
   });
 });
+
+describe('docs/simulator.md lists the variant fields', () => {
+  it('one table row per loosely typed field, each naming its document', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const text = await readFile(new URL('../../docs/simulator.md', import.meta.url), 'utf8');
+    const section = text.slice(text.indexOf('## Variant mode'), text.indexOf('\n## ', text.indexOf('## Variant mode') + 1));
+    const rows = section.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| field') && !l.startsWith('|---'));
+    expect(rows).toHaveLength(Object.keys(LOOSE_FIELDS).length);
+    const cited = rows.map((r) => r.split('|').at(-2)?.trim() ?? '');
+    for (const [field, spec] of Object.entries(LOOSE_FIELDS)) {
+      const first = spec.source.split(', ')[0] ?? '';
+      expect(cited.some((c) => c.includes(first)), `${field}: ${first}`).toBe(true);
+    }
+  });
+});
