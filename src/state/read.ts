@@ -1,9 +1,9 @@
-import { addressPairs, parentAddressOf } from '../kinds/address-path.js';
 import { kindOf, kinds } from '../kinds/index.js';
 import type { KindContext, KindDefinition, ListSpec, LiveObject, LiveParts } from '../kinds/types.js';
 import { ApiError, ApiErrorCode } from '../api/errors.js';
 import { assertReadable } from './item-shape.js';
 import { fetchListItems } from './list-items.js';
+import { recordedObjects } from './recorded.js';
 import type { DesiredNode, LastApplied, ListedCollection, ListingClient, LiveState } from './types.js';
 
 /**
@@ -208,16 +208,8 @@ export class LiveReader {
    */
   private fromRecord(kind: KindDefinition, parent: LiveObject | undefined, spec: ListSpec): LiveObject[] {
     const only = spec.inject ? kind.identity(spec.inject) : undefined;
-    const objects: LiveObject[] = [];
-    for (const [address, entry] of this.lastApplied) {
-      if (entry.kind !== kind.kind || parentAddressOf(address) !== parent?.address) continue;
-      const identity = addressPairs(address).at(-1)?.[1] ?? '';
-      if (only !== undefined && identity !== only) continue;
-      const live: LiveObject = { kind: kind.kind, address, id: identity, ids: { ...parent?.ids, [kind.kind]: identity }, fields: {}, fromRecord: true };
-      if (parent) live.parentAddress = parent.address;
-      objects.push(live);
-    }
-    return objects;
+    const recorded = recordedObjects(this.lastApplied, kind, parent, (_address, identity) => only === undefined || identity === only);
+    return recorded.map((live) => ({ ...live, fromRecord: true }));
   }
 
   private fetchRawItems(spec: ListSpec): Promise<Record<string, unknown>[]> {
@@ -266,16 +258,9 @@ export class LiveReader {
   /** Unreadable kinds exist as far as the last-applied record says. */
   private rememberFromLastApplied(kind: KindDefinition, parent: LiveObject | undefined, onlyAddress?: string): void {
     const addresses: string[] = [];
-    for (const [address, entry] of this.lastApplied) {
-      if (entry.kind !== kind.kind || (onlyAddress !== undefined && address !== onlyAddress)) continue;
-      const prefix = parent ? `${parent.address}/` : '';
-      if (!address.startsWith(prefix) || parentAddressOf(address) !== parent?.address) continue;
-      const identity = addressPairs(address).at(-1)?.[1] ?? '';
-      const fields = { ...entry.identity };
-      const live: LiveObject = { kind: kind.kind, address, id: identity, ids: { ...parent?.ids, [kind.kind]: identity }, fields };
-      if (parent) live.parentAddress = parent.address;
+    for (const live of recordedObjects(this.lastApplied, kind, parent, (address) => onlyAddress === undefined || address === onlyAddress)) {
       this.remember(live);
-      addresses.push(address);
+      addresses.push(live.address);
     }
     if (onlyAddress === undefined) {
       const collection: ListedCollection = { kind: kind.kind, addresses };
