@@ -9,6 +9,7 @@
  * One draw per field per answer: every markup of one tenant list is a string, or every one
  * a number. The same seed and the same sequence of requests give the same answers.
  */
+import { seededRandom } from '../../core/random.js';
 
 /** The loosely typed fields, their documented forms (the first is the default), and where the documents say so. */
 export const LOOSE_FIELDS = {
@@ -60,7 +61,7 @@ export class VariantSource {
   private next: () => number;
 
   constructor(readonly seed: string | number | undefined) {
-    this.next = mulberry32(hashSeed(String(seed ?? '')));
+    this.next = seededRandom(hashSeed(String(seed ?? '')));
   }
 
   get enabled(): boolean {
@@ -98,16 +99,4 @@ function hashSeed(text: string): number {
     h = Math.imul(h, 0x01000193);
   }
   return h >>> 0;
-}
-
-/** A small, well-mixed 32-bit generator: enough to pick among a few forms reproducibly. */
-function mulberry32(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
