@@ -3,7 +3,7 @@ import type { KindContext, KindDefinition, ListSpec, LiveObject, LiveParts } fro
 import { ApiError, ApiErrorCode } from '../api/errors.js';
 import { assertReadable } from './item-shape.js';
 import { fetchListItems } from './list-items.js';
-import { recordedObjects } from './recorded.js';
+import { missingReadObjects, recordedObjects } from './recorded.js';
 import type { DesiredNode, LastApplied, ListedCollection, ListingClient, LiveState } from './types.js';
 
 /**
@@ -17,8 +17,6 @@ export class LiveReader {
   private readonly listings = new Map<string, Promise<LiveObject[]>>();
   /** Owners named by items listed without a parent (kinds with `ownerOf`), by the item's address. */
   private readonly owners = new Map<string, { kind: string; id: string; name?: string }>();
-  /** Parents found through the owners of objects listed without a parent (see locateThroughOwners). */
-  private readonly foundThroughOwners = new Set<string>();
   /** Kinds whose lists the platform refused (403) while looking for an owner. */
   private readonly refusedLists = new Set<string>();
   /** Kinds whose missing read the plan already mentions. */
@@ -58,8 +56,7 @@ export class LiveReader {
       this.rememberFromLastApplied(kind, parent, node.address);
       return;
     }
-    if (parent && this.foundThroughOwners.has(parent.address)) this.checkOwner(node, parent);
-    else await this.listUnder(kind, parent);
+    await this.listUnderOrOwn(kind, parent, node);
     // Every listed item is remembered by address: a lookup, not a scan of the collection.
     const live = this.state.byAddress.get(node.address);
     if (live && kind.detail && Object.keys(node.fields).some((f) => !kind.detail?.listed.includes(f))) {
@@ -108,7 +105,7 @@ export class LiveReader {
    * are for system administrators only), while the caller lists the resellers or tenants
    * under its control without naming a parent (§4.3, §4.4: `parent` is required for system
    * administrators only). The owner is then the one those objects name (`owner` with type,
-   * uuid and name, §2.6); the objects are read from that list, not under the owner.
+   * uuid and name, §2.6).
    */
   private async locateThroughOwners(kindName: string, name: string, child: KindDefinition): Promise<LiveObject | undefined> {
     if (!child.ownerOf || !child.list?.(undefined, this.ctx)) return undefined;
@@ -117,11 +114,24 @@ export class LiveReader {
       if (owner?.kind !== kindName || owner.name !== name) continue;
       const address = kindOf(kindName).address(undefined, name);
       const parent: LiveObject = { kind: kindName, address, id: owner.id, ids: { [kindName]: owner.id }, fields: {} };
-      this.foundThroughOwners.add(address);
       this.remember(parent);
       return parent;
     }
     return undefined;
+  }
+
+  /**
+   * Lists under the parent; when the platform refuses that list (403: a tenant administrator
+   * may not list under its reseller), the caller's own list stands in, owners checked.
+   */
+  private async listUnderOrOwn(kind: KindDefinition, parent: LiveObject | undefined, node: DesiredNode): Promise<void> {
+    try {
+      await this.listUnder(kind, parent);
+    } catch (error) {
+      if (!parent || !(error instanceof ApiError) || error.status !== 403 || !kind.ownerOf || !kind.list?.(undefined, this.ctx)) throw error;
+      await this.listUnder(kind, undefined);
+      this.checkOwner(node, parent);
+    }
   }
 
   /** An object listed without a parent must have the owner its manifest names: the API cannot move it (Doc 1 §4.3, §4.4). */
@@ -161,7 +171,7 @@ export class LiveReader {
     if (!specs) return [];
     const missing: ListSpec[] = [];
     const items = (await Promise.all((Array.isArray(specs) ? specs : [specs]).map((s) => this.fetchItemsOf(kind, s, missing)))).flat();
-    const objects: LiveObject[] = missing.flatMap((spec) => this.fromRecord(kind, parent, spec));
+    const objects: LiveObject[] = missing.flatMap((spec) => missingReadObjects(this.lastApplied, kind, parent, spec));
     for (const { spec, item } of items) {
       // Most kinds convert synchronously: a promise per item only where fromApi needs one.
       const converted = kind.fromApi(item, this.ctx, parent);
@@ -201,16 +211,6 @@ export class LiveReader {
     }
   }
 
-  /**
-   * What a missing read would have listed, as the last-applied record knows it: the
-   * recorded objects under `parent` (those of the spec's `inject`, when it has one), each
-   * compared through its recorded digests.
-   */
-  private fromRecord(kind: KindDefinition, parent: LiveObject | undefined, spec: ListSpec): LiveObject[] {
-    const only = spec.inject ? kind.identity(spec.inject) : undefined;
-    const recorded = recordedObjects(this.lastApplied, kind, parent, (_address, identity) => only === undefined || identity === only);
-    return recorded.map((live) => ({ ...live, fromRecord: true }));
-  }
 
   private fetchRawItems(spec: ListSpec): Promise<Record<string, unknown>[]> {
     return fetchListItems(this.client, spec);

@@ -1,5 +1,5 @@
 import { addressPairs, parentAddressOf } from '../kinds/address-path.js';
-import type { KindDefinition, LiveObject } from '../kinds/types.js';
+import type { KindDefinition, ListSpec, LiveObject } from '../kinds/types.js';
 import type { LastApplied } from './types.js';
 
 /**
@@ -23,4 +23,15 @@ export function recordedObjects(
     objects.push(live);
   }
   return objects;
+}
+
+/**
+ * What a missing read would have listed, as the last-applied record knows it: the recorded
+ * objects under `parent` (those of the spec's `inject`, when it has one), each compared
+ * through its recorded digests (`fromRecord`).
+ */
+export function missingReadObjects(lastApplied: LastApplied, kind: KindDefinition, parent: LiveObject | undefined, spec: ListSpec): LiveObject[] {
+  const only = spec.inject ? kind.identity(spec.inject) : undefined;
+  const recorded = recordedObjects(lastApplied, kind, parent, (_address, identity) => only === undefined || identity === only);
+  return recorded.map((live) => ({ ...live, fromRecord: true }));
 }

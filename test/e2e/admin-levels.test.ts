@@ -1,3 +1,6 @@
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startSimulator, type RunningSimulator } from '../../src/sim/index.js';
 import { manifestDir, runCli, simEnv } from './cli-helpers.js';
@@ -117,5 +120,23 @@ spec:
     expect(applied.code).toBe(1);
     expect(applied.stdout + applied.stderr).toContain('reseller "south" cannot be found with these credentials');
     expect(await writes()).toBe(0);
+  });
+});
+
+describe('export below system level', () => {
+  it('Doc1 §4.2–§4.4: a tenant or reseller administrator exports what it sees, and plan of the export reports "No changes."', async () => {
+    for (const [user, expected] of [['tenantadmin', ['acme-corp.yaml']], ['reselleradmin', ['acme-corp.yaml']]] as const) {
+      const env = simEnv(sim.url, user);
+      const out = join(await mkdtemp(join(tmpdir(), 'switchboard-export-')), 'manifests');
+      const exported = await runCli(['export', '--out', out], { env });
+      expect(exported.stderr, user).toBe('');
+      expect(exported.code, user).toBe(0);
+      expect((await readdir(join(out, 'tenants'))).sort(), user).toEqual(expected);
+      // The owner is outside what the caller exports: named by uuid, as for any parent outside the scope.
+      expect(await readFile(join(out, 'tenants', 'acme-corp.yaml'), 'utf8')).toMatch(/metadata: \{ name: acme-corp, reseller: \{ uuid: "?[0-9a-f-]{36}"? \} \}/);
+      const planned = await runCli(['plan', out, '--detailed-exitcode'], { env, cwd: await mkdtemp(join(tmpdir(), 'switchboard-plan-')) });
+      expect(planned.stdout, user).toContain('No changes.');
+      expect(planned.code, user).toBe(0);
+    }
   });
 });

@@ -94,17 +94,26 @@ describe('owners below system level (Doc 1 §4.2 groups for system administrator
   const tenant = (reseller: string): DesiredNode => ({ kind: 'Tenant', address: 'tenant/acme-corp', parentRef: { kind: 'Reseller', name: reseller }, fields: { name: 'acme-corp', markup: 5 } });
   const visible = { [`${P}/tenants`]: [{ uuid: 't-1', name: 'acme-corp', billingId: 'T-ACME', markup: '4', owner: { type: 'reseller', uuid: 'r-1', name: 'north' } }] };
 
-  it('finds the owner through the tenants the caller may list, without listing under it', async () => {
-    const client = fakeClient(visible, { [`${P}/groups`]: 403 });
-    const out = await plan([tenant('north')], client);
-    expect(out.problems).toEqual([]);
-    expect(out.live.problems).toEqual([]);
-    expect(out.changes).toMatchObject([{ action: 'update', address: 'tenant/acme-corp', id: 't-1' }]);
-    expect(client.calls.some((c) => c.includes('parent='))).toBe(false);
+  it('finds the owner through the tenants the caller may list; a list under the owner that is refused (403) is replaced by that list', async () => {
+    const underNorth = { [`${P}/tenants?parent=r-1`]: visible[`${P}/tenants`] };
+    for (const [who, client] of [
+      ['reseller administrator', fakeClient({ ...visible, ...underNorth }, { [`${P}/groups`]: 403 })],
+      ['tenant administrator', fakeClient(visible, { [`${P}/groups`]: 403, [`${P}/tenants?parent=r-1`]: 403 })],
+    ] as const) {
+      const out = await plan([tenant('north')], client);
+      expect(out.live.problems, who).toEqual([]);
+      expect(out.changes, who).toMatchObject([{ action: 'update', address: 'tenant/acme-corp', id: 't-1' }]);
+    }
     // A new tenant of the same owner is created with that owner's uuid.
     const wayne: DesiredNode = { kind: 'Tenant', address: 'tenant/wayne', parentRef: { kind: 'Reseller', name: 'north' }, fields: { name: 'wayne' } };
-    const created = await plan([tenant('north'), wayne], fakeClient(visible, { [`${P}/groups`]: 403 }));
+    const created = await plan([tenant('north'), wayne], fakeClient({ ...visible, ...underNorth }, { [`${P}/groups`]: 403 }));
     expect(created.changes.find((c) => c.address === 'tenant/wayne')).toMatchObject({ action: 'create', requests: [{ method: 'POST', path: `${P}/tenants` }] });
+  });
+
+  it('an object listed that way under another owner than the manifest names is a problem (the owner cannot change)', async () => {
+    const byUuid: DesiredNode = { kind: 'Tenant', address: 'tenant/acme-corp', parentRef: { kind: 'Reseller', uuid: 'r-2' }, fields: { name: 'acme-corp' } };
+    const out = await plan([byUuid], fakeClient(visible, { [`${P}/tenants?parent=r-2`]: 403 }));
+    expect(out.live.problems).toEqual([{ address: 'tenant/acme-corp', message: expect.stringContaining('is owned by reseller north, not by reseller/r-2') }]);
   });
 
   it('an owner nothing visible names is a problem that says to name it by uuid; another status is not swallowed', async () => {
