@@ -23,19 +23,6 @@ describe('switchboard sim', () => {
     await expect(fetch(`${url}/_sim/state`)).rejects.toThrow();
   });
 
-  it('--variants SEED: the simulator answers in variant mode and says so', async () => {
-    let out = '';
-    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-      out += String(chunk);
-      return true;
-    });
-    const run = runCli(['node', 'switchboard', 'sim', '--port', '0', '--variants', 'ci-7'], new Command());
-    await vi.waitFor(() => expect(out).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/), { timeout: 5000 });
-    expect(out).toContain('variants:       seed ci-7');
-    process.emit('SIGINT');
-    expect(await run).toBe(0);
-  });
-
   it('refuses a fault rate outside 0..1 with exit 1', async () => {
     const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     expect(await runCli(['node', 'switchboard', 'sim', '--port', '0', '--fault-rate', '2'], new Command())).toBe(1);

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createPlatformCore } from '../../src/sim/platform/core.js';
 import { defaultSeed, startSimulator, type RunningSimulator } from '../../src/sim/index.js';
 import { LOOSE_FIELDS } from '../../src/sim/platform/variants.js';
@@ -128,6 +128,27 @@ describe('docs/simulator.md lists the variant fields', () => {
     for (const [field, spec] of Object.entries(LOOSE_FIELDS)) {
       const first = spec.source.split(', ')[0] ?? '';
       expect(cited.some((c) => c.includes(first)), `${field}: ${first}`).toBe(true);
+    }
+  });
+});
+
+describe('switchboard sim --variants SEED', () => {
+  it('starts the simulator in variant mode and says so', async () => {
+    const { Command } = await import('commander');
+    const { runCli } = await import('../../src/cli/program.js');
+    let out = '';
+    const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      out += String(chunk);
+      return true;
+    });
+    try {
+      const run = runCli(['node', 'switchboard', 'sim', '--port', '0', '--variants', 'ci-7'], new Command());
+      await vi.waitFor(() => expect(out).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/), { timeout: 5000 });
+      expect(out).toContain('variants:       seed ci-7');
+      process.emit('SIGINT');
+      expect(await run).toBe(0);
+    } finally {
+      write.mockRestore();
     }
   });
 });
