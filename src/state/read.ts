@@ -130,7 +130,9 @@ export class LiveReader {
     } catch (error) {
       if (!parent || !(error instanceof ApiError) || error.status !== 403 || !kind.ownerOf || !kind.list?.(undefined, this.ctx)) throw error;
       await this.listUnder(kind, undefined);
-      this.checkOwner(node, parent);
+      // Not in it: absent or out of sight, nobody can tell; never a create planned blind.
+      if (!this.state.byAddress.has(node.address)) this.problem(node.address, `cannot be read with these credentials: the list under ${parent.address} answered 403`);
+      else this.checkOwner(node, parent);
     }
   }
 

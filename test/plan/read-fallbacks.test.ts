@@ -114,6 +114,10 @@ describe('owners below system level (Doc 1 §4.2 groups for system administrator
     const byUuid: DesiredNode = { kind: 'Tenant', address: 'tenant/acme-corp', parentRef: { kind: 'Reseller', uuid: 'r-2' }, fields: { name: 'acme-corp' } };
     const out = await plan([byUuid], fakeClient(visible, { [`${P}/tenants?parent=r-2`]: 403 }));
     expect(out.live.problems).toEqual([{ address: 'tenant/acme-corp', message: expect.stringContaining('is owned by reseller north, not by reseller/r-2') }]);
+    // An object the caller's own list does not hold is not planned as a create: it may exist out of sight.
+    const hidden: DesiredNode = { kind: 'Tenant', address: 'tenant/hidden', parentRef: { kind: 'Reseller', uuid: 'r-2' }, fields: { name: 'hidden' } };
+    const blind = await plan([hidden], fakeClient(visible, { [`${P}/tenants?parent=r-2`]: 403 }));
+    expect(blind.live.problems).toEqual([{ address: 'tenant/hidden', message: 'cannot be read with these credentials: the list under reseller/r-2 answered 403' }]);
   });
 
   it('an owner nothing visible names is a problem that says to name it by uuid; another status is not swallowed', async () => {
