@@ -40,6 +40,17 @@ export async function collectPages(options: ListOptions, fetchPage: PageFetcher,
   }
 }
 
+/**
+ * Where an answer keeps its page fields: at the top (Doc1 §1.8), or, when the top has
+ * none, in the first entry of a `pagination` array (Doc2 §4.1 entitlement types, whose
+ * content is not shown).
+ */
+function pageFields(body: JsonObject): JsonObject {
+  if (body['results'] !== undefined || body['pages'] !== undefined || body['page'] !== undefined) return body;
+  const pagination = body['pagination'];
+  return Array.isArray(pagination) && isJsonObject(pagination[0]) ? pagination[0] : body;
+}
+
 class PageReader {
   private readonly size: number;
   private readonly sizeParam: string;
@@ -139,7 +150,8 @@ class PageReader {
     return response.body;
   }
 
-  private meta(body: JsonObject, requestedPage: number | undefined): PageMeta {
+  private meta(answer: JsonObject, requestedPage: number | undefined): PageMeta {
+    const body = pageFields(answer);
     const page = pageNumber(body['page']);
     if (requestedPage !== undefined && page !== undefined && page !== requestedPage) {
       throw this.bad(`asked for page ${requestedPage}, got page ${page}`);

@@ -119,7 +119,7 @@ async function createdIdOf(body: unknown, change: Change, kind: KindDefinition, 
     // An id of another type (an object, a list) is a misread answer: find the object instead.
     if (typeof value === 'string' ? value !== '' : typeof value === 'number') return value;
   }
-  if (kind.unreadable) return kind.identity(desired.fields);
+  if (kind.unreadable || from?.from === 'identity') return kind.identity(desired.fields);
   const found = await lookUp(kind, desired, env);
   if (found === undefined) {
     throw new ChangeError(`${change.address} was created, but the platform gave no id and listing its collection does not show it`, 'SB_APPLY_NO_ID');

@@ -31,6 +31,11 @@ export interface ConnectionConfig {
   /** Absolute path of a PEM CA bundle. */
   caFile?: string;
   insecure?: boolean;
+  /**
+   * Where the platform serves the group's branding read, below `P/groups/{uuid}/`: the API
+   * documents do not show it (Document 1 §4.2); switchboard's default is `configurations/pages`.
+   */
+  brandingReadPath?: string;
   /** `switchboard.config.yaml (env prod)` or `environment variables`, for messages. */
   source: string;
 }
@@ -49,7 +54,7 @@ export interface LoadConnectionOptions {
   cwd?: string;
 }
 
-const ENV_KEYS = new Set(['url', 'instance', 'auth', 'routingEngine', 'caFile', 'insecure']);
+const ENV_KEYS = new Set(['url', 'instance', 'auth', 'routingEngine', 'caFile', 'insecure', 'brandingReadPath']);
 const RE_KEYS = new Set(['url', 'auth', 'caFile', 'insecure']);
 
 /**
@@ -99,6 +104,7 @@ function readEnvironment(raw: Record<string, unknown>, at: string, baseDir: stri
   const auth = needed ? readAuth(raw['auth'], `${at}.auth`, problems, true) : undefined;
   const caFile = optionalString(raw['caFile'], `${at}.caFile`, problems);
   const insecure = optionalBoolean(raw['insecure'], `${at}.insecure`, problems);
+  const brandingReadPath = readBrandingPath(raw['brandingReadPath'], `${at}.brandingReadPath`, problems);
   let routingEngine: RoutingEngineConnection | undefined;
   if (raw['routingEngine'] !== undefined) {
     const re = raw['routingEngine'];
@@ -122,7 +128,19 @@ function readEnvironment(raw: Record<string, unknown>, at: string, baseDir: stri
     ...(routingEngine ? { routingEngine } : {}),
     ...(caFile ? { caFile: resolve(baseDir, caFile) } : {}),
     ...(insecure === undefined ? {} : { insecure }),
+    ...(brandingReadPath ? { brandingReadPath } : {}),
   };
+}
+
+/** A path below `P/groups/{uuid}/`: segments only, no query, no way out of the group. */
+function readBrandingPath(value: unknown, at: string, problems: string[]): string | undefined {
+  const text = optionalString(value, at, problems)?.replace(/^\/+|\/+$/g, '');
+  if (!text) return undefined;
+  if (/[?#\s]/.test(text) || text.split('/').some((s) => s === '' || s === '.' || s === '..')) {
+    problems.push(`${at}: expected a path below the group such as configurations/pages, not ${JSON.stringify(value)}`);
+    return undefined;
+  }
+  return text;
 }
 
 function readAuth(raw: unknown, at: string, problems: string[], allowTotp: boolean): ConnectionAuth | undefined {
@@ -156,6 +174,7 @@ function fromEnvironment(env: Readonly<Record<string, string | undefined>>, cwd:
     auth: authFromEnv(pick, 'SWITCHBOARD_', { totpSecret: pick('SWITCHBOARD_TOTP_SECRET') }),
     caFile: pick('SWITCHBOARD_CA_FILE'),
     insecure: boolFromEnv(pick('SWITCHBOARD_INSECURE'), 'SWITCHBOARD_INSECURE', problems),
+    brandingReadPath: pick('SWITCHBOARD_BRANDING_READ_PATH'),
   };
   if (pick('SWITCHBOARD_RE_URL')) {
     raw['routingEngine'] = {

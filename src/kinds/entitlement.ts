@@ -12,11 +12,14 @@ export const ENTITLEMENT_TYPES: ReferenceList<{ id: number; name: string }> = {
   name: 'entitlement types',
   source: (P, ids) => {
     const subscription = ids['Subscription'];
-    if (subscription === undefined || subscription.startsWith('{id:')) return { path: `${P}/public/entitlement_types`, itemsKey: 'entitlementTypes', style: 'none' };
+    // Both answers carry `pagination` (Doc 2 §4.1): read in page style, every page.
+    if (subscription === undefined || subscription.startsWith('{id:')) {
+      return { path: `${P}/public/entitlement_types`, itemsKey: 'entitlementTypes', style: 'page' };
+    }
     return {
       path: `${subscriptionPath({ P }, ids)}/entitlement_types`,
       itemsKey: 'entitlementTypes',
-      style: 'none',
+      style: 'page',
       role: 'tenants.instance.subscriptions.instance.entitlement_types.read',
     };
   },

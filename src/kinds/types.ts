@@ -99,6 +99,11 @@ export interface LiveObject {
   fields: Record<string, unknown>;
   /** Facts the safety checks need (assigned counts, deletable flags), not diffed. */
   facts?: Record<string, unknown>;
+  /**
+   * Known only from the last-applied record, because its read was missing (`readMayBeMissing`):
+   * every declared field is compared through its recorded digest, as write-only fields are.
+   */
+  fromRecord?: boolean;
 }
 
 /**
@@ -133,11 +138,18 @@ export interface ReferenceData {
   read<T>(list: ReferenceList<T>, ids?: IdChain): Promise<T[]>;
 }
 
+/** Connection settings that change a kind's requests (from the config file or the environment). */
+export interface KindSettings {
+  /** Where the group's branding is read, below `P/groups/{uuid}/` (the documents do not show it). */
+  brandingReadPath?: string;
+}
+
 /** What hooks may consult while reading or building requests. */
 export interface KindContext {
   /** `P` of the spec: `/api/v01/draas/{instance}`. */
   P: string;
   refs: ReferenceData;
+  settings?: KindSettings;
 }
 
 /** A desired object as the manifest loader produces it (only what the engine reads). */
@@ -190,8 +202,11 @@ export interface KindDefinition {
   create?(desired: DesiredLike, parent: ParentRef | undefined, ctx: KindContext): Promise<RequestSpec[]> | RequestSpec[];
   /** `changed` names the manifest fields whose values differ (write-only ones included). */
   update?(desired: DesiredLike, live: LiveObject, ctx: KindContext, changed: readonly string[]): Promise<RequestSpec[]> | RequestSpec[];
-  /** Where the id of a created object comes from: a response body field, or a lookup by identity (204 without id). */
-  createdId?: { from: 'body'; field: string } | { from: 'lookup' };
+  /**
+   * Where the id of a created object comes from: a response body field, a lookup by
+   * identity (204 without id), or the identity itself (an object whose id is its identity).
+   */
+  createdId?: { from: 'body'; field: string } | { from: 'lookup' } | { from: 'identity' };
   delete?(live: LiveObject, ctx: KindContext): RequestSpec[];
   /** Why the API cannot delete this kind (products): shown instead of planning a delete. */
   cannotDelete?: string;
@@ -213,6 +228,13 @@ export interface KindDefinition {
   bulk?: BulkRoute;
   /** The API cannot list this kind (administrators): only last-applied digests tell. */
   unreadable?: boolean;
+  /**
+   * The list request is one the API documents do not show, so a platform may not have it:
+   * when it answers 404 (or 405), the objects it would have listed are taken from the
+   * last-applied record (`fromRecord`, compared through the digests every apply records for
+   * this kind) and the plan says once why, ending with `note`.
+   */
+  readMayBeMissing?: { note: string };
 }
 
 /**

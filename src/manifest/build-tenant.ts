@@ -51,7 +51,7 @@ function buildSubscription(ctx: DocContext, tenant: DesiredObject, sub: Json, at
     child('Address', `address/${full}`, { fullAddress: full }, fields, [...at, 'addresses', i]);
   });
   list(sub, 'locations')?.forEach((l, i) => {
-    const fields = pick(l, ['street', 'number', 'postalCode', 'postbox']);
+    const fields = pick(l, ['street', 'number', 'postalCode', 'postbox', 'postalCodeId']);
     fields['number'] = asText(fields['number']) as JsonValue;
     fields['postalCode'] = asText(fields['postalCode']) as JsonValue;
     const id = `${String(fields['street'])} ${String(fields['number'])} ${String(fields['postalCode'])}`;

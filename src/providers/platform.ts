@@ -1,7 +1,7 @@
 import { applyChanges } from '../apply/executor.js';
 import type { ApplyClient } from '../apply/types.js';
 import { hasKind, kinds } from '../kinds/index.js';
-import type { KindContext } from '../kinds/types.js';
+import type { KindContext, KindSettings } from '../kinds/types.js';
 import { canonicalize } from '../plan/canonicalize.js';
 import { kindRails } from '../plan/kind-rails.js';
 import { computeChanges, type PlannerOutput } from '../plan/planner.js';
@@ -24,6 +24,8 @@ export interface PlatformInput {
   desired: readonly DesiredNode[];
   /** The last-applied record the plan compares write-only fields with. */
   lastApplied: LastApplied;
+  /** Connection settings the kinds need (the branding read path). */
+  settings?: KindSettings;
 }
 
 /**
@@ -32,7 +34,11 @@ export interface PlatformInput {
  * with the requests the planner built.
  */
 export function platformProvider(input: PlatformInput): Provider {
-  const ctx: KindContext = { P: input.P, refs: createReferenceData(input.client, input.P) };
+  const ctx: KindContext = {
+    P: input.P,
+    refs: createReferenceData(input.client, input.P),
+    ...(input.settings ? { settings: input.settings } : {}),
+  };
   let read: { desired: DesiredNode[]; live: LiveState; problems: PlanMessage[] } | undefined;
   let planned: PlannerOutput | undefined;
   return {
@@ -52,7 +58,7 @@ export function platformProvider(input: PlatformInput): Provider {
         noop: planned.noop,
         unmanaged: planned.unmanaged,
         unmanagedCount: 0,
-        warnings: planned.warnings,
+        warnings: [...(state.live.warnings ?? []), ...planned.warnings],
         refusals: planned.refusals,
         problems: [...state.problems, ...planned.problems],
         ...kindRails(state.desired, state.live, input.client.permissions),

@@ -83,7 +83,9 @@ export class RoutingClient {
       first = await this.listPage(ref, { ...(q ? { q } : {}), page: 1, resultsPerPage: want });
     }
     if (!first) {
-      if (!q?.filters?.length) this.logger.warn({ table: basePath(ref) }, 'routing engine answered 404 to a list; reading it as an empty table');
+      // Doc3 §4.2: a list answers 404 "when data not found", so an empty table is a 404 (some
+      // engines answer 200 with num_results 0 instead: both read as no rows).
+      this.logger.debug({ table: basePath(ref) }, 'routing engine answered 404 to a list: no rows');
       return { rows: [], pageSize: want, requests: refused + 1 };
     }
     const totalPages = Math.max(first.total_pages, 0);

@@ -87,7 +87,10 @@ function providersFor(
 ): Provider[] {
   const providers: Provider[] = [];
   const { client } = session;
-  if (client) providers.push(platformProvider({ client, P: client.paths.P, desired, lastApplied }));
+  if (client) {
+    const settings = session.settings ? { settings: session.settings } : {};
+    providers.push(platformProvider({ client, P: client.paths.P, desired, lastApplied, ...settings }));
+  }
   if (session.routing && routingInScope(set, targets)) providers.push(routingProvider({ client: session.routing, set }));
   return providers;
 }

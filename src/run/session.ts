@@ -3,6 +3,7 @@ import { loadConnection, type ConnectionConfig } from '../config/index.js';
 import { SwitchboardError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { RoutingClient } from '../routing/index.js';
+import type { KindSettings } from '../kinds/types.js';
 import type { RunningSimulator } from '../sim/index.js';
 
 /** The options every platform-facing command shares (CONTRACT §1, §5). */
@@ -28,6 +29,8 @@ export interface Session {
   client?: ApiClient;
   routing?: RoutingClient;
   target: { baseUrl: string; instance: string; routingEngine?: string };
+  /** Connection settings the kinds need (the branding read path), when configured. */
+  settings?: KindSettings;
   simulator?: RunningSimulator;
   close(): Promise<void>;
 }
@@ -65,7 +68,8 @@ export async function openSession(options: ConnectOptions, needs: SessionNeeds):
     if (needs.routing) routing = connectRouting(connection, options);
     const target: Session['target'] = { baseUrl: connection.url, instance: client?.instance ?? connection.instance ?? '' };
     if (connection.routingEngine) target.routingEngine = connection.routingEngine.url;
-    return { ...(client ? { client } : {}), ...(routing ? { routing } : {}), target, ...(simulator ? { simulator } : {}), close };
+    const settings = connection.brandingReadPath ? { settings: { brandingReadPath: connection.brandingReadPath } } : {};
+    return { ...(client ? { client } : {}), ...(routing ? { routing } : {}), target, ...settings, ...(simulator ? { simulator } : {}), close };
   } catch (error) {
     await close();
     throw error;

@@ -75,6 +75,19 @@ describe('listPages', () => {
     expect(result).toHaveLength(250);
   });
 
+  it('Doc2 §4.1: entitlement types keep their page fields in a `pagination` array: every page is read', async () => {
+    const all = items(23);
+    fake.on('GET', /\/entitlement_types$/, (req: Seen, res) => {
+      const size = Math.min(Number(req.query.get('page_size') ?? 10), 10);
+      const page = Number(req.query.get('page') ?? 1);
+      const pagination = [{ results: all.length, pages: Math.ceil(all.length / size), page: String(page), page_size: size }];
+      json(res, 200, { entitlementTypes: all.slice((page - 1) * size, page * size), pagination, sorting: [] });
+    });
+    const result = await client.listPages({ path: `${P}/tenants/t/subscriptions/1/entitlement_types`, itemsKey: 'entitlementTypes', style: 'page' });
+    expect(result).toEqual(all);
+    expect(fake.seen.filter((s) => s.path.endsWith('/entitlement_types')).map((s) => s.query.get('page')).sort()).toEqual(['1', '2', '3']);
+  });
+
   it('Doc1 §4.5: the suspension-profile list takes `size` instead of page_size', async () => {
     pageStyle('suspension_profiles', items(30), { cap: 25, sizeParam: 'size' });
     const result = await client.listPages({ path: `${P}/public/suspension_profiles`, itemsKey: 'suspension_profiles', style: 'page', pageSizeParam: 'size' });

@@ -117,6 +117,26 @@ describe('CONTRACT §5: SWITCHBOARD_* environment variables without a config fil
   });
 });
 
+describe('the branding read path (Document 1 §4.2: not shown)', () => {
+  it('is brandingReadPath in the file or SWITCHBOARD_BRANDING_READ_PATH, a path below the group; absent by default', async () => {
+    await write(`environments:
+  prod:
+    url: https://p.example.net
+    auth: { token: t }
+    brandingReadPath: /configurations/branding/
+`);
+    expect(await loadConnection({ env: {}, cwd: dir })).toMatchObject({ brandingReadPath: 'configurations/branding' });
+    const env = { SWITCHBOARD_URL: 'https://p.example.net', SWITCHBOARD_TOKEN: 't' };
+    const other = await mkdtemp(join(tmpdir(), 'sb-config-'));
+    expect(await loadConnection({ cwd: other, env })).not.toHaveProperty('brandingReadPath');
+    expect(await loadConnection({ cwd: other, env: { ...env, SWITCHBOARD_BRANDING_READ_PATH: 'pages' } })).toMatchObject({ brandingReadPath: 'pages' });
+    for (const bad of ['../tenants', 'pages?type=font', 'a//b']) {
+      const error = await failure(loadConnection({ cwd: other, env: { ...env, SWITCHBOARD_BRANDING_READ_PATH: bad } }));
+      expect(error.message, bad).toMatch(/brandingReadPath: expected a path below the group/);
+    }
+  });
+});
+
 describe('helpers', () => {
   it('interpolation: $$ is a literal dollar; non-strings pass through', () => {
     expect(interpolate({ a: 'x-${A}-$${A}', n: 3, l: ['${A}'] }, { A: '1' })).toEqual({ value: { a: 'x-1-${A}', n: 3, l: ['1'] }, missing: [] });

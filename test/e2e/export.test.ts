@@ -95,7 +95,8 @@ describe('switchboard export (end to end, real CLI over loopback HTTP)', () => {
       '      suspensionProfile: outgoing-barring',
       '        - { type: BE tollfree, entitlement: 3 }',
       '        - { street: Rue Haute, number: "10", city: Brussels, postalCode: 1000, country: Belgium, isoCode: BE }',
-      '        - { street: Avenue Louise, number: "54", postalCode: "1050" }',
+      // Doc 2 §4.7: the postal code's id too, so the manifest can re-create it without the postal-code list.
+      `        - { street: Avenue Louise, number: "54", postalCode: "1050", postalCodeId: ${postal} }`,
       '        - { sku: TPL-1, name: Std, description: "yes", location: BE, vrp: vrp-std, licenses: [L1, L2] }',
     ]) {
       expect(hooli).toContain(line);

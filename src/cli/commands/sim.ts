@@ -13,6 +13,7 @@ interface SimOptions {
   state?: string;
   latency?: string;
   faultRate?: string;
+  variants?: string;
 }
 
 function number(value: string | undefined, name: string, min: number, max: number): number | undefined {
@@ -32,6 +33,7 @@ export const registerSim: CommandRegistrar = (program: Command, context) => {
     .option('--state <file>', 'persist the data in this file across restarts')
     .option('--latency <ms>', 'latency added to every API request')
     .option('--fault-rate <p>', 'probability (0..1) that an API request fails with 500, 503 or 429')
+    .option('--variants <seed>', 'serve every loosely typed field in one of its documented forms, drawn per answer from this seed')
     .action(async (opts: SimOptions) => {
       const ctx = context();
       // Imported here: the other commands start faster without the simulator's code.
@@ -40,7 +42,7 @@ export const registerSim: CommandRegistrar = (program: Command, context) => {
         port: number(opts.port, '--port', 0, 65535) ?? 8080, host: opts.host,
         ...(opts.seed ? { seed: opts.seed } : {}), ...(opts.state ? { stateFile: opts.state } : {}),
         latencyMs: number(opts.latency, '--latency', 0, 600_000) ?? 0, faultRate: number(opts.faultRate, '--fault-rate', 0, 1) ?? 0,
-        logger: ctx.logger,
+        ...(opts.variants !== undefined ? { variants: opts.variants } : {}), logger: ctx.logger,
       });
       ctx.stdout.write(
         `Simulator listening on ${sim.url}\n` +
@@ -48,6 +50,7 @@ export const registerSim: CommandRegistrar = (program: Command, context) => {
         `  routing engine: ${sim.url}/<service>/<version>/<table>\n` +
         `  control:        ${sim.url}/_sim/state | outbox | events | clock | faults | stats | reset\n` +
         (opts.state ? `  state file:     ${opts.state}\n` : '') +
+        (sim.core.variantSeed !== undefined ? `  variants:       seed ${String(sim.core.variantSeed)} (loosely typed fields vary per answer)\n` : '') +
         'Press Ctrl+C to stop.\n',
       );
       await new Promise<void>((resolve) => {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../src/sim/index.js';
-import { type Doc2Fixture, simEvents, useDoc2Sim } from './doc2-helpers.js';
+import { type SubscriptionFixture, simEvents, useSubscriptionSim } from './subscription-helpers.js';
 import { loginAs, P } from './helpers.js';
 
 let sim: RunningSimulator;
-let f: Doc2Fixture;
-useDoc2Sim((s) => (sim = s), (x) => (f = x));
+let f: SubscriptionFixture;
+useSubscriptionSim((s) => (sim = s), (x) => (f = x));
 
 const subs = () => `${P}/tenants/${f.acme}/subscriptions`;
 
@@ -106,6 +106,17 @@ describe('Document 2 subscriptions', () => {
     expect(res.body.entitlementTypes[0]).toMatchObject({ countryCode: '32', numberType: 'geo', vanityType: null });
     const tenantadmin = await loginAs(sim, 'tenantadmin');
     expect((await tenantadmin.get(`${P}/public/entitlement_types`)).body).toEqual(res.body);
+  });
+
+  it('Doc2 §4.1: entitlement types answer `pagination`: the list pages in page style, described in pagination[0]', async () => {
+    type Types = { entitlementTypes: { id: number }[]; pagination: Record<string, unknown>[] };
+    const first = await f.admin.get<Types>(`${f.T}/entitlement_types?page_size=4`);
+    expect(first.body.entitlementTypes.map((e) => e.id)).toEqual([1, 2, 3, 4]);
+    expect(first.body.pagination).toEqual([{ results: 6, pages: 2, page: 1, page_size: 4 }]);
+    const second = await f.admin.get<Types>(`${f.T}/entitlement_types?page_size=4&page=2`);
+    expect(second.body.entitlementTypes.map((e) => e.id)).toEqual([5, 6]);
+    expect(second.body.pagination[0]).toMatchObject({ page: 2, pages: 2 });
+    expect((await f.admin.get<Types>(`${f.T}/entitlement_types`)).body.pagination[0]).toMatchObject({ page_size: 10, pages: 1 });
   });
 
   it('Doc1 §4.5: country codes of a subscription', async () => {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../src/sim/index.js';
-import { type Doc2Fixture, useDoc2Sim } from './doc2-helpers.js';
+import { type SubscriptionFixture, useSubscriptionSim } from './subscription-helpers.js';
 import { loginAs, P } from './helpers.js';
 
 let sim: RunningSimulator;
-let f: Doc2Fixture;
-useDoc2Sim((s) => (sim = s), (x) => (f = x));
+let f: SubscriptionFixture;
+useSubscriptionSim((s) => (sim = s), (x) => (f = x));
 
 type Lic = Record<string, { assigned: number; inUse?: number; inUseUcAlphaUsers?: number }>;
 

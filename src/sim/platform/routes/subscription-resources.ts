@@ -3,7 +3,7 @@
  * first one registers the Document 2 store tables before any seed or state is loaded.
  */
 import type { RouteModule } from '../router.js';
-import { doc2Tables } from '../store/doc2-tables.js';
+import { subscriptionTables } from '../store/subscription-tables.js';
 import { registerAddressRoutes } from './addresses.js';
 import { registerBulkJobRoutes } from './bulk-jobs.js';
 import { registerCallingPlanRoutes } from './calling-plans.js';
@@ -16,12 +16,12 @@ import { registerReportRoutes } from './reports.js';
 import { registerSubscriptionRoutes } from './subscriptions.js';
 import { registerTemplateRoutes } from './templates.js';
 
-const registerDoc2Tables: RouteModule = (_router, store) => {
-  doc2Tables(store);
+const registerSubscriptionTables: RouteModule = (_router, store) => {
+  subscriptionTables(store);
 };
 
-export const doc2RouteModules: RouteModule[] = [
-  registerDoc2Tables,
+export const subscriptionResourceModules: RouteModule[] = [
+  registerSubscriptionTables,
   registerSubscriptionRoutes,
   registerEntitlementRoutes,
   registerNumberRoutes,

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../src/sim/index.js';
-import { type Doc2Fixture, useDoc2Sim } from './doc2-helpers.js';
+import { type SubscriptionFixture, useSubscriptionSim } from './subscription-helpers.js';
 import { loginAs, P } from './helpers.js';
 
 let sim: RunningSimulator;
-let f: Doc2Fixture;
-useDoc2Sim((s) => (sim = s), (x) => (f = x));
+let f: SubscriptionFixture;
+useSubscriptionSim((s) => (sim = s), (x) => (f = x));
 
 type Plan = { id: number; name: string; type: string; country: string; countryCode: string; isoCode: string; region: string; classification: string; risk: number };
 type Prefix = { id: number; prefix: string; name: string; isExact: boolean };
@@ -52,7 +52,8 @@ describe('Document 2 calling plans', () => {
     expect(await f.admin.put(`${PX}/${b.body.id}`, { isExact: 'true', name: 'freephone' })).toMatchObject({ status: 200, body: { id: b.body.id } });
     expect((await f.admin.get<{ prefixes: Prefix[] }>(PX)).body.prefixes[1]).toEqual({ id: b.body.id, prefix: '0800', name: 'freephone', isExact: true });
     expect((await f.admin.delete(`${PX}/${b.body.id}`)).status).toBe(204);
-    expect((await f.admin.delete(`${PX}/${b.body.id}`)).status).toBe(204);
+    // §4.9 does not say that a missing prefix counts as success (Doc1 §1.10: per endpoint): 404.
+    expect((await f.admin.delete(`${PX}/${b.body.id}`)).status).toBe(404);
     expect((await f.admin.put(`${PX}/${b.body.id}`, { name: 'x' })).status).toBe(404);
   });
 
@@ -83,6 +84,20 @@ describe('Document 2 calling plans', () => {
     expect((await f.admin.delete(`${BL}/${plan.body.id}`)).status).toBe(204);
     expect((await f.admin.get(`${BL}/${plan.body.id}/prefixes`)).status).toBe(404);
     expect((await f.admin.get(BL)).status).toBe(404);
+    // Like the allow list's delete, which does not say "missing counts as success": 404.
+    expect((await f.admin.delete(`${BL}/${plan.body.id}`)).status).toBe(404);
+  });
+
+  it('Doc2 §4.10, Doc1 §1.10: deleting a missing allow-list plan or prefix is 404 (the endpoints do not make it a success)', async () => {
+    const AL = `${f.T}/trunkgroups/7/allow_list`;
+    const plan = await f.admin.post<Plan>(AL, { name: 'exceptions' });
+    const px = await f.admin.post<{ id: number }>(`${AL}/${plan.body.id}/prefixes`, { prefix: '0032', isExact: true });
+    expect((await f.admin.delete(`${AL}/${plan.body.id}/prefixes/${px.body.id}`)).status).toBe(204);
+    expect((await f.admin.delete(`${AL}/${plan.body.id}/prefixes/${px.body.id}`)).status).toBe(404);
+    expect((await f.admin.delete(`${AL}/${plan.body.id}`)).status).toBe(204);
+    const again = await f.admin.delete(`${AL}/${plan.body.id}`);
+    expect(again.status).toBe(404);
+    expect(again.body).toMatchObject({ error: { code: 'not_found' } });
   });
 
   it('Doc1 §1.6: calling-plan routes carry the spec\'s role names', async () => {

@@ -109,7 +109,7 @@ export interface PrefixRow {
   isExact: boolean;
 }
 
-export interface Doc2Tables {
+export interface SubscriptionTables {
   addresses: IndexedTable<AddressRow>;
   locations: IndexedTable<LocationRow>;
   bulkJobs: IndexedTable<BulkJobRow>;
@@ -119,13 +119,13 @@ export interface Doc2Tables {
 }
 
 const bySub = (r: { subscriptionId: number }) => String(r.subscriptionId);
-const registered = new WeakMap<PlatformStore, Doc2Tables>();
+const registered = new WeakMap<PlatformStore, SubscriptionTables>();
 
 /** The Document 2 tables of a store, registered (with their delete cascade) on first use. */
-export function doc2Tables(store: PlatformStore): Doc2Tables {
+export function subscriptionTables(store: PlatformStore): SubscriptionTables {
   const known = registered.get(store);
   if (known) return known;
-  const tables: Doc2Tables = {
+  const tables: SubscriptionTables = {
     addresses: store.table<AddressRow>({
       name: 'addresses', key: (a) => String(a.id), parent: bySub, searchable: ['full_address', 'id'],
       lookups: { full: (a) => `${a.subscriptionId}\u0000${a.full_address.toLowerCase()}` },
@@ -142,7 +142,7 @@ export function doc2Tables(store: PlatformStore): Doc2Tables {
 }
 
 /** Removes every Document 2 row of a subscription (entitlements and numbers are the core's). */
-export function cascadeSubscription(t: Doc2Tables, subscriptionId: number): void {
+export function cascadeSubscription(t: SubscriptionTables, subscriptionId: number): void {
   const key = String(subscriptionId);
   for (const table of [t.addresses, t.locations, t.bulkJobs, t.templates] as unknown as IndexedTable<{ id: number }>[]) {
     for (const row of table.children(key)) table.delete(row.id);
@@ -151,7 +151,7 @@ export function cascadeSubscription(t: Doc2Tables, subscriptionId: number): void
 }
 
 /** Deletes a calling plan and its prefixes. */
-export function deletePlan(t: Doc2Tables, planId: number): void {
+export function deletePlan(t: SubscriptionTables, planId: number): void {
   for (const p of t.prefixes.children(String(planId))) t.prefixes.delete(p.id);
   t.callingPlans.delete(planId);
 }

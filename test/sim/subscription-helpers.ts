@@ -2,7 +2,7 @@
 import type { RunningSimulator } from '../../src/sim/index.js';
 import { loginAs, P, type SimClient, useTestSim, uuidOf } from './helpers.js';
 
-export interface Doc2Fixture {
+export interface SubscriptionFixture {
   admin: SimClient;
   group: string;
   acme: string;
@@ -18,11 +18,11 @@ export interface Doc2Fixture {
  * One simulator per test file, reset to the default data set and logged in before each
  * test; `onSim` / `onFixture` receive them (the files keep their own `sim` and `f`).
  */
-export function useDoc2Sim(onSim: (sim: RunningSimulator) => void, onFixture: (f: Doc2Fixture) => void): void {
+export function useSubscriptionSim(onSim: (sim: RunningSimulator) => void, onFixture: (f: SubscriptionFixture) => void): void {
   useTestSim(onSim, async (sim) => onFixture(await resetAndLogin(sim)));
 }
 
-export async function resetAndLogin(sim: RunningSimulator): Promise<Doc2Fixture> {
+export async function resetAndLogin(sim: RunningSimulator): Promise<SubscriptionFixture> {
   await fetch(`${sim.url}/_sim/reset`, { method: 'POST' });
   const admin = await loginAs(sim, 'admin');
   const state = await fetch(`${sim.url}/_sim/state`).then((r) => r.json()) as { tables: { subscriptions: { id: number; name: string }[] } };

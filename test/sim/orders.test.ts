@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../src/sim/index.js';
-import { type Doc2Fixture, resetAndLogin } from './doc2-helpers.js';
+import { type SubscriptionFixture, resetAndLogin } from './subscription-helpers.js';
 import { loginAs, P, type SimClient, startTestSim, uuidOf } from './helpers.js';
 
 let sim: RunningSimulator;
-let f: Doc2Fixture;
+let f: SubscriptionFixture;
 let admin: SimClient;
 beforeAll(async () => {
   sim = await startTestSim();
