@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Pool, type Dispatcher } from 'undici';
+import { registerSecret } from '../core/secrets.js';
 import { RoutingApiError, isRetryableStatus } from './errors.js';
 import type { RoutingAuth } from './types.js';
 
@@ -46,9 +47,10 @@ export class RoutingHttp {
   constructor(conn: RoutingConnection) {
     const url = new URL(conn.url);
     this.prefix = url.pathname.replace(/\/+$/, '');
+    // The credentials and their Basic encoding are secrets: an engine may echo the header.
     this.authHeader = 'token' in conn.auth
-      ? `Bearer ${conn.auth.token}`
-      : `Basic ${Buffer.from(`${conn.auth.username}:${conn.auth.password}`).toString('base64')}`;
+      ? `Bearer ${registerSecret(conn.auth.token)}`
+      : `Basic ${registerSecret(Buffer.from(`${conn.auth.username}:${registerSecret(conn.auth.password)}`).toString('base64'))}`;
     this.timeoutMs = conn.timeoutMs ?? 60_000;
     this.retries = conn.retries ?? 5;
     const tls = url.protocol === 'https:'

@@ -113,7 +113,7 @@ describe('CONTRACT §5: SWITCHBOARD_* environment variables without a config fil
     const env = { SWITCHBOARD_URL: 'http://p.example.net', SWITCHBOARD_TOKEN: 't' };
     expect((await failure(loadConnection({ cwd: dir, env }))).message).toContain('plain http');
     await expect(loadConnection({ cwd: dir, env: { ...env, SWITCHBOARD_INSECURE: 'true' } })).resolves.toMatchObject({ insecure: true });
-    expect((await failure(loadConnection({ cwd: dir, env: { SWITCHBOARD_URL: 'https://p', SWITCHBOARD_USERNAME: 'u' } }))).message).toContain('password: required');
+    expect((await failure(loadConnection({ cwd: dir, env: { SWITCHBOARD_URL: 'https://p', SWITCHBOARD_USERNAME: 'u' } }))).message).toContain('SWITCHBOARD_PASSWORD: required');
   });
 });
 
