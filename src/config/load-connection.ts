@@ -196,11 +196,15 @@ async function finish(config: Omit<ConnectionConfig, 'source'>, source: string, 
   return { ...config, source };
 }
 
-/** Every credential of the configuration goes to the secrets registry: no output shows it. */
+/**
+ * Every credential of the configuration goes to the secrets registry, whether or not this
+ * run uses it: no output shows it. The Basic form too, which an engine may echo as a header.
+ */
 function registerCredentials(auth: ConnectionAuth | RoutingEngineConnection['auth']): void {
   if ('token' in auth) registerSecret(auth.token);
   else {
     registerSecret(auth.password);
+    registerSecret(Buffer.from(`${auth.username}:${auth.password}`).toString('base64'));
     if ('totpSecret' in auth) registerSecret(auth.totpSecret);
   }
 }

@@ -24,13 +24,16 @@ export interface ProxyAnswer {
 /** Answers the request itself, or returns undefined to forward it to the simulator. */
 export type ProxyHook = (request: ProxiedRequest) => Promise<ProxyAnswer | undefined> | ProxyAnswer | undefined;
 
+/** Sees every answer the simulator gave to a forwarded request. */
+export type AnswerObserver = (request: ProxiedRequest, status: number, body: string) => void;
+
 export interface HookProxy {
   url: string;
   requests: ProxiedRequest[];
   close(): Promise<void>;
 }
 
-export async function startHookProxy(upstream: string, hook: ProxyHook): Promise<HookProxy> {
+export async function startHookProxy(upstream: string, hook: ProxyHook, observe?: AnswerObserver): Promise<HookProxy> {
   const target = new URL(upstream);
   const requests: ProxiedRequest[] = [];
   const server = createServer((req, res) => {
@@ -49,6 +52,9 @@ export async function startHookProxy(upstream: string, hook: ProxyHook): Promise
         }
         const forwarded = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } }, (upstreamAnswer: IncomingMessage) => {
           res.writeHead(upstreamAnswer.statusCode ?? 502, upstreamAnswer.headers);
+          const body: Buffer[] = [];
+          upstreamAnswer.on('data', (c: Buffer) => body.push(c));
+          upstreamAnswer.on('end', () => observe?.(seen, upstreamAnswer.statusCode ?? 0, Buffer.concat(body).toString('utf8')));
           upstreamAnswer.pipe(res);
         });
         forwarded.on('error', () => res.socket?.destroy());
