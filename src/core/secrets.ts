@@ -30,8 +30,9 @@ export function registerSecret<T extends string | undefined>(value: T): T {
   if (typeof value !== 'string' || value.length < MIN_MASKED_LENGTH) return value;
   // A message quoting a JSON body, inside an error message, inside a JSON log line: up to
   // three levels of JSON escaping stand between the value and the output.
-  const forms = [value, encodeURIComponent(value)];
-  for (let level = 0, escaped = value; level < 3; level++) forms.push((escaped = JSON.stringify(escaped).slice(1, -1)));
+  const forms: string[] = [value, encodeURIComponent(value)];
+  let escaped: string = value;
+  for (let level = 0; level < 3; level++) forms.push((escaped = JSON.stringify(escaped).slice(1, -1)));
   for (const form of forms) {
     if (form.length >= MIN_MASKED_LENGTH && !known.has(form)) {
       known.add(form);
