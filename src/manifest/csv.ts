@@ -123,7 +123,8 @@ export function quoteProblem(text: string): { line: number; column: number; mess
     if (!open) fieldStart = c === COMMA || c === LF || c === CR;
   }
   if (!open) return undefined;
-  return { ...open, message: `the quote opened here is never closed: the cell runs to the end of the file (line ${line}); close it with "` };
+  const last = text.endsWith('\n') ? line - 1 : line;
+  return { ...open, message: `the quote opened here is never closed: the cell runs to the end of the file (line ${last}); close it with "` };
 }
 
 /** The records of a quote-free CSV text whose lines end with \n; empty lines are skipped. */
