@@ -3,7 +3,7 @@ import type { Logger } from '../core/logger.js';
 import { loadManifests, type DesiredSet } from '../manifest/index.js';
 import { toDesiredNodes } from '../plan/desired.js';
 import { makePlan, type MadePlan } from '../plan/make-plan.js';
-import { matchesPattern, selectTargets } from '../plan/targets.js';
+import { assertPatternsMatch, matchesPattern, selectTargets } from '../plan/targets.js';
 import { lastAppliedPath, readLastApplied } from '../state/last-applied.js';
 import type { LastAppliedEntry } from '../state/types.js';
 import { VERSION } from './version.js';
@@ -62,6 +62,8 @@ export async function planPipeline(paths: string[], options: PlanCommandOptions,
       recordedOptions: { target: options.target, exclude: options.exclude, prune: options.prune, allowReplace: options.allowReplace, maxDeletePercent: options.maxDeletePercent },
       toolVersion: VERSION,
     });
+    const tables = loaded.set.routingTables.map((t) => t.table.address);
+    assertPatternsMatch({ targets: options.target, excludes: options.exclude, declared: [...nodes.map((n) => n.address), ...tables], tables, live: made.live.byAddress.keys() });
     if (made.problems.length > 0) {
       throw new DiagnosticsError(made.problems.map((p) => ({ severity: 'error', code: p.code, message: p.message, ...(p.address ? { address: p.address } : {}) })));
     }

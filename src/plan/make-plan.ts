@@ -9,6 +9,7 @@ import { computeChanges, type PlannerOutput } from './planner.js';
 import { ROUTING_ROW, planRoutingTables, type RoutingPlanOutput } from './routing-plan.js';
 import { checkSafety, type PermissionCheck, type SafetyOptions } from './safety.js';
 import { summarize } from './summary.js';
+import { partialPlanWarning } from './targets.js';
 import { PLAN_FORMAT_VERSION, type Plan, type PlanMessage, type PlanOptions } from './types.js';
 
 /** The platform API side of a plan: the client and `P` of the instance in use. */
@@ -76,7 +77,7 @@ export async function makePlan(input: MakePlanInput): Promise<MadePlan> {
     summary: summarize(changes, out.noop + (routing?.noop ?? 0), unmanagedCount),
     changes,
     unmanaged: out.unmanaged,
-    warnings: out.warnings,
+    warnings: [...partialPlanWarning(input.recordedOptions), ...out.warnings],
     errors: refusals,
   };
   return { plan, problems: [...problems, ...out.problems, ...(routing?.problems ?? [])], desired, live, ...(ctx ? { ctx } : {}), ...(routing ? { routing } : {}) };
