@@ -183,10 +183,7 @@ function authFromEnv(pick: (name: string) => string | undefined, prefix: string,
 async function finish(config: Omit<ConnectionConfig, 'source'>, source: string, names: SettingNames, problems: string[], routing: boolean): Promise<ConnectionConfig> {
   checkUrl(config.url, config.insecure === true, 'url', names, problems);
   if (config.routingEngine) checkUrl(config.routingEngine.url, config.routingEngine.insecure === true, 'routingEngine.url', names, problems);
-  else if (routing) {
-    const credentials = names.missingCredentials('routingEngine.auth', false).replace(/^no credentials: set /, '');
-    problems.push(`the manifests declare RoutingTable documents: set ${names.of('routingEngine.url')} (and ${credentials})`);
-  }
+  else if (routing) problems.push(names.missingRoutingEngine());
   for (const [key, ca] of [['caFile', config.caFile], ['routingEngine.caFile', config.routingEngine?.caFile]] as const) {
     if (ca && !(await existing(ca))) problems.push(`${names.of(key)}: ${ca} not found`);
   }

@@ -12,7 +12,11 @@ export interface SettingNames {
   missingCredentials(authKey: string, allowTotp: boolean): string;
   /** How to accept plain http for `url` or `routingEngine.url`. */
   allowPlainHttp(urlKey: string): string;
+  /** What to set when the manifests declare routing tables and no routing engine is configured. */
+  missingRoutingEngine(): string;
 }
+
+const ROUTING_TABLES = 'the manifests declare RoutingTable documents';
 
 /** Names inside a config file: `environments.<name>.<key>`. */
 export function fileNames(at: string): SettingNames {
@@ -20,6 +24,7 @@ export function fileNames(at: string): SettingNames {
     of: (key) => `${at}.${key}`,
     missingCredentials: (authKey, allowTotp) => `${at}.${authKey}: expected { username, password${allowTotp ? ', totpSecret?' : ''} } or { token }`,
     allowPlainHttp: (urlKey) => `set ${at}.${urlKey.replace(/url$/, 'insecure')}: true if you accept that`,
+    missingRoutingEngine: () => `${at}.routingEngine: required, as { url, auth } (${ROUTING_TABLES})`,
   };
 }
 
@@ -49,6 +54,7 @@ export const environmentNames: SettingNames = {
     return `no credentials: set ${v('username')} and ${v('password')}, or ${v('token')}`;
   },
   allowPlainHttp: (urlKey) => `set ${ENVIRONMENT_VARIABLES[urlKey.replace(/url$/, 'insecure')] ?? 'insecure'}=true if you accept that`,
+  missingRoutingEngine: () => `${ROUTING_TABLES}: set SWITCHBOARD_RE_URL, and SWITCHBOARD_RE_USERNAME and SWITCHBOARD_RE_PASSWORD or SWITCHBOARD_RE_TOKEN`,
 };
 
 /** The values a boolean environment variable accepts. */

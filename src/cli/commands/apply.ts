@@ -15,7 +15,7 @@ import { ExitCode, SwitchboardError } from '../../core/errors.js';
 import { readPlanFile } from '../../plan/plan-file.js';
 import { renderText } from '../../plan/render-text.js';
 import type { Change, Plan } from '../../plan/types.js';
-import { addPlanOptions } from '../options.js';
+import { addPlanOptions, manifestPathsArgument } from '../options.js';
 import { planPipeline, type PlanCommandOptions, type PlanRun } from '../plan-pipeline.js';
 import type { CliContext, CommandRegistrar } from '../program.js';
 
@@ -28,7 +28,7 @@ interface ApplyOptions extends PlanCommandOptions {
 }
 
 export const registerApply: CommandRegistrar = (program: Command, context) => {
-  addPlanOptions(program.command('apply').description('Plan, confirm, and apply the changes').argument('[paths...]', 'manifest files or folders', []))
+  addPlanOptions(program.command('apply').description('Plan, confirm, and apply the changes').addArgument(manifestPathsArgument()))
     .option('--yes', 'apply without asking for confirmation (required without a terminal)', false)
     .option('--plan <file>', 'apply this saved plan exactly, after checking it is not stale')
     .addOption(new Option('--fail-fast', 'stop starting changes after the first failure').default(false).conflicts('keepGoing'))
