@@ -22,6 +22,8 @@ export interface PlanCommandOptions {
   maxDeletePercent: number;
   allowReplace: boolean;
   stateDir: string;
+  /** Targets made by `apply --plan` from the saved changes (checked when the plan was made). */
+  scopeFromPlan?: boolean;
 }
 
 export interface PlanRun extends MadePlan {
@@ -63,7 +65,9 @@ export async function planPipeline(paths: string[], options: PlanCommandOptions,
       toolVersion: VERSION,
     });
     const tables = loaded.set.routingTables.map((t) => t.table.address);
-    assertPatternsMatch({ targets: options.target, excludes: options.exclude, declared: [...nodes.map((n) => n.address), ...tables], tables, live: made.live.byAddress.keys() });
+    // Declared as written and as planned: a saved plan's targets name canonical addresses (entitlement type names).
+    const declared = [...nodes.map((n) => n.address), ...made.desired.map((n) => n.address), ...tables];
+    if (!options.scopeFromPlan) assertPatternsMatch({ targets: options.target, excludes: options.exclude, declared, tables, live: made.live.byAddress.keys() });
     if (made.problems.length > 0) {
       throw new DiagnosticsError(made.problems.map((p) => ({ severity: 'error', code: p.code, message: p.message, ...(p.address ? { address: p.address } : {}) })));
     }

@@ -49,6 +49,18 @@ describe('--target / --exclude that match nothing (docs/plans.md)', () => {
   });
 });
 
+describe('apply --plan re-reads the saved changes\' subtrees', () => {
+  it('by their planned addresses (an entitlement declared by type id is planned under its type name)', async () => {
+    const dir = await manifestDir({});
+    const planned = await runCli(['plan', EXAMPLES, '--sim', '--out', `${dir}/plan.json`, '--target', 'tenant/wayne-logistics']);
+    expect(planned.code, planned.stderr).toBe(0);
+    expect(planned.stdout).toContain('tenant/wayne-logistics/subscription/depot/entitlement/BE geo');
+    const applied = await runCli(['apply', EXAMPLES, '--sim', '--yes', '--plan', `${dir}/plan.json`], { cwd: dir });
+    expect(applied.stderr).not.toContain('SB_TARGET_UNMATCHED');
+    expect(applied.stderr).not.toContain('matches nothing');
+  });
+});
+
 describe('a plan made with --target or --exclude says so in every format', () => {
   it('text, markdown and JSON carry the SB_PLAN_PARTIAL warning; JSON also records the options', async () => {
     const args = ['plan', EXAMPLES, '--sim', '--target', 'tenant/acme-corp', '--exclude', 'tenant/acme-corp/subscription/main'];

@@ -39,7 +39,7 @@ export const registerApply: CommandRegistrar = (program: Command, context) => {
       const ctx = context();
       const saved = given.plan ? await readPlanFile(given.plan) : undefined;
       const options = saved && given.plan ? { ...given, ...savedPlanOptions(saved, given, (key) => command.getOptionValueSource(key) === 'cli', given.plan) } : given;
-      const scope = saved && given.plan ? { ...options, ...rereadScope(saved, options, given.plan) } : options;
+      const scope = saved && given.plan ? { ...options, ...rereadScope(saved, options, given.plan), scopeFromPlan: true } : options;
       // Taken before planning: a run that planned while another applied would apply a stale plan.
       const { lock, tookOver } = await ApplyLock.acquire(options.stateDir);
       if (tookOver) process.stderr.write(`Note: ${tookOver}.\n`);
