@@ -60,37 +60,53 @@ async function deleteTenant(tenantName: string): Promise<void> {
 
 const secondTenantPage = (r: ProxiedRequest) => r.method === 'GET' && r.path === `${P}/tenants` && r.query.has('next');
 
+/**
+ * Plans `files` while `change` runs once, before the first request `isPage` matches (another
+ * operator acting between two pages); returns the planned changes as `action address`.
+ */
+async function planAcrossOneChange(files: Record<string, string>, isPage: (r: ProxiedRequest) => boolean, change: () => Promise<void>): Promise<{ changes: string[]; stderr: string }> {
+  const dir = await manifestDir(files);
+  let changed = false;
+  beforeForward = async (request) => {
+    if (!changed && isPage(request)) {
+      changed = true;
+      await change();
+    }
+  };
+  const result = await runCli(['plan', dir, '--format', 'json'], { env: simEnv(proxy!.url) });
+  beforeForward = async () => undefined;
+  expect(changed).toBe(true);
+  expect(result.code, result.stderr).toBe(0);
+  const plan = JSON.parse(result.stdout) as { changes: { address: string; action: string }[] };
+  return { changes: plan.changes.map((c) => `${c.action} ${c.address}`), stderr: result.stderr };
+}
+
+/** Plans `files` while `change` runs before every request `isPage` matches: it never settles. */
+async function planAcrossEndlessChanges(files: Record<string, string>, isPage: (r: ProxiedRequest) => boolean, change: () => Promise<void>): Promise<string> {
+  const dir = await manifestDir(files);
+  beforeForward = async (request) => {
+    if (isPage(request)) await change();
+  };
+  const result = await runCli(['plan', dir], { env: simEnv(proxy!.url) });
+  beforeForward = async () => undefined;
+  expect(result.code).toBe(1);
+  expect(result.stdout).toBe('');
+  return result.stderr;
+}
+
 describe('a platform list that changes between its pages (token style, Document 1 §1.8)', () => {
   it('is read again: the plan creates only the tenant really deleted, not the one that slid onto page 1', async () => {
-    const dir = await manifestDir({ 'tenants.yaml': tenantsManifest() });
-    let deleted = false;
-    beforeForward = async (request) => {
-      if (!deleted && secondTenantPage(request)) {
-        deleted = true;
-        await deleteTenant(name(0)); // on page 1: the 101st tenant slides onto it
-      }
-    };
-    const result = await runCli(['plan', dir, '--format', 'json'], { env: simEnv(proxy!.url) });
-    beforeForward = async () => undefined;
-    expect(deleted).toBe(true);
-    expect(result.code, result.stderr).toBe(0);
-    const plan = JSON.parse(result.stdout) as { changes: { address: string; action: string }[] };
-    expect(plan.changes.map((c) => `${c.action} ${c.address}`)).toEqual([`create tenant/${name(0)}`]);
-    expect(result.stderr).toContain('list changed while it was read; reading it again');
+    // name(0) is on page 1: deleting it slides the 101st tenant onto page 1.
+    const { changes, stderr } = await planAcrossOneChange({ 'tenants.yaml': tenantsManifest() }, secondTenantPage, () => deleteTenant(name(0)));
+    expect(changes).toEqual([`create tenant/${name(0)}`]);
+    expect(stderr).toContain('list changed while it was read; reading it again');
   });
 
   it('that never settles fails the plan (exit 1) with an error naming the list', async () => {
-    const dir = await manifestDir({ 'tenants.yaml': tenantsManifest() });
     let next = 1;
-    beforeForward = async (request) => {
-      if (secondTenantPage(request)) await deleteTenant(name(next++));
-    };
-    const result = await runCli(['plan', dir], { env: simEnv(proxy!.url) });
-    beforeForward = async () => undefined;
-    expect(result.code).toBe(1);
-    expect(result.stdout).toBe('');
-    expect(result.stderr).toContain(`GET ${P}/tenants`);
-    expect(result.stderr).toMatch(/the list "tenants" changed while it was read \(results was \d+, then \d+\), 3 reads in a row/);
+    const stderr = await planAcrossEndlessChanges({ 'tenants.yaml': tenantsManifest() }, secondTenantPage, () => deleteTenant(name(next++)));
+    expect(stderr).toContain(`GET ${P}/tenants`);
+    expect(stderr).toMatch(/the list "tenants" changed while it was read \(results was \d+, then \d+\), 3 reads in a row/);
   });
 });
 
@@ -122,32 +138,14 @@ ${Array.from({ length: SUBSCRIPTIONS }, (_, i) => `    - { name: ${sub(i)}, bill
   }
 
   it('is read again: the plan creates only the subscription really deleted', async () => {
-    const dir = await manifestDir({ 'subs.yaml': manifest() });
-    let deleted = false;
-    beforeForward = async (request) => {
-      if (!deleted && secondPage(request)) {
-        deleted = true;
-        await deleteSubscription(sub(0));
-      }
-    };
-    const result = await runCli(['plan', dir, '--format', 'json'], { env: simEnv(proxy!.url) });
-    beforeForward = async () => undefined;
-    expect(deleted).toBe(true);
-    expect(result.code, result.stderr).toBe(0);
-    const plan = JSON.parse(result.stdout) as { changes: { address: string; action: string }[] };
-    expect(plan.changes.map((c) => `${c.action} ${c.address}`)).toEqual([`create tenant/lst-subs/subscription/${sub(0)}`]);
+    const { changes } = await planAcrossOneChange({ 'subs.yaml': manifest() }, secondPage, () => deleteSubscription(sub(0)));
+    expect(changes).toEqual([`create tenant/lst-subs/subscription/${sub(0)}`]);
   });
 
   it('that never settles fails the plan (exit 1) with an error naming the list', async () => {
-    const dir = await manifestDir({ 'subs.yaml': manifest() });
     let next = 1;
-    beforeForward = async (request) => {
-      if (secondPage(request)) await deleteSubscription(sub(next++));
-    };
-    const result = await runCli(['plan', dir], { env: simEnv(proxy!.url) });
-    beforeForward = async () => undefined;
-    expect(result.code).toBe(1);
-    expect(result.stderr).toContain(`GET ${P}/tenants/${tenant}/subscriptions → 200: the list "subscriptions" changed while it was read`);
+    const stderr = await planAcrossEndlessChanges({ 'subs.yaml': manifest() }, secondPage, () => deleteSubscription(sub(next++)));
+    expect(stderr).toContain(`GET ${P}/tenants/${tenant}/subscriptions → 200: the list "subscriptions" changed while it was read`);
   });
 });
 
@@ -169,30 +167,13 @@ ${Array.from({ length: ROWS }, (_, i) => `    - { number: "${number(i)}", route:
   }
 
   it('is read again: the plan creates only the row really deleted', async () => {
-    const dir = await manifestDir({ 'routes.yaml': tableManifest() });
-    let deleted = false;
-    beforeForward = async (request) => {
-      if (!deleted && secondRoutingPage(request)) {
-        deleted = true;
-        await deleteFirstRow(); // number(0), on page 1: the 101st row slides onto it
-      }
-    };
-    const result = await runCli(['plan', dir, '--format', 'json'], { env: simEnv(proxy!.url) });
-    beforeForward = async () => undefined;
-    expect(deleted).toBe(true);
-    expect(result.code, result.stderr).toBe(0);
-    const plan = JSON.parse(result.stdout) as { changes: { address: string; action: string }[] };
-    expect(plan.changes.map((c) => `${c.action} ${c.address}`)).toEqual([`create routing/draas/standby/routes/number=${number(0)}`]);
+    // number(0) is on page 1: deleting it slides the 101st row onto it.
+    const { changes } = await planAcrossOneChange({ 'routes.yaml': tableManifest() }, secondRoutingPage, deleteFirstRow);
+    expect(changes).toEqual([`create routing/draas/standby/routes/number=${number(0)}`]);
   });
 
   it('that never settles fails the plan (exit 1) with an error naming the table', async () => {
-    const dir = await manifestDir({ 'routes.yaml': tableManifest() });
-    beforeForward = async (request) => {
-      if (secondRoutingPage(request)) await deleteFirstRow();
-    };
-    const result = await runCli(['plan', dir], { env: simEnv(proxy!.url) });
-    beforeForward = async () => undefined;
-    expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/GET \/draas\/standby\/routes → 200: the table changed while it was read \(num_results was \d+, then \d+\), 3 reads in a row/);
+    const stderr = await planAcrossEndlessChanges({ 'routes.yaml': tableManifest() }, secondRoutingPage, deleteFirstRow);
+    expect(stderr).toMatch(/GET \/draas\/standby\/routes → 200: the table changed while it was read \(num_results was \d+, then \d+\), 3 reads in a row/);
   });
 });

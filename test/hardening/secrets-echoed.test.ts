@@ -142,34 +142,10 @@ describe('no secret in any output when the platform echoes requests (Document 1 
   }, 60_000);
 
   it('list values, a refused create and the platform\'s own duplicate message quoting secrets: masked in stdout, stderr, log, plan file, markdown and journal', async () => {
-    const setup = await run(['apply', '--yes', await manifestDir({ 't.yaml': `apiVersion: switchboard/v1
-kind: Tenant
-metadata: { name: echo-live, reseller: north }
-spec: { billingId: T-ECHO-LIVE }
----
-apiVersion: switchboard/v1
-kind: Tenant
-metadata: { name: echo-taken, reseller: north }
-spec: { billingId: ${TAKEN_BILLING} }
-` })], { env: env() });
+    const tenant = (name: string, billingId: string) => `apiVersion: switchboard/v1\nkind: Tenant\nmetadata: { name: ${name}, reseller: north }\nspec:\n  billingId: ${billingId}\n`;
+    const setup = await run(['apply', '--yes', await manifestDir({ 't.yaml': [tenant('echo-live', 'T-ECHO-LIVE'), tenant('echo-taken', TAKEN_BILLING)].join('---\n') })], { env: env() });
     expect(setup.code, setup.stdout + setup.stderr).toBe(0);
-    const dir = await manifestDir({ 't.yaml': `apiVersion: switchboard/v1
-kind: Tenant
-metadata: { name: echo-live, reseller: north }
-spec: { billingId: T-ECHO-LIVE }
----
-apiVersion: switchboard/v1
-kind: Tenant
-metadata: { name: echo-new, reseller: north }
-spec:
-  billingId: \${SB_BILLING}
----
-apiVersion: switchboard/v1
-kind: Tenant
-metadata: { name: echo-dup, reseller: north }
-spec:
-  billingId: \${SB_TAKEN}
-` });
+    const dir = await manifestDir({ 't.yaml': [tenant('echo-live', 'T-ECHO-LIVE'), tenant('echo-new', '${SB_BILLING}'), tenant('echo-dup', '${SB_TAKEN}')].join('---\n') });
     // The live tenant's billingId quotes the request (token included); creating echo-new is refused quoting its body.
     hook = async (request) => {
       if (request.method === 'GET' && request.path === `${P}/tenants`) {
