@@ -28,7 +28,7 @@ type Found =
  * written. A lock whose owner is not running on this host any more is taken over: it is
  * renamed away, checked to be the very lock judged stale, and only then removed, so two
  * runs taking over one stale lock cannot both win. A lock that names no owner is never
- * taken over. Runs on other machines do not share the file: CI serialises them (docs/apply.md).
+ * taken over. Runs on other machines do not share the file: CI serialises them (docs/reliability.md).
  */
 export class ApplyLock {
   private constructor(

@@ -65,7 +65,7 @@ export async function planPipeline(paths: string[], options: PlanCommandOptions,
       toolVersion: VERSION,
     });
     const tables = loaded.set.routingTables.map((t) => t.table.address);
-    // Declared as written and as planned: a saved plan's targets name canonical addresses (entitlement type names).
+    // Declared as written and as planned (an entitlement declared by type id is planned under its type name).
     const declared = [...nodes.map((n) => n.address), ...made.desired.map((n) => n.address), ...tables];
     if (!options.scopeFromPlan) assertPatternsMatch({ targets: options.target, excludes: options.exclude, declared, tables, live: made.live.byAddress.keys() });
     if (made.problems.length > 0) {

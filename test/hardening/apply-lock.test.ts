@@ -45,7 +45,7 @@ function deadPid(): number {
   return Number(child.stdout);
 }
 
-describe('apply.lock (docs/apply.md)', () => {
+describe('apply.lock (docs/reliability.md)', () => {
   it('a lock that does not name its owner yet (being written) is not taken over: the second apply is refused', async () => {
     const dir = await stateDir();
     const manifests = await manifestDir({ 't.yaml': TENANT });
