@@ -91,7 +91,7 @@ function kindNameLiterals(sources: readonly SourceFile[]): Map<string, string[]>
 describe('architecture rules', () => {
   it('reads every source file', () => {
     expect(files.length).toBeGreaterThan(150);
-    expect(files.find((f) => f.path === 'src/cli/main.ts')?.imports).toEqual(['src/cli/program.ts']);
+    expect(files.find((f) => f.path === 'src/cli/main.ts')?.imports).toContain('src/cli/program.ts');
   });
 
   it('the simulator imports nothing but itself and src/core: it is written from the API documents, not from the client', () => {

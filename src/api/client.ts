@@ -107,7 +107,7 @@ export class ApiClient {
       permissions = new Permissions(profile.apiRules, logger);
       const instance = options.instance ?? profile.draasInstance;
       if (!instance) {
-        throw new SwitchboardError('SB_CONFIG_NO_INSTANCE', `no instance configured and the profile of ${profile.username} has no properties.draas_instance: set "instance" for this environment`);
+        throw new SwitchboardError('SB_CONFIG_NO_INSTANCE', `no instance configured and the profile of ${profile.username} has no properties.draas_instance: set "instance" for this environment (SWITCHBOARD_INSTANCE without a config file)`);
       }
       return new ApiClient(runner, tokens, transport, stats, logger, profile, permissions, base.href.replace(/\/+$/, ''), instance);
     } catch (error) {

@@ -190,7 +190,8 @@ export class RequestRunner {
 
   private describeStatus(options: RequestOptions, status: number): { detail: string; role?: string } {
     if (status === 403) return this.describeForbidden(options);
-    if (status === 401) return { detail: 'credentials refused: a freshly issued access token was rejected too (a machine token: invalid or revoked)' };
+    // Reached by a password user only: a machine token's 401 is worded where it is refused.
+    if (status === 401) return { detail: 'credentials refused: the access token renewed after a first 401 was rejected too (the user may have been disabled or its sessions revoked)' };
     if (status === 404) return { detail: 'not found' };
     if (status === 429) return { detail: 'rate limited by the platform' };
     if (status >= 500) return { detail: 'server error' };

@@ -1,7 +1,8 @@
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { DiagnosticsError, ExitCode, SwitchboardError, formatDiagnostic } from '../core/errors.js';
-import { createLogger, type Logger } from '../core/logger.js';
+import { LOG_LEVELS, createLogger, type Logger } from '../core/logger.js';
 import { commands } from './commands/index.js';
+import { PROGRAM_HELP_FOOTER, commandHelpFooter } from './help.js';
 
 import { VERSION } from '../core/package.js';
 
@@ -24,10 +25,19 @@ export function buildProgram(program: Command, context: () => CliContext): Comma
     .name('switchboard')
     .description('GitOps reconciler for a multi-tenant voice and unified-communications platform')
     .version(VERSION, '-V, --version', 'print the version (with --format json: as JSON, like the version command)')
-    .option('--log-level <level>', 'pino level of the JSON log on stderr', 'warn')
+    .addOption(
+      new Option('--log-level <level>', 'level of the JSON log on stderr')
+        .choices(LOG_LEVELS)
+        .default('warn')
+        .env('SWITCHBOARD_LOG_LEVEL'),
+    )
+    // Every subcommand's help lists --log-level too (it may be given after the subcommand).
+    .configureHelp({ showGlobalOptions: true })
+    .addHelpText('after', PROGRAM_HELP_FOOTER)
     .showHelpAfterError()
     .exitOverride();
   for (const register of commands) register(program, context);
+  for (const command of program.commands) command.addHelpText('after', commandHelpFooter(command.name()));
   return program;
 }
 
@@ -39,10 +49,7 @@ export function buildProgram(program: Command, context: () => CliContext): Comma
 export async function runCli(argv: string[], program: Command): Promise<number> {
   let context: CliContext | undefined;
   const getContext = (): CliContext => {
-    if (!context) {
-      const level = String(program.opts()['logLevel'] ?? 'warn');
-      context = { logger: createLogger(level), stdout: process.stdout, exitCode: ExitCode.ok };
-    }
+    context ??= { logger: createLogger(logLevel(program)), stdout: process.stdout, exitCode: ExitCode.ok };
     return context;
   };
 
@@ -51,7 +58,7 @@ export async function runCli(argv: string[], program: Command): Promise<number> 
     await program.parseAsync(versionAlias(argv));
     return getContext().exitCode;
   } catch (error) {
-    return reportError(error, getContext(), String(program.opts()['logLevel'] ?? 'warn'));
+    return reportError(error, getContext(), logLevel(program));
   }
 }
 
@@ -62,6 +69,12 @@ export async function runCli(argv: string[], program: Command): Promise<number> 
 function versionAlias(argv: string[]): string[] {
   const [node = '', script = '', first, ...rest] = argv;
   return first === '--version' || first === '-V' ? [node, script, 'version', ...rest] : argv;
+}
+
+/** The level given (commander has checked it against LOG_LEVELS), or the default when parsing failed first. */
+function logLevel(program: Command): string {
+  const level = String(program.opts()['logLevel'] ?? 'warn');
+  return (LOG_LEVELS as readonly string[]).includes(level) ? level : 'warn';
 }
 
 function reportError(error: unknown, context: CliContext, level: string): number {

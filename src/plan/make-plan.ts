@@ -1,6 +1,7 @@
 import type { PlanPart } from './part.js';
 import { checkSafety, type SafetyOptions } from './safety.js';
 import { summarize } from './summary.js';
+import { partialPlanWarning } from './targets.js';
 import { PLAN_FORMAT_VERSION, type Plan, type PlanMessage, type PlanOptions } from './types.js';
 
 /** What a plan says besides its providers' parts. */
@@ -46,7 +47,7 @@ export function assemblePlan(parts: readonly PlanPart[], header: PlanHeader, opt
     summary: summarize(changes, noop, unmanagedCount),
     changes,
     unmanaged,
-    warnings: [...parts.flatMap((p) => p.warnings), ...unchecked],
+    warnings: [...partialPlanWarning(header.recordedOptions), ...parts.flatMap((p) => p.warnings), ...unchecked],
     errors: [...parts.flatMap((p) => p.refusals), ...checkSafety(parts, options)],
   };
   return { plan, problems: parts.flatMap((p) => p.problems) };

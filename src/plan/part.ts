@@ -34,6 +34,10 @@ export interface PlanPart {
   protectedAddresses: ReadonlySet<string>;
   /** Whether replacing an object of this kind deletes data it holds (refused without --allow-replace). */
   holdsData(kind: string): boolean;
+  /** Declared addresses as this provider planned them (after canonicalisation), for the target check. */
+  declaredAddresses: readonly string[];
+  /** Live addresses it read (an `--exclude` may name an undeclared live object); empty for row tables. */
+  liveAddresses(): Iterable<string>;
   /** Permission pre-flight: a refusal for each request of `changes` the caller's credentials do not allow. */
   preflight(changes: readonly Change[]): PlanMessage[];
 }

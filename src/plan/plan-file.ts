@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { open, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { SwitchboardError } from '../core/errors.js';
+import { maskSecrets } from '../core/secrets.js';
 import { cleartextProblems, planProblems } from './plan-validate.js';
 import { renderJson } from './render-json.js';
 import type { Change, Plan, ProviderName } from './types.js';
@@ -24,7 +25,8 @@ export async function writePlanFile(path: string, plan: Plan): Promise<void> {
   if (leaks.length > 0) {
     throw new SwitchboardError(PLAN_FILE_ERROR, `refusing to write ${path}: ${leaks.join('; ')}`);
   }
-  const text = renderJson(plan);
+  // Platform messages in warnings and refusals may quote a secret: masked like every output.
+  const text = maskSecrets(renderJson(plan));
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {
     const handle = await open(temp, 'wx', 0o600);

@@ -61,6 +61,8 @@ export function platformProvider(input: PlatformInput): Provider {
         warnings: [...(state.live.warnings ?? []), ...planned.warnings],
         refusals: planned.refusals,
         problems: [...state.problems, ...planned.problems],
+        declaredAddresses: state.desired.map((d) => d.address),
+        liveAddresses: () => state.live.byAddress.keys(),
         ...kindRails(state.desired, state.live, input.client.permissions),
       };
     },

@@ -3,9 +3,10 @@ import { SwitchboardError } from '../core/errors.js';
 /**
  * Stable codes: `SB_ROUTING_HTTP` (the engine answered an error status),
  * `SB_ROUTING_NETWORK` (connection, TLS or timeout), `SB_ROUTING_RESPONSE` (a success
- * status with a body the client cannot use).
+ * status with a body the client cannot use), `SB_ROUTING_LIST_CHANGED` (a table kept
+ * changing while it was read).
  */
-export type RoutingErrorCode = 'SB_ROUTING_HTTP' | 'SB_ROUTING_NETWORK' | 'SB_ROUTING_RESPONSE';
+export type RoutingErrorCode = 'SB_ROUTING_HTTP' | 'SB_ROUTING_NETWORK' | 'SB_ROUTING_RESPONSE' | 'SB_ROUTING_LIST_CHANGED';
 
 /**
  * A failed routing-engine call, with what a caller needs to report or retry it. The

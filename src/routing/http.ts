@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Pool, type Dispatcher } from 'undici';
 import { RetryPolicy, natureOf, parseRetryAfter, sleep, type AttemptFailure } from '../api/retry.js';
+import { registerSecret } from '../core/secrets.js';
 import { RoutingApiError, isRetryableStatus } from './errors.js';
 import type { RoutingAuth } from './types.js';
 
@@ -51,9 +52,10 @@ export class RoutingHttp {
   constructor(conn: RoutingConnection) {
     const url = new URL(conn.url);
     this.prefix = url.pathname.replace(/\/+$/, '');
+    // The credentials and their Basic encoding are secrets: an engine may echo the header.
     this.authHeader = 'token' in conn.auth
-      ? `Bearer ${conn.auth.token}`
-      : `Basic ${Buffer.from(`${conn.auth.username}:${conn.auth.password}`).toString('base64')}`;
+      ? `Bearer ${registerSecret(conn.auth.token)}`
+      : `Basic ${registerSecret(Buffer.from(`${conn.auth.username}:${registerSecret(conn.auth.password)}`).toString('base64'))}`;
     this.timeoutMs = conn.timeoutMs ?? 60_000;
     this.retry = new RetryPolicy(conn.retries === undefined ? {} : { retries: conn.retries });
     const tls = url.protocol === 'https:'

@@ -5,7 +5,7 @@ import { loadManifests, type DesiredSet } from '../manifest/index.js';
 import { toDesiredNodes } from '../plan/desired.js';
 import { assemblePlan } from '../plan/make-plan.js';
 import type { PlanPart } from '../plan/part.js';
-import { matchesPattern, selectTargets } from '../plan/targets.js';
+import { assertPatternsMatch, matchesPattern, selectTargets } from '../plan/targets.js';
 import type { Plan, PlanOptions } from '../plan/types.js';
 import { platformProvider, routingInScope, routingProvider, type Provider } from '../providers/index.js';
 import { lastAppliedPath, readLastApplied } from '../state/last-applied.js';
@@ -22,6 +22,8 @@ export interface PlanRunOptions extends PlanOptions {
   stateDir: string;
   /** `plan --no-check-permissions`: the permission pre-flight is skipped (a warning says so). */
   checkPermissions?: boolean;
+  /** Targets made by `apply --plan` from the saved changes (checked when the plan was made). */
+  scopeFromPlan?: boolean;
 }
 
 /** A plan made in this process: the plan, and the providers that made it (and apply it). */
@@ -57,6 +59,13 @@ export async function planRun(paths: string[], options: PlanRunOptions, logger: 
     for (const provider of providers) {
       await provider.read();
       parts.push(await provider.plan(planning));
+    }
+    if (!options.scopeFromPlan) {
+      const tables = loaded.set.routingTables.map((t) => t.table.address);
+      // Declared as written and as planned (an entitlement declared by type id is planned under its type name).
+      const declared = [...nodes.map((n) => n.address), ...parts.flatMap((p) => p.declaredAddresses)];
+      const live = parts.flatMap((p) => [...p.liveAddresses()]);
+      assertPatternsMatch({ targets: options.target, excludes: options.exclude, declared, tables, live });
     }
     const { target, exclude, prune, allowReplace, maxDeletePercent } = options;
     const header = {

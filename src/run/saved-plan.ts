@@ -26,7 +26,7 @@ export async function readSavedPlan<O extends PlanOptions>(
 ): Promise<SavedPlanRun<O>> {
   const saved = await readPlanFile(file, { providerOf: (change) => providerOfKind(change.kind) });
   const options = { ...given, ...savedPlanOptions(saved, given, isExplicit, file) };
-  const scope = { ...options, ...rereadScope(saved, options, file) };
+  const scope = { ...options, ...rereadScope(saved, options, file), scopeFromPlan: true };
   return { saved, file, options, scope };
 }
 

@@ -61,6 +61,7 @@ export async function openSession(options: ConnectOptions, needs: SessionNeeds):
       : await loadConnection({
           env: process.env,
           platform: needs.platform,
+          routing: needs.routing,
           ...(options.config ? { configPath: options.config } : {}),
           ...(options.env ? { envName: options.env } : {}),
         });

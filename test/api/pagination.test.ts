@@ -147,4 +147,33 @@ describe('listPages', () => {
     fake.on('GET', /\/addresses$/, (_req, res) => json(res, 200, { results: 0, pages: 0, page: 1 }));
     expect(await client.listPages({ path: `${P}/x/addresses`, itemsKey: 'addresses', style: 'page' })).toEqual([]);
   });
+
+  it('a token-style list whose item slid to an earlier page while it was read is read again', async () => {
+    let all = items(250);
+    let reads = 0;
+    fake.on('GET', /\/sliding$/, (req, res) => {
+      const start = Number((req.query.get('next') ?? 'tok-0').slice(4));
+      if (start === 0) reads += 1;
+      if (start === 100 && reads === 1) all = all.filter((i) => i.id !== 5); // deleted between page 1 and page 2
+      const body: Record<string, unknown> = { sliding: all.slice(start, start + 100), results: all.length };
+      if (start + 100 < all.length) body['next'] = `tok-${start + 100}`;
+      json(res, 200, body);
+    });
+    const read = await client.listPages<{ id: number }>({ path: `${P}/sliding`, itemsKey: 'sliding', style: 'token' });
+    expect(reads).toBe(2);
+    expect(read.map((i) => i.id)).toEqual(all.map((i) => i.id));
+  });
+
+  it('a page-style list that never settles fails with SB_API_LIST_CHANGED naming the list, after 3 reads', async () => {
+    let results = 300;
+    fake.on('GET', /\/busy$/, (req, res) => {
+      const page = Number(req.query.get('page') ?? 1);
+      if (page === 2) results -= 1; // someone deletes one on every read
+      json(res, 200, { busy: items(results).slice((page - 1) * 100, page * 100), results, pages: Math.ceil(results / 100), page });
+    });
+    const error = (await client.listPages({ path: `${P}/busy`, itemsKey: 'busy', style: 'page' }).catch((e: unknown) => e)) as ApiError;
+    expect(error).toMatchObject({ code: 'SB_API_LIST_CHANGED', path: `${P}/busy` });
+    expect(error.message).toContain('the list "busy" changed while it was read (results was 298, then 297), 3 reads in a row');
+    expect(fake.seen.filter((s) => s.path.endsWith('/busy') && s.query.get('page') === '1')).toHaveLength(3);
+  });
 });

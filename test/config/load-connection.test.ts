@@ -113,7 +113,7 @@ describe('CONTRACT §5: SWITCHBOARD_* environment variables without a config fil
     const env = { SWITCHBOARD_URL: 'http://p.example.net', SWITCHBOARD_TOKEN: 't' };
     expect((await failure(loadConnection({ cwd: dir, env }))).message).toContain('plain http');
     await expect(loadConnection({ cwd: dir, env: { ...env, SWITCHBOARD_INSECURE: 'true' } })).resolves.toMatchObject({ insecure: true });
-    expect((await failure(loadConnection({ cwd: dir, env: { SWITCHBOARD_URL: 'https://p', SWITCHBOARD_USERNAME: 'u' } }))).message).toContain('password: required');
+    expect((await failure(loadConnection({ cwd: dir, env: { SWITCHBOARD_URL: 'https://p', SWITCHBOARD_USERNAME: 'u' } }))).message).toContain('SWITCHBOARD_PASSWORD: required');
   });
 });
 
@@ -132,7 +132,7 @@ describe('the branding read path (Document 1 §4.2: not shown)', () => {
     expect(await loadConnection({ cwd: other, env: { ...env, SWITCHBOARD_BRANDING_READ_PATH: 'pages' } })).toMatchObject({ brandingReadPath: 'pages' });
     for (const bad of ['../tenants', 'pages?type=font', 'a//b']) {
       const error = await failure(loadConnection({ cwd: other, env: { ...env, SWITCHBOARD_BRANDING_READ_PATH: bad } }));
-      expect(error.message, bad).toMatch(/brandingReadPath: expected a path below the group/);
+      expect(error.message, bad).toMatch(/SWITCHBOARD_BRANDING_READ_PATH: expected a path below the group/);
     }
   });
 });

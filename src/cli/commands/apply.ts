@@ -11,7 +11,7 @@ import { ExitCode, SwitchboardError } from '../../core/errors.js';
 import { renderText } from '../../plan/render-text.js';
 import type { Change } from '../../plan/types.js';
 import { applyRun, changesToApply, planRun, readSavedPlan, withApplyLock, type ApplyRunResult, type PlanRun, type PlanRunOptions, type SavedPlanRun } from '../../run/index.js';
-import { addPlanOptions } from '../options.js';
+import { addPlanOptions, manifestPathsArgument } from '../options.js';
 import type { CliContext, CommandRegistrar } from '../program.js';
 
 interface ApplyOptions extends PlanRunOptions {
@@ -23,7 +23,7 @@ interface ApplyOptions extends PlanRunOptions {
 }
 
 export const registerApply: CommandRegistrar = (program: Command, context) => {
-  addPlanOptions(program.command('apply').description('Plan, confirm, and apply the changes').argument('[paths...]', 'manifest files or folders', []))
+  addPlanOptions(program.command('apply').description('Plan, confirm, and apply the changes').addArgument(manifestPathsArgument()))
     .option('--yes', 'apply without asking for confirmation (required without a terminal)', false)
     .option('--plan <file>', 'apply this saved plan exactly, after checking it is not stale')
     .addOption(new Option('--fail-fast', 'stop starting changes after the first failure').default(false).conflicts('keepGoing'))

@@ -3,7 +3,7 @@
  * diffs, prints the plan (text, JSON or markdown) and changes nothing. Exit 0, 2 with
  * --detailed-exitcode when there are changes, 3 when a safety rail refuses the plan.
  */
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { ExitCode } from '../../core/errors.js';
 import { writePlanFile } from '../../plan/plan-file.js';
 import { renderJson } from '../../plan/render-json.js';
@@ -11,7 +11,7 @@ import { renderMarkdown } from '../../plan/render-markdown.js';
 import { renderText } from '../../plan/render-text.js';
 import type { Plan } from '../../plan/types.js';
 import { planRun, type PlanRunOptions } from '../../run/index.js';
-import { addPlanOptions } from '../options.js';
+import { addPlanOptions, manifestPathsArgument } from '../options.js';
 import type { CommandRegistrar } from '../program.js';
 
 interface PlanOptions extends PlanRunOptions {
@@ -36,9 +36,9 @@ export function planExitCode(plan: Plan, detailed: boolean): number {
 }
 
 export const registerPlan: CommandRegistrar = (program: Command, context) => {
-  addPlanOptions(program.command('plan').description('Show what apply would change; changes nothing').argument('[paths...]', 'manifest files or folders', []))
+  addPlanOptions(program.command('plan').description('Show what apply would change; changes nothing').addArgument(manifestPathsArgument()))
     .option('--out <file>', 'also write the plan file (JSON)')
-    .option('--format <format>', 'stdout format: text, json or markdown', 'text')
+    .addOption(new Option('--format <format>', 'stdout format').choices(['text', 'json', 'markdown']).default('text'))
     .option('--detailed-exitcode', 'exit 2 when there are changes', false)
     .option('--no-check-permissions', "plan with a read-only user: no refusal for changes its api_rules forbid (apply checks its own user's)")
     .option('--no-color', 'no colours, even on a terminal')

@@ -23,6 +23,17 @@ function number(value: string | undefined, name: string, min: number, max: numbe
   return n;
 }
 
+/** Why the simulator could not listen, as a diagnostic; undefined for anything else. */
+function listenError(error: unknown, host: string, port: number): SwitchboardError | undefined {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE') {
+    return new SwitchboardError('SB_SIM_PORT', `port ${port} on ${host} is in use (another simulator, or another program): stop it, or choose another port with --port (--port 0 picks a free one)`);
+  }
+  if (code === 'EACCES') return new SwitchboardError('SB_SIM_PORT', `port ${port} on ${host} needs privileges this user lacks: choose a port above 1023 with --port`);
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return new SwitchboardError('SB_SIM_HOST', `--host ${host} is not an address of this machine: use 127.0.0.1, 0.0.0.0 or one of its own addresses`);
+  return undefined;
+}
+
 export const registerSim: CommandRegistrar = (program: Command, context) => {
   program
     .command('sim')
@@ -38,11 +49,15 @@ export const registerSim: CommandRegistrar = (program: Command, context) => {
       const ctx = context();
       // Imported here: the other commands start faster without the simulator's code.
       const { startSimulator } = await import('../../sim/index.js');
+      const port = number(opts.port, '--port', 0, 65535) ?? 8080;
       const sim = await startSimulator({
-        port: number(opts.port, '--port', 0, 65535) ?? 8080, host: opts.host,
+        port, host: opts.host,
         ...(opts.seed ? { seed: opts.seed } : {}), ...(opts.state ? { stateFile: opts.state } : {}),
         latencyMs: number(opts.latency, '--latency', 0, 600_000) ?? 0, faultRate: number(opts.faultRate, '--fault-rate', 0, 1) ?? 0,
-        ...(opts.variants !== undefined ? { variants: opts.variants } : {}), logger: ctx.logger,
+        ...(opts.variants !== undefined ? { variants: opts.variants } : {}),
+        logger: ctx.logger,
+      }).catch((error: unknown) => {
+        throw listenError(error, opts.host, port) ?? error;
       });
       ctx.stdout.write(
         `Simulator listening on ${sim.url}\n` +

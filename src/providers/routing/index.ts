@@ -43,6 +43,8 @@ export function routingProvider(input: RoutingInput): Provider {
         problems: planned.problems,
         liveCounts: new Map([[ROUTING_ROW, liveRows]]),
         protectedAddresses: new Set(),
+        declaredAddresses: input.set.routingTables.map((t) => t.table.address),
+        liveAddresses: () => [],
         holdsData: () => false,
         preflight: () => [],
       };
