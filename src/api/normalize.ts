@@ -76,7 +76,10 @@ export const FIELD_SPELLINGS: Readonly<Record<string, readonly string[]>> = {
  * Returns a shallow copy of `record` in which every known variant spelling is replaced by
  * its canonical name (the first non-null variant wins). Unknown fields are kept as they are.
  */
-export function canonicalize(record: JsonObject, spellings: Readonly<Record<string, readonly string[]>> = FIELD_SPELLINGS): JsonObject {
+export function canonicalize(
+  record: JsonObject,
+  spellings: Readonly<Record<string, readonly string[]>> = FIELD_SPELLINGS,
+): JsonObject {
   const out: JsonObject = { ...record };
   for (const [canonical, variants] of Object.entries(spellings)) {
     const value = firstOf(record, ...variants);

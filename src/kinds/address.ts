@@ -18,7 +18,13 @@ const dataFields: readonly FieldSpec[] = [
 
 const fields: readonly FieldSpec[] = [
   ...dataFields,
-  { name: 'fullAddress', api: 'full_address', change: 'update', type: 'string', derived: (parts) => fullAddress(parts as Parameters<typeof fullAddress>[0]) },
+  {
+    name: 'fullAddress',
+    api: 'full_address',
+    change: 'update',
+    type: 'string',
+    derived: (parts) => fullAddress(parts as Parameters<typeof fullAddress>[0]),
+  },
 ];
 
 const collectionPath = (ctx: KindContext, ids: Readonly<Record<string, string>>): string =>
@@ -85,11 +91,13 @@ export const addressKind: KindDefinition = {
       role: 'tenants.instance.subscriptions.instance.addresses.list',
     },
   // Doc 2 §2.7: the fields live in `data`, an object; anything else read as "no fields" would plan a rewrite.
-  itemProblem: (item) => (isPlainObject(item['data']) ? undefined : `"data" is ${item['data'] === undefined ? 'missing' : 'not an object'}`),
+  itemProblem: (item) =>
+    isPlainObject(item['data']) ? undefined : `"data" is ${item['data'] === undefined ? 'missing' : 'not an object'}`,
   fromApi: (item) => {
     const data = (item['data'] ?? {}) as Record<string, unknown>;
     const result: Record<string, unknown> = {};
-    for (const spec of dataFields) if (data[spec.name] !== undefined) result[spec.name] = normalizeValue(spec.type, data[spec.name]);
+    for (const spec of dataFields)
+      if (data[spec.name] !== undefined) result[spec.name] = normalizeValue(spec.type, data[spec.name]);
     result['fullAddress'] = String(item['full_address'] ?? item['address'] ?? '');
     return { id: String(item['id']), fields: result };
   },
@@ -111,6 +119,10 @@ export const addressKind: KindDefinition = {
     },
   ],
   delete: (live, ctx) => [
-    { method: 'DELETE', path: itemPath(live, ctx), role: 'tenants.instance.subscriptions.instance.addresses.instance.delete' },
+    {
+      method: 'DELETE',
+      path: itemPath(live, ctx),
+      role: 'tenants.instance.subscriptions.instance.addresses.instance.delete',
+    },
   ],
 };

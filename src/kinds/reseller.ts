@@ -28,13 +28,19 @@ export const resellerKind: KindDefinition = {
     query: parentQuery(parent),
   }),
   ownerOf: ownerFromItem,
-  fromApi: (item) => ({ id: String(item['uuid']), fields: fieldsFromApi(apiFields, item), facts: { status: item['status'] } }),
+  fromApi: (item) => ({
+    id: String(item['uuid']),
+    fields: fieldsFromApi(apiFields, item),
+    facts: { status: item['status'] },
+  }),
   createdId: { from: 'body', field: 'uuid' },
   create: async (desired, parent, ctx) => {
     const body = { ...bodyFromFields(apiFields, desired.fields), owner: ownerBody(parent) };
     const requests: RequestSpec[] = [{ method: 'POST', path: `${ctx.P}/resellers`, role: 'resellers.create', body }];
     if (desired.fields['suspensionProfile'] != null) {
-      requests.push(await suspend(`${ctx.P}/resellers/{id:${desired.address}}`, desired.fields['suspensionProfile'], ctx));
+      requests.push(
+        await suspend(`${ctx.P}/resellers/{id:${desired.address}}`, desired.fields['suspensionProfile'], ctx),
+      );
     }
     return requests;
   },
@@ -42,9 +48,15 @@ export const resellerKind: KindDefinition = {
     const path = `${ctx.P}/resellers/${pathId(live.ids, 'Reseller')}`;
     const requests: RequestSpec[] = [];
     if (changed.some((name) => name !== 'suspensionProfile')) {
-      requests.push({ method: 'PUT', path, role: 'resellers.instance.update', body: updatableBody(apiFields, desired.fields) });
+      requests.push({
+        method: 'PUT',
+        path,
+        role: 'resellers.instance.update',
+        body: updatableBody(apiFields, desired.fields),
+      });
     }
-    if (changed.includes('suspensionProfile')) requests.push(await suspend(path, desired.fields['suspensionProfile'], ctx));
+    if (changed.includes('suspensionProfile'))
+      requests.push(await suspend(path, desired.fields['suspensionProfile'], ctx));
     return requests;
   },
   delete: (live, ctx) => [
@@ -52,7 +64,11 @@ export const resellerKind: KindDefinition = {
   ],
 };
 
-async function suspend(resellerPath: string, profileName: unknown, ctx: Parameters<typeof suspensionProfileId>[1]): Promise<RequestSpec> {
+async function suspend(
+  resellerPath: string,
+  profileName: unknown,
+  ctx: Parameters<typeof suspensionProfileId>[1],
+): Promise<RequestSpec> {
   return {
     method: 'PUT',
     path: `${resellerPath}/suspension_profile`,

@@ -21,7 +21,12 @@ export function buildAdmins(ctx: DocContext, parent: DesiredObject, spec: Json, 
 export function buildCallingPlan(
   ctx: DocContext,
   plan: Json,
-  where: { kind: 'GroupCallingPlan' | 'TrunkGroupCallingPlan'; parent: string; listType: 'block_list' | 'allow_list'; path: (string | number)[] },
+  where: {
+    kind: 'GroupCallingPlan' | 'TrunkGroupCallingPlan';
+    parent: string;
+    listType: 'block_list' | 'allow_list';
+    path: (string | number)[];
+  },
 ): void {
   const name = String(plan['name']);
   const fields = pick(plan, ['name', 'country', 'countryCode', 'isoCode', 'region']);
@@ -67,7 +72,12 @@ export function buildGroup(ctx: DocContext, name: string, spec: Json): void {
   });
   buildAdmins(ctx, group, spec, ['spec']);
   list(spec, 'callingPlans')?.forEach((plan, i) =>
-    buildCallingPlan(ctx, plan, { kind: 'GroupCallingPlan', parent: group.address, listType: 'block_list', path: ['spec', 'callingPlans', i] }),
+    buildCallingPlan(ctx, plan, {
+      kind: 'GroupCallingPlan',
+      parent: group.address,
+      listType: 'block_list',
+      path: ['spec', 'callingPlans', i],
+    }),
   );
   list(spec, 'products')?.forEach((product, i) => {
     const sku = String(product['sku']);
@@ -102,7 +112,9 @@ export function parentDecl(metadata: Json): ParentDecl | undefined {
     if (ref === undefined) continue;
     const parentKind = kind === 'group' ? 'Group' : kind === 'reseller' ? 'Reseller' : 'Distributor';
     const path = ['metadata', kind];
-    return typeof ref === 'string' ? { kind: parentKind, name: ref, path } : { kind: parentKind, uuid: String((ref as Json)['uuid']), path };
+    return typeof ref === 'string'
+      ? { kind: parentKind, name: ref, path }
+      : { kind: parentKind, uuid: String((ref as Json)['uuid']), path };
   }
   return undefined;
 }

@@ -4,7 +4,18 @@ import { buildAdmins, buildCallingPlan, parentDecl } from './build-org.js';
 import type { DesiredObject, JsonValue } from './types.js';
 
 const SUBSCRIPTION_COLLECTIONS = ['entitlements', 'addresses', 'locations', 'templates', 'trunkGroups', 'numbers'];
-const ADDRESS_PARTS = ['street', 'number', 'city', 'state', 'postalCode', 'country', 'isoCode', 'premises', 'fullAddress', 'format'];
+const ADDRESS_PARTS = [
+  'street',
+  'number',
+  'city',
+  'state',
+  'postalCode',
+  'country',
+  'isoCode',
+  'premises',
+  'fullAddress',
+  'format',
+];
 
 /** A Tenant document: the tenant, its admins and subscriptions with everything nested. */
 export function buildTenant(ctx: DocContext, name: string, metadata: Json, spec: Json): void {
@@ -37,13 +48,26 @@ function buildSubscription(ctx: DocContext, tenant: DesiredObject, sub: Json, at
     collections,
   });
   const base = subscription.address;
-  const child = (kind: Parameters<typeof emit>[1]['kind'], suffix: string, identity: Record<string, string | number>, fields: Json, p: (string | number)[], collections?: string[]): DesiredObject =>
+  const child = (
+    kind: Parameters<typeof emit>[1]['kind'],
+    suffix: string,
+    identity: Record<string, string | number>,
+    fields: Json,
+    p: (string | number)[],
+    collections?: string[],
+  ): DesiredObject =>
     emit(ctx, { kind, address: `${base}/${suffix}`, parentAddress: base, identity, fields, path: p, collections });
 
   list(sub, 'entitlements')?.forEach((e, i) => {
     const byName = e['type'] !== undefined;
     const type = byName ? String(e['type']) : Number(e['typeId']);
-    child('Entitlement', `entitlement/${type}`, byName ? { type } : { typeId: type }, pick(e, ['type', 'typeId', 'entitlement', 'externalReference']), [...at, 'entitlements', i]);
+    child(
+      'Entitlement',
+      `entitlement/${type}`,
+      byName ? { type } : { typeId: type },
+      pick(e, ['type', 'typeId', 'entitlement', 'externalReference']),
+      [...at, 'entitlements', i],
+    );
   });
   list(sub, 'addresses')?.forEach((a, i) => {
     const fields = addressFields(a);
@@ -55,25 +79,49 @@ function buildSubscription(ctx: DocContext, tenant: DesiredObject, sub: Json, at
     fields['number'] = asText(fields['number']) as JsonValue;
     fields['postalCode'] = asText(fields['postalCode']) as JsonValue;
     const id = `${String(fields['street'])} ${String(fields['number'])} ${String(fields['postalCode'])}`;
-    child('Location', `location/${id}`, { street: String(fields['street']), number: String(fields['number']), postalCode: String(fields['postalCode']) }, fields, [...at, 'locations', i]);
+    child(
+      'Location',
+      `location/${id}`,
+      { street: String(fields['street']), number: String(fields['number']), postalCode: String(fields['postalCode']) },
+      fields,
+      [...at, 'locations', i],
+    );
   });
   list(sub, 'templates')?.forEach((t, i) => {
     const sku = String(t['sku']);
-    child('Template', `template/${sku}`, { sku }, pick(t, ['sku', 'name', 'description', 'location', 'vrp', 'groups', 'licenses', 'customerLicenses']), [...at, 'templates', i]);
+    child(
+      'Template',
+      `template/${sku}`,
+      { sku },
+      pick(t, ['sku', 'name', 'description', 'location', 'vrp', 'groups', 'licenses', 'customerLicenses']),
+      [...at, 'templates', i],
+    );
   });
   list(sub, 'trunkGroups')?.forEach((tg, i) => {
     const id = Number(tg['id']);
     const p = [...at, 'trunkGroups', i];
     const group = child('TrunkGroup', `trunkgroup/${id}`, { id }, { id }, p, declared(tg, ['blockList', 'allowList']));
-    for (const [key, listType] of [['blockList', 'block_list'], ['allowList', 'allow_list']] as const) {
+    for (const [key, listType] of [
+      ['blockList', 'block_list'],
+      ['allowList', 'allow_list'],
+    ] as const) {
       list(tg, key)?.forEach((plan, j) =>
-        buildCallingPlan(ctx, plan, { kind: 'TrunkGroupCallingPlan', parent: group.address, listType, path: [...p, key, j] }),
+        buildCallingPlan(ctx, plan, {
+          kind: 'TrunkGroupCallingPlan',
+          parent: group.address,
+          listType,
+          path: [...p, key, j],
+        }),
       );
     }
   });
   const numbers = sub['numbers'] as Record<string, Json> | undefined;
   for (const [number, link] of Object.entries(numbers ?? {})) {
-    child('NumberAddressLink', `number/${number}`, { number }, { number, address: link['address'] ?? null }, [...at, 'numbers', number]);
+    child('NumberAddressLink', `number/${number}`, { number }, { number, address: link['address'] ?? null }, [
+      ...at,
+      'numbers',
+      number,
+    ]);
   }
   if (typeof sub['addressesFrom'] === 'string') {
     const file = sub['addressesFrom'];
@@ -101,6 +149,9 @@ export function addressFields(a: Json): Json {
 }
 
 export function fullAddress(parts: Json): string {
-  const street = parts['number'] !== undefined && parts['number'] !== '' ? `${String(parts['street'])} ${String(parts['number'])}` : String(parts['street']);
+  const street =
+    parts['number'] !== undefined && parts['number'] !== ''
+      ? `${String(parts['street'])} ${String(parts['number'])}`
+      : String(parts['street']);
   return `${street}, ${String(parts['postalCode'])} ${String(parts['city'])}, ${String(parts['country'])}`;
 }

@@ -11,14 +11,16 @@ function where(reporter: Reporter, o: DesiredObject, field?: string): string {
   return `${p.file}:${p.line}:${p.column}`;
 }
 
-
 /**
  * Addresses must be unique in the set: a second object at the same address (two tenants
  * with one name, two subscriptions named alike in a tenant, an address both inline and in
  * the CSV) is reported where it is written, pointing at the first. Returns the set
  * without the duplicates.
  */
-export function dropDuplicates(objects: readonly DesiredObject[], reporter: Reporter): { kept: DesiredObject[]; byAddress: Map<string, DesiredObject> } {
+export function dropDuplicates(
+  objects: readonly DesiredObject[],
+  reporter: Reporter,
+): { kept: DesiredObject[]; byAddress: Map<string, DesiredObject> } {
   const first = new Map<string, DesiredObject>();
   const kept: DesiredObject[] = [];
   const dropped = new Set<string>();
@@ -29,7 +31,11 @@ export function dropDuplicates(objects: readonly DesiredObject[], reporter: Repo
     }
     const earlier = first.get(o.address);
     if (earlier) {
-      reporter.error(Codes.duplicate, `${o.address} is declared twice; first at ${where(reporter, earlier)}`, placeOf(reporter, o));
+      reporter.error(
+        Codes.duplicate,
+        `${o.address} is declared twice; first at ${where(reporter, earlier)}`,
+        placeOf(reporter, o),
+      );
       dropped.add(o.address);
       continue;
     }
@@ -71,7 +77,11 @@ export function resolveParents(out: BuildOutput, declared: ReadonlyMap<string, D
  * billingId is unique per group (Doc 1 §2.4, Doc 2 §2.1): within one kind, two objects
  * under the same group (or the same undeclared parent) may not share one.
  */
-export function checkBillingIds(objects: readonly DesiredObject[], reporter: Reporter, byAddress: ReadonlyMap<string, DesiredObject>): void {
+export function checkBillingIds(
+  objects: readonly DesiredObject[],
+  reporter: Reporter,
+  byAddress: ReadonlyMap<string, DesiredObject>,
+): void {
   const seen = new Map<string, DesiredObject>();
   const roots = new Map<string, string>();
   for (const o of objects) {
@@ -130,14 +140,22 @@ export function checkAdminEmails(objects: readonly DesiredObject[], reporter: Re
  * A number linked to an address that its subscription does not declare is probably a
  * typo; when the subscription declares no addresses the address may exist live.
  */
-export function checkNumberAddresses(objects: readonly DesiredObject[], byAddress: ReadonlyMap<string, DesiredObject>, children: (a: string) => readonly DesiredObject[], reporter: Reporter): void {
+export function checkNumberAddresses(
+  objects: readonly DesiredObject[],
+  byAddress: ReadonlyMap<string, DesiredObject>,
+  children: (a: string) => readonly DesiredObject[],
+  reporter: Reporter,
+): void {
   for (const o of objects) {
-    if (o.kind !== 'NumberAddressLink' || typeof o.fields['address'] !== 'string' || o.parentAddress === undefined) continue;
+    if (o.kind !== 'NumberAddressLink' || typeof o.fields['address'] !== 'string' || o.parentAddress === undefined)
+      continue;
     const subscription = byAddress.get(o.parentAddress);
     if (!subscription?.declaredCollections.includes('addresses')) continue;
     const full = o.fields['address'];
     if (byAddress.has(`${subscription.address}/address/${full}`)) continue;
-    const known = children(subscription.address).filter((c) => c.kind === 'Address').map((c) => String(c.identity['fullAddress']));
+    const known = children(subscription.address)
+      .filter((c) => c.kind === 'Address')
+      .map((c) => String(c.identity['fullAddress']));
     reporter.warning(
       Codes.unknownAddress,
       `the subscription declares no address "${full}"${didYouMean(full, known)}; the link needs it to exist live`,

@@ -17,7 +17,11 @@ const REQUIRED_ADDRESS_COLUMNS = ['street', 'city', 'postalCode', 'country'];
  * Reads the CSV files the documents refer to (`addressesFrom`, `recordsFrom`), relative
  * to their manifest, and adds their rows. Each file is read once per referring document.
  */
-export async function runCsvJobs(jobs: readonly CsvJob[], tables: ReadonlyMap<DesiredRoutingTable, RowAppender>, read: Set<string>): Promise<void> {
+export async function runCsvJobs(
+  jobs: readonly CsvJob[],
+  tables: ReadonlyMap<DesiredRoutingTable, RowAppender>,
+  read: Set<string>,
+): Promise<void> {
   for (const job of jobs) {
     const reporter = job.ctx.out.reporter;
     const at = reporter.resolve({ file: job.ctx.file, doc: job.ctx.doc, path: job.path });
@@ -44,7 +48,11 @@ function addAddresses(job: CsvJob, text: string): void {
     let ok = true;
     h.forEach((name, i) => {
       if (ADDRESS_CSV_HEADER.includes(name)) return;
-      reporter.error(Codes.csv, `unknown column "${name}"${didYouMean(name, ADDRESS_CSV_HEADER)}; the header is ${ADDRESS_CSV_HEADER.join(',')}`, { file: job.display, line: 1, column: cellColumn(h, i) });
+      reporter.error(
+        Codes.csv,
+        `unknown column "${name}"${didYouMean(name, ADDRESS_CSV_HEADER)}; the header is ${ADDRESS_CSV_HEADER.join(',')}`,
+        { file: job.display, line: 1, column: cellColumn(h, i) },
+      );
       ok = false;
     });
     for (const column of REQUIRED_ADDRESS_COLUMNS) {
@@ -64,7 +72,11 @@ function addAddresses(job: CsvJob, text: string): void {
     if (!validate(data)) {
       for (const issue of schemaIssues(validate.errors ?? [], data)) {
         const column = header.indexOf(String(issue.path[0] ?? ''));
-        reporter.error(issue.code, issue.message, { file: job.display, line, column: column < 0 ? 1 : cellColumn(cells, column) });
+        reporter.error(issue.code, issue.message, {
+          file: job.display,
+          line,
+          column: column < 0 ? 1 : cellColumn(cells, column),
+        });
       }
       return;
     }

@@ -1,6 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { platformMessageOf } from '../../src/api/errors.js';
-import { canonicalize, firstOf, normalizeMarkup, pageNumber, toBoolean, toId, toInteger, toNumber, normalizeProfile, routePattern, totp, parseRetryAfter } from '../../src/api/index.js';
+import {
+  canonicalize,
+  firstOf,
+  normalizeMarkup,
+  pageNumber,
+  toBoolean,
+  toId,
+  toInteger,
+  toNumber,
+  normalizeProfile,
+  routePattern,
+  totp,
+  parseRetryAfter,
+} from '../../src/api/index.js';
 import { backoffDelay, DEFAULT_RETRY, isRetryableStatus } from '../../src/api/retry.js';
 import { decodeBase32 } from '../../src/api/totp.js';
 
@@ -10,7 +23,8 @@ describe('normalisation helpers', () => {
     expect(toNumber(3)).toBe(3);
     expect(toNumber(' 7 ')).toBe(7);
     expect(toNumber('-1e2')).toBe(-100);
-    for (const bad of ['', 'abc', '4.5%', null, undefined, true, NaN, Infinity, '0x10']) expect(toNumber(bad)).toBeUndefined();
+    for (const bad of ['', 'abc', '4.5%', null, undefined, true, NaN, Infinity, '0x10'])
+      expect(toNumber(bad)).toBeUndefined();
     expect(toInteger('3')).toBe(3);
     expect(toInteger('3.5')).toBeUndefined();
   });
@@ -34,7 +48,11 @@ describe('normalisation helpers', () => {
   it('Doc1 §2.3, §2.2: spelling variants fold into one canonical name', () => {
     expect(canonicalize({ uuid: 'g', nbOfDisributors: 2 })).toEqual({ uuid: 'g', nbOfDistributors: 2 });
     expect(canonicalize({ nbOfDistributors: 3, nbOfDisributors: 2 })).toEqual({ nbOfDistributors: 3 });
-    expect(canonicalize({ first_name: 'Ada', lastname: 'L', mobile_number: '+32' })).toEqual({ firstName: 'Ada', lastName: 'L', mobileNumber: '+32' });
+    expect(canonicalize({ first_name: 'Ada', lastname: 'L', mobile_number: '+32' })).toEqual({
+      firstName: 'Ada',
+      lastName: 'L',
+      mobileNumber: '+32',
+    });
     expect(canonicalize({ statusUpdatedOn: 't' })).toEqual({ stateUpdatedOn: 't' });
     expect(firstOf({ a: null, b: 0 }, 'a', 'b')).toBe(0);
     expect(toBoolean('true')).toBe(true);
@@ -50,10 +68,29 @@ describe('normalisation helpers', () => {
       is_system: false,
       properties: { draas_instance: 'main' },
       admin_of: [{ level: 'distributor', reference: '', owner: { type: 'group', uuid: 'g', name: 'G' } }],
-      profile: { id: 3, name: 'p', api_rules: [{ id: 1, method: 'GET', url: '.*', name: 'x' }, { id: 2, method: 'get' }, 'junk', { id: 3, method: 'post', url: 'a', allowed: false }] },
+      profile: {
+        id: 3,
+        name: 'p',
+        api_rules: [
+          { id: 1, method: 'GET', url: '.*', name: 'x' },
+          { id: 2, method: 'get' },
+          'junk',
+          { id: 3, method: 'post', url: 'a', allowed: false },
+        ],
+      },
     });
-    expect(profile).toMatchObject({ firstName: 'Ada', lastName: 'Lovelace', mobileNumber: '+3212', draasInstance: 'main', isSystem: false, adminOf: [{ level: 'distributor', owner: { uuid: 'g' } }] });
-    expect(profile.apiRules).toEqual([{ id: 1, method: 'get', url: '.*', name: 'x' }, { id: 3, method: 'post', url: 'a', allowed: false, name: undefined }]);
+    expect(profile).toMatchObject({
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      mobileNumber: '+3212',
+      draasInstance: 'main',
+      isSystem: false,
+      adminOf: [{ level: 'distributor', owner: { uuid: 'g' } }],
+    });
+    expect(profile.apiRules).toEqual([
+      { id: 1, method: 'get', url: '.*', name: 'x' },
+      { id: 3, method: 'post', url: 'a', allowed: false, name: undefined },
+    ]);
     expect(() => normalizeProfile({ email: 'x' })).toThrow(/no username/);
   });
 });
@@ -102,15 +139,21 @@ describe('retry policy', () => {
 
 describe('accounting and messages', () => {
   it('route patterns hide instance and identifiers', () => {
-    expect(routePattern('/api/v01/draas/demo/tenants/4b7c0a4e-1111-2222-3333-444455556666/subscriptions/3?x=1')).toBe('/api/v01/draas/{instance}/tenants/{id}/subscriptions/{id}');
-    expect(routePattern('/api/v01/draas/main/groups/g/admins/it%40acme.example')).toBe('/api/v01/draas/{instance}/groups/g/admins/{id}');
+    expect(routePattern('/api/v01/draas/demo/tenants/4b7c0a4e-1111-2222-3333-444455556666/subscriptions/3?x=1')).toBe(
+      '/api/v01/draas/{instance}/tenants/{id}/subscriptions/{id}',
+    );
+    expect(routePattern('/api/v01/draas/main/groups/g/admins/it%40acme.example')).toBe(
+      '/api/v01/draas/{instance}/groups/g/admins/{id}',
+    );
     expect(routePattern('/api/v01/system/users/local')).toBe('/api/v01/system/users/local');
   });
 
   it('Doc1 §7: the platform message comes from a JSON field or a short text excerpt', () => {
     expect(platformMessageOf('{"message":"duplicate e-mail"}')).toBe('duplicate e-mail');
     expect(platformMessageOf('{"code":3076,"reason":"bulk started"}')).toBe('bulk started');
-    expect(platformMessageOf('<html><head><style>p{}</style></head><body>Bad Gateway</body></html>')).toBe('Bad Gateway');
+    expect(platformMessageOf('<html><head><style>p{}</style></head><body>Bad Gateway</body></html>')).toBe(
+      'Bad Gateway',
+    );
     expect(platformMessageOf('')).toBeUndefined();
     expect(platformMessageOf('x'.repeat(1000))!.length).toBeLessThan(310);
   });

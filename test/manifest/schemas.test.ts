@@ -7,12 +7,17 @@ import { readSchema } from '../../src/manifest/schemas.js';
 const root = path.resolve(import.meta.dirname, '../..');
 
 /** Every `properties` entry of a schema tree, with its path. */
-function properties(node: unknown, at: string, out: [string, Record<string, unknown>][] = []): [string, Record<string, unknown>][] {
+function properties(
+  node: unknown,
+  at: string,
+  out: [string, Record<string, unknown>][] = [],
+): [string, Record<string, unknown>][] {
   if (node === null || typeof node !== 'object') return out;
   for (const [key, value] of Object.entries(node)) {
     if (key === 'properties' && value && typeof value === 'object') {
       for (const [name, prop] of Object.entries(value)) {
-        if (typeof prop === 'object' && prop !== null) out.push([`${at}/properties/${name}`, prop as Record<string, unknown>]);
+        if (typeof prop === 'object' && prop !== null)
+          out.push([`${at}/properties/${name}`, prop as Record<string, unknown>]);
       }
     }
     properties(value, `${at}/${key}`, out);
@@ -61,7 +66,10 @@ describe('schemas/', () => {
   });
 
   it('marks write-only and immutable fields for the planner', () => {
-    expect(fieldTraits('definitions.schema.json#/$defs/admin')['firstName']).toEqual({ writeOnly: true, immutable: false });
+    expect(fieldTraits('definitions.schema.json#/$defs/admin')['firstName']).toEqual({
+      writeOnly: true,
+      immutable: false,
+    });
     expect(fieldTraits('tenant.schema.json#/$defs/entitlement')['externalReference']?.writeOnly).toBe(true);
     expect(fieldTraits('tenant.schema.json#/$defs/subscription')['uc']?.immutable).toBe(true);
     expect(fieldTraits('definitions.schema.json#/$defs/callingPlan')['country']?.immutable).toBe(true);
