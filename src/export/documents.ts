@@ -1,5 +1,4 @@
 import { fieldSpec } from '../kinds/fields.js';
-import { fullAddress } from '../manifest/index.js';
 import type { ChildCollection, ExportNode } from './tree.js';
 import { kinds } from '../kinds/index.js';
 import { allowsNull, fits, itemsOf, property, propertyNames, type SchemaPos } from './schema-shape.js';
@@ -10,15 +9,6 @@ export interface ExportWarning {
   address: string;
   message: string;
 }
-
-/**
- * Fields the manifest loader derives from the others when a manifest leaves them out
- * (an address's identity is formed from its parts): written only when the live value
- * differs from the derived one, so exported addresses read like hand-written ones.
- */
-const derived: Record<string, (fields: Record<string, unknown>) => unknown> = {
-  fullAddress: (fields) => fullAddress(fields as Parameters<typeof fullAddress>[0]),
-};
 
 /**
  * The spec (or a nested item) of an exported object as a YAML map: the schema's properties
@@ -45,7 +35,11 @@ export function specMap(node: ExportNode, warnings: ExportWarning[], style: 'aut
       continue;
     }
     if (Array.isArray(value) && value.length === 0) continue;
-    if (derived[name] && derived[name](node.live.fields) === value) continue;
+    // A field the loader derives when a manifest leaves it out (an address's full address,
+    // from its parts) is written only when the live value differs, so exports read like
+    // hand-written manifests.
+    const derive = node.kind.manifest.derived?.[name];
+    if (derive && derive(node.live.fields) === value) continue;
     if (!fits(value, at)) {
       warnings.push({ address: node.live.address, message: `${name} ${JSON.stringify(value)} cannot be written in a manifest (the schema refuses it): left out, so it is unmanaged` });
       continue;

@@ -23,7 +23,7 @@ const fields: readonly FieldSpec[] = [
   { name: 'name', change: 'update', type: 'string' },
   { name: 'description', change: 'update', type: 'string' },
   { name: 'status', change: 'update', type: 'string' },
-  { name: 'items', change: 'update', type: 'object', normalize: normaliseItems, elements: { type: 'string', subType: 'string?', id: 'integer?', quantity: 'integer' } },
+  { name: 'items', change: 'update', type: 'set', normalize: normaliseItems, elements: { type: 'string', subType: 'string?', id: 'integer?', quantity: 'integer' } },
 ];
 
 /**
@@ -34,6 +34,7 @@ export const productKind: KindDefinition = {
   kind: 'Product',
   parentKinds: ['Group'],
   collection: 'products',
+  manifest: { noun: 'product', identity: ['sku'] },
   fields,
   cannotDelete: 'the platform API cannot delete products (Doc 2 §4.11); disable it with status: disabled',
   identity: (f) => String(f['sku']),
