@@ -60,7 +60,10 @@ export function kindPlans(): ReadonlyMap<string, KindPlan> {
 
 function addChild(children: Map<string, ChildPlan>, parent: KindPlan, key: string, child: ChildPlan): void {
   const taken = children.get(key);
-  if (taken) throw new Error(`kind table: ${parent.kind.kind} has two child kinds at "${key}": ${taken.plan.kind.kind}, ${child.plan.kind.kind}`);
+  if (taken) {
+    const both = `${taken.plan.kind.kind}, ${child.plan.kind.kind}`;
+    throw new Error(`kind table: ${parent.kind.kind} has two child kinds at "${key}": ${both}`);
+  }
   children.set(key, child);
 }
 

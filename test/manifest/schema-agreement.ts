@@ -57,7 +57,9 @@ export function disagreements(kinds: readonly KindDefinition[], schemas: Schemas
       walk.say(`${kind.kind}: its document schema ${document.schema} is missing`);
       continue;
     }
-    if (walk.property(root, 'kind')?.node['const'] !== kind.kind) walk.say(`${kind.kind}: ${document.schema} is not the schema of kind ${kind.kind}`);
+    if (walk.property(root, 'kind')?.node['const'] !== kind.kind) {
+      walk.say(`${kind.kind}: ${document.schema} is not the schema of kind ${kind.kind}`);
+    }
     const metadata = walk.property(root, 'metadata');
     const spec = walk.property(root, 'spec');
     if (!metadata || !spec) {
@@ -67,18 +69,25 @@ export function disagreements(kinds: readonly KindDefinition[], schemas: Schemas
     walk.metadata(kind, metadata);
     walk.item(kind, [spec], new Set(document.metadataFields));
   }
-  for (const kind of kinds) if (!walk.seen.has(kind.kind)) walk.say(`${kind.kind}: no document schema holds its collection "${kind.collection ?? '(none)'}"`);
+  for (const kind of kinds) {
+    if (!walk.seen.has(kind.kind)) walk.say(`${kind.kind}: no document schema holds its collection "${kind.collection ?? '(none)'}"`);
+  }
   return [...new Set(walk.messages)];
 }
 
 /** The traits and type of a schema property, for tests that name one. */
-export function schemaProperty(schemas: Schemas, ref: string, name: string): { types: string[]; immutable: boolean; writeOnly: boolean; refused: boolean } | undefined {
+export function schemaProperty(
+  schemas: Schemas,
+  ref: string,
+  name: string,
+): { types: string[]; immutable: boolean; writeOnly: boolean; refused: boolean } | undefined {
   const walk = new Walk([], schemas);
   const [file = '', pointer = ''] = ref.split('#');
   const at = walk.at(`${file}#${pointer}`, '');
   const property = at && walk.property(at, name);
   if (!property) return undefined;
-  return { types: walk.types(property), immutable: has(property, 'x-immutable'), writeOnly: has(property, 'writeOnly'), refused: refused(property) };
+  const types = walk.types(property);
+  return { types, immutable: has(property, 'x-immutable'), writeOnly: has(property, 'writeOnly'), refused: refused(property) };
 }
 
 class Walk {
@@ -100,7 +109,9 @@ class Walk {
     const [filePart = '', pointer = ''] = ref.split('#');
     const file = filePart === '' ? fromFile : filePart;
     let node: unknown = this.schemas[file];
-    for (const part of pointer.split('/').filter(Boolean)) node = (node as Node | undefined)?.[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+    for (const part of pointer.split('/').filter(Boolean)) {
+      node = (node as Node | undefined)?.[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+    }
     if (!node || typeof node !== 'object') return undefined;
     const base = `${file}#${pointer}`;
     return this.follow({ file, node: node as Node, where: where ?? base, base, chain: [...chain, node as Node] });
@@ -121,7 +132,8 @@ class Walk {
   private child(at: At, key: 'items' | 'additionalProperties'): At | undefined {
     const raw = at.node[key];
     const where = `${at.base}/${key}`;
-    return raw && typeof raw === 'object' ? this.follow({ file: at.file, node: raw as Node, where, base: where, chain: [raw as Node] }) : undefined;
+    if (!raw || typeof raw !== 'object') return undefined;
+    return this.follow({ file: at.file, node: raw as Node, where, base: where, chain: [raw as Node] });
   }
 
   /** The JSON types a node accepts (`null` left out), from `type`, `enum` or `const`. */
@@ -130,7 +142,8 @@ class Walk {
       const type = node['type'];
       if (typeof type === 'string') return type === 'null' ? [] : [type];
       if (Array.isArray(type)) return (type as string[]).filter((t) => t !== 'null');
-      const values = Array.isArray(node['enum']) ? (node['enum'] as unknown[]) : 'const' in node ? [node['const']] : undefined;
+      const constant = 'const' in node ? [node['const']] : undefined;
+      const values = Array.isArray(node['enum']) ? (node['enum'] as unknown[]) : constant;
       if (values) return [...new Set(values.filter((v) => v !== null).map(jsonType))];
     }
     return [];
@@ -138,10 +151,15 @@ class Walk {
 
   /** A document's metadata: its own fields, one key per parent kind, and the flags. */
   metadata(kind: KindDefinition, metadata: At): void {
-    const expected = new Set([...(kind.manifest.document?.metadataFields ?? []), ...kind.parentKinds.map((k) => k.toLowerCase()), 'prune', 'protect']);
-    for (const name of expected) if (!this.property(metadata, name)) this.say(`${kind.kind}.metadata.${name}: the kind table expects it, the schema (${metadata.where}) has no such property`);
+    const fields = kind.manifest.document?.metadataFields ?? [];
+    const expected = new Set([...fields, ...kind.parentKinds.map((k) => k.toLowerCase()), 'prune', 'protect']);
+    const at = `${kind.kind}.metadata`;
+    for (const name of expected) {
+      if (!this.property(metadata, name)) this.say(`${at}.${name}: the kind table expects it, the schema (${metadata.where}) has no such property`);
+    }
     for (const name of Object.keys((metadata.node['properties'] as Node | undefined) ?? {})) {
-      if (!expected.has(name)) this.say(`${kind.kind}.metadata.${name}: the schema (${metadata.where}) declares it, the kind table neither as a field nor as a parent`);
+      if (expected.has(name)) continue;
+      this.say(`${at}.${name}: the schema (${metadata.where}) declares it, the kind table neither as a field nor as a parent`);
     }
     for (const name of kind.manifest.document?.metadataFields ?? []) {
       const spec = kind.fields.find((f) => f.name === name);
@@ -170,16 +188,20 @@ class Walk {
     for (const node of nodes) {
       for (const name of Object.keys((node.node['properties'] as Node | undefined) ?? {})) {
         const at = this.property(node, name) as At;
-        if (skip.has(name) || kind.fields.some((f) => f.name === name) || form.extraFields?.includes(name) || refused(at)) continue;
+        const known = kind.fields.some((f) => f.name === name) || form.extraFields?.includes(name);
+        if (skip.has(name) || known || refused(at)) continue;
         const collection = children.find((c) => c.collection === name);
         const csv = children.find((c) => c.manifest.csv?.key === name);
         if (collection) this.collection(collection, at);
         else if (csv) this.csv(csv, node, at);
-        else this.say(`${kind.kind}.${name}: the schema (${node.where}) declares it, the kind table has no such field, collection or CSV source`);
+        else {
+          this.say(`${kind.kind}.${name}: the schema (${node.where}) declares it, the kind table has no such field, collection or CSV source`);
+        }
       }
     }
     for (const child of children) {
-      if (!nodes.some((n) => this.property(n, child.collection as string))) this.say(`${child.kind}: the collection "${child.collection}" of ${kind.kind} is not in the schema (${where})`);
+      if (nodes.some((n) => this.property(n, child.collection as string))) continue;
+      this.say(`${child.kind}: the collection "${child.collection}" of ${kind.kind} is not in the schema (${where})`);
     }
   }
 
@@ -187,59 +209,70 @@ class Walk {
     const types = this.types(at);
     if (kind.manifest.shape === 'map') {
       const additional = this.child(at, 'additionalProperties');
-      const keyed = Object.keys((at.node['properties'] as Node | undefined) ?? {}).map((name) => this.property(at, name) as At);
-      if (!types.includes('object') || (!additional && keyed.length === 0)) this.say(`${kind.kind}: the kind table keeps "${kind.collection}" as a map by identity, the schema (${at.where}) does not`);
-      else this.item(kind, additional ? [additional] : keyed);
+      const names = Object.keys((at.node['properties'] as Node | undefined) ?? {});
+      const keyed = names.map((name) => this.property(at, name) as At);
+      if (types.includes('object') && (additional || keyed.length > 0)) this.item(kind, additional ? [additional] : keyed);
+      else this.say(`${kind.kind}: the kind table keeps "${kind.collection}" as a map by identity, the schema (${at.where}) does not`);
       return;
     }
     const items = this.child(at, 'items');
-    if (!types.includes('array') || !items) this.say(`${kind.kind}: the kind table keeps "${kind.collection}" as a list, the schema (${at.where}) does not`);
-    else this.item(kind, [items]);
+    if (types.includes('array') && items) this.item(kind, [items]);
+    else this.say(`${kind.kind}: the kind table keeps "${kind.collection}" as a list, the schema (${at.where}) does not`);
   }
 
   private csv(kind: KindDefinition, parent: At, at: At): void {
     const csv = kind.manifest.csv;
     if (!csv) return;
-    if (!this.types(at).includes('string')) this.say(`${kind.kind}: its CSV source "${csv.key}" is not a string in the schema (${at.where})`);
+    if (!this.types(at).includes('string')) {
+      this.say(`${kind.kind}: its CSV source "${csv.key}" is not a string in the schema (${at.where})`);
+    }
     const collection = this.property(parent, kind.collection as string);
     const items = collection && this.child(collection, 'items');
     const rows = this.at(csv.rowSchema, '');
-    if (!rows || rows.node !== items?.node) this.say(`${kind.kind}: its CSV rows are validated against ${csv.rowSchema}, not against the items of "${kind.collection}"`);
+    if (!rows || rows.node !== items?.node) {
+      this.say(`${kind.kind}: its CSV rows are validated against ${csv.rowSchema}, not against the items of "${kind.collection}"`);
+    }
     for (const column of csv.header) {
-      if (rows && !this.property(rows, column)) this.say(`${kind.kind}: the CSV column "${column}" is not a property of ${csv.rowSchema}`);
+      if (!rows || this.property(rows, column)) continue;
+      this.say(`${kind.kind}: the CSV column "${column}" is not a property of ${csv.rowSchema}`);
     }
   }
 
   /** One field against its property: declarable or not, type, elements and traits. */
   field(kind: KindDefinition, spec: FieldSpec, at: At): void {
     const name = `${kind.kind}.${spec.name}`;
+    const schema = `the schema (${at.where})`;
     if (refused(at)) {
-      if (spec.change !== 'readOnly') this.say(`${name}: the schema (${at.where}) refuses it (x-ignored/readOnly), the field table says change '${spec.change}' (want 'readOnly')`);
+      if (spec.change === 'readOnly') return;
+      this.say(`${name}: ${schema} refuses it (x-ignored/readOnly), the field table says change '${spec.change}' (want 'readOnly')`);
       return;
     }
-    if (spec.change === 'readOnly') this.say(`${name}: the field table says change 'readOnly', the schema (${at.where}) lets manifests declare it (want x-ignored)`);
+    if (spec.change === 'readOnly') {
+      this.say(`${name}: the field table says change 'readOnly', ${schema} lets manifests declare it (want x-ignored)`);
+    }
     const types = this.types(at);
     const allowed = PROPERTY_TYPES[spec.type];
     if (types.length === 0 || !types.includes(allowed[0] as string) || types.some((t) => !allowed.includes(t))) {
-      this.say(`${name}: the field table says type '${spec.type}', the schema (${at.where}) says ${types.join(' or ') || 'no type'}`);
+      this.say(`${name}: the field table says type '${spec.type}', ${schema} says ${types.join(' or ') || 'no type'}`);
     }
     if (spec.elements) this.shape(name, 'elements', spec.elements, this.child(at, 'items'));
-    if (spec.entries) this.shape(name, 'entries', spec.entries, typeof spec.entries === 'string' ? this.child(at, 'additionalProperties') : at);
+    if (spec.entries) {
+      const entries = typeof spec.entries === 'string' ? this.child(at, 'additionalProperties') : at;
+      this.shape(name, 'entries', spec.entries, entries);
+    }
     if (!kind.manifest.identity.includes(spec.name)) this.traits(name, spec, at);
   }
 
   private traits(name: string, spec: FieldSpec, at: At): void {
-    const immutable = has(at, 'x-immutable');
-    const writeOnly = has(at, 'writeOnly');
-    if (immutable !== (spec.change === 'replace')) {
-      this.say(`${name}: the schema (${at.where}) ${immutable ? 'marks it x-immutable' : 'does not mark it x-immutable'}, the field table says change '${spec.change}'`);
+    const schema = (keyword: string): string => `the schema (${at.where}) ${has(at, keyword) ? 'marks' : 'does not mark'} it ${keyword}`;
+    if (has(at, 'x-immutable') !== (spec.change === 'replace')) {
+      this.say(`${name}: ${schema('x-immutable')}, the field table says change '${spec.change}'`);
     }
-    if (writeOnly !== (spec.change === 'writeOnly')) {
-      this.say(`${name}: the schema (${at.where}) ${writeOnly ? 'marks it writeOnly' : 'does not mark it writeOnly'}, the field table says change '${spec.change}'`);
+    if (has(at, 'writeOnly') !== (spec.change === 'writeOnly')) {
+      this.say(`${name}: ${schema('writeOnly')}, the field table says change '${spec.change}'`);
     }
-    const sensitive = has(at, 'x-sensitive');
-    if (sensitive !== (spec.sensitive === true)) {
-      this.say(`${name}: the schema (${at.where}) ${sensitive ? 'marks it x-sensitive' : 'does not mark it x-sensitive'}, the field table ${spec.sensitive ? 'marks it sensitive' : 'does not'}`);
+    if (has(at, 'x-sensitive') !== (spec.sensitive === true)) {
+      this.say(`${name}: ${schema('x-sensitive')}, the field table ${spec.sensitive ? 'marks it sensitive' : 'does not'}`);
     }
   }
 
@@ -250,7 +283,9 @@ class Walk {
       return;
     }
     if (typeof shape === 'string') {
-      if (!this.types(at).every((t) => ELEMENT_TYPES[shape].includes(t))) this.say(`${name}: the field table says its ${what} are ${shape}, the schema (${at.where}) says ${this.types(at).join(' or ')}`);
+      const types = this.types(at);
+      if (types.every((t) => ELEMENT_TYPES[shape].includes(t))) return;
+      this.say(`${name}: the field table says its ${what} are ${shape}, the schema (${at.where}) says ${types.join(' or ')}`);
       return;
     }
     const required = new Set((at.node['required'] as string[] | undefined) ?? []);
@@ -259,11 +294,17 @@ class Walk {
       const optional = declared.endsWith('?');
       const type = declared.replace('?', '') as ElementType;
       const property = this.property(at, field);
+      const types = property ? this.types(property) : [];
       if (!property) this.say(`${name}: the field table gives its ${what} a "${field}", the schema (${at.where}) does not`);
-      else if (!this.types(property).every((t) => ELEMENT_TYPES[type].includes(t))) this.say(`${name}: "${field}" of its ${what} is ${type} in the field table, ${this.types(property).join(' or ')} in the schema (${property.where})`);
-      if (optional === required.has(field)) this.say(`${name}: "${field}" of its ${what} is ${optional ? 'optional' : 'required'} in the field table, not in the schema (${at.where})`);
+      else if (!types.every((t) => ELEMENT_TYPES[type].includes(t))) {
+        this.say(`${name}: "${field}" of its ${what} is ${type} in the field table, ${types.join(' or ')} in the schema (${property.where})`);
+      }
+      if (optional !== required.has(field)) continue;
+      this.say(`${name}: "${field}" of its ${what} is ${optional ? 'optional' : 'required'} in the field table, not in the schema (${at.where})`);
     }
-    for (const field of properties) if (!(field in shape)) this.say(`${name}: the schema (${at.where}) gives its ${what} a "${field}", the field table does not`);
+    for (const field of properties) {
+      if (!(field in shape)) this.say(`${name}: the schema (${at.where}) gives its ${what} a "${field}", the field table does not`);
+    }
   }
 }
 
