@@ -119,14 +119,11 @@ spec:
 kind: Tenant
 metadata: { name: t, group: g }
 spec:
-  subscriptions:
-    - name: s
-      billingId: S
-      addresses:
-        - { street: Meir, city: Antwerpen, postalCode: 2000, country: Belgium, format: mapservice }
+  subscriptions: [ { name: s, billingId: S, addresses: [
+    { street: Meir, city: Antwerpen, postalCode: 2000, country: Belgium, format: mapservice } ] } ]
 `,
     });
-    expect(diagnostics.map((d) => [d.code, d.source?.line])).toEqual([['SB_IGNORED_FIELD', 9]]);
+    expect(diagnostics.map((d) => [d.code, d.source?.line])).toEqual([['SB_IGNORED_FIELD', 6]]);
     expect(diagnostics[0]?.message).toMatch(/format.*not managed/);
   });
 });
