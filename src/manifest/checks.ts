@@ -41,7 +41,7 @@ export function dropDuplicates(objects: readonly DesiredObject[], reporter: Repo
 }
 
 /**
- * Links Reseller and Tenant documents to their parents: a declared parent gives a
+ * Links documents to the parents their metadata names: a declared parent gives a
  * `parentAddress`; a uuid or an undeclared name gives a `parentRef` (an undeclared name
  * must exist live: the planner looks it up; it is listed in the external parents).
  */
@@ -55,7 +55,7 @@ export function resolveParents(out: BuildOutput, declared: ReadonlyMap<string, D
     }
     const name = decl.name ?? '';
     const kind = decl.kind;
-    // The schemas name by uuid only the parents the table has no kind for (distributors).
+    // Only a kind of the table can be named: the schemas take a distributor by uuid only.
     const address = hasKind(kind) ? kindOf(kind).address(undefined, name) : `${kind}/${name}`;
     if (declared.has(address)) {
       object.parentAddress = address;
