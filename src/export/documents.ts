@@ -35,11 +35,9 @@ export function specMap(node: ExportNode, warnings: ExportWarning[], style: 'aut
       continue;
     }
     if (Array.isArray(value) && value.length === 0) continue;
-    // A field the loader derives when a manifest leaves it out (an address's full address,
-    // from its parts) is written only when the live value differs, so exports read like
-    // hand-written manifests.
-    const derive = node.kind.manifest.derived?.[name];
-    if (derive && derive(node.live.fields) === value) continue;
+    // A field the loader derives from the others (the kind table's `derived`) is written only
+    // when the live value differs from the derived one, so exports read like hand-written ones.
+    if (spec.derived && spec.derived(node.live.fields) === value) continue;
     if (!fits(value, at)) {
       warnings.push({ address: node.live.address, message: `${name} ${JSON.stringify(value)} cannot be written in a manifest (the schema refuses it): left out, so it is unmanaged` });
       continue;

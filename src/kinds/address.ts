@@ -15,7 +15,10 @@ const dataFields: readonly FieldSpec[] = [
   { name: 'premises', change: 'update', type: 'string' },
 ];
 
-const fields: readonly FieldSpec[] = [...dataFields, { name: 'fullAddress', api: 'full_address', change: 'update', type: 'string' }];
+const fields: readonly FieldSpec[] = [
+  ...dataFields,
+  { name: 'fullAddress', api: 'full_address', change: 'update', type: 'string', derived: (parts) => fullAddress(parts as Parameters<typeof fullAddress>[0]) },
+];
 
 /**
  * An address's full address formed from its parts, as "<street> <number>, <postalCode>
@@ -87,7 +90,6 @@ export const addressKind: KindDefinition = {
   manifest: {
     noun: 'address',
     identity: ['fullAddress'],
-    derived: { fullAddress },
     csv: { key: 'addressesFrom', header: ADDRESS_CSV_HEADER, rowSchema: 'tenant.schema.json#/$defs/address' },
   },
   fields,

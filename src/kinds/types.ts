@@ -41,6 +41,12 @@ export interface FieldSpec {
   elements?: ValueShape;
   /** For a value the API reads as an object: the type of every value (a map), or its fields. */
   entries?: ValueShape;
+  /**
+   * The value the manifest loader gives the field when a manifest leaves it out, formed from
+   * the object's other fields (an address's full address from its parts). Export leaves the
+   * field out when the live value is the derived one.
+   */
+  derived?: (fields: Record<string, unknown>) => unknown;
 }
 
 /** A scalar type, or the fields of an object (`?` marks an optional one). */
@@ -221,8 +227,6 @@ export interface ManifestForm {
    * (`canonicalize` turns an entitlement's `typeId` into its `type`).
    */
   extraFields?: readonly string[];
-  /** Fields formed from the others when the manifest leaves them out (an address's full address). */
-  derived?: Readonly<Record<string, (fields: Readonly<Record<string, unknown>>) => string>>;
   /** A CSV file, named in the parent's item, whose rows add objects of this kind to the collection. */
   csv?: CsvSource;
   /**

@@ -1,5 +1,5 @@
 import { kinds } from '../kinds/index.js';
-import type { KindDefinition, ManifestForm } from '../kinds/types.js';
+import type { FieldSpec, KindDefinition, ManifestForm } from '../kinds/types.js';
 import type { Json } from './build-context.js';
 import { sortKeys } from './digest.js';
 import type { JsonScalar, JsonValue } from './types.js';
@@ -15,7 +15,8 @@ export interface KindPlan {
   form: ManifestForm;
   /** The fields an item may declare, in the table's order (then `extraFields`). */
   fields: readonly FieldPlan[];
-  derived: readonly [string, (fields: Readonly<Record<string, unknown>>) => string][];
+  /** The fields formed from the others when an item leaves them out (`FieldSpec.derived`). */
+  derived: readonly FieldSpec[];
   /** For a map-shaped collection: the identity field its keys give. */
   keyField?: string;
   /** Child collections and CSV sources by their key in this kind's items. */
@@ -74,7 +75,8 @@ function planOf(kind: KindDefinition): KindPlan {
     .filter((spec) => spec.change !== 'readOnly')
     .map((spec) => ({ name: spec.name, fromMetadata: metadata.has(spec.name), text: spec.type === 'string' }));
   for (const name of form.extraFields ?? []) fields.push({ name, fromMetadata: false, text: false });
-  const plan: KindPlan = { kind, form, fields, derived: Object.entries(form.derived ?? {}) };
+  const derived = kind.fields.filter((spec) => spec.derived !== undefined);
+  const plan: KindPlan = { kind, form, fields, derived };
   if (form.shape === 'map') plan.keyField = form.identity[0];
   return plan;
 }
@@ -100,7 +102,7 @@ export function fieldsOf(plan: KindPlan, item: Json, key?: string, metadata?: Js
     }
     out[field.name] = value;
   }
-  for (const [name, derive] of plan.derived) if (out[name] === undefined) out[name] = derive(out);
+  for (const spec of plan.derived) if (out[spec.name] === undefined) out[spec.name] = spec.derived?.(out) as JsonValue;
   return out;
 }
 
