@@ -20,6 +20,20 @@ const fields: readonly FieldSpec[] = [
   { name: 'fullAddress', api: 'full_address', change: 'update', type: 'string', derived: (parts) => fullAddress(parts as Parameters<typeof fullAddress>[0]) },
 ];
 
+const collectionPath = (ctx: KindContext, ids: Readonly<Record<string, string>>): string =>
+  `${subscriptionPath(ctx, ids)}/addresses`;
+const itemPath = (live: LiveObject, ctx: KindContext): string =>
+  `${collectionPath(ctx, live.ids)}/${pathId(live.ids, 'Address')}`;
+
+/** `{data, full_address}` as POST and PUT A take them. */
+function body(fields: Record<string, unknown>): Record<string, unknown> {
+  const data: Record<string, unknown> = {};
+  for (const spec of dataFields) if (spec.name in fields) data[spec.name] = fields[spec.name];
+  const result: Record<string, unknown> = { data };
+  if (fields['fullAddress'] != null) result['full_address'] = fields['fullAddress'];
+  return result;
+}
+
 /**
  * An address's full address formed from its parts, as "<street> <number>, <postalCode>
  * <city>, <country>" (CONTRACT §2's example "Rue Haute 10, 1000 Brussels, Belgium");
@@ -34,20 +48,6 @@ export function fullAddress(parts: Readonly<Record<string, unknown>>): string {
 
 /** The platform's bulk address CSV header (Doc 2 §4.6, kind `addresses`): an `addressesFrom` file's columns. */
 export const ADDRESS_CSV_HEADER: readonly string[] = ['premises', 'city', 'country', 'isoCode', 'number', 'postalCode', 'state', 'street'];
-
-const collectionPath = (ctx: KindContext, ids: Readonly<Record<string, string>>): string =>
-  `${subscriptionPath(ctx, ids)}/addresses`;
-const itemPath = (live: LiveObject, ctx: KindContext): string =>
-  `${collectionPath(ctx, live.ids)}/${pathId(live.ids, 'Address')}`;
-
-/** `{data, full_address}` as POST and PUT A take them. */
-function body(fields: Record<string, unknown>): Record<string, unknown> {
-  const data: Record<string, unknown> = {};
-  for (const spec of dataFields) if (spec.name in fields) data[spec.name] = fields[spec.name];
-  const result: Record<string, unknown> = { data };
-  if (fields['fullAddress'] != null) result['full_address'] = fields['fullAddress'];
-  return result;
-}
 
 const ROLE = 'tenants.instance.subscriptions.instance';
 const ADDRESSES = /\/subscriptions\/[^/]+\/addresses$/;
