@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from '../core/logger.js';
-import { ApiError, ApiErrorCode, codeForStatus, platformMessageOf } from './errors.js';
+import { registerSecret } from '../core/secrets.js';
+import { ApiError, ApiErrorCode, codeForStatus } from './errors.js';
 import { isJsonObject } from './normalize.js';
 import { totp } from './totp.js';
 import { isTokenAuth, type AuthConfig, type PasswordAuth } from './types.js';
@@ -64,7 +65,13 @@ export class TokenManager {
     private readonly auth: AuthConfig,
     private readonly send: AuthSender,
     private readonly options: TokenManagerOptions,
-  ) {}
+  ) {
+    if (isTokenAuth(auth)) registerSecret(auth.token);
+    else {
+      registerSecret(auth.password);
+      registerSecret(auth.totpSecret);
+    }
+  }
 
   /** Number of logins and refreshes after the first login. */
   get renewalCount(): number {
@@ -137,7 +144,8 @@ export class TokenManager {
       const body = isJsonObject(answer.json) ? answer.json : {};
       const access = body['access_token'];
       if (typeof access !== 'string' || !access) throw badAuthAnswer('GET', AUTH_PATHS.refresh, answer.status, 'the refresh answer carries no access_token');
-      const refresh = typeof body['refresh_token'] === 'string' && body['refresh_token'] ? body['refresh_token'] : tokens.refresh;
+      registerSecret(access);
+      const refresh = typeof body['refresh_token'] === 'string' && body['refresh_token'] ? registerSecret(body['refresh_token']) : tokens.refresh;
       return {
         access,
         refresh,
@@ -168,6 +176,7 @@ export class TokenManager {
     if (typeof payload !== 'string' || !payload) {
       throw badAuthAnswer('POST', AUTH_PATHS.login, answer.status, 'the login answer carries neither tokens nor 2fa_payload');
     }
+    registerSecret(payload);
     return this.secondFactor(auth, payload, typeof body['option'] === 'string' ? body['option'] : 'unknown');
   }
 
@@ -202,9 +211,15 @@ function tokensOf(body: Record<string, unknown>, issuedAt: number): Tokens | und
   const access = body['access_token'];
   const refresh = body['refresh_token'];
   if (typeof access !== 'string' || !access || typeof refresh !== 'string' || !refresh) return undefined;
+  registerSecret(access);
+  registerSecret(refresh);
   return { access, refresh, accessIssuedAt: issuedAt, refreshIssuedAt: issuedAt };
 }
 
+/**
+ * The platform's own words are left out: an authentication call's answer may quote its
+ * request (the password, the 2FA payload, the refresh token), and no output may show it.
+ */
 function authFailure(method: string, path: string, answer: AuthAnswer, detail: string): ApiError {
   const code = answer.status === 400 || answer.status === 403 ? ApiErrorCode.unauthorized : codeForStatus(answer.status);
   return new ApiError({
@@ -212,7 +227,6 @@ function authFailure(method: string, path: string, answer: AuthAnswer, detail: s
     method,
     path,
     status: answer.status,
-    platformMessage: platformMessageOf(answer.text),
     retryable: answer.status >= 500,
     detail,
   });

@@ -8,7 +8,7 @@ import { collectPages } from './pagination.js';
 import { Permissions } from './permissions.js';
 import { normalizeProfile, type UserProfile } from './profile.js';
 import { RequestRunner, buildUrl } from './request-runner.js';
-import { DEFAULT_RETRY, backoffDelay, sleep } from './retry.js';
+import { DEFAULT_RETRY, RetryBudget, isRetryable, parseRetryAfter, sleep } from './retry.js';
 import { RequestStats, routePattern } from './stats.js';
 import { Transport, TransportError } from './transport.js';
 import type { ApiClientOptions, ApiResponse, ClientStats, ListOptions, RequestOptions, RetryOptions } from './types.js';
@@ -18,9 +18,6 @@ const USER_AGENT = 'switchboard/0.1';
 /** Doc1 §8. */
 const ACCESS_TOKEN_TTL_MS = 120_000;
 const REFRESH_TOKEN_TTL_MS = 48 * 3600_000;
-/** Login, 2FA and refresh create nothing, so any transient answer is worth another try. */
-const AUTH_ATTEMPTS = 5;
-const AUTH_RETRY_STATUSES = new Set([429, 500, 502, 503, 504]);
 
 /** Path shorthands of the spec. */
 export interface ApiPaths {
@@ -110,7 +107,7 @@ export class ApiClient {
       permissions = new Permissions(profile.apiRules, logger);
       const instance = options.instance ?? profile.draasInstance;
       if (!instance) {
-        throw new SwitchboardError('SB_CONFIG_NO_INSTANCE', `no instance configured and the profile of ${profile.username} has no properties.draas_instance: set "instance" for this environment`);
+        throw new SwitchboardError('SB_CONFIG_NO_INSTANCE', `no instance configured and the profile of ${profile.username} has no properties.draas_instance: set "instance" for this environment (SWITCHBOARD_INSTANCE without a config file)`);
       }
       return new ApiClient(runner, tokens, transport, stats, logger, profile, permissions, base.href.replace(/\/+$/, ''), instance);
     } catch (error) {
@@ -192,8 +189,10 @@ async function readProfile(runner: RequestRunner): Promise<UserProfile> {
 }
 
 /**
- * Sends auth calls outside the concurrency limit (requests holding a slot wait on them),
- * retrying transport failures, 429 and 503. Bodies are never logged.
+ * Sends auth calls outside the concurrency limit (requests holding a slot wait on them).
+ * Login, 2FA and refresh create nothing: the retry policy treats them as reads, so a
+ * missing answer and every transient status (429, 500, 502-504) are tried again, within
+ * the same budget as any request. Bodies are never logged.
  */
 function authSender(base: URL, transport: Transport, stats: RequestStats, timeoutMs: number, retry: RetryOptions) {
   return async (call: AuthCall): Promise<AuthAnswer> => {
@@ -204,25 +203,32 @@ function authSender(base: URL, transport: Transport, stats: RequestStats, timeou
       ...(call.bearer ? { authorization: `Bearer ${call.bearer}` } : {}),
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
     };
-    for (let attempt = 0; ; attempt += 1) {
+    const budget = new RetryBudget(retry);
+    for (;;) {
       const begin = performance.now();
+      const retried = budget.retries > 0;
       try {
         const raw = await transport.send({ method: call.method, url: buildUrl(base, call.path, undefined), headers, ...(body === undefined ? {} : { body }), timeoutMs: call.timeoutMs ?? timeoutMs });
-        stats.record({ method: call.method, route: call.path, ok: raw.status < 400, retry: attempt > 0, bytesIn: raw.bytesIn, bytesOut: raw.bytesOut, timeMs: performance.now() - begin });
-        if (AUTH_RETRY_STATUSES.has(raw.status) && attempt + 1 < AUTH_ATTEMPTS) {
-          await sleep(backoffDelay(attempt, retry));
+        stats.record({ method: call.method, route: call.path, ok: raw.status < 400, retry: retried, bytesIn: raw.bytesIn, bytesOut: raw.bytesOut, timeMs: performance.now() - begin });
+        const retryAfterMs = raw.status === 429 || raw.status === 503 ? parseRetryAfter(raw.headers['retry-after']) : undefined;
+        const decision = budget.next({ retryable: isRetryable('read', { status: raw.status }), retryAfterMs });
+        if (decision.retry) {
+          await sleep(decision.delayMs);
           continue;
         }
         return { status: raw.status, json: parseJson(raw.text), text: raw.text };
       } catch (error) {
         if (!(error instanceof TransportError)) throw error;
-        stats.record({ method: call.method, route: call.path, ok: false, retry: attempt > 0, bytesIn: 0, bytesOut: body ? Buffer.byteLength(body) : 0, timeMs: performance.now() - begin });
-        if (attempt + 1 < AUTH_ATTEMPTS && error.failure !== 'tls') {
-          await sleep(backoffDelay(attempt, retry));
+        stats.record({ method: call.method, route: call.path, ok: false, retry: retried, bytesIn: 0, bytesOut: body ? Buffer.byteLength(body) : 0, timeMs: performance.now() - begin });
+        const retryable = isRetryable('read', { noAnswer: error.failure });
+        const decision = budget.next({ retryable });
+        if (decision.retry) {
+          await sleep(decision.delayMs);
           continue;
         }
         const code = error.failure === 'timeout' ? ApiErrorCode.timeout : ApiErrorCode.network;
-        throw new ApiError({ code, method: call.method, path: call.path, status: error.status, retryable: error.failure !== 'tls', detail: attempt > 0 ? `${error.message} (gave up after ${attempt} retries)` : error.message, cause: error });
+        const tries = budget.retries;
+        throw new ApiError({ code, method: call.method, path: call.path, status: error.status, retryable, detail: tries > 0 ? `${error.message} (gave up after ${tries} retries)` : error.message, cause: error });
       }
     }
   };

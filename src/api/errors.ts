@@ -14,6 +14,7 @@ import { SwitchboardError } from '../core/errors.js';
  * - `SB_API_TIMEOUT`: no complete answer within the request timeout.
  * - `SB_API_ABORTED`: the caller's AbortSignal fired.
  * - `SB_API_BAD_RESPONSE`: malformed JSON, HTML error page, truncated body, wrong shape.
+ * - `SB_API_LIST_CHANGED`: a list kept changing while it was read (re-read, then given up).
  * - `SB_API_OUTCOME_UNKNOWN`: a POST whose effect is unknown (no answer, a 5xx, or an
  *   unreadable success body); it is never re-sent: look the object up before creating again.
  */
@@ -29,6 +30,7 @@ export const ApiErrorCode = {
   timeout: 'SB_API_TIMEOUT',
   aborted: 'SB_API_ABORTED',
   badResponse: 'SB_API_BAD_RESPONSE',
+  listChanged: 'SB_API_LIST_CHANGED',
   outcomeUnknown: 'SB_API_OUTCOME_UNKNOWN',
 } as const;
 export type ApiErrorCodeValue = (typeof ApiErrorCode)[keyof typeof ApiErrorCode];

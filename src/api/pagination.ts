@@ -1,5 +1,6 @@
 import type { Logger } from '../core/logger.js';
 import { ApiError, ApiErrorCode } from './errors.js';
+import { sleep } from './retry.js';
 import { isJsonObject, pageNumber, toInteger, type JsonObject } from './normalize.js';
 import type { ApiResponse, ListOptions, Query } from './types.js';
 
@@ -9,6 +10,10 @@ export type PageFetcher = (query: Query, signal: AbortSignal) => Promise<ApiResp
 export const DEFAULT_PAGE_SIZE = 1000;
 /** Guard against servers that never stop handing out `next` tokens. */
 const MAX_PAGES = 10_000;
+/** Reads of one list before it is declared unsettled (the first read included). */
+export const MAX_LIST_READS = 3;
+/** Pause before re-reading a list that changed, times the number of reads so far. */
+const REREAD_PAUSE_MS = 250;
 
 interface PageMeta {
   results?: number;
@@ -23,35 +28,83 @@ interface PageMeta {
  * cap `page_size`) and from `results`/`pages`. Token style: follows `next` one page at a
  * time. A response that carries the other style's fields is followed that way when its
  * own style would stop early. One failing page cancels the others.
+ *
+ * A list read must be consistent, or no plan is made from it: an object deleted on page 1
+ * while page 2 is fetched slides an item onto page 1, unseen, and the plan would create it
+ * again. So when the items read differ in number from `results`, or `results` differs from
+ * one page to the next, the whole list is read again (at most {@link MAX_LIST_READS}
+ * times), then the read fails with `SB_API_LIST_CHANGED` naming the list.
  */
 export async function collectPages(options: ListOptions, fetchPage: PageFetcher, logger: Logger): Promise<unknown[]> {
-  const controller = new AbortController();
-  const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
-  const reader = new PageReader(options, fetchPage, signal, logger);
-  try {
-    if (options.style === 'none') return await reader.plain();
-    if (options.style === 'token') return await reader.tokens();
-    return await reader.pages();
-  } catch (error) {
-    // Only a failed read can leave pages in flight. Aborting after every successful list
-    // cost ~40 µs (an AbortError DOMException and its event), 0.4 s of CPU per 10,000 lists.
-    controller.abort();
-    throw error;
+  for (let read = 1; ; read++) {
+    const reader = new PageReader(options, fetchPage);
+    const items = await reader.read();
+    const change = reader.changeSeen(items.length);
+    if (change === undefined) return items;
+    if (read >= MAX_LIST_READS) throw reader.unsettled(change, read);
+    logger.warn({ path: options.path, change, read }, 'list changed while it was read; reading it again');
+    try {
+      await sleep(REREAD_PAUSE_MS * read, options.signal);
+    } catch {
+      throw reader.unsettled(change, read);
+    }
   }
+}
+
+/**
+ * Where an answer keeps its page fields: at the top (Doc1 §1.8), or, when the top has
+ * none, in the first entry of a `pagination` array (Doc2 §4.1 entitlement types, whose
+ * content is not shown).
+ */
+function pageFields(body: JsonObject): JsonObject {
+  if (body['results'] !== undefined || body['pages'] !== undefined || body['page'] !== undefined) return body;
+  const pagination = body['pagination'];
+  return Array.isArray(pagination) && isJsonObject(pagination[0]) ? pagination[0] : body;
 }
 
 class PageReader {
   private readonly size: number;
   private readonly sizeParam: string;
+  private readonly controller = new AbortController();
+  private readonly signal: AbortSignal;
+  /** `results` of every page read, in the order they arrived. */
+  private readonly totals: number[] = [];
 
   constructor(
     private readonly options: ListOptions,
     private readonly fetchPage: PageFetcher,
-    private readonly signal: AbortSignal,
-    private readonly logger: Logger,
   ) {
     this.size = options.pageSize ?? DEFAULT_PAGE_SIZE;
     this.sizeParam = options.pageSizeParam ?? 'page_size';
+    this.signal = options.signal ? AbortSignal.any([options.signal, this.controller.signal]) : this.controller.signal;
+  }
+
+  async read(): Promise<unknown[]> {
+    try {
+      if (this.options.style === 'none') return await this.plain();
+      if (this.options.style === 'token') return await this.tokens();
+      return await this.pages();
+    } catch (error) {
+      // Only a failed read can leave pages in flight. Aborting after every successful list
+      // cost ~40 µs (an AbortError DOMException and its event), 0.4 s of CPU per 10,000 lists.
+      this.controller.abort();
+      throw error;
+    }
+  }
+
+  /** How the list changed during the read (undefined when it did not, or cannot tell). */
+  changeSeen(read: number): string | undefined {
+    const first = this.totals[0];
+    if (first === undefined) return undefined;
+    const moved = this.totals.find((t) => t !== first);
+    if (moved !== undefined) return `results was ${first}, then ${moved}`;
+    return read === first ? undefined : `results is ${first}, but ${read} items were read`;
+  }
+
+  unsettled(change: string, reads: number): ApiError {
+    const detail = `the list "${this.options.itemsKey}" changed while it was read (${change}), ${reads} reads in a row: ` +
+      'something is writing to it; no plan is made from a list read half before and half after a change. Run again when it is quiet';
+    return new ApiError({ code: ApiErrorCode.listChanged, method: 'GET', path: this.options.path, status: 200, retryable: false, detail, ...(this.options.role ? { role: this.options.role } : {}) });
   }
 
   async plain(): Promise<unknown[]> {
@@ -102,9 +155,6 @@ class PageReader {
       rest.push(...more);
       last = more.length;
     }
-    if (meta.results !== undefined && firstCount + rest.length !== meta.results) {
-      this.logger.warn({ path: this.options.path, results: meta.results, read: firstCount + rest.length }, 'list changed while it was read');
-    }
     return rest;
   }
 
@@ -139,14 +189,17 @@ class PageReader {
     return response.body;
   }
 
-  private meta(body: JsonObject, requestedPage: number | undefined): PageMeta {
+  private meta(answer: JsonObject, requestedPage: number | undefined): PageMeta {
+    const body = pageFields(answer);
     const page = pageNumber(body['page']);
     if (requestedPage !== undefined && page !== undefined && page !== requestedPage) {
       throw this.bad(`asked for page ${requestedPage}, got page ${page}`);
     }
     const next = body['next'];
+    const results = toInteger(body['results']);
+    if (results !== undefined) this.totals.push(results);
     return {
-      results: toInteger(body['results']),
+      results,
       pages: toInteger(body['pages']),
       page,
       next: typeof next === 'string' && next !== '' ? next : undefined,

@@ -3,7 +3,7 @@ import type { Logger } from '../core/logger.js';
 import type { TokenManager } from './auth.js';
 import { ApiError, ApiErrorCode, codeForStatus, platformMessageOf } from './errors.js';
 import type { Permissions } from './permissions.js';
-import { backoffDelay, isRetryableStatus, isSafeToRepeat, parseRetryAfter, sleep } from './retry.js';
+import { RetryBudget, isRetryable, isRetryableStatus, natureOf, parseRetryAfter, sleep } from './retry.js';
 import { routePattern, type RequestStats } from './stats.js';
 import { TransportError, type RawResponse, type Transport } from './transport.js';
 import type { ApiResponse, Query, RequestOptions, RetryOptions } from './types.js';
@@ -35,12 +35,10 @@ export class RequestRunner {
   constructor(private readonly deps: RunnerDeps) {}
 
   async run<T>(options: RequestOptions<T>): Promise<ApiResponse<T>> {
-    const { retry, monotonicNow } = this.deps;
-    const started = monotonicNow();
-    let retries = 0;
+    const budget = new RetryBudget(this.deps.retry, this.deps.monotonicNow, this.deps.random);
     let reauthenticated = false;
     for (;;) {
-      const attempt = await this.deps.limit(() => this.attempt(options, retries > 0));
+      const attempt = await this.deps.limit(() => this.attempt(options, budget.retries > 0));
       const outcome = this.classify<T>(options, attempt);
       if (outcome.kind === 'done') return outcome.response;
       if (outcome.kind === 'reauth' && !reauthenticated && 'raw' in attempt) {
@@ -54,17 +52,16 @@ export class RequestRunner {
         continue;
       }
       const error = outcome.error;
-      if (!error.retryable || !isSafeToRepeat(options.method) || outcome.kind === 'reauth') throw error;
-      const delay = error.retryAfterMs ?? backoffDelay(retries, retry, this.deps.random);
-      const elapsed = monotonicNow() - started;
-      if (retries >= retry.retries || elapsed + delay > retry.maxElapsedMs) throw exhausted(error, retries);
-      this.deps.logger.warn({ method: options.method, path: options.path, status: error.status, code: error.code, delayMs: delay, retry: retries + 1 }, 'retrying request');
+      if (!error.retryable || outcome.kind === 'reauth') throw error;
+      const decision = budget.next(error);
+      if (!decision.retry) throw exhausted(error, budget.retries, decision.why);
+      const retry = budget.retries;
+      this.deps.logger.warn({ method: options.method, path: options.path, status: error.status, code: error.code, delayMs: decision.delayMs, retry }, 'retrying request');
       try {
-        await sleep(delay, options.signal);
+        await sleep(decision.delayMs, options.signal);
       } catch {
         throw this.error(options, { code: ApiErrorCode.aborted, retryable: false, detail: 'request cancelled while waiting to retry' });
       }
-      retries += 1;
     }
   }
 
@@ -158,11 +155,12 @@ export class RequestRunner {
         cause: failure,
       });
     }
+    const retryable = isRetryable(natureOf(options.method), { noAnswer: failure.failure });
     if (failure.failure === 'truncated') {
-      return this.error(options, { code: ApiErrorCode.badResponse, status: failure.status, retryable: true, detail: failure.message, cause: failure });
+      return this.error(options, { code: ApiErrorCode.badResponse, status: failure.status, retryable, detail: failure.message, cause: failure });
     }
     const code = failure.failure === 'timeout' ? ApiErrorCode.timeout : ApiErrorCode.network;
-    return this.error(options, { code, retryable: failure.failure !== 'tls', detail: failure.message, cause: failure });
+    return this.error(options, { code, retryable, detail: failure.message, cause: failure });
   }
 
   private statusError(options: RequestOptions, raw: RawResponse): ApiError {
@@ -192,7 +190,8 @@ export class RequestRunner {
 
   private describeStatus(options: RequestOptions, status: number): { detail: string; role?: string } {
     if (status === 403) return this.describeForbidden(options);
-    if (status === 401) return { detail: 'credentials refused: a freshly issued access token was rejected too (a machine token: invalid or revoked)' };
+    // Reached by a password user only: a machine token's 401 is worded where it is refused.
+    if (status === 401) return { detail: 'credentials refused: the access token renewed after a first 401 was rejected too (the user may have been disabled or its sessions revoked)' };
     if (status === 404) return { detail: 'not found' };
     if (status === 429) return { detail: 'rate limited by the platform' };
     if (status >= 500) return { detail: 'server error' };
@@ -218,15 +217,17 @@ export class RequestRunner {
   }
 }
 
-function exhausted(error: ApiError, retries: number): ApiError {
-  if (retries === 0) return error;
+/** The last error of a request that ran out of retries (or was told to wait beyond the budget), saying so. */
+function exhausted(error: ApiError, retries: number, why: string | undefined): ApiError {
+  if (retries === 0 && why === undefined) return error;
+  const gaveUp = retries === 0 ? '' : ` (gave up after ${retries} ${retries === 1 ? 'retry' : 'retries'})`;
   return new ApiError({
     code: error.code,
     method: error.method,
     path: error.path,
     status: error.status,
     retryable: error.retryable,
-    detail: `${error.detail} (gave up after ${retries} ${retries === 1 ? 'retry' : 'retries'})`,
+    detail: `${error.detail}${why === undefined ? '' : `; ${why}`}${gaveUp}`,
     ...(error.platformMessage ? { platformMessage: error.platformMessage } : {}),
     ...(error.role ? { role: error.role } : {}),
     cause: error.cause,

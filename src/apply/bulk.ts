@@ -47,7 +47,7 @@ export async function runBulk(route: BulkRoute, changes: readonly Change[], env:
   const members: Member[] = [];
   const alone: Change[] = [];
   for (const change of changes) {
-    const request = await builtRequest(change, env);
+    const request = builtRequest(change, env);
     if (request && route.eligible(request.body)) members.push({ change, request, identity: identityOf(change, env) });
     else alone.push(change);
   }
@@ -82,14 +82,11 @@ export async function runBulk(route: BulkRoute, changes: readonly Change[], env:
   return outcomes;
 }
 
-async function builtRequest(change: Change, env: ChangeEnv): Promise<RequestSpec | undefined> {
-  const kind = kindOf(change.kind);
-  const desired = env.desired.get(change.address);
-  if (!desired) return undefined;
-  const live = env.live.byAddress.get(change.address);
-  let requests: RequestSpec[] = [];
-  if (change.action === 'create' && kind.create) requests = await kind.create(desired, env.ids.parentRefOf(desired), env.ctx);
-  else if (change.action === 'update' && kind.update && live) requests = await kind.update(desired, live, env.ctx, Object.keys(change.after ?? {}));
+/** The change's one planned request (its create or its update), when it has exactly one. */
+function builtRequest(change: Change, env: ChangeEnv): RequestSpec | undefined {
+  if (!env.desired.has(change.address)) return undefined;
+  const step = change.action === 'create' ? 'create' : change.action === 'update' ? 'update' : undefined;
+  const requests = step === undefined ? [] : (env.requests.get(change.address)?.[step] ?? []);
   const [request] = requests;
   return requests.length === 1 && request ? env.ids.resolve(request) : undefined;
 }
@@ -138,7 +135,7 @@ async function findJob(route: BulkRoute, path: string, name: string, env: Change
 
 /**
  * Each job item is matched to its change by the data it carries (Doc 2 §2.9: "the original
- * request data"), else by its key (full address or number), so an item whose key the
+ * request data"), else by its key (the object's identity), so an item whose key the
  * platform could not even form still reports its reason against the right change.
  */
 function reportItems(route: BulkRoute, job: Record<string, unknown>, members: readonly Member[], outcomes: Map<string, Outcome>): void {
@@ -158,9 +155,9 @@ function reportItems(route: BulkRoute, job: Record<string, unknown>, members: re
 }
 
 /**
- * The ids of the addresses a job created, by listing the collection once. The listing has
- * the last word: an address found under its declared full address exists (even when its
- * item failed, e.g. a re-sent bulk answering "exists"), one not found does not.
+ * The ids of the objects a job created, by listing their collection once. The listing has
+ * the last word: an object found under its declared identity exists (even when its item
+ * failed, e.g. a re-sent bulk answering "exists"), one not found does not.
  */
 async function learnIds(members: readonly Member[], outcomes: Map<string, Outcome>, env: ChangeEnv): Promise<void> {
   const [first] = members;
@@ -184,7 +181,8 @@ async function learnIds(members: readonly Member[], outcomes: Map<string, Outcom
       env.ids.setCreated(member.change.address, id);
       outcomes.set(member.change.address, { status: 'applied' });
     } else if (outcomes.get(member.change.address)?.status === 'applied') {
-      outcomes.set(member.change.address, { status: 'failed', code: 'SB_APPLY_BULK_ITEM', message: 'the bulk job reported success, but the subscription shows no address with this full address' });
+      const listed = `the ${kind.collection ?? `${kind.kind} objects`} of ${parent?.address ?? 'its parent'}`;
+      outcomes.set(member.change.address, { status: 'failed', code: 'SB_APPLY_BULK_ITEM', message: `the bulk job reported success, but ${listed} do not include ${member.identity}` });
     }
   }
 }

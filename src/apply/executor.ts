@@ -8,27 +8,21 @@ import { buildUnits, oldObjectKey, type Unit } from './units.js';
 import { walkGraph, type Outcome } from './walk.js';
 
 /**
- * `apply`'s engine: runs the plan's changes as a graph (each when what it depends on has
- * succeeded, independent branches at once, up to `concurrency`), and says what became of
- * each. Generic over the kind table; every request goes through the journal.
+ * `apply`'s engine for the kind table's objects: runs the plan's changes as a graph (each
+ * when what it depends on has succeeded, independent branches at once, up to
+ * `concurrency`), sending the requests the planner built, and says what became of each.
+ * Generic over the kind table; every request goes through the journal.
  */
 export async function applyChanges(input: ApplyInput): Promise<ApplyResult> {
   const begin = performance.now();
   const sender = new Sender(input.client, input.journal);
   const ids = new IdRegistry(input.desired, input.live);
-  const refs = input.ctx.refs;
   const env: ChangeEnv = {
     sender,
-    // Objects created in this run use the reference data the plan resolved for them
-    // (2,000 new subscriptions: 2,000 entitlement-type reads fewer, issue #9).
-    ctx: {
-      ...input.ctx,
-      refs: { suspensionProfiles: () => refs.suspensionProfiles(), entitlementTypes: (chain) => refs.entitlementTypes(ids.asPlanned(chain)), postalCodes: () => refs.postalCodes() },
-    },
+    ctx: input.ctx,
     ids,
+    requests: input.requests,
     desired: new Map(input.desired.map((d) => [d.address, d])),
-    live: input.live,
-    lastApplied: input.lastApplied,
     ...(input.record ? { record: input.record } : {}),
   };
   const units = buildUnits(input.changes, (address) => env.desired.get(address)?.parentAddress, input.options.bulkThreshold);

@@ -20,8 +20,6 @@ export class UnresolvedIdError extends Error {
  */
 export class IdRegistry {
   private readonly created = new Map<string, { id: string; raw: unknown }>();
-  /** `kind NUL id` of each object created in this run → its address. */
-  private readonly createdAddress = new Map<string, string>();
   private readonly desired: ReadonlyMap<string, DesiredNode>;
 
   constructor(
@@ -34,23 +32,6 @@ export class IdRegistry {
   /** Records the id the platform gave the object at `address` (as it came: number or string). */
   setCreated(address: string, raw: unknown): void {
     this.created.set(address, { id: String(raw), raw });
-    const kind = this.desired.get(address)?.kind;
-    if (kind !== undefined) this.createdAddress.set(`${kind}\u0000${String(raw)}`, address);
-  }
-
-  /**
-   * The id chain as the plan saw it: ids of objects created in this run become their
-   * `{id:ADDRESS}` placeholders again. Reference data looked up by an object (a new
-   * subscription's entitlement types) is then what the plan resolved for it, instead of
-   * one more read per object created.
-   */
-  asPlanned(ids: IdChain): IdChain {
-    const out: Record<string, string> = {};
-    for (const [kind, id] of Object.entries(ids)) {
-      const address = this.createdAddress.get(`${kind}\u0000${id}`);
-      out[kind] = address === undefined ? id : `{id:${address}}`;
-    }
-    return out;
   }
 
   createdId(address: string): string | undefined {

@@ -2,6 +2,7 @@ import { writeSync } from 'node:fs';
 import { mkdir, open, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { SwitchboardError } from '../core/errors.js';
+import { maskSecrets } from '../core/secrets.js';
 
 /**
  * One line of the journal. Never a body, a token or a secret: the method, the path (ids
@@ -57,7 +58,8 @@ export class Journal {
 
   /** Writes the line now; throws SB_JOURNAL when it cannot be written. */
   append(entry: JournalEntry): void {
-    const bytes = Buffer.from(`${JSON.stringify({ at: new Date().toISOString(), ...entry })}\n`);
+    // A platform message may quote a header or a body: known secrets are masked here.
+    const bytes = Buffer.from(`${maskSecrets(JSON.stringify({ at: new Date().toISOString(), ...entry }))}\n`);
     try {
       // A write to a regular file is normally whole; a short one (disk full) is continued or fails.
       for (let offset = 0; offset < bytes.length; ) offset += writeSync(this.handle.fd, bytes, offset);

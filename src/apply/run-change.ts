@@ -1,9 +1,9 @@
 import { ApiError, ApiErrorCode } from '../api/errors.js';
 import { kindOf } from '../kinds/index.js';
 import type { KindContext, KindDefinition, LiveObject, RequestSpec } from '../kinds/types.js';
-import { diffFields } from '../plan/diff.js';
+import type { BuiltRequests } from '../plan/planner.js';
 import type { Change } from '../plan/types.js';
-import type { DesiredNode, LastApplied, LiveState } from '../state/types.js';
+import type { DesiredNode } from '../state/types.js';
 import { IdRegistry, parentStandIn } from './ids.js';
 import { findByIdentity } from './lookup.js';
 import type { RecordKeeper } from './record.js';
@@ -18,9 +18,9 @@ export interface ChangeEnv {
   sender: Sender;
   ctx: KindContext;
   ids: IdRegistry;
+  /** The requests the planner built, by address. */
+  requests: ReadonlyMap<string, BuiltRequests>;
   desired: ReadonlyMap<string, DesiredNode>;
-  live: LiveState;
-  lastApplied: LastApplied;
   record?: RecordKeeper;
 }
 
@@ -38,21 +38,19 @@ export class ChangeError extends Error {
 }
 
 /**
- * Runs one change (or one step of it): rebuilds its requests from the kind hooks with the
- * desired object (the plan file holds no bodies) and the live one, resolves pending ids,
- * sends them in order, and learns the id of what it creates. Throws on failure.
+ * Runs one change (or one step of it): sends the requests the planner built for it in
+ * order, with pending ids resolved, and learns the id of what it creates. Throws on failure.
  */
 export async function runChange(change: Change, step: Step, env: ChangeEnv): Promise<void> {
   const kind = kindOf(change.kind);
   const desired = env.desired.get(change.address);
-  const live = env.live.byAddress.get(change.address);
-  const removeOld = async () => deleteObject(change, kind, requireLive(change, live), env);
+  const removeOld = async () => deleteObject(change, kind, env);
   switch (change.action) {
     case 'create':
       await createObject(change, kind, requireDesired(change, desired), env);
       break;
     case 'update':
-      await updateObject(change, kind, requireDesired(change, desired), requireLive(change, live), env);
+      await updateObject(change, kind, requireDesired(change, desired), env);
       break;
     case 'delete':
       await removeOld();
@@ -64,11 +62,16 @@ export async function runChange(change: Change, step: Step, env: ChangeEnv): Pro
   }
 }
 
+/** The requests the planner built for one step of a change. */
+export function plannedRequests(change: Change, step: keyof BuiltRequests, env: Pick<ChangeEnv, 'requests'>): readonly RequestSpec[] {
+  const requests = env.requests.get(change.address)?.[step];
+  if (!requests) throw new ChangeError(`no ${step} requests were planned for ${change.address}: apply only what this run planned`, 'SB_APPLY_NOT_PLANNED');
+  return requests;
+}
+
 async function createObject(change: Change, kind: KindDefinition, desired: DesiredNode, env: ChangeEnv): Promise<void> {
   if (!kind.create) throw new ChangeError(`the API cannot create ${kind.kind} objects`, 'SB_APPLY_CANNOT_CREATE');
-  const parent = env.ids.parentRefOf(desired);
-  const requests = await kind.create(desired, parent, env.ctx);
-  const [first, ...rest] = requests;
+  const [first, ...rest] = plannedRequests(change, 'create', env);
   if (!first) return;
   const created = await sendCreate(env.ids.resolve(first), change, kind, desired, env);
   if (created === 'updated-existing') {
@@ -116,7 +119,7 @@ async function createdIdOf(body: unknown, change: Change, kind: KindDefinition, 
     // An id of another type (an object, a list) is a misread answer: find the object instead.
     if (typeof value === 'string' ? value !== '' : typeof value === 'number') return value;
   }
-  if (kind.unreadable) return kind.identity(desired.fields);
+  if (kind.unreadable || from?.from === 'identity') return kind.identity(desired.fields);
   const found = await lookUp(kind, desired, env);
   if (found === undefined) {
     throw new ChangeError(`${change.address} was created, but the platform gave no id and listing its collection does not show it`, 'SB_APPLY_NO_ID');
@@ -152,18 +155,16 @@ async function updateExisting(change: Change, kind: KindDefinition, desired: Des
   }
 }
 
-async function updateObject(change: Change, kind: KindDefinition, desired: DesiredNode, live: LiveObject, env: ChangeEnv): Promise<void> {
+async function updateObject(change: Change, kind: KindDefinition, desired: DesiredNode, env: ChangeEnv): Promise<void> {
   if (!kind.update) throw new ChangeError(`the API cannot update ${kind.kind} objects`, 'SB_APPLY_CANNOT_UPDATE');
-  const changed = diffFields(desired, live, env.lastApplied).changed;
-  const requests = await kind.update(desired, live, env.ctx, changed.length > 0 ? changed : Object.keys(change.after ?? {}));
-  for (const request of requests) await env.sender.send(env.ids.resolve(request), change.address, 'update');
+  for (const request of plannedRequests(change, 'update', env)) await env.sender.send(env.ids.resolve(request), change.address, 'update');
   env.record?.applied(desired);
 }
 
 /** Deletes are idempotent where the spec says so: a 404 means it is already gone. */
-async function deleteObject(change: Change, kind: KindDefinition, live: LiveObject, env: ChangeEnv): Promise<void> {
+async function deleteObject(change: Change, kind: KindDefinition, env: ChangeEnv): Promise<void> {
   if (!kind.delete) throw new ChangeError(kind.cannotDelete ?? `the API cannot delete ${kind.kind} objects`, 'SB_APPLY_CANNOT_DELETE');
-  for (const request of kind.delete(live, env.ctx)) {
+  for (const request of plannedRequests(change, 'delete', env)) {
     await env.sender.send(env.ids.resolve(request), change.address, change.action === 'replace' ? 'delete (replace)' : 'delete', {
       okStatuses: request.method === 'DELETE' ? [404] : [],
     });
@@ -174,9 +175,4 @@ async function deleteObject(change: Change, kind: KindDefinition, live: LiveObje
 function requireDesired(change: Change, desired: DesiredNode | undefined): DesiredNode {
   if (!desired) throw new ChangeError(`${change.address} is not declared in the manifests given: plan and apply from the same manifests`, 'SB_APPLY_NO_DESIRED');
   return desired;
-}
-
-function requireLive(change: Change, live: LiveObject | undefined): LiveObject {
-  if (!live) throw new ChangeError(`${change.address} was not found live when this run read the platform`, 'SB_APPLY_NO_LIVE');
-  return live;
 }

@@ -1,15 +1,12 @@
-import { ApiError, ApiErrorCode } from '../api/errors.js';
+import { ApiError } from '../api/errors.js';
 import type { RequestSpec } from '../kinds/types.js';
 import type { Journal, JournalEntry } from './journal.js';
 import type { ApplyClient } from './types.js';
 
-/** A POST refused with 429 was not processed: it is sent again, this many times at most. */
-const RATE_LIMIT_ATTEMPTS = 4;
-const RATE_LIMIT_DELAY_MS = 1_000;
-
 /**
  * Sends the executor's requests: each one's intent is written to the journal before it
- * goes out, and its outcome after it comes back. Bodies are never journalled.
+ * goes out, and its outcome after it comes back. Bodies are never journalled. Retries
+ * (a POST answered 429 included) are the client's, under the one retry policy of src/api.
  */
 export class Sender {
   /** Requests sent so far. */
@@ -27,15 +24,7 @@ export class Sender {
     purpose: string,
     extra: { okStatuses?: readonly number[] } = {},
   ): Promise<{ status: number; body: T }> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.once<T>(request, address, purpose, extra);
-      } catch (error) {
-        // 429 means "not processed": safe to send again, even a POST.
-        if (!(error instanceof ApiError) || error.code !== ApiErrorCode.rateLimited || attempt >= RATE_LIMIT_ATTEMPTS) throw error;
-        await new Promise((resolve) => setTimeout(resolve, error.retryAfterMs ?? RATE_LIMIT_DELAY_MS * attempt));
-      }
-    }
+    return this.once<T>(request, address, purpose, extra);
   }
 
   /** Journals a change's outcome; a line that cannot be written surfaces with {@link flushed}. */

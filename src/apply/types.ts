@@ -1,6 +1,7 @@
 import type { KindContext } from '../kinds/types.js';
+import type { BuiltRequests } from '../plan/planner.js';
 import type { Change } from '../plan/types.js';
-import type { DesiredNode, LastApplied, ListingClient, LiveState } from '../state/types.js';
+import type { DesiredNode, ListingClient, LiveState } from '../state/types.js';
 import type { Journal } from './journal.js';
 import type { RecordKeeper } from './record.js';
 import type { Outcome } from './walk.js';
@@ -25,7 +26,7 @@ export interface ApplyOptions {
   failFast: boolean;
   /** Names this run's bulk jobs, so they can be found again in the job lists. */
   runId: string;
-  /** Address creates of one subscription above this go through the bulk endpoint (default BULK_THRESHOLD). */
+  /** Creates of one parent above this go through their kind's bulk endpoint, when it has one (default BULK_THRESHOLD). */
   bulkThreshold?: number;
   /** First wait between two looks at a running bulk job (default 500 ms; doubles up to 5 s). */
   jobPollMs?: number;
@@ -38,10 +39,10 @@ export interface ApplyInput {
   changes: readonly Change[];
   desired: readonly DesiredNode[];
   live: LiveState;
-  /** The record the plan was made with (which write-only fields changed). */
-  lastApplied: LastApplied;
   client: ApplyClient;
   ctx: KindContext;
+  /** The requests the planner built for each change, by address: what is sent. */
+  requests: ReadonlyMap<string, BuiltRequests>;
   options: ApplyOptions;
   record?: RecordKeeper;
   journal?: Journal;

@@ -1,4 +1,9 @@
-import { InvalidArgumentError, type Command } from 'commander';
+import { Argument, InvalidArgumentError, type Command } from 'commander';
+
+/** `[paths...]` of the commands that read manifests: none given means the current folder. */
+export function manifestPathsArgument(): Argument {
+  return new Argument('[paths...]', 'manifest files or folders').default([], '.');
+}
 
 /** Options shared by the commands that talk to a platform (CONTRACT §1). */
 export function addConnectionOptions(command: Command): Command {

@@ -1,9 +1,10 @@
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { DiagnosticsError, ExitCode, SwitchboardError, formatDiagnostic } from '../core/errors.js';
-import { createLogger, type Logger } from '../core/logger.js';
+import { LOG_LEVELS, createLogger, type Logger } from '../core/logger.js';
 import { commands } from './commands/index.js';
+import { PROGRAM_HELP_FOOTER, commandHelpFooter } from './help.js';
 
-import { VERSION } from './version.js';
+import { VERSION } from '../core/package.js';
 
 /** What every command receives besides its own options. */
 export interface CliContext {
@@ -16,35 +17,64 @@ export interface CliContext {
 export type CommandRegistrar = (program: Command, context: () => CliContext) => void;
 
 /**
- * Builds the program, runs it, and maps every error to an exit code. Expected failures
- * (SwitchboardError) print their message only; anything else is a bug and prints its
- * stack when --log-level debug is given.
+ * The whole command line: every command and option registered on `program`. `runCli` runs
+ * it; docs/commands.md is checked against it (test/docs/commands.test.ts).
+ */
+export function buildProgram(program: Command, context: () => CliContext): Command {
+  program
+    .name('switchboard')
+    .description('GitOps reconciler for a multi-tenant voice and unified-communications platform')
+    .version(VERSION, '-V, --version', 'print the version (with --format json: as JSON, like the version command)')
+    .addOption(
+      new Option('--log-level <level>', 'level of the JSON log on stderr')
+        .choices(LOG_LEVELS)
+        .default('warn')
+        .env('SWITCHBOARD_LOG_LEVEL'),
+    )
+    // Every subcommand's help lists --log-level too (it may be given after the subcommand).
+    .configureHelp({ showGlobalOptions: true })
+    .addHelpText('after', PROGRAM_HELP_FOOTER)
+    .showHelpAfterError()
+    .exitOverride();
+  for (const register of commands) register(program, context);
+  for (const command of program.commands) command.addHelpText('after', commandHelpFooter(command.name()));
+  return program;
+}
+
+/**
+ * Builds the program (`buildProgram`), runs it, and maps every error to an exit code.
+ * Expected failures (SwitchboardError) print their message only; anything else is a bug
+ * and prints its stack when --log-level debug is given.
  */
 export async function runCli(argv: string[], program: Command): Promise<number> {
   let context: CliContext | undefined;
   const getContext = (): CliContext => {
-    if (!context) {
-      const level = String(program.opts()['logLevel'] ?? 'warn');
-      context = { logger: createLogger(level), stdout: process.stdout, exitCode: ExitCode.ok };
-    }
+    context ??= { logger: createLogger(logLevel(program)), stdout: process.stdout, exitCode: ExitCode.ok };
     return context;
   };
 
-  program
-    .name('switchboard')
-    .description('GitOps reconciler for a multi-tenant voice and unified-communications platform')
-    .version(VERSION)
-    .option('--log-level <level>', 'pino level of the JSON log on stderr', 'warn')
-    .showHelpAfterError()
-    .exitOverride();
-  for (const register of commands) register(program, getContext);
-
+  buildProgram(program, getContext);
   try {
-    await program.parseAsync(argv);
+    await program.parseAsync(versionAlias(argv));
     return getContext().exitCode;
   } catch (error) {
-    return reportError(error, getContext(), String(program.opts()['logLevel'] ?? 'warn'));
+    return reportError(error, getContext(), logLevel(program));
   }
+}
+
+/**
+ * `switchboard --version [--format json]` runs the `version` command: commander's own
+ * --version prints the bare version and takes no --format.
+ */
+function versionAlias(argv: string[]): string[] {
+  const [node = '', script = '', first, ...rest] = argv;
+  return first === '--version' || first === '-V' ? [node, script, 'version', ...rest] : argv;
+}
+
+/** The level given (commander has checked it against LOG_LEVELS), or the default when parsing failed first. */
+function logLevel(program: Command): string {
+  const level = String(program.opts()['logLevel'] ?? 'warn');
+  return (LOG_LEVELS as readonly string[]).includes(level) ? level : 'warn';
 }
 
 function reportError(error: unknown, context: CliContext, level: string): number {

@@ -3,8 +3,10 @@ import { access, readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { SwitchboardError } from '../core/errors.js';
+import { registerSecret } from '../core/secrets.js';
 import { isValidBase32 } from '../api/totp.js';
 import { interpolate, protectReferences, restoreReferences } from './interpolate.js';
+import { booleanVariable, environmentNames, fileNames, type SettingNames } from './naming.js';
 import { isLoopbackHost } from './transport-security.js';
 
 export const CONFIG_FILE_NAME = 'switchboard.config.yaml';
@@ -31,6 +33,11 @@ export interface ConnectionConfig {
   /** Absolute path of a PEM CA bundle. */
   caFile?: string;
   insecure?: boolean;
+  /**
+   * Where the platform serves the group's branding read, below `P/groups/{uuid}/`: the API
+   * documents do not show it (Document 1 §4.2); switchboard's default is `configurations/pages`.
+   */
+  brandingReadPath?: string;
   /** `switchboard.config.yaml (env prod)` or `environment variables`, for messages. */
   source: string;
 }
@@ -46,10 +53,12 @@ export interface LoadConnectionOptions {
    * credentials may then be absent (default true).
    */
   platform?: boolean;
+  /** True when the manifests hold RoutingTable documents: `routingEngine` is then required. */
+  routing?: boolean;
   cwd?: string;
 }
 
-const ENV_KEYS = new Set(['url', 'instance', 'auth', 'routingEngine', 'caFile', 'insecure']);
+const ENV_KEYS = new Set(['url', 'instance', 'auth', 'routingEngine', 'caFile', 'insecure', 'brandingReadPath']);
 const RE_KEYS = new Set(['url', 'auth', 'caFile', 'insecure']);
 
 /**
@@ -64,7 +73,7 @@ export async function loadConnection(options: LoadConnectionOptions): Promise<Co
   if (options.configPath && !(await existing(file!))) throw configError(`config file ${options.configPath} not found`);
   if (!file) {
     if (options.envName) throw configError(`--env ${options.envName} given, but there is no ${CONFIG_FILE_NAME} in ${cwd} (use --config FILE)`);
-    return fromEnvironment(options.env, cwd, options.platform !== false);
+    return fromEnvironment(options.env, cwd, options.platform !== false, options.routing === true);
   }
   return fromFile(file, options);
 }
@@ -86,30 +95,32 @@ async function fromFile(file: string, options: LoadConnectionOptions): Promise<C
   const at = `environments.${name}`;
   const { value, missing } = interpolate(raw, options.env, at);
   const problems = missing.map((m) => `${m.at}: environment variable ${m.name} is not set`);
-  const config = readEnvironment(value as Record<string, unknown>, at, dirname(file), problems, options.platform !== false);
-  return finish(config, `${file} (env ${name})`, problems);
+  const naming = fileNames(at);
+  const config = readEnvironment(value as Record<string, unknown>, naming, dirname(file), problems, options.platform !== false);
+  return finish(config, `${file} (env ${name})`, naming, problems, options.routing === true);
 }
 
-function readEnvironment(raw: Record<string, unknown>, at: string, baseDir: string, problems: string[], platform: boolean): Omit<ConnectionConfig, 'source'> {
-  unknownKeys(raw, ENV_KEYS, at, problems);
+function readEnvironment(raw: Record<string, unknown>, names: SettingNames, baseDir: string, problems: string[], platform: boolean): Omit<ConnectionConfig, 'source'> {
+  unknownKeys(raw, ENV_KEYS, names.of(''), problems);
   // Without platform documents, the platform's url and auth are checked only when given.
   const needed = platform || raw['url'] !== undefined;
-  const url = needed ? requiredString(raw['url'], `${at}.url`, problems) : undefined;
-  const instance = optionalString(raw['instance'], `${at}.instance`, problems);
-  const auth = needed ? readAuth(raw['auth'], `${at}.auth`, problems, true) : undefined;
-  const caFile = optionalString(raw['caFile'], `${at}.caFile`, problems);
-  const insecure = optionalBoolean(raw['insecure'], `${at}.insecure`, problems);
+  const url = needed ? requiredString(raw['url'], names.of('url'), problems) : undefined;
+  const instance = optionalString(raw['instance'], names.of('instance'), problems);
+  const auth = needed ? readAuth(raw['auth'], 'auth', names, problems, true) : undefined;
+  const caFile = optionalString(raw['caFile'], names.of('caFile'), problems);
+  const insecure = optionalBoolean(raw['insecure'], names.of('insecure'), problems);
+  const brandingReadPath = readBrandingPath(raw['brandingReadPath'], names.of('brandingReadPath'), problems);
   let routingEngine: RoutingEngineConnection | undefined;
   if (raw['routingEngine'] !== undefined) {
     const re = raw['routingEngine'];
-    if (!isPlainObject(re)) problems.push(`${at}.routingEngine: expected a mapping`);
+    if (!isPlainObject(re)) problems.push(`${names.of('routingEngine')}: expected a mapping`);
     else {
-      unknownKeys(re, RE_KEYS, `${at}.routingEngine`, problems);
-      const reCa = optionalString(re['caFile'], `${at}.routingEngine.caFile`, problems);
-      const reInsecure = optionalBoolean(re['insecure'], `${at}.routingEngine.insecure`, problems);
+      unknownKeys(re, RE_KEYS, names.of('routingEngine.'), problems);
+      const reCa = optionalString(re['caFile'], names.of('routingEngine.caFile'), problems);
+      const reInsecure = optionalBoolean(re['insecure'], names.of('routingEngine.insecure'), problems);
       routingEngine = {
-        url: requiredString(re['url'], `${at}.routingEngine.url`, problems) ?? '',
-        auth: readAuth(re['auth'], `${at}.routingEngine.auth`, problems, false) ?? { token: '' },
+        url: requiredString(re['url'], names.of('routingEngine.url'), problems) ?? '',
+        auth: readAuth(re['auth'], 'routingEngine.auth', names, problems, false) ?? { token: '' },
         ...(reCa ? { caFile: resolve(baseDir, reCa) } : {}),
         ...(reInsecure === undefined ? {} : { insecure: reInsecure }),
       };
@@ -122,29 +133,43 @@ function readEnvironment(raw: Record<string, unknown>, at: string, baseDir: stri
     ...(routingEngine ? { routingEngine } : {}),
     ...(caFile ? { caFile: resolve(baseDir, caFile) } : {}),
     ...(insecure === undefined ? {} : { insecure }),
+    ...(brandingReadPath ? { brandingReadPath } : {}),
   };
 }
 
-function readAuth(raw: unknown, at: string, problems: string[], allowTotp: boolean): ConnectionAuth | undefined {
-  if (!isPlainObject(raw)) {
-    problems.push(`${at}: expected { username, password${allowTotp ? ', totpSecret?' : ''} } or { token }`);
+/** A path below `P/groups/{uuid}/`: segments only, no query, no way out of the group. */
+function readBrandingPath(value: unknown, at: string, problems: string[]): string | undefined {
+  const text = optionalString(value, at, problems)?.replace(/^\/+|\/+$/g, '');
+  if (!text) return undefined;
+  if (/[?#\s]/.test(text) || text.split('/').some((s) => s === '' || s === '.' || s === '..')) {
+    problems.push(`${at}: expected a path below the group such as configurations/pages, not ${JSON.stringify(value)}`);
     return undefined;
   }
-  unknownKeys(raw, new Set(['username', 'password', 'token', ...(allowTotp ? ['totpSecret'] : [])]), at, problems);
-  const token = optionalString(raw['token'], `${at}.token`, problems);
+  return text;
+}
+
+function readAuth(raw: unknown, at: string, names: SettingNames, problems: string[], allowTotp: boolean): ConnectionAuth | undefined {
+  const given = (key: string) => isPlainObject(raw) && raw[key] !== undefined;
+  if (!isPlainObject(raw) || !['username', 'password', 'token', 'totpSecret'].some(given)) {
+    problems.push(names.missingCredentials(at, allowTotp));
+    return undefined;
+  }
+  const name = (key: string) => names.of(`${at}.${key}`);
+  unknownKeys(raw, new Set(['username', 'password', 'token', ...(allowTotp ? ['totpSecret'] : [])]), names.of(`${at}.`), problems);
+  const token = optionalString(raw['token'], name('token'), problems);
   if (token !== undefined) {
-    if (raw['username'] !== undefined || raw['password'] !== undefined) problems.push(`${at}: give either token or username/password, not both`);
+    if (given('username') || given('password')) problems.push(`give either ${name('token')} or ${name('username')}/${name('password')}, not both`);
     return { token };
   }
-  const username = requiredString(raw['username'], `${at}.username`, problems);
-  const password = requiredString(raw['password'], `${at}.password`, problems);
-  const totpSecret = optionalString(raw['totpSecret'], `${at}.totpSecret`, problems);
-  if (totpSecret !== undefined && !isValidBase32(totpSecret)) problems.push(`${at}.totpSecret: not a base32 secret (letters A-Z and digits 2-7)`);
+  const username = requiredString(raw['username'], name('username'), problems);
+  const password = requiredString(raw['password'], name('password'), problems);
+  const totpSecret = optionalString(raw['totpSecret'], name('totpSecret'), problems);
+  if (totpSecret !== undefined && !isValidBase32(totpSecret)) problems.push(`${name('totpSecret')}: not a base32 secret (letters A-Z and digits 2-7)`);
   if (username === undefined || password === undefined) return undefined;
   return { username, password, ...(totpSecret ? { totpSecret } : {}) };
 }
 
-function fromEnvironment(env: Readonly<Record<string, string | undefined>>, cwd: string, platform: boolean): Promise<ConnectionConfig> {
+function fromEnvironment(env: Readonly<Record<string, string | undefined>>, cwd: string, platform: boolean, routing: boolean): Promise<ConnectionConfig> {
   const pick = (name: string): string | undefined => (env[name] === '' ? undefined : env[name]);
   if (!pick('SWITCHBOARD_URL') && (platform || !pick('SWITCHBOARD_RE_URL'))) {
     throw configError(`no ${CONFIG_FILE_NAME} in ${cwd} and SWITCHBOARD_URL is not set: create the file (see docs) or set SWITCHBOARD_URL and credentials`);
@@ -155,43 +180,53 @@ function fromEnvironment(env: Readonly<Record<string, string | undefined>>, cwd:
     instance: pick('SWITCHBOARD_INSTANCE'),
     auth: authFromEnv(pick, 'SWITCHBOARD_', { totpSecret: pick('SWITCHBOARD_TOTP_SECRET') }),
     caFile: pick('SWITCHBOARD_CA_FILE'),
-    insecure: boolFromEnv(pick('SWITCHBOARD_INSECURE'), 'SWITCHBOARD_INSECURE', problems),
+    insecure: booleanVariable(pick('SWITCHBOARD_INSECURE'), 'SWITCHBOARD_INSECURE', problems),
+    brandingReadPath: pick('SWITCHBOARD_BRANDING_READ_PATH'),
   };
   if (pick('SWITCHBOARD_RE_URL')) {
     raw['routingEngine'] = {
       url: pick('SWITCHBOARD_RE_URL'),
       auth: authFromEnv(pick, 'SWITCHBOARD_RE_', {}),
       caFile: pick('SWITCHBOARD_RE_CA_FILE'),
-      insecure: boolFromEnv(pick('SWITCHBOARD_RE_INSECURE'), 'SWITCHBOARD_RE_INSECURE', problems),
+      insecure: booleanVariable(pick('SWITCHBOARD_RE_INSECURE'), 'SWITCHBOARD_RE_INSECURE', problems),
     };
   }
-  const config = readEnvironment(dropUndefined(raw), 'SWITCHBOARD', cwd, problems, platform);
-  return finish(config, 'environment variables', problems.map((p) => p.replace(/^SWITCHBOARD\.?/, 'SWITCHBOARD_* ')));
+  const config = readEnvironment(dropUndefined(raw), environmentNames, cwd, problems, platform);
+  return finish(config, 'environment variables', environmentNames, problems, routing);
 }
 
 function authFromEnv(pick: (name: string) => string | undefined, prefix: string, extra: Record<string, string | undefined>): Record<string, unknown> {
   return dropUndefined({ token: pick(`${prefix}TOKEN`), username: pick(`${prefix}USERNAME`), password: pick(`${prefix}PASSWORD`), ...extra });
 }
 
-function boolFromEnv(value: string | undefined, name: string, problems: string[]): boolean | undefined {
-  if (value === undefined) return undefined;
-  if (/^(1|true|yes)$/i.test(value)) return true;
-  if (/^(0|false|no)$/i.test(value)) return false;
-  problems.push(`${name}: expected true or false`);
-  return undefined;
-}
-
-async function finish(config: Omit<ConnectionConfig, 'source'>, source: string, problems: string[]): Promise<ConnectionConfig> {
-  checkUrl(config.url, config.insecure === true, 'url', problems);
-  if (config.routingEngine) checkUrl(config.routingEngine.url, config.routingEngine.insecure === true, 'routingEngine.url', problems);
-  for (const ca of [config.caFile, config.routingEngine?.caFile]) {
-    if (ca && !(await existing(ca))) problems.push(`caFile ${ca} not found`);
+async function finish(config: Omit<ConnectionConfig, 'source'>, source: string, names: SettingNames, problems: string[], routing: boolean): Promise<ConnectionConfig> {
+  checkUrl(config.url, config.insecure === true, 'url', names, problems);
+  if (config.routingEngine) checkUrl(config.routingEngine.url, config.routingEngine.insecure === true, 'routingEngine.url', names, problems);
+  else if (routing) problems.push(names.missingRoutingEngine());
+  for (const [key, ca] of [['caFile', config.caFile], ['routingEngine.caFile', config.routingEngine?.caFile]] as const) {
+    if (ca && !(await existing(ca))) problems.push(`${names.of(key)}: ${ca} not found`);
   }
+  registerCredentials(config.auth);
+  if (config.routingEngine) registerCredentials(config.routingEngine.auth);
   if (problems.length > 0) throw configError(`${source}:\n  ${problems.join('\n  ')}`);
   return { ...config, source };
 }
 
-function checkUrl(text: string, insecure: boolean, what: string, problems: string[]): void {
+/**
+ * Every credential of the configuration goes to the secrets registry, whether or not this
+ * run uses it: no output shows it. The Basic form too, which an engine may echo as a header.
+ */
+function registerCredentials(auth: ConnectionAuth | RoutingEngineConnection['auth']): void {
+  if ('token' in auth) registerSecret(auth.token);
+  else {
+    registerSecret(auth.password);
+    registerSecret(Buffer.from(`${auth.username}:${auth.password}`).toString('base64'));
+    if ('totpSecret' in auth) registerSecret(auth.totpSecret);
+  }
+}
+
+function checkUrl(text: string, insecure: boolean, key: string, names: SettingNames, problems: string[]): void {
+  const what = names.of(key);
   if (!text) return;
   let url: URL;
   try {
@@ -202,7 +237,7 @@ function checkUrl(text: string, insecure: boolean, what: string, problems: strin
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') problems.push(`${what}: must be an http or https URL`);
   else if (url.protocol === 'http:' && !insecure && !isLoopbackHost(url.hostname)) {
-    problems.push(`${what}: ${url.origin} uses plain http, so credentials would travel unencrypted; use https, or set insecure: true if you accept that`);
+    problems.push(`${what}: ${url.origin} uses plain http, so credentials would travel unencrypted; use https, or ${names.allowPlainHttp(key)}`);
   }
 }
 
@@ -223,8 +258,9 @@ function dropUndefined(record: Record<string, unknown>): Record<string, unknown>
   return Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined));
 }
 
-function unknownKeys(raw: Record<string, unknown>, allowed: Set<string>, at: string, problems: string[]): void {
-  for (const key of Object.keys(raw)) if (!allowed.has(key)) problems.push(`${at}.${key}: unknown setting (expected one of ${[...allowed].join(', ')})`);
+/** `prefix` ends with the separator (`environments.prod.`, `environments.prod.auth.`). */
+function unknownKeys(raw: Record<string, unknown>, allowed: Set<string>, prefix: string, problems: string[]): void {
+  for (const key of Object.keys(raw)) if (!allowed.has(key)) problems.push(`${prefix}${key}: unknown setting (expected one of ${[...allowed].join(', ')})`);
 }
 
 function requiredString(value: unknown, at: string, problems: string[]): string | undefined {

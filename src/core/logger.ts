@@ -1,4 +1,5 @@
 import { pino, type Logger } from 'pino';
+import { maskSecrets } from './secrets.js';
 
 /**
  * Paths pino blanks out wherever they appear in a log object. Credentials and tokens must
@@ -30,13 +31,21 @@ export const REDACTED_PATHS = [
 
 export type { Logger };
 
-/** JSON logs on stderr; stdout is kept for the human output. */
+/** The levels `--log-level` and `SWITCHBOARD_LOG_LEVEL` accept (pino's, most verbose last). */
+export const LOG_LEVELS = ['silent', 'fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
+
+/**
+ * JSON logs on stderr; stdout is kept for the human output. Keys known to hold secrets are
+ * redacted by path; every line is also passed through the secrets registry, which masks a
+ * known secret wherever a message or an error quotes it.
+ */
 export function createLogger(level = 'warn', fd = 2): Logger {
   return pino(
     {
       level,
       base: undefined,
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      hooks: { streamWrite: maskSecrets },
     },
     pino.destination({ dest: fd, sync: true }),
   );

@@ -9,12 +9,10 @@ import { tmpdir } from 'node:os';
 import { isAbsolute, join, relative } from 'node:path';
 import { SwitchboardError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
-import { planPipeline, type PlanCommandOptions, type PlanRun } from '../cli/plan-pipeline.js';
-import { openSession, type PlatformSession } from '../cli/session.js';
 import { renderSummary } from '../apply/summary.js';
 import { renderText } from '../plan/render-text.js';
 import type { Plan } from '../plan/types.js';
-import { runApply } from '../apply/run-apply.js';
+import { applyRun, openSession, planRun, type PlanRun, type PlanRunOptions, type Session } from '../run/index.js';
 import { editedCopy, type DemoEdit } from './edit-copy.js';
 
 /** The value the last step changes: acme-corp's markup, a one-field update. */
@@ -44,9 +42,9 @@ export async function runDemo(options: DemoOptions): Promise<void> {
   const { out } = options;
   const work = await mkdtemp(join(tmpdir(), 'switchboard-demo-'));
   const shown = displayPath(options.examples);
-  let session: PlatformSession | undefined;
+  let session: Session | undefined;
   const heading = (n: number, title: string) => out.write(`\n${options.color ? '\x1b[1m' : ''}── ${n}/${STEPS}  ${title}${options.color ? '\x1b[0m' : ''}\n\n`);
-  const plan = (paths: string[]): Promise<PlanRun> => planPipeline(paths, planOptions(options, join(work, 'state')), options.logger, session);
+  const plan = (paths: string[]): Promise<PlanRun> => planRun(paths, planOptions(options, join(work, 'state')), options.logger, session);
   try {
     out.write('switchboard demo: manifests → plan → apply → plan, on a simulator running inside this process.\n');
 
@@ -62,7 +60,7 @@ export async function runDemo(options: DemoOptions): Promise<void> {
     if (firstCount === 0) throw new DemoStepError('plan', 'expected changes on a fresh simulator, the plan is empty');
 
     heading(3, 'Apply it');
-    const applied = await runApply(first, first.plan.changes, { concurrency: options.concurrency, failFast: false, stateDir: join(work, 'state'), runId: `demo-${Date.now().toString(36)}`, progressOut: out, progressMs: 1_000 });
+    const applied = await applyRun(first, first.plan.changes, { concurrency: options.concurrency, failFast: false, stateDir: join(work, 'state'), runId: `demo-${Date.now().toString(36)}`, progressOut: out, progressMs: 1_000 });
     // On a terminal the progress line was redrawn in place; in a log, print where it ended.
     if (!out.isTTY) out.write(`${applied.finalProgress.replace(/, ETA \d+ s$/, '')}\n`);
     out.write(renderSummary(applied.result).replace(/^\n/, ''));
@@ -95,7 +93,7 @@ export async function runDemo(options: DemoOptions): Promise<void> {
   }
 }
 
-function planOptions(options: DemoOptions, stateDir: string): PlanCommandOptions {
+function planOptions(options: DemoOptions, stateDir: string): PlanRunOptions {
   return { target: [], exclude: [], prune: false, concurrency: options.concurrency, maxDeletePercent: 10, allowReplace: false, stateDir };
 }
 

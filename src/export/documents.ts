@@ -69,7 +69,7 @@ function writeCollection(map: YamlMap, key: string, collection: ChildCollection,
   for (const n of nodes) {
     const identity = n.kind.identity(n.live.fields);
     const value = specMap(n, warnings);
-    // A map entry that says nothing (a number without an address) is left out.
+    // A map entry that says nothing (every field unset) is left out.
     if (value.entries.every((e) => e.value === null)) continue;
     byIdentity.set(identity, value);
   }

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { SwitchboardError } from '../core/errors.js';
+import { schemaModeline, schemasDirFor } from '../manifest/schema-location.js';
 import type { ExportDocument } from './org-documents.js';
 import { renderDocument } from './yaml-writer.js';
 
@@ -59,28 +59,15 @@ function safeName(name: string): string {
 /** Writes the documents; returns the paths written. */
 export async function writeDocuments(files: ReadonlyMap<ExportDocument, string>): Promise<string[]> {
   const written: string[] = [];
+  const schemasByDir = new Map<string, string>();
   for (const [doc, file] of files) {
     await mkdir(path.dirname(file), { recursive: true });
-    const header = [`yaml-language-server: $schema=${schemaRef(path.dirname(file), doc.schemaFile)}`, EXPORT_MARKER];
+    const key = `${path.dirname(file)}\0${doc.schemaFile}`;
+    const schemas = schemasByDir.get(key) ?? schemasDirFor(path.dirname(file), doc.schemaFile);
+    schemasByDir.set(key, schemas);
+    const header = [schemaModeline(file, schemas, doc.schemaFile), EXPORT_MARKER];
     await writeFile(file, renderDocument(doc.root, header));
     written.push(file);
   }
   return written;
-}
-
-/**
- * The `$schema` reference: a relative path to the nearest `schemas/` folder above the
- * file (the switchboard checkout, or a repository that vendors the schemas), else the
- * bare schema file name for the editor's own schema mapping.
- */
-export function schemaRef(fileDir: string, schemaFile: string): string {
-  let dir = path.resolve(fileDir);
-  for (;;) {
-    if (existsSync(path.join(dir, 'schemas', schemaFile))) {
-      return path.relative(path.resolve(fileDir), path.join(dir, 'schemas', schemaFile)).split(path.sep).join('/');
-    }
-    const up = path.dirname(dir);
-    if (up === dir) return schemaFile;
-    dir = up;
-  }
 }

@@ -1,3 +1,4 @@
+import { ApiError } from '../api/errors.js';
 import type { KindContext, KindDefinition, ListSpec, LiveObject } from '../kinds/types.js';
 import type { ListingClient } from '../state/types.js';
 import { assertReadable } from '../state/item-shape.js';
@@ -72,12 +73,18 @@ export class ExportReader {
     const specs = kind.list?.(parent, this.ctx);
     if (!specs) return [];
     const all = Array.isArray(specs) ? specs : [specs];
-    const lists = await Promise.all(all.map(async (s) => ({ spec: s, items: await this.items(query ? { ...s, query: { ...s.query, ...query } } : s) })));
+    const lists = await Promise.all(all.map(async (s) => ({ spec: s, items: await this.items(kind, query ? { ...s, query: { ...s.query, ...query } } : s) })));
     return Promise.all(lists.flatMap(({ spec, items }) => items.map((item) => this.toListed(kind, item, parent, spec))));
   }
 
-  private items(spec: ListSpec): Promise<Record<string, unknown>[]> {
-    return fetchListItems(this.client, spec);
+  /** A read the documents do not show that the platform lacks (404, 405) exports nothing: it cannot be read. */
+  private async items(kind: KindDefinition, spec: ListSpec): Promise<Record<string, unknown>[]> {
+    try {
+      return await fetchListItems(this.client, spec);
+    } catch (error) {
+      if (kind.readMayBeMissing && error instanceof ApiError && (error.status === 404 || error.status === 405)) return [];
+      throw error;
+    }
   }
 
   private async toListed(kind: KindDefinition, item: Record<string, unknown>, parent: LiveObject | undefined, spec: ListSpec): Promise<Listed> {

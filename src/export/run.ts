@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { DiagnosticsError } from '../core/errors.js';
+import type { KindSettings } from '../kinds/types.js';
 import { loadManifests } from '../manifest/index.js';
 import { createReferenceData, type RefsClient } from '../state/refs.js';
 import type { ListingClient } from '../state/types.js';
@@ -23,6 +24,8 @@ export interface ExportOptions {
   scopes: readonly string[];
   outDir: string;
   force: boolean;
+  /** Connection settings the kinds need (the branding read path). */
+  settings?: KindSettings;
 }
 
 export interface ExportResult {
@@ -42,7 +45,7 @@ export interface ExportResult {
 export async function exportManifests(client: ExportClient, options: ExportOptions): Promise<ExportResult> {
   const outDir = resolve(options.outDir);
   await prepareOutDir(outDir, options.force); // refuse early, before any request
-  const ctx = { P: client.paths.P, refs: createReferenceData(client, client.paths.P) };
+  const ctx = { P: client.paths.P, refs: createReferenceData(client, client.paths.P), ...(options.settings ? { settings: options.settings } : {}) };
   const reader = new ExportReader(client, ctx);
   const mayGet: MayGet = (path) => client.permissions.check('GET', path).allowed;
   const roots = options.scopes.length > 0 ? await Promise.all(options.scopes.map((s) => findScope(reader, mayGet, s))) : await visibleRoots(reader, mayGet);

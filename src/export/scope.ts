@@ -1,3 +1,4 @@
+import { ApiError } from '../api/errors.js';
 import { SwitchboardError } from '../core/errors.js';
 import type { KindDefinition } from '../kinds/types.js';
 import { documentKinds, OrgWalker, type OrgEntry } from './org.js';
@@ -21,13 +22,31 @@ export function parseScope(address: string): { kind: KindDefinition; name: strin
 /**
  * The objects a run starts from without --scope: everything the caller can see. A caller
  * who may list the top level (system administrators: groups) starts there; others start
- * from the lists their own level answers without a parent (Doc 1 §4.3, §4.4).
+ * from the lists their own level answers without a parent (Doc 1 §4.3, §4.4). Whether it
+ * may is what the api_rules say and, when they allow more than the level does, what the
+ * platform answers: a list refused with 403 (groups below system level, Doc 1 §4.2;
+ * resellers for a tenant administrator, §4.3) holds nothing.
  */
 export async function visibleRoots(reader: ExportReader, mayGet: MayGet): Promise<OrgEntry[]> {
-  const tops = topKinds().filter((k) => permitted(reader, k, mayGet));
-  const kindsToList = tops.length > 0 ? tops : documentKinds.filter((k) => k.parentKinds.length > 0 && permitted(reader, k, mayGet));
-  const lists = await Promise.all(kindsToList.map(async (kind) => (await reader.list(kind, undefined)).map((l): OrgEntry => ({ kind, ...l }))));
-  return lists.flat();
+  const tops = await listedRoots(reader, topKinds().filter((k) => permitted(reader, k, mayGet)));
+  if (tops) return tops;
+  return (await listedRoots(reader, documentKinds.filter((k) => k.parentKinds.length > 0 && permitted(reader, k, mayGet)))) ?? [];
+}
+
+/** The objects of `kinds` listed without a parent; undefined when there is none to list or every list was refused. */
+async function listedRoots(reader: ExportReader, kinds: readonly KindDefinition[]): Promise<OrgEntry[] | undefined> {
+  const lists = await Promise.all(
+    kinds.map(async (kind) => {
+      try {
+        return (await reader.list(kind, undefined)).map((l): OrgEntry => ({ kind, ...l }));
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 403) return undefined;
+        throw error;
+      }
+    }),
+  );
+  const answered = lists.filter((l): l is OrgEntry[] => l !== undefined);
+  return answered.length > 0 ? answered.flat() : undefined;
 }
 
 function permitted(reader: ExportReader, kind: KindDefinition, mayGet: MayGet): boolean {

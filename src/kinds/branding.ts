@@ -14,8 +14,12 @@ const fields: readonly FieldSpec[] = [
 ];
 
 const TYPES = ['font', 'image', 'theme'] as const;
-const pagesPath = (ctx: KindContext, ids: Readonly<Record<string, string>>): string =>
-  `${ctx.P}/groups/${pathId(ids, 'Group')}/configurations/pages`;
+/** The read the documents do not show (Doc 1 §4.2), by default on the PUT's path. */
+const DEFAULT_BRANDING_READ_PATH = 'configurations/pages';
+const groupPath = (ctx: KindContext, ids: Readonly<Record<string, string>>): string => `${ctx.P}/groups/${pathId(ids, 'Group')}`;
+const pagesPath = (ctx: KindContext, ids: Readonly<Record<string, string>>): string => `${groupPath(ctx, ids)}/configurations/pages`;
+const readPath = (ctx: KindContext, ids: Readonly<Record<string, string>>): string =>
+  `${groupPath(ctx, ids)}/${ctx.settings?.brandingReadPath ?? DEFAULT_BRANDING_READ_PATH}`;
 
 function put(values: Record<string, unknown>, live: { ids: Readonly<Record<string, string>> }, ctx: KindContext) {
   return [
@@ -30,8 +34,10 @@ function put(values: Record<string, unknown>, live: { ids: Readonly<Record<strin
 
 /**
  * A group's branding, one object per type. The read path is not shown in Doc 1 §4.2:
- * switchboard reads `GET G/configurations/pages?type=<type>` (the simulator serves it),
- * a design decision recorded in the README. A PUT writes one type; it exists once written.
+ * switchboard reads `GET G/<brandingReadPath>?type=<type>` (default `configurations/pages`,
+ * the PUT's path; the simulator serves it there). A platform that answers 404 has no such
+ * read: branding is then planned from the last-applied record. A PUT writes one type; it
+ * exists once written.
  */
 export const brandingKind: KindDefinition = {
   kind: 'Branding',
@@ -44,16 +50,22 @@ export const brandingKind: KindDefinition = {
   list: (parent, ctx) =>
     parent &&
     TYPES.map((type) => ({
-      path: pagesPath(ctx, parent.ids),
+      path: readPath(ctx, parent.ids),
       itemsKey: '',
       style: 'object' as const,
       role: 'groups.instance.configurations.branding.pages.read',
       query: { type },
-      notFoundIsEmpty: true,
       inject: { type },
     })),
+  readMayBeMissing: {
+    note:
+      'The API documents do not show how branding is read (Document 1 §4.2), so switchboard plans it from its last-applied record: ' +
+      'a declared value is sent again when it differs from the one last applied. If the platform serves the read at another path ' +
+      'below the group, set brandingReadPath in switchboard.config.yaml (or SWITCHBOARD_BRANDING_READ_PATH).',
+  },
   fromApi: (item) => ({ id: String(item['type']), fields: fieldsFromApi(fields, item) }),
-  createdId: { from: 'lookup' },
+  // A type is its own id: nothing to look up after the PUT (whose read may be missing).
+  createdId: { from: 'identity' },
   create: (desired, parent, ctx) => put(desired.fields, { ids: parent?.ids ?? {} }, ctx),
   update: (desired, live: LiveObject, ctx) => put({ ...desired.fields, type: live.id }, live, ctx),
   cannotDelete: 'branding cannot be deleted through the API (Doc 1 §4.2 has no such endpoint)',

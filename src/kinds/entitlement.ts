@@ -1,7 +1,31 @@
 import { SwitchboardError } from '../core/errors.js';
 import { fieldsFromApi, pathId } from './fields.js';
 import { subscriptionPath } from './subscription-path.js';
-import type { FieldSpec, IdChain, KindContext, KindDefinition, LiveObject } from './types.js';
+import type { FieldSpec, IdChain, KindContext, KindDefinition, LiveObject, ReferenceList } from './types.js';
+
+/**
+ * Doc 2 §4.1: a subscription's entitlement types. A subscription this plan creates has no
+ * types endpoint yet (its id is a pending placeholder): the deprecated instance-wide
+ * `P/public/entitlement_types` stands in.
+ */
+export const ENTITLEMENT_TYPES: ReferenceList<{ id: number; name: string }> = {
+  name: 'entitlement types',
+  source: (P, ids) => {
+    const subscription = ids['Subscription'];
+    // Both answers carry `pagination` (Doc 2 §4.1): read in page style, every page.
+    if (subscription === undefined || subscription.startsWith('{id:')) {
+      return { path: `${P}/public/entitlement_types`, itemsKey: 'entitlementTypes', style: 'page' };
+    }
+    return {
+      path: `${subscriptionPath({ P }, ids)}/entitlement_types`,
+      itemsKey: 'entitlementTypes',
+      style: 'page',
+      role: 'tenants.instance.subscriptions.instance.entitlement_types.read',
+    };
+  },
+  shape: { id: 'integer', name: 'string' },
+  value: (item) => ({ id: Number(item['id']), name: String(item['name']) }),
+};
 
 const fields: readonly FieldSpec[] = [
   // The live entitlement names its type but carries no licenseModelId (Doc 2 §2.3).
@@ -25,7 +49,7 @@ export const entitlementKind: KindDefinition = {
   canonicalize: async (desired, ctx) => {
     if (desired.fields['type'] !== undefined || desired.fields['typeId'] === undefined) return desired;
     const { typeId, ...fields } = desired.fields;
-    const types = await ctx.refs.entitlementTypes({});
+    const types = await ctx.refs.read(ENTITLEMENT_TYPES);
     const found = types.find((t) => String(t.id) === String(typeId));
     if (!found) throw new SwitchboardError('SB_UNKNOWN_REFERENCE', `unknown entitlement type id ${String(typeId)}`);
     const parent = desired.address.slice(0, desired.address.lastIndexOf('/entitlement/'));
@@ -86,7 +110,7 @@ export const entitlementKind: KindDefinition = {
 
 /** Entitlement types are named in manifests (or given by id); the API wants the id. */
 async function entitlementTypeId(type: unknown, ids: IdChain, ctx: KindContext): Promise<number> {
-  const types = await ctx.refs.entitlementTypes(ids);
+  const types = await ctx.refs.read(ENTITLEMENT_TYPES, ids);
   const found = types.find((t) => t.name === type || String(t.id) === String(type));
   if (!found) throw new SwitchboardError('SB_UNKNOWN_REFERENCE', `unknown entitlement type "${String(type)}"`);
   return found.id;

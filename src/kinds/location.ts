@@ -1,13 +1,27 @@
 import { SwitchboardError } from '../core/errors.js';
 import { fieldsFromApi, pathId } from './fields.js';
 import { subscriptionPath } from './subscription-path.js';
-import type { FieldSpec, KindContext, KindDefinition, LiveObject } from './types.js';
+import type { FieldSpec, KindContext, KindDefinition, LiveObject, ReferenceList } from './types.js';
+
+/** Doc 2 §4.7: the postal codes a location may name, by code (the API wants their ids). */
+export const POSTAL_CODES: ReferenceList<{ id: number; code: string; isoCode?: string; city?: string }> = {
+  name: 'postal codes',
+  source: (P) => ({ path: `${P}/public/postal_codes`, itemsKey: 'postalCodes', style: 'page' }),
+  shape: { id: 'integer', code: 'scalar', city: 'string?', country: 'object?' },
+  value: (item) => {
+    const country = item['country'] as { isoCode?: unknown } | undefined;
+    const isoCode = typeof country?.isoCode === 'string' && country.isoCode ? country.isoCode : undefined;
+    const city = typeof item['city'] === 'string' && item['city'] ? item['city'] : undefined;
+    return { id: Number(item['id']), code: String(item['code']), ...(isoCode ? { isoCode } : {}), ...(city ? { city } : {}) };
+  },
+};
 
 const fields: readonly FieldSpec[] = [
   { name: 'street', change: 'update', type: 'string' },
   { name: 'number', change: 'update', type: 'string' },
   { name: 'postalCode', change: 'update', type: 'string' },
   { name: 'postbox', change: 'update', type: 'string' },
+  { name: 'postalCodeId', change: 'update', type: 'integer' },
 ];
 
 const collectionPath = (ctx: KindContext, ids: Readonly<Record<string, string>>): string =>
@@ -15,17 +29,33 @@ const collectionPath = (ctx: KindContext, ids: Readonly<Record<string, string>>)
 const itemPath = (live: LiveObject, ctx: KindContext): string =>
   `${collectionPath(ctx, live.ids)}/${pathId(live.ids, 'Location')}`;
 
-/** Manifests give the postal code; POST and PUT L want `postalCodeId` (Doc 2 §4.7). */
+/**
+ * POST and PUT L want `postalCodeId` (Doc 2 §4.7). A manifest may give it; otherwise it is
+ * looked up by the postal code, through a list the documents do not show (it may not exist).
+ */
 async function body(values: Record<string, unknown>, ctx: KindContext): Promise<Record<string, unknown>> {
   const result: Record<string, unknown> = {};
   for (const name of ['street', 'number', 'postbox']) if (name in values) result[name] = values[name];
-  if ('postalCode' in values) {
-    const codes = await ctx.refs.postalCodes();
-    const found = codes.find((c) => c.code === String(values['postalCode']));
-    if (!found) throw new SwitchboardError('SB_UNKNOWN_REFERENCE', `unknown postal code "${String(values['postalCode'])}"`);
-    result['postalCodeId'] = found.id;
-  }
+  if ('postalCodeId' in values) result['postalCodeId'] = Number(values['postalCodeId']);
+  else if ('postalCode' in values) result['postalCodeId'] = await postalCodeId(String(values['postalCode']), ctx);
   return result;
+}
+
+async function postalCodeId(code: string, ctx: KindContext): Promise<number> {
+  let codes: { id: number; code: string }[];
+  try {
+    codes = await ctx.refs.read(POSTAL_CODES);
+  } catch (error) {
+    // The API client's error for the read names its status (kinds do not import the client).
+    if ((error as { status?: unknown }).status !== 404) throw error;
+    throw new SwitchboardError(
+      'SB_UNKNOWN_REFERENCE',
+      `the platform has no postal-code list (GET ${ctx.P}/public/postal_codes answered 404; the API documents show none): declare postalCodeId next to postalCode "${code}"`,
+    );
+  }
+  const found = codes.find((c) => c.code === code);
+  if (!found) throw new SwitchboardError('SB_UNKNOWN_REFERENCE', `unknown postal code "${code}"`);
+  return found.id;
 }
 
 /** Doc 2 §2.8, §4.7: allowed locations, identified by street, number and postal code. */
@@ -48,7 +78,10 @@ export const locationKind: KindDefinition = {
     const code = postalCodeOf(item);
     return code === undefined || code === null || typeof code === 'string' || typeof code === 'number' ? undefined : `"postalCode" holds ${Array.isArray(code) ? 'a list' : 'an object'}, not a code`;
   },
-  fromApi: (item) => ({ id: String(item['id']), fields: { ...fieldsFromApi(fields, { ...item, postalCode: postalCodeOf(item) }) } }),
+  fromApi: (item) => ({
+    id: String(item['id']),
+    fields: { ...fieldsFromApi(fields, { ...item, postalCode: postalCodeOf(item), postalCodeId: postalCodeOf(item, 'id') }) },
+  }),
   createdId: { from: 'body', field: 'id' },
   create: async (desired, parent, ctx) => [
     {
@@ -75,8 +108,9 @@ export const locationKind: KindDefinition = {
   ],
 };
 
-/** Doc 2 §2.8: `postalCode` is an object holding the code (some reads give the code itself). */
-function postalCodeOf(item: Record<string, unknown>): unknown {
+/** Doc 2 §2.8: `postalCode` is an object holding the code and the id (some reads give the code itself). */
+function postalCodeOf(item: Record<string, unknown>, key: 'code' | 'id' = 'code'): unknown {
   const postal = item['postalCode'];
-  return postal && typeof postal === 'object' && !Array.isArray(postal) ? (postal as Record<string, unknown>)['code'] : postal;
+  if (postal && typeof postal === 'object' && !Array.isArray(postal)) return (postal as Record<string, unknown>)[key];
+  return key === 'code' ? postal : undefined;
 }

@@ -104,16 +104,49 @@ export interface LiveObject {
   fields: Record<string, unknown>;
   /** Facts the safety checks need (assigned counts, deletable flags), not diffed. */
   facts?: Record<string, unknown>;
+  /**
+   * Known only from the last-applied record, because its read was missing (`readMayBeMissing`):
+   * every declared field is compared through its recorded digest, as write-only fields are.
+   */
+  fromRecord?: boolean;
 }
 
-/** Reference data, read once per run, that kinds use to translate names and ids. */
+/**
+ * A list of reference data a kind reads to translate names and ids (suspension profiles,
+ * entitlement types, postal codes), declared by the kind module that needs it and read
+ * through {@link ReferenceData}: once per run and source, every item checked.
+ */
+export interface ReferenceList<T> {
+  /** Names the list in messages and tests. */
+  name: string;
+  /** Where the list is read, for the id chain of the object that needs it; one read per distinct path. */
+  source(P: string, ids: IdChain): ReferenceSource;
+  /** What each item must hold: a misread item fails the read instead of mapping a name to a wrong id. */
+  shape: ValueShape;
+  /** The value the kind works with, from one checked item. */
+  value(item: Record<string, unknown>): T;
+}
+
+/** The request that lists a reference list (see the client's pagination styles). */
+export interface ReferenceSource {
+  path: string;
+  itemsKey: string;
+  style: 'page' | 'token' | 'none';
+  role?: string;
+  /** The page-size parameter, when the endpoint spells it otherwise (`size`). */
+  pageSizeParam?: string;
+}
+
+/** Reference data, read once per run and source, that kinds use to translate names and ids. */
 export interface ReferenceData {
-  /** Suspension profiles by name: integer id and barring-profile id. */
-  suspensionProfiles(): Promise<{ id: number; name: string; barringProfileId: string }[]>;
-  /** Entitlement types of a subscription (by tenant uuid and subscription id). */
-  entitlementTypes(ids: IdChain): Promise<{ id: number; name: string }[]>;
-  /** Postal codes of a country (for locations). */
-  postalCodes(): Promise<{ id: number; code: string; isoCode?: string; city?: string }[]>;
+  /** The items of `list` for the object whose id chain is `ids` (default: the instance's own list). */
+  read<T>(list: ReferenceList<T>, ids?: IdChain): Promise<T[]>;
+}
+
+/** Connection settings that change a kind's requests (from the config file or the environment). */
+export interface KindSettings {
+  /** Where the group's branding is read, below `P/groups/{uuid}/` (the documents do not show it). */
+  brandingReadPath?: string;
 }
 
 /** What hooks may consult while reading or building requests. */
@@ -121,6 +154,7 @@ export interface KindContext {
   /** `P` of the spec: `/api/v01/draas/{instance}`. */
   P: string;
   refs: ReferenceData;
+  settings?: KindSettings;
 }
 
 /** A desired object as the manifest loader produces it (only what the engine reads). */
@@ -175,8 +209,11 @@ export interface KindDefinition {
   create?(desired: DesiredLike, parent: ParentRef | undefined, ctx: KindContext): Promise<RequestSpec[]> | RequestSpec[];
   /** `changed` names the manifest fields whose values differ (write-only ones included). */
   update?(desired: DesiredLike, live: LiveObject, ctx: KindContext, changed: readonly string[]): Promise<RequestSpec[]> | RequestSpec[];
-  /** Where the id of a created object comes from: a response body field, or a lookup by identity (204 without id). */
-  createdId?: { from: 'body'; field: string } | { from: 'lookup' };
+  /**
+   * Where the id of a created object comes from: a response body field, a lookup by
+   * identity (204 without id), or the identity itself (an object whose id is its identity).
+   */
+  createdId?: { from: 'body'; field: string } | { from: 'lookup' } | { from: 'identity' };
   delete?(live: LiveObject, ctx: KindContext): RequestSpec[];
   /** Why the API cannot delete this kind (products): shown instead of planning a delete. */
   cannotDelete?: string;
@@ -198,6 +235,13 @@ export interface KindDefinition {
   bulk?: BulkRoute;
   /** The API cannot list this kind (administrators): only last-applied digests tell. */
   unreadable?: boolean;
+  /**
+   * The list request is one the API documents do not show, so a platform may not have it:
+   * when it answers 404 (or 405), the objects it would have listed are taken from the
+   * last-applied record (`fromRecord`, compared through the digests every apply records for
+   * this kind) and the plan says once why, ending with `note`.
+   */
+  readMayBeMissing?: { note: string };
 }
 
 /**

@@ -165,7 +165,13 @@ function addInlineRecords(ctx: DocContext, appender: RowAppender, records: Json[
     let ok = true;
     for (const [field, value] of Object.entries(record)) {
       const hint = appender.table.fieldTypes[field];
-      if (hint && value !== null && !matches(hint, value as JsonScalar)) {
+      if ((hint === 'integer' || hint === 'number') && typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value)) {
+        // The YAML parser already rounded it: say so rather than store another number.
+        const message = `"${field}": an integer beyond 2^53 (9007199254740991) cannot be stored exactly as a number (this one reads as ${String(value)}): ` +
+          'quote it and declare the field as a string in spec.fields';
+        ctx.out.reporter.error(Codes.rowType, message, { file: ctx.file, doc: ctx.doc, path: [...path, field] });
+        ok = false;
+      } else if (hint && value !== null && !matches(hint, value as JsonScalar)) {
         ctx.out.reporter.error(Codes.rowType, `"${field}" must be ${hint === 'integer' ? 'an integer' : `a ${hint}`} (spec.fields), not ${JSON.stringify(value)}`, { file: ctx.file, doc: ctx.doc, path: [...path, field] });
         ok = false;
       }
@@ -202,9 +208,10 @@ function addCsvRecords(text: string, file: string, appender: RowAppender, report
     const row: RowValue[] = [];
     for (let i = 0; i < cells.length; i++) {
       const converted = convert(cells[i]!, types[i]);
-      if (converted === INVALID) {
+      if (converted === INVALID || converted === INEXACT) {
         const type = types[i] === 'integer' ? 'an integer' : `a ${String(types[i])}`;
-        reporter.error(Codes.rowType, `"${header[i]!}" must be ${type} (spec.fields), not ${JSON.stringify(cells[i])}`, { file, line, column: cellColumn(cells, i) });
+        const why = converted === INEXACT ? INEXACT_MESSAGE : `must be ${type} (spec.fields), not ${JSON.stringify(cells[i])}`;
+        reporter.error(Codes.rowType, `"${header[i]!}" ${why.replace('{value}', cells[i]!)}`, { file, line, column: cellColumn(cells, i) });
         return;
       }
       row[columns[i]!] = converted;
@@ -215,15 +222,20 @@ function addCsvRecords(text: string, file: string, appender: RowAppender, report
 }
 
 const INVALID = Symbol('invalid');
+/** An integer that no double holds exactly (beyond 2^53): stored, it would silently change. */
+const INEXACT = Symbol('inexact');
+const INEXACT_MESSAGE = '{value} is beyond 2^53 (9007199254740991) and cannot be stored exactly as a number: declare the field as a string in spec.fields';
 
 /** A CSV cell with a type hint; an empty cell is null. */
-function convert(cell: string, type: FieldType | undefined): RowValue | typeof INVALID {
+function convert(cell: string, type: FieldType | undefined): RowValue | typeof INVALID | typeof INEXACT {
   if (cell === '') return null;
   switch (type) {
     case 'integer':
-      return /^-?[0-9]+$/.test(cell) ? Number(cell) : INVALID;
+      if (!/^-?[0-9]+$/.test(cell)) return INVALID;
+      return Number.isSafeInteger(Number(cell)) ? Number(cell) : INEXACT;
     case 'number': {
       const n = Number(cell);
+      if (/^-?[0-9]+$/.test(cell) && !Number.isSafeInteger(n)) return INEXACT;
       return cell.trim() !== '' && Number.isFinite(n) ? n : INVALID;
     }
     case 'boolean':

@@ -63,12 +63,68 @@ export function readCsv(
       }
     }
   } catch (error) {
-    const line = (error as { lines?: number }).lines ?? 1;
-    const message = error instanceof Error ? error.message.replace(/^Invalid Record Length: |^/, '') : String(error);
-    reporter.error(Codes.csv, `malformed CSV: ${message}`, { file, line, column: 1 });
+    const quote = QUOTE_ERRORS.has(String((error as { code?: unknown }).code)) ? quoteProblem(text) : undefined;
+    if (quote) {
+      reporter.error(Codes.csv, `malformed CSV: ${quote.message}`, { file, line: quote.line, column: quote.column });
+    } else {
+      const line = (error as { lines?: number }).lines ?? 1;
+      const message = error instanceof Error ? error.message.replace(/^Invalid Record Length: |^/, '') : String(error);
+      reporter.error(Codes.csv, `malformed CSV: ${message}`, { file, line, column: 1 });
+    }
   }
   if (!header) reporter.error(Codes.csv, 'empty CSV file: expected a header row', { file, line: 1, column: 1 });
   return header;
+}
+
+/** csv-parse's errors about a quoted cell, which it reports where it noticed, not where the quote opened. */
+const QUOTE_ERRORS = new Set(['CSV_QUOTE_NOT_CLOSED', 'CSV_INVALID_CLOSING_QUOTE']);
+
+/**
+ * The first quoted cell that never closes, or closes followed by something other than a
+ * comma or a line end, at the position of its opening quote. An unterminated quote swallows
+ * the rest of the file, so the parser only notices at the end (line 1,000,001 of a
+ * million-row file); the user needs the row where the quote opened. One pass, run only
+ * after the parser failed.
+ */
+export function quoteProblem(text: string): { line: number; column: number; message: string } | undefined {
+  const QUOTE = 0x22;
+  const COMMA = 0x2c;
+  const LF = 0x0a;
+  const CR = 0x0d;
+  let line = 1;
+  let lineStart = 0;
+  let fieldStart = true;
+  let open: { line: number; column: number } | undefined;
+  for (let i = text.charCodeAt(0) === 0xfeff ? 1 : 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (open) {
+      if (c === QUOTE) {
+        const next = text.charCodeAt(i + 1);
+        if (next === QUOTE) {
+          i++; // "" is a quote inside the cell
+          continue;
+        }
+        if (Number.isNaN(next) || next === COMMA || next === LF || next === CR) {
+          open = undefined;
+          fieldStart = false;
+          continue;
+        }
+        const at = `line ${line}, column ${i + 2 - lineStart}`;
+        return { ...open, message: `the quoted cell opened here closes at ${at} followed by ${JSON.stringify(text[i + 1])}, not by a comma or a line end (inside quotes, write "" for a quote)` };
+      }
+    } else if (c === QUOTE && fieldStart) {
+      open = { line, column: i + 1 - lineStart };
+      continue;
+    }
+    if (c === LF) {
+      line++;
+      lineStart = i + 1;
+    }
+    if (!open) fieldStart = c === COMMA || c === LF || c === CR;
+  }
+  if (!open) return undefined;
+  const last = text.endsWith('\n') ? line - 1 : line;
+  return { ...open, message: `the quote opened here is never closed: the cell runs to the end of the file (line ${last}); close it with "` };
 }
 
 /** The records of a quote-free CSV text whose lines end with \n; empty lines are skipped. */

@@ -1,3 +1,4 @@
+import { registerSecret } from '../core/secrets.js';
 import { MAX_ALIAS_COUNT } from './parse.js';
 
 /** A problem found while normalising, at a path of the document. */
@@ -137,7 +138,9 @@ function interpolate(text: string, path: (string | number)[], state: State): str
     if (replacement === undefined) {
       state.issues.push({ code: 'SB_ENV_UNSET', message: `environment variable ${name} is not set`, path: [...path], offsetInString: at });
     } else {
-      out += replacement;
+      // A value from the environment is sensitive: the plan shows "(sensitive)", and every
+      // output masks it where a platform message quotes it (src/core/secrets.ts).
+      out += registerSecret(replacement);
       used = true;
     }
     i = end + 1;

@@ -3,6 +3,7 @@ import { parseAllDocuments, LineCounter, visit, type Document } from 'yaml';
 import { Codes } from './codes.js';
 import type { Reporter } from './reporter.js';
 import { hasContent } from './positions.js';
+import { YAML_CORE_SCHEMA } from './yaml-core-schema.js';
 
 /** Alias expansions allowed per document (the yaml package's default, also applied on the fast path). */
 export const MAX_ALIAS_COUNT = 100;
@@ -17,16 +18,17 @@ export interface ParsedDocument {
 /**
  * Parses a manifest file into its documents.
  *
- * Fast path: js-yaml (YAML 1.2 core schema), about ten times faster than the yaml package
- * on this machine. When it fails, the yaml package parses the file again: its errors are
- * more precise, it reports all of them, and the documents without errors are kept. Both
- * read YAML 1.2 with the core schema (no merge keys, no timestamps), so a valid document
- * means the same thing on either path. Duplicate keys are errors on both.
+ * Fast path: js-yaml, about ten times faster than the yaml package on this machine, with
+ * the scalars of the yaml package's YAML 1.2 core schema ({@link YAML_CORE_SCHEMA}: what
+ * yaml-language-server reads in editors). When it fails, the yaml package parses the file
+ * again: its errors are more precise, it reports all of them, and the documents without
+ * errors are kept. No merge keys, no timestamps on either path, so a valid document means
+ * the same thing on both, and in the editor. Duplicate keys are errors on both.
  */
 export function parseManifest(file: string, text: string, reporter: Reporter): ParsedDocument[] {
   try {
     const values: unknown[] = [];
-    jsYaml.loadAll(text, (value) => values.push(value), { schema: jsYaml.CORE_SCHEMA, filename: file });
+    jsYaml.loadAll(text, (value) => values.push(value), { schema: YAML_CORE_SCHEMA, filename: file });
     return values.filter((v) => v !== null && v !== undefined).map((value, doc) => ({ doc, value }));
   } catch (error) {
     return parseSlowly(file, text, reporter, error);

@@ -16,7 +16,9 @@ import type { ManifestKind } from './types.js';
  * - `x-sensitive: true`: the value is secret (shown as `(sensitive)`, stored as a digest).
  * - `x-ignored: "<reason>"`: a field of the API's read view (or one the calls do not
  *   accept) that a manifest cannot set; it fails validation with the reason as the
- *   message. The same properties carry `not: {}` so that editors flag them too.
+ *   message. For editors, the same properties carry `doNotSuggest: true` (not offered by
+ *   completion) and `deprecationMessage` (the warning yaml-language-server shows, saying
+ *   why), and the read-only ones the standard `readOnly: true`.
  * `writeOnly: true` (standard) marks fields the API never returns. Each kind's field table
  * (`src/kinds/`) says the same: test/manifest/schema-agreement.test.ts checks that they agree.
  */
@@ -55,6 +57,9 @@ export function schemaSet(options: { validateSchema?: boolean } = {}): SchemaSet
   addFormats(ajv, ['email']);
   ajv.addKeyword({ keyword: 'x-immutable', schemaType: 'boolean' });
   ajv.addKeyword({ keyword: 'x-sensitive', schemaType: 'boolean' });
+  // Editor annotations (yaml-language-server, VS Code): no effect on validation.
+  ajv.addKeyword({ keyword: 'doNotSuggest', schemaType: 'boolean' });
+  ajv.addKeyword({ keyword: 'deprecationMessage', schemaType: 'string' });
   ajv.addKeyword({
     keyword: 'x-ignored',
     schemaType: 'string',

@@ -27,8 +27,8 @@ export function diffFields(desired: DesiredNode, live: LiveObject, lastApplied: 
   for (const [name, value] of Object.entries(desired.fields)) {
     const spec = fieldSpec(kind.fields, name);
     if (!spec) continue;
-    if (spec.change === 'writeOnly') {
-      const digest = digestOf(value ?? null);
+    if (spec.change === 'writeOnly' || live.fromRecord) {
+      const digest = recordedDigest(spec, value);
       if (applied[name] === digest) continue;
       result.changed.push(name);
       // The API never returns it: all we know of the old value is that it differs (or was never sent).
@@ -75,14 +75,23 @@ export function deletedFields(kind: KindDefinition, live: LiveObject): Record<st
   return before;
 }
 
-/** Digests of the write-only values a successful apply of this object leaves behind. */
+/**
+ * Digests of the values a successful apply of this object leaves behind: its write-only
+ * ones, and every declared one of a kind whose read may be missing (then planned from them).
+ */
 export function writeOnlyDigests(desired: DesiredNode): Record<string, string> {
   const kind = kindOf(desired.kind);
   const digests: Record<string, string> = {};
   for (const [name, value] of Object.entries(desired.fields)) {
-    if (fieldSpec(kind.fields, name)?.change === 'writeOnly') digests[name] = digestOf(value ?? null);
+    const spec = fieldSpec(kind.fields, name);
+    if (spec?.change === 'writeOnly' || (spec && kind.readMayBeMissing)) digests[name] = recordedDigest(spec, value);
   }
   return digests;
+}
+
+/** A write-only value's digest is of the value as declared; a readable one's of its normalised form (a set in any order). */
+function recordedDigest(spec: FieldSpec, value: unknown): string {
+  return digestOf(spec.change === 'writeOnly' ? value ?? null : normalizeField(spec, value));
 }
 
 /** Equality of normalised values: scalars directly, structures by canonical JSON. */

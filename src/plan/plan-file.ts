@@ -7,9 +7,10 @@ import { randomBytes } from 'node:crypto';
 import { open, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { SwitchboardError } from '../core/errors.js';
+import { maskSecrets } from '../core/secrets.js';
 import { cleartextProblems, planProblems } from './plan-validate.js';
 import { renderJson } from './render-json.js';
-import type { Plan } from './types.js';
+import type { Change, Plan, ProviderName } from './types.js';
 
 export const PLAN_FILE_ERROR = 'SB_PLAN_FILE';
 const RECREATE = 'Re-create it with `switchboard plan --out FILE`.';
@@ -24,7 +25,8 @@ export async function writePlanFile(path: string, plan: Plan): Promise<void> {
   if (leaks.length > 0) {
     throw new SwitchboardError(PLAN_FILE_ERROR, `refusing to write ${path}: ${leaks.join('; ')}`);
   }
-  const text = renderJson(plan);
+  // Platform messages in warnings and refusals may quote a secret: masked like every output.
+  const text = maskSecrets(renderJson(plan));
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {
     const handle = await open(temp, 'wx', 0o600);
@@ -42,8 +44,17 @@ export async function writePlanFile(path: string, plan: Plan): Promise<void> {
   }
 }
 
+/** How to read a plan file. */
+export interface ReadPlanOptions {
+  /**
+   * The provider of a change whose file does not name it (written before changes carried
+   * one): the providers tell by the change's kind. Without it, such a file is refused.
+   */
+  providerOf?: (change: Pick<Change, 'address' | 'kind'>) => ProviderName | undefined;
+}
+
 /** Reads and validates a plan file; every failure is a SwitchboardError `SB_PLAN_FILE`. */
-export async function readPlanFile(path: string): Promise<Plan> {
+export async function readPlanFile(path: string, options: ReadPlanOptions = {}): Promise<Plan> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -53,11 +64,11 @@ export async function readPlanFile(path: string): Promise<Plan> {
       cause: error,
     });
   }
-  return parsePlan(text, path);
+  return parsePlan(text, path, options);
 }
 
 /** Parses and validates plan JSON (`source` names it in messages). */
-export function parsePlan(text: string, source: string): Plan {
+export function parsePlan(text: string, source: string, options: ReadPlanOptions = {}): Plan {
   let value: unknown;
   try {
     value = JSON.parse(text.replace(/^\uFEFF/, ''));
@@ -69,7 +80,7 @@ export function parsePlan(text: string, source: string): Plan {
   if (problems.length > 0) {
     throw new SwitchboardError(PLAN_FILE_ERROR, `${source} is not a usable plan: ${problems.join('; ')}. ${RECREATE}`);
   }
-  const plan = withDefaults(value as Plan);
+  const plan = withDefaults(value as Plan, source, options);
   const leaks = cleartextProblems(plan);
   if (leaks.length > 0) {
     throw new SwitchboardError(
@@ -80,8 +91,19 @@ export function parsePlan(text: string, source: string): Plan {
   return plan;
 }
 
-/** The two additions to the contract's example, filled in when a plan file leaves them out. */
-function withDefaults(plan: Plan): Plan {
+/**
+ * The additions to the contract's example, filled in when a plan file leaves them out:
+ * `unmanaged` (none), `summary.unmanaged` (their count), and each change's `provider`.
+ */
+function withDefaults(plan: Plan, source: string, options: ReadPlanOptions): Plan {
   const unmanaged = plan.unmanaged ?? [];
-  return { ...plan, unmanaged, summary: { ...plan.summary, unmanaged: plan.summary.unmanaged ?? unmanaged.length } };
+  const changes = plan.changes.map((change, i) => {
+    if ((change as Partial<Change>).provider !== undefined) return change;
+    const provider = options.providerOf?.(change);
+    if (!provider) {
+      throw new SwitchboardError(PLAN_FILE_ERROR, `${source} is not a usable plan: changes[${i}] (${change.address}) names no provider, and no provider plans ${change.kind} objects. ${RECREATE}`);
+    }
+    return { ...change, provider };
+  });
+  return { ...plan, changes, unmanaged, summary: { ...plan.summary, unmanaged: plan.summary.unmanaged ?? unmanaged.length } };
 }

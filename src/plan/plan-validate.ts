@@ -6,7 +6,7 @@
 import { isPlainObject } from '../core/values.js';
 import { isDigest } from './digest.js';
 import { topField } from './render-common.js';
-import { PLAN_FORMAT_VERSION, isPlaceholder, type Plan } from './types.js';
+import { PLAN_FORMAT_VERSION, PROVIDER_NAMES, isPlaceholder, type Plan } from './types.js';
 
 type Json = Record<string, unknown>;
 
@@ -113,6 +113,11 @@ function checkChange(change: unknown, at: string, p: Problems): void {
   if (!p.object(change, at)) return;
   p.string(change['address'], `${at}.address`);
   p.string(change['kind'], `${at}.kind`);
+  // Plan files written before changes named their provider have none: plan-file.ts fills it in.
+  const provider = change['provider'];
+  if (provider !== undefined && !(PROVIDER_NAMES as readonly unknown[]).includes(provider)) {
+    p.add(`${at}.provider must be one of ${PROVIDER_NAMES.join(', ')} (got ${JSON.stringify(provider)})`);
+  }
   const action = change['action'];
   if (typeof action !== 'string' || !ACTIONS.has(action)) {
     p.add(`${at}.action must be one of create, update, delete, replace (got ${JSON.stringify(action)})`);

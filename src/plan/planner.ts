@@ -24,8 +24,20 @@ export interface PlannerInput {
   options: PlannerOptions;
 }
 
+/**
+ * The requests the planner built for one change, bodies included: apply sends exactly these
+ * (with pending ids filled in) instead of building them again. Never part of a plan file.
+ */
+export interface BuiltRequests {
+  create?: readonly RequestSpec[];
+  update?: readonly RequestSpec[];
+  delete?: readonly RequestSpec[];
+}
+
 export interface PlannerOutput {
   changes: Change[];
+  /** The requests of each change, by address. */
+  requests: Map<string, BuiltRequests>;
   noop: number;
   unmanaged: { address: string; kind: string; id?: string }[];
   /** Spec constraints a change would break (refusals, exit 3). */
@@ -37,8 +49,9 @@ export interface PlannerOutput {
 }
 
 /**
- * The pure heart of `plan`: desired objects + live state → changes. Generic over the kind
- * table; never sends a request.
+ * The pure heart of the platform's plan: desired objects + live state → changes (of the
+ * `platform` provider) and the requests each needs. Generic over the kind table; sends no
+ * request but the kinds' reference-data reads.
  */
 export async function computeChanges(input: PlannerInput): Promise<PlannerOutput> {
   const planner = new Planner(input);
@@ -46,7 +59,7 @@ export async function computeChanges(input: PlannerInput): Promise<PlannerOutput
 }
 
 class Planner {
-  private readonly out: PlannerOutput = { changes: [], noop: 0, unmanaged: [], refusals: [], warnings: [], problems: [] };
+  private readonly out: PlannerOutput = { changes: [], requests: new Map(), noop: 0, unmanaged: [], refusals: [], warnings: [], problems: [] };
   private readonly desiredByAddress: Map<string, DesiredNode>;
   /** Addresses whose object is (re)created by this plan: their descendants are created too. */
   private readonly recreated = new Set<string>();
@@ -90,6 +103,7 @@ class Planner {
     const requests = await kind.create(node, parent, this.input.ctx);
     const { after, sensitiveDigests } = createdFields(node);
     this.recreated.add(node.address);
+    this.out.requests.set(node.address, { create: requests });
     this.push(node, kind, 'create', { before: null, after, sensitiveDigests, requests, parentAddress, reason: 'declared, not found live' });
   }
 
@@ -106,6 +120,7 @@ class Planner {
       const create = kind.create ? await kind.create(node, parent, this.input.ctx) : [];
       const remove = kind.delete ? kind.delete(live, this.input.ctx) : [];
       this.recreated.add(node.address);
+      this.out.requests.set(node.address, { create, delete: remove });
       const requests = kind.createBeforeDelete ? [...create, ...remove] : [...remove, ...create];
       this.push(node, kind, 'replace', { ...base, requests, reason: `the API cannot change ${replaced.join(', ')}` });
       return;
@@ -113,6 +128,7 @@ class Planner {
     const refusal = kind.checkUpdate?.(node, live);
     if (refusal) this.out.refusals.push({ code: 'SB_CONSTRAINT', address: node.address, message: refusal });
     const requests = kind.update ? await kind.update(node, live, this.input.ctx, diff.changed) : [];
+    this.out.requests.set(node.address, { update: requests });
     this.push(node, kind, 'update', { ...base, requests, reason: `declared ${diff.changed.join(', ')} ${diff.changed.length === 1 ? 'differs' : 'differ'} from live` });
   }
 
@@ -149,9 +165,12 @@ class Planner {
     const refusal = kind.checkDelete?.(live);
     if (refusal) this.out.refusals.push({ code: 'SB_CONSTRAINT', address: live.address, message: refusal });
     const why = owner.prune ? `prune: true in ${owner.source ?? owner.address}` : '--prune';
+    const requests = kind.delete(live, this.input.ctx);
+    this.out.requests.set(live.address, { delete: requests });
     this.out.changes.push({
       address: live.address,
       kind: kind.kind,
+      provider: 'platform',
       action: 'delete',
       id: live.id,
       before: deletedFields(kind, live),
@@ -160,7 +179,7 @@ class Planner {
       reason: `not declared in ${owner.address}, which manages its ${kind.collection ?? 'collection'} (${why})`,
       liveDigest: liveDigest(live),
       dependsOn: [],
-      requests: kind.delete(live, this.input.ctx).map(planned),
+      requests: requests.map(planned),
     });
   }
 
@@ -181,6 +200,7 @@ class Planner {
     const change: Change = {
       address: node.address,
       kind: kind.kind,
+      provider: 'platform',
       action,
       before: detail.before,
       after: detail.after,

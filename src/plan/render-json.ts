@@ -37,6 +37,7 @@ export function orderPlan(plan: Plan): Plan {
 const CHANGE_KEYS = [
   'address',
   'kind',
+  'provider',
   'action',
   'id',
   'before',

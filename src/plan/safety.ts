@@ -1,6 +1,5 @@
-import { hasKind, kindOf } from '../kinds/index.js';
-import type { DesiredNode, LiveState } from '../state/types.js';
-import type { Change, PlanMessage } from './types.js';
+import type { PlanPart } from './part.js';
+import type { PlanMessage } from './types.js';
 
 /** The safety rails' settings (CONTRACT §3.2-3.4). */
 export interface SafetyOptions {
@@ -8,6 +7,12 @@ export interface SafetyOptions {
   maxDeletePercent: number;
   /** `--allow-replace`: replacing objects that hold data is allowed. */
   allowReplace: boolean;
+  /**
+   * `false` (plan --no-check-permissions): the plan is made with other credentials than the
+   * apply's (a read-only user), so the caller's api_rules say nothing about the apply; apply
+   * checks its own user's rules again.
+   */
+  checkPermissions?: boolean;
 }
 
 /** Deletes of at most this many objects of a kind never trip the percentage rail. */
@@ -18,35 +23,33 @@ export interface PermissionCheck {
   check(method: string, path: string): { allowed: boolean; rule?: string };
 }
 
-/** Every refusal the rails find, all at once, before anything is sent. */
-export function checkSafety(
-  changes: readonly Change[],
-  desired: readonly DesiredNode[],
-  live: LiveState,
-  options: SafetyOptions,
-  permissions?: PermissionCheck,
-  /** Live counts by kind of objects the LiveState does not list (routing rows). */
-  otherLiveCounts: ReadonlyMap<string, number> = new Map(),
-): PlanMessage[] {
+/** What the rails read of a provider's part of the plan (a PlanPart is one). */
+export type RailFacts = Pick<PlanPart, 'changes' | 'liveCounts' | 'protectedAddresses' | 'holdsData' | 'preflight'>;
+
+/**
+ * Every refusal the rails find, all at once, before anything is sent: protected objects,
+ * replaces of objects holding data, the delete share per kind, and each provider's
+ * permission pre-flight. The providers say what their objects are; no kind is named here.
+ */
+export function checkSafety(parts: readonly RailFacts[], options: SafetyOptions): PlanMessage[] {
   return [
-    ...checkProtected(changes, desired),
-    ...checkReplaces(changes, options),
-    ...checkDeleteThreshold(changes, live, options, otherLiveCounts),
-    ...(permissions ? checkPermissions(changes, permissions) : []),
+    ...parts.flatMap(checkProtected),
+    ...parts.flatMap((part) => checkReplaces(part, options)),
+    ...checkDeleteThreshold(parts, options),
+    ...(options.checkPermissions === false ? [] : parts.flatMap((part) => part.preflight(part.changes))),
   ];
 }
 
-function checkProtected(changes: readonly Change[], desired: readonly DesiredNode[]): PlanMessage[] {
-  const protectedAddresses = new Set(desired.filter((d) => d.protect).map((d) => d.address));
-  return changes
-    .filter((c) => (c.action === 'delete' || c.action === 'replace') && protectedAddresses.has(c.address))
+function checkProtected(part: RailFacts): PlanMessage[] {
+  return part.changes
+    .filter((c) => (c.action === 'delete' || c.action === 'replace') && part.protectedAddresses.has(c.address))
     .map((c) => ({ code: 'SB_PROTECTED', address: c.address, message: `${c.address} is protected (metadata.protect: true) and this plan would ${c.action} it` }));
 }
 
-function checkReplaces(changes: readonly Change[], options: SafetyOptions): PlanMessage[] {
+function checkReplaces(part: RailFacts, options: SafetyOptions): PlanMessage[] {
   if (options.allowReplace) return [];
-  return changes
-    .filter((c) => c.action === 'replace' && hasKind(c.kind) && kindOf(c.kind).holdsData)
+  return part.changes
+    .filter((c) => c.action === 'replace' && part.holdsData(c.kind))
     .map((c) => ({
       code: 'SB_REPLACE_REFUSED',
       address: c.address,
@@ -54,12 +57,12 @@ function checkReplaces(changes: readonly Change[], options: SafetyOptions): Plan
     }));
 }
 
-function checkDeleteThreshold(changes: readonly Change[], live: LiveState, options: SafetyOptions, otherLiveCounts: ReadonlyMap<string, number>): PlanMessage[] {
+function checkDeleteThreshold(parts: readonly RailFacts[], options: SafetyOptions): PlanMessage[] {
   const deletesByKind = new Map<string, number>();
-  for (const c of changes) if (c.action === 'delete') deletesByKind.set(c.kind, (deletesByKind.get(c.kind) ?? 0) + 1);
-  const liveByKind = new Map<string, number>(otherLiveCounts);
-  for (const collection of live.collections) {
-    liveByKind.set(collection.kind, (liveByKind.get(collection.kind) ?? 0) + collection.addresses.length);
+  const liveByKind = new Map<string, number>();
+  for (const part of parts) {
+    for (const c of part.changes) if (c.action === 'delete') deletesByKind.set(c.kind, (deletesByKind.get(c.kind) ?? 0) + 1);
+    for (const [kind, count] of part.liveCounts) liveByKind.set(kind, (liveByKind.get(kind) ?? 0) + count);
   }
   const refusals: PlanMessage[] = [];
   for (const [kind, deletes] of deletesByKind) {
@@ -70,35 +73,6 @@ function checkDeleteThreshold(changes: readonly Change[], live: LiveState, optio
         code: 'SB_DELETE_THRESHOLD',
         message: `the plan deletes ${deletes} of ${total} live ${kind} objects in scope (${percent.toFixed(1)}%), above --max-delete-percent ${options.maxDeletePercent}`,
       });
-    }
-  }
-  return refusals;
-}
-
-/**
- * Pending ids (`{id:ADDRESS}`) stand for objects this plan creates: the rules are matched
- * with an id of the shape the platform will assign (a uuid or an integer).
- */
-function placeholderFor(address: string, kindByAddress: ReadonlyMap<string, string>): string {
-  const kind = kindByAddress.get(address);
-  const created = kind === undefined || !hasKind(kind) ? undefined : kindOf(kind).createdId;
-  return created?.from === 'body' && created.field === 'uuid' ? '00000000-0000-4000-8000-000000000000' : '1';
-}
-
-function checkPermissions(changes: readonly Change[], permissions: PermissionCheck): PlanMessage[] {
-  const refusals: PlanMessage[] = [];
-  const kindByAddress = new Map(changes.map((c) => [c.address, c.kind]));
-  for (const change of changes) {
-    for (const request of change.requests) {
-      // api_rules govern the platform API only; the routing engine has its own credentials.
-      if (!request.path.startsWith('/api/')) continue;
-      const path = request.path.replace(/\{id:([^}]*)\}/g, (_m, address: string) => placeholderFor(address, kindByAddress));
-      if (permissions.check(request.method, path).allowed) continue;
-      const role = request.role ?? 'unknown role';
-      const message = `${request.method} ${request.path} is not allowed by the caller's api_rules (role ${role})`;
-      const refusal: PlanMessage = { code: 'SB_PERMISSION', address: change.address, message };
-      if (request.role) refusal.role = request.role;
-      refusals.push(refusal);
     }
   }
   return refusals;

@@ -1,4 +1,7 @@
+import { SwitchboardError } from '../core/errors.js';
+import { editDistance } from '../manifest/suggest.js';
 import type { DesiredNode } from '../state/types.js';
+import type { PlanMessage } from './types.js';
 
 /**
  * `--target` / `--exclude` (CONTRACT §1): a target keeps its address, what it contains
@@ -31,4 +34,64 @@ export function selectTargets(desired: readonly DesiredNode[], targets: readonly
 export function matchesPattern(pattern: string, address: string): boolean {
   if (pattern.endsWith('*')) return address.startsWith(pattern.slice(0, -1));
   return address === pattern || address.startsWith(`${pattern}/`);
+}
+
+/** What `--target`/`--exclude` patterns are checked against. */
+export interface PatternScope {
+  targets: readonly string[];
+  excludes: readonly string[];
+  /** Every declared address (objects and routing tables), before targets select. */
+  declared: readonly string[];
+  /** Routing table addresses: a pattern naming one of their rows targets the table. */
+  tables: readonly string[];
+  /** Live addresses read by the plan: an exclude may keep an undeclared object from a prune. */
+  live: Iterable<string>;
+}
+
+/**
+ * A `--target` that matches nothing declared plans nothing, and "No changes." would keep a
+ * drift job green over a typo; an `--exclude` that matches nothing declared or live leaves
+ * out nothing it was meant to. Both are errors (exit 1) naming the closest address.
+ */
+export function assertPatternsMatch(scope: PatternScope): void {
+  const problems: string[] = [];
+  const matchesDeclared = (p: string) => scope.declared.some((a) => matchesPattern(p, a)) || scope.tables.some((t) => p.startsWith(`${t}/`));
+  const live = [...scope.live];
+  for (const p of scope.targets) {
+    if (!matchesDeclared(p)) problems.push(`--target ${p} matches nothing declared in the manifests${closestHint(p, scope.declared)}`);
+  }
+  for (const p of scope.excludes) {
+    if (!matchesDeclared(p) && !live.some((a) => matchesPattern(p, a))) {
+      problems.push(`--exclude ${p} matches nothing declared in the manifests or read from the platform${closestHint(p, [...scope.declared, ...live])}`);
+    }
+  }
+  if (problems.length > 0) {
+    throw new SwitchboardError('SB_TARGET_UNMATCHED', `${problems.join('\n')}\nNothing was planned: correct the address (a trailing * matches a subtree).`);
+  }
+}
+
+/** `; the closest is tenant/acme-corp` (whatever the distance: a typo may be long). */
+function closestHint(pattern: string, candidates: readonly string[]): string {
+  const wanted = pattern.replace(/\*$/, '').toLowerCase();
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const candidate of new Set(candidates)) {
+    // A lower bound first: most of a large estate is far longer or shorter than the pattern.
+    if (Math.abs(candidate.length - wanted.length) >= bestDistance) continue;
+    const distance = editDistance(wanted, candidate.toLowerCase());
+    if (distance < bestDistance) [best, bestDistance] = [candidate, distance];
+  }
+  return best === undefined ? '' : `; the closest address is ${best}`;
+}
+
+/**
+ * A warning carried by every plan made with `--target` or `--exclude`, so each format
+ * (text, markdown, JSON) says that the plan covers part of the manifests only.
+ */
+export function partialPlanWarning(options: { target: readonly string[]; exclude: readonly string[] } | undefined): PlanMessage[] {
+  if (!options || (options.target.length === 0 && options.exclude.length === 0)) return [];
+  const parts: string[] = [];
+  if (options.target.length > 0) parts.push(`only ${options.target.map((t) => `--target ${t}`).join(', ')} (with what it depends on)`);
+  if (options.exclude.length > 0) parts.push(`without ${options.exclude.map((e) => `--exclude ${e}`).join(', ')}`);
+  return [{ code: 'SB_PLAN_PARTIAL', message: `this plan covers ${parts.join(', ')}; the rest of the manifests was not compared with the platform` }];
 }

@@ -26,6 +26,15 @@ export interface PlannedRequest {
 }
 
 /**
+ * The system a change is made in, like Terraform's provider address on each change: the
+ * platform API (objects of the kind table) or the routing engine (rows of its tables).
+ */
+export type ProviderName = 'platform' | 'routing';
+
+/** Every provider name, in the order their changes appear in a plan and are applied. */
+export const PROVIDER_NAMES: readonly ProviderName[] = ['platform', 'routing'];
+
+/**
  * One change of the plan. `before` / `after` hold only the managed fields (manifest
  * spelling) with sensitive values replaced by the SENSITIVE marker; `patch` turns
  * `before` into `after`.
@@ -33,6 +42,8 @@ export interface PlannedRequest {
 export interface Change {
   address: string;
   kind: string;
+  /** Which provider plans and applies it (plan files written before it existed have none: see plan-file.ts). */
+  provider: ProviderName;
   action: Exclude<Action, 'noop'>;
   /** Live id, when the object exists (uuid, integer id as string, …). */
   id?: string;

@@ -15,13 +15,17 @@ export const BAD: unique symbol = Symbol('bad value');
 export function casterFor(type: RoutingFieldType | undefined): Caster {
   switch (type) {
     case 'integer':
-      return (v) => (typeof v !== 'string' ? v : v.trim() === '' ? null : /^\s*[+-]?\d+\s*$/.test(v) ? Number(v) : BAD);
+      return (v) => {
+        if (typeof v !== 'string') return isUnsafeInteger(v) ? BAD : v;
+        if (v.trim() === '') return null;
+        return /^\s*[+-]?\d+\s*$/.test(v) && Number.isSafeInteger(Number(v)) ? Number(v) : BAD;
+      };
     case 'number':
       return (v) => {
-        if (typeof v !== 'string') return v;
+        if (typeof v !== 'string') return isUnsafeInteger(v) ? BAD : v;
         if (v.trim() === '') return null;
         const n = Number(v);
-        return Number.isFinite(n) ? n : BAD;
+        return Number.isFinite(n) && !isUnsafeIntegerText(v) ? n : BAD;
       };
     case 'boolean':
       return (v) => {
@@ -36,6 +40,20 @@ export function casterFor(type: RoutingFieldType | undefined): Caster {
     default:
       return (v) => v;
   }
+}
+
+/**
+ * Integers beyond 2^53 have no exact double: `9007199254740993` would be stored as
+ * `…992`, and the next plan, comparing doubles, would call it in sync. Such a value is
+ * refused for numeric columns; declared as a string in `spec.fields`, it is kept as text.
+ */
+export function isUnsafeInteger(value: unknown): boolean {
+  return typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value);
+}
+
+/** Whether `text` is an integer literal that no double holds exactly. */
+export function isUnsafeIntegerText(text: string): boolean {
+  return /^\s*[+-]?\d+\s*$/.test(text) && !Number.isSafeInteger(Number(text));
 }
 
 /** Casters per field, resolved once: the declared type first, else the first non-null live value's type. */

@@ -30,6 +30,10 @@ export interface ReadAllResult {
  */
 /** Page size used when an engine answers 400 to a larger one (the usual Flask-Restless cap). */
 const FALLBACK_PAGE_SIZE = 100;
+/** Reads of one table before it is declared unsettled (the first read included). */
+export const MAX_TABLE_READS = 3;
+/** Pause before re-reading a table that changed, times the number of reads so far. */
+const REREAD_PAUSE_MS = 250;
 
 export class RoutingClient {
   readonly http: RoutingHttp;
@@ -65,10 +69,32 @@ export class RoutingClient {
   }
 
   /**
-   * Reads every matching row: the first page with a large page size tells the server's cap
-   * (the length of a full first page), then the other pages go out concurrently.
+   * Reads every matching row, consistently: when the rows read differ in number from
+   * `num_results`, or `num_results` differs from one page to the next, the table was
+   * written to meanwhile (a row deleted on page 1 slides one from page 2, unseen), and it is
+   * read again, at most {@link MAX_TABLE_READS} times; then the read fails naming the table.
    */
   async readAll(ref: RoutingTableRef, q?: RoutingQuery): Promise<ReadAllResult> {
+    let requests = 0;
+    for (let read = 1; ; read++) {
+      const { change, ...result } = await this.readAllOnce(ref, q);
+      requests += result.requests;
+      if (change === undefined) return { ...result, requests };
+      if (read >= MAX_TABLE_READS) {
+        const serverMessage = `the table changed while it was read (${change}), ${read} reads in a row: something is writing to it; ` +
+          'no plan is made from a table read half before and half after a change. Run again when it is quiet';
+        throw new RoutingApiError('SB_ROUTING_LIST_CHANGED', { method: 'GET', path: basePath(ref), status: 200, serverMessage, retryable: false });
+      }
+      this.logger.warn({ table: basePath(ref), change, read }, 'routing table changed while it was read; reading it again');
+      await new Promise((resolve) => setTimeout(resolve, REREAD_PAUSE_MS * read));
+    }
+  }
+
+  /**
+   * One read of every matching row: the first page with a large page size tells the server's
+   * cap (the length of a full first page), then the other pages go out concurrently.
+   */
+  private async readAllOnce(ref: RoutingTableRef, q?: RoutingQuery): Promise<ReadAllResult & { change?: string }> {
     let want = this.readPageSize;
     let refused = 0;
     let first: RoutingPage | null;
@@ -83,7 +109,9 @@ export class RoutingClient {
       first = await this.listPage(ref, { ...(q ? { q } : {}), page: 1, resultsPerPage: want });
     }
     if (!first) {
-      if (!q?.filters?.length) this.logger.warn({ table: basePath(ref) }, 'routing engine answered 404 to a list; reading it as an empty table');
+      // Doc3 §4.2: a list answers 404 "when data not found", so an empty table is a 404 (some
+      // engines answer 200 with num_results 0 instead: both read as no rows).
+      this.logger.debug({ table: basePath(ref) }, 'routing engine answered 404 to a list: no rows');
       return { rows: [], pageSize: want, requests: refused + 1 };
     }
     const totalPages = Math.max(first.total_pages, 0);
@@ -91,15 +119,16 @@ export class RoutingClient {
     const limit = pLimit(this.concurrency);
     const rest = await Promise.all(
       Array.from({ length: Math.max(totalPages - 1, 0) }, (_, i) =>
-        limit(async () => (await this.listPage(ref, { ...(q ? { q } : {}), page: i + 2, resultsPerPage: want }))?.objects ?? []),
+        limit(() => this.listPage(ref, { ...(q ? { q } : {}), page: i + 2, resultsPerPage: want })),
       ),
     );
     const rows = first.objects.slice();
-    for (const page of rest) for (const row of page) rows.push(row); // no spread: 100,000 pages would overflow the argument list
-    if (rows.length !== first.num_results) {
-      this.logger.warn({ table: basePath(ref), expected: first.num_results, read: rows.length }, 'row count changed while reading; the table was written to meanwhile');
-    }
-    return { rows, pageSize, requests: refused + Math.max(totalPages, 1) };
+    for (const page of rest) for (const row of page?.objects ?? []) rows.push(row); // no spread: 100,000 pages would overflow the argument list
+    const moved = rest.find((page) => (page?.num_results ?? 0) !== first.num_results);
+    const change = moved !== undefined
+      ? `num_results was ${first.num_results}, then ${moved?.num_results ?? 'a page was gone (404)'}`
+      : rows.length !== first.num_results ? `num_results is ${first.num_results}, but ${rows.length} rows were read` : undefined;
+    return { rows, pageSize, requests: refused + Math.max(totalPages, 1), ...(change ? { change } : {}) };
   }
 
   async get(ref: RoutingTableRef, id: number): Promise<RoutingRecord | null> {

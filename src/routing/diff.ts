@@ -1,4 +1,4 @@
-import { BAD, casterTable, type Caster } from './cast.js';
+import { BAD, casterTable, isUnsafeInteger, isUnsafeIntegerText, type Caster } from './cast.js';
 import type { RoutingFieldType, RoutingRecord } from './types.js';
 
 /**
@@ -249,6 +249,9 @@ function problem(ctx: RowContext, i: number, code: RowDiffProblem['code'], messa
 }
 
 function badValue(field: string, value: unknown): string {
+  if (isUnsafeInteger(value) || (typeof value === 'string' && isUnsafeIntegerText(value))) {
+    return `field "${field}": ${String(value)} is beyond 2^53 and cannot be stored exactly as a number: declare the field as a string in spec.fields`;
+  }
   return `field "${field}": ${JSON.stringify(value)} is not a valid value for its type`;
 }
 

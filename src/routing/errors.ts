@@ -3,9 +3,10 @@ import { SwitchboardError } from '../core/errors.js';
 /**
  * Stable codes: `SB_ROUTING_HTTP` (the engine answered an error status),
  * `SB_ROUTING_NETWORK` (connection, TLS or timeout), `SB_ROUTING_RESPONSE` (a success
- * status with a body the client cannot use).
+ * status with a body the client cannot use), `SB_ROUTING_LIST_CHANGED` (a table kept
+ * changing while it was read).
  */
-export type RoutingErrorCode = 'SB_ROUTING_HTTP' | 'SB_ROUTING_NETWORK' | 'SB_ROUTING_RESPONSE';
+export type RoutingErrorCode = 'SB_ROUTING_HTTP' | 'SB_ROUTING_NETWORK' | 'SB_ROUTING_RESPONSE' | 'SB_ROUTING_LIST_CHANGED';
 
 /**
  * A failed routing-engine call, with what a caller needs to report or retry it. The
@@ -23,8 +24,19 @@ export class RoutingApiError extends SwitchboardError {
   readonly retryable: boolean;
   /** `_bulk` only: the index of the record the engine rejected, when it says so. */
   readonly index: number | undefined;
+  /** The engine's `Retry-After` (429, 503), in ms. */
+  readonly retryAfterMs: number | undefined;
 
-  constructor(code: RoutingErrorCode, init: { method: string; path: string; status: number; serverMessage: string; retryable: boolean; index?: number | undefined; cause?: unknown }) {
+  constructor(code: RoutingErrorCode, init: {
+      method: string;
+      path: string;
+      status: number;
+      serverMessage: string;
+      retryable: boolean;
+      index?: number | undefined;
+      retryAfterMs?: number | undefined;
+      cause?: unknown;
+    }) {
     const status = init.status ? ` → ${init.status}` : '';
     super(code, `${init.method} ${init.path}${status}: ${init.serverMessage}`, init.cause === undefined ? {} : { cause: init.cause });
     this.name = 'RoutingApiError';
@@ -34,6 +46,7 @@ export class RoutingApiError extends SwitchboardError {
     this.serverMessage = init.serverMessage;
     this.retryable = init.retryable;
     this.index = init.index;
+    this.retryAfterMs = init.retryAfterMs;
   }
 }
 

@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Pool, type Dispatcher } from 'undici';
+import { RetryPolicy, natureOf, parseRetryAfter, sleep, type AttemptFailure } from '../api/retry.js';
+import { registerSecret } from '../core/secrets.js';
 import { RoutingApiError, isRetryableStatus } from './errors.js';
 import type { RoutingAuth } from './types.js';
 
@@ -16,7 +18,11 @@ export interface RoutingConnection {
   connections?: number;
   /** Per-request timeout in ms (default 60,000). */
   timeoutMs?: number;
-  /** Retries of idempotent requests on network errors, 429 and 502–504, and of GETs on 500 (default 5). */
+  /**
+   * Retries under the platform client's retry policy (network errors, 429 and 502–504 for
+   * repeatable requests, 500 for GETs, 429 for POSTs; `Retry-After` within the budget).
+   * Default 5.
+   */
   retries?: number;
 }
 
@@ -41,16 +47,17 @@ export class RoutingHttp {
   private readonly prefix: string;
   private readonly authHeader: string;
   private readonly timeoutMs: number;
-  private readonly retries: number;
+  private readonly retry: RetryPolicy;
 
   constructor(conn: RoutingConnection) {
     const url = new URL(conn.url);
     this.prefix = url.pathname.replace(/\/+$/, '');
+    // The credentials and their Basic encoding are secrets: an engine may echo the header.
     this.authHeader = 'token' in conn.auth
-      ? `Bearer ${conn.auth.token}`
-      : `Basic ${Buffer.from(`${conn.auth.username}:${conn.auth.password}`).toString('base64')}`;
+      ? `Bearer ${registerSecret(conn.auth.token)}`
+      : `Basic ${registerSecret(Buffer.from(`${conn.auth.username}:${registerSecret(conn.auth.password)}`).toString('base64'))}`;
     this.timeoutMs = conn.timeoutMs ?? 60_000;
-    this.retries = conn.retries ?? 5;
+    this.retry = new RetryPolicy(conn.retries === undefined ? {} : { retries: conn.retries });
     const tls = url.protocol === 'https:'
       ? {
           minVersion: 'TLSv1.2' as const,
@@ -62,17 +69,18 @@ export class RoutingHttp {
     this.pool = new Pool(url.origin, { connections: conn.connections ?? 8, pipelining: 1, connect: tls });
   }
 
-  /** Sends one request; retries idempotent ones (everything but POST) on transient failures. */
+  /** Sends one request, again while the retry policy says so (a POST only after a 429). */
   async request(method: string, path: string, query: string, body?: unknown): Promise<RoutingResponse> {
-    const attempts = method === 'POST' ? 1 : this.retries + 1;
-    for (let attempt = 1; ; attempt++) {
+    const budget = this.retry.start();
+    for (;;) {
       try {
         return await this.once(method, path, query, body);
       } catch (error) {
-        // A read answered 500 is retried too: a GET cannot have done harm (as the platform client does).
-        const transient = error instanceof RoutingApiError && (error.retryable || (method === 'GET' && error.status === 500));
-        if (!transient || attempt >= attempts) throw error;
-        await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
+        if (!(error instanceof RoutingApiError)) throw error;
+        const retryable = this.retry.retryable(natureOf(method), failureOf(error));
+        const decision = budget.next({ retryable, retryAfterMs: error.retryAfterMs });
+        if (!decision.retry) throw error;
+        await sleep(decision.delayMs);
       }
     }
   }
@@ -103,7 +111,10 @@ export class RoutingHttp {
     }
     const text = await res.body.text();
     const parsed = parseBody(text);
-    if (res.statusCode >= 400) throw httpError(method, path, res.statusCode, parsed, text);
+    if (res.statusCode >= 400) {
+      const retryAfter = res.statusCode === 429 || res.statusCode === 503 ? parseRetryAfter(res.headers['retry-after']) : undefined;
+      throw httpError(method, path, res.statusCode, parsed, text, retryAfter);
+    }
     return parsed.json ? { status: res.statusCode, body: parsed.value } : { status: res.statusCode, body: null, text };
   }
 }
@@ -118,11 +129,17 @@ function parseBody(text: string): { json: boolean; value: unknown } {
 }
 
 /** Builds the error from `{code, message}` (Doc3 §7), a `null` body, or an HTML page. */
-function httpError(method: string, path: string, status: number, parsed: { json: boolean; value: unknown }, text: string): RoutingApiError {
+function httpError(method: string, path: string, status: number, parsed: { json: boolean; value: unknown }, text: string, retryAfterMs: number | undefined): RoutingApiError {
   const obj = parsed.json && typeof parsed.value === 'object' && parsed.value !== null ? (parsed.value as Record<string, unknown>) : {};
   const message = typeof obj['message'] === 'string' ? obj['message'] : parsed.json ? `HTTP ${status}` : excerpt(text);
   const index = typeof obj['index'] === 'number' ? obj['index'] : indexFromMessage(message);
-  return new RoutingApiError('SB_ROUTING_HTTP', { method, path, status, serverMessage: message, retryable: isRetryableStatus(status), index });
+  return new RoutingApiError('SB_ROUTING_HTTP', { method, path, status, serverMessage: message, retryable: isRetryableStatus(status), index, retryAfterMs });
+}
+
+/** The policy's reading of a failed call: its status, or no answer (a TLS failure is marked final when it is made). */
+function failureOf(error: RoutingApiError): AttemptFailure {
+  if (error.status > 0) return { status: error.status };
+  return { noAnswer: error.retryable ? 'network' : 'tls' };
 }
 
 function indexFromMessage(message: string): number | undefined {

@@ -29,6 +29,11 @@ export interface SimulatorOptions {
   latencyMs?: number;
   /** Initial fault rate (statuses 500, 503, 429). */
   faultRate?: number;
+  /**
+   * Variant mode: every documented loosely typed field in one of its documented forms,
+   * drawn per answer from a random source seeded with this (wins over the seed's `variants`).
+   */
+  variants?: string | number;
   logger?: Logger;
 }
 
@@ -59,7 +64,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const seed = typeof options.seed === 'string' ? await readSeedFile(options.seed) : options.seed;
   const saved = options.stateFile ? await loadStateFile(options.stateFile) : undefined;
   const stats = new RequestStats();
-  const core = createPlatformCore({ seed: saved ?? seed, observe: (m, r) => stats.record(m, r) });
+  const core = createPlatformCore({
+    seed: saved ?? seed, observe: (m, r) => stats.record(m, r), ...(options.variants !== undefined ? { variants: options.variants } : {}),
+  });
   if (saved && seed) core.seed = seed;
   // A seed file may itself be a state snapshot (`GET /_sim/state`): its routing data comes with it.
   const routing: RoutingEngineSim = createRoutingEngineSim(routingSeedOf(saved ?? (isSnapshot(seed) ? seed : core.seed)));

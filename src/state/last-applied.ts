@@ -1,4 +1,4 @@
-import { mkdir, readFile, rename, writeFile, open } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { SwitchboardError } from '../core/errors.js';
 import type { LastApplied, LastAppliedEntry } from './types.js';
@@ -47,14 +47,20 @@ export async function readLastApplied(file: string): Promise<Map<string, LastApp
 export async function writeLastApplied(file: string, target: LastAppliedFile['target'], entries: LastApplied): Promise<void> {
   const sorted = Object.fromEntries([...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   const body: LastAppliedFile = { formatVersion: LAST_APPLIED_VERSION, target, entries: sorted };
-  await mkdir(dirname(file), { recursive: true });
   const temp = `${file}.${process.pid}.tmp`;
-  await writeFile(temp, `${JSON.stringify(body, null, 2)}\n`);
-  const handle = await open(temp, 'r+');
   try {
-    await handle.sync();
-  } finally {
-    await handle.close();
+    await mkdir(dirname(file), { recursive: true });
+    await writeFile(temp, `${JSON.stringify(body, null, 2)}\n`);
+    const handle = await open(temp, 'r+');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, file);
+  } catch (error) {
+    // A read-only directory, a full disk, a directory where the file goes: a diagnostic, not a crash.
+    await rm(temp, { force: true }).catch(() => undefined);
+    throw new SwitchboardError('SB_LAST_APPLIED', `cannot write the last-applied record ${file}: ${(error as Error).message}`);
   }
-  await rename(temp, file);
 }

@@ -1,9 +1,9 @@
-import { addressPairs, parentAddressOf } from '../kinds/address-path.js';
 import { kindOf, kinds } from '../kinds/index.js';
 import type { KindContext, KindDefinition, ListSpec, LiveObject, LiveParts } from '../kinds/types.js';
 import { ApiError, ApiErrorCode } from '../api/errors.js';
 import { assertReadable } from './item-shape.js';
 import { fetchListItems } from './list-items.js';
+import { missingReadObjects, recordedObjects } from './recorded.js';
 import type { DesiredNode, LastApplied, ListedCollection, ListingClient, LiveState } from './types.js';
 
 /**
@@ -15,6 +15,12 @@ import type { DesiredNode, LastApplied, ListedCollection, ListingClient, LiveSta
 export class LiveReader {
   private readonly state: LiveState = { byAddress: new Map(), collections: [], problems: [] };
   private readonly listings = new Map<string, Promise<LiveObject[]>>();
+  /** Owners named by items listed without a parent (kinds with `ownerOf`), by the item's address. */
+  private readonly owners = new Map<string, { kind: string; id: string; name?: string }>();
+  /** Kinds whose lists the platform refused (403) while looking for an owner. */
+  private readonly refusedLists = new Set<string>();
+  /** Kinds whose missing read the plan already mentions. */
+  private readonly missingReads = new Set<string>();
 
   constructor(
     private readonly client: ListingClient,
@@ -50,7 +56,7 @@ export class LiveReader {
       this.rememberFromLastApplied(kind, parent, node.address);
       return;
     }
-    await this.listUnder(kind, parent);
+    await this.listUnderOrOwn(kind, parent, node);
     // Every listed item is remembered by address: a lookup, not a scan of the collection.
     const live = this.state.byAddress.get(node.address);
     if (live && kind.detail && Object.keys(node.fields).some((f) => !kind.detail?.listed.includes(f))) {
@@ -70,18 +76,73 @@ export class LiveReader {
     const ref = node.parentRef;
     if (!ref) return undefined;
     if (ref.uuid !== undefined) return externalParent(ref.kind, ref.uuid);
-    const found = ref.name === undefined ? undefined : await this.locate(ref.kind, ref.name);
+    const found = ref.name === undefined ? undefined : await this.locate(ref.kind, ref.name, kindOf(node.kind));
     if (!found) {
-      this.problem(node.address, `${ref.kind.toLowerCase()} "${ref.name ?? ''}" is not declared in the manifests and does not exist on the platform`);
+      const what = `${ref.kind.toLowerCase()} "${ref.name ?? ''}"`;
+      this.problem(node.address, this.refusedLists.has(ref.kind)
+        ? `${what} cannot be found with these credentials (its list answered 403, and no ${node.kind.toLowerCase()} the caller can list names it as owner): name it by uuid`
+        : `${what} is not declared in the manifests and does not exist on the platform`);
       return 'pending';
     }
     return found;
   }
 
   /** Finds an undeclared object by name: under every live object of its parent kinds. */
-  private async locate(kindName: string, name: string): Promise<LiveObject | undefined> {
-    const candidates = await this.allOf(kindName);
+  private async locate(kindName: string, name: string, child: KindDefinition): Promise<LiveObject | undefined> {
+    let candidates: LiveObject[];
+    try {
+      candidates = await this.allOf(kindName);
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status !== 403) throw error;
+      this.refusedLists.add(kindName);
+      return this.locateThroughOwners(kindName, name, child);
+    }
     return candidates.find((c) => kindOf(kindName).identity(c.fields) === name);
+  }
+
+  /**
+   * Below system level the lists that lead to an owner may be refused (Doc 1 §4.2: groups
+   * are for system administrators only), while the caller lists the resellers or tenants
+   * under its control without naming a parent (§4.3, §4.4: `parent` is required for system
+   * administrators only). The owner is then the one those objects name (`owner` with type,
+   * uuid and name, §2.6).
+   */
+  private async locateThroughOwners(kindName: string, name: string, child: KindDefinition): Promise<LiveObject | undefined> {
+    if (!child.ownerOf || !child.list?.(undefined, this.ctx)) return undefined;
+    for (const listed of await this.listUnder(child, undefined)) {
+      const owner = this.owners.get(listed.address);
+      if (owner?.kind !== kindName || owner.name !== name) continue;
+      const address = kindOf(kindName).address(undefined, name);
+      const parent: LiveObject = { kind: kindName, address, id: owner.id, ids: { [kindName]: owner.id }, fields: {} };
+      this.remember(parent);
+      return parent;
+    }
+    return undefined;
+  }
+
+  /**
+   * Lists under the parent; when the platform refuses that list (403: a tenant administrator
+   * may not list under its reseller), the caller's own list stands in, owners checked.
+   */
+  private async listUnderOrOwn(kind: KindDefinition, parent: LiveObject | undefined, node: DesiredNode): Promise<void> {
+    try {
+      await this.listUnder(kind, parent);
+    } catch (error) {
+      if (!parent || !(error instanceof ApiError) || error.status !== 403 || !kind.ownerOf || !kind.list?.(undefined, this.ctx)) throw error;
+      await this.listUnder(kind, undefined);
+      // Not in it: absent or out of sight, nobody can tell; never a create planned blind.
+      if (!this.state.byAddress.has(node.address)) this.problem(node.address, `cannot be read with these credentials: the list under ${parent.address} answered 403`);
+      else this.checkOwner(node, parent);
+    }
+  }
+
+  /** An object listed without a parent must have the owner its manifest names: the API cannot move it (Doc 1 §4.3, §4.4). */
+  private checkOwner(node: DesiredNode, parent: LiveObject): void {
+    const owner = this.owners.get(node.address);
+    if (owner && (owner.kind !== parent.kind || owner.id !== parent.id)) {
+      const named = `${owner.kind.toLowerCase()} ${owner.name ?? owner.id}`;
+      this.problem(node.address, `is owned by ${named}, not by ${parent.address}: the owner cannot change through the API`);
+    }
   }
 
   private async allOf(kindName: string): Promise<LiveObject[]> {
@@ -110,14 +171,18 @@ export class LiveReader {
   private async fetchCollection(kind: KindDefinition, parent: LiveObject | undefined): Promise<LiveObject[]> {
     const specs = kind.list?.(parent, this.ctx);
     if (!specs) return [];
-    const items = (await Promise.all((Array.isArray(specs) ? specs : [specs]).map((s) => this.fetchItems(s)))).flat();
-    const objects: LiveObject[] = [];
+    const missing: ListSpec[] = [];
+    const items = (await Promise.all((Array.isArray(specs) ? specs : [specs]).map((s) => this.fetchItemsOf(kind, s, missing)))).flat();
+    const objects: LiveObject[] = missing.flatMap((spec) => missingReadObjects(this.lastApplied, kind, parent, spec));
     for (const { spec, item } of items) {
       // Most kinds convert synchronously: a promise per item only where fromApi needs one.
       const converted = kind.fromApi(item, this.ctx, parent);
       const parts = converted instanceof Promise ? await converted : converted;
       assertReadable(kind, item, parts, spec);
-      objects.push(this.toLive(kind, parts, parent));
+      const live = this.toLive(kind, parts, parent);
+      const owner = parent ? undefined : kind.ownerOf?.(item);
+      if (owner) this.owners.set(live.address, owner);
+      objects.push(live);
     }
     const collection: ListedCollection = { kind: kind.kind, addresses: objects.map((o) => o.address) };
     if (parent) collection.parentAddress = parent.address;
@@ -129,6 +194,25 @@ export class LiveReader {
   private async fetchItems(spec: ListSpec): Promise<{ spec: ListSpec; item: Record<string, unknown> }[]> {
     return (await this.fetchRawItems(spec)).map((item) => ({ spec, item }));
   }
+
+  /** One spec's items; a missing read (404, 405) of a `readMayBeMissing` kind is noted and lists nothing. */
+  private async fetchItemsOf(kind: KindDefinition, spec: ListSpec, missing: ListSpec[]): Promise<{ spec: ListSpec; item: Record<string, unknown> }[]> {
+    try {
+      return await this.fetchItems(spec);
+    } catch (error) {
+      if (!kind.readMayBeMissing || !(error instanceof ApiError) || (error.status !== 404 && error.status !== 405)) throw error;
+      missing.push(spec);
+      if (!this.missingReads.has(kind.kind)) {
+        this.missingReads.add(kind.kind);
+        (this.state.warnings ??= []).push({
+          code: 'SB_READ_MISSING',
+          message: `GET ${spec.path} answered ${error.status}: ${kind.kind.toLowerCase()} cannot be read. ${kind.readMayBeMissing.note}`,
+        });
+      }
+      return [];
+    }
+  }
+
 
   private fetchRawItems(spec: ListSpec): Promise<Record<string, unknown>[]> {
     return fetchListItems(this.client, spec);
@@ -176,16 +260,9 @@ export class LiveReader {
   /** Unreadable kinds exist as far as the last-applied record says. */
   private rememberFromLastApplied(kind: KindDefinition, parent: LiveObject | undefined, onlyAddress?: string): void {
     const addresses: string[] = [];
-    for (const [address, entry] of this.lastApplied) {
-      if (entry.kind !== kind.kind || (onlyAddress !== undefined && address !== onlyAddress)) continue;
-      const prefix = parent ? `${parent.address}/` : '';
-      if (!address.startsWith(prefix) || parentAddressOf(address) !== parent?.address) continue;
-      const identity = addressPairs(address).at(-1)?.[1] ?? '';
-      const fields = { ...entry.identity };
-      const live: LiveObject = { kind: kind.kind, address, id: identity, ids: { ...parent?.ids, [kind.kind]: identity }, fields };
-      if (parent) live.parentAddress = parent.address;
+    for (const live of recordedObjects(this.lastApplied, kind, parent, (address) => onlyAddress === undefined || address === onlyAddress)) {
       this.remember(live);
-      addresses.push(address);
+      addresses.push(live.address);
     }
     if (onlyAddress === undefined) {
       const collection: ListedCollection = { kind: kind.kind, addresses };

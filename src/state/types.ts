@@ -47,6 +47,8 @@ export interface LiveState {
   collections: ListedCollection[];
   /** Problems that make a plan impossible (an undeclared parent that does not exist, …). */
   problems: { address: string; message: string }[];
+  /** What the plan should say about how it read (a missing read it planned around), once each. */
+  warnings?: { code: string; message: string; address?: string }[];
 }
 
 /** The subset of the API client the reader uses (the client satisfies it; tests fake it). */

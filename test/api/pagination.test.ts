@@ -75,6 +75,19 @@ describe('listPages', () => {
     expect(result).toHaveLength(250);
   });
 
+  it('Doc2 §4.1: entitlement types keep their page fields in a `pagination` array: every page is read', async () => {
+    const all = items(23);
+    fake.on('GET', /\/entitlement_types$/, (req: Seen, res) => {
+      const size = Math.min(Number(req.query.get('page_size') ?? 10), 10);
+      const page = Number(req.query.get('page') ?? 1);
+      const pagination = [{ results: all.length, pages: Math.ceil(all.length / size), page: String(page), page_size: size }];
+      json(res, 200, { entitlementTypes: all.slice((page - 1) * size, page * size), pagination, sorting: [] });
+    });
+    const result = await client.listPages({ path: `${P}/tenants/t/subscriptions/1/entitlement_types`, itemsKey: 'entitlementTypes', style: 'page' });
+    expect(result).toEqual(all);
+    expect(fake.seen.filter((s) => s.path.endsWith('/entitlement_types')).map((s) => s.query.get('page')).sort()).toEqual(['1', '2', '3']);
+  });
+
   it('Doc1 §4.5: the suspension-profile list takes `size` instead of page_size', async () => {
     pageStyle('suspension_profiles', items(30), { cap: 25, sizeParam: 'size' });
     const result = await client.listPages({ path: `${P}/public/suspension_profiles`, itemsKey: 'suspension_profiles', style: 'page', pageSizeParam: 'size' });
@@ -133,5 +146,34 @@ describe('listPages', () => {
   it('an empty page-style list with results 0 and no items key is empty', async () => {
     fake.on('GET', /\/addresses$/, (_req, res) => json(res, 200, { results: 0, pages: 0, page: 1 }));
     expect(await client.listPages({ path: `${P}/x/addresses`, itemsKey: 'addresses', style: 'page' })).toEqual([]);
+  });
+
+  it('a token-style list whose item slid to an earlier page while it was read is read again', async () => {
+    let all = items(250);
+    let reads = 0;
+    fake.on('GET', /\/sliding$/, (req, res) => {
+      const start = Number((req.query.get('next') ?? 'tok-0').slice(4));
+      if (start === 0) reads += 1;
+      if (start === 100 && reads === 1) all = all.filter((i) => i.id !== 5); // deleted between page 1 and page 2
+      const body: Record<string, unknown> = { sliding: all.slice(start, start + 100), results: all.length };
+      if (start + 100 < all.length) body['next'] = `tok-${start + 100}`;
+      json(res, 200, body);
+    });
+    const read = await client.listPages<{ id: number }>({ path: `${P}/sliding`, itemsKey: 'sliding', style: 'token' });
+    expect(reads).toBe(2);
+    expect(read.map((i) => i.id)).toEqual(all.map((i) => i.id));
+  });
+
+  it('a page-style list that never settles fails with SB_API_LIST_CHANGED naming the list, after 3 reads', async () => {
+    let results = 300;
+    fake.on('GET', /\/busy$/, (req, res) => {
+      const page = Number(req.query.get('page') ?? 1);
+      if (page === 2) results -= 1; // someone deletes one on every read
+      json(res, 200, { busy: items(results).slice((page - 1) * 100, page * 100), results, pages: Math.ceil(results / 100), page });
+    });
+    const error = (await client.listPages({ path: `${P}/busy`, itemsKey: 'busy', style: 'page' }).catch((e: unknown) => e)) as ApiError;
+    expect(error).toMatchObject({ code: 'SB_API_LIST_CHANGED', path: `${P}/busy` });
+    expect(error.message).toContain('the list "busy" changed while it was read (results was 298, then 297), 3 reads in a row');
+    expect(fake.seen.filter((s) => s.path.endsWith('/busy') && s.query.get('page') === '1')).toHaveLength(3);
   });
 });

@@ -5,10 +5,11 @@ import { applyChanges } from '../../src/apply/executor.js';
 import type { ApplyClient, ApplyResult } from '../../src/apply/types.js';
 import { kinds } from '../../src/kinds/index.js';
 import type { KindContext } from '../../src/kinds/types.js';
-import { computeChanges } from '../../src/plan/planner.js';
+import { computeChanges, type PlannerOutput } from '../../src/plan/planner.js';
 import type { Change } from '../../src/plan/types.js';
 import { LiveReader } from '../../src/state/read.js';
 import type { DesiredNode, LastApplied, LiveState } from '../../src/state/types.js';
+import { staticRefs } from '../kinds/static-refs.js';
 
 export const P = '/api/v01/draas/demo';
 
@@ -23,11 +24,11 @@ export type Handler = (request: SentRequest, nth: number) => Answer | undefined;
 
 export const ctx: KindContext = {
   P,
-  refs: {
-    suspensionProfiles: async () => [{ id: 2, name: 'outgoing-barring', barringProfileId: 'BP-OUT' }],
-    entitlementTypes: async () => [{ id: 1, name: 'BE geo' }],
-    postalCodes: async () => [{ id: 11, code: '1000' }],
-  },
+  refs: staticRefs({
+    'suspension profiles': [{ id: 2, name: 'outgoing-barring', barringProfileId: 'BP-OUT' }],
+    'entitlement types': [{ id: 1, name: 'BE geo' }],
+    'postal codes': [{ id: 11, code: '1000' }],
+  }),
 };
 
 export function apiError(method: string, path: string, status: number | undefined, message = 'refused', code = status === undefined ? ApiErrorCode.outcomeUnknown : codeForStatus(status)): ApiError {
@@ -76,6 +77,7 @@ export interface Planned {
   changes: Change[];
   live: LiveState;
   desired: DesiredNode[];
+  requests: PlannerOutput['requests'];
 }
 
 /** Reads and plans with the real reader and planner against the fake's lists. */
@@ -84,7 +86,7 @@ export async function planWith(platform: FakePlatform, desired: DesiredNode[], l
   const out = await computeChanges({ desired, live, lastApplied, ctx, options: { prune } });
   if (out.problems.length > 0) throw new Error(JSON.stringify(out.problems));
   platform.sent.length = 0;
-  return { changes: out.changes, live, desired };
+  return { changes: out.changes, live, desired, requests: out.requests };
 }
 
 export async function applyWith(platform: FakePlatform, planned: Planned, options: { failFast?: boolean; concurrency?: number; bulkThreshold?: number; journal?: Journal } = {}): Promise<ApplyResult> {
@@ -92,9 +94,9 @@ export async function applyWith(platform: FakePlatform, planned: Planned, option
     changes: planned.changes,
     desired: planned.desired,
     live: planned.live,
-    lastApplied: new Map(),
     client: platform,
     ctx,
+    requests: planned.requests,
     ...(options.journal ? { journal: options.journal } : {}),
     options: { concurrency: options.concurrency ?? 4, failFast: options.failFast ?? false, runId: 'test', jobPollMs: 1, ...(options.bulkThreshold ? { bulkThreshold: options.bulkThreshold } : {}) },
   });

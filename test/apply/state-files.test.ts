@@ -91,6 +91,7 @@ describe('saved plan checks (CONTRACT §4)', () => {
   const change = (address: string, action: Change['action'], liveDigest?: string): Change => ({
     address,
     kind: 'Tenant',
+    provider: 'platform',
     action,
     before: null,
     after: {},

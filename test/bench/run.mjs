@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Issue #9 benchmarks: `npm run bench [-- SCENARIO… --latency MS --concurrency N --runs N]`.
+ * The benchmarks of docs/performance.md: `npm run bench [-- SCENARIO… --latency MS --concurrency N --runs N]`.
  * Each scenario generates its estate, seeds a simulator process that adds `--latency` to
  * every request, runs the real CLI (dist/) and compares what it did with the lower bound
  * and the latency-bound ideal. Prints PASS/FAIL per target and a table, and writes
@@ -14,7 +14,8 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ROOT } from './lib/cli.mjs';
-import { applyTargets, describe, figures, table } from './lib/report.mjs';
+import { figuresTable } from '../../scripts/docs/performance.mjs';
+import { applyTargets, describe, figures } from './lib/report.mjs';
 
 const SCENARIOS = ['plan-org', 'naive', 'apply-tenants', 'apply-org', 'routing'];
 const RESULTS = join(import.meta.dirname, 'results.json');
@@ -51,7 +52,7 @@ let org;
 const ctx = {
   latencyMs: Number(values.latency),
   concurrency: Number(values.concurrency),
-  pageCap: 100, // the simulator's page_size cap (README "The simulator"), as a real platform's would be read from its answers
+  pageCap: 100, // the simulator's page_size cap (docs/simulator.md), as a real platform's would be read from its answers
   routingRows: Number(values['routing-rows']),
   // --profile DIR: the measured CLI runs under `node --cpu-prof` (CPU figures then include the profiler's cost),
   // writing to DIR/cli; the simulator process to DIR/sim.
@@ -100,12 +101,12 @@ if (planOrg && naive && !planOrg.targets.some((t) => t.what.startsWith('naive'))
   console.log(`plan-org vs naive\n  ${t.pass ? 'PASS' : 'FAIL'}      ${t.what}: ${t.value} ≥ ${t.limit} ×\n`);
 }
 
-console.log(table(results));
+console.log(figuresTable(results));
 const previous = existsSync(RESULTS) ? JSON.parse(await readFile(RESULTS, 'utf8')) : { scenarios: {} };
 const scenarios = { ...previous.scenarios };
 for (const r of results) scenarios[r.scenario] = { ...r, at: new Date().toISOString(), machine: machine().summary, latencyMs: ctx.latencyMs };
 await writeFile(RESULTS, `${JSON.stringify({ formatVersion: 1, scenarios }, null, 2)}\n`);
-console.log(`\nwritten to ${RESULTS}`);
+console.log(`\nwritten to ${RESULTS}; npm run docs:generate puts the figures into docs/performance.md`);
 process.exit(failed ? 1 : 0);
 
 function machine() {

@@ -113,7 +113,27 @@ describe('CONTRACT §5: SWITCHBOARD_* environment variables without a config fil
     const env = { SWITCHBOARD_URL: 'http://p.example.net', SWITCHBOARD_TOKEN: 't' };
     expect((await failure(loadConnection({ cwd: dir, env }))).message).toContain('plain http');
     await expect(loadConnection({ cwd: dir, env: { ...env, SWITCHBOARD_INSECURE: 'true' } })).resolves.toMatchObject({ insecure: true });
-    expect((await failure(loadConnection({ cwd: dir, env: { SWITCHBOARD_URL: 'https://p', SWITCHBOARD_USERNAME: 'u' } }))).message).toContain('password: required');
+    expect((await failure(loadConnection({ cwd: dir, env: { SWITCHBOARD_URL: 'https://p', SWITCHBOARD_USERNAME: 'u' } }))).message).toContain('SWITCHBOARD_PASSWORD: required');
+  });
+});
+
+describe('the branding read path (Document 1 §4.2: not shown)', () => {
+  it('is brandingReadPath in the file or SWITCHBOARD_BRANDING_READ_PATH, a path below the group; absent by default', async () => {
+    await write(`environments:
+  prod:
+    url: https://p.example.net
+    auth: { token: t }
+    brandingReadPath: /configurations/branding/
+`);
+    expect(await loadConnection({ env: {}, cwd: dir })).toMatchObject({ brandingReadPath: 'configurations/branding' });
+    const env = { SWITCHBOARD_URL: 'https://p.example.net', SWITCHBOARD_TOKEN: 't' };
+    const other = await mkdtemp(join(tmpdir(), 'sb-config-'));
+    expect(await loadConnection({ cwd: other, env })).not.toHaveProperty('brandingReadPath');
+    expect(await loadConnection({ cwd: other, env: { ...env, SWITCHBOARD_BRANDING_READ_PATH: 'pages' } })).toMatchObject({ brandingReadPath: 'pages' });
+    for (const bad of ['../tenants', 'pages?type=font', 'a//b']) {
+      const error = await failure(loadConnection({ cwd: other, env: { ...env, SWITCHBOARD_BRANDING_READ_PATH: bad } }));
+      expect(error.message, bad).toMatch(/SWITCHBOARD_BRANDING_READ_PATH: expected a path below the group/);
+    }
   });
 });
 

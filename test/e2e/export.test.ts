@@ -1,6 +1,6 @@
 import { mkdtemp, readFile, readdir, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadManifests } from '../../src/manifest/index.js';
 import { startSimulator, type RunningSimulator } from '../../src/sim/index.js';
@@ -51,7 +51,10 @@ describe('switchboard export (end to end, real CLI over loopback HTTP)', () => {
     const { out, files } = await roundTrip(sim);
     expect(files).toEqual(['groups/demo-group.yaml', 'resellers/north.yaml', 'resellers/south.yaml', 'tenants/acme-corp.yaml', 'tenants/globex.yaml', 'tenants/initech.yaml']);
     const acme = await readFile(join(out, 'tenants/acme-corp.yaml'), 'utf8');
-    expect(acme.split('\n')[0]).toBe('# yaml-language-server: $schema=tenant.schema.json');
+    // The modeline resolves from the file's folder to the schemas of the switchboard that wrote it.
+    const modeline = /^# yaml-language-server: \$schema=(\S+)$/.exec(acme.split('\n')[0] ?? '');
+    expect(modeline).not.toBeNull();
+    expect(resolve(out, 'tenants', modeline?.[1] ?? '')).toBe(resolve(import.meta.dirname, '../../schemas/tenant.schema.json'));
     expect(acme).toContain('metadata: { name: acme-corp, reseller: north }');
     expect(acme).toContain('        - { type: BE geo, entitlement: 10 }');
     expect(acme).toContain('# admins: not exported.');
@@ -92,7 +95,8 @@ describe('switchboard export (end to end, real CLI over loopback HTTP)', () => {
       '      suspensionProfile: outgoing-barring',
       '        - { type: BE tollfree, entitlement: 3 }',
       '        - { street: Rue Haute, number: "10", city: Brussels, postalCode: 1000, country: Belgium, isoCode: BE }',
-      '        - { street: Avenue Louise, number: "54", postalCode: "1050" }',
+      // Doc 2 §4.7: the postal code's id too, so the manifest can re-create it without the postal-code list.
+      `        - { street: Avenue Louise, number: "54", postalCode: "1050", postalCodeId: ${postal} }`,
       '        - { sku: TPL-1, name: Std, description: "yes", location: BE, vrp: vrp-std, licenses: [L1, L2] }',
     ]) {
       expect(hooli).toContain(line);

@@ -1,10 +1,11 @@
 /**
- * The example GitHub workflows (examples/.github/workflows/): their structure as GitHub Actions reads it,
- * and their shell steps run for real (the workflow text itself, not a copy) against a
- * simulator, with a fake `gh` and the artifact steps emulated by the test.
+ * The example GitHub workflows (examples/.github/workflows/): their shell steps run for real
+ * (the workflow text itself, not a copy) against a simulator, with a fake `gh` and the
+ * checkout and artifact steps emulated by the test. Their structure:
+ * workflows-structure.test.ts; actionlint: workflows-lint.test.ts.
  */
 import { execFile } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -13,7 +14,6 @@ import { startSimulator, type RunningSimulator } from '../../src/sim/index.js';
 import { EXAMPLES, adminApi, runCli, simEnv } from './cli-helpers.js';
 import {
   fakeGitHub,
-  findStep,
   loadWorkflow,
   makeWorkspace,
   readFakeGitHub,
@@ -23,86 +23,7 @@ import {
   type Workflow,
 } from './workflows/harness.js';
 
-const FILES = ['plan.yml', 'apply.yml', 'drift.yml'] as const;
-const SECRET_NAMES = /^SWITCHBOARD_(URL|INSTANCE|TOKEN|USERNAME|PASSWORD|TOTP_SECRET|RE_URL|RE_TOKEN|RE_USERNAME|RE_PASSWORD)$/;
 const git = promisify(execFile);
-
-describe('examples/.github/workflows: valid GitHub Actions workflows', () => {
-  const workflows = new Map<string, Workflow>();
-  beforeAll(async () => {
-    for (const file of FILES) workflows.set(file, await loadWorkflow(file));
-  });
-  const each = (fn: (w: Workflow, file: string) => void) => () => FILES.forEach((f) => fn(workflows.get(f) as Workflow, f));
-
-  it('have a name, triggers, least-privilege permissions and jobs whose steps each use or run', each((w, file) => {
-    expect(w.name, file).toMatch(/^switchboard /);
-    expect(Object.keys(w.on).length, file).toBeGreaterThan(0);
-    expect(w.permissions, file).toBeDefined();
-    expect(Object.values(w.permissions ?? {}).every((p) => p === 'read' || p === 'write'), file).toBe(true);
-    for (const [name, job] of Object.entries(w.jobs)) {
-      expect(job['runs-on'], `${file} ${name}`).toBe('ubuntu-latest');
-      expect(job['timeout-minutes'], `${file} ${name}`).toBeGreaterThan(0);
-      const ids = new Set<string>();
-      for (const step of job.steps) {
-        expect(Number(step.uses !== undefined) + Number(step.run !== undefined), `${file}: ${step.name ?? step.uses}`).toBe(1);
-        if (step.uses) expect(step.uses, file).toMatch(/^actions\/(checkout|setup-node|upload-artifact|download-artifact)@v\d+$/);
-        // every steps.<id> reference names an earlier step
-        for (const [, ref] of JSON.stringify(step).matchAll(/steps\.([\w-]+)\./g)) expect(ids.has(ref ?? ''), `${file}: steps.${ref}`).toBe(true);
-        if (step.id) ids.add(step.id);
-      }
-    }
-  }));
-
-  it('take credentials only from ${{ secrets.* }}, only in the env of the steps that talk to the platform', each((w, file) => {
-    const text = JSON.stringify(w);
-    for (const [, name] of text.matchAll(/secrets\.([A-Za-z_]+)/g)) expect(name, file).toMatch(SECRET_NAMES);
-    expect(JSON.stringify(w.env ?? {}), file).not.toMatch(/secrets\./);
-    for (const job of Object.values(w.jobs)) {
-      expect(JSON.stringify(job.env ?? {}), file).not.toMatch(/secrets\./);
-      for (const step of job.steps) {
-        // no expression inside a script (no injection, and the scripts run as written outside GitHub)
-        expect(step.run ?? '', `${file}: ${step.name}`).not.toContain('${{');
-        expect(JSON.stringify(step.with ?? {}), `${file}: ${step.name}`).not.toMatch(/secrets\./);
-        for (const [key, value] of Object.entries(step.env ?? {})) {
-          if (/^SWITCHBOARD_/.test(key)) expect(value, `${file}: ${step.name} ${key}`).toBe(`\${{ secrets.${key} }}`);
-          else expect(String(value), `${file}: ${step.name} ${key}`).not.toMatch(/secrets\./);
-        }
-        expect(step.run ?? '', file).not.toMatch(/SWITCHBOARD_(PASSWORD|TOKEN|TOTP_SECRET)=/);
-      }
-    }
-  }));
-
-  it('plan.yml: on pull_request, writes the PR comment only, uploads the plan named by the head commit', () => {
-    const w = workflows.get('plan.yml') as Workflow;
-    expect(Object.keys(w.on)).toEqual(['pull_request']);
-    expect(w.permissions).toEqual({ contents: 'read', 'pull-requests': 'write' });
-    const plan = findStep(w, 'plan', 'plan');
-    expect(plan.run).toMatch(/switchboard plan "\$MANIFESTS" .*--detailed-exitcode --out plan\.json --format markdown > plan\.md/);
-    const upload = findStep(w, 'plan', 'Upload the plan');
-    expect(upload.uses).toMatch(/^actions\/upload-artifact@/);
-    expect(upload.with?.['name']).toBe('switchboard-plan-${{ github.event.pull_request.head.sha }}');
-    expect(upload.with?.['path']).toContain('plan.json');
-  });
-
-  it('apply.yml: on push to main, one apply at a time (concurrency, never cancelled), contents: write for the record', () => {
-    const w = workflows.get('apply.yml') as Workflow;
-    expect(w.on).toMatchObject({ push: { branches: ['main'] } });
-    expect(w.concurrency).toEqual({ group: 'switchboard-apply', 'cancel-in-progress': false });
-    expect(w.permissions).toMatchObject({ contents: 'write', actions: 'read' });
-    const download = findStep(w, 'apply', 'Download the reviewed plan');
-    expect(download.uses).toMatch(/^actions\/download-artifact@v[4-9]/);
-    expect(download.with).toMatchObject({ 'run-id': '${{ steps.find.outputs.run_id }}', path: 'reviewed-plan' });
-    const upload = findStep(w, 'apply', 'Upload the journal and the last-applied record');
-    expect(upload.if).toBe('always()');
-  });
-
-  it('drift.yml: on a schedule (valid cron), issues: write', () => {
-    const w = workflows.get('drift.yml') as Workflow;
-    const schedule = (w.on['schedule'] as { cron: string }[])[0];
-    expect(schedule?.cron.split(' ')).toHaveLength(5);
-    expect(w.permissions).toEqual({ contents: 'read', issues: 'write' });
-  });
-});
 
 // One scenario on one simulator, in order (vitest runs a file's tests one after the other):
 // the PR is planned, merged and applied, and the record apply.yml commits is in every later checkout.
@@ -119,9 +40,15 @@ describe('examples/.github/workflows: the shell steps, run against a simulator (
   const context = (): ExpressionContext => ({
     secrets: {
       SWITCHBOARD_URL: sim.url,
+      SWITCHBOARD_RE_URL: sim.url,
+      // plan.yml and drift.yml: the simulator's reader, whose api_rules allow GET only
+      SWITCHBOARD_READONLY_USERNAME: 'reader',
+      SWITCHBOARD_READONLY_PASSWORD: 'reader',
+      SWITCHBOARD_RE_READONLY_USERNAME: 'routing',
+      SWITCHBOARD_RE_READONLY_PASSWORD: 'routing',
+      // apply.yml: the environment's secrets
       SWITCHBOARD_USERNAME: 'admin',
       SWITCHBOARD_PASSWORD: 'admin',
-      SWITCHBOARD_RE_URL: sim.url,
       SWITCHBOARD_RE_USERNAME: 'routing',
       SWITCHBOARD_RE_PASSWORD: 'routing',
     },
@@ -153,6 +80,20 @@ describe('examples/.github/workflows: the shell steps, run against a simulator (
   }
   let committedRecord: string | undefined;
 
+  /**
+   * The plan job after its two checkouts (the base branch at the root, the pull request under
+   * pull-request/) and its "Take the manifests from the pull request" step, run for real.
+   */
+  async function pullRequest(edit?: (manifests: string) => Promise<void>): Promise<string> {
+    const dir = await checkout();
+    const theirs = join(dir, 'pull-request/manifests');
+    await cp(EXAMPLES, theirs, { recursive: true });
+    if (edit) await edit(theirs);
+    const taken = await step(plan, 'plan', 'Take the manifests from the pull request', dir, context());
+    expect(taken.code, taken.stderr + taken.stdout).toBe(0);
+    return dir;
+  }
+
   beforeAll(async () => {
     sim = await startSimulator({ port: 0 });
     runnerTemp = await mkdtemp(join(tmpdir(), 'switchboard-gha-runner-'));
@@ -169,7 +110,7 @@ describe('examples/.github/workflows: the shell steps, run against a simulator (
 
   it('plan.yml: validates, writes plan.md and plan.json, keeps ONE pull-request comment (created, then updated)', async () => {
     await fakeGitHub(ghState, { comments: [{ id: 1, issue: 7, body: 'LGTM' }] });
-    reviewed = await checkout();
+    reviewed = await pullRequest();
     const ctx = context();
     const validated = await step(plan, 'plan', 'Validate the manifests', reviewed, ctx);
     expect(validated.code, validated.stderr).toBe(0);
@@ -202,8 +143,7 @@ describe('examples/.github/workflows: the shell steps, run against a simulator (
 
   it('plan.yml: invalid manifests fail the job (exit 1) and the comment shows the errors', async () => {
     await fakeGitHub(ghState);
-    const dir = await checkout();
-    await writeFile(join(dir, 'manifests/broken.yaml'), 'apiVersion: switchboard/v1\nkind: Tenant\nmetadata: { name: broken, reseller: north }\nspec: { billingID: X }\n');
+    const dir = await pullRequest((manifests) => writeFile(join(manifests, 'broken.yaml'), 'apiVersion: switchboard/v1\nkind: Tenant\nmetadata: { name: broken, reseller: north }\nspec: { billingID: X }\n'));
     const ctx = context();
     const validated = await step(plan, 'plan', 'Validate the manifests', dir, ctx);
     expect(validated.code).toBe(1);
@@ -212,6 +152,39 @@ describe('examples/.github/workflows: the shell steps, run against a simulator (
     const body = (await readFakeGitHub(ghState)).comments[0]?.body ?? '';
     expect(body).toContain('**No plan: the manifests are invalid or switchboard could not plan.**');
     expect(body).toMatch(/broken\.yaml:4:\d+: error SB_UNKNOWN_FIELD/);
+  }, 60_000);
+
+  it('plan.yml: a symbolic link among the pull request\'s manifests is refused before switchboard runs', async () => {
+    const dir = await checkout();
+    await cp(EXAMPLES, join(dir, 'pull-request/manifests'), { recursive: true });
+    await symlink('/etc/hostname', join(dir, 'pull-request/manifests/tenants/hosts.csv'));
+    const taken = await step(plan, 'plan', 'Take the manifests from the pull request', dir, context());
+    expect(taken.code).toBe(1);
+    expect(taken.stdout).toContain("::error::The pull request's manifests hold a symbolic link (manifests/tenants/hosts.csv): refused.");
+  });
+
+  it('every step that runs switchboard fails when switchboard fails (no pipe, subshell or `set +e` hides it)', async () => {
+    const bin = await mkdtemp(join(tmpdir(), 'switchboard-gha-failing-'));
+    await writeFile(join(bin, 'npx'), '#!/bin/sh\necho "npx $*: simulated failure" >&2\nexit 1\n', { mode: 0o755 });
+    let checked = 0;
+    for (const workflow of [plan, apply, drift]) {
+      for (const [job, { steps }] of Object.entries(workflow.jobs)) {
+        for (const s of steps.filter((x) => x.run?.includes('npx switchboard'))) {
+          const dir = await checkout();
+          const result = await runStep({ workflow, job, step: s.name ?? s.id ?? '', cwd: dir, context: context(), runnerEnv: runnerEnv(), binFirst: bin });
+          expect(result.code, `${workflow.name}: ${s.name}`).not.toBe(0);
+          expect(result.stderr, `${workflow.name}: ${s.name}`).toContain('simulated failure');
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBe(4); // validate and plan (plan.yml), apply, drift's plan
+    // The same Validate step under GitHub's default shell (no `shell: bash`): bash -e, no pipefail, exit 0.
+    const { defaults: _bash, ...withoutShell } = plan;
+    const dir = await checkout();
+    const hidden = await runStep({ workflow: withoutShell, job: 'plan', step: 'validate', cwd: dir, context: context(), runnerEnv: runnerEnv(), binFirst: bin });
+    expect(hidden.stderr).toContain('simulated failure');
+    expect(hidden.code).toBe(0);
   }, 60_000);
 
   it('apply.yml: finds the merged PR\'s plan artifact, applies exactly that plan, commits the last-applied record', async () => {
@@ -278,9 +251,10 @@ describe('examples/.github/workflows: the shell steps, run against a simulator (
 
   it('apply.yml: a reviewed plan made stale by an out-of-band change is refused (exit 3) and nothing is changed', async () => {
     // A second pull request: acme-corp's markup 5 → 6, planned and reviewed …
-    const pr = await checkout();
-    const file = join(pr, 'manifests/tenants/acme-corp.yaml');
-    await writeFile(file, (await readFile(file, 'utf8')).replace(/^ {2}markup: 5$/m, '  markup: 6'));
+    const pr = await pullRequest(async (manifests) => {
+      const file = join(manifests, 'tenants/acme-corp.yaml');
+      await writeFile(file, (await readFile(file, 'utf8')).replace(/^ {2}markup: 5$/m, '  markup: 6'));
+    });
     await fakeGitHub(ghState);
     const planned = await step(plan, 'plan', 'plan', pr, context());
     expect(planned.outputs['exitcode']).toBe('2');

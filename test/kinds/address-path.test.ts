@@ -37,7 +37,7 @@ describe('addresses read back into their parts (CONTRACT §3)', () => {
   });
 
   it('orders the delete of an address with a "/" before the delete of its subscription', () => {
-    const del = (address: string, kind: string): Change => ({ address, kind, action: 'delete', before: {}, after: null, patch: [], reason: '', dependsOn: [], requests: [] });
+    const del = (address: string, kind: string): Change => ({ address, kind, provider: 'platform', action: 'delete', before: {}, after: null, patch: [], reason: '', dependsOn: [], requests: [] });
     const address = `${S}/address/Rue Haute 16/2, 1000 Brussels, Belgium`;
     const ordered = orderChanges([del(S, 'Subscription'), del(address, 'Address')]);
     expect(ordered.map((c) => c.address)).toEqual([address, S]);

@@ -1,24 +1,25 @@
 import type { KindContext, LiveObject } from '../../src/kinds/types.js';
+import { staticRefs } from './static-refs.js';
 
 export const P = '/api/v01/draas/demo';
 
 /** Reference data as the simulator's default data set has it (README "The simulator"). */
 export const ctx: KindContext = {
   P,
-  refs: {
-    suspensionProfiles: async () => [
+  refs: staticRefs({
+    'suspension profiles': [
       { id: 1, name: 'full-barring', barringProfileId: 'BP-FULL' },
       { id: 2, name: 'outgoing-barring', barringProfileId: 'BP-OUT' },
     ],
-    entitlementTypes: async () => [
+    'entitlement types': [
       { id: 1, name: 'BE geo' },
       { id: 2, name: 'BE tollfree' },
     ],
-    postalCodes: async () => [
+    'postal codes': [
       { id: 11, code: '1000', isoCode: 'BE' },
       { id: 12, code: '1050', isoCode: 'BE' },
     ],
-  },
+  }),
 };
 
 /** A live subscription of tenant t-1 with id 3, the parent of most nested kinds. */

@@ -5,6 +5,7 @@ import { locationKind } from '../../src/kinds/location.js';
 import { numberLinkKind } from '../../src/kinds/number-link.js';
 import { templateKind } from '../../src/kinds/template.js';
 import { normalizeField } from '../../src/kinds/fields.js';
+import type { KindContext } from '../../src/kinds/types.js';
 import { T, child, ctx, subscription } from './context.js';
 
 const parent = { kind: 'Subscription', ids: subscription.ids };
@@ -27,11 +28,32 @@ describe('Address (Doc2 §2.7, §4.5)', () => {
 describe('Location (Doc2 §2.8, §4.7)', () => {
   it('reads the postal code object as its code and writes postalCodeId', async () => {
     const parts = await locationKind.fromApi({ id: 4, street: 'Rue Haute', number: '10', postalCode: { id: 11, code: '1000', city: 'Brussels' } }, ctx, subscription);
-    expect(parts.fields).toEqual({ street: 'Rue Haute', number: '10', postalCode: '1000' });
+    expect(parts.fields).toEqual({ street: 'Rue Haute', number: '10', postalCode: '1000', postalCodeId: 11 });
     expect(locationKind.identity(parts.fields)).toBe('Rue Haute 10 1000');
     const [create] = await locationKind.create!({ kind: 'Location', address: 'l', fields: { street: 'Rue Haute', number: '10', postalCode: '1050' } }, parent, ctx);
     expect(create?.body).toEqual({ street: 'Rue Haute', number: '10', postalCodeId: 12 });
     await expect(locationKind.create!({ kind: 'Location', address: 'l', fields: { street: 'x', number: '1', postalCode: '9999' } }, parent, ctx)).rejects.toThrow(/unknown postal code "9999"/);
+  });
+
+  it('Doc2 §4.7: a declared postalCodeId is sent as is, without the postal-code lookup (a list the documents do not show)', async () => {
+    let lookups = 0;
+    const counting: KindContext = { ...ctx, refs: { read: (list, ids) => (lookups++, ctx.refs.read(list, ids)) } };
+    const [create] = await locationKind.create!({ kind: 'Location', address: 'l', fields: { street: 'Meir', number: '22', postalCode: '2000', postalCodeId: 31 } }, parent, counting);
+    expect(create?.body).toEqual({ street: 'Meir', number: '22', postalCodeId: 31 });
+    const live = child(subscription, 'Location', '4', 'l', { street: 'Meir', number: '22', postalCode: '2000', postalCodeId: 30 });
+    const [update] = await locationKind.update!({ kind: 'Location', address: 'l', fields: { postalCodeId: 31 } }, live, counting, ['postalCodeId']);
+    expect(update?.body).toEqual({ postalCodeId: 31 });
+    expect(lookups).toBe(0);
+  });
+
+  it('a platform without the postal-code list (404): a location named by code only cannot be created, and the message says to declare postalCodeId', async () => {
+    const missing = Object.assign(new Error('GET …/public/postal_codes → 404'), { status: 404 });
+    const without: KindContext = { ...ctx, refs: { read: () => Promise.reject(missing) } };
+    await expect(locationKind.create!({ kind: 'Location', address: 'l', fields: { street: 'x', number: '1', postalCode: '1000' } }, parent, without))
+      .rejects.toThrow(/has no postal-code list .*answered 404.*declare postalCodeId next to postalCode "1000"/);
+    const other = Object.assign(new Error('boom'), { status: 500 });
+    await expect(locationKind.create!({ kind: 'Location', address: 'l', fields: { street: 'x', number: '1', postalCode: '1000' } }, parent, { ...ctx, refs: { read: () => Promise.reject(other) } }))
+      .rejects.toThrow('boom');
   });
 });
 

@@ -76,6 +76,30 @@ describe('desired fields', () => {
     expect(main?.identity).toEqual({ name: 'main' });
   });
 
+  it('Doc2 §4.7: a location may declare postalCodeId next to its postal code; the identity stays the code', async () => {
+    const r = await loadText({
+      't.yaml': `apiVersion: switchboard/v1
+kind: Tenant
+metadata: { name: t, reseller: north }
+spec:
+  subscriptions:
+    - name: main
+      billingId: T-MAIN
+      locations:
+        - { street: Meir, number: "22", postalCode: "2000", postalCodeId: 3 }
+        - { street: Meir, number: "23", postalCode: 2000 }
+`,
+    });
+    expect(r.diagnostics).toEqual([]);
+    expect(r.set.get('tenant/t/subscription/main/location/Meir 22 2000')?.fields).toEqual({ street: 'Meir', number: '22', postalCode: '2000', postalCodeId: 3 });
+    expect(r.set.get('tenant/t/subscription/main/location/Meir 23 2000')?.fields).not.toHaveProperty('postalCodeId');
+    const bad = await loadText({
+      't.yaml': 'apiVersion: switchboard/v1\nkind: Tenant\nmetadata: { name: t, reseller: north }\nspec:\n  subscriptions:\n'
+        + '    - { name: main, billingId: M, locations: [{ street: Meir, number: "1", postalCode: "2000", postalCodeId: "three" }] }\n',
+    });
+    expect(bad.diagnostics.map((d) => d.message).join('\n')).toMatch(/postalCodeId/);
+  });
+
   it('CONTRACT §3.4: records the collections a document declares, for prune scope', () => {
     expect(examples.set.get('tenant/acme-corp')?.declaredCollections).toEqual(['admins', 'subscriptions']);
     expect(examples.set.get('tenant/globex/subscription/voice')?.declaredCollections).toEqual(['trunkGroups']);

@@ -5,6 +5,7 @@
 import { kinds } from '../../dist/kinds/index.js';
 import { LiveReader } from '../../dist/state/read.js';
 import { computeChanges } from '../../dist/plan/planner.js';
+import { kindRails } from '../../dist/plan/kind-rails.js';
 import { checkSafety } from '../../dist/plan/safety.js';
 import { renderText } from '../../dist/plan/render-text.js';
 import { renderJson } from '../../dist/plan/render-json.js';
@@ -47,14 +48,14 @@ const client = {
     return { status: 200, body: undefined };
   },
 };
-const ctx = { P, refs: { suspensionProfiles: async () => [], entitlementTypes: async () => types.map((name, i) => ({ id: i + 1, name })), postalCodes: async () => [] } };
+const ctx = { P, refs: { read: async (list) => (list.name === 'entitlement types' ? types.map((name, i) => ({ id: i + 1, name })) : []) } };
 
 const cpu0 = process.cpuUsage();
 const t0 = performance.now();
 const live = await new LiveReader(client, ctx, new Map()).read(desired, kinds.map((k) => k.kind));
 const t1 = performance.now();
 const out = await computeChanges({ desired, live, lastApplied: new Map(), ctx, options: { prune: false } });
-const refusals = checkSafety(out.changes, desired, live, { maxDeletePercent: 10, allowReplace: false });
+const refusals = checkSafety([{ changes: out.changes, ...kindRails(desired, live) }], { maxDeletePercent: 10, allowReplace: false });
 const t2 = performance.now();
 const plan = {
   formatVersion: 1, createdAt: new Date().toISOString(), tool: { name: 'switchboard', version: 'bench' },

@@ -95,12 +95,28 @@ describe('plan file', () => {
     expect(plan.summary.unmanaged).toBe(0);
   });
 
+  it('accepts a plan file written before changes named their provider, taking it from the reader', async () => {
+    const path = join(dir, 'plan.json');
+    await writeFile(path, edited((p) => {
+      for (const c of p.changes) delete (c as Partial<typeof c>).provider;
+    }));
+    const plan = await readPlanFile(path, { providerOf: (c) => (c.kind === 'RoutingRow' ? 'routing' : 'platform') });
+    expect(plan).toEqual(JSON.parse(renderJson(samplePlan())));
+  });
+
   describe('CONTRACT §4: rejects, with SB_PLAN_FILE and a way out', () => {
     it('a missing file', async () => {
       await expect(readPlanFile(join(dir, 'nope.json'))).rejects.toMatchObject({
         code: 'SB_PLAN_FILE',
         message: expect.stringMatching(/cannot read plan file .*nope\.json: no such file\. Re-create it/) as unknown,
       });
+    });
+
+    it('a change without a provider that no provider claims, or with an unknown provider', async () => {
+      const missing = await rejection(edited((p) => { delete (p.changes[0] as Partial<(typeof p.changes)[0]>).provider; }));
+      expect(missing.message).toContain('changes[0] (tenant/new-co) names no provider, and no provider plans Tenant objects');
+      const unknown = await rejection(edited((p) => { (p.changes[1] as unknown as Record<string, unknown>)['provider'] = 'dns'; }));
+      expect(unknown.message).toContain('changes[1].provider must be one of platform, routing (got "dns")');
     });
 
     it('malformed JSON', async () => {

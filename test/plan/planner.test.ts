@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { KindContext } from '../../src/kinds/types.js';
 import { computeChanges } from '../../src/plan/planner.js';
+import { kindRails } from '../../src/plan/kind-rails.js';
 import { checkSafety } from '../../src/plan/safety.js';
 import { kinds } from '../../src/kinds/index.js';
 import { LiveReader } from '../../src/state/read.js';
 import type { DesiredNode, LastApplied, ListingClient } from '../../src/state/types.js';
 import { digestOf } from '../../src/plan/digest.js';
+import { staticRefs } from '../kinds/static-refs.js';
 
 const P = '/api/v01/draas/demo';
 
@@ -33,14 +35,14 @@ function fakeClient(collections: Record<string, unknown[]>): ListingClient & { c
 
 const ctx: KindContext = {
   P,
-  refs: {
-    suspensionProfiles: async () => [
+  refs: staticRefs({
+    'suspension profiles': [
       { id: 1, name: 'full-barring', barringProfileId: 'BP-FULL' },
       { id: 2, name: 'outgoing-barring', barringProfileId: 'BP-OUT' },
     ],
-    entitlementTypes: async () => [{ id: 1, name: 'BE geo' }],
-    postalCodes: async () => [{ id: 11, code: '1000' }],
-  },
+    'entitlement types': [{ id: 1, name: 'BE geo' }],
+    'postal codes': [{ id: 11, code: '1000' }],
+  }),
 };
 
 const order = kinds.map((k) => k.kind);
@@ -145,9 +147,10 @@ describe('planner: spec quirks', () => {
   it('changing a subscription uc is a replace (the API cannot change it)', async () => {
     const out = await plan([tenant({}), subscription({ uc: 'uc_beta' })], { ...groups, ...northTenants, ...subscriptionLive });
     expect(out.changes[0]).toMatchObject({ action: 'replace', reason: 'the API cannot change uc' });
-    const refusals = checkSafety(out.changes, [], out.state, { maxDeletePercent: 10, allowReplace: false });
+    const part = { changes: out.changes, ...kindRails([], out.state) };
+    const refusals = checkSafety([part], { maxDeletePercent: 10, allowReplace: false });
     expect(refusals.map((r) => r.code)).toEqual(['SB_REPLACE_REFUSED']);
-    expect(checkSafety(out.changes, [], out.state, { maxDeletePercent: 10, allowReplace: true })).toEqual([]);
+    expect(checkSafety([part], { maxDeletePercent: 10, allowReplace: true })).toEqual([]);
   });
 
   it('Doc2 §4.3: refuses an entitlement below its assigned count', async () => {
@@ -225,7 +228,7 @@ describe('safety rails', () => {
     });
     expect(out.changes).toHaveLength(10);
     const deny = { check: () => ({ allowed: false }) };
-    const refusals = checkSafety(out.changes, [], out.state, { maxDeletePercent: 10, allowReplace: false }, deny);
+    const refusals = checkSafety([{ changes: out.changes, ...kindRails([], out.state, deny) }], { maxDeletePercent: 10, allowReplace: false });
     expect(refusals[0]).toMatchObject({ code: 'SB_DELETE_THRESHOLD' });
     expect(refusals[1]).toMatchObject({ code: 'SB_PERMISSION', role: 'tenants.instance.subscriptions.instance.uc_alpha.templates.delete' });
   });

@@ -25,7 +25,7 @@ describe('renderJson', () => {
     expect(Object.keys(parsed.summary)).toEqual(['create', 'update', 'replace', 'delete', 'noop', 'unmanaged']);
     const update = parsed.changes.find((c) => c.address === 'tenant/acme-corp');
     expect(Object.keys(update ?? {})).toEqual([
-      'address', 'kind', 'action', 'id', 'before', 'after', 'patch', 'reason', 'liveDigest', 'dependsOn', 'requests', 'source',
+      'address', 'kind', 'provider', 'action', 'id', 'before', 'after', 'patch', 'reason', 'liveDigest', 'dependsOn', 'requests', 'source',
     ]);
     expect(Object.keys(update?.patch[0] ?? {})).toEqual(['op', 'path', 'value']);
   });

@@ -12,7 +12,7 @@ function withChanges(changes: Change[], errors: PlanMessage[] = []): Plan {
 
 function update(address: string, after: Record<string, unknown>): Change {
   return {
-    address, kind: 'Tenant', action: 'update', before: { note: 'old' }, after, patch: [],
+    address, kind: 'Tenant', provider: 'platform', action: 'update', before: { note: 'old' }, after, patch: [],
     reason: 'declared note differs', liveDigest: `sha256:${'a'.repeat(64)}`, dependsOn: [], requests: [],
   };
 }

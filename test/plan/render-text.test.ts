@@ -14,7 +14,7 @@ function withChanges(changes: Change[], base: Plan = emptyPlan()): Plan {
 function row(i: number, action: Change['action'], table = 'routes'): Change {
   const v = { number: `+3221${i}` };
   return {
-    address: `routing/draas/active/${table}/number=+3221${i}`, kind: 'RoutingRow', action,
+    address: `routing/draas/active/${table}/number=+3221${i}`, kind: 'RoutingRow', provider: 'routing', action,
     before: action === 'create' ? null : v, after: action === 'delete' ? null : { ...v, route: 'x' },
     patch: [], reason: 'r', liveDigest: action === 'create' ? undefined : `sha256:${'0'.repeat(64)}`, dependsOn: [], requests: [],
   };

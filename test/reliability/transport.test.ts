@@ -76,7 +76,7 @@ describe('reliability: transport security (issue #10)', () => {
     const refused = await cli(['plan', tenantsOnly], { env: simEnv(remote) });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/plain http/i);
-    expect(refused.stderr).toMatch(/insecure/);
+    expect(refused.stderr).toMatch(/set SWITCHBOARD_INSECURE=true/); // the variable the user sets, not the config key
     expect(refused.stderr).not.toContain('admin'); // the refusal does not echo the credentials
     const loopback = await cli(['plan', tenantsOnly], { env: simEnv(sim.url.replace('0.0.0.0', '127.0.0.1')) });
     expect(loopback.code, loopback.stderr).toBe(0);

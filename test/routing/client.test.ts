@@ -1,3 +1,5 @@
+import { Writable } from 'node:stream';
+import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RoutingApiError, RoutingClient, encodeQuery, f, query } from '../../src/routing/index.js';
 import { startRoutingEngineSim, type RoutingSimServer } from '../../src/sim/routing/index.js';
@@ -58,6 +60,22 @@ describe('routing client: reads', () => {
     expect((await c.readAll(ROUTES, query([f.eq('route', 'nowhere')]))).rows).toEqual([]);
     expect(await c.get(ROUTES, 999_999)).toBeNull();
     expect(await c.get(ROUTES, 5)).toMatchObject({ id: 5, number: '+32000004' });
+  });
+
+  it('Doc3 §4.2: an empty table reads as no rows, whether the engine answers the documented 404 or 200 with num_results 0', async () => {
+    const emptySeed = (quirks: { emptyListStatus?: 200 | 404 }) => ({ ...routesSeed(0), quirks });
+    for (const emptyListStatus of [404, 200] as const) {
+      server.sim.reset(emptySeed({ emptyListStatus }));
+      let warnings = '';
+      const logger = pino({ level: 'warn' }, new Writable({ write(chunk: Buffer, _e, done) { warnings += chunk.toString(); done(); } }));
+      const result = await client({ logger }).readAll(ROUTES);
+      expect(result, `empty table answered ${emptyListStatus}`).toMatchObject({ rows: [], requests: 1 });
+      expect(server.sim.requests().at(-1)?.status).toBe(emptyListStatus);
+      expect(warnings).toBe('');
+      // After a create the table lists in either case.
+      await client().create(ROUTES, { number: '+33-1', route: 'x' });
+      expect((await client().readAll(ROUTES)).rows).toHaveLength(1);
+    }
   });
 
   it('tolerates total_pages 0, a null body on 404, and an HTML body on 500', async () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningSimulator } from '../../src/sim/index.js';
+import { defaultSeed, type RunningSimulator } from '../../src/sim/index.js';
+import { createPlatformCore } from '../../src/sim/platform/core.js';
 import { loginAs, P, SimClient, startTestSim, uuidOf } from './helpers.js';
 
 let sim: RunningSimulator;
@@ -60,5 +61,33 @@ describe('group configuration and reference data', () => {
     const limited = await loginAs(sim, 'tenantadmin');
     expect((await limited.get(`${P}/public/suspension_profiles`)).status).toBe(200);
     expect((await new SimClient(sim).get(`${P}/public/suspension_profiles`)).status).toBe(401);
+  });
+});
+
+describe('the reads the documents do not show (seed inventedEndpoints)', () => {
+  it('Doc1 §4.2 ("the path of the endpoint is not shown") and Doc2 §4.7 (postalCodeId, no list shown): each can be switched off and then answers 404', async () => {
+    const bare = await startTestSim({ seed: { ...defaultSeed(), inventedEndpoints: { postalCodes: false, brandingRead: false } } });
+    try {
+      const client = await loginAs(bare, 'admin');
+      const uuid = await uuidOf(client, 'groups', 'demo-group');
+      for (const type of ['font', 'image', 'theme']) {
+        const read = await client.get(`${P}/groups/${uuid}/configurations/pages?type=${type}`);
+        expect(read.status).toBe(404);
+        expect(read.body).toMatchObject({ error: { code: 'not_found', message: expect.stringContaining('no endpoint GET') } });
+      }
+      // The documented PUT stays.
+      expect((await client.put(`${P}/groups/${uuid}/configurations/pages`, { type: 'font', name: 'Roboto' })).status).toBe(204);
+      expect((await client.get(`${P}/public/postal_codes?code=1000`)).status).toBe(404);
+      // On by default, and a reset with a seed that says nothing puts them back.
+      await fetch(`${bare.url}/_sim/reset`, { method: 'POST' });
+      expect((await client.get(`${P}/groups/${uuid}/configurations/pages?type=font`)).status).toBe(401); // a reset ends sessions
+      const again = await loginAs(bare, 'admin');
+      const group2 = await uuidOf(again, 'groups', 'demo-group');
+      expect((await again.get(`${P}/groups/${group2}/configurations/pages?type=font`)).status).toBe(200);
+      expect((await again.get(`${P}/public/postal_codes?code=1000`)).status).toBe(200);
+      expect(() => createPlatformCore({ seed: { inventedEndpoints: { nope: false } as never } })).toThrow(/inventedEndpoints\.nope: unknown/);
+    } finally {
+      await bare.close();
+    }
   });
 });

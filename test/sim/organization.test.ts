@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RunningSimulator } from '../../src/sim/index.js';
+import { defaultSeed, type RunningSimulator } from '../../src/sim/index.js';
 import { loginAs, P, SimClient, useTestSim, uuidOf } from './helpers.js';
 
 let sim: RunningSimulator;
@@ -40,10 +40,25 @@ describe('groups', () => {
     expect(missing.body).toEqual({ uuid: '00000000-0000-0000-0000-000000000000' });
   });
 
-  it('Doc1 §4.2: only system administrators create groups', async () => {
+  it('Doc1 §1, §4.2 "Groups (system administrators only)": a group administrator is 403 on every §4.2 endpoint', async () => {
     const groupadmin = await loginAs(sim, 'groupadmin');
+    const G = `${P}/groups/${group}`;
     expect((await groupadmin.post(`${P}/groups`, { name: 'nope' })).status).toBe(403);
-    expect((await groupadmin.get(`${P}/groups/${group}`)).status).toBe(200);
+    expect((await groupadmin.get(`${P}/groups`)).status).toBe(403);
+    expect((await groupadmin.get(G)).status).toBe(403);
+    expect((await groupadmin.put(G, { name: 'renamed' })).status).toBe(403);
+    expect((await groupadmin.delete(G)).status).toBe(403);
+    expect((await groupadmin.post(`${G}/admins`, { adminEmail: 'x@demo.example.net' })).status).toBe(403);
+    expect((await groupadmin.get(`${G}/rate_plans/uc_alpha`)).status).toBe(403);
+    expect((await groupadmin.get(`${G}/configurations/general`)).status).toBe(403);
+    expect((await groupadmin.get(`${G}/configurations/pages?type=font`)).status).toBe(403);
+    expect((await groupadmin.put(`${G}/configurations/pages`, { type: 'font', name: 'Inter' })).status).toBe(403);
+    expect((await groupadmin.get(`${G}/enabled_ucs`)).status).toBe(403);
+    expect((await admin.get(G)).body).toMatchObject({ name: 'demo-group' });
+    // The group's Document 2 resources and its regions (§4.5) stay open to it.
+    expect((await groupadmin.get(`${G}/licenses`)).status).toBe(200);
+    expect((await groupadmin.get(`${G}/regions`)).status).toBe(200);
+    expect((await groupadmin.get(`${G}/products`)).status).toBe(200);
   });
 });
 
@@ -105,6 +120,26 @@ describe('resellers and tenants', () => {
     expect(own.body.tenants.map((t) => t.name)).toEqual(['acme-corp']);
   });
 
+  it('Doc1 §4.3/§4.4: without parent, other levels list what is under their control; a tenant administrator lists its tenant', async () => {
+    type Names = { tenants?: { name: string }[]; resellers?: { name: string }[] };
+    const names = (r: { body: Names }, key: 'tenants' | 'resellers') => (r.body[key] ?? []).map((x) => x.name);
+    const tenantadmin = await loginAs(sim, 'tenantadmin');
+    const own = await tenantadmin.get<Names>(`${P}/tenants`);
+    expect(own.status).toBe(200);
+    expect(names(own, 'tenants')).toEqual(['acme-corp']);
+    expect(names(await tenantadmin.get<Names>(`${P}/tenants?search=globex`), 'tenants')).toEqual([]);
+    // §4.3: resellers are listed for system, group, distributor and reseller administrators.
+    expect((await tenantadmin.get(`${P}/resellers`)).status).toBe(403);
+    // A reseller lists only the resellers directly linked to it (north owns none).
+    const reseller = await loginAs(sim, 'reselleradmin');
+    const linked = await reseller.get<Names>(`${P}/resellers`);
+    expect(linked.status).toBe(200);
+    expect(names(linked, 'resellers')).toEqual([]);
+    const groupadmin = await loginAs(sim, 'groupadmin');
+    expect(names(await groupadmin.get<Names>(`${P}/tenants`), 'tenants')).toEqual(['acme-corp', 'globex', 'initech']);
+    expect(names(await groupadmin.get<Names>(`${P}/resellers`), 'resellers')).toEqual(['north', 'south']);
+  });
+
   it('Doc1 §1.5/§5.3: visibility: tenant admin sees only acme-corp; reseller admin cannot reach globex; out of scope is 403', async () => {
     const tenantadmin = await loginAs(sim, 'tenantadmin');
     const globex = await uuidOf(admin, 'tenants', 'globex');
@@ -118,6 +153,33 @@ describe('resellers and tenants', () => {
     const south = await uuidOf(admin, 'resellers', 'south');
     expect((await reseller.get(`${P}/tenants?parent=${south}`)).status).toBe(403);
     expect((await reseller.post(`${P}/tenants`, { name: 'x', owner: { type: 'reseller', uuid: south } })).status).toBe(403);
+  });
+
+  it('Doc1 §1.5: the tenant administrator\'s profile grants no billable endpoint; any tenant-level caller is refused one with 403', async () => {
+    const tenantadmin = await loginAs(sim, 'tenantadmin');
+    const profile = await tenantadmin.get<{ profile: { api_rules: { name: string; method: string }[] } }>('/api/v01/system/users/local');
+    const granted = new Set(profile.body.profile.api_rules.map((r) => `${r.method} ${r.name}`));
+    for (const billable of [
+      'post tenants.instance.subscriptions.create', 'delete tenants.instance.subscriptions.instance.update',
+      'post tenants.instance.subscriptions.entitlements.create', 'put tenants.instance.subscriptions.entitlements.instance.update',
+      'delete tenants.instance.subscriptions.entitlements.instance.delete', 'post tenants.create', 'delete tenants.instance.delete',
+    ]) expect(granted.has(billable), billable).toBe(false);
+    for (const allowed of ['post tenants.instance.subscriptions.instance.uc_alpha.templates.create', 'put tenants.instance.subscriptions.instance.update', 'get tenants.list']) {
+      expect(granted.has(allowed), allowed).toBe(true);
+    }
+    const acme = await uuidOf(admin, 'tenants', 'acme-corp');
+    const refused = await tenantadmin.post(`${P}/tenants/${acme}/subscriptions`, { name: 'x', billingId: 'T-X' });
+    expect(refused).toMatchObject({ status: 403, body: { error: { role: 'tenants.instance.subscriptions.create' } } });
+    // A tenant administrator whose profile grants everything is still refused by its level.
+    await fetch(`${sim.url}/_sim/reset`, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...defaultSeed(), users: [{ username: 'wide', password: 'wide', email: 'wide@demo.example.net', adminOf: { level: 'tenant', name: 'acme-corp' }, rules: 'all' }] }),
+    });
+    const wide = await loginAs(sim, 'wide');
+    const acmeAgain = await uuidOf(wide, 'tenants', 'acme-corp');
+    const byLevel = await wide.post(`${P}/tenants/${acmeAgain}/subscriptions`, { name: 'x', billingId: 'T-X' });
+    expect(byLevel.status).toBe(403);
+    expect(byLevel.body).toMatchObject({ error: { message: expect.stringContaining('billable') } });
   });
 
   it('Doc1 §4.3: suspension profile PUT takes an integer or null', async () => {
@@ -157,7 +219,7 @@ describe('administrators', () => {
     expect((await admin.get(`${P}/resellers/${north}/admins/ops@north.example`)).status).toBe(405);
   });
 
-  it('Doc1 §4.2: update requires adminEmail and force_reset; delete answers 204', async () => {
+  it('Doc1 §4.2: update requires adminEmail and force_reset; delete answers 204, and 404 for a missing account (§1.10)', async () => {
     const acme = await uuidOf(admin, 'tenants', 'acme-corp');
     await admin.post(`${P}/tenants/${acme}/admins`, { adminEmail: 'it@acme.example' });
     expect((await admin.put(`${P}/tenants/${acme}/admins/it@acme.example`, { firstName: 'Ada' })).status).toBe(400);
@@ -166,7 +228,8 @@ describe('administrators', () => {
     expect((await admin.put(`${P}/tenants/${acme}/admins/it@acme.example`, { adminEmail: 'other@acme.example', force_reset: true })).status).toBe(400);
     const del = await admin.delete(`${P}/tenants/${acme}/admins/it@acme.example`);
     expect(del.status).toBe(204);
-    expect((await admin.delete(`${P}/tenants/${acme}/admins/it@acme.example`)).status).toBe(204);
+    // The endpoint does not say that a missing account counts as success (Doc1 §1.10): 404.
+    expect((await admin.delete(`${P}/tenants/${acme}/admins/it@acme.example`)).status).toBe(404);
     // Gone: the e-mail is free again.
     expect((await admin.post(`${P}/tenants/${acme}/admins`, { adminEmail: 'it@acme.example' })).status).toBe(200);
   });

@@ -6,20 +6,15 @@
  */
 import { createInterface } from 'node:readline/promises';
 import { Option, type Command } from 'commander';
-import { ApplyLock } from '../../apply/lock.js';
-import { runApply } from '../../apply/run-apply.js';
-import { checkSavedPlan, rereadScope, savedPlanOptions } from '../../apply/saved-plan.js';
 import { renderSummary } from '../../apply/summary.js';
-import type { ApplyResult } from '../../apply/types.js';
 import { ExitCode, SwitchboardError } from '../../core/errors.js';
-import { readPlanFile } from '../../plan/plan-file.js';
 import { renderText } from '../../plan/render-text.js';
-import type { Change, Plan } from '../../plan/types.js';
-import { addPlanOptions } from '../options.js';
-import { planPipeline, type PlanCommandOptions, type PlanRun } from '../plan-pipeline.js';
+import type { Change } from '../../plan/types.js';
+import { applyRun, changesToApply, planRun, readSavedPlan, withApplyLock, type ApplyRunResult, type PlanRun, type PlanRunOptions, type SavedPlanRun } from '../../run/index.js';
+import { addPlanOptions, manifestPathsArgument } from '../options.js';
 import type { CliContext, CommandRegistrar } from '../program.js';
 
-interface ApplyOptions extends PlanCommandOptions {
+interface ApplyOptions extends PlanRunOptions {
   yes: boolean;
   plan?: string;
   failFast: boolean;
@@ -28,7 +23,7 @@ interface ApplyOptions extends PlanCommandOptions {
 }
 
 export const registerApply: CommandRegistrar = (program: Command, context) => {
-  addPlanOptions(program.command('apply').description('Plan, confirm, and apply the changes').argument('[paths...]', 'manifest files or folders', []))
+  addPlanOptions(program.command('apply').description('Plan, confirm, and apply the changes').addArgument(manifestPathsArgument()))
     .option('--yes', 'apply without asking for confirmation (required without a terminal)', false)
     .option('--plan <file>', 'apply this saved plan exactly, after checking it is not stale')
     .addOption(new Option('--fail-fast', 'stop starting changes after the first failure').default(false).conflicts('keepGoing'))
@@ -37,34 +32,29 @@ export const registerApply: CommandRegistrar = (program: Command, context) => {
     .option('--no-color', 'no colours, even on a terminal')
     .action(async (paths: string[], given: ApplyOptions, command: Command) => {
       const ctx = context();
-      const saved = given.plan ? await readPlanFile(given.plan) : undefined;
-      const options = saved && given.plan ? { ...given, ...savedPlanOptions(saved, given, (key) => command.getOptionValueSource(key) === 'cli', given.plan) } : given;
-      const scope = saved && given.plan ? { ...options, ...rereadScope(saved, options, given.plan) } : options;
+      const saved = given.plan ? await readSavedPlan(given.plan, given, (key) => command.getOptionValueSource(key) === 'cli') : undefined;
+      const options = saved?.options ?? given;
       // Taken before planning: a run that planned while another applied would apply a stale plan.
-      const { lock, tookOver } = await ApplyLock.acquire(options.stateDir);
-      if (tookOver) process.stderr.write(`Note: ${tookOver}.\n`);
-      try {
-        const run = await planPipeline(paths, scope, ctx.logger);
+      await withApplyLock(options.stateDir, (note) => process.stderr.write(`Note: ${note}.\n`), async () => {
+        const run = await planRun(paths, saved?.scope ?? options, ctx.logger);
         try {
           ctx.exitCode = await applyCommand(run, saved, options, ctx);
         } finally {
           await run.session.close();
         }
-      } finally {
-        await lock.release();
-      }
+      });
     });
 };
 
-async function applyCommand(run: PlanRun, saved: Plan | undefined, options: ApplyOptions, ctx: CliContext): Promise<number> {
+async function applyCommand(run: PlanRun, saved: SavedPlanRun<ApplyOptions> | undefined, options: ApplyOptions, ctx: CliContext): Promise<number> {
   const color = options.color && process.stdout.isTTY === true && !process.env['NO_COLOR'];
-  const shown = saved ?? run.plan;
+  const shown = saved?.saved ?? run.plan;
   ctx.stdout.write(renderText(run.plan.errors.length > 0 ? run.plan : shown, { color }));
   if (run.plan.errors.length > 0) {
     ctx.stdout.write('\nApply refused: the plan has errors (above). Nothing was changed.\n');
     return ExitCode.refused;
   }
-  const changes = saved && options.plan ? checkSavedPlan(saved, run.plan, options.plan) : run.plan.changes;
+  const changes = changesToApply(run, saved);
   if (changes.length === 0) return ExitCode.ok;
   if (!(await confirmed(options, ctx))) {
     ctx.stdout.write('Apply cancelled. Nothing was changed.\n');
@@ -91,7 +81,7 @@ async function confirmed(options: ApplyOptions, ctx: CliContext): Promise<boolea
   }
 }
 
-async function execute(run: PlanRun, changes: Change[], options: ApplyOptions): Promise<{ result: ApplyResult; journal: string }> {
+async function execute(run: PlanRun, changes: Change[], options: ApplyOptions): Promise<ApplyRunResult> {
   const interrupt = new AbortController();
   const onSigint = () => {
     if (interrupt.signal.aborted) process.exit(130);
@@ -100,7 +90,7 @@ async function execute(run: PlanRun, changes: Change[], options: ApplyOptions): 
   };
   process.on('SIGINT', onSigint);
   try {
-    return await runApply(run, changes, {
+    return await applyRun(run, changes, {
       concurrency: options.concurrency,
       failFast: options.failFast,
       stateDir: options.stateDir,

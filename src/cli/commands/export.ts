@@ -6,11 +6,9 @@
  */
 import * as path from 'node:path';
 import type { Command } from 'commander';
-import { SwitchboardError } from '../../core/errors.js';
-import { exportManifests } from '../../export/run.js';
+import { connectOptionsOf, exportRun } from '../../run/index.js';
 import { addConnectionOptions } from '../options.js';
 import type { CommandRegistrar } from '../program.js';
-import { openSession, type ConnectOptions } from '../session.js';
 
 interface ExportOptions {
   env?: string;
@@ -32,27 +30,11 @@ export const registerExport: CommandRegistrar = (program: Command, context) => {
     .option('--stats', 'print request counts on stderr', false)
     .action(async (options: ExportOptions) => {
       const ctx = context();
-      if (options.seed && !options.sim) throw new SwitchboardError('SB_USAGE', '--seed is for the embedded simulator: add --sim');
-      const connect: ConnectOptions = {
-        concurrency: options.concurrency,
-        logger: ctx.logger,
-        ...(options.env ? { env: options.env } : {}),
-        ...(options.config ? { config: options.config } : {}),
-        ...(options.sim ? { sim: true } : {}),
-        ...(options.seed ? { seed: options.seed } : {}),
-      };
-      const session = await openSession(connect, { platform: true, routing: false });
-      try {
-        const client = session.client;
-        if (!client) throw new SwitchboardError('SB_CONFIG', 'export needs the platform API');
-        const result = await exportManifests(client, { scopes: options.scope, outDir: options.out, force: options.force });
-        for (const w of result.warnings) process.stderr.write(`warning: ${w.address}: ${w.message}\n`);
-        const counts = Object.entries(result.counts).map(([kind, n]) => `${n} ${kind.toLowerCase()}${n === 1 ? '' : 's'}`);
-        const where = path.relative(process.cwd(), path.resolve(options.out)) || '.';
-        ctx.stdout.write(`Exported ${counts.length > 0 ? counts.join(', ') : 'nothing'} to ${where}/ (${result.files.length} files).\n`);
-        if (options.stats) process.stderr.write(`${JSON.stringify({ platform: client.stats() })}\n`);
-      } finally {
-        await session.close();
-      }
+      const result = await exportRun(connectOptionsOf(options, ctx.logger), { scopes: options.scope, outDir: options.out, force: options.force });
+      for (const w of result.warnings) process.stderr.write(`warning: ${w.address}: ${w.message}\n`);
+      const counts = Object.entries(result.counts).map(([kind, n]) => `${n} ${kind.toLowerCase()}${n === 1 ? '' : 's'}`);
+      const where = path.relative(process.cwd(), path.resolve(options.out)) || '.';
+      ctx.stdout.write(`Exported ${counts.length > 0 ? counts.join(', ') : 'nothing'} to ${where}/ (${result.files.length} files).\n`);
+      if (options.stats) process.stderr.write(`${JSON.stringify({ platform: result.stats })}\n`);
     });
 };

@@ -2,9 +2,11 @@ import type { CommandRegistrar } from '../program.js';
 import { registerApply } from './apply.js';
 import { registerDemo } from './demo.js';
 import { registerExport } from './export.js';
+import { registerInit } from './init.js';
 import { registerPlan } from './plan.js';
 import { registerSim } from './sim.js';
 import { registerValidate } from './validate.js';
+import { registerVersion } from './version.js';
 
 /** Every CLI verb, one module each, registered explicitly. */
-export const commands: CommandRegistrar[] = [registerValidate, registerPlan, registerApply, registerExport, registerSim, registerDemo];
+export const commands: CommandRegistrar[] = [registerInit, registerValidate, registerPlan, registerApply, registerExport, registerSim, registerDemo, registerVersion];

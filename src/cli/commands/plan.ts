@@ -3,18 +3,18 @@
  * diffs, prints the plan (text, JSON or markdown) and changes nothing. Exit 0, 2 with
  * --detailed-exitcode when there are changes, 3 when a safety rail refuses the plan.
  */
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { ExitCode } from '../../core/errors.js';
 import { writePlanFile } from '../../plan/plan-file.js';
 import { renderJson } from '../../plan/render-json.js';
 import { renderMarkdown } from '../../plan/render-markdown.js';
 import { renderText } from '../../plan/render-text.js';
 import type { Plan } from '../../plan/types.js';
-import { addPlanOptions } from '../options.js';
-import { planPipeline, type PlanCommandOptions } from '../plan-pipeline.js';
+import { planRun, type PlanRunOptions } from '../../run/index.js';
+import { addPlanOptions, manifestPathsArgument } from '../options.js';
 import type { CommandRegistrar } from '../program.js';
 
-interface PlanOptions extends PlanCommandOptions {
+interface PlanOptions extends PlanRunOptions {
   out?: string;
   format: 'text' | 'json' | 'markdown';
   detailedExitcode: boolean;
@@ -36,15 +36,16 @@ export function planExitCode(plan: Plan, detailed: boolean): number {
 }
 
 export const registerPlan: CommandRegistrar = (program: Command, context) => {
-  addPlanOptions(program.command('plan').description('Show what apply would change; changes nothing').argument('[paths...]', 'manifest files or folders', []))
+  addPlanOptions(program.command('plan').description('Show what apply would change; changes nothing').addArgument(manifestPathsArgument()))
     .option('--out <file>', 'also write the plan file (JSON)')
-    .option('--format <format>', 'stdout format: text, json or markdown', 'text')
+    .addOption(new Option('--format <format>', 'stdout format').choices(['text', 'json', 'markdown']).default('text'))
     .option('--detailed-exitcode', 'exit 2 when there are changes', false)
+    .option('--no-check-permissions', "plan with a read-only user: no refusal for changes its api_rules forbid (apply checks its own user's)")
     .option('--no-color', 'no colours, even on a terminal')
     .option('--stats', 'print request counts on stderr', false)
     .action(async (paths: string[], options: PlanOptions) => {
       const ctx = context();
-      const run = await planPipeline(paths, options, ctx.logger);
+      const run = await planRun(paths, options, ctx.logger);
       try {
         if (options.out) await writePlanFile(options.out, run.plan);
         const color = options.color && process.stdout.isTTY === true && !process.env['NO_COLOR'];

@@ -3,9 +3,10 @@
  * across the set, and prints every diagnostic (`file:line:col: error CODE: message`,
  * sorted), a one-line summary, and exits 0 or 1. Talks to no server.
  */
-import type { Command } from 'commander';
-import { ExitCode, SwitchboardError, formatDiagnostic } from '../../core/errors.js';
+import { Option, type Command } from 'commander';
+import { ExitCode, formatDiagnostic } from '../../core/errors.js';
 import { loadManifests, type LoadResult } from '../../manifest/index.js';
+import { manifestPathsArgument } from '../options.js';
 import type { CommandRegistrar } from '../program.js';
 
 export interface ValidateOptions {
@@ -58,12 +59,9 @@ export const registerValidate: CommandRegistrar = (program: Command, context) =>
   program
     .command('validate')
     .description('Check manifests against the schemas and across the manifest set; talks to no server')
-    .argument('[paths...]', 'manifest files or folders (default: .)')
-    .option('--format <format>', 'text or json', 'text')
-    .action(async (paths: string[], opts: { format: string }) => {
-      if (opts.format !== 'text' && opts.format !== 'json') {
-        throw new SwitchboardError('SB_USAGE', `--format must be text or json, not ${opts.format}`);
-      }
+    .addArgument(manifestPathsArgument())
+    .addOption(new Option('--format <format>', 'stdout format').choices(['text', 'json']).default('text'))
+    .action(async (paths: string[], opts: { format: 'text' | 'json' }) => {
       const ctx = context();
       const { output, exitCode } = await runValidate(paths, { format: opts.format });
       ctx.stdout.write(output);

@@ -1,12 +1,14 @@
 /**
  * api_rules (Document 1 §1.6, §2.2): everything is blocked unless a rule of the caller's
  * profile allows the HTTP method and matches the requested path with its `url` regular
- * expression. Seed users carry either explicit rules or a preset (`all`, `read`) that is
- * expanded from the registered routes, one rule per route, named by the route's role.
+ * expression. Seed users carry either explicit rules or a preset (`all`, `read`, `tenant`)
+ * that is expanded from the registered routes, one rule per route, named by the route's
+ * role. `tenant` is the profile of a tenant administrator, who "may not make billable
+ * changes" (Document 1 §1.5): every route but the billable ones.
  */
 import { forbidden } from './errors.js';
 import type { Route, Router } from './router.js';
-import type { ApiRuleSpec, UserRow } from './store/types.js';
+import type { ApiRuleSpec, RulePreset, UserRow } from './store/types.js';
 
 /** An api_rule as served in the profile. */
 export interface ApiRule {
@@ -30,7 +32,8 @@ const compiledCache = new WeakMap<object, CompiledRule[]>();
 /** The rule specs a user holds, presets expanded against the router. */
 export function ruleSpecs(user: UserRow, router: Router): ApiRuleSpec[] {
   if (Array.isArray(user.rules)) return user.rules;
-  const routes = router.all().filter((r) => r.access === 'rule' && (user.rules === 'all' || r.method === 'GET'));
+  const preset = user.rules;
+  const routes = router.all().filter((r) => r.access === 'rule' && (preset === 'all' || (preset === 'tenant' ? !r.billable : r.method === 'GET')));
   return routes.map((r) => ({ method: r.method.toLowerCase(), url: r.urlRegex, name: r.role, allowed: true }));
 }
 
@@ -62,13 +65,13 @@ function compiled(user: UserRow, router: Router): CompiledRule[] {
   return rules;
 }
 
-const presetKeys = new WeakMap<Router, { all: object; read: object; count: number }>();
+const presetKeys = new WeakMap<Router, { all: object; read: object; tenant: object; count: number }>();
 
 /** Cache identity of a preset; renewed when routes were added since. */
-function presetKey(router: Router, preset: 'all' | 'read'): object {
+function presetKey(router: Router, preset: RulePreset): object {
   let keys = presetKeys.get(router);
   if (!keys || keys.count !== router.all().length) {
-    keys = { all: {}, read: {}, count: router.all().length };
+    keys = { all: {}, read: {}, tenant: {}, count: router.all().length };
     presetKeys.set(router, keys);
   }
   return keys[preset];

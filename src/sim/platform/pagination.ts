@@ -15,6 +15,7 @@
  */
 import { badRequest } from './errors.js';
 import type { IndexedTable, Scope } from './store/table.js';
+import type { AnswerForms } from './variants.js';
 
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 10;
@@ -147,10 +148,13 @@ export function listScope<T extends object>(
   return paginate(rows, q, style);
 }
 
-/** The body fields of a page under `key` (e.g. `tenants`). */
-export function pageBody<T>(page: Page<T>, key: string, view: (row: T) => unknown): Record<string, unknown> {
+/**
+ * The body fields of a page under `key` (e.g. `tenants`). `page` takes the form of the
+ * answer (variant mode: an integer or its text, Document 1 §1.8, Document 2 §4.4).
+ */
+export function pageBody<T>(page: Page<T>, key: string, view: (row: T) => unknown, forms: AnswerForms): Record<string, unknown> {
   return {
-    results: page.results, pages: page.pages, page: page.page,
+    results: page.results, pages: page.pages, page: forms.form('page') === 'string' ? String(page.page) : page.page,
     ...(page.next ? { next: page.next } : {}),
     [key]: page.items.map(view),
   };

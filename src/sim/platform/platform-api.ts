@@ -7,14 +7,18 @@ import type { ServerResponse } from 'node:http';
 import { sendEmpty, sendJson, sendText, type SimHandler, type SimRequest } from '../http.js';
 import { enforceApiRules } from './api-rules.js';
 import { authenticate, type Caller } from './auth/authenticate.js';
-import { ApiError, badRequest, notFound } from './errors.js';
+import { ApiError, badRequest, forbidden, notFound } from './errors.js';
 import type { ApiResponse, RequestContext, Router } from './router.js';
 import type { PlatformStore } from './store/store.js';
+import { VariantSource } from './variants.js';
 
 /** Called once per request with the matched route pattern (or `unmatched`), for `/_sim/stats`. */
 export type RouteObserver = (method: string, pattern: string) => void;
 
 export class PlatformApi implements SimHandler {
+  /** Variant mode's source of answer forms (off unless a seed is set). */
+  variants = new VariantSource(undefined);
+
   constructor(
     private readonly store: PlatformStore,
     private readonly router: Router,
@@ -52,9 +56,12 @@ export class PlatformApi implements SimHandler {
       throw notFound(`instance ${params['instance']} not found (this platform serves ${this.store.instance})`);
     }
     if (caller) enforceApiRules(caller.user, this.router, route, req.method, path);
+    if (route.billable && caller?.user.adminOf.level === 'tenant') {
+      throw forbidden(`${req.method} ${path} is a billable change, which tenant administrators may not make (Document 1 §1.5)`);
+    }
     const ctx: RequestContext = {
       req, store: this.store, params, query: req.url.searchParams, body: parseBody(req), user: caller?.user,
-      session: caller?.session, route,
+      session: caller?.session, route, forms: this.variants.forAnswer(),
     };
     return route.handler(ctx);
   }

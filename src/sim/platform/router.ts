@@ -27,9 +27,10 @@
  * registered route automatically, so a new module needs no seed change.
  */
 import type { SimRequest } from '../http.js';
-import { badRequest } from './errors.js';
-import type { PlatformStore } from './store/store.js';
+import { badRequest, notFound } from './errors.js';
+import type { InventedEndpoint, PlatformStore } from './store/store.js';
 import type { SessionRow, UserRow } from './store/types.js';
+import type { AnswerForms } from './variants.js';
 
 /** `P` of Document 1 §1.1. */
 export const P = '/api/v01/draas/:instance';
@@ -67,6 +68,8 @@ export interface RequestContext {
   user: UserRow | undefined;
   session: SessionRow | undefined;
   route: Route;
+  /** The forms of this answer's loosely typed fields (variant mode; ./variants.ts). */
+  forms: AnswerForms;
 }
 
 export type Handler = (ctx: RequestContext) => ApiResponse | Promise<ApiResponse>;
@@ -80,11 +83,17 @@ export interface RouteDefinition {
   access?: RouteAccess;
   /** Which bearer the route expects: the access token (default) or the refresh token. */
   token?: 'access' | 'refresh';
+  /**
+   * A billable change whatever its body (Document 1 §1.5): refused to tenant
+   * administrators, and left out of the `tenant` rules preset.
+   */
+  billable?: boolean;
   handler: Handler;
 }
 
-export interface Route extends Required<Omit<RouteDefinition, 'token'>> {
+export interface Route extends Required<Omit<RouteDefinition, 'token' | 'billable'>> {
   token: 'access' | 'refresh';
+  billable: boolean;
   segments: string[];
   /** The regular expression an api_rule uses for this route (`[^/]+` per parameter). */
   urlRegex: string;
@@ -109,7 +118,7 @@ export class Router {
     }
     const urlRegex = `^/${segments.map((s) => (s.startsWith(':') ? '[^/]+' : escapeRegex(s))).join('/')}$`;
     this.routes.push({
-      access: 'rule', ...def, token: def.token ?? 'access', segments, urlRegex,
+      access: 'rule', ...def, token: def.token ?? 'access', billable: def.billable ?? false, segments, urlRegex,
       literalCount: segments.filter((s) => !s.startsWith(':')).length,
     });
   }
@@ -158,6 +167,14 @@ function matchSegments(pattern: string[], parts: string[]): Record<string, strin
 
 function escapeRegex(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * An endpoint the documents do not show, switched off by the seed (`inventedEndpoints`):
+ * it answers the 404 of a path the platform does not have.
+ */
+export function assertInvented(ctx: RequestContext, endpoint: InventedEndpoint): void {
+  if (ctx.store.settings.withoutEndpoints?.includes(endpoint)) throw notFound(`no endpoint ${ctx.req.method} ${ctx.req.url.pathname}`);
 }
 
 export const ok = (body: unknown, headers?: Record<string, string>): ApiResponse => ({ status: 200, body, ...(headers ? { headers } : {}) });

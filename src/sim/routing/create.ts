@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { SimHandler, SimRequest } from '../http.js';
 import { defaultRoutingSeed } from './default-seed.js';
 import { SimEngine } from './engine.js';
-import { dispatch, parseRoutePath, sendError } from './handler.js';
+import { dispatch, notFound, parseRoutePath, sendError } from './handler.js';
 import { GENERIC_500, SimHttpError, type RoutingSeed, type SimCredentials } from './types.js';
 
 
@@ -31,8 +31,9 @@ export interface RoutingEngineSim extends SimHandler {
 const LOG_LIMIT = 10_000;
 
 /**
- * Builds the routing engine of Document 3. It answers `/<service>/<version>/<table>[/…]`
- * and returns false for anything else (`/api/…`, `/_sim/…`, unknown shapes).
+ * Builds the routing engine of Document 3. It answers `/<service>/<version>/<table>[/…]`,
+ * and every other path outside `/api/…` and `/_sim/…` with its own 404 body (Doc3 §7); it
+ * returns false for those two.
  */
 export function createRoutingEngineSim(seed?: RoutingSeed): RoutingEngineSim {
   let engine = new SimEngine(seed ?? defaultRoutingSeed());
@@ -50,9 +51,10 @@ export function createRoutingEngineSim(seed?: RoutingSeed): RoutingEngineSim {
     handle(req: SimRequest, res: ServerResponse): boolean {
       const path = parseRoutePath(req.url.pathname);
       if (!path) return false;
-      const kind = path.item === undefined ? 'collection' : path.item === '_bulk' ? 'bulk' : 'item';
+      const kind = path === 'unknown' ? 'unknown' : path.item === undefined ? 'collection' : path.item === '_bulk' ? 'bulk' : 'item';
       try {
         if (!authorized(req.headers.authorization, engine.credentials)) throw new SimHttpError(401, 'The server could not verify that you are authorized to access the URL requested.');
+        if (path === 'unknown') throw notFound(req);
         dispatch(engine, path, req, res);
       } catch (error) {
         sendError(res, error instanceof SimHttpError ? error : new SimHttpError(500, GENERIC_500));

@@ -14,18 +14,24 @@ export interface RoutePath {
   item?: string;
 }
 
-/** Splits `/<service>/<version>/<table>[/<id>|/_bulk]`; null for paths the engine does not own. */
-export function parseRoutePath(pathname: string): RoutePath | null {
+/**
+ * Splits `/<service>/<version>/<table>[/<id>|/_bulk]`. `null` for the paths the engine does
+ * not own (`/api/…`, `/_sim/…`, on the shared server); `unknown` for the engine's own paths
+ * that name no table (another shape, a version other than `active`/`standby`, a malformed
+ * escape), which it answers with its own 404 (Doc3 §7).
+ */
+export function parseRoutePath(pathname: string): RoutePath | 'unknown' | null {
+  const first = pathname.split('/').find((p) => p !== '');
+  if (first === 'api' || first === '_sim') return null;
   let parts: string[];
   try {
     parts = pathname.split('/').filter((p) => p !== '').map(decodeURIComponent);
   } catch {
-    return null; // a malformed %-escape is nobody's table
+    return 'unknown';
   }
-  if (parts.length < 3 || parts.length > 4) return null;
+  if (parts.length < 3 || parts.length > 4) return 'unknown';
   const [service, version, table, item] = parts as [string, string, string, string | undefined];
-  if (service === 'api' || service === '_sim') return null;
-  if (version !== 'active' && version !== 'standby') return null;
+  if (version !== 'active' && version !== 'standby') return 'unknown';
   return { service, version, table, ...(item === undefined ? {} : { item }) };
 }
 
@@ -53,8 +59,9 @@ function list(engine: SimEngine, table: SimTable, req: SimRequest, res: ServerRe
   const page = positiveInt(req.url.searchParams.get('page'), 1, 'page');
   const perPage = Math.min(positiveInt(req.url.searchParams.get('results_per_page'), 10, 'results_per_page'), engine.maxResultsPerPage);
   const ids = selectIds(table, q);
-  // Doc3 §4.2: a search that matches nothing is 404; an empty table listed without a filter is 200.
-  if (ids.length === 0 && hasFilters(q)) throw notFound(req);
+  // Doc3 §4.2: a search that matches nothing is 404, and so is a list of a table holding no
+  // record ("404 when data not found"), unless the seed's quirk makes that a 200.
+  if (ids.length === 0 && (hasFilters(q) || engine.quirks.emptyListStatus !== 200)) throw notFound(req);
   const start = (page - 1) * perPage;
   const objects: SimRow[] = [];
   for (let i = start; i < Math.min(start + perPage, ids.length); i++) objects.push(table.rows.get(ids[i] as number) as SimRow);
@@ -115,7 +122,7 @@ function positiveInt(raw: string | null, fallback: number, name: string): number
   return n;
 }
 
-function notFound(req: SimRequest): SimHttpError {
+export function notFound(req: SimRequest): SimHttpError {
   return new SimHttpError(404, `The requested URL ${req.url.pathname} was not found on the server.`);
 }
 

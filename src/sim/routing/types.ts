@@ -39,6 +39,12 @@ export interface SimQuirks {
   bulkStatus?: 404 | 405;
   /** Collection PATCH/PUT ignores a `q` in the URL and updates every row (the hazard of issue #7). */
   ignoreUrlFilterOnWrite?: boolean;
+  /**
+   * What listing a table that holds no record answers: 404 (the default, Doc3 §4.2 "404
+   * when data not found"), or 200 with `num_results: 0`, as some engines built on the same
+   * conventions do. A search that matches nothing is 404 either way.
+   */
+  emptyListStatus?: 200 | 404;
 }
 
 export interface RoutingSeed {

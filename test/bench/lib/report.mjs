@@ -1,5 +1,5 @@
 /**
- * Figures of a scenario run, the issue #9 targets they are held to, and the printed table.
+ * Figures of a scenario run and the targets they are held to (docs/performance.md).
  */
 
 /**
@@ -51,7 +51,7 @@ function applyFigures(applyS, applyRequests, latencyMs, concurrency) {
 
 const target = (what, value, limit, unit) => ({ what, value, limit, unit, pass: value !== null && value <= limit });
 
-/** The issue's targets for one scenario; `naive` (this run's, if any) for the speed-up. */
+/** The targets of one scenario; `naive` (this run's, if any) for the speed-up. */
 export function applyTargets(r, naive) {
   if (r.scenario === 'naive') return r;
   r.targets.push(target('requests ÷ lower bound', r.requestRatio, 1.05, '×'));
@@ -64,7 +64,7 @@ export function applyTargets(r, naive) {
       r.targets.push({ what: 'naive wall ÷ plan-org wall', value: speedup, limit: 20, unit: '× (at least)', pass: speedup >= 20 });
     }
   }
-  if (r.scenario === 'apply-tenants' && r.applyRatio !== undefined) r.targets.push(target(`apply phase ÷ ideal at concurrency ${r.concurrency} (issue #6)`, r.applyRatio, 1.3, '×'));
+  if (r.scenario === 'apply-tenants' && r.applyRatio !== undefined) r.targets.push(target(`apply phase ÷ ideal at concurrency ${r.concurrency}`, r.applyRatio, 1.3, '×'));
   if (r.scenario === 'routing') r.targets.push(target('peak RSS', r.peakRssMB, 1536, 'MB'));
   return r;
 }
@@ -82,16 +82,4 @@ export function describe(r) {
   if (r.note) lines.push(`  note      ${r.note}`);
   for (const t of r.targets) lines.push(`  ${t.pass ? 'PASS' : 'FAIL'}      ${t.what}: ${t.value} ${t.unit === '× (at least)' ? '≥' : '≤'} ${t.limit} ${t.unit.replace(' (at least)', '')}`);
   return lines.join('\n');
-}
-
-/** The summary table (markdown, so it can go into README "Performance" as printed). */
-export function table(results) {
-  const head = '| scenario | requests | lower bound | ratio | wall (s) | ideal (s) | ratio | bare-loop floor (s) | CLI CPU (s) | peak RSS (MB) | targets |';
-  const rule = '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|';
-  const rows = results.map((r) => {
-    const failed = r.targets.filter((t) => !t.pass).length;
-    const verdict = r.targets.length === 0 ? 'baseline' : failed === 0 ? 'all PASS' : `${failed} FAIL`;
-    return `| ${r.scenario} | ${r.requests} | ${r.lowerBound} | ${r.requestRatio} | ${r.wallS} | ${r.idealS} | ${r.wallRatio} | ${r.floorS ?? '–'} | ${r.cpuS ?? '–'} | ${r.peakRssMB ?? '–'} | ${verdict} |`;
-  });
-  return [head, rule, ...rows].join('\n');
 }

@@ -1,9 +1,10 @@
 /**
  * Runs the `run:` blocks of the example GitHub workflows outside GitHub: the real workflow
  * text (parsed with the yaml package), the env GitHub would give the step (workflow, job and
- * step `env:`, with `${{ … }}` expressions resolved from a context the test supplies), bash
- * as GitHub runs it (`bash --noprofile --norc -eo pipefail`), a fake `gh` first on PATH,
- * and GITHUB_OUTPUT / GITHUB_STEP_SUMMARY files read back.
+ * step `env:`, with `${{ … }}` expressions resolved from a context the test supplies), the
+ * shell as GitHub runs it for the step's `shell:` (its own, the job's or the workflow's
+ * `defaults.run.shell`, else GitHub's default), a fake `gh` first on PATH, and
+ * GITHUB_OUTPUT / GITHUB_STEP_SUMMARY files read back.
  */
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
@@ -28,10 +29,17 @@ export interface Step {
   'continue-on-error'?: boolean;
 }
 
+export interface Defaults {
+  run?: { shell?: string; 'working-directory'?: string };
+}
+
 export interface Job {
   'runs-on': string;
   steps: Step[];
+  if?: string;
+  environment?: string | { name: string; url?: string };
   env?: Record<string, string>;
+  defaults?: Defaults;
   permissions?: Record<string, string>;
   'timeout-minutes'?: number;
 }
@@ -42,11 +50,26 @@ export interface Workflow {
   permissions?: Record<string, string>;
   concurrency?: { group: string; 'cancel-in-progress'?: boolean };
   env?: Record<string, string>;
+  defaults?: Defaults;
   jobs: Record<string, Job>;
 }
 
 export async function loadWorkflow(file: string): Promise<Workflow> {
   return parse(await readFile(join(WORKFLOWS, file), 'utf8')) as Workflow;
+}
+
+/**
+ * The command GitHub runs a `run:` block with on a Linux runner (the workflow syntax's
+ * "defaults.run.shell" and "jobs.<id>.steps[*].shell"): without a shell, `bash -e {0}`,
+ * which ignores a failure on the left of a pipe; `shell: bash`,
+ * `bash --noprofile --norc -eo pipefail {0}`; `shell: sh`, `sh -e {0}`.
+ */
+export function shellCommand(workflow: Workflow, job: Job, step: Step, script: string): string[] {
+  const shell = step.shell ?? job.defaults?.run?.shell ?? workflow.defaults?.run?.shell;
+  if (shell === undefined) return ['bash', '-e', script];
+  if (shell === 'bash') return ['bash', '--noprofile', '--norc', '-eo', 'pipefail', script];
+  if (shell === 'sh') return ['sh', '-e', script];
+  throw new Error(`shell not supported by the test harness: ${shell}`);
 }
 
 /** The expression contexts a step may read: `secrets`, `github`, `steps`, `env`, `runner`. */
@@ -99,6 +122,8 @@ export interface RunOptions {
   context: ExpressionContext;
   /** GITHUB_* variables (repository, sha, run id, …) and anything else the runner sets. */
   runnerEnv: Record<string, string>;
+  /** A folder of programs found first on PATH, before the fake `gh` (a failing `npx`, …). */
+  binFirst?: string;
 }
 
 export function findStep(workflow: Workflow, job: string, name: string): Step {
@@ -126,23 +151,23 @@ export async function runStep(options: RunOptions): Promise<StepResult> {
     for (const [key, value] of Object.entries(layer ?? {})) env[key] = evaluate(String(value), { ...context, env });
   }
   env = {
-    PATH: `${FAKE_BIN}:${process.env['PATH'] ?? ''}`,
+    PATH: [options.binFirst, FAKE_BIN, process.env['PATH'] ?? ''].filter(Boolean).join(':'),
     HOME: process.env['HOME'] ?? tmpdir(),
     GITHUB_OUTPUT: outputFile,
     GITHUB_STEP_SUMMARY: summaryFile,
     ...options.runnerEnv,
     ...env,
   };
-  const { code, stdout, stderr } = await spawnBash(script, options.cwd, env);
+  const { code, stdout, stderr } = await spawnShell(shellCommand(workflow, job, step, script), options.cwd, env);
   const outputs = parseOutputs(await readFile(outputFile, 'utf8'));
   if (step.id) context.steps[step.id] = { outputs };
   return { code, stdout, stderr, outputs, summary: await readFile(summaryFile, 'utf8') };
 }
 
-function spawnBash(script: string, cwd: string, env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+function spawnShell(command: string[], cwd: string, env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolvePromise, reject) => {
-    // GitHub's default shell on Linux runners.
-    const child = spawn('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], { cwd, env });
+    const [program = 'bash', ...args] = command;
+    const child = spawn(program, args, { cwd, env });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

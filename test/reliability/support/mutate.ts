@@ -6,18 +6,10 @@
  * Deterministic for a seed, so a failing case can be replayed from its number.
  */
 import { parseDocument, isMap, isSeq, isScalar, type Document, type Node } from 'yaml';
+import { seededRandom } from '../../../src/core/random.js';
 
 /** mulberry32: small, fast, good enough to spread mutations. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const seeded = seededRandom;
 
 type Rand = () => number;
 const pick = <T>(r: Rand, items: readonly T[]): T => items[Math.floor(r() * items.length)] as T;

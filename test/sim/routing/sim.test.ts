@@ -27,8 +27,18 @@ describe('routing sim: auth and paths', () => {
     const res = { statusCode: 0, writeHead() { return this; }, end() { return this; } } as never;
     expect(sim.handle(req('/api/v01/draas/demo/tenants'), res)).toBe(false);
     expect(sim.handle(req('/_sim/state/x'), res)).toBe(false);
-    expect(sim.handle(req('/draas/%E0%A4%A/routes'), res)).toBe(false);
     expect(sim.handle(req('/draas/active/routes'), res)).toBe(true);
+    // Every other path is the engine's, answered with its own error body (Doc3 §7).
+    expect(sim.handle(req('/draas/%E0%A4%A/routes'), res)).toBe(true);
+    expect(sim.handle(req('/draas/nosuchversion/routes'), res)).toBe(true);
+  });
+
+  it('Doc3 §7: an unknown version, service shape or malformed path is 404 with {code, message}, not the platform\'s body', async () => {
+    for (const path of ['/draas/nosuchversion/routes', '/draas/active', '/draas/active/routes/1/x', '/draas/%E0%A4%A/routes']) {
+      const r = await call(server, 'GET', path);
+      expect(r.status, path).toBe(404);
+      expect(r.body, path).toEqual({ code: '404', message: expect.stringContaining('was not found') });
+    }
   });
 
   it('Doc3 §7: unknown table is 404 with {code, message} naming the path', async () => {
@@ -61,9 +71,21 @@ describe('routing sim: pagination (Doc3 §4.1, §8)', () => {
     expect((await call(server, 'GET', `${base}?results_per_page=5000`)).body.total_pages).toBe(7);
   });
 
-  it('answers an empty table with total_pages 0, and rejects page 0', async () => {
-    expect((await call(server, 'GET', '/draas/active/empty')).body).toEqual({ num_results: 0, page: 1, total_pages: 0, objects: [] });
+  it('Doc3 §4.2 "404 when data not found": listing a table that holds no record is 404 {code, message}', async () => {
+    const r = await call(server, 'GET', '/draas/active/empty');
+    expect(r.status).toBe(404);
+    expect(r.body).toEqual({ code: '404', message: expect.stringContaining('/draas/active/empty') });
     expect((await call(server, 'GET', `${base}?page=0`)).status).toBe(400);
+  });
+
+  it('quirk emptyListStatus 200: an empty table lists as 200 with num_results 0 and total_pages 0; a search with no match stays 404', async () => {
+    const quirky = await startRoutingEngineSim({ seed: numbersSeed(3, { quirks: { emptyListStatus: 200 } }) });
+    try {
+      expect((await call(quirky, 'GET', '/draas/active/empty')).body).toEqual({ num_results: 0, page: 1, total_pages: 0, objects: [] });
+      expect((await call(quirky, 'GET', `/draas/active/empty?${q({ filters: [{ name: 'name', op: '==', val: 'x' }] })}`)).status).toBe(404);
+    } finally {
+      await quirky.close();
+    }
   });
 
   it('Doc3 §4.2: a search that matches nothing is 404', async () => {

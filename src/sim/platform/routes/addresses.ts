@@ -13,9 +13,9 @@ import { badRequest, notFound } from '../errors.js';
 import { listScope, pageBody, readListQuery } from '../pagination.js';
 import { noContent, ok, T, type ApiResponse, type RequestContext, type RouteModule } from '../router.js';
 import type { PlatformStore } from '../store/store.js';
-import { doc2Tables, type AddressData, type AddressRow } from '../store/doc2-tables.js';
+import { subscriptionTables, type AddressData, type AddressRow } from '../store/subscription-tables.js';
 import { optionalString, requiredString } from '../validate.js';
-import { intParam, visibleSubscription } from './doc2-scope.js';
+import { intParam, visibleSubscription } from './subscription-scope.js';
 import { itemObject, requireArray, runBulkJob, subscriptionNumber } from './bulk-jobs.js';
 
 const A = `${T}/addresses`;
@@ -29,8 +29,8 @@ export const registerAddressRoutes: RouteModule = (router) => {
     handler: (ctx) => {
       const { sub } = visibleSubscription(ctx);
       const q = readListQuery(ctx.query, { searchable: SEARCHABLE, defaultSort: 'id' });
-      const page = listScope(doc2Tables(ctx.store).addresses, { kind: 'parent', key: String(sub.id) }, q, 'page', ['full_address']);
-      const { next: _none, ...body } = pageBody(page, 'addresses', addressView);
+      const page = listScope(subscriptionTables(ctx.store).addresses, { kind: 'parent', key: String(sub.id) }, q, 'page', ['full_address']);
+      const { next: _none, ...body } = pageBody(page, 'addresses', addressView, ctx.forms);
       return ok(body);
     },
   });
@@ -48,11 +48,11 @@ export const registerAddressRoutes: RouteModule = (router) => {
     handler: (ctx) => {
       const { sub } = visibleSubscription(ctx);
       const id = intParam(ctx, 'id');
-      const row = doc2Tables(ctx.store).addresses.get(id);
+      const row = subscriptionTables(ctx.store).addresses.get(id);
       if (!row || row.subscriptionId !== sub.id) return noContent();
       const users = ctx.store.numbers.children(String(sub.id)).filter((n) => n.addressId === id).map((n) => n.fullNumber);
       if (users.length > 0) throw badRequest('address_in_use', `address ${id} is used by ${users.join(', ')}: move those numbers first`);
-      doc2Tables(ctx.store).addresses.delete(id);
+      subscriptionTables(ctx.store).addresses.delete(id);
       return noContent();
     },
   });
@@ -66,7 +66,7 @@ export function addressView(a: AddressRow): Record<string, unknown> {
 
 function addressOf(ctx: RequestContext, subscriptionId: number): AddressRow {
   const id = intParam(ctx, 'id');
-  const row = doc2Tables(ctx.store).addresses.get(id);
+  const row = subscriptionTables(ctx.store).addresses.get(id);
   if (!row || row.subscriptionId !== subscriptionId) throw notFound(`address ${id} of subscription ${subscriptionId} not found`);
   return row;
 }
@@ -106,7 +106,7 @@ function readFormat(body: Record<string, unknown>): string | undefined {
 }
 
 function assertUnique(store: PlatformStore, subscriptionId: number, full: string, self?: number): void {
-  const clash = doc2Tables(store).addresses.findBy('full', `${subscriptionId}\u0000${full.toLowerCase()}`).find((a) => a.id !== self);
+  const clash = subscriptionTables(store).addresses.findBy('full', `${subscriptionId}\u0000${full.toLowerCase()}`).find((a) => a.id !== self);
   if (clash) throw badRequest('duplicate_address', `address "${full}" already exists (id ${clash.id})`);
 }
 
@@ -115,7 +115,7 @@ export function createAddress(store: PlatformStore, subscriptionId: number, body
   const format = readFormat(body) ?? DEFAULT_FORMAT;
   const full = optionalString(body, 'full_address') || fullAddressOf(data, store);
   assertUnique(store, subscriptionId, full);
-  return doc2Tables(store).addresses.insert({ id: store.nextId('addresses'), subscriptionId, full_address: full, format, data });
+  return subscriptionTables(store).addresses.insert({ id: store.nextId('addresses'), subscriptionId, full_address: full, format, data });
 }
 
 function updateAddress(ctx: RequestContext): ApiResponse {
@@ -127,7 +127,7 @@ function updateAddress(ctx: RequestContext): ApiResponse {
   const given = optionalString(body, 'full_address');
   const full = given || (body['data'] === undefined ? row.full_address : fullAddressOf(data, store));
   assertUnique(store, sub.id, full, row.id);
-  return ok(addressView(doc2Tables(store).addresses.update(row.id, { data, format, full_address: full }) as AddressRow));
+  return ok(addressView(subscriptionTables(store).addresses.update(row.id, { data, format, full_address: full }) as AddressRow));
 }
 
 /** `PUT A/bulk`: creates each address of `data` (code 3076); items keyed by full address. */
@@ -164,7 +164,7 @@ function addressNumberBulk(ctx: RequestContext): ApiResponse {
         const item = itemObject(raw);
         const full = requiredString(item, 'full_address');
         const e164 = requiredString(item, 'number');
-        const address = doc2Tables(store).addresses.findBy('full', `${scope.sub.id}\u0000${full.toLowerCase()}`)[0];
+        const address = subscriptionTables(store).addresses.findBy('full', `${scope.sub.id}\u0000${full.toLowerCase()}`)[0];
         if (!address) throw badRequest('unknown_address', `no address "${full}" in subscription ${scope.sub.id}`);
         const n = subscriptionNumber(store, scope.sub.id, e164);
         if (!n) throw badRequest('unknown_number', `number ${e164} does not belong to subscription ${scope.sub.id}`);

@@ -1,7 +1,8 @@
 /**
  * Administrator accounts of groups, resellers and tenants (Document 1 §2.7, §4.2–4.4).
  * They can be created, updated and deleted, never read: there is deliberately no GET
- * route. An administrator is a user whose username is its e-mail; it has no password
+ * route. Deleting an account that does not exist is 404: the endpoints do not say that a
+ * missing one counts as success (Document 1 §1.10). An administrator is a user whose username is its e-mail; it has no password
  * until it follows the link of its welcome mail, and rules preset `all` (its hierarchy
  * level limits what it sees).
  */
@@ -11,7 +12,7 @@ import { noContent, ok, P, type RequestContext, type RouteModule } from '../rout
 import type { PlatformStore } from '../store/store.js';
 import type { UserRow } from '../store/types.js';
 import { optionalString, requiredBoolean, requiredEmail } from '../validate.js';
-import { assertVisible } from '../visibility.js';
+import { assertSystem, assertVisible } from '../visibility.js';
 
 type AdminParent = 'group' | 'reseller' | 'tenant';
 
@@ -29,9 +30,12 @@ export const registerAdminRoutes: RouteModule = (router) => {
     router.add({
       method: 'DELETE', path: `${base}/:username`, role: `${role}.delete`,
       handler: (ctx) => {
-        const admin = findAdmin(ctx.store, parentOf(ctx, kind), ctx.params['username'] as string);
-        // Documented codes are 204, 403, 500: an administrator that is already gone is a success.
-        if (admin) ctx.store.users.delete(admin.id);
+        const uuid = parentOf(ctx, kind);
+        const username = ctx.params['username'] as string;
+        const admin = findAdmin(ctx.store, uuid, username);
+        // The endpoint does not say that a missing account counts as success (Document 1 §1.10): 404.
+        if (!admin) throw notFound(`administrator ${username} of ${kind} ${uuid} not found`);
+        ctx.store.users.delete(admin.id);
         return noContent();
       },
     });
@@ -49,8 +53,12 @@ export const registerAdminRoutes: RouteModule = (router) => {
   });
 };
 
-/** The uuid of the route's parent object, after the 404 and visibility checks. */
+/**
+ * The uuid of the route's parent object, after the 404 and visibility checks. A group's
+ * administrators are a Document 1 §4.2 endpoint: system administrators only.
+ */
 function parentOf(ctx: RequestContext, kind: AdminParent): string {
+  if (kind === 'group') assertSystem(ctx, "managing a group's administrators");
   const uuid = ctx.params['uuid'] as string;
   const node = ctx.store.node(uuid);
   if (!node || node.type !== kind) throw notFound(`${kind} ${uuid} not found`);

@@ -22,9 +22,9 @@ import { sendMail } from '../mail.js';
 import { matchesSearch, paginate, pageBody, readListQuery } from '../pagination.js';
 import { ok, T, type ApiResponse, type RequestContext, type RouteModule } from '../router.js';
 import type { PlatformStore } from '../store/store.js';
-import { doc2Tables, type BulkItem, type BulkJobRow, type BulkKind } from '../store/doc2-tables.js';
-import type { SubscriptionScope } from './doc2-scope.js';
-import { intParam, objectQuery, visibleSubscription } from './doc2-scope.js';
+import { subscriptionTables, type BulkItem, type BulkJobRow, type BulkKind } from '../store/subscription-tables.js';
+import type { SubscriptionScope } from './subscription-scope.js';
+import { intParam, objectQuery, visibleSubscription } from './subscription-scope.js';
 import { optionalString, requiredString } from '../validate.js';
 
 const TEMPLATE_HEADERS: Record<string, string> = {
@@ -48,7 +48,7 @@ export const registerBulkJobRoutes: RouteModule = (router) => {
     handler: (ctx) => {
       const { sub } = visibleSubscription(ctx);
       const id = intParam(ctx, 'bulk_id');
-      const job = doc2Tables(ctx.store).bulkJobs.get(id);
+      const job = subscriptionTables(ctx.store).bulkJobs.get(id);
       if (!job || job.subscriptionId !== sub.id) throw notFound(`bulk job ${id} of subscription ${sub.id} not found`);
       return ok(jobView(job, true));
     },
@@ -102,7 +102,7 @@ export function runBulkJob(ctx: RequestContext, scope: SubscriptionScope, kind: 
     id, subscriptionId: scope.sub.id, job_id: `${kind}-${scope.sub.id}-${id}`, title, kind, status, total_count: jobItems.length,
     success_count: success, created_on: now, updated_on: now, job_items: jobItems,
   };
-  doc2Tables(store).bulkJobs.insert(job);
+  subscriptionTables(store).bulkJobs.insert(job);
   notify(ctx, scope, job);
   const reason = `${kind} bulk job ${job.job_id} finished: ${success} of ${jobItems.length} items succeeded (status ${status})`;
   const body = { code, reason, id, job_id: job.job_id };
@@ -129,10 +129,10 @@ function listJobs(ctx: RequestContext, kind: BulkKind): ApiResponse {
     filters = objectQuery(ctx.query, 'filters');
     q.filters = Object.keys(filters).length > 0 ? { filters: JSON.stringify(filters) } : {};
   }
-  const rows = doc2Tables(ctx.store).bulkJobs.sorted({ kind: 'parent', key: String(sub.id) }, { field: q.sort, dir: q.dir })
+  const rows = subscriptionTables(ctx.store).bulkJobs.sorted({ kind: 'parent', key: String(sub.id) }, { field: q.sort, dir: q.dir })
     .filter((j) => j.kind === kind && matchesSearch(j, q.search, ['title', 'kind'])
       && Object.entries(filters).every(([k, v]) => String((j as unknown as Record<string, unknown>)[k]) === String(v)));
-  return ok(pageBody(paginate(rows, q, 'token'), 'bulks', (j) => jobView(j, false)));
+  return ok(pageBody(paginate(rows, q, 'token'), 'bulks', (j) => jobView(j, false), ctx.forms));
 }
 
 function jobView(job: BulkJobRow, withItems: boolean): Record<string, unknown> {

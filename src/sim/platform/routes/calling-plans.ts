@@ -8,6 +8,9 @@
  * - `isExact` is accepted as a boolean or as the string "true"/"false", and served as a boolean.
  * - A trunk group is one of the subscription's seeded `trunkGroups` (no endpoint creates
  *   them): another id is 404.
+ * - Deleting a missing object: the group block list's plan delete says it counts as success
+ *   (204); no other delete here says so (Document 1 §1.10 makes it per endpoint), so a
+ *   missing prefix, allow-list plan or trunk-group block-list plan is 404.
  *
  * Design decisions ("not shown"): the delete of a trunk-group block list and its prefix
  * endpoints exist, shaped like the allow list's, with roles
@@ -21,9 +24,10 @@
 import { badRequest, notFound } from '../errors.js';
 import { listScope, pageBody, readListQuery } from '../pagination.js';
 import { G, noContent, ok, T, type ApiResponse, type RequestContext, type RouteModule, type Router } from '../router.js';
-import { deletePlan, doc2Tables, type CallingPlanRow, type PrefixRow } from '../store/doc2-tables.js';
+import { deletePlan, subscriptionTables, type CallingPlanRow, type PrefixRow } from '../store/subscription-tables.js';
 import { optionalString, requiredString } from '../validate.js';
-import { intParam, optionalBool, optionalInt, visibleSubscription } from './doc2-scope.js';
+import type { AnswerForms } from '../variants.js';
+import { intParam, optionalBool, optionalInt, visibleSubscription } from './subscription-scope.js';
 import { visibleGroup } from './groups.js';
 
 type PlanType = CallingPlanRow['type'];
@@ -36,6 +40,8 @@ interface ListSpec {
   roles: Record<'list' | 'create' | 'update' | 'delete' | 'pList' | 'pCreate' | 'pUpdate' | 'pDelete', string>;
   scopeOf: (ctx: RequestContext) => PlanScope;
   type?: PlanType;
+  /** The plan delete says "missing counts as success" (only the group block list, §4.9). */
+  missingDeleteSucceeds?: boolean;
 }
 
 const SEARCHABLE = ['name', 'country', 'isoCode', 'countryCode', 'classification'] as const;
@@ -52,6 +58,7 @@ export const registerCallingPlanRoutes: RouteModule = (router) => {
       pUpdate: 'groups.instance.block_list.instance.prefixes.instance.update', pDelete: 'groups.instance.block_list.instance.prefixes.instance.delete',
     },
     scopeOf: (ctx) => ({ scope: `group:${visibleGroup(ctx).uuid}` }),
+    missingDeleteSucceeds: true,
   });
   for (const type of ['block_list', 'allow_list'] as const) {
     const r = `${TG_ROLE}.${type}`;
@@ -83,15 +90,15 @@ function register(router: Router, spec: ListSpec): void {
     handler: (ctx) => {
       const plan = planOf(ctx, spec);
       const name = requiredString(ctx.body, 'name');
-      doc2Tables(ctx.store).callingPlans.update(plan.id, { name });
+      subscriptionTables(ctx.store).callingPlans.update(plan.id, { name });
       return ok({ id: plan.id });
     },
   });
   router.add({
     method: 'DELETE', path: `${base}/:id`, role: roles.delete,
     handler: (ctx) => {
-      const plan = planOf(ctx, spec, true);
-      if (plan) deletePlan(doc2Tables(ctx.store), plan.id);
+      const plan = planOf(ctx, spec, spec.missingDeleteSucceeds === true);
+      if (plan) deletePlan(subscriptionTables(ctx.store), plan.id);
       return noContent();
     },
   });
@@ -99,9 +106,9 @@ function register(router: Router, spec: ListSpec): void {
     method: 'GET', path: `${base}/:id/prefixes`, role: roles.pList,
     handler: (ctx) => {
       const plan = planOf(ctx, spec);
-      const rows = doc2Tables(ctx.store).prefixes.sorted({ kind: 'parent', key: String(plan.id) }, { field: 'prefix', dir: 'asc' });
+      const rows = subscriptionTables(ctx.store).prefixes.sorted({ kind: 'parent', key: String(plan.id) }, { field: 'prefix', dir: 'asc' });
       if (rows.length === 0) throw notFound(`calling plan ${plan.id} has no prefixes`);
-      return ok({ prefixes: rows.map(prefixView) });
+      return ok({ prefixes: rows.map((p) => prefixView(p, ctx.forms)) });
     },
   });
   router.add({ method: 'POST', path: `${base}/:id/prefixes`, role: roles.pCreate, handler: (ctx) => createPrefix(ctx, planOf(ctx, spec)) });
@@ -111,19 +118,20 @@ function register(router: Router, spec: ListSpec): void {
     handler: (ctx) => {
       const plan = planOf(ctx, spec);
       const pid = intParam(ctx, 'pid');
-      const row = doc2Tables(ctx.store).prefixes.get(pid);
-      if (row && row.planId === plan.id) doc2Tables(ctx.store).prefixes.delete(pid);
+      const row = subscriptionTables(ctx.store).prefixes.get(pid);
+      if (!row || row.planId !== plan.id) throw notFound(`prefix ${pid} of calling plan ${plan.id} not found`);
+      subscriptionTables(ctx.store).prefixes.delete(pid);
       return noContent();
     },
   });
 }
 
 function planOf(ctx: RequestContext, spec: ListSpec): CallingPlanRow;
-function planOf(ctx: RequestContext, spec: ListSpec, optional: true): CallingPlanRow | undefined;
+function planOf(ctx: RequestContext, spec: ListSpec, optional: boolean): CallingPlanRow | undefined;
 function planOf(ctx: RequestContext, spec: ListSpec, optional = false): CallingPlanRow | undefined {
   const { scope } = spec.scopeOf(ctx);
   const id = intParam(ctx, 'id');
-  const row = doc2Tables(ctx.store).callingPlans.get(id);
+  const row = subscriptionTables(ctx.store).callingPlans.get(id);
   if (row && row.scope === scope) return row;
   if (optional) return undefined;
   throw notFound(`calling plan ${id} not found in this list`);
@@ -131,10 +139,10 @@ function planOf(ctx: RequestContext, spec: ListSpec, optional = false): CallingP
 
 function listPlans(ctx: RequestContext, spec: ListSpec): ApiResponse {
   const { scope } = spec.scopeOf(ctx);
-  const table = doc2Tables(ctx.store).callingPlans;
+  const table = subscriptionTables(ctx.store).callingPlans;
   if (table.countChildren(scope) === 0) throw notFound('no calling plan in this list');
   const q = readListQuery(ctx.query, { searchable: SEARCHABLE, defaultSort: 'id' });
-  return ok(pageBody(listScope(table, { kind: 'parent', key: scope }, q, 'token', SEARCHABLE), 'callingPlans', planView));
+  return ok(pageBody(listScope(table, { kind: 'parent', key: scope }, q, 'token', SEARCHABLE), 'callingPlans', planView, ctx.forms));
 }
 
 function createPlan(ctx: RequestContext, spec: ListSpec): ApiResponse {
@@ -151,7 +159,7 @@ function createPlan(ctx: RequestContext, spec: ListSpec): ApiResponse {
     name: optionalString(body, 'name') ?? '', type: spec.type ?? (given as PlanType | undefined) ?? 'block_list', country, countryCode, isoCode,
     region: optionalString(body, 'region') ?? '', classification: optionalString(body, 'classification') ?? '', risk: optionalInt(body, 'risk') ?? 0,
   };
-  doc2Tables(store).callingPlans.insert(row);
+  subscriptionTables(store).callingPlans.insert(row);
   return ok(planView(row));
 }
 
@@ -160,8 +168,9 @@ function planView(p: CallingPlanRow): Record<string, unknown> {
   return rest;
 }
 
-function prefixView(p: PrefixRow): Record<string, unknown> {
-  return { id: p.id, prefix: p.prefix, name: p.name, isExact: p.isExact };
+/** Document 2 §2.11: `isExact` is a boolean, "typed string in the field table". */
+function prefixView(p: PrefixRow, forms: AnswerForms): Record<string, unknown> {
+  return { id: p.id, prefix: p.prefix, name: p.name, isExact: forms.form('isExact') === 'string' ? String(p.isExact) : p.isExact };
 }
 
 function readPrefix(body: Record<string, unknown>, required: boolean): string | undefined {
@@ -171,14 +180,14 @@ function readPrefix(body: Record<string, unknown>, required: boolean): string | 
 }
 
 function assertPrefixFree(ctx: RequestContext, planId: number, prefix: string, self?: number): void {
-  const clash = doc2Tables(ctx.store).prefixes.children(String(planId)).find((p) => p.prefix === prefix && p.id !== self);
+  const clash = subscriptionTables(ctx.store).prefixes.children(String(planId)).find((p) => p.prefix === prefix && p.id !== self);
   if (clash) throw badRequest('duplicate_prefix', `prefix ${prefix} is already in calling plan ${planId} (id ${clash.id})`);
 }
 
 function createPrefix(ctx: RequestContext, plan: CallingPlanRow): ApiResponse {
   const prefix = readPrefix(ctx.body, true) as string;
   assertPrefixFree(ctx, plan.id, prefix);
-  const row = doc2Tables(ctx.store).prefixes.insert({
+  const row = subscriptionTables(ctx.store).prefixes.insert({
     id: ctx.store.nextId('callingPlanPrefixes'), planId: plan.id, prefix, name: optionalString(ctx.body, 'name') ?? '',
     isExact: optionalBool(ctx.body, 'isExact') ?? false,
   });
@@ -187,12 +196,12 @@ function createPrefix(ctx: RequestContext, plan: CallingPlanRow): ApiResponse {
 
 function updatePrefix(ctx: RequestContext, plan: CallingPlanRow): ApiResponse {
   const pid = intParam(ctx, 'pid');
-  const row = doc2Tables(ctx.store).prefixes.get(pid);
+  const row = subscriptionTables(ctx.store).prefixes.get(pid);
   if (!row || row.planId !== plan.id) throw notFound(`prefix ${pid} of calling plan ${plan.id} not found`);
   const prefix = readPrefix(ctx.body, false);
   if (prefix !== undefined) assertPrefixFree(ctx, plan.id, prefix, pid);
   const name = optionalString(ctx.body, 'name');
   const isExact = optionalBool(ctx.body, 'isExact');
-  doc2Tables(ctx.store).prefixes.update(pid, { ...(prefix !== undefined ? { prefix } : {}), ...(name !== undefined ? { name } : {}), ...(isExact !== undefined ? { isExact } : {}) });
+  subscriptionTables(ctx.store).prefixes.update(pid, { ...(prefix !== undefined ? { prefix } : {}), ...(name !== undefined ? { name } : {}), ...(isExact !== undefined ? { isExact } : {}) });
   return ok({ id: pid });
 }

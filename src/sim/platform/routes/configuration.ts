@@ -3,14 +3,14 @@
  * Branding read (path not shown) is `GET G/configurations/pages?type=…`, the same path as
  * its PUT, with role `groups.instance.configurations.branding.pages.read`. A PUT merges the
  * given properties into that type's object (absent properties are kept). Reading a type
- * that was never written is 404 (Document 1 §4.2 lists 404 for the branding read).
+ * that was never written is 404 (Document 1 §4.2 lists 404 for the branding read). A seed
+ * with `inventedEndpoints: {brandingRead: false}` removes the read (404 for every type).
  */
 import { badRequest, notFound } from '../errors.js';
-import { G, noContent, ok, type RouteModule } from '../router.js';
+import { assertInvented, G, noContent, ok, type RouteModule } from '../router.js';
 import type { BrandingType } from '../store/types.js';
 import { queryFlag } from '../validate.js';
-import { assertMayBill } from '../visibility.js';
-import { visibleGroup } from './groups.js';
+import { administeredGroup } from './groups.js';
 
 const MASK = '********';
 const BRANDING_TYPES: readonly BrandingType[] = ['font', 'image', 'theme'];
@@ -19,7 +19,7 @@ export const registerConfigurationRoutes: RouteModule = (router) => {
   router.add({
     method: 'GET', path: `${G}/configurations/general`, role: 'groups.instance.configurations.general.list',
     handler: (ctx) => {
-      const group = visibleGroup(ctx);
+      const group = administeredGroup(ctx, 'reading the group configuration');
       const full = queryFlag(ctx.query, 'full');
       const keys = full ? undefined : ctx.query.get('keys')?.split(',').map((k) => k.trim()).filter(Boolean);
       const search = full ? undefined : ctx.query.get('search')?.toLowerCase();
@@ -35,7 +35,8 @@ export const registerConfigurationRoutes: RouteModule = (router) => {
   router.add({
     method: 'GET', path: `${G}/configurations/pages`, role: 'groups.instance.configurations.branding.pages.read',
     handler: (ctx) => {
-      const group = visibleGroup(ctx);
+      assertInvented(ctx, 'brandingRead');
+      const group = administeredGroup(ctx, 'reading the branding');
       const type = brandingType(ctx.query.get('type'));
       const all = group.branding[type];
       if (!all) throw notFound(`branding type ${type} was never written for group ${group.uuid}`);
@@ -54,8 +55,7 @@ export const registerConfigurationRoutes: RouteModule = (router) => {
   router.add({
     method: 'PUT', path: `${G}/configurations/pages`, role: 'groups.instance.configurations.branding.pages.update',
     handler: (ctx) => {
-      const group = visibleGroup(ctx);
-      assertMayBill(ctx, 'changing the branding');
+      const group = administeredGroup(ctx, 'changing the branding');
       const { type: rawType, ...properties } = ctx.body;
       const type = brandingType(typeof rawType === 'string' ? rawType : null);
       checkBranding(type, properties);
@@ -65,7 +65,7 @@ export const registerConfigurationRoutes: RouteModule = (router) => {
   });
   router.add({
     method: 'GET', path: `${G}/enabled_ucs`, role: 'groups.instance.enabled_ucs.list',
-    handler: (ctx) => ok({ enabled_ucs: visibleGroup(ctx).enabledUcs }),
+    handler: (ctx) => ok({ enabled_ucs: administeredGroup(ctx, 'reading the enabled UC platforms').enabledUcs }),
   });
 };
 

@@ -16,7 +16,7 @@ import type { PlatformStore } from '../store/store.js';
 import type { EntitlementRow, SubscriptionRow } from '../store/types.js';
 import { optionalString } from '../validate.js';
 import { assertMayBill } from '../visibility.js';
-import { intParam, optionalInt, requiredInt, visibleSubscription } from './doc2-scope.js';
+import { intParam, optionalInt, requiredInt, visibleSubscription } from './subscription-scope.js';
 import { subscriptionRegions } from './subscription-views.js';
 
 const E = `${T}/entitlements`;
@@ -31,9 +31,9 @@ export const registerEntitlementRoutes: RouteModule = (router) => {
       return ok({ entitlements: rows.map((e) => entitlementView(ctx.store, e, regions.map((r) => ({ isoCode: r.isoCode, name: r.name })))) });
     },
   });
-  router.add({ method: 'POST', path: E, role: 'tenants.instance.subscriptions.entitlements.create', handler: createEntitlement });
-  router.add({ method: 'PUT', path: `${E}/:id`, role: 'tenants.instance.subscriptions.entitlements.instance.update', handler: updateEntitlement });
-  router.add({ method: 'DELETE', path: `${E}/:id`, role: 'tenants.instance.subscriptions.entitlements.instance.delete', handler: deleteEntitlement });
+  router.add({ method: 'POST', path: E, role: 'tenants.instance.subscriptions.entitlements.create', billable: true, handler: createEntitlement });
+  router.add({ method: 'PUT', path: `${E}/:id`, role: 'tenants.instance.subscriptions.entitlements.instance.update', billable: true, handler: updateEntitlement });
+  router.add({ method: 'DELETE', path: `${E}/:id`, role: 'tenants.instance.subscriptions.entitlements.instance.delete', billable: true, handler: deleteEntitlement });
 };
 
 /** Numbers assigned under an entitlement: the seeded counter or the assigned numbers, whichever is higher. */

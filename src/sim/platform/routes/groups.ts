@@ -1,7 +1,10 @@
 /**
- * Groups (Document 1 §2.3, §4.2). Design decisions (the spec says "system administrators
- * only"): create and delete need a system administrator; a group administrator may list
- * (its own group only), read and update its group; other levels see no group.
+ * Groups (Document 1 §2.3, §4.2). "Only system administrators administer groups" (§1) and
+ * §4.2 is headed "Groups (system administrators only)": every endpoint of §4.2 (the group
+ * itself, its administrators, rate plans, configuration, branding, enabled UCs) answers
+ * 403 to any other level, whatever its api_rules. The group's Document 2 resources under
+ * `G/` (licenses, reports, block list, products, orders, number inventory type) and its
+ * regions (§4.5) stay open to the levels that see the group.
  */
 import { badRequest, notFound } from '../errors.js';
 import { listScope, pageBody, readListQuery } from '../pagination.js';
@@ -9,7 +12,8 @@ import { ok, P, type RequestContext, type RouteModule } from '../router.js';
 import type { PlatformStore } from '../store/store.js';
 import type { GroupRow } from '../store/types.js';
 import { optionalString, requiredString } from '../validate.js';
-import { actorOf, assertSystem, assertVisible, canSee } from '../visibility.js';
+import type { AnswerForms } from '../variants.js';
+import { assertSystem, assertVisible } from '../visibility.js';
 import { assertEmailFree, createAdministrator } from './admins.js';
 
 const SEARCHABLE = ['uuid', 'name', 'draasDomain'] as const;
@@ -18,19 +22,21 @@ export const registerGroupRoutes: RouteModule = (router) => {
   router.add({
     method: 'GET', path: `${P}/groups`, role: 'groups.list',
     handler: (ctx) => {
+      assertSystem(ctx, 'listing groups');
       const q = readListQuery(ctx.query, { searchable: SEARCHABLE, defaultSort: 'name' });
-      const actor = actorOf(ctx.user);
-      const keep = actor.level === 'system' ? undefined : (g: GroupRow) => canSee(actor, { type: 'group', row: g });
-      const page = listScope(ctx.store.groups, { kind: 'all' }, q, 'token', SEARCHABLE, keep);
-      return ok(pageBody(page, 'groups', groupRowView));
+      const page = listScope(ctx.store.groups, { kind: 'all' }, q, 'token', SEARCHABLE);
+      return ok(pageBody(page, 'groups', groupRowView, ctx.forms));
     },
   });
-  router.add({ method: 'GET', path: `${P}/groups/:uuid`, role: 'groups.instance.read', handler: (ctx) => ok(groupDetailView(ctx.store, visibleGroup(ctx))) });
+  router.add({
+    method: 'GET', path: `${P}/groups/:uuid`, role: 'groups.instance.read',
+    handler: (ctx) => ok(groupDetailView(ctx.store, administeredGroup(ctx, 'reading a group'), ctx.forms)),
+  });
   router.add({ method: 'POST', path: `${P}/groups`, role: 'groups.create', handler: createGroup });
   router.add({
     method: 'PUT', path: `${P}/groups/:uuid`, role: 'groups.instance.update',
     handler: (ctx) => {
-      const group = visibleGroup(ctx);
+      const group = administeredGroup(ctx, 'updating a group');
       const name = optionalString(ctx.body, 'name');
       const draasDomain = optionalString(ctx.body, 'draasDomain');
       if (name !== undefined && name !== group.name) assertNameFree(ctx.store, name);
@@ -65,6 +71,12 @@ export function visibleGroup(ctx: RequestContext): GroupRow {
   return group;
 }
 
+/** The group of `:uuid` for an endpoint of Document 1 §4.2: 403 below system level, then as {@link visibleGroup}. */
+export function administeredGroup(ctx: RequestContext, what: string): GroupRow {
+  assertSystem(ctx, what);
+  return visibleGroup(ctx);
+}
+
 function createGroup(ctx: RequestContext) {
   assertSystem(ctx, 'creating a group');
   const name = requiredString(ctx.body, 'name');
@@ -90,10 +102,11 @@ export function groupRowView(g: GroupRow): Record<string, unknown> {
   return { uuid: g.uuid, name: g.name, ...(g.draasDomain ? { draasDomain: g.draasDomain } : {}) };
 }
 
-export function groupDetailView(store: PlatformStore, g: GroupRow): Record<string, unknown> {
+/** Document 1 §2.3: the count of distributors under the sample's spelling or the field table's. */
+export function groupDetailView(store: PlatformStore, g: GroupRow, forms: AnswerForms): Record<string, unknown> {
   return {
     ...groupRowView(g),
-    nbOfDistributors: store.distributors.countChildren(g.uuid),
+    [forms.form('nbOfDistributors')]: store.distributors.countChildren(g.uuid),
     nbOfResellers: store.resellers.countDescendants(g.uuid),
     nbOfTenants: store.tenants.countDescendants(g.uuid),
   };

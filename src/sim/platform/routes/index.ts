@@ -6,7 +6,7 @@ import type { RouteModule } from '../router.js';
 import { registerAdminRoutes } from './admins.js';
 import { registerAuthRoutes } from './auth.js';
 import { registerConfigurationRoutes } from './configuration.js';
-import { doc2RouteModules } from './doc2.js';
+import { subscriptionResourceModules } from './subscription-resources.js';
 import { registerGroupRoutes } from './groups.js';
 import { registerProfileRoutes } from './profile.js';
 import { registerReferenceRoutes } from './reference.js';
@@ -22,5 +22,5 @@ export const routeModules: RouteModule[] = [
   registerAdminRoutes,
   registerConfigurationRoutes,
   registerReferenceRoutes,
-  ...doc2RouteModules,
+  ...subscriptionResourceModules,
 ];

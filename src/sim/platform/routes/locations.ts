@@ -8,15 +8,17 @@
  * (items `{id, code, city, state, region {id, name}, country {id, name, isoCode}}`).
  * A region id is the id of the first group region of that country and name (0 when no
  * group serves it); a country id is the id of the country code of the same country name.
+ * A seed with `inventedEndpoints: {postalCodes: false}` removes it (404), as a platform
+ * without it would answer.
  */
 import { badRequest, notFound } from '../errors.js';
 import { matchesSearch, paginate, pageBody, readListQuery } from '../pagination.js';
-import { noContent, ok, P, T, type ApiResponse, type RequestContext, type RouteModule } from '../router.js';
+import { assertInvented, noContent, ok, P, T, type ApiResponse, type RequestContext, type RouteModule } from '../router.js';
 import type { PlatformStore } from '../store/store.js';
-import { doc2Tables, type LocationRow } from '../store/doc2-tables.js';
+import { subscriptionTables, type LocationRow } from '../store/subscription-tables.js';
 import type { PostalCodeRow } from '../store/types.js';
 import { optionalString, requiredString } from '../validate.js';
-import { intParam, optionalInt, requiredInt, visibleSubscription } from './doc2-scope.js';
+import { intParam, optionalInt, requiredInt, visibleSubscription } from './subscription-scope.js';
 
 const L = `${T}/locations`;
 
@@ -25,7 +27,7 @@ export const registerLocationRoutes: RouteModule = (router) => {
     method: 'GET', path: L, role: 'tenants.instance.subscriptions.instance.locations.list',
     handler: (ctx) => {
       const { sub } = visibleSubscription(ctx);
-      const rows = doc2Tables(ctx.store).locations.sorted({ kind: 'parent', key: String(sub.id) }, { field: 'id', dir: 'asc' });
+      const rows = subscriptionTables(ctx.store).locations.sorted({ kind: 'parent', key: String(sub.id) }, { field: 'id', dir: 'asc' });
       return ok({ locations: rows.map((l) => locationView(ctx.store, l)) });
     },
   });
@@ -36,8 +38,8 @@ export const registerLocationRoutes: RouteModule = (router) => {
     handler: (ctx) => {
       const { sub } = visibleSubscription(ctx);
       const id = intParam(ctx, 'id');
-      const row = doc2Tables(ctx.store).locations.get(id);
-      if (row && row.subscriptionId === sub.id) doc2Tables(ctx.store).locations.delete(id);
+      const row = subscriptionTables(ctx.store).locations.get(id);
+      if (row && row.subscriptionId === sub.id) subscriptionTables(ctx.store).locations.delete(id);
       return noContent();
     },
   });
@@ -58,7 +60,7 @@ function createLocation(ctx: RequestContext): ApiResponse {
   const postbox = optionalString(body, 'postbox');
   const postalCodeId = requiredInt(body, 'postalCodeId', 1);
   postalCodeOf(store, postalCodeId);
-  const row = doc2Tables(store).locations.insert({
+  const row = subscriptionTables(store).locations.insert({
     id: store.nextId('locations'), subscriptionId: sub.id, street, number, ...(postbox ? { postbox } : {}), postalCodeId,
   });
   return ok({ id: row.id });
@@ -68,7 +70,7 @@ function updateLocation(ctx: RequestContext): ApiResponse {
   const { store, body } = ctx;
   const { sub } = visibleSubscription(ctx);
   const id = intParam(ctx, 'id');
-  const row = doc2Tables(store).locations.get(id);
+  const row = subscriptionTables(store).locations.get(id);
   if (!row || row.subscriptionId !== sub.id) throw notFound(`location ${id} of subscription ${sub.id} not found`);
   const changes: Partial<LocationRow> = {};
   const street = optionalString(body, 'street');
@@ -79,7 +81,7 @@ function updateLocation(ctx: RequestContext): ApiResponse {
   if (number !== undefined) changes.number = number;
   if (postbox !== undefined) changes.postbox = postbox;
   if (postalCodeId !== undefined) changes.postalCodeId = postalCodeOf(store, postalCodeId).id;
-  doc2Tables(store).locations.update(id, changes);
+  subscriptionTables(store).locations.update(id, changes);
   return ok({ id });
 }
 
@@ -99,11 +101,12 @@ export function postalCodeView(store: PlatformStore, pc: PostalCodeRow): Record<
 }
 
 function listPostalCodes(ctx: RequestContext): ApiResponse {
+  assertInvented(ctx, 'postalCodes');
   const q = readListQuery(ctx.query, { searchable: ['code', 'city', 'id'], defaultSort: 'id' });
   const iso = ctx.query.get('isoCode')?.toUpperCase();
   const code = ctx.query.get('code');
   const rows = ctx.store.postalCodes.sorted({ kind: 'all' }, { field: q.sort, dir: q.dir })
     .filter((p) => (!iso || p.country.isoCode === iso) && (!code || p.code === code) && matchesSearch(p, q.search, ['code', 'city']));
-  const { next: _none, ...body } = pageBody(paginate(rows, q, 'page'), 'postalCodes', (p) => postalCodeView(ctx.store, p));
+  const { next: _none, ...body } = pageBody(paginate(rows, q, 'page'), 'postalCodes', (p) => postalCodeView(ctx.store, p), ctx.forms);
   return ok(body);
 }

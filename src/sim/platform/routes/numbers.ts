@@ -3,7 +3,8 @@
  * subscription, free numbers and the built-in inventory.
  *
  * - `T/numbers` pages both ways: `page`/`page_size` and `next` (the response carries `next`
- *   while more rows remain) and serves `page` as a string, as the spec types it.
+ *   while more rows remain) and serves `page` as a string, as the spec types it (variant
+ *   mode: a string or an integer).
  *   `filters` is a JSON object (`filters={"addressId":null,"countryCode":"32"}`; the bracket
  *   form `filters[countryCode]=32` is accepted too): `addressId` null keeps numbers without
  *   an address, a string keeps that address's numbers.
@@ -16,9 +17,10 @@ import { badRequest } from '../errors.js';
 import { paginate, pageBody, readListQuery, matchesSearch } from '../pagination.js';
 import { G, ok, T, type ApiResponse, type RequestContext, type RouteModule } from '../router.js';
 import type { PlatformStore } from '../store/store.js';
-import { doc2Tables } from '../store/doc2-tables.js';
+import { subscriptionTables } from '../store/subscription-tables.js';
 import type { GroupRow, InventoryNumberRow, NumberRow } from '../store/types.js';
-import { objectQuery, visibleSubscription } from './doc2-scope.js';
+import type { AnswerForms } from '../variants.js';
+import { objectQuery, visibleSubscription } from './subscription-scope.js';
 import { visibleGroup } from './groups.js';
 
 const NUMBER_SEARCHABLE = ['fullNumber', 'nsn', 'countryCode', 'isoCode'] as const;
@@ -63,8 +65,9 @@ function listNumbers(ctx: RequestContext): ApiResponse {
   const keep = numberFilter(filters);
   const rows = ctx.store.numbers.sorted({ kind: 'parent', key: String(sub.id) }, { field: q.sort, dir: q.dir })
     .filter((n) => matchesSearch(n, q.search, NUMBER_SEARCHABLE) && keep(n));
-  const body = pageBody(paginate(rows, q, 'token'), 'numbers', (n) => numberView(ctx.store, n));
-  return ok({ ...body, page: String(body['page']) });
+  const page = paginate(rows, q, 'token');
+  const body = pageBody(page, 'numbers', (n) => numberView(ctx.store, n), ctx.forms);
+  return ok({ ...body, page: ctx.forms.form('numbersPage') === 'string' ? String(page.page) : page.page });
 }
 
 function numberFilter(filters: Record<string, unknown>): (n: NumberRow) => boolean {
@@ -83,7 +86,7 @@ function numberFilter(filters: Record<string, unknown>): (n: NumberRow) => boole
 
 /** Document 2 §2.5. */
 export function numberView(store: PlatformStore, n: NumberRow): Record<string, unknown> {
-  const address = n.addressId === undefined ? undefined : doc2Tables(store).addresses.get(n.addressId);
+  const address = n.addressId === undefined ? undefined : subscriptionTables(store).addresses.get(n.addressId);
   return {
     id: n.id, ...(address ? { address: address.full_address, addressId: address.id, addressVerified: true } : {}),
     assigned: n.assignedTo !== undefined, ...(n.assignedTo ? { assignedTo: { ...n.assignedTo } } : {}),
@@ -105,7 +108,18 @@ function listInventory(ctx: RequestContext): ApiResponse {
   const rows = inventoryRows(ctx.store).filter((n) =>
     (f['number_type'] === undefined || n.numberType === f['number_type']) && (cc === undefined || n.countryCode === cc)
     && (f['nsn'] === undefined || n.nsn.includes(f['nsn'])) && (regionName === undefined || n.region === regionName));
-  return ok(pageBody(paginate(rows, q, 'token'), 'numbers', (n) => ({ ...n })));
+  return ok(pageBody(paginate(rows, q, 'token'), 'numbers', (n) => inventoryView(n, ctx.forms), ctx.forms));
+}
+
+/**
+ * Document 2 §2.6: `id` is the E.164 number (a string in the field table, an integer in
+ * the sample), and the state time is `stateUpdatedOn` (the field table: `statusUpdatedOn`).
+ */
+function inventoryView(n: InventoryNumberRow, forms: AnswerForms): Record<string, unknown> {
+  const { id, stateUpdatedOn, ...rest } = n;
+  const view: Record<string, unknown> = { id: forms.form('inventoryId') === 'integer' ? Number(id.replace(/^\+/, '')) : id, ...rest };
+  if (stateUpdatedOn !== undefined) view[forms.form('stateUpdatedOn')] = stateUpdatedOn;
+  return view;
 }
 
 /** The inventory table and the subscription numbers taken from it (not ported-in ones), by number. */

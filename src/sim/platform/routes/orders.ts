@@ -14,7 +14,7 @@ import { listScope, pageBody, readListQuery } from '../pagination.js';
 import { ok, P, type ApiResponse, type RequestContext, type RouteModule } from '../router.js';
 import type { PlatformStore } from '../store/store.js';
 import { canSee, actorOf, assertVisible } from '../visibility.js';
-import { intParam } from './doc2-scope.js';
+import { intParam } from './subscription-scope.js';
 import { visibleGroup } from './groups.js';
 import { visibleOwned } from './owned.js';
 
@@ -53,7 +53,7 @@ export const registerOrderRoutes: RouteModule = (router, store) => {
         const uuid = level.node(ctx);
         const q = readListQuery(ctx.query, { searchable: SEARCHABLE, defaultSort: 'id' });
         const keep = (o: OrderRow) => visibleOrder(ctx, o);
-        return ok(pageBody(listScope(orders, { kind: 'ancestor', key: uuid }, q, 'token', SEARCHABLE, keep), 'orders', (o) => ({ id: o.id, ...orderView(ctx.store, o) })));
+        return ok(pageBody(listScope(orders, { kind: 'ancestor', key: uuid }, q, 'token', SEARCHABLE, keep), 'orders', (o) => ({ id: o.id, ...orderView(ctx.store, o) }), ctx.forms));
       },
     });
     router.add({

@@ -2,7 +2,8 @@
  * What resellers and tenants share (Document 1 §2.4–2.6, §4.3–4.4): the list with its
  * `parent` rules, create with owner defaults, update with an immutable owner, delete, and
  * the row/detail views. List rows serve `markup` as a string (design decision: §2.6 says it
- * is "sometimes a string"; clients must accept both), detail `markups[].markup` as numbers.
+ * is "sometimes a string"; clients must accept both), detail `markups[].markup` as numbers;
+ * variant mode draws either form for each (./variants.ts).
  */
 import { recordEvent } from '../events.js';
 import { badRequest, forbidden, notFound } from '../errors.js';
@@ -13,6 +14,7 @@ import { billingKey, type OrgNode, type PlatformStore } from '../store/store.js'
 import type { IndexedTable, Scope } from '../store/table.js';
 import type { OwnedRow, OwnerRef, ResellerRow, TenantRow } from '../store/types.js';
 import { optionalNumber, optionalString, requiredString } from '../validate.js';
+import { DEFAULT_FORMS, numberIn, type AnswerForms } from '../variants.js';
 import { actorOf, assertVisible, canSee, isSystem, ownNode } from '../visibility.js';
 import { assertEmailFree, createAdministrator } from './admins.js';
 
@@ -34,26 +36,38 @@ export function visibleOwned<K extends OwnedKind>(ctx: RequestContext, kind: K):
 
 /**
  * `GET P/resellers|tenants` (token style). `parent` is required for system administrators
- * and defaults to the caller's own level otherwise; the list is the parent's subtree
- * (reseller administrators: their direct customers only).
+ * only (Document 1 §4.3, §4.4); without it the list holds what is under the caller's
+ * control: a group's or distributor's subtree, a reseller's direct customers (its
+ * resellers, Document 1 §4.3: "only resellers directly linked to it"), a tenant
+ * administrator's own tenant. Resellers are listed for system, group, distributor and
+ * reseller administrators (§4.3's heading and its reseller sentence): a tenant
+ * administrator is 403.
  */
 export function listOwned(ctx: RequestContext, kind: OwnedKind): ApiResponse {
   const q = readListQuery(ctx.query, { searchable: OWNED_SEARCHABLE, defaultSort: 'name', filters: ['parent'] });
   const actor = actorOf(ctx.user);
-  let parentUuid = q.filters['parent'];
-  if (!parentUuid) {
-    if (isSystem(ctx)) throw badRequest('missing_parent', 'parent (a group, distributor or reseller uuid) is required for system administrators');
-    parentUuid = actor.reference;
+  if (kind === 'reseller' && actor.level === 'tenant') {
+    throw forbidden('resellers are listed by system, group, distributor and reseller administrators (Document 1 §4.3)');
   }
-  const parent = ctx.store.node(parentUuid);
-  if (!parent) throw notFound(`parent ${parentUuid} not found`);
-  if (parent.type === 'tenant') throw badRequest('bad_parent', 'parent must be a group, distributor or reseller');
-  assertVisible(ctx, parent);
-  const scope: Scope = { kind: 'ancestor', key: parentUuid };
-  const keep = actor.level === 'reseller' || actor.level === 'tenant' ? (row: OwnedRow) => canSee(actor, nodeOf(kind, row)) : undefined;
+  const parentUuid = q.filters['parent'];
+  if (!parentUuid && isSystem(ctx)) {
+    throw badRequest('missing_parent', 'parent (a group, distributor or reseller uuid) is required for system administrators');
+  }
   const table = tableOf(ctx.store, kind) as unknown as IndexedTable<OwnedRow>;
+  const keep = actor.level === 'reseller' || actor.level === 'tenant' ? (row: OwnedRow) => canSee(actor, nodeOf(kind, row)) : undefined;
+  let scope: Scope;
+  if (parentUuid) {
+    const parent = ctx.store.node(parentUuid);
+    if (!parent) throw notFound(`parent ${parentUuid} not found`);
+    if (parent.type === 'tenant') throw badRequest('bad_parent', 'parent must be a group, distributor or reseller');
+    assertVisible(ctx, parent);
+    scope = { kind: 'ancestor', key: parentUuid };
+  } else {
+    // A tenant administrator's tenant is not below its own node: it is the node.
+    scope = actor.level === 'tenant' ? { kind: 'all' } : { kind: 'ancestor', key: actor.reference };
+  }
   const page = listScope(table, scope, q, 'token', OWNED_SEARCHABLE, keep);
-  return ok(pageBody(page, `${kind}s`, (row) => ownedRowView(ctx.store, kind, row)));
+  return ok(pageBody(page, `${kind}s`, (row) => ownedRowView(ctx.store, kind, row, ctx.forms), ctx.forms));
 }
 
 function nodeOf(kind: OwnedKind, row: OwnedRow): OrgNode {
@@ -152,20 +166,21 @@ export function deleteOwned(ctx: RequestContext, kind: OwnedKind, blockers: (row
   return ok({ uuid });
 }
 
-export function ownedRowView(store: PlatformStore, kind: OwnedKind, row: OwnedRow): Record<string, unknown> {
+export function ownedRowView(store: PlatformStore, kind: OwnedKind, row: OwnedRow, forms: AnswerForms): Record<string, unknown> {
   const markup = activeMarkup(row.markups, store.clock.isoNow());
   const view: Record<string, unknown> = {
     uuid: row.uuid, name: row.name, billingId: row.billingId ?? '', owner: store.ownerView(row.owner.type, row.owner.uuid),
-    ...(markup ? { markup: String(markup.markup) } : {}),
+    ...(markup ? { markup: numberIn(forms, 'markup', markup.markup) } : {}),
   };
   if (kind === 'reseller' && (row as ResellerRow).status) view['status'] = (row as ResellerRow).status;
   return view;
 }
 
-export function ownedDetailView(store: PlatformStore, kind: OwnedKind, row: OwnedRow): Record<string, unknown> {
+/** The detail (Document 1 §2.4, §2.5); events carry it in its default forms. */
+export function ownedDetailView(store: PlatformStore, kind: OwnedKind, row: OwnedRow, forms: AnswerForms = DEFAULT_FORMS): Record<string, unknown> {
   const view: Record<string, unknown> = {
     uuid: row.uuid, name: row.name, billingId: row.billingId ?? '', owner: store.ownerView(row.owner.type, row.owner.uuid),
-    markups: sortMarkups(row.markups),
+    markups: sortMarkups(row.markups).map((m) => ({ ...m, markup: numberIn(forms, 'markupEntry', m.markup) })),
   };
   if (kind === 'tenant') view['numberOfSubscriptions'] = store.subscriptions.countChildren(row.uuid);
   else {

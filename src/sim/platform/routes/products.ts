@@ -26,7 +26,7 @@ import type { PlatformStore } from '../store/store.js';
 import type { ProductRow } from '../store/types.js';
 import { optionalString, queryFlag, requiredString } from '../validate.js';
 import { actorOf, assertVisible, isSystem } from '../visibility.js';
-import { intParam } from './doc2-scope.js';
+import { intParam } from './subscription-scope.js';
 import { visibleGroup } from './groups.js';
 import { visibleOwned } from './owned.js';
 
@@ -96,7 +96,7 @@ function listProducts(ctx: RequestContext, groupUuid: string): ApiResponse {
   return ok(pageBody(page, 'products', (p) => ({
     id: p.id, name: p.name, ...(p.description !== undefined ? { description: p.description } : {}), sku: p.sku, status: p.status,
     ...(detailed ? { resources: p.items.map((i) => resourceOf(ctx.store, i)) } : {}),
-  })));
+  }), ctx.forms));
 }
 
 function resourceOf(store: PlatformStore, i: Item): Record<string, unknown> {

@@ -12,7 +12,7 @@ import { ok, P, T, type RequestContext, type RouteModule } from '../router.js';
 import type { PlatformStore } from '../store/store.js';
 import type { Region } from '../store/types.js';
 import { assertVisible } from '../visibility.js';
-import { visibleGroup } from './groups.js';
+import { administeredGroup, visibleGroup } from './groups.js';
 import { visibleOwned } from './owned.js';
 
 export const RATE_PLANS = ['uc_alpha', 'trunking'] as const;
@@ -23,7 +23,7 @@ export const registerReferenceRoutes: RouteModule = (router) => {
     handler: (ctx) => {
       const q = readListQuery(ctx.query, { searchable: ['id', 'name'], defaultSort: 'id', sizeParam: 'size', defaultPageSize: 25 });
       const rows = ctx.store.suspensionProfiles.sorted({ kind: 'all' }, { field: 'id', dir: 'asc' });
-      const { next: _token, ...body } = pageBody(paginate(rows, q, 'page'), 'suspensionProfiles', (s) => ({ ...s }));
+      const { next: _token, ...body } = pageBody(paginate(rows, q, 'page'), 'suspensionProfiles', (s) => ({ ...s }), ctx.forms);
       return ok(body);
     },
   });
@@ -55,7 +55,7 @@ export const registerReferenceRoutes: RouteModule = (router) => {
   router.add({ method: 'GET', path: `${P}/tenants/:uuid/regions`, role: 'tenants.instance.regions.read', handler: (ctx) => regions(visibleOwned(ctx, 'tenant').regions) });
   router.add({
     method: 'GET', path: `${P}/groups/:uuid/rate_plans/:rate_plan`, role: 'groups.instance.rate_plans.instance.read',
-    handler: (ctx) => prices(ctx, visibleGroup(ctx).uuid),
+    handler: (ctx) => prices(ctx, administeredGroup(ctx, "reading a group's rate plan").uuid),
   });
   router.add({
     method: 'GET', path: `${P}/tenants/:uuid/rate_plans/:rate_plan`, role: 'tenants.instance.rate_plans.instance.read',

@@ -14,12 +14,12 @@ export const registerResellerRoutes: RouteModule = (router) => {
   router.add({ method: 'GET', path: `${P}/resellers`, role: 'resellers.list', handler: (ctx) => listOwned(ctx, 'reseller') });
   router.add({
     method: 'GET', path: `${P}/resellers/:uuid`, role: 'resellers.instance.read',
-    handler: (ctx) => ok(ownedDetailView(ctx.store, 'reseller', visibleOwned(ctx, 'reseller'))),
+    handler: (ctx) => ok(ownedDetailView(ctx.store, 'reseller', visibleOwned(ctx, 'reseller'), ctx.forms)),
   });
-  router.add({ method: 'POST', path: `${P}/resellers`, role: 'resellers.create', handler: (ctx) => createOwned(ctx, 'reseller') });
+  router.add({ method: 'POST', path: `${P}/resellers`, role: 'resellers.create', billable: true, handler: (ctx) => createOwned(ctx, 'reseller') });
   router.add({ method: 'PUT', path: `${P}/resellers/:uuid`, role: 'resellers.instance.update', handler: (ctx) => updateOwned(ctx, 'reseller') });
   router.add({
-    method: 'DELETE', path: `${P}/resellers/:uuid`, role: 'resellers.instance.delete',
+    method: 'DELETE', path: `${P}/resellers/:uuid`, role: 'resellers.instance.delete', billable: true,
     handler: (ctx) => deleteOwned(ctx, 'reseller', (row) => {
       const tenants = ctx.store.tenants.countDescendants(row.uuid);
       const resellers = ctx.store.resellers.countChildren(row.uuid);
@@ -29,7 +29,7 @@ export const registerResellerRoutes: RouteModule = (router) => {
     }, () => {}),
   });
   router.add({
-    method: 'PUT', path: `${P}/resellers/:uuid/suspension_profile`, role: 'resellers.instance.suspension_profile.update',
+    method: 'PUT', path: `${P}/resellers/:uuid/suspension_profile`, role: 'resellers.instance.suspension_profile.update', billable: true,
     handler: (ctx) => {
       const reseller = visibleOwned(ctx, 'reseller');
       assertMayBill(ctx, 'suspending a reseller');

@@ -4,7 +4,7 @@
  * profile's `barringProfileId` string under the same name (the quirk of the spec README).
  */
 import type { PlatformStore } from '../store/store.js';
-import { doc2Tables } from '../store/doc2-tables.js';
+import { subscriptionTables } from '../store/subscription-tables.js';
 import type { Region, SubscriptionRow } from '../store/types.js';
 
 export function subscriptionView(store: PlatformStore, sub: SubscriptionRow): Record<string, unknown> {
@@ -59,7 +59,7 @@ export function assignedEntities(store: PlatformStore, sub: SubscriptionRow): st
   if (numbers.some((n) => n.assignedTo?.type === 'uc_alpha' && n.assignedTo.subType !== 'carrier_connect')) out.push('MS Users');
   if (sub.trunkGroups.length > 0) out.push('Trunkgroups');
   if (numbers.length > 0) out.push('Phone numbers');
-  if (doc2Tables(store).templates.countChildren(String(sub.id)) > 0) out.push('Templates');
+  if (subscriptionTables(store).templates.countChildren(String(sub.id)) > 0) out.push('Templates');
   return out;
 }
 
@@ -70,7 +70,7 @@ export function assignedEntities(store: PlatformStore, sub: SubscriptionRow): st
  */
 export function subscriptionRegions(store: PlatformStore, sub: SubscriptionRow, groupRegions: Region[]): Region[] {
   const out = new Map<string, Region>();
-  for (const loc of doc2Tables(store).locations.children(String(sub.id))) {
+  for (const loc of subscriptionTables(store).locations.children(String(sub.id))) {
     const pc = store.postalCodes.get(loc.postalCodeId);
     if (!pc || !pc.region.name) continue;
     const key = `${pc.country.isoCode}\u0000${pc.region.name}`;

@@ -11,14 +11,14 @@
  */
 import { recordEvent } from '../events.js';
 import { badRequest, forbidden } from '../errors.js';
-import { listScope, pageBody, readListQuery } from '../pagination.js';
+import { listScope, pageBody, paginate, readListQuery } from '../pagination.js';
 import { ok, P, T, type ApiResponse, type RequestContext, type RouteModule } from '../router.js';
 import { billingKey } from '../store/store.js';
 import type { EntitlementTypeRow, SubscriptionRow } from '../store/types.js';
 import { optionalString, queryFlag, requiredString } from '../validate.js';
 import { actorOf, assertMayBill } from '../visibility.js';
 import { priceList, RATE_PLANS } from './reference.js';
-import { intParam, visibleSubscription } from './doc2-scope.js';
+import { intParam, visibleSubscription } from './subscription-scope.js';
 import { visibleOwned } from './owned.js';
 import { assignedEntities, subscriptionDetailView, subscriptionRegions, subscriptionView } from './subscription-views.js';
 
@@ -32,9 +32,9 @@ export const registerSubscriptionRoutes: RouteModule = (router) => {
     method: 'GET', path: T, role: 'tenants.instance.subscriptions.read',
     handler: (ctx) => ok(subscriptionDetailView(ctx.store, visibleSubscription(ctx).sub, queryFlag(ctx.query, 'detailed'))),
   });
-  router.add({ method: 'POST', path: SUBS, role: 'tenants.instance.subscriptions.create', handler: createSubscription });
+  router.add({ method: 'POST', path: SUBS, role: 'tenants.instance.subscriptions.create', billable: true, handler: createSubscription });
   router.add({ method: 'PUT', path: T, role: 'tenants.instance.subscriptions.instance.update', handler: updateSubscription });
-  router.add({ method: 'DELETE', path: T, role: 'tenants.instance.subscriptions.instance.update', handler: deleteSubscription });
+  router.add({ method: 'DELETE', path: T, role: 'tenants.instance.subscriptions.instance.update', billable: true, handler: deleteSubscription });
   router.add({
     method: 'GET', path: `${T}/rate_plans`, role: 'tenants.instance.subscriptions.instance.rate_plans.list',
     handler: (ctx) => {
@@ -78,7 +78,7 @@ function listSubscriptions(ctx: RequestContext): ApiResponse {
   const tenant = visibleOwned(ctx, 'tenant');
   const q = readListQuery(ctx.query, { searchable: SEARCHABLE, defaultSort: 'id' });
   const page = listScope(ctx.store.subscriptions, { kind: 'parent', key: tenant.uuid }, q, 'page', SEARCHABLE);
-  const { next: _none, ...body } = pageBody(page, 'subscriptions', (s) => subscriptionView(ctx.store, s));
+  const { next: _none, ...body } = pageBody(page, 'subscriptions', (s) => subscriptionView(ctx.store, s), ctx.forms);
   return ok(body);
 }
 
@@ -154,15 +154,20 @@ function deleteSubscription(ctx: RequestContext): ApiResponse {
 }
 
 /**
- * Entitlement types (Document 2 §2.4, §4.1). `pagination` and `sorting` are arrays whose
- * content is not shown: the simulator serves one entry each describing the (complete,
- * unpaged) list: `[{results, pages: 1, page: 1}]` and `[{field: "id", dir: "asc"}]`.
+ * Entitlement types (Document 2 §2.4, §4.1). The answer carries `pagination` and `sorting`,
+ * arrays whose content is not shown: the simulator pages the list in page style (Document
+ * 1 §1.8: `page`, `page_size`, default 10) and describes the page in one `pagination` entry,
+ * `[{results, pages, page, page_size}]`, and the order in one `sorting` entry,
+ * `[{field: "id", dir: "asc"}]`.
  */
 function entitlementTypes(ctx: RequestContext): ApiResponse {
+  const q = readListQuery(ctx.query, { searchable: ['id', 'name'], defaultSort: 'id' });
   const rows = ctx.store.entitlementTypes.sorted({ kind: 'all' }, { field: 'id', dir: 'asc' });
+  const page = paginate(rows, { ...q, sort: 'id', dir: 'asc' }, 'page');
+  const { results, pages, page: number } = pageBody(page, 'entitlementTypes', () => undefined, ctx.forms);
   return ok({
-    entitlementTypes: rows.map(entitlementTypeView),
-    pagination: [{ results: rows.length, pages: 1, page: 1 }],
+    entitlementTypes: page.items.map(entitlementTypeView),
+    pagination: [{ results, pages, page: number, page_size: q.pageSize }],
     sorting: [{ field: 'id', dir: 'asc' }],
   });
 }

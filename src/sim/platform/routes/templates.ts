@@ -12,9 +12,10 @@
 import { badRequest, notFound } from '../errors.js';
 import { matchesSearch } from '../pagination.js';
 import { noContent, ok, T, type ApiResponse, type RequestContext, type RouteModule } from '../router.js';
-import { doc2Tables, type TemplateRow } from '../store/doc2-tables.js';
+import { subscriptionTables, type TemplateRow } from '../store/subscription-tables.js';
 import { optionalString, requiredString } from '../validate.js';
-import { intParam, optionalBool, optionalStringArray, visibleSubscription, type SubscriptionScope } from './doc2-scope.js';
+import type { AnswerForms } from '../variants.js';
+import { intParam, optionalBool, optionalStringArray, visibleSubscription, type SubscriptionScope } from './subscription-scope.js';
 
 const M = `${T}/uc_alpha/templates`;
 const ROLE = 'tenants.instance.subscriptions.instance.uc_alpha.templates';
@@ -26,8 +27,9 @@ export const registerTemplateRoutes: RouteModule = (router) => {
     handler: (ctx) => {
       const scope = visibleSubscription(ctx);
       const search = ctx.query.get('search') ?? undefined;
-      const all = [defaultTemplate(scope), ...doc2Tables(ctx.store).templates.sorted({ kind: 'parent', key: String(scope.sub.id) }, { field: 'id', dir: 'asc' })];
-      return ok({ templates: all.filter((t) => matchesSearch(t, search, SEARCHABLE)).map((t) => ({ id: t.id, sku: t.sku, name: t.name, description: t.description })) });
+      const all = [defaultTemplate(scope), ...subscriptionTables(ctx.store).templates.sorted({ kind: 'parent', key: String(scope.sub.id) }, { field: 'id', dir: 'asc' })];
+      const id = (t: TemplateRow) => templateId(t.id, ctx.forms);
+      return ok({ templates: all.filter((t) => matchesSearch(t, search, SEARCHABLE)).map((t) => ({ id: id(t), sku: t.sku, name: t.name, description: t.description })) });
     },
   });
   router.add({
@@ -35,7 +37,7 @@ export const registerTemplateRoutes: RouteModule = (router) => {
     handler: (ctx) => {
       const scope = visibleSubscription(ctx);
       const id = intParam(ctx, 'template_id');
-      return ok(templateView(id === 0 ? defaultTemplate(scope) : templateOf(ctx, scope, id)));
+      return ok(templateView(id === 0 ? defaultTemplate(scope) : templateOf(ctx, scope, id), ctx.forms));
     },
   });
   router.add({ method: 'POST', path: M, role: `${ROLE}.create`, handler: createTemplate });
@@ -46,8 +48,8 @@ export const registerTemplateRoutes: RouteModule = (router) => {
       const { sub } = visibleSubscription(ctx);
       const id = intParam(ctx, 'template_id');
       if (id === 0) throw badRequest('default_template', 'the default template (id 0) cannot be deleted');
-      const row = doc2Tables(ctx.store).templates.get(id);
-      if (row && row.subscriptionId === sub.id) doc2Tables(ctx.store).templates.delete(id);
+      const row = subscriptionTables(ctx.store).templates.get(id);
+      if (row && row.subscriptionId === sub.id) subscriptionTables(ctx.store).templates.delete(id);
       return noContent();
     },
   });
@@ -61,14 +63,19 @@ function defaultTemplate(scope: SubscriptionScope): TemplateRow {
 }
 
 function templateOf(ctx: RequestContext, scope: SubscriptionScope, id: number): TemplateRow {
-  const row = doc2Tables(ctx.store).templates.get(id);
+  const row = subscriptionTables(ctx.store).templates.get(id);
   if (!row || row.subscriptionId !== scope.sub.id) throw notFound(`template ${id} of subscription ${scope.sub.id} not found`);
   return row;
 }
 
-function templateView(t: TemplateRow): Record<string, unknown> {
+function templateView(t: TemplateRow, forms: AnswerForms): Record<string, unknown> {
   const { subscriptionId: _s, ...rest } = t;
-  return { ...rest, groups: [...t.groups], licenses: [...t.licenses], customerLicenses: [...t.customerLicenses] };
+  return { ...rest, id: templateId(t.id, forms), groups: [...t.groups], licenses: [...t.licenses], customerLicenses: [...t.customerLicenses] };
+}
+
+/** Document 2 §2.10: a template id is a string or an integer. */
+function templateId(id: number, forms: AnswerForms): number | string {
+  return forms.form('templateId') === 'string' ? String(id) : id;
 }
 
 function readLocation(body: Record<string, unknown>, required: boolean): string | undefined {
@@ -87,10 +94,10 @@ function createTemplate(ctx: RequestContext): ApiResponse {
     groups: optionalStringArray(body, 'groups') ?? [], licenses: optionalStringArray(body, 'licenses') ?? [],
     customerLicenses: optionalStringArray(body, 'customerLicenses') ?? [],
   };
-  if (sku === 'default' || doc2Tables(store).templates.findByName(sku, String(sub.id)).length > 0) {
+  if (sku === 'default' || subscriptionTables(store).templates.findByName(sku, String(sub.id)).length > 0) {
     throw badRequest('duplicate_sku', `subscription ${sub.id} already has a template with sku ${sku}`);
   }
-  doc2Tables(store).templates.insert({ ...row, id: store.nextId('templates') });
+  subscriptionTables(store).templates.insert({ ...row, id: store.nextId('templates') });
   return noContent();
 }
 
@@ -115,6 +122,6 @@ function updateTemplate(ctx: RequestContext): ApiResponse {
     const v = optionalStringArray(body, key);
     if (v !== undefined) changes[key] = v;
   }
-  doc2Tables(ctx.store).templates.update(id, changes);
+  subscriptionTables(ctx.store).templates.update(id, changes);
   return noContent();
 }

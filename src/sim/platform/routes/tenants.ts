@@ -11,12 +11,12 @@ export const registerTenantRoutes: RouteModule = (router) => {
   router.add({ method: 'GET', path: `${P}/tenants`, role: 'tenants.list', handler: (ctx) => listOwned(ctx, 'tenant') });
   router.add({
     method: 'GET', path: `${P}/tenants/:uuid`, role: 'tenants.instance.read',
-    handler: (ctx) => ok(ownedDetailView(ctx.store, 'tenant', visibleOwned(ctx, 'tenant'))),
+    handler: (ctx) => ok(ownedDetailView(ctx.store, 'tenant', visibleOwned(ctx, 'tenant'), ctx.forms)),
   });
-  router.add({ method: 'POST', path: `${P}/tenants`, role: 'tenants.create', handler: (ctx) => createOwned(ctx, 'tenant') });
+  router.add({ method: 'POST', path: `${P}/tenants`, role: 'tenants.create', billable: true, handler: (ctx) => createOwned(ctx, 'tenant') });
   router.add({ method: 'PUT', path: `${P}/tenants/:uuid`, role: 'tenants.instance.update', handler: (ctx) => updateOwned(ctx, 'tenant') });
   router.add({
-    method: 'DELETE', path: `${P}/tenants/:uuid`, role: 'tenants.instance.delete',
+    method: 'DELETE', path: `${P}/tenants/:uuid`, role: 'tenants.instance.delete', billable: true,
     handler: (ctx) => deleteOwned(ctx, 'tenant', () => undefined, (row) => {
       const { store } = ctx;
       for (const sub of store.subscriptions.children(row.uuid)) {

@@ -115,7 +115,7 @@ export function defaultSeed(): Seed {
       user('admin', { adminOf: system, profileName: 'system-admin' }),
       user('groupadmin', { adminOf: { level: 'group', name: 'demo-group' }, profileName: 'group-admin' }),
       user('reselleradmin', { adminOf: { level: 'reseller', name: 'north' }, profileName: 'reseller-admin' }),
-      user('tenantadmin', { adminOf: { level: 'tenant', name: 'acme-corp' }, profileName: 'tenant-admin' }),
+      user('tenantadmin', { adminOf: { level: 'tenant', name: 'acme-corp' }, rules: 'tenant', profileName: 'tenant-admin' }),
       user('reader', { adminOf: system, rules: 'read', profileName: 'system-reader' }),
       user('totpuser', { adminOf: system, twoFactor: 'totp', alwaysTwoFactor: true, totpSecret: DEMO_TOTP_SECRET }),
       user('mailuser', { adminOf: system, twoFactor: 'email' }),

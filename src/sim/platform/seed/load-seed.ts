@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
 import { SwitchboardError } from '../../../core/errors.js';
 import { newRegions, placeUnder, sortMarkups } from '../org.js';
-import type { PlatformStore } from '../store/store.js';
+import type { InventedEndpoint, PlatformStore } from '../store/store.js';
 import type { OwnerRef, UserRow } from '../store/types.js';
 import { loadSubscriptions } from './load-subscriptions.js';
 import type { Seed, SeedGroup, SeedOwned, SeedOwnerRef, SeedUser } from './types.js';
@@ -40,6 +40,11 @@ export function applySeed(store: PlatformStore, seed: Seed): void {
   store.clear();
   store.instance = seed.instance ?? 'demo';
   if (seed.webhook?.url) store.settings.webhookUrl = seed.webhook.url;
+  if (seed.variants !== undefined) {
+    if (typeof seed.variants !== 'string' && typeof seed.variants !== 'number') throw new SeedError('variants', 'must be a number or a string');
+    store.settings.variants = seed.variants;
+  }
+  store.settings.withoutEndpoints = inventedEndpointsOff(seed.inventedEndpoints);
   const now = store.clock.isoNow();
   for (const c of seed.countries ?? []) store.countries.insert({ isoCode: c.isoCode, name: c.name });
   for (const c of seed.countryCodes ?? []) {
@@ -59,6 +64,16 @@ export function applySeed(store: PlatformStore, seed: Seed): void {
     loadSubscriptions(store, uuid, t.subscriptions ?? [], `tenants[${i}].subscriptions`, now);
   });
   (seed.users ?? []).forEach((u, i) => loadUser(store, u, `users[${i}]`, now));
+}
+
+function inventedEndpointsOff(given: Seed['inventedEndpoints']): InventedEndpoint[] {
+  const off: InventedEndpoint[] = [];
+  for (const [name, on] of Object.entries(given ?? {})) {
+    if (name !== 'postalCodes' && name !== 'brandingRead') throw new SeedError(`inventedEndpoints.${name}`, 'unknown: postalCodes or brandingRead');
+    if (typeof on !== 'boolean') throw new SeedError(`inventedEndpoints.${name}`, 'must be true or false');
+    if (!on) off.push(name);
+  }
+  return off;
 }
 
 function loadReferenceData(store: PlatformStore, seed: Seed, now: string): void {

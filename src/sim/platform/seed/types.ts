@@ -3,7 +3,7 @@
  * each other by name; uuids and ids are generated unless given. Every section is optional.
  * The routing engine's part (`routing`) is handed to the routing-engine simulator as is.
  */
-import type { ApiRuleSpec, BrandingType } from '../store/types.js';
+import type { BrandingType, RuleSet } from '../store/types.js';
 
 export interface Seed {
   instance?: string;
@@ -19,6 +19,13 @@ export interface Seed {
   postalCodes?: { code: string; city: string; isoCode: string; state?: string; region?: string }[];
   numberInventory?: SeedInventory[];
   routing?: unknown;
+  /** Variant mode: every loosely typed field in one of its documented forms, drawn per answer from this seed. */
+  variants?: string | number;
+  /**
+   * The reads the documents do not show, on (the default) or off: off, they answer 404 as
+   * a platform without them would (`GET P/public/postal_codes`, the branding read).
+   */
+  inventedEndpoints?: { postalCodes?: boolean; brandingRead?: boolean };
 }
 
 export interface SeedRegion {
@@ -129,7 +136,7 @@ export interface SeedUser {
   timezone?: string;
   /** `level` plus, below system, the name (or uuid) of the group/distributor/reseller/tenant. */
   adminOf: { level: 'system' | 'group' | 'distributor' | 'reseller' | 'tenant'; name?: string; uuid?: string };
-  rules?: 'all' | 'read' | ApiRuleSpec[];
+  rules?: RuleSet;
   profileName?: string;
   twoFactor?: 'none' | 'email' | 'totp';
   alwaysTwoFactor?: boolean;

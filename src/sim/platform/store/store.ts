@@ -41,7 +41,14 @@ export interface StoreSnapshot {
 export interface StoreSettings {
   /** Events (Document 1 §6) are also POSTed here when set. */
   webhookUrl?: string;
+  /** Variant mode's seed (the seed's `variants`; ../variants.ts). */
+  variants?: string | number;
+  /** Endpoints the documents do not show that the simulator invents, switched off (the seed's `inventedEndpoints`). */
+  withoutEndpoints?: InventedEndpoint[];
 }
+
+/** The reads the simulator serves although the documents show no path for them. */
+export type InventedEndpoint = 'postalCodes' | 'brandingRead';
 
 /** An organization node found by uuid. */
 export type OrgNode =

@@ -87,9 +87,11 @@ export interface ApiRuleSpec {
 
 /**
  * The rules of a user: a preset resolved against the registered routes when read
- * (`all`: one rule per route; `read`: one rule per GET route), or explicit rules.
+ * (`all`: one rule per route; `read`: one rule per GET route; `tenant`: one rule per route
+ * that is not billable, Document 1 §1.5), or explicit rules.
  */
-export type RuleSet = 'all' | 'read' | ApiRuleSpec[];
+export type RuleSet = RulePreset | ApiRuleSpec[];
+export type RulePreset = 'all' | 'read' | 'tenant';
 
 export interface TrustedLocation {
   userAgent: string;

@@ -1,0 +1,132 @@
+import { applyTargets } from '../../test/bench/lib/report.mjs';
+
+/**
+ * The figures of docs/performance.md, rendered from test/bench/results.json (written by
+ * `npm run bench`): the results table, the targets with PASS/FAIL, the lower bounds and
+ * the comparisons with the bare-loop floor. Figures are never typed into the page by hand.
+ */
+
+/** Scenarios in the order the page discusses them; others follow alphabetically. */
+const ORDER = ['plan-org', 'naive', 'apply-tenants', 'apply-org', 'routing'];
+
+const dash = '–';
+
+/** `10025` → `10,025`; `8.6` stays `8.6`; null → `–`. */
+function num(value) {
+  if (value === null || value === undefined || Number.isNaN(value)) return dash;
+  return Number(value).toLocaleString('en-US', { maximumFractionDigits: 4 });
+}
+
+const ratio = (a, b) => (a && b ? Math.round((a / b) * 100) / 100 : null);
+
+/** @param {{ scenarios: Record<string, any> }} results */
+function scenarios(results) {
+  const all = Object.values(results.scenarios);
+  const rank = (name) => (ORDER.includes(name) ? ORDER.indexOf(name) : ORDER.length);
+  return all.sort((a, b) => rank(a.scenario) - rank(b.scenario) || a.scenario.localeCompare(b.scenario));
+}
+
+function context(list) {
+  const dates = list.map((r) => r.at).filter(Boolean).sort();
+  const day = (iso) => iso.slice(0, 16).replace('T', ' ');
+  const when = dates.length === 0 ? 'at an unrecorded date' : `between ${day(dates[0])} and ${day(dates.at(-1))} UTC`;
+  const machines = [...new Set(list.map((r) => r.machine).filter(Boolean))].join('; ') || 'an unrecorded machine';
+  const latencies = [...new Set(list.map((r) => r.latencyMs))].join(', ');
+  const concurrencies = list.map((r) => `${r.scenario} ${r.concurrency}`).join(', ');
+  return (
+    `Measured ${when} on ${machines}, with a latency of ${latencies} ms per request ` +
+    `and the concurrency of each scenario (${concurrencies}). Each row is the fastest of the ` +
+    'scenario\'s runs (the last column counts them).'
+  );
+}
+
+function figuresTable(list) {
+  const head =
+    '| scenario | requests | lower bound | ratio | wall (s) | ideal (s) | ratio | apply phase (s) | ratio | ' +
+    'bare-loop floor (s) | CLI CPU (s) | peak RSS (MB) | runs |';
+  const rule = '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|';
+  const rows = list.map((r) => {
+    const ideal = r.concurrency === 1 ? `${num(r.idealS)} (sequential)` : num(r.idealS);
+    const cells = [r.scenario, num(r.requests), num(r.lowerBound), num(r.requestRatio), num(r.wallS), ideal, num(r.wallRatio),
+      num(r.applyS), num(r.applyRatio), num(r.floorS), num(r.cpuS), num(r.peakRssMB), num(r.runsWallS?.length)];
+    return `| ${cells.join(' | ')} |`;
+  });
+  return [head, rule, ...rows].join('\n');
+}
+
+/**
+ * The targets each scenario is held to. plan-org's speed-up over naive needs both runs; when
+ * they ran separately, its targets are worked out again as the bench does (report.mjs).
+ */
+function targets(list) {
+  const naive = list.find((r) => r.scenario === 'naive');
+  const rows = list.flatMap((r) => {
+    const complete = r.scenario !== 'plan-org' || !naive || r.targets?.some((t) => t.what.startsWith('naive'));
+    const own = complete ? r : applyTargets({ ...r, targets: [] }, naive);
+    return (own.targets ?? []).map((t) => ({ scenario: r.scenario, ...t }));
+  });
+  const lines = rows.map((t) => {
+    const atLeast = t.unit.endsWith('(at least)');
+    const unit = t.unit.replace(' (at least)', '');
+    const limit = `${atLeast ? '≥' : '≤'} ${num(t.limit)} ${unit}`;
+    return `| ${t.scenario} | ${t.what} | ${num(t.value)} ${unit} | ${limit} | ${t.pass ? 'PASS' : '**FAIL**'} |`;
+  });
+  return ['| scenario | target | measured | limit | |', '|---|---|---:|---:|---|', ...lines].join('\n');
+}
+
+function bounds(list) {
+  const seen = new Map();
+  const lines = [];
+  for (const r of list.filter((x) => x.boundParts && Object.keys(x.boundParts).length > 0)) {
+    const key = JSON.stringify(r.boundParts);
+    const same = seen.get(key);
+    const parts = Object.entries(r.boundParts).map(([what, n]) => `${what} ${num(n)}`);
+    lines.push(`- \`${r.scenario}\`: ${num(r.lowerBound)}${same ? `, the same as \`${same}\`` : ` = ${parts.join('; ')}`}`);
+    seen.set(key, same ?? r.scenario);
+  }
+  return lines.join('\n');
+}
+
+/** How far each run with a bare-loop floor is from what the machine allows at all. */
+function floors(list) {
+  const lines = [];
+  for (const r of list.filter((x) => x.floorS)) {
+    if (r.applyS !== undefined && r.applyIdealS) {
+      const floor = num(ratio(r.floorS, r.applyIdealS));
+      lines.push(
+        `- \`${r.scenario}\`: the same ${num(r.applyRequests)} writes from a bare loop take ${floor} × the ideal; ` +
+          `switchboard's apply phase is ${num(ratio(r.applyS, r.floorS))} × that floor.`,
+      );
+    } else {
+      lines.push(
+        `- \`${r.scenario}\`: the same reads from a bare loop take ${num(ratio(r.floorS, r.idealS))} × the ideal; ` +
+          `the whole command (start and manifest load included) is ${num(ratio(r.wallS, r.floorS))} × that floor.`,
+      );
+    }
+  }
+  return lines.join('\n');
+}
+
+/** The generated part of docs/performance.md (between its markers). */
+export function renderPerformance(results) {
+  const list = scenarios(results);
+  return [
+    context(list),
+    '',
+    figuresTable(list),
+    '',
+    'Targets:',
+    '',
+    targets(list),
+    '',
+    'Lower bounds of requests, counted from each scenario\'s estate:',
+    '',
+    bounds(list),
+    '',
+    'Against the bare-loop floor (the same requests sent with no switchboard code, at the same concurrency):',
+    '',
+    floors(list),
+  ].join('\n');
+}
+
+export { figuresTable };

@@ -1,0 +1,55 @@
+/**
+ * What every command's `--help` ends with: its exit codes and the environment variables
+ * it reads. One table here, so a command added later gets a footer by construction (the
+ * default one) and the codes stay next to each other where they can be compared.
+ */
+import { ENVIRONMENT_VARIABLES } from '../config/naming.js';
+
+const EXIT_CODES: Record<string, string[]> = {
+  validate: ['0  every manifest is valid (warnings allowed)', '1  errors were found, or the command line is wrong'],
+  plan: [
+    '0  the plan was made (with or without changes, unless --detailed-exitcode)',
+    '1  an error: manifests, configuration, connection, platform, an unmatched --target',
+    '2  with --detailed-exitcode: the plan has changes',
+    '3  a safety rail refused the plan (delete threshold, protect, permission, replace)',
+  ],
+  apply: [
+    '0  every change was applied (or there was nothing to do)',
+    '1  a change failed or was skipped, the run was cancelled, or an error before applying',
+    '3  a safety rail refused: plan errors, a stale saved plan, an option contradicting it',
+    '130  interrupted twice (Ctrl-C again while the requests in flight finished)',
+  ],
+  export: ['0  the manifests were written', '1  an error (a non-empty --out without --force, an unknown scope, an unreachable server)'],
+  sim: ['0  stopped (Ctrl-C or SIGTERM)', '1  could not start (port in use, unreadable seed or state file)'],
+  demo: ['0  every step did what it should', '1  a step did not'],
+  init: ['0  every file was written', '1  a file exists (without --force), or a file could not be written'],
+  version: ['0  always'],
+};
+const DEFAULT_EXIT_CODES = ['0  success', '1  an error'];
+
+/** Commands that connect to a platform, hence read the connection variables. */
+const CONNECTING = new Set(['plan', 'apply', 'export']);
+/** Commands that read manifests, hence their `${VAR}` references. */
+const READING_MANIFESTS = new Set(['validate', 'plan', 'apply']);
+/** Commands that colour their output on a terminal. */
+const COLOURING = new Set(['plan', 'apply', 'demo']);
+
+/** The footer of `switchboard <name> --help`. */
+export function commandHelpFooter(name: string): string {
+  const lines = ['', 'Exit codes:', ...(EXIT_CODES[name] ?? DEFAULT_EXIT_CODES).map((l) => `  ${l}`), '', 'Environment:'];
+  lines.push('  SWITCHBOARD_LOG_LEVEL  the level of the JSON log on stderr (as --log-level, which wins)');
+  if (COLOURING.has(name)) lines.push('  NO_COLOR               set (to anything): no colours, as --no-color');
+  if (READING_MANIFESTS.has(name)) lines.push('  any ${VAR} a manifest references; its value is treated as a secret');
+  if (CONNECTING.has(name)) {
+    lines.push('  without switchboard.config.yaml, the connection comes from:');
+    const names = Object.values(ENVIRONMENT_VARIABLES);
+    for (let i = 0; i < names.length; i += 4) lines.push(`    ${names.slice(i, i + 4).join('  ')}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** The footer of `switchboard --help`. */
+export const PROGRAM_HELP_FOOTER = `
+Exit codes: 0 success, 1 error, 2 changes (plan --detailed-exitcode), 3 refused by a safety rail.
+Every command's --help lists its own, and the environment variables it reads.
+`;

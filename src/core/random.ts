@@ -1,0 +1,15 @@
+/**
+ * mulberry32: a small, well-mixed 32-bit generator of numbers in [0, 1). Deterministic for
+ * a seed, so whatever it drives (the simulator's variant forms, fuzzed manifests) can be
+ * replayed from the seed.
+ */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

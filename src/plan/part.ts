@@ -1,0 +1,43 @@
+import type { Change, PlanMessage, ProviderName } from './types.js';
+
+/** A live object in scope that the manifests do not declare and that is not pruned. */
+export interface UnmanagedObject {
+  address: string;
+  kind: string;
+  id?: string;
+}
+
+/**
+ * One provider's part of a plan: its changes and findings, and what the safety rails need
+ * to know about them. The providers (src/providers/) make parts; the plan is assembled from
+ * them (make-plan.ts) and checked by the rails (safety.ts), which never name a provider or
+ * a kind.
+ */
+export interface PlanPart {
+  provider: ProviderName;
+  /** Its changes, in the order they apply; each carries `provider`. */
+  changes: Change[];
+  /** Declared objects that already match. */
+  noop: number;
+  /** Unmanaged live objects the plan lists by address. */
+  unmanaged: UnmanagedObject[];
+  /** Unmanaged live objects only counted (the rows of a big table). */
+  unmanagedCount: number;
+  warnings: PlanMessage[];
+  /** Constraints of the API a change would break (refusals: exit 3 on apply). */
+  refusals: PlanMessage[];
+  /** Mistakes that make the plan impossible (exit 1). */
+  problems: PlanMessage[];
+  /** Live objects in scope by kind: what the delete-share rail takes a share of. */
+  liveCounts: ReadonlyMap<string, number>;
+  /** Declared addresses marked `metadata.protect: true`: never deleted or replaced. */
+  protectedAddresses: ReadonlySet<string>;
+  /** Whether replacing an object of this kind deletes data it holds (refused without --allow-replace). */
+  holdsData(kind: string): boolean;
+  /** Declared addresses as this provider planned them (after canonicalisation), for the target check. */
+  declaredAddresses: readonly string[];
+  /** Live addresses it read (an `--exclude` may name an undeclared live object); empty for row tables. */
+  liveAddresses(): Iterable<string>;
+  /** Permission pre-flight: a refusal for each request of `changes` the caller's credentials do not allow. */
+  preflight(changes: readonly Change[]): PlanMessage[];
+}

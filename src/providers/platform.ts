@@ -1,0 +1,92 @@
+import { applyChanges } from '../apply/executor.js';
+import type { ApplyClient } from '../apply/types.js';
+import { hasKind, kinds } from '../kinds/index.js';
+import type { KindContext, KindSettings } from '../kinds/types.js';
+import { canonicalize } from '../plan/canonicalize.js';
+import { kindRails } from '../plan/kind-rails.js';
+import { computeChanges, type PlannerOutput } from '../plan/planner.js';
+import type { PermissionCheck } from '../plan/safety.js';
+import type { PlanMessage } from '../plan/types.js';
+import { LiveReader } from '../state/read.js';
+import { createReferenceData, type RefsClient } from '../state/refs.js';
+import type { DesiredNode, LastApplied, ListingClient, LiveState } from '../state/types.js';
+import { stage } from './stage.js';
+import type { Provider } from './types.js';
+
+/** What the platform provider needs of the API client (ApiClient satisfies it). */
+export type PlatformClient = ListingClient & RefsClient & ApplyClient & { permissions?: PermissionCheck };
+
+export interface PlatformInput {
+  client: PlatformClient;
+  /** `P` of the instance in use (`/api/v01/draas/{instance}`). */
+  P: string;
+  /** The declared objects in scope (targets applied). */
+  desired: readonly DesiredNode[];
+  /** The last-applied record the plan compares write-only fields with. */
+  lastApplied: LastApplied;
+  /** Connection settings the kinds need (the branding read path). */
+  settings?: KindSettings;
+}
+
+/**
+ * The platform API as a provider: the kind table's objects, read through list endpoints
+ * (src/state), diffed by the planner (src/plan) and applied by the executor (src/apply)
+ * with the requests the planner built.
+ */
+export function platformProvider(input: PlatformInput): Provider {
+  const ctx: KindContext = {
+    P: input.P,
+    refs: createReferenceData(input.client, input.P),
+    ...(input.settings ? { settings: input.settings } : {}),
+  };
+  let read: { desired: DesiredNode[]; live: LiveState; problems: PlanMessage[] } | undefined;
+  let planned: PlannerOutput | undefined;
+  return {
+    name: 'platform',
+    async read() {
+      const problems: PlanMessage[] = [];
+      const desired = await canonicalize(input.desired, ctx, problems);
+      const live = await new LiveReader(input.client, ctx, input.lastApplied).read(desired, kinds.map((k) => k.kind));
+      read = { desired, live, problems };
+    },
+    async plan(options) {
+      const state = stage(read, 'plan', 'read');
+      planned = await computeChanges({ desired: state.desired, live: state.live, lastApplied: input.lastApplied, ctx, options });
+      return {
+        provider: 'platform',
+        changes: planned.changes,
+        noop: planned.noop,
+        unmanaged: planned.unmanaged,
+        unmanagedCount: 0,
+        warnings: [...(state.live.warnings ?? []), ...planned.warnings],
+        refusals: planned.refusals,
+        problems: [...state.problems, ...planned.problems],
+        declaredAddresses: state.desired.map((d) => d.address),
+        liveAddresses: () => state.live.byAddress.keys(),
+        ...kindRails(state.desired, state.live, input.client.permissions),
+      };
+    },
+    async apply(changes, env) {
+      const state = stage(read, 'apply', 'read');
+      const out = stage(planned, 'apply', 'plan');
+      return applyChanges({
+        changes,
+        desired: state.desired,
+        live: state.live,
+        client: input.client,
+        ctx,
+        requests: out.requests,
+        options: { concurrency: env.concurrency, failFast: env.failFast, runId: env.runId },
+        record: env.record,
+        journal: env.journal,
+        ...(env.signal ? { signal: env.signal } : {}),
+        onSettle: (_address, outcome) => env.onSettle(outcome),
+      });
+    },
+  };
+}
+
+/** The platform plans the kind table's kinds. */
+export function platformOwns(kind: string): boolean {
+  return hasKind(kind);
+}

@@ -1,0 +1,58 @@
+/**
+ * The provider contract. A provider is one system switchboard reconciles, made for one run
+ * with its connected client and its share of the declared objects:
+ *
+ * - `platform` (src/providers/platform.ts): the platform API, object by object, through the
+ *   kind table (reader, planner, executor);
+ * - `routing` (src/providers/routing/): the routing engine's tables, row by row, through
+ *   the row diff and the routing executor.
+ *
+ * The run layer (src/run/) calls `read`, then `plan`, then (for `apply`) `apply` with the
+ * changes to make, and never looks inside: no provider or kind is named there.
+ */
+import type { Journal } from '../apply/journal.js';
+import type { RecordKeeper } from '../apply/record.js';
+import type { ApplyResult } from '../apply/types.js';
+import type { Outcome } from '../apply/walk.js';
+import type { PlanPart } from '../plan/part.js';
+import type { Change, ProviderName } from '../plan/types.js';
+
+/** What planning takes from the command line. */
+export interface ProviderPlanOptions {
+  /** `--prune`: prune every declared collection (or table), whatever the documents say. */
+  prune: boolean;
+  /** Live addresses never deleted, whatever prune says (`--exclude`d ones). */
+  keep?: (address: string) => boolean;
+}
+
+/** What one apply run gives every provider. */
+export interface ProviderApplyEnv {
+  /** Requests (or changes) in flight at once. */
+  concurrency: number;
+  failFast: boolean;
+  /** Names this run in the journal and in what it creates (bulk jobs). */
+  runId: string;
+  /** Every request's intent and outcome, and every change's outcome. */
+  journal: Journal;
+  /** The last-applied record (write-only digests, identities of unreadable objects). */
+  record: RecordKeeper;
+  /** Aborted (Ctrl-C): start nothing new, finish what is in flight. */
+  signal?: AbortSignal;
+  /** Called once per change when its outcome is known (the progress line). */
+  onSettle(outcome: Outcome): void;
+}
+
+/**
+ * One provider of one run. `read` then `plan` make its part of the plan; `apply` makes the
+ * given changes of that part (all of them, or those a saved plan holds), sending the
+ * requests `plan` built. Calling them out of order is a programming error.
+ */
+export interface Provider {
+  readonly name: ProviderName;
+  /** Reads the live state its declared objects touch; writes nothing. */
+  read(): Promise<void>;
+  /** Diffs what it declares against what `read` found: its part of the plan. */
+  plan(options: ProviderPlanOptions): Promise<PlanPart>;
+  /** Applies `changes` (each of this provider, from this run's plan); never rejects for a change's failure. */
+  apply(changes: readonly Change[], env: ProviderApplyEnv): Promise<ApplyResult>;
+}

@@ -1,0 +1,107 @@
+import { randomBytes } from 'node:crypto';
+import { defaultJournalPath, Journal } from '../apply/journal.js';
+import { ApplyLock } from '../apply/lock.js';
+import { PROGRESS_LOG_INTERVAL_MS, Progress } from '../apply/progress.js';
+import { RecordKeeper } from '../apply/record.js';
+import type { ApplyResult } from '../apply/types.js';
+import { SwitchboardError } from '../core/errors.js';
+import type { Change } from '../plan/types.js';
+import type { PlanRun } from './plan.js';
+
+export interface ApplyRunOptions {
+  concurrency: number;
+  failFast: boolean;
+  stateDir: string;
+  /** `--journal FILE`; default `<state-dir>/journal-<timestamp>.jsonl`. */
+  journal?: string;
+  /** Names this run in the journal and its bulk jobs; generated when absent. */
+  runId?: string;
+  /** Where the progress line goes (redrawn on a terminal, logged every `progressMs` otherwise). */
+  progressOut: NodeJS.WritableStream & { isTTY?: boolean };
+  progressMs?: number;
+  /** Aborting stops starting new changes (Ctrl-C); those in flight finish. */
+  signal?: AbortSignal;
+}
+
+export interface ApplyRunResult {
+  result: ApplyResult;
+  journal: string;
+  /** The progress line as it stood at the end. */
+  finalProgress: string;
+}
+
+/**
+ * Applies the given changes of a plan made in this process, provider after provider in
+ * plan order (each sending the requests its plan built), with one journal, the last-applied
+ * record and one progress line for all. After a failure with `failFast`, the next
+ * providers' changes are skipped. Used by `apply`, `demo` and tests.
+ */
+export async function applyRun(run: PlanRun, changes: readonly Change[], options: ApplyRunOptions): Promise<ApplyRunResult> {
+  const target = { baseUrl: run.plan.target.baseUrl, instance: run.plan.target.instance };
+  const runId = options.runId ?? newRunId();
+  const known = new Set(run.providers.map((p) => p.name));
+  const orphan = changes.find((c) => !known.has(c.provider));
+  if (orphan) {
+    const why = `the plan changes ${orphan.address} through the ${orphan.provider} provider, which this run did not plan with`;
+    throw new SwitchboardError('SB_APPLY_NO_PROVIDER', why);
+  }
+  const journal = await Journal.open(options.journal ?? defaultJournalPath(options.stateDir));
+  const record = new RecordKeeper(run.lastAppliedFile, target, run.lastApplied);
+  const progress = new Progress(changes.length, options.progressOut, options.progressMs ?? PROGRESS_LOG_INTERVAL_MS);
+  record.start();
+  progress.start();
+  await journal.append({ type: 'run', event: 'start', runId, target, changes: changes.length });
+  try {
+    const result: ApplyResult = { results: [], applied: 0, failed: 0, skipped: 0, requests: 0, elapsedMs: 0 };
+    for (const provider of run.providers) {
+      const mine = changes.filter((c) => c.provider === provider.name);
+      if (mine.length === 0) continue;
+      if (options.failFast && result.failed > 0) {
+        result.skipped += mine.length;
+        continue;
+      }
+      const out = await provider.apply(mine, {
+        concurrency: options.concurrency,
+        failFast: options.failFast,
+        runId,
+        journal,
+        record,
+        ...(options.signal ? { signal: options.signal } : {}),
+        onSettle: (outcome) => progress.settle(outcome),
+      });
+      result.results.push(...out.results);
+      result.applied += out.applied;
+      result.failed += out.failed;
+      result.skipped += out.skipped;
+      result.requests += out.requests;
+      result.elapsedMs += out.elapsedMs;
+    }
+    const { applied, failed, skipped, requests } = result;
+    await journal.append({ type: 'run', event: 'end', runId, summary: { applied, failed, skipped, requests } });
+    return { result, journal: journal.path, finalProgress: progress.line() };
+  } finally {
+    progress.stop();
+    await record.close();
+    await journal.close();
+  }
+}
+
+/** `20261122T100000Z-a1b2c3`: when the run started, and a few random bytes. */
+function newRunId(): string {
+  return `${new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-${randomBytes(3).toString('hex')}`;
+}
+
+/**
+ * Runs `work` holding the state folder's apply lock, taken before planning: a run that
+ * planned while another applied would apply a stale plan. `onNote` hears about a lock taken
+ * over from a run that is gone.
+ */
+export async function withApplyLock<T>(stateDir: string, onNote: (note: string) => void, work: () => Promise<T>): Promise<T> {
+  const { lock, tookOver } = await ApplyLock.acquire(stateDir);
+  if (tookOver) onNote(tookOver);
+  try {
+    return await work();
+  } finally {
+    await lock.release();
+  }
+}

@@ -1,0 +1,12 @@
+/**
+ * The run layer: the conductor of a run below the command line. It loads the manifests,
+ * connects, makes the providers the manifests need and has them read and plan, and applies
+ * a plan made in this process, with the journal, the last-applied record, the progress line
+ * and the apply lock. The commands (src/cli), `demo` and tests call it; it never prints.
+ */
+export { applyRun, withApplyLock, type ApplyRunOptions, type ApplyRunResult } from './apply.js';
+export { exportRun, type ExportRunResult } from './export.js';
+export { planRun, type PlanRun, type PlanRunOptions } from './plan.js';
+export { changesToApply, readSavedPlan, type SavedPlanRun } from './saved-plan.js';
+export { connectOptionsOf, openSession, type ConnectOptions, type Session, type SessionNeeds } from './session.js';
+export { VERSION } from '../core/package.js';

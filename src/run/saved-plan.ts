@@ -1,0 +1,36 @@
+import { checkSavedPlan, rereadScope, savedPlanOptions } from '../apply/saved-plan.js';
+import { readPlanFile } from '../plan/plan-file.js';
+import type { Change, Plan, PlanOptions } from '../plan/types.js';
+import { providerOfKind } from '../providers/index.js';
+import type { PlanRun } from './plan.js';
+
+/** `apply --plan FILE`: the saved plan, and the options and scope to plan again with. */
+export interface SavedPlanRun<O extends PlanOptions> {
+  saved: Plan;
+  file: string;
+  /** The saved plan's options (an option also given must agree). */
+  options: O;
+  /** What to read again: the subtrees the saved changes touch. */
+  scope: O;
+}
+
+/**
+ * Reads a saved plan (a file written before changes named their provider gets it from the
+ * change's kind) and works out how to plan again: with the plan's own options, over the
+ * subtrees its changes touch. `isExplicit` says which options the command line gave.
+ */
+export async function readSavedPlan<O extends PlanOptions>(
+  file: string,
+  given: O,
+  isExplicit: (option: keyof PlanOptions) => boolean,
+): Promise<SavedPlanRun<O>> {
+  const saved = await readPlanFile(file, { providerOf: (change) => providerOfKind(change.kind) });
+  const options = { ...given, ...savedPlanOptions(saved, given, isExplicit, file) };
+  const scope = { ...options, ...rereadScope(saved, options, file), scopeFromPlan: true };
+  return { saved, file, options, scope };
+}
+
+/** The changes to apply: the fresh plan's, or (with a saved plan) the fresh ones it holds, after checking it is not stale. */
+export function changesToApply(run: PlanRun, saved?: { saved: Plan; file: string }): Change[] {
+  return saved ? checkSavedPlan(saved.saved, run.plan, saved.file) : run.plan.changes;
+}

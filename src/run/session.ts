@@ -1,0 +1,113 @@
+import { ApiClient, clientOptionsFor } from '../api/index.js';
+import { loadConnection, type ConnectionConfig } from '../config/index.js';
+import { SwitchboardError } from '../core/errors.js';
+import type { Logger } from '../core/logger.js';
+import { RoutingClient } from '../routing/index.js';
+import type { KindSettings } from '../kinds/types.js';
+import type { RunningSimulator } from '../sim/index.js';
+
+/** The options every platform-facing command shares (CONTRACT §1, §5). */
+export interface ConnectOptions {
+  env?: string;
+  config?: string;
+  /** `--sim`: a fresh embedded simulator in-process. */
+  sim?: boolean;
+  /** `--seed FILE` for `--sim`. */
+  seed?: string;
+  concurrency: number;
+  logger: Logger;
+}
+
+/** The endpoints a run needs (the manifests say which: routing tables alone need no platform API). */
+export interface SessionNeeds {
+  platform: boolean;
+  routing: boolean;
+}
+
+/** Connected endpoints, what the plan file records as the target, and cleanup. */
+export interface Session {
+  client?: ApiClient;
+  routing?: RoutingClient;
+  target: { baseUrl: string; instance: string; routingEngine?: string };
+  /** Connection settings the kinds need (the branding read path), when configured. */
+  settings?: KindSettings;
+  simulator?: RunningSimulator;
+  close(): Promise<void>;
+}
+
+/** The embedded simulator's users (its default data set, docs/simulator.md). */
+const SIM_ADMIN = { username: 'admin', password: 'admin' };
+const SIM_ROUTING = { username: 'routing', password: 'routing' };
+
+/**
+ * Connects what the run needs: a fresh embedded simulator for `--sim`, else the
+ * configuration (file, environment); logs in to the platform API; makes the routing-engine
+ * client. The caller closes the session (which logs out and stops the simulator).
+ */
+export async function openSession(options: ConnectOptions, needs: SessionNeeds): Promise<Session> {
+  const simulator = options.sim
+    ? await (await import('../sim/index.js')).startSimulator({ port: 0, host: '127.0.0.1', logger: options.logger, ...(options.seed ? { seed: options.seed } : {}) })
+    : undefined;
+  let client: ApiClient | undefined;
+  let routing: RoutingClient | undefined;
+  const close = async () => {
+    await client?.close();
+    await routing?.close();
+    await simulator?.close();
+  };
+  try {
+    const connection: ConnectionConfig = simulator
+      ? { url: simulator.url, auth: SIM_ADMIN, routingEngine: { url: simulator.url, auth: SIM_ROUTING }, source: 'embedded simulator (--sim)' }
+      : await loadConnection({
+          env: process.env,
+          platform: needs.platform,
+          routing: needs.routing,
+          ...(options.config ? { configPath: options.config } : {}),
+          ...(options.env ? { envName: options.env } : {}),
+        });
+    if (needs.platform) client = await connectPlatform(connection, options);
+    if (needs.routing) routing = connectRouting(connection, options);
+    const target: Session['target'] = { baseUrl: connection.url, instance: client?.instance ?? connection.instance ?? '' };
+    if (connection.routingEngine) target.routingEngine = connection.routingEngine.url;
+    const settings = connection.brandingReadPath ? { settings: { brandingReadPath: connection.brandingReadPath } } : {};
+    return { ...(client ? { client } : {}), ...(routing ? { routing } : {}), target, ...settings, ...(simulator ? { simulator } : {}), close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+function connectPlatform(connection: ConnectionConfig, options: ConnectOptions): Promise<ApiClient> {
+  return ApiClient.connect(clientOptionsFor(connection, { concurrency: options.concurrency, logger: options.logger }));
+}
+
+function connectRouting(connection: ConnectionConfig, options: ConnectOptions): RoutingClient {
+  const engine = connection.routingEngine;
+  if (!engine) {
+    throw new SwitchboardError('SB_CONFIG', `the manifests declare RoutingTable documents but ${connection.source} has no routingEngine (url and auth)`);
+  }
+  return new RoutingClient({
+    url: engine.url,
+    auth: engine.auth,
+    concurrency: options.concurrency,
+    logger: options.logger,
+    ...(engine.caFile ? { caFile: engine.caFile } : {}),
+    ...(engine.insecure ? { insecure: true } : {}),
+  });
+}
+
+/** The connection options of a command's flat options (`--env`, `--config`, `--sim`, `--seed`, `--concurrency`). */
+export function connectOptionsOf(
+  options: { env?: string | undefined; config?: string | undefined; sim?: boolean | undefined; seed?: string | undefined; concurrency: number },
+  logger: Logger,
+): ConnectOptions {
+  const out: ConnectOptions = { concurrency: options.concurrency, logger };
+  if (options.env) out.env = options.env;
+  if (options.config) out.config = options.config;
+  if (options.sim) out.sim = true;
+  if (options.seed) {
+    if (!options.sim) throw new SwitchboardError('SB_USAGE', '--seed is for the embedded simulator: add --sim');
+    out.seed = options.seed;
+  }
+  return out;
+}
