@@ -15,7 +15,15 @@ const ROOT = resolve(import.meta.dirname, '..');
 const SRC = join(ROOT, 'src');
 
 /** Folders whose code must work from the kind table and the providers, never from a kind's name. */
-const ENGINE = ['src/plan/', 'src/apply/', 'src/state/', 'src/run/', 'src/providers/platform.ts', 'src/providers/types.ts', 'src/providers/index.ts'];
+const ENGINE = [
+  'src/plan/',
+  'src/apply/',
+  'src/state/',
+  'src/run/',
+  'src/providers/platform.ts',
+  'src/providers/types.ts',
+  'src/providers/index.ts',
+];
 
 /**
  * Files that still break a rule, each with the reason and who removes the entry; the goal
@@ -46,7 +54,11 @@ function read(file: string): SourceFile {
   const specifiers: string[] = [];
   const strings: string[] = [];
   const visit = (node: ts.Node): void => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+    if (
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    ) {
       specifiers.push(node.moduleSpecifier.text);
       return;
     }
@@ -54,13 +66,18 @@ function read(file: string): SourceFile {
       const [argument] = node.arguments;
       if (argument && ts.isStringLiteralLike(argument)) specifiers.push(argument.text);
     }
-    if (ts.isStringLiteralLike(node) || ts.isTemplateHead(node) || ts.isTemplateMiddle(node) || ts.isTemplateTail(node)) strings.push(node.text);
+    if (ts.isStringLiteralLike(node) || ts.isTemplateHead(node) || ts.isTemplateMiddle(node) || ts.isTemplateTail(node))
+      strings.push(node.text);
     ts.forEachChild(node, visit);
   };
   visit(source);
   const imports = specifiers
     .filter((s) => s.startsWith('.'))
-    .map((s) => relative(ROOT, resolve(dirname(file), s)).replace(/\\/g, '/').replace(/\.js$/, '.ts'));
+    .map((s) =>
+      relative(ROOT, resolve(dirname(file), s))
+        .replace(/\\/g, '/')
+        .replace(/\.js$/, '.ts'),
+    );
   return { path: relative(ROOT, file).replace(/\\/g, '/'), imports, strings };
 }
 
@@ -69,7 +86,9 @@ const under = (path: string, ...prefixes: string[]) => prefixes.some((p) => path
 
 /** `file → import` for every import of a file matching `from` into `to`, outside `allowed`. */
 function crossings(from: (path: string) => boolean, to: (path: string) => boolean): string[] {
-  return files.filter((f) => from(f.path)).flatMap((f) => f.imports.filter(to).map((target) => `${f.path} imports ${target}`));
+  return files
+    .filter((f) => from(f.path))
+    .flatMap((f) => f.imports.filter(to).map((target) => `${f.path} imports ${target}`));
 }
 
 /** Engine files with a string literal that is a kind's name (the kind table's, or a provider's). */
@@ -91,29 +110,60 @@ describe('architecture rules', () => {
   });
 
   it('the simulator imports nothing but itself and src/core: it is written from the API documents, not from the client', () => {
-    expect(crossings((p) => under(p, 'src/sim/'), (t) => !under(t, 'src/sim/', 'src/core/'))).toEqual([]);
+    expect(
+      crossings(
+        (p) => under(p, 'src/sim/'),
+        (t) => !under(t, 'src/sim/', 'src/core/'),
+      ),
+    ).toEqual([]);
   });
 
   it('nothing outside src/cli imports src/cli: the commands only parse options and render', () => {
-    expect(crossings((p) => !under(p, 'src/cli/'), (t) => under(t, 'src/cli/'))).toEqual([]);
+    expect(
+      crossings(
+        (p) => !under(p, 'src/cli/'),
+        (t) => under(t, 'src/cli/'),
+      ),
+    ).toEqual([]);
   });
 
   it('the run layer is called by the commands and demo only; the providers by the run layer only', () => {
-    expect(crossings((p) => !under(p, 'src/run/', 'src/cli/', 'src/demo/'), (t) => under(t, 'src/run/'))).toEqual([]);
-    expect(crossings((p) => !under(p, 'src/providers/', 'src/run/'), (t) => under(t, 'src/providers/'))).toEqual([]);
-    expect(crossings((p) => !under(p, 'src/cli/', 'src/demo/'), (t) => under(t, 'src/demo/'))).toEqual([]);
+    expect(
+      crossings(
+        (p) => !under(p, 'src/run/', 'src/cli/', 'src/demo/'),
+        (t) => under(t, 'src/run/'),
+      ),
+    ).toEqual([]);
+    expect(
+      crossings(
+        (p) => !under(p, 'src/providers/', 'src/run/'),
+        (t) => under(t, 'src/providers/'),
+      ),
+    ).toEqual([]);
+    expect(
+      crossings(
+        (p) => !under(p, 'src/cli/', 'src/demo/'),
+        (t) => under(t, 'src/demo/'),
+      ),
+    ).toEqual([]);
   });
 
   it('the engine names no kind: plan, apply, state, run and the platform provider work from the kind table', () => {
     const found = kindNameLiterals(files);
-    const unexpected = [...found].filter(([path]) => !(path in PENDING_KIND_NAMES)).map(([path, names]) => `${path}: ${names.join(', ')}`);
+    const unexpected = [...found]
+      .filter(([path]) => !(path in PENDING_KIND_NAMES))
+      .map(([path, names]) => `${path}: ${names.join(', ')}`);
     expect(unexpected).toEqual([]);
     const settled = Object.keys(PENDING_KIND_NAMES).filter((path) => !found.has(path));
     expect(settled, 'these files no longer name a kind: remove them from PENDING_KIND_NAMES').toEqual([]);
   });
 
   it('the kind-name rule catches a kind named in an engine file', () => {
-    const planted: SourceFile = { path: 'src/plan/planted.ts', imports: [], strings: ['plain text', kinds[0]?.kind ?? '', ROUTING_ROW] };
+    const planted: SourceFile = {
+      path: 'src/plan/planted.ts',
+      imports: [],
+      strings: ['plain text', kinds[0]?.kind ?? '', ROUTING_ROW],
+    };
     expect(kindNameLiterals([planted])).toEqual(new Map([['src/plan/planted.ts', [kinds[0]?.kind, ROUTING_ROW]]]));
   });
 });

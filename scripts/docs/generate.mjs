@@ -17,7 +17,8 @@ const SECTIONS = [
     page: 'docs/performance.md',
     name: 'performance',
     source: 'test/bench/results.json',
-    render: async (root) => renderPerformance(JSON.parse(await readFile(join(root, 'test/bench/results.json'), 'utf8'))),
+    render: async (root) =>
+      renderPerformance(JSON.parse(await readFile(join(root, 'test/bench/results.json'), 'utf8'))),
   },
   {
     page: 'docs/manifests.md',
@@ -46,7 +47,9 @@ for (const section of SECTIONS) {
   if (next === text) continue;
   stale++;
   if (values.check) {
-    console.error(`${section.page}: the ${section.name} section is not what ${section.source} gives: run npm run docs:generate`);
+    console.error(
+      `${section.page}: the ${section.name} section is not what ${section.source} gives: run npm run docs:generate`,
+    );
   } else {
     await writeFile(path, next);
     console.log(`${section.page}: ${section.name} section rewritten from ${section.source}`);

@@ -22,7 +22,9 @@ const TITLES = { admin: 'Administrator', record: 'Routing record' };
 /** @param {string} dir */
 export async function loadSchemas(dir) {
   const files = (await readdir(dir)).filter((f) => f.endsWith('.schema.json'));
-  return Object.fromEntries(await Promise.all(files.map(async (f) => [f, JSON.parse(await readFile(join(dir, f), 'utf8'))])));
+  return Object.fromEntries(
+    await Promise.all(files.map(async (f) => [f, JSON.parse(await readFile(join(dir, f), 'utf8'))])),
+  );
 }
 
 /** Prose of a description for a table cell: documents named in full, `<`, `|` and line ends escaped. */
@@ -36,8 +38,13 @@ function prose(text) {
     .replace(/\s*\n\s*/g, ' ');
 }
 
-const title = (name) => TITLES[name] ?? `${name[0].toUpperCase()}${name.slice(1).replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`)}`;
-const slug = (text) => text.toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc}\- ]/gu, '').replace(/ /g, '-');
+const title = (name) =>
+  TITLES[name] ?? `${name[0].toUpperCase()}${name.slice(1).replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`)}`;
+const slug = (text) =>
+  text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{M}\p{N}\p{Pc}\- ]/gu, '')
+    .replace(/ /g, '-');
 const or = (words) => (words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`);
 
 export function renderFields(schemas) {
@@ -108,7 +115,9 @@ export function renderFields(schemas) {
         .filter(Boolean)
         .join(', ');
       const inline = own.type === 'object' && own.properties && !own.$ref;
-      out.table.push(`| \`${field}\` | ${inline ? 'object' : typeOf(own, file)} | ${traits} | ${prose(descriptionOf(own, file))} |`);
+      out.table.push(
+        `| \`${field}\` | ${inline ? 'object' : typeOf(own, file)} | ${traits} | ${prose(descriptionOf(own, file))} |`,
+      );
       if (inline) {
         const nested = rows(own, file, `${field}.`);
         out.table.push(...nested.table);
@@ -124,7 +133,12 @@ export function renderFields(schemas) {
     if (caption) parts.push(caption, '');
     parts.push('| field | type | notes | description |', '|---|---|---|---|', ...lines);
     if (refused.length > 0) {
-      parts.push('', 'Refused (`SB_IGNORED_FIELD`, with the reason `validate` gives):', '', ...refused.map((r) => `- ${r}`));
+      parts.push(
+        '',
+        'Refused (`SB_IGNORED_FIELD`, with the reason `validate` gives):',
+        '',
+        ...refused.map((r) => `- ${r}`),
+      );
     }
     return parts.join('\n');
   };
@@ -139,7 +153,11 @@ export function renderFields(schemas) {
         '',
         prose(schema.description),
         '',
-        table(schema.properties?.metadata ?? {}, file, `\`metadata\`: ${prose(schema.properties?.metadata?.description)}`),
+        table(
+          schema.properties?.metadata ?? {},
+          file,
+          `\`metadata\`: ${prose(schema.properties?.metadata?.description)}`,
+        ),
         '',
         spec ? table(spec, file, `\`spec\`: ${prose(spec.description)}`) : '',
       ].join('\n'),

@@ -27,7 +27,10 @@ function scenarios(results) {
 }
 
 function context(list) {
-  const dates = list.map((r) => r.at).filter(Boolean).sort();
+  const dates = list
+    .map((r) => r.at)
+    .filter(Boolean)
+    .sort();
   const day = (iso) => iso.slice(0, 16).replace('T', ' ');
   const when = dates.length === 0 ? 'at an unrecorded date' : `between ${day(dates[0])} and ${day(dates.at(-1))} UTC`;
   const machines = [...new Set(list.map((r) => r.machine).filter(Boolean))].join('; ') || 'an unrecorded machine';
@@ -36,7 +39,7 @@ function context(list) {
   return (
     `Measured ${when} on ${machines}, with a latency of ${latencies} ms per request ` +
     `and the concurrency of each scenario (${concurrencies}). Each row is the fastest of the ` +
-    'scenario\'s runs (the last column counts them).'
+    "scenario's runs (the last column counts them)."
   );
 }
 
@@ -47,8 +50,21 @@ function figuresTable(list) {
   const rule = '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|';
   const rows = list.map((r) => {
     const ideal = r.concurrency === 1 ? `${num(r.idealS)} (sequential)` : num(r.idealS);
-    const cells = [r.scenario, num(r.requests), num(r.lowerBound), num(r.requestRatio), num(r.wallS), ideal, num(r.wallRatio),
-      num(r.applyS), num(r.applyRatio), num(r.floorS), num(r.cpuS), num(r.peakRssMB), num(r.runsWallS?.length)];
+    const cells = [
+      r.scenario,
+      num(r.requests),
+      num(r.lowerBound),
+      num(r.requestRatio),
+      num(r.wallS),
+      ideal,
+      num(r.wallRatio),
+      num(r.applyS),
+      num(r.applyRatio),
+      num(r.floorS),
+      num(r.cpuS),
+      num(r.peakRssMB),
+      num(r.runsWallS?.length),
+    ];
     return `| ${cells.join(' | ')} |`;
   });
   return [head, rule, ...rows].join('\n');
@@ -81,7 +97,9 @@ function bounds(list) {
     const key = JSON.stringify(r.boundParts);
     const same = seen.get(key);
     const parts = Object.entries(r.boundParts).map(([what, n]) => `${what} ${num(n)}`);
-    lines.push(`- \`${r.scenario}\`: ${num(r.lowerBound)}${same ? `, the same as \`${same}\`` : ` = ${parts.join('; ')}`}`);
+    lines.push(
+      `- \`${r.scenario}\`: ${num(r.lowerBound)}${same ? `, the same as \`${same}\`` : ` = ${parts.join('; ')}`}`,
+    );
     seen.set(key, same ?? r.scenario);
   }
   return lines.join('\n');
@@ -119,7 +137,7 @@ export function renderPerformance(results) {
     '',
     targets(list),
     '',
-    'Lower bounds of requests, counted from each scenario\'s estate:',
+    "Lower bounds of requests, counted from each scenario's estate:",
     '',
     bounds(list),
     '',

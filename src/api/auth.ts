@@ -111,7 +111,8 @@ export class TokenManager {
     const sign = createHash('sha256').update(tokens.refresh).digest('hex');
     try {
       const answer = await this.send({ method: 'POST', path: AUTH_PATHS.logout, body: { sign }, timeoutMs });
-      if (answer.status >= 300) this.options.logger.warn({ status: answer.status }, 'logout was not accepted; tokens expire on their own');
+      if (answer.status >= 300)
+        this.options.logger.warn({ status: answer.status }, 'logout was not accepted; tokens expire on their own');
     } catch (error) {
       this.options.logger.warn({ code: (error as ApiError).code }, 'logout failed; tokens expire on their own');
     }
@@ -138,14 +139,19 @@ export class TokenManager {
   private async refreshOrLogin(tokens: Tokens): Promise<Tokens> {
     this.renewals += 1;
     const now = this.options.monotonicNow();
-    if (now - tokens.refreshIssuedAt >= this.options.refreshTokenTtlMs - this.options.refreshMarginMs) return this.login();
+    if (now - tokens.refreshIssuedAt >= this.options.refreshTokenTtlMs - this.options.refreshMarginMs)
+      return this.login();
     const answer = await this.send({ method: 'GET', path: AUTH_PATHS.refresh, bearer: tokens.refresh });
     if (answer.status >= 200 && answer.status < 300) {
       const body = isJsonObject(answer.json) ? answer.json : {};
       const access = body['access_token'];
-      if (typeof access !== 'string' || !access) throw badAuthAnswer('GET', AUTH_PATHS.refresh, answer.status, 'the refresh answer carries no access_token');
+      if (typeof access !== 'string' || !access)
+        throw badAuthAnswer('GET', AUTH_PATHS.refresh, answer.status, 'the refresh answer carries no access_token');
       registerSecret(access);
-      const refresh = typeof body['refresh_token'] === 'string' && body['refresh_token'] ? registerSecret(body['refresh_token']) : tokens.refresh;
+      const refresh =
+        typeof body['refresh_token'] === 'string' && body['refresh_token']
+          ? registerSecret(body['refresh_token'])
+          : tokens.refresh;
       return {
         access,
         refresh,
@@ -163,18 +169,33 @@ export class TokenManager {
   private async login(): Promise<Tokens> {
     const auth = this.auth as PasswordAuth;
     const issuedAt = this.options.monotonicNow();
-    const answer = await this.send({ method: 'POST', path: AUTH_PATHS.login, body: { username: auth.username, password: auth.password } });
+    const answer = await this.send({
+      method: 'POST',
+      path: AUTH_PATHS.login,
+      body: { username: auth.username, password: auth.password },
+    });
     if (answer.status === 401) {
-      throw authFailure('POST', AUTH_PATHS.login, answer, `login refused for user ${JSON.stringify(auth.username)}: invalid or unknown credentials`);
+      throw authFailure(
+        'POST',
+        AUTH_PATHS.login,
+        answer,
+        `login refused for user ${JSON.stringify(auth.username)}: invalid or unknown credentials`,
+      );
     }
-    if (answer.status < 200 || answer.status >= 300) throw authFailure('POST', AUTH_PATHS.login, answer, 'login failed');
+    if (answer.status < 200 || answer.status >= 300)
+      throw authFailure('POST', AUTH_PATHS.login, answer, 'login failed');
     const body = isJsonObject(answer.json) ? answer.json : undefined;
     if (!body) throw badAuthAnswer('POST', AUTH_PATHS.login, answer.status, 'the login answer is not a JSON object');
     const tokens = tokensOf(body, issuedAt);
     if (tokens) return tokens;
     const payload = body['2fa_payload'];
     if (typeof payload !== 'string' || !payload) {
-      throw badAuthAnswer('POST', AUTH_PATHS.login, answer.status, 'the login answer carries neither tokens nor 2fa_payload');
+      throw badAuthAnswer(
+        'POST',
+        AUTH_PATHS.login,
+        answer.status,
+        'the login answer carries neither tokens nor 2fa_payload',
+      );
     }
     registerSecret(payload);
     return this.secondFactor(auth, payload, typeof body['option'] === 'string' ? body['option'] : 'unknown');
@@ -186,20 +207,29 @@ export class TokenManager {
       throw twoFactorUnsupported(
         `user ${user} must confirm the login with a code sent by e-mail, which switchboard cannot read; ` +
           'switch the user to an authenticator (TOTP) second factor and set auth.totpSecret (SWITCHBOARD_TOTP_SECRET), ' +
-          'or use the user\'s machine-to-machine token (auth.token / SWITCHBOARD_TOKEN)',
+          "or use the user's machine-to-machine token (auth.token / SWITCHBOARD_TOKEN)",
       );
     }
     if (!auth.totpSecret) {
       throw twoFactorUnsupported(
         `user ${user} must confirm the login with a second factor (${option}); set auth.totpSecret (SWITCHBOARD_TOTP_SECRET) ` +
-          'to the base32 secret of the user\'s authenticator, or use a machine-to-machine token (auth.token / SWITCHBOARD_TOKEN)',
+          "to the base32 secret of the user's authenticator, or use a machine-to-machine token (auth.token / SWITCHBOARD_TOKEN)",
       );
     }
     const issuedAt = this.options.monotonicNow();
     const code = totp(auth.totpSecret, this.options.wallNow());
-    const answer = await this.send({ method: 'POST', path: AUTH_PATHS.twoFactor, body: { '2fa_payload': payload, code, trust: true } });
+    const answer = await this.send({
+      method: 'POST',
+      path: AUTH_PATHS.twoFactor,
+      body: { '2fa_payload': payload, code, trust: true },
+    });
     if (answer.status < 200 || answer.status >= 300) {
-      throw authFailure('POST', AUTH_PATHS.twoFactor, answer, `the TOTP code for user ${user} was refused: check auth.totpSecret and the machine's clock`);
+      throw authFailure(
+        'POST',
+        AUTH_PATHS.twoFactor,
+        answer,
+        `the TOTP code for user ${user} was refused: check auth.totpSecret and the machine's clock`,
+      );
     }
     const tokens = isJsonObject(answer.json) ? tokensOf(answer.json, issuedAt) : undefined;
     if (!tokens) throw badAuthAnswer('POST', AUTH_PATHS.twoFactor, answer.status, 'the 2FA answer carries no tokens');
@@ -221,7 +251,8 @@ function tokensOf(body: Record<string, unknown>, issuedAt: number): Tokens | und
  * request (the password, the 2FA payload, the refresh token), and no output may show it.
  */
 function authFailure(method: string, path: string, answer: AuthAnswer, detail: string): ApiError {
-  const code = answer.status === 400 || answer.status === 403 ? ApiErrorCode.unauthorized : codeForStatus(answer.status);
+  const code =
+    answer.status === 400 || answer.status === 403 ? ApiErrorCode.unauthorized : codeForStatus(answer.status);
   return new ApiError({
     code,
     method,
@@ -237,5 +268,12 @@ function badAuthAnswer(method: string, path: string, status: number, detail: str
 }
 
 function twoFactorUnsupported(detail: string): ApiError {
-  return new ApiError({ code: ApiErrorCode.twoFactorUnsupported, method: 'POST', path: AUTH_PATHS.login, status: 200, retryable: false, detail });
+  return new ApiError({
+    code: ApiErrorCode.twoFactorUnsupported,
+    method: 'POST',
+    path: AUTH_PATHS.login,
+    status: 200,
+    retryable: false,
+    detail,
+  });
 }

@@ -107,9 +107,22 @@ export class ApiClient {
       permissions = new Permissions(profile.apiRules, logger);
       const instance = options.instance ?? profile.draasInstance;
       if (!instance) {
-        throw new SwitchboardError('SB_CONFIG_NO_INSTANCE', `no instance configured and the profile of ${profile.username} has no properties.draas_instance: set "instance" for this environment (SWITCHBOARD_INSTANCE without a config file)`);
+        throw new SwitchboardError(
+          'SB_CONFIG_NO_INSTANCE',
+          `no instance configured and the profile of ${profile.username} has no properties.draas_instance: set "instance" for this environment (SWITCHBOARD_INSTANCE without a config file)`,
+        );
       }
-      return new ApiClient(runner, tokens, transport, stats, logger, profile, permissions, base.href.replace(/\/+$/, ''), instance);
+      return new ApiClient(
+        runner,
+        tokens,
+        transport,
+        stats,
+        logger,
+        profile,
+        permissions,
+        base.href.replace(/\/+$/, ''),
+        instance,
+      );
     } catch (error) {
       await tokens.logout().catch(() => undefined);
       await transport.close();
@@ -174,7 +187,8 @@ function parseBaseUrl(text: string): URL {
   } catch {
     throw new SwitchboardError('SB_CONFIG_URL', `baseUrl ${JSON.stringify(text)} is not a URL`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new SwitchboardError('SB_CONFIG_URL', `baseUrl must be http or https, not ${url.protocol}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new SwitchboardError('SB_CONFIG_URL', `baseUrl must be http or https, not ${url.protocol}`);
   if (url.search || url.hash) throw new SwitchboardError('SB_CONFIG_URL', 'baseUrl must not carry a query or fragment');
   return url;
 }
@@ -184,7 +198,14 @@ async function readProfile(runner: RequestRunner): Promise<UserProfile> {
   try {
     return normalizeProfile(response.body);
   } catch (error) {
-    throw new ApiError({ code: ApiErrorCode.badResponse, method: 'GET', path: PROFILE_PATH, status: response.status, retryable: false, detail: (error as Error).message });
+    throw new ApiError({
+      code: ApiErrorCode.badResponse,
+      method: 'GET',
+      path: PROFILE_PATH,
+      status: response.status,
+      retryable: false,
+      detail: (error as Error).message,
+    });
   }
 }
 
@@ -208,9 +229,24 @@ function authSender(base: URL, transport: Transport, stats: RequestStats, timeou
       const begin = performance.now();
       const retried = budget.retries > 0;
       try {
-        const raw = await transport.send({ method: call.method, url: buildUrl(base, call.path, undefined), headers, ...(body === undefined ? {} : { body }), timeoutMs: call.timeoutMs ?? timeoutMs });
-        stats.record({ method: call.method, route: call.path, ok: raw.status < 400, retry: retried, bytesIn: raw.bytesIn, bytesOut: raw.bytesOut, timeMs: performance.now() - begin });
-        const retryAfterMs = raw.status === 429 || raw.status === 503 ? parseRetryAfter(raw.headers['retry-after']) : undefined;
+        const raw = await transport.send({
+          method: call.method,
+          url: buildUrl(base, call.path, undefined),
+          headers,
+          ...(body === undefined ? {} : { body }),
+          timeoutMs: call.timeoutMs ?? timeoutMs,
+        });
+        stats.record({
+          method: call.method,
+          route: call.path,
+          ok: raw.status < 400,
+          retry: retried,
+          bytesIn: raw.bytesIn,
+          bytesOut: raw.bytesOut,
+          timeMs: performance.now() - begin,
+        });
+        const retryAfterMs =
+          raw.status === 429 || raw.status === 503 ? parseRetryAfter(raw.headers['retry-after']) : undefined;
         const decision = budget.next({ retryable: isRetryable('read', { status: raw.status }), retryAfterMs });
         if (decision.retry) {
           await sleep(decision.delayMs);
@@ -219,7 +255,15 @@ function authSender(base: URL, transport: Transport, stats: RequestStats, timeou
         return { status: raw.status, json: parseJson(raw.text), text: raw.text };
       } catch (error) {
         if (!(error instanceof TransportError)) throw error;
-        stats.record({ method: call.method, route: call.path, ok: false, retry: retried, bytesIn: 0, bytesOut: body ? Buffer.byteLength(body) : 0, timeMs: performance.now() - begin });
+        stats.record({
+          method: call.method,
+          route: call.path,
+          ok: false,
+          retry: retried,
+          bytesIn: 0,
+          bytesOut: body ? Buffer.byteLength(body) : 0,
+          timeMs: performance.now() - begin,
+        });
         const retryable = isRetryable('read', { noAnswer: error.failure });
         const decision = budget.next({ retryable });
         if (decision.retry) {
@@ -228,7 +272,15 @@ function authSender(base: URL, transport: Transport, stats: RequestStats, timeou
         }
         const code = error.failure === 'timeout' ? ApiErrorCode.timeout : ApiErrorCode.network;
         const tries = budget.retries;
-        throw new ApiError({ code, method: call.method, path: call.path, status: error.status, retryable, detail: tries > 0 ? `${error.message} (gave up after ${tries} retries)` : error.message, cause: error });
+        throw new ApiError({
+          code,
+          method: call.method,
+          path: call.path,
+          status: error.status,
+          retryable,
+          detail: tries > 0 ? `${error.message} (gave up after ${tries} retries)` : error.message,
+          cause: error,
+        });
       }
     }
   };

@@ -126,7 +126,11 @@ export function platformMessageOf(text: string): string | undefined {
   } catch {
     // not JSON: fall through to the text excerpt
   }
-  const plain = trimmed.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim();
+  const plain = trimmed
+    .replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return plain ? clip(plain) : undefined;
 }
 

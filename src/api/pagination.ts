@@ -102,9 +102,18 @@ class PageReader {
   }
 
   unsettled(change: string, reads: number): ApiError {
-    const detail = `the list "${this.options.itemsKey}" changed while it was read (${change}), ${reads} reads in a row: ` +
+    const detail =
+      `the list "${this.options.itemsKey}" changed while it was read (${change}), ${reads} reads in a row: ` +
       'something is writing to it; no plan is made from a list read half before and half after a change. Run again when it is quiet';
-    return new ApiError({ code: ApiErrorCode.listChanged, method: 'GET', path: this.options.path, status: 200, retryable: false, detail, ...(this.options.role ? { role: this.options.role } : {}) });
+    return new ApiError({
+      code: ApiErrorCode.listChanged,
+      method: 'GET',
+      path: this.options.path,
+      status: 200,
+      retryable: false,
+      detail,
+      ...(this.options.role ? { role: this.options.role } : {}),
+    });
   }
 
   async plain(): Promise<unknown[]> {
@@ -149,7 +158,12 @@ class PageReader {
     let page = total;
     // A full last page with fewer items than `results`: more were added while reading,
     // or `results` was right and `pages` was not; read on until a short page.
-    while (meta.results !== undefined && firstCount + rest.length < meta.results && last >= firstCount && page < MAX_PAGES) {
+    while (
+      meta.results !== undefined &&
+      firstCount + rest.length < meta.results &&
+      last >= firstCount &&
+      page < MAX_PAGES
+    ) {
       page += 1;
       const more = await this.pageItems(page);
       rest.push(...more);

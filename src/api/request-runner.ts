@@ -45,7 +45,13 @@ export class RequestRunner {
         const fresh = await this.deps.tokens.renewAfterUnauthorized(attempt.bearer);
         if (fresh === undefined) {
           const { code, status, platformMessage } = outcome.error;
-          throw this.error(options, { code, status, platformMessage, retryable: false, detail: 'the machine-to-machine token was refused (invalid or revoked)' });
+          throw this.error(options, {
+            code,
+            status,
+            platformMessage,
+            retryable: false,
+            detail: 'the machine-to-machine token was refused (invalid or revoked)',
+          });
         }
         reauthenticated = true;
         this.deps.stats.recordReauthentication();
@@ -56,11 +62,25 @@ export class RequestRunner {
       const decision = budget.next(error);
       if (!decision.retry) throw exhausted(error, budget.retries, decision.why);
       const retry = budget.retries;
-      this.deps.logger.warn({ method: options.method, path: options.path, status: error.status, code: error.code, delayMs: decision.delayMs, retry }, 'retrying request');
+      this.deps.logger.warn(
+        {
+          method: options.method,
+          path: options.path,
+          status: error.status,
+          code: error.code,
+          delayMs: decision.delayMs,
+          retry,
+        },
+        'retrying request',
+      );
       try {
         await sleep(decision.delayMs, options.signal);
       } catch {
-        throw this.error(options, { code: ApiErrorCode.aborted, retryable: false, detail: 'request cancelled while waiting to retry' });
+        throw this.error(options, {
+          code: ApiErrorCode.aborted,
+          retryable: false,
+          detail: 'request cancelled while waiting to retry',
+        });
       }
     }
   }
@@ -86,12 +106,36 @@ export class RequestRunner {
         ...(options.signal ? { signal: options.signal } : {}),
       });
       const ok = raw.status < 400;
-      this.deps.stats.record({ method: options.method, route, ok, retry: isRetry, bytesIn: raw.bytesIn, bytesOut: raw.bytesOut, timeMs: this.deps.monotonicNow() - begin });
-      this.deps.logger.debug({ method: options.method, path: options.path, status: raw.status, ms: Math.round(this.deps.monotonicNow() - begin) }, 'api request');
+      this.deps.stats.record({
+        method: options.method,
+        route,
+        ok,
+        retry: isRetry,
+        bytesIn: raw.bytesIn,
+        bytesOut: raw.bytesOut,
+        timeMs: this.deps.monotonicNow() - begin,
+      });
+      this.deps.logger.debug(
+        {
+          method: options.method,
+          path: options.path,
+          status: raw.status,
+          ms: Math.round(this.deps.monotonicNow() - begin),
+        },
+        'api request',
+      );
       return { raw, bearer };
     } catch (error) {
       if (!(error instanceof TransportError)) throw error;
-      this.deps.stats.record({ method: options.method, route, ok: false, retry: isRetry, bytesIn: 0, bytesOut: body ? Buffer.byteLength(body) : 0, timeMs: this.deps.monotonicNow() - begin });
+      this.deps.stats.record({
+        method: options.method,
+        route,
+        ok: false,
+        retry: isRetry,
+        bytesIn: 0,
+        bytesOut: body ? Buffer.byteLength(body) : 0,
+        timeMs: this.deps.monotonicNow() - begin,
+      });
       return { failure: error };
     }
   }
@@ -132,20 +176,40 @@ export class RequestRunner {
     try {
       return { status: raw.status, body: options.decode(body), headers: raw.headers };
     } catch (error) {
-      throw this.unreadable(options, raw.status, `not of the expected shape: ${error instanceof Error ? error.message : String(error)}`);
+      throw this.unreadable(
+        options,
+        raw.status,
+        `not of the expected shape: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
 
   /** A success status whose body cannot be read: for a POST the effect is unknown. */
   private unreadable(options: RequestOptions, status: number | undefined, what: string): ApiError {
     if (options.method === 'POST') {
-      return this.error(options, { code: ApiErrorCode.outcomeUnknown, status, retryable: false, detail: `the answer is unreadable (${what}); the object may have been created: look it up before creating it again` });
+      return this.error(options, {
+        code: ApiErrorCode.outcomeUnknown,
+        status,
+        retryable: false,
+        detail: `the answer is unreadable (${what}); the object may have been created: look it up before creating it again`,
+      });
     }
-    return this.error(options, { code: ApiErrorCode.badResponse, status, retryable: false, detail: `the answer is ${what}` });
+    return this.error(options, {
+      code: ApiErrorCode.badResponse,
+      status,
+      retryable: false,
+      detail: `the answer is ${what}`,
+    });
   }
 
   private transportError(options: RequestOptions, failure: TransportError): ApiError {
-    if (failure.failure === 'aborted') return this.error(options, { code: ApiErrorCode.aborted, retryable: false, detail: 'request cancelled', cause: failure });
+    if (failure.failure === 'aborted')
+      return this.error(options, {
+        code: ApiErrorCode.aborted,
+        retryable: false,
+        detail: 'request cancelled',
+        cause: failure,
+      });
     if (options.method === 'POST' && failure.failure !== 'tls') {
       return this.error(options, {
         code: ApiErrorCode.outcomeUnknown,
@@ -157,7 +221,13 @@ export class RequestRunner {
     }
     const retryable = isRetryable(natureOf(options.method), { noAnswer: failure.failure });
     if (failure.failure === 'truncated') {
-      return this.error(options, { code: ApiErrorCode.badResponse, status: failure.status, retryable, detail: failure.message, cause: failure });
+      return this.error(options, {
+        code: ApiErrorCode.badResponse,
+        status: failure.status,
+        retryable,
+        detail: failure.message,
+        cause: failure,
+      });
     }
     const code = failure.failure === 'timeout' ? ApiErrorCode.timeout : ApiErrorCode.network;
     return this.error(options, { code, retryable, detail: failure.message, cause: failure });
@@ -166,14 +236,16 @@ export class RequestRunner {
   private statusError(options: RequestOptions, raw: RawResponse): ApiError {
     const platformMessage = platformMessageOf(raw.text);
     const retryable = isRetryableStatus(options.method, raw.status);
-    const retryAfterMs = raw.status === 429 || raw.status === 503 ? parseRetryAfter(raw.headers['retry-after']) : undefined;
+    const retryAfterMs =
+      raw.status === 429 || raw.status === 503 ? parseRetryAfter(raw.headers['retry-after']) : undefined;
     if (options.method === 'POST' && raw.status >= 500) {
       return this.error(options, {
         code: ApiErrorCode.outcomeUnknown,
         status: raw.status,
         platformMessage,
         retryable: false,
-        detail: 'server error; the request was not re-sent because it may have taken effect: look the object up before creating it again',
+        detail:
+          'server error; the request was not re-sent because it may have taken effect: look the object up before creating it again',
       });
     }
     const { detail, role } = this.describeStatus(options, raw.status);
@@ -191,7 +263,11 @@ export class RequestRunner {
   private describeStatus(options: RequestOptions, status: number): { detail: string; role?: string } {
     if (status === 403) return this.describeForbidden(options);
     // Reached by a password user only: a machine token's 401 is worded where it is refused.
-    if (status === 401) return { detail: 'credentials refused: the access token renewed after a first 401 was rejected too (the user may have been disabled or its sessions revoked)' };
+    if (status === 401)
+      return {
+        detail:
+          'credentials refused: the access token renewed after a first 401 was rejected too (the user may have been disabled or its sessions revoked)',
+      };
     if (status === 404) return { detail: 'not found' };
     if (status === 429) return { detail: 'rate limited by the platform' };
     if (status >= 500) return { detail: 'server error' };
@@ -202,18 +278,38 @@ export class RequestRunner {
     const permissions = this.deps.permissions();
     const check = permissions?.check(options.method, options.path);
     const role = options.role ?? check?.rule;
-    if (options.role && permissions && !permissions.hasRole(options.role)) return { detail: `caller lacks role ${options.role}`, role };
+    if (options.role && permissions && !permissions.hasRole(options.role))
+      return { detail: `caller lacks role ${options.role}`, role };
     if (check && !check.allowed) {
-      return { detail: role ? `caller lacks role ${role}` : `no api_rule of the caller allows ${options.method.toLowerCase()} on this path`, ...(role ? { role } : {}) };
+      return {
+        detail: role
+          ? `caller lacks role ${role}`
+          : `no api_rule of the caller allows ${options.method.toLowerCase()} on this path`,
+        ...(role ? { role } : {}),
+      };
     }
     if (check?.allowed) {
-      return { detail: `caller has role ${role ?? '(unnamed rule)'}, but the object is outside the part of the hierarchy it may act on`, ...(role ? { role } : {}) };
+      return {
+        detail: `caller has role ${role ?? '(unnamed rule)'}, but the object is outside the part of the hierarchy it may act on`,
+        ...(role ? { role } : {}),
+      };
     }
-    return { detail: role ? `caller lacks role ${role}` : 'caller lacks the rights for this call', ...(role ? { role } : {}) };
+    return {
+      detail: role ? `caller lacks role ${role}` : 'caller lacks the rights for this call',
+      ...(role ? { role } : {}),
+    };
   }
 
-  private error(options: RequestOptions, init: Omit<ConstructorParameters<typeof ApiError>[0], 'method' | 'path'>): ApiError {
-    return new ApiError({ method: options.method, path: options.path, ...(options.role && !init.role ? { role: options.role } : {}), ...init });
+  private error(
+    options: RequestOptions,
+    init: Omit<ConstructorParameters<typeof ApiError>[0], 'method' | 'path'>,
+  ): ApiError {
+    return new ApiError({
+      method: options.method,
+      path: options.path,
+      ...(options.role && !init.role ? { role: options.role } : {}),
+      ...init,
+    });
   }
 }
 

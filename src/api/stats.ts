@@ -14,7 +14,13 @@ export function routePattern(path: string): string {
     .map((segment, index) => {
       if (index > 0 && segments[index - 1] === 'draas' && segments[index - 2] === 'v01') return '{instance}';
       const decoded = safeDecode(segment);
-      if (UUID.test(decoded) || /^\d+$/.test(decoded) || /^\+\d+$/.test(decoded) || decoded.includes('@') || /^[0-9a-f]{16,}$/i.test(decoded)) {
+      if (
+        UUID.test(decoded) ||
+        /^\d+$/.test(decoded) ||
+        /^\+\d+$/.test(decoded) ||
+        decoded.includes('@') ||
+        /^[0-9a-f]{16,}$/i.test(decoded)
+      ) {
         return '{id}';
       }
       return segment;
@@ -50,7 +56,16 @@ export class RequestStats {
     const key = `${attempt.method} ${attempt.route}`;
     let row = this.routes.get(key);
     if (!row) {
-      row = { method: attempt.method, route: attempt.route, requests: 0, retries: 0, errors: 0, bytesIn: 0, bytesOut: 0, timeMs: 0 };
+      row = {
+        method: attempt.method,
+        route: attempt.route,
+        requests: 0,
+        retries: 0,
+        errors: 0,
+        bytesIn: 0,
+        bytesOut: 0,
+        timeMs: 0,
+      };
       this.routes.set(key, row);
     }
     row.requests += 1;
@@ -85,8 +100,10 @@ export class RequestStats {
 /** `--stats` output: one line per method and route, then the totals. */
 export function formatStats(stats: ClientStats): string {
   const kb = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KiB`;
-  const lines = stats.routes.map((r) =>
-    `${r.method.padEnd(6)} ${r.route}  requests=${r.requests} retries=${r.retries} errors=${r.errors} in=${kb(r.bytesIn)} out=${kb(r.bytesOut)} time=${r.timeMs} ms`);
+  const lines = stats.routes.map(
+    (r) =>
+      `${r.method.padEnd(6)} ${r.route}  requests=${r.requests} retries=${r.retries} errors=${r.errors} in=${kb(r.bytesIn)} out=${kb(r.bytesOut)} time=${r.timeMs} ms`,
+  );
   lines.push(
     `total  requests=${stats.requests} retries=${stats.retries} errors=${stats.errors} reauthentications=${stats.reauthentications} ` +
       `tokenRenewals=${stats.tokenRenewals} in=${kb(stats.bytesIn)} out=${kb(stats.bytesOut)} time=${stats.timeMs} ms`,

@@ -141,7 +141,11 @@ class Attempt implements Dispatcher.DispatchHandler {
     if (this.settled) controller.abort(new Error('request cancelled'));
   }
 
-  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+  onResponseStart(
+    _controller: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: Record<string, string | string[] | undefined>,
+  ): void {
     this.status = statusCode;
     this.headers = headers;
     this.chunks.length = 0; // a 1xx answer came first: only the final answer's body counts
@@ -154,7 +158,13 @@ class Attempt implements Dispatcher.DispatchHandler {
   onResponseEnd(): void {
     if (this.settle()) return;
     const buffer = this.chunks.length === 1 ? (this.chunks[0] as Buffer) : Buffer.concat(this.chunks);
-    this.resolve({ status: this.status ?? 0, headers: this.headers, text: buffer.toString('utf8'), bytesIn: buffer.length, bytesOut: this.bytesOut });
+    this.resolve({
+      status: this.status ?? 0,
+      headers: this.headers,
+      text: buffer.toString('utf8'),
+      bytesIn: buffer.length,
+      bytesOut: this.bytesOut,
+    });
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
@@ -164,9 +174,16 @@ class Attempt implements Dispatcher.DispatchHandler {
   /** Rejects with the failure's kind: aborted, timeout, tls, truncated (after a status line) or network. */
   fail(error: unknown): void {
     if (this.settle()) return;
-    const why = this.request.signal?.aborted ? 'aborted' : this.timedOut || isTimeoutError(error) ? 'timeout' : undefined;
-    const failure: TransportFailure = why ?? (this.status !== undefined ? 'truncated' : isTlsError(error) ? 'tls' : 'network');
-    this.reject(new TransportError(failure, describe(failure, error, this.request.timeoutMs), this.status, { cause: error }));
+    const why = this.request.signal?.aborted
+      ? 'aborted'
+      : this.timedOut || isTimeoutError(error)
+        ? 'timeout'
+        : undefined;
+    const failure: TransportFailure =
+      why ?? (this.status !== undefined ? 'truncated' : isTlsError(error) ? 'tls' : 'network');
+    this.reject(
+      new TransportError(failure, describe(failure, error, this.request.timeoutMs), this.status, { cause: error }),
+    );
   }
 
   private abort(): void {
@@ -189,14 +206,19 @@ function readCa(file: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch (error) {
-    throw new SwitchboardError('SB_CONFIG_CA_FILE', `cannot read caFile ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new SwitchboardError(
+      'SB_CONFIG_CA_FILE',
+      `cannot read caFile ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+    );
   }
 }
 
 /** Certificate problems are not transient: they are reported at once, with what to do. */
 function isTlsError(error: unknown): boolean {
   const code = (error as { code?: unknown } | undefined)?.code;
-  return typeof code === 'string' && /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|ERR_TLS|ERR_SSL/.test(code);
+  return (
+    typeof code === 'string' && /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|ERR_TLS|ERR_SSL/.test(code)
+  );
 }
 
 function isTimeoutError(error: unknown): boolean {

@@ -42,7 +42,12 @@ interface JobItem {
  * until it ends, and each job item's result reported against its change. Requests that
  * cannot go into the bulk body are sent on their own.
  */
-export async function runBulk(route: BulkRoute, changes: readonly Change[], env: ChangeEnv, settings: BulkSettings): Promise<Map<string, Outcome>> {
+export async function runBulk(
+  route: BulkRoute,
+  changes: readonly Change[],
+  env: ChangeEnv,
+  settings: BulkSettings,
+): Promise<Map<string, Outcome>> {
   const outcomes = new Map<string, Outcome>();
   const members: Member[] = [];
   const alone: Change[] = [];
@@ -60,7 +65,11 @@ export async function runBulk(route: BulkRoute, changes: readonly Change[], env:
   const anchor = first.change.address;
   let jobId: unknown;
   try {
-    const response = await env.sender.send<Record<string, unknown>>({ method: 'PUT', path: route.bulkPath(path), role: route.bulkRole, body: { name, data } }, anchor, `bulk ${route.name} (${members.length} items)`);
+    const response = await env.sender.send<Record<string, unknown>>(
+      { method: 'PUT', path: route.bulkPath(path), role: route.bulkRole, body: { name, data } },
+      anchor,
+      `bulk ${route.name} (${members.length} items)`,
+    );
     jobId = response.body?.['id'];
   } catch (error) {
     // 400: none succeeded (Doc 2 §4.5); the job's items still say why, when it exists.
@@ -77,7 +86,11 @@ export async function runBulk(route: BulkRoute, changes: readonly Change[], env:
       if (desired && outcomes.get(member.change.address)?.status === 'applied') env.record?.applied(desired);
     }
   } catch (error) {
-    return failAll(members.filter((m) => !outcomes.has(m.change.address)), outcomes, error);
+    return failAll(
+      members.filter((m) => !outcomes.has(m.change.address)),
+      outcomes,
+      error,
+    );
   }
   return outcomes;
 }
@@ -106,7 +119,14 @@ function identityOf(change: Change, env: ChangeEnv): string {
 }
 
 /** The job: by the id the answer carries when it does, else by its unique name in the job list; polled until it ends. */
-async function followJob(route: BulkRoute, path: string, name: string, jobId: unknown, env: ChangeEnv, settings: BulkSettings): Promise<Record<string, unknown>> {
+async function followJob(
+  route: BulkRoute,
+  path: string,
+  name: string,
+  jobId: unknown,
+  env: ChangeEnv,
+  settings: BulkSettings,
+): Promise<Record<string, unknown>> {
   const deadline = performance.now() + (settings.timeoutMs ?? DEFAULT_JOB_TIMEOUT_MS);
   let wait = settings.pollMs ?? DEFAULT_POLL_MS;
   let id = jobId;
@@ -114,22 +134,41 @@ async function followJob(route: BulkRoute, path: string, name: string, jobId: un
     if (id === undefined) id = (await findJob(route, path, name, env))?.['id'];
     if (id !== undefined) {
       const detail = await env.sender.send<Record<string, unknown>>(
-        { method: 'GET', path: `${route.subscriptionPath(path)}/bulks/${encodeURIComponent(String(id))}`, role: route.detailRole },
+        {
+          method: 'GET',
+          path: `${route.subscriptionPath(path)}/bulks/${encodeURIComponent(String(id))}`,
+          role: route.detailRole,
+        },
         name,
         'follow bulk job',
       );
       if (ENDED.has(String(detail.body?.['status']))) return detail.body ?? {};
     }
     if (performance.now() + wait > deadline) {
-      throw new Error(`bulk job "${name}" did not end within ${Math.round((settings.timeoutMs ?? DEFAULT_JOB_TIMEOUT_MS) / 1000)} s; see GET ${route.jobsPath(path)}`);
+      throw new Error(
+        `bulk job "${name}" did not end within ${Math.round((settings.timeoutMs ?? DEFAULT_JOB_TIMEOUT_MS) / 1000)} s; see GET ${route.jobsPath(path)}`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, wait));
     wait = Math.min(wait * 2, MAX_POLL_MS);
   }
 }
 
-async function findJob(route: BulkRoute, path: string, name: string, env: ChangeEnv): Promise<Record<string, unknown> | undefined> {
-  const jobs = await env.sender.lookupClient(name, 'find bulk job').listPages<Record<string, unknown>>({ path: route.jobsPath(path), itemsKey: 'bulks', style: 'token', query: { search: name }, role: route.jobsRole });
+async function findJob(
+  route: BulkRoute,
+  path: string,
+  name: string,
+  env: ChangeEnv,
+): Promise<Record<string, unknown> | undefined> {
+  const jobs = await env.sender
+    .lookupClient(name, 'find bulk job')
+    .listPages<Record<string, unknown>>({
+      path: route.jobsPath(path),
+      itemsKey: 'bulks',
+      style: 'token',
+      query: { search: name },
+      role: route.jobsRole,
+    });
   return jobs.filter((j) => j['title'] === name).sort((a, b) => Number(b['id']) - Number(a['id']))[0];
 }
 
@@ -138,7 +177,12 @@ async function findJob(route: BulkRoute, path: string, name: string, env: Change
  * request data"), else by its key (the object's identity), so an item whose key the
  * platform could not even form still reports its reason against the right change.
  */
-function reportItems(route: BulkRoute, job: Record<string, unknown>, members: readonly Member[], outcomes: Map<string, Outcome>): void {
+function reportItems(
+  route: BulkRoute,
+  job: Record<string, unknown>,
+  members: readonly Member[],
+  outcomes: Map<string, Outcome>,
+): void {
   const items = Array.isArray(job['job_items']) ? (job['job_items'] as JobItem[]) : [];
   const byData = new Map(items.map((item) => [stableStringify(item.data ?? null), item]));
   const byKey = new Map(items.map((item) => [String(item.key ?? '').toLowerCase(), item]));
@@ -149,8 +193,14 @@ function reportItems(route: BulkRoute, job: Record<string, unknown>, members: re
       outcomes.set(member.change.address, { status: 'applied' });
       continue;
     }
-    const why = item ? String(item.reason ?? item.message ?? 'the bulk job reported an error for this item') : 'not among the items of the bulk job';
-    outcomes.set(member.change.address, { status: 'failed', code: 'SB_APPLY_BULK_ITEM', message: `bulk job ${String(job['job_id'] ?? job['id'])}: ${why}` });
+    const why = item
+      ? String(item.reason ?? item.message ?? 'the bulk job reported an error for this item')
+      : 'not among the items of the bulk job';
+    outcomes.set(member.change.address, {
+      status: 'failed',
+      code: 'SB_APPLY_BULK_ITEM',
+      message: `bulk job ${String(job['job_id'] ?? job['id'])}: ${why}`,
+    });
   }
 }
 
@@ -182,7 +232,11 @@ async function learnIds(members: readonly Member[], outcomes: Map<string, Outcom
       outcomes.set(member.change.address, { status: 'applied' });
     } else if (outcomes.get(member.change.address)?.status === 'applied') {
       const listed = `the ${kind.collection ?? `${kind.kind} objects`} of ${parent?.address ?? 'its parent'}`;
-      outcomes.set(member.change.address, { status: 'failed', code: 'SB_APPLY_BULK_ITEM', message: `the bulk job reported success, but ${listed} do not include ${member.identity}` });
+      outcomes.set(member.change.address, {
+        status: 'failed',
+        code: 'SB_APPLY_BULK_ITEM',
+        message: `the bulk job reported success, but ${listed} do not include ${member.identity}`,
+      });
     }
   }
 }
@@ -194,6 +248,7 @@ function failAll(members: readonly Member[], outcomes: Map<string, Outcome>, err
 
 export function failure(error: unknown): Outcome {
   const message = error instanceof Error ? error.message : String(error);
-  const code = error && typeof error === 'object' && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
+  const code =
+    error && typeof error === 'object' && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
   return { status: 'failed', message, ...(code ? { code } : {}) };
 }

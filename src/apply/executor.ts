@@ -25,7 +25,11 @@ export async function applyChanges(input: ApplyInput): Promise<ApplyResult> {
     desired: new Map(input.desired.map((d) => [d.address, d])),
     ...(input.record ? { record: input.record } : {}),
   };
-  const units = buildUnits(input.changes, (address) => env.desired.get(address)?.parentAddress, input.options.bulkThreshold);
+  const units = buildUnits(
+    input.changes,
+    (address) => env.desired.get(address)?.parentAddress,
+    input.options.bulkThreshold,
+  );
   const byAddress = new Map(input.changes.map((c) => [c.address, c]));
   const outcomes = await walkGraph(units, (unit) => runUnit(unit, env, input), {
     concurrency: input.options.concurrency,
@@ -72,7 +76,11 @@ function outcomeOf(change: Change, outcomes: ReadonlyMap<string, Outcome>): Outc
   const old = outcomes.get(oldObjectKey(change.address));
   if (main.status !== 'applied' || !old || old.status === 'applied') return main;
   const why = old.status === 'failed' ? old.message : old.reason;
-  return { status: 'failed', code: 'SB_APPLY_OLD_KEPT', message: `the new object was created, but the old one (id ${change.id ?? '?'}) was kept: ${why}` };
+  return {
+    status: 'failed',
+    code: 'SB_APPLY_OLD_KEPT',
+    message: `the new object was created, but the old one (id ${change.id ?? '?'}) was kept: ${why}`,
+  };
 }
 
 /**
@@ -81,7 +89,8 @@ function outcomeOf(change: Change, outcomes: ReadonlyMap<string, Outcome>): Outc
  * for 4,000 applied changes, on the apply's critical path).
  */
 function changeEntry(change: Change, outcome: Outcome) {
-  if (outcome.status === 'applied') return { type: 'change' as const, address: change.address, action: change.action, outcome: outcome.status };
+  if (outcome.status === 'applied')
+    return { type: 'change' as const, address: change.address, action: change.action, outcome: outcome.status };
   const source = change.source;
   return {
     type: 'change' as const,

@@ -56,7 +56,12 @@ export class IdRegistry {
     }
     if (!node) return {};
     const parent = this.parentLink(node);
-    const parentIds = parent === undefined ? {} : parent.uuid !== undefined ? { [parent.kind]: parent.uuid } : this.idsOf(parent.address);
+    const parentIds =
+      parent === undefined
+        ? {}
+        : parent.uuid !== undefined
+          ? { [parent.kind]: parent.uuid }
+          : this.idsOf(parent.address);
     return created ? { ...parentIds, [node.kind]: created.id } : parentIds;
   }
 
@@ -90,7 +95,10 @@ export class IdRegistry {
   resolve(request: RequestSpec): RequestSpec {
     const resolved: RequestSpec = { ...request, path: this.resolvePath(request.path) };
     if (request.body !== undefined) resolved.body = this.resolveBody(request.body);
-    if (request.query) resolved.query = Object.fromEntries(Object.entries(request.query).map(([k, v]) => [k, this.resolveBody(v) as string]));
+    if (request.query)
+      resolved.query = Object.fromEntries(
+        Object.entries(request.query).map(([k, v]) => [k, this.resolveBody(v) as string]),
+      );
     return resolved;
   }
 
@@ -98,12 +106,16 @@ export class IdRegistry {
   parentLink(node: DesiredNode): ParentLink | undefined {
     const ref = node.parentRef;
     if (node.parentAddress !== undefined) {
-      const kind = ref?.kind ?? this.desired.get(node.parentAddress)?.kind ?? this.live.byAddress.get(node.parentAddress)?.kind;
+      const kind =
+        ref?.kind ?? this.desired.get(node.parentAddress)?.kind ?? this.live.byAddress.get(node.parentAddress)?.kind;
       return kind === undefined ? undefined : { kind, address: node.parentAddress };
     }
     if (!ref) return undefined;
-    if (ref.uuid !== undefined) return { kind: ref.kind, address: `${ref.kind.toLowerCase()}/${ref.uuid}`, uuid: ref.uuid };
-    return ref.name === undefined ? undefined : { kind: ref.kind, address: kindOf(ref.kind).address(undefined, ref.name) };
+    if (ref.uuid !== undefined)
+      return { kind: ref.kind, address: `${ref.kind.toLowerCase()}/${ref.uuid}`, uuid: ref.uuid };
+    return ref.name === undefined
+      ? undefined
+      : { kind: ref.kind, address: kindOf(ref.kind).address(undefined, ref.name) };
   }
 
   private require(address: string): { id: string; raw: unknown } {

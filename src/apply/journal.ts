@@ -10,10 +10,34 @@ import { maskSecrets } from '../core/secrets.js';
  * the platform's message).
  */
 export type JournalEntry =
-  | { type: 'run'; event: 'start' | 'end'; runId: string; target?: { baseUrl: string; instance: string }; changes?: number; summary?: Record<string, number> }
+  | {
+      type: 'run';
+      event: 'start' | 'end';
+      runId: string;
+      target?: { baseUrl: string; instance: string };
+      changes?: number;
+      summary?: Record<string, number>;
+    }
   | { type: 'intent'; seq: number; address: string; method: string; path: string; purpose: string }
-  | { type: 'outcome'; seq: number; address: string; ok: boolean; status?: number; id?: string; code?: string; message?: string; ms: number }
-  | { type: 'change'; address: string; action: string; outcome: 'applied' | 'failed' | 'skipped'; message?: string; source?: string };
+  | {
+      type: 'outcome';
+      seq: number;
+      address: string;
+      ok: boolean;
+      status?: number;
+      id?: string;
+      code?: string;
+      message?: string;
+      ms: number;
+    }
+  | {
+      type: 'change';
+      address: string;
+      action: string;
+      outcome: 'applied' | 'failed' | 'skipped';
+      message?: string;
+      source?: string;
+    };
 
 /** The default journal file: `<stateDir>/journal-<timestamp>.jsonl`. */
 export function defaultJournalPath(stateDir: string, now: Date = new Date()): string {
@@ -99,7 +123,10 @@ export class Journal {
     try {
       await this.handle.sync();
     } catch (error) {
-      this.syncError ??= new SwitchboardError('SB_JOURNAL', `cannot sync the journal ${this.path}: ${(error as Error).message}`);
+      this.syncError ??= new SwitchboardError(
+        'SB_JOURNAL',
+        `cannot sync the journal ${this.path}: ${(error as Error).message}`,
+      );
     }
   }
 }

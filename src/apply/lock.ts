@@ -52,17 +52,29 @@ export class ApplyLock {
       const found = await inspect(path);
       if (found.type === 'gone') continue;
       if (found.type === 'not-a-file') {
-        throw new SwitchboardError('SB_APPLY_LOCK', `${path} is ${found.what}, not a lock file: switchboard keeps nothing else there; remove it, then run again`);
+        throw new SwitchboardError(
+          'SB_APPLY_LOCK',
+          `${path} is ${found.what}, not a lock file: switchboard keeps nothing else there; remove it, then run again`,
+        );
       }
       if (found.type === 'unreadable') {
-        throw new SwitchboardError('SB_APPLY_LOCKED', `${path} exists but does not name its owner: if no other apply is running from this state directory, delete the file`);
+        throw new SwitchboardError(
+          'SB_APPLY_LOCKED',
+          `${path} exists but does not name its owner: if no other apply is running from this state directory, delete the file`,
+        );
       }
       const held = found.owner;
       if (held.host === owner.host && isAlive(held.pid)) {
-        throw new SwitchboardError('SB_APPLY_LOCKED', `another apply is running from this state directory (pid ${held.pid} since ${held.since}, ${path}): wait for it to end; if it is gone, delete the file`);
+        throw new SwitchboardError(
+          'SB_APPLY_LOCKED',
+          `another apply is running from this state directory (pid ${held.pid} since ${held.since}, ${path}): wait for it to end; if it is gone, delete the file`,
+        );
       }
       if (held.host !== owner.host) {
-        throw new SwitchboardError('SB_APPLY_LOCKED', `${path} is held by an apply on ${held.host} (pid ${held.pid} since ${held.since}): wait for it to end; if it is gone, delete the file`);
+        throw new SwitchboardError(
+          'SB_APPLY_LOCKED',
+          `${path} is held by an apply on ${held.host} (pid ${held.pid} since ${held.since}): wait for it to end; if it is gone, delete the file`,
+        );
       }
       if (await removeIfUnchanged(path, found.text)) {
         tookOver = `a lock left by pid ${held.pid} (${held.since}), which is no longer running, was taken over`;

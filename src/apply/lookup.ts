@@ -30,9 +30,17 @@ export async function findByIdentity(
 
 /** Lists every item of a collection (all pages), as the reader does. */
 export async function fetchItems(client: ApplyClient, spec: ListSpec): Promise<Record<string, unknown>[]> {
-  const common = { path: spec.path, ...(spec.query ? { query: spec.query } : {}), ...(spec.role ? { role: spec.role } : {}) };
+  const common = {
+    path: spec.path,
+    ...(spec.query ? { query: spec.query } : {}),
+    ...(spec.role ? { role: spec.role } : {}),
+  };
   if (spec.style === 'object') {
-    const response = await client.request<Record<string, unknown> | undefined>({ method: 'GET', ...common, notFoundIsEmpty: spec.notFoundIsEmpty ?? false });
+    const response = await client.request<Record<string, unknown> | undefined>({
+      method: 'GET',
+      ...common,
+      notFoundIsEmpty: spec.notFoundIsEmpty ?? false,
+    });
     return response.body && typeof response.body === 'object' ? [{ ...response.body, ...spec.inject }] : [];
   }
   const items = await client.listPages<Record<string, unknown>>({

@@ -57,16 +57,18 @@ export class RecordKeeper {
 
   /** Writes the record when something changed since the last write. */
   flush(): Promise<void> {
-    this.writing = this.writing.catch(() => undefined).then(async () => {
-      if (!this.dirty) return;
-      this.dirty = false;
-      try {
-        await writeLastApplied(this.file, this.target, this.entries);
-      } catch (error) {
-        this.dirty = true;
-        throw error;
-      }
-    });
+    this.writing = this.writing
+      .catch(() => undefined)
+      .then(async () => {
+        if (!this.dirty) return;
+        this.dirty = false;
+        try {
+          await writeLastApplied(this.file, this.target, this.entries);
+        } catch (error) {
+          this.dirty = true;
+          throw error;
+        }
+      });
     return this.writing;
   }
 

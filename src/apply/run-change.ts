@@ -63,9 +63,17 @@ export async function runChange(change: Change, step: Step, env: ChangeEnv): Pro
 }
 
 /** The requests the planner built for one step of a change. */
-export function plannedRequests(change: Change, step: keyof BuiltRequests, env: Pick<ChangeEnv, 'requests'>): readonly RequestSpec[] {
+export function plannedRequests(
+  change: Change,
+  step: keyof BuiltRequests,
+  env: Pick<ChangeEnv, 'requests'>,
+): readonly RequestSpec[] {
   const requests = env.requests.get(change.address)?.[step];
-  if (!requests) throw new ChangeError(`no ${step} requests were planned for ${change.address}: apply only what this run planned`, 'SB_APPLY_NOT_PLANNED');
+  if (!requests)
+    throw new ChangeError(
+      `no ${step} requests were planned for ${change.address}: apply only what this run planned`,
+      'SB_APPLY_NOT_PLANNED',
+    );
   return requests;
 }
 
@@ -89,10 +97,20 @@ async function createObject(change: Change, kind: KindDefinition, desired: Desir
  * (administrators) answers 400 when the object already exists: it is updated instead.
  * Returns the created id, or `updated-existing`.
  */
-async function sendCreate(request: RequestSpec, change: Change, kind: KindDefinition, desired: DesiredNode, env: ChangeEnv): Promise<unknown> {
+async function sendCreate(
+  request: RequestSpec,
+  change: Change,
+  kind: KindDefinition,
+  desired: DesiredNode,
+  env: ChangeEnv,
+): Promise<unknown> {
   for (let attempt = 1; ; attempt++) {
     try {
-      const response = await env.sender.send<unknown>(request, change.address, attempt === 1 ? 'create' : 'create (re-sent: not found after an unknown outcome)');
+      const response = await env.sender.send<unknown>(
+        request,
+        change.address,
+        attempt === 1 ? 'create' : 'create (re-sent: not found after an unknown outcome)',
+      );
       return await createdIdOf(response.body, change, kind, desired, env);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
@@ -112,7 +130,13 @@ async function sendCreate(request: RequestSpec, change: Change, kind: KindDefini
 }
 
 /** The created object's id, from the answer or by looking it up (a 204 without an id). */
-async function createdIdOf(body: unknown, change: Change, kind: KindDefinition, desired: DesiredNode, env: ChangeEnv): Promise<unknown> {
+async function createdIdOf(
+  body: unknown,
+  change: Change,
+  kind: KindDefinition,
+  desired: DesiredNode,
+  env: ChangeEnv,
+): Promise<unknown> {
   const from = kind.createdId;
   if (from?.from === 'body' && body && typeof body === 'object') {
     const value = (body as Record<string, unknown>)[from.field];
@@ -122,7 +146,10 @@ async function createdIdOf(body: unknown, change: Change, kind: KindDefinition, 
   if (kind.unreadable || from?.from === 'identity') return kind.identity(desired.fields);
   const found = await lookUp(kind, desired, env);
   if (found === undefined) {
-    throw new ChangeError(`${change.address} was created, but the platform gave no id and listing its collection does not show it`, 'SB_APPLY_NO_ID');
+    throw new ChangeError(
+      `${change.address} was created, but the platform gave no id and listing its collection does not show it`,
+      'SB_APPLY_NO_ID',
+    );
   }
   return found;
 }
@@ -131,11 +158,23 @@ async function lookUp(kind: KindDefinition, desired: DesiredNode, env: ChangeEnv
   if (!kind.list) return undefined;
   const parent = env.ids.parentRefOf(desired);
   const client = env.sender.lookupClient(desired.address, 'look up by identity');
-  return findByIdentity(client, kind, parent ? parentStandIn(parent) : undefined, kind.identity(desired.fields), env.ctx);
+  return findByIdentity(
+    client,
+    kind,
+    parent ? parentStandIn(parent) : undefined,
+    kind.identity(desired.fields),
+    env.ctx,
+  );
 }
 
 /** Doc 1 §4.2: "400 when the e-mail already exists": the account is there, so it is updated. */
-async function updateExisting(change: Change, kind: KindDefinition, desired: DesiredNode, env: ChangeEnv, createError: ApiError): Promise<void> {
+async function updateExisting(
+  change: Change,
+  kind: KindDefinition,
+  desired: DesiredNode,
+  env: ChangeEnv,
+  createError: ApiError,
+): Promise<void> {
   const parent = env.ids.parentRefOf(desired);
   const identity = kind.identity(desired.fields);
   const existing: LiveObject = {
@@ -148,31 +187,46 @@ async function updateExisting(change: Change, kind: KindDefinition, desired: Des
   if (parent) existing.parentAddress = parent.address;
   const requests = (await kind.update?.(desired, existing, env.ctx, Object.keys(desired.fields))) ?? [];
   try {
-    for (const request of requests) await env.sender.send(env.ids.resolve(request), change.address, 'update (create answered 400: already exists)');
+    for (const request of requests)
+      await env.sender.send(env.ids.resolve(request), change.address, 'update (create answered 400: already exists)');
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
-    throw new ChangeError(`${createError.message}; updating the existing object instead failed too: ${why}`, createError.code);
+    throw new ChangeError(
+      `${createError.message}; updating the existing object instead failed too: ${why}`,
+      createError.code,
+    );
   }
 }
 
 async function updateObject(change: Change, kind: KindDefinition, desired: DesiredNode, env: ChangeEnv): Promise<void> {
   if (!kind.update) throw new ChangeError(`the API cannot update ${kind.kind} objects`, 'SB_APPLY_CANNOT_UPDATE');
-  for (const request of plannedRequests(change, 'update', env)) await env.sender.send(env.ids.resolve(request), change.address, 'update');
+  for (const request of plannedRequests(change, 'update', env))
+    await env.sender.send(env.ids.resolve(request), change.address, 'update');
   env.record?.applied(desired);
 }
 
 /** Deletes are idempotent where the spec says so: a 404 means it is already gone. */
 async function deleteObject(change: Change, kind: KindDefinition, env: ChangeEnv): Promise<void> {
-  if (!kind.delete) throw new ChangeError(kind.cannotDelete ?? `the API cannot delete ${kind.kind} objects`, 'SB_APPLY_CANNOT_DELETE');
+  if (!kind.delete)
+    throw new ChangeError(kind.cannotDelete ?? `the API cannot delete ${kind.kind} objects`, 'SB_APPLY_CANNOT_DELETE');
   for (const request of plannedRequests(change, 'delete', env)) {
-    await env.sender.send(env.ids.resolve(request), change.address, change.action === 'replace' ? 'delete (replace)' : 'delete', {
-      okStatuses: request.method === 'DELETE' ? [404] : [],
-    });
+    await env.sender.send(
+      env.ids.resolve(request),
+      change.address,
+      change.action === 'replace' ? 'delete (replace)' : 'delete',
+      {
+        okStatuses: request.method === 'DELETE' ? [404] : [],
+      },
+    );
   }
   if (change.action === 'delete') env.record?.deleted(change.address);
 }
 
 function requireDesired(change: Change, desired: DesiredNode | undefined): DesiredNode {
-  if (!desired) throw new ChangeError(`${change.address} is not declared in the manifests given: plan and apply from the same manifests`, 'SB_APPLY_NO_DESIRED');
+  if (!desired)
+    throw new ChangeError(
+      `${change.address} is not declared in the manifests given: plan and apply from the same manifests`,
+      'SB_APPLY_NO_DESIRED',
+    );
   return desired;
 }

@@ -14,7 +14,10 @@ const MAX_LISTED = 30;
  * order: they carry the same actions and digests, and their live objects were just read.
  */
 export function checkSavedPlan(saved: Plan, fresh: Plan, planFile: string): Change[] {
-  if (saved.target.baseUrl.replace(/\/+$/, '') !== fresh.target.baseUrl.replace(/\/+$/, '') || saved.target.instance !== fresh.target.instance) {
+  if (
+    saved.target.baseUrl.replace(/\/+$/, '') !== fresh.target.baseUrl.replace(/\/+$/, '') ||
+    saved.target.instance !== fresh.target.instance
+  ) {
     throw new RefusedError(
       'SB_PLAN_TARGET',
       `${planFile} was made for ${saved.target.baseUrl} (instance ${saved.target.instance}), not ${fresh.target.baseUrl} (instance ${fresh.target.instance}): apply it with the environment it was made for`,
@@ -48,7 +51,8 @@ export function checkSavedPlan(saved: Plan, fresh: Plan, planFile: string): Chan
 function staleReason(saved: Change, now: Change | undefined): string | undefined {
   if (!now) return `the plan would now do nothing here (saved: ${saved.action})`;
   if (now.action !== saved.action) return `the plan would now ${now.action} (saved: ${saved.action})`;
-  if (now.provider !== saved.provider) return `the plan would now make it through the ${now.provider} provider (saved: ${saved.provider})`;
+  if (now.provider !== saved.provider)
+    return `the plan would now make it through the ${now.provider} provider (saved: ${saved.provider})`;
   if ((now.liveDigest ?? null) !== (saved.liveDigest ?? null)) return 'the live object changed since the plan was made';
   const requests = (c: Change) => c.requests.map((r) => `${r.method} ${r.path}`).join('\n');
   if (requests(now) !== requests(saved)) return 'the requests it needs changed (a parent was re-created?)';
@@ -69,23 +73,34 @@ const OPTION_FLAGS: Record<keyof PlanOptions, string> = {
  * also given on the command line must say the same, or the run is refused (exit 3). A plan
  * file without `options` (made before they were recorded) leaves the given ones as they are.
  */
-export function savedPlanOptions(saved: Plan, given: PlanOptions, isExplicit: (option: keyof PlanOptions) => boolean, planFile: string): PlanOptions {
+export function savedPlanOptions(
+  saved: Plan,
+  given: PlanOptions,
+  isExplicit: (option: keyof PlanOptions) => boolean,
+  planFile: string,
+): PlanOptions {
   if (!saved.options) return given;
   const used = { ...saved.options };
   const clashes: string[] = [];
   for (const key of Object.keys(OPTION_FLAGS) as (keyof PlanOptions)[]) {
     if (isExplicit(key) && JSON.stringify(given[key]) !== JSON.stringify(used[key])) {
-      clashes.push(`${OPTION_FLAGS[key]}: the plan was made with ${describeOption(key, used[key])}, this command gives ${describeOption(key, given[key])}`);
+      clashes.push(
+        `${OPTION_FLAGS[key]}: the plan was made with ${describeOption(key, used[key])}, this command gives ${describeOption(key, given[key])}`,
+      );
     }
   }
   if (clashes.length > 0) {
-    throw new RefusedError('SB_PLAN_OPTIONS', `${planFile} was made with other options:\n${clashes.map((c) => `  ${c}`).join('\n')}\nLeave them out (the plan's own are used) or make a new plan.`);
+    throw new RefusedError(
+      'SB_PLAN_OPTIONS',
+      `${planFile} was made with other options:\n${clashes.map((c) => `  ${c}`).join('\n')}\nLeave them out (the plan's own are used) or make a new plan.`,
+    );
   }
   return used;
 }
 
 function describeOption(key: keyof PlanOptions, value: PlanOptions[keyof PlanOptions]): string {
-  if (Array.isArray(value)) return value.length === 0 ? `no ${OPTION_FLAGS[key]}` : value.map((v) => `${OPTION_FLAGS[key]} ${v}`).join(' ');
+  if (Array.isArray(value))
+    return value.length === 0 ? `no ${OPTION_FLAGS[key]}` : value.map((v) => `${OPTION_FLAGS[key]} ${v}`).join(' ');
   if (typeof value === 'boolean') return value ? OPTION_FLAGS[key] : `no ${OPTION_FLAGS[key]}`;
   return `${OPTION_FLAGS[key]} ${value}`;
 }
@@ -102,10 +117,14 @@ function describeOption(key: keyof PlanOptions, value: PlanOptions[keyof PlanOpt
  */
 export function rereadScope(saved: Plan, options: PlanOptions, planFile: string): PlanOptions {
   if (saved.errors.length > 0) {
-    throw new RefusedError('SB_PLAN_REFUSED', `${planFile} was refused by the safety rails when it was made (${saved.errors.map((e) => e.code).join(', ')}): make a new plan once the reason is gone`);
+    throw new RefusedError(
+      'SB_PLAN_REFUSED',
+      `${planFile} was refused by the safety rails when it was made (${saved.errors.map((e) => e.code).join(', ')}): make a new plan once the reason is gone`,
+    );
   }
   if (saved.changes.length === 0) return options;
   const targets = new Set<string>();
-  for (const change of saved.changes) targets.add(change.action === 'delete' ? (parentAddressOf(change.address) ?? change.address) : change.address);
+  for (const change of saved.changes)
+    targets.add(change.action === 'delete' ? (parentAddressOf(change.address) ?? change.address) : change.address);
   return { ...options, target: [...targets], maxDeletePercent: 100 };
 }

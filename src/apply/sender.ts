@@ -54,15 +54,24 @@ export class Sender {
    */
   lookupClient(address: string, purpose: string): ApplyClient {
     return {
-      request: <T>(options: Parameters<ApplyClient['request']>[0]) => this.journalled(options.method, options.path, address, purpose, () => this.client.request<T>(options)),
+      request: <T>(options: Parameters<ApplyClient['request']>[0]) =>
+        this.journalled(options.method, options.path, address, purpose, () => this.client.request<T>(options)),
       listPages: async <T>(options: Parameters<ApplyClient['listPages']>[0]) => {
-        const all = await this.journalled('GET', options.path, address, `${purpose} (every page)`, async () => ({ status: 200, body: await this.client.listPages<T>(options) }));
+        const all = await this.journalled('GET', options.path, address, `${purpose} (every page)`, async () => ({
+          status: 200,
+          body: await this.client.listPages<T>(options),
+        }));
         return all.body;
       },
     };
   }
 
-  private once<T>(request: RequestSpec, address: string, purpose: string, extra: { okStatuses?: readonly number[] }): Promise<{ status: number; body: T }> {
+  private once<T>(
+    request: RequestSpec,
+    address: string,
+    purpose: string,
+    extra: { okStatuses?: readonly number[] },
+  ): Promise<{ status: number; body: T }> {
     return this.journalled(request.method, request.path, address, purpose, () =>
       this.client.request<T>({
         method: request.method as 'GET' | 'POST' | 'PUT' | 'DELETE',
@@ -76,7 +85,13 @@ export class Sender {
   }
 
   /** Runs one request (or one paged list) between its intent and its outcome in the journal. */
-  private async journalled<R extends { status: number; body: unknown }>(method: string, path: string, address: string, purpose: string, call: () => Promise<R>): Promise<R> {
+  private async journalled<R extends { status: number; body: unknown }>(
+    method: string,
+    path: string,
+    address: string,
+    purpose: string,
+    call: () => Promise<R>,
+  ): Promise<R> {
     const seq = this.journal?.nextSeq() ?? 0;
     // Written before the request leaves; a journal that cannot take it stops the request.
     this.journal?.append({ type: 'intent', seq, address, method, path, purpose });
@@ -85,13 +100,35 @@ export class Sender {
     try {
       const response = await call();
       const id = idIn(response.body);
-      this.recordAfter({ type: 'outcome', seq, address, ok: true, status: response.status, ...(id ? { id } : {}), ms: Math.round(performance.now() - begin) });
+      this.recordAfter({
+        type: 'outcome',
+        seq,
+        address,
+        ok: true,
+        status: response.status,
+        ...(id ? { id } : {}),
+        ms: Math.round(performance.now() - begin),
+      });
       return response;
     } catch (error) {
       const status = error instanceof ApiError ? error.status : undefined;
       const code = error instanceof ApiError ? error.code : 'SB_APPLY_INTERNAL';
-      const message = error instanceof ApiError ? error.platformMessage ?? error.detail : error instanceof Error ? error.message : String(error);
-      this.recordAfter({ type: 'outcome', seq, address, ok: false, ...(status === undefined ? {} : { status }), code, message, ms: Math.round(performance.now() - begin) });
+      const message =
+        error instanceof ApiError
+          ? (error.platformMessage ?? error.detail)
+          : error instanceof Error
+            ? error.message
+            : String(error);
+      this.recordAfter({
+        type: 'outcome',
+        seq,
+        address,
+        ok: false,
+        ...(status === undefined ? {} : { status }),
+        code,
+        message,
+        ms: Math.round(performance.now() - begin),
+      });
       throw error;
     }
   }

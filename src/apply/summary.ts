@@ -28,7 +28,9 @@ export function renderSummary(result: ApplyResult, journalPath?: string): string
   }
   const seconds = (result.elapsedMs / 1000).toFixed(1);
   lines.push('');
-  lines.push(`Apply ${result.failed + result.skipped > 0 ? 'incomplete' : 'complete'}: ${result.applied} applied, ${result.failed} failed, ${result.skipped} skipped (${result.requests} requests, ${seconds} s).`);
+  lines.push(
+    `Apply ${result.failed + result.skipped > 0 ? 'incomplete' : 'complete'}: ${result.applied} applied, ${result.failed} failed, ${result.skipped} skipped (${result.requests} requests, ${seconds} s).`,
+  );
   if (journalPath) lines.push(`Journal: ${journalPath}`);
   if (result.failed + result.skipped > 0) {
     lines.push('Fix the failures and run apply again: what was applied is matched by identity and not repeated.');

@@ -6,10 +6,7 @@ import type { WalkNode } from './walk.js';
 
 /** A node of the apply graph: one change (or one step of it), or a bulk group of changes. */
 export type Unit = WalkNode &
-  (
-    | { type: 'change'; change: Change; step: Step }
-    | { type: 'bulk'; route: BulkRoute; changes: Change[] }
-  );
+  ({ type: 'change'; change: Change; step: Step } | { type: 'bulk'; route: BulkRoute; changes: Change[] });
 
 /** The address under which the old object's delete of a create-before-delete replace is tracked. */
 export function oldObjectKey(address: string): string {
@@ -28,7 +25,11 @@ export function oldObjectKey(address: string): string {
  *   a route whose items name siblings by identity runs after the siblings' creates have
  *   ended (ordering only: an item naming a sibling that failed fails on its own).
  */
-export function buildUnits(changes: readonly Change[], parentOf: (address: string) => string | undefined, threshold = BULK_THRESHOLD): Unit[] {
+export function buildUnits(
+  changes: readonly Change[],
+  parentOf: (address: string) => string | undefined,
+  threshold = BULK_THRESHOLD,
+): Unit[] {
   const groups = new Map<string, { route: BulkRoute; changes: Change[] }>();
   for (const change of changes) {
     const route = change.action === 'create' || change.action === 'update' ? bulkRouteOf(change) : undefined;
@@ -49,20 +50,51 @@ export function buildUnits(changes: readonly Change[], parentOf: (address: strin
     const after: string[] = [];
     if (group.route.afterSiblingCreates) {
       const parents = new Set(group.changes.map((c) => parentOf(c.address)));
-      for (const c of changes) if ((c.action === 'create' || c.action === 'replace') && parents.has(parentOf(c.address))) after.push(c.address);
+      for (const c of changes)
+        if ((c.action === 'create' || c.action === 'replace') && parents.has(parentOf(c.address)))
+          after.push(c.address);
     }
-    units.push({ type: 'bulk', key: `bulk ${key}`, provides, needs, after, route: group.route, changes: group.changes });
+    units.push({
+      type: 'bulk',
+      key: `bulk ${key}`,
+      provides,
+      needs,
+      after,
+      route: group.route,
+      changes: group.changes,
+    });
   }
   const dependents = dependentsOf(changes);
   for (const change of changes) {
     if (batched.has(change)) continue;
     if (change.action === 'replace' && kindOf(change.kind).createBeforeDelete) {
-      units.push({ type: 'change', key: change.address, provides: [change.address], needs: change.dependsOn, change, step: 'create' });
+      units.push({
+        type: 'change',
+        key: change.address,
+        provides: [change.address],
+        needs: change.dependsOn,
+        change,
+        step: 'create',
+      });
       const after = [change.address, ...transitive(change.address, dependents)];
-      units.push({ type: 'change', key: oldObjectKey(change.address), provides: [oldObjectKey(change.address)], needs: after, change, step: 'delete-old' });
+      units.push({
+        type: 'change',
+        key: oldObjectKey(change.address),
+        provides: [oldObjectKey(change.address)],
+        needs: after,
+        change,
+        step: 'delete-old',
+      });
       continue;
     }
-    units.push({ type: 'change', key: change.address, provides: [change.address], needs: change.dependsOn, change, step: 'all' });
+    units.push({
+      type: 'change',
+      key: change.address,
+      provides: [change.address],
+      needs: change.dependsOn,
+      change,
+      step: 'all',
+    });
   }
   // Bulk groups first: they carry the most work, so they should not wait behind small changes.
   return units;

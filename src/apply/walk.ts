@@ -40,14 +40,22 @@ export type RunNode<N extends WalkNode> = (node: N) => Promise<ReadonlyMap<strin
  * unless `failFast`, which stops starting new nodes. Never rejects: a node that throws
  * fails the addresses it provides.
  */
-export async function walkGraph<N extends WalkNode>(nodes: readonly N[], run: RunNode<N>, options: WalkOptions): Promise<Map<string, Outcome>> {
+export async function walkGraph<N extends WalkNode>(
+  nodes: readonly N[],
+  run: RunNode<N>,
+  options: WalkOptions,
+): Promise<Map<string, Outcome>> {
   const outcomes = new Map<string, Outcome>();
   const provided = new Set(nodes.flatMap((n) => n.provides));
   const waiting = new Map<N, Set<string>>();
   const dependents = new Map<string, N[]>();
   const soft = new Map<N, Set<string>>();
   for (const node of nodes) {
-    const open = new Set([...node.needs, ...(node.after ?? [])].filter((address) => provided.has(address) && !node.provides.includes(address)));
+    const open = new Set(
+      [...node.needs, ...(node.after ?? [])].filter(
+        (address) => provided.has(address) && !node.provides.includes(address),
+      ),
+    );
     waiting.set(node, open);
     soft.set(node, new Set((node.after ?? []).filter((address) => !node.needs.includes(address))));
     for (const address of open) dependents.set(address, [...(dependents.get(address) ?? []), node]);
@@ -84,7 +92,9 @@ export async function walkGraph<N extends WalkNode>(nodes: readonly N[], run: Ru
     waiting.delete(node);
     const task = limit(async () => {
       if (stopped || options.signal?.aborted) {
-        const reason = stopped ? 'not started: --fail-fast after an earlier failure' : 'not started: the run was interrupted';
+        const reason = stopped
+          ? 'not started: --fail-fast after an earlier failure'
+          : 'not started: the run was interrupted';
         for (const address of node.provides) settle(address, { status: 'skipped', reason });
         return;
       }

@@ -19,7 +19,10 @@ const EXIT_CODES: Record<string, string[]> = {
     '3  a safety rail refused: plan errors, a stale saved plan, an option contradicting it',
     '130  interrupted twice (Ctrl-C again while the requests in flight finished)',
   ],
-  export: ['0  the manifests were written', '1  an error (a non-empty --out without --force, an unknown scope, an unreachable server)'],
+  export: [
+    '0  the manifests were written',
+    '1  an error (a non-empty --out without --force, an unknown scope, an unreachable server)',
+  ],
   sim: ['0  stopped (Ctrl-C or SIGTERM)', '1  could not start (port in use, unreadable seed or state file)'],
   demo: ['0  every step did what it should', '1  a step did not'],
   init: ['0  every file was written', '1  a file exists (without --force), or a file could not be written'],
@@ -36,7 +39,13 @@ const COLOURING = new Set(['plan', 'apply', 'demo']);
 
 /** The footer of `switchboard <name> --help`. */
 export function commandHelpFooter(name: string): string {
-  const lines = ['', 'Exit codes:', ...(EXIT_CODES[name] ?? DEFAULT_EXIT_CODES).map((l) => `  ${l}`), '', 'Environment:'];
+  const lines = [
+    '',
+    'Exit codes:',
+    ...(EXIT_CODES[name] ?? DEFAULT_EXIT_CODES).map((l) => `  ${l}`),
+    '',
+    'Environment:',
+  ];
   lines.push('  SWITCHBOARD_LOG_LEVEL  the level of the JSON log on stderr (as --log-level, which wins)');
   if (COLOURING.has(name)) lines.push('  NO_COLOR               set (to anything): no colours, as --no-color');
   if (READING_MANIFESTS.has(name)) lines.push('  any ${VAR} a manifest references; its value is treated as a secret');

@@ -18,7 +18,12 @@ export function addConnectionOptions(command: Command): Command {
 /** Options shared by `plan` and `apply`. */
 export function addPlanOptions(command: Command): Command {
   return addConnectionOptions(command)
-    .option('--target <address>', 'limit the plan to this address, its subtree and what it depends on (repeatable; a trailing * globs)', collect, [])
+    .option(
+      '--target <address>',
+      'limit the plan to this address, its subtree and what it depends on (repeatable; a trailing * globs)',
+      collect,
+      [],
+    )
     .option('--exclude <address>', 'leave this address and its subtree out (repeatable)', collect, [])
     .option('--prune', 'delete undeclared live objects in every declared collection', false)
     .option('--max-delete-percent <n>', 'refuse deleting more than this share of a kind in scope', percent, 10)

@@ -1,4 +1,9 @@
 export { CONFIG_FILE_NAME, loadConnection } from './load-connection.js';
-export type { ConnectionAuth, ConnectionConfig, LoadConnectionOptions, RoutingEngineConnection } from './load-connection.js';
+export type {
+  ConnectionAuth,
+  ConnectionConfig,
+  LoadConnectionOptions,
+  RoutingEngineConnection,
+} from './load-connection.js';
 export { interpolate, type MissingVariable } from './interpolate.js';
 export { assertSecureTransport, isLoopbackHost } from './transport-security.js';

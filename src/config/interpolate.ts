@@ -12,7 +12,12 @@ const REFERENCE = /\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
  * `VAR` (CONTRACT §2); `$$` is a literal `$`. Interpolating after parsing keeps secrets
  * with YAML-special characters intact. Unset variables are collected, not thrown.
  */
-export function interpolate(value: unknown, env: Readonly<Record<string, string | undefined>>, at = '', missing: MissingVariable[] = []): { value: unknown; missing: MissingVariable[] } {
+export function interpolate(
+  value: unknown,
+  env: Readonly<Record<string, string | undefined>>,
+  at = '',
+  missing: MissingVariable[] = [],
+): { value: unknown; missing: MissingVariable[] } {
   if (typeof value === 'string') {
     const replaced = value.replace(REFERENCE, (match, name: string | undefined) => {
       if (name === undefined) return '$';
@@ -30,7 +35,8 @@ export function interpolate(value: unknown, env: Readonly<Record<string, string 
   }
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) out[key] = interpolate(item, env, at ? `${at}.${key}` : key, missing).value;
+    for (const [key, item] of Object.entries(value))
+      out[key] = interpolate(item, env, at ? `${at}.${key}` : key, missing).value;
     return { value: out, missing };
   }
   return { value, missing };
@@ -46,15 +52,20 @@ const DOLLAR_MARK = '__sbdollar__';
  * after parsing, so secrets with YAML-special characters stay intact.
  */
 export function protectReferences(text: string): string {
-  return text.replace(REFERENCE, (_match, name: string | undefined) => (name === undefined ? DOLLAR_MARK : `${MARK}${name}__`));
+  return text.replace(REFERENCE, (_match, name: string | undefined) =>
+    name === undefined ? DOLLAR_MARK : `${MARK}${name}__`,
+  );
 }
 
 /** Turns the placeholders of `protectReferences` back into `${VAR}` / `$$` in every string. */
 export function restoreReferences(value: unknown): unknown {
   if (typeof value === 'string') {
-    return value.replaceAll(DOLLAR_MARK, '$$$$').replace(/__sbvar_([A-Za-z_][A-Za-z0-9_]*?)__/g, (_m, name: string) => `\${${name}}`);
+    return value
+      .replaceAll(DOLLAR_MARK, '$$$$')
+      .replace(/__sbvar_([A-Za-z_][A-Za-z0-9_]*?)__/g, (_m, name: string) => `\${${name}}`);
   }
   if (Array.isArray(value)) return value.map(restoreReferences);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, restoreReferences(v)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, restoreReferences(v)]));
   return value;
 }

@@ -72,7 +72,10 @@ export async function loadConnection(options: LoadConnectionOptions): Promise<Co
   const file = options.configPath ? resolve(cwd, options.configPath) : await existing(resolve(cwd, CONFIG_FILE_NAME));
   if (options.configPath && !(await existing(file!))) throw configError(`config file ${options.configPath} not found`);
   if (!file) {
-    if (options.envName) throw configError(`--env ${options.envName} given, but there is no ${CONFIG_FILE_NAME} in ${cwd} (use --config FILE)`);
+    if (options.envName)
+      throw configError(
+        `--env ${options.envName} given, but there is no ${CONFIG_FILE_NAME} in ${cwd} (use --config FILE)`,
+      );
     return fromEnvironment(options.env, cwd, options.platform !== false, options.routing === true);
   }
   return fromFile(file, options);
@@ -85,22 +88,36 @@ async function fromFile(file: string, options: LoadConnectionOptions): Promise<C
   } catch (error) {
     throw configError(`${file}: not valid YAML: ${(error as Error).message.split('\n')[0]}`);
   }
-  const environments = isPlainObject(document) && isPlainObject(document['environments']) ? document['environments'] : undefined;
+  const environments =
+    isPlainObject(document) && isPlainObject(document['environments']) ? document['environments'] : undefined;
   if (!environments || Object.keys(environments).length === 0) throw configError(`${file}: no "environments" mapping`);
   const names = Object.keys(environments);
   const name = options.envName ?? (names.length === 1 ? names[0]! : undefined);
-  if (!name) throw configError(`${file} defines several environments (${names.join(', ')}): choose one with --env NAME`);
+  if (!name)
+    throw configError(`${file} defines several environments (${names.join(', ')}): choose one with --env NAME`);
   const raw = environments[name];
   if (!isPlainObject(raw)) throw configError(`${file}: environment "${name}" not found (defined: ${names.join(', ')})`);
   const at = `environments.${name}`;
   const { value, missing } = interpolate(raw, options.env, at);
   const problems = missing.map((m) => `${m.at}: environment variable ${m.name} is not set`);
   const naming = fileNames(at);
-  const config = readEnvironment(value as Record<string, unknown>, naming, dirname(file), problems, options.platform !== false);
+  const config = readEnvironment(
+    value as Record<string, unknown>,
+    naming,
+    dirname(file),
+    problems,
+    options.platform !== false,
+  );
   return finish(config, `${file} (env ${name})`, naming, problems, options.routing === true);
 }
 
-function readEnvironment(raw: Record<string, unknown>, names: SettingNames, baseDir: string, problems: string[], platform: boolean): Omit<ConnectionConfig, 'source'> {
+function readEnvironment(
+  raw: Record<string, unknown>,
+  names: SettingNames,
+  baseDir: string,
+  problems: string[],
+  platform: boolean,
+): Omit<ConnectionConfig, 'source'> {
   unknownKeys(raw, ENV_KEYS, names.of(''), problems);
   // Without platform documents, the platform's url and auth are checked only when given.
   const needed = platform || raw['url'] !== undefined;
@@ -148,31 +165,51 @@ function readBrandingPath(value: unknown, at: string, problems: string[]): strin
   return text;
 }
 
-function readAuth(raw: unknown, at: string, names: SettingNames, problems: string[], allowTotp: boolean): ConnectionAuth | undefined {
+function readAuth(
+  raw: unknown,
+  at: string,
+  names: SettingNames,
+  problems: string[],
+  allowTotp: boolean,
+): ConnectionAuth | undefined {
   const given = (key: string) => isPlainObject(raw) && raw[key] !== undefined;
   if (!isPlainObject(raw) || !['username', 'password', 'token', 'totpSecret'].some(given)) {
     problems.push(names.missingCredentials(at, allowTotp));
     return undefined;
   }
   const name = (key: string) => names.of(`${at}.${key}`);
-  unknownKeys(raw, new Set(['username', 'password', 'token', ...(allowTotp ? ['totpSecret'] : [])]), names.of(`${at}.`), problems);
+  unknownKeys(
+    raw,
+    new Set(['username', 'password', 'token', ...(allowTotp ? ['totpSecret'] : [])]),
+    names.of(`${at}.`),
+    problems,
+  );
   const token = optionalString(raw['token'], name('token'), problems);
   if (token !== undefined) {
-    if (given('username') || given('password')) problems.push(`give either ${name('token')} or ${name('username')}/${name('password')}, not both`);
+    if (given('username') || given('password'))
+      problems.push(`give either ${name('token')} or ${name('username')}/${name('password')}, not both`);
     return { token };
   }
   const username = requiredString(raw['username'], name('username'), problems);
   const password = requiredString(raw['password'], name('password'), problems);
   const totpSecret = optionalString(raw['totpSecret'], name('totpSecret'), problems);
-  if (totpSecret !== undefined && !isValidBase32(totpSecret)) problems.push(`${name('totpSecret')}: not a base32 secret (letters A-Z and digits 2-7)`);
+  if (totpSecret !== undefined && !isValidBase32(totpSecret))
+    problems.push(`${name('totpSecret')}: not a base32 secret (letters A-Z and digits 2-7)`);
   if (username === undefined || password === undefined) return undefined;
   return { username, password, ...(totpSecret ? { totpSecret } : {}) };
 }
 
-function fromEnvironment(env: Readonly<Record<string, string | undefined>>, cwd: string, platform: boolean, routing: boolean): Promise<ConnectionConfig> {
+function fromEnvironment(
+  env: Readonly<Record<string, string | undefined>>,
+  cwd: string,
+  platform: boolean,
+  routing: boolean,
+): Promise<ConnectionConfig> {
   const pick = (name: string): string | undefined => (env[name] === '' ? undefined : env[name]);
   if (!pick('SWITCHBOARD_URL') && (platform || !pick('SWITCHBOARD_RE_URL'))) {
-    throw configError(`no ${CONFIG_FILE_NAME} in ${cwd} and SWITCHBOARD_URL is not set: create the file (see docs) or set SWITCHBOARD_URL and credentials`);
+    throw configError(
+      `no ${CONFIG_FILE_NAME} in ${cwd} and SWITCHBOARD_URL is not set: create the file (see docs) or set SWITCHBOARD_URL and credentials`,
+    );
   }
   const problems: string[] = [];
   const raw: Record<string, unknown> = {
@@ -195,15 +232,34 @@ function fromEnvironment(env: Readonly<Record<string, string | undefined>>, cwd:
   return finish(config, 'environment variables', environmentNames, problems, routing);
 }
 
-function authFromEnv(pick: (name: string) => string | undefined, prefix: string, extra: Record<string, string | undefined>): Record<string, unknown> {
-  return dropUndefined({ token: pick(`${prefix}TOKEN`), username: pick(`${prefix}USERNAME`), password: pick(`${prefix}PASSWORD`), ...extra });
+function authFromEnv(
+  pick: (name: string) => string | undefined,
+  prefix: string,
+  extra: Record<string, string | undefined>,
+): Record<string, unknown> {
+  return dropUndefined({
+    token: pick(`${prefix}TOKEN`),
+    username: pick(`${prefix}USERNAME`),
+    password: pick(`${prefix}PASSWORD`),
+    ...extra,
+  });
 }
 
-async function finish(config: Omit<ConnectionConfig, 'source'>, source: string, names: SettingNames, problems: string[], routing: boolean): Promise<ConnectionConfig> {
+async function finish(
+  config: Omit<ConnectionConfig, 'source'>,
+  source: string,
+  names: SettingNames,
+  problems: string[],
+  routing: boolean,
+): Promise<ConnectionConfig> {
   checkUrl(config.url, config.insecure === true, 'url', names, problems);
-  if (config.routingEngine) checkUrl(config.routingEngine.url, config.routingEngine.insecure === true, 'routingEngine.url', names, problems);
+  if (config.routingEngine)
+    checkUrl(config.routingEngine.url, config.routingEngine.insecure === true, 'routingEngine.url', names, problems);
   else if (routing) problems.push(names.missingRoutingEngine());
-  for (const [key, ca] of [['caFile', config.caFile], ['routingEngine.caFile', config.routingEngine?.caFile]] as const) {
+  for (const [key, ca] of [
+    ['caFile', config.caFile],
+    ['routingEngine.caFile', config.routingEngine?.caFile],
+  ] as const) {
     if (ca && !(await existing(ca))) problems.push(`${names.of(key)}: ${ca} not found`);
   }
   registerCredentials(config.auth);
@@ -237,7 +293,9 @@ function checkUrl(text: string, insecure: boolean, key: string, names: SettingNa
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') problems.push(`${what}: must be an http or https URL`);
   else if (url.protocol === 'http:' && !insecure && !isLoopbackHost(url.hostname)) {
-    problems.push(`${what}: ${url.origin} uses plain http, so credentials would travel unencrypted; use https, or ${names.allowPlainHttp(key)}`);
+    problems.push(
+      `${what}: ${url.origin} uses plain http, so credentials would travel unencrypted; use https, or ${names.allowPlainHttp(key)}`,
+    );
   }
 }
 
@@ -260,7 +318,9 @@ function dropUndefined(record: Record<string, unknown>): Record<string, unknown>
 
 /** `prefix` ends with the separator (`environments.prod.`, `environments.prod.auth.`). */
 function unknownKeys(raw: Record<string, unknown>, allowed: Set<string>, prefix: string, problems: string[]): void {
-  for (const key of Object.keys(raw)) if (!allowed.has(key)) problems.push(`${prefix}${key}: unknown setting (expected one of ${[...allowed].join(', ')})`);
+  for (const key of Object.keys(raw))
+    if (!allowed.has(key))
+      problems.push(`${prefix}${key}: unknown setting (expected one of ${[...allowed].join(', ')})`);
 }
 
 function requiredString(value: unknown, at: string, problems: string[]): string | undefined {

@@ -22,7 +22,8 @@ const ROUTING_TABLES = 'the manifests declare RoutingTable documents';
 export function fileNames(at: string): SettingNames {
   return {
     of: (key) => `${at}.${key}`,
-    missingCredentials: (authKey, allowTotp) => `${at}.${authKey}: expected { username, password${allowTotp ? ', totpSecret?' : ''} } or { token }`,
+    missingCredentials: (authKey, allowTotp) =>
+      `${at}.${authKey}: expected { username, password${allowTotp ? ', totpSecret?' : ''} } or { token }`,
     allowPlainHttp: (urlKey) => `set ${at}.${urlKey.replace(/url$/, 'insecure')}: true if you accept that`,
     missingRoutingEngine: () => `${at}.routingEngine: required, as { url, auth } (${ROUTING_TABLES})`,
   };
@@ -54,8 +55,10 @@ export const environmentNames: SettingNames = {
     const v = (field: string) => ENVIRONMENT_VARIABLES[`${authKey}.${field}`] ?? field;
     return `no credentials: set ${v('username')} and ${v('password')}, or ${v('token')}`;
   },
-  allowPlainHttp: (urlKey) => `set ${ENVIRONMENT_VARIABLES[urlKey.replace(/url$/, 'insecure')] ?? 'insecure'}=true if you accept that`,
-  missingRoutingEngine: () => `${ROUTING_TABLES}: set SWITCHBOARD_RE_URL, and SWITCHBOARD_RE_USERNAME and SWITCHBOARD_RE_PASSWORD or SWITCHBOARD_RE_TOKEN`,
+  allowPlainHttp: (urlKey) =>
+    `set ${ENVIRONMENT_VARIABLES[urlKey.replace(/url$/, 'insecure')] ?? 'insecure'}=true if you accept that`,
+  missingRoutingEngine: () =>
+    `${ROUTING_TABLES}: set SWITCHBOARD_RE_URL, and SWITCHBOARD_RE_USERNAME and SWITCHBOARD_RE_PASSWORD or SWITCHBOARD_RE_TOKEN`,
 };
 
 /** The values a boolean environment variable accepts. */

@@ -54,7 +54,7 @@ export interface Diagnostic {
 
 /** `file:line:col: error CODE: message` (or `address: …` when there is no position). */
 export function formatDiagnostic(d: Diagnostic): string {
-  const where = d.source ? `${d.source.file}:${d.source.line}:${d.source.column}` : d.address ?? '';
+  const where = d.source ? `${d.source.file}:${d.source.line}:${d.source.column}` : (d.address ?? '');
   const head = where ? `${where}: ` : '';
   return `${head}${d.severity} ${d.code}: ${d.message}`;
 }

@@ -35,7 +35,10 @@ export async function editedCopy(from: string, into: string, edit: DemoEdit): Pr
   const doc = docs.find((d) => d.get('kind') === edit.kind && d.getIn(['metadata', 'name']) === edit.name);
   const before = doc?.getIn(['spec', edit.field]);
   if (!doc || !isMap(doc.get('spec')) || typeof before !== 'number') {
-    throw new SwitchboardError('SB_DEMO', `${edit.file} has no ${edit.kind} ${edit.name} with a numeric spec.${edit.field} to change`);
+    throw new SwitchboardError(
+      'SB_DEMO',
+      `${edit.file} has no ${edit.kind} ${edit.name} with a numeric spec.${edit.field} to change`,
+    );
   }
   const after = before + 1;
   doc.setIn(['spec', edit.field], after);

@@ -16,7 +16,12 @@ import { applyRun, openSession, planRun, type PlanRun, type PlanRunOptions, type
 import { editedCopy, type DemoEdit } from './edit-copy.js';
 
 /** The value the last step changes: acme-corp's markup, a one-field update. */
-export const DEMO_EDIT: DemoEdit = { file: 'tenants/acme-corp.yaml', kind: 'Tenant', name: 'acme-corp', field: 'markup' };
+export const DEMO_EDIT: DemoEdit = {
+  file: 'tenants/acme-corp.yaml',
+  kind: 'Tenant',
+  name: 'acme-corp',
+  field: 'markup',
+};
 
 export interface DemoOptions {
   /** The manifest folder (the package's examples/ by default). */
@@ -43,37 +48,61 @@ export async function runDemo(options: DemoOptions): Promise<void> {
   const work = await mkdtemp(join(tmpdir(), 'switchboard-demo-'));
   const shown = displayPath(options.examples);
   let session: Session | undefined;
-  const heading = (n: number, title: string) => out.write(`\n${options.color ? '\x1b[1m' : ''}── ${n}/${STEPS}  ${title}${options.color ? '\x1b[0m' : ''}\n\n`);
-  const plan = (paths: string[]): Promise<PlanRun> => planRun(paths, planOptions(options, join(work, 'state')), options.logger, session);
+  const heading = (n: number, title: string) =>
+    out.write(`\n${options.color ? '\x1b[1m' : ''}── ${n}/${STEPS}  ${title}${options.color ? '\x1b[0m' : ''}\n\n`);
+  const plan = (paths: string[]): Promise<PlanRun> =>
+    planRun(paths, planOptions(options, join(work, 'state')), options.logger, session);
   try {
     out.write('switchboard demo: manifests → plan → apply → plan, on a simulator running inside this process.\n');
 
     heading(1, 'Start the embedded simulator');
-    session = await openSession({ sim: true, concurrency: options.concurrency, logger: options.logger }, { platform: true, routing: true });
-    out.write(`Simulator listening on ${session.target.baseUrl} (instance "${session.target.instance}", the default data set).\n`);
+    session = await openSession(
+      { sim: true, concurrency: options.concurrency, logger: options.logger },
+      { platform: true, routing: true },
+    );
+    out.write(
+      `Simulator listening on ${session.target.baseUrl} (instance "${session.target.instance}", the default data set).\n`,
+    );
 
     heading(2, `Plan ${shown}/ against it`);
     const first = await plan([options.examples]);
     out.write(renderText(first.plan, { color: options.color }));
     const firstCount = changeCount(first.plan);
-    if (first.plan.errors.length > 0) throw new DemoStepError('plan', `the plan was refused: ${first.plan.errors.map((e) => e.code).join(', ')}`);
+    if (first.plan.errors.length > 0)
+      throw new DemoStepError('plan', `the plan was refused: ${first.plan.errors.map((e) => e.code).join(', ')}`);
     if (firstCount === 0) throw new DemoStepError('plan', 'expected changes on a fresh simulator, the plan is empty');
 
     heading(3, 'Apply it');
-    const applied = await applyRun(first, first.plan.changes, { concurrency: options.concurrency, failFast: false, stateDir: join(work, 'state'), runId: `demo-${Date.now().toString(36)}`, progressOut: out, progressMs: 1_000 });
+    const applied = await applyRun(first, first.plan.changes, {
+      concurrency: options.concurrency,
+      failFast: false,
+      stateDir: join(work, 'state'),
+      runId: `demo-${Date.now().toString(36)}`,
+      progressOut: out,
+      progressMs: 1_000,
+    });
     // On a terminal the progress line was redrawn in place; in a log, print where it ended.
     if (!out.isTTY) out.write(`${applied.finalProgress.replace(/, ETA \d+ s$/, '')}\n`);
     out.write(renderSummary(applied.result).replace(/^\n/, ''));
     const { result } = applied;
     if (result.failed + result.skipped > 0 || result.applied !== firstCount) {
-      throw new DemoStepError('apply', `${result.applied} of ${firstCount} changes applied, ${result.failed} failed, ${result.skipped} skipped`);
+      throw new DemoStepError(
+        'apply',
+        `${result.applied} of ${firstCount} changes applied, ${result.failed} failed, ${result.skipped} skipped`,
+      );
     }
 
     heading(4, 'Plan again: nothing is left to do');
     const second = await plan([options.examples]);
     out.write(renderText(second.plan, { color: options.color }));
     if (second.plan.errors.length > 0 || changeCount(second.plan) > 0) {
-      throw new DemoStepError('plan again', `expected "No changes.", got ${changeCount(second.plan)} changes: ${second.plan.changes.slice(0, 5).map((c) => `${c.action} ${c.address}`).join(', ')}`);
+      throw new DemoStepError(
+        'plan again',
+        `expected "No changes.", got ${changeCount(second.plan)} changes: ${second.plan.changes
+          .slice(0, 5)
+          .map((c) => `${c.action} ${c.address}`)
+          .join(', ')}`,
+      );
     }
 
     heading(5, 'Change one value in a copy of the manifests, and plan');
@@ -94,7 +123,15 @@ export async function runDemo(options: DemoOptions): Promise<void> {
 }
 
 function planOptions(options: DemoOptions, stateDir: string): PlanRunOptions {
-  return { target: [], exclude: [], prune: false, concurrency: options.concurrency, maxDeletePercent: 10, allowReplace: false, stateDir };
+  return {
+    target: [],
+    exclude: [],
+    prune: false,
+    concurrency: options.concurrency,
+    maxDeletePercent: 10,
+    allowReplace: false,
+    stateDir,
+  };
 }
 
 /** Relative to the current folder when inside it (`examples`), else absolute. */
@@ -123,8 +160,14 @@ function checkOneUpdate(plan: Plan, address: string, field: string, value: numbe
     patch[0].path === `/${field}` &&
     patch[0].value === value;
   if (!ok) {
-    const got = plan.changes.slice(0, 5).map((c) => `${c.action} ${c.address} ${JSON.stringify(c.patch ?? [])}`).join('; ');
-    throw new DemoStepError('change one value', `expected one update of ${address} (${field} → ${value}), got ${plan.changes.length} changes: ${got || 'none'}`);
+    const got = plan.changes
+      .slice(0, 5)
+      .map((c) => `${c.action} ${c.address} ${JSON.stringify(c.patch ?? [])}`)
+      .join('; ');
+    throw new DemoStepError(
+      'change one value',
+      `expected one update of ${address} (${field} → ${value}), got ${plan.changes.length} changes: ${got || 'none'}`,
+    );
   }
 }
 

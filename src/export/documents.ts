@@ -39,7 +39,10 @@ export function specMap(node: ExportNode, warnings: ExportWarning[], style: 'aut
     // when the live value differs from the derived one, so exports read like hand-written ones.
     if (spec.derived && spec.derived(node.live.fields) === value) continue;
     if (!fits(value, at)) {
-      warnings.push({ address: node.live.address, message: `${name} ${JSON.stringify(value)} cannot be written in a manifest (the schema refuses it): left out, so it is unmanaged` });
+      warnings.push({
+        address: node.live.address,
+        message: `${name} ${JSON.stringify(value)} cannot be written in a manifest (the schema refuses it): left out, so it is unmanaged`,
+      });
       continue;
     }
     map.set(name, toYaml(value, at));
@@ -62,7 +65,10 @@ function writeCollection(map: YamlMap, key: string, collection: ChildCollection,
   const nodes = unique(collection.nodes, warnings);
   if (nodes.length === 0) return;
   if (collection.shape.type === 'list') {
-    map.set(key, nodes.map((n) => specMap(n, warnings)));
+    map.set(
+      key,
+      nodes.map((n) => specMap(n, warnings)),
+    );
     return;
   }
   const byIdentity = new YamlMap('block');
@@ -80,7 +86,9 @@ function writeCollection(map: YamlMap, key: string, collection: ChildCollection,
 function unlistedHint(key: string, collection: ChildCollection): string[] {
   const kind = collection.kind;
   const identity = kind.fields[0]?.name ?? 'id';
-  const nested = kinds.filter((k) => k.parentKinds.includes(kind.kind) && k.collection).map((k) => `${k.collection}: [...]`);
+  const nested = kinds
+    .filter((k) => k.parentKinds.includes(kind.kind) && k.collection)
+    .map((k) => `${k.collection}: [...]`);
   return [
     `${key}: not exported. ${kind.kind} objects cannot be listed through the API (it names them by ${identity} only),`,
     `so export cannot find them. To manage one, declare it by ${identity}:`,
@@ -96,7 +104,10 @@ function unique(nodes: readonly ExportNode[], warnings: ExportWarning[]): Export
   for (const node of sorted) {
     const previous = out.at(-1);
     if (previous && previous.live.address === node.live.address) {
-      warnings.push({ address: node.live.address, message: `two live objects have this address (ids ${previous.live.id} and ${node.live.id}); only the first is exported` });
+      warnings.push({
+        address: node.live.address,
+        message: `two live objects have this address (ids ${previous.live.id} and ${node.live.id}); only the first is exported`,
+      });
       continue;
     }
     out.push(node);
@@ -126,7 +137,9 @@ export function toYaml(value: unknown, pos: SchemaPos | undefined): YamlNode {
   }
   const record = value as Record<string, unknown>;
   const ordered = pos ? propertyNames(pos).filter((k) => k in record) : [];
-  const rest = Object.keys(record).filter((k) => !ordered.includes(k)).sort(compare);
+  const rest = Object.keys(record)
+    .filter((k) => !ordered.includes(k))
+    .sort(compare);
   const map = new YamlMap();
   for (const key of [...ordered, ...rest]) {
     if (record[key] === undefined) continue;
@@ -134,4 +147,3 @@ export function toYaml(value: unknown, pos: SchemaPos | undefined): YamlNode {
   }
   return map;
 }
-

@@ -7,7 +7,8 @@ import type { ExportDocument } from './org-documents.js';
 import { renderDocument } from './yaml-writer.js';
 
 /** The second header line of every exported file; `--force` only ever removes files carrying it. */
-export const EXPORT_MARKER = 'Exported by `switchboard export`: `switchboard plan` on these files reports "No changes." until live state moves.';
+export const EXPORT_MARKER =
+  'Exported by `switchboard export`: `switchboard plan` on these files reports "No changes." until live state moves.';
 
 /**
  * Refuses a non-empty output folder unless `force`: an export never mixes with files it
@@ -15,14 +16,21 @@ export const EXPORT_MARKER = 'Exported by `switchboard export`: `switchboard pla
  * previous export wrote that this one does not write again are removed, so a re-export into a git checkout diffs cleanly: a tenant deleted
  * on the platform shows as a deleted file. Files without the export marker are kept.
  */
-export async function prepareOutDir(outDir: string, force: boolean, clean?: { keep: ReadonlySet<string> }): Promise<void> {
+export async function prepareOutDir(
+  outDir: string,
+  force: boolean,
+  clean?: { keep: ReadonlySet<string> },
+): Promise<void> {
   const entries = await readdir(outDir).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return [] as string[];
     throw new SwitchboardError('SB_EXPORT_OUT', `cannot read ${outDir}: ${error.message}`);
   });
   if (entries.length === 0) return;
   if (!force) {
-    throw new SwitchboardError('SB_EXPORT_NOT_EMPTY', `${outDir} is not empty: export writes into an empty or new folder; add --force to overwrite the files a previous export wrote there`);
+    throw new SwitchboardError(
+      'SB_EXPORT_NOT_EMPTY',
+      `${outDir} is not empty: export writes into an empty or new folder; add --force to overwrite the files a previous export wrote there`,
+    );
   }
   if (!clean) return;
   for (const folder of ['groups', 'resellers', 'tenants']) {
@@ -44,7 +52,8 @@ export function fileNames(outDir: string, documents: readonly ExportDocument[]):
   for (const doc of documents) {
     let base = safeName(doc.name);
     // Case-insensitive file systems would merge "Acme" and "acme".
-    if (taken.has(`${doc.folder}/${base}`.toLowerCase())) base = `${base}-${createHash('sha256').update(doc.name).digest('hex').slice(0, 8)}`;
+    if (taken.has(`${doc.folder}/${base}`.toLowerCase()))
+      base = `${base}-${createHash('sha256').update(doc.name).digest('hex').slice(0, 8)}`;
     taken.add(`${doc.folder}/${base}`.toLowerCase());
     out.set(doc, path.join(outDir, doc.folder, `${base}.yaml`));
   }

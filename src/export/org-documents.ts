@@ -37,16 +37,25 @@ export function specPosOf(kind: string): SchemaPos {
  * they cannot be listed). Objects sharing a name with one exported before them are left
  * out with a warning: a manifest set names each object once.
  */
-export function orgDocuments(entries: readonly OrgEntry[], trees: ReadonlyMap<OrgEntry, ExportNode>, warnings: ExportWarning[]): ExportDocument[] {
+export function orgDocuments(
+  entries: readonly OrgEntry[],
+  trees: ReadonlyMap<OrgEntry, ExportNode>,
+  warnings: ExportWarning[],
+): ExportDocument[] {
   const order = (e: OrgEntry) => documentKinds.indexOf(e.kind);
-  const sorted = [...entries].sort((a, b) => order(a) - order(b) || compare(nameOf(a), nameOf(b)) || compare(a.live.id, b.live.id));
+  const sorted = [...entries].sort(
+    (a, b) => order(a) - order(b) || compare(nameOf(a), nameOf(b)) || compare(a.live.id, b.live.id),
+  );
   const named = new Map<string, OrgEntry>();
   const written: OrgEntry[] = [];
   for (const entry of sorted) {
     const key = `${entry.kind.kind}/${nameOf(entry)}`;
     const first = named.get(key);
     if (first) {
-      warnings.push({ address: entry.live.address, message: `${entry.kind.kind.toLowerCase()} ${entry.live.id} has the same name as ${first.live.id}; only the first is exported (rename one to manage both)` });
+      warnings.push({
+        address: entry.live.address,
+        message: `${entry.kind.kind.toLowerCase()} ${entry.live.id} has the same name as ${first.live.id}; only the first is exported (rename one to manage both)`,
+      });
       continue;
     }
     named.set(key, entry);
@@ -59,10 +68,19 @@ export function orgDocuments(entries: readonly OrgEntry[], trees: ReadonlyMap<Or
     if (!tree) continue;
     const metadata = metadataOf(entry, byId, warnings);
     if (!metadata) continue;
-    const root = new YamlMap('block').set('apiVersion', API_VERSION).set('kind', entry.kind.kind).set('metadata', metadata);
+    const root = new YamlMap('block')
+      .set('apiVersion', API_VERSION)
+      .set('kind', entry.kind.kind)
+      .set('metadata', metadata);
     const spec = specMap(tree, warnings, 'block');
     if (spec.size > 0) root.set('spec', spec);
-    documents.push({ kind: entry.kind.kind, name: nameOf(entry), folder: `${entry.kind.kind.toLowerCase()}s`, schemaFile: schemaFileOf(entry.kind.kind), root });
+    documents.push({
+      kind: entry.kind.kind,
+      name: nameOf(entry),
+      folder: `${entry.kind.kind.toLowerCase()}s`,
+      schemaFile: schemaFileOf(entry.kind.kind),
+      root,
+    });
   }
   return documents;
 }
@@ -71,14 +89,21 @@ function nameOf(entry: OrgEntry): string {
   return entry.kind.identity(entry.live.fields);
 }
 
-function metadataOf(entry: OrgEntry, exported: ReadonlyMap<string, OrgEntry>, warnings: ExportWarning[]): YamlMap | undefined {
+function metadataOf(
+  entry: OrgEntry,
+  exported: ReadonlyMap<string, OrgEntry>,
+  warnings: ExportWarning[],
+): YamlMap | undefined {
   const metadata = new YamlMap().set('name', manifestString(nameOf(entry)));
   const owner = entry.owner;
   if (!owner) return metadata;
   const key = owner.kind.toLowerCase();
   const metadataPos = schemaAt(`${schemaFileOf(entry.kind.kind)}#/properties/metadata`);
   if (!property(metadataPos, key)) {
-    warnings.push({ address: entry.live.address, message: `its owner is a ${key} (${owner.id}), which a ${entry.kind.kind} manifest cannot name: not exported` });
+    warnings.push({
+      address: entry.live.address,
+      message: `its owner is a ${key} (${owner.id}), which a ${entry.kind.kind} manifest cannot name: not exported`,
+    });
     return undefined;
   }
   const parent = exported.get(`${owner.kind}:${owner.id}`);

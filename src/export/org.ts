@@ -6,7 +6,9 @@ import type { ExportReader, OwnerRef } from './reader.js';
  * The organisation tree (groups, resellers, tenants): the kinds that are manifest
  * documents of their own, i.e. the kinds without a `collection` in a parent's spec.
  */
-export const documentKinds: readonly KindDefinition[] = kinds.filter((k) => k.collection === undefined && !k.assumedToExist);
+export const documentKinds: readonly KindDefinition[] = kinds.filter(
+  (k) => k.collection === undefined && !k.assumedToExist,
+);
 
 /** Document kinds that may live under `parentKind` (a group holds resellers and tenants). */
 export function documentChildren(parentKind: string): KindDefinition[] {
@@ -67,7 +69,8 @@ export class OrgWalker {
       for (const { live, owner } of listed) {
         const actual = owner ?? { kind: container.live.kind, id: container.live.id };
         if (actual.id !== container.live.id) this.markSubtree(here, kind.kind);
-        if (this.add({ kind, live, owner: actual }) && documentChildren(kind.kind).length > 0) next.push({ live, ancestors: below });
+        if (this.add({ kind, live, owner: actual }) && documentChildren(kind.kind).length > 0)
+          next.push({ live, ancestors: below });
         const ownerKey = keyOf(actual.kind, actual.id);
         const listable = documentKinds.some((k) => k.kind === actual.kind);
         if (actual.id !== container.live.id && !listable && !this.seenOwners.has(ownerKey)) {

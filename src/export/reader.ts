@@ -54,7 +54,12 @@ export class ExportReader {
   }
 
   /** Completes an object whose list view lacks some of `wanted` (the kind's `detail` GET). */
-  async complete(kind: KindDefinition, listed: Listed, parent: LiveObject | undefined, wanted: readonly string[]): Promise<void> {
+  async complete(
+    kind: KindDefinition,
+    listed: Listed,
+    parent: LiveObject | undefined,
+    wanted: readonly string[],
+  ): Promise<void> {
     const detail = kind.detail;
     if (!detail || wanted.every((name) => detail.listed.includes(name))) return;
     const request = detail.request(listed.live, this.ctx);
@@ -69,12 +74,23 @@ export class ExportReader {
     listed.live.fields = { ...listed.live.fields, ...detailed.fields };
   }
 
-  private async fetch(kind: KindDefinition, parent: LiveObject | undefined, query?: Record<string, string>): Promise<Listed[]> {
+  private async fetch(
+    kind: KindDefinition,
+    parent: LiveObject | undefined,
+    query?: Record<string, string>,
+  ): Promise<Listed[]> {
     const specs = kind.list?.(parent, this.ctx);
     if (!specs) return [];
     const all = Array.isArray(specs) ? specs : [specs];
-    const lists = await Promise.all(all.map(async (s) => ({ spec: s, items: await this.items(kind, query ? { ...s, query: { ...s.query, ...query } } : s) })));
-    return Promise.all(lists.flatMap(({ spec, items }) => items.map((item) => this.toListed(kind, item, parent, spec))));
+    const lists = await Promise.all(
+      all.map(async (s) => ({
+        spec: s,
+        items: await this.items(kind, query ? { ...s, query: { ...s.query, ...query } } : s),
+      })),
+    );
+    return Promise.all(
+      lists.flatMap(({ spec, items }) => items.map((item) => this.toListed(kind, item, parent, spec))),
+    );
   }
 
   /** A read the documents do not show that the platform lacks (404, 405) exports nothing: it cannot be read. */
@@ -82,12 +98,18 @@ export class ExportReader {
     try {
       return await fetchListItems(this.client, spec);
     } catch (error) {
-      if (kind.readMayBeMissing && error instanceof ApiError && (error.status === 404 || error.status === 405)) return [];
+      if (kind.readMayBeMissing && error instanceof ApiError && (error.status === 404 || error.status === 405))
+        return [];
       throw error;
     }
   }
 
-  private async toListed(kind: KindDefinition, item: Record<string, unknown>, parent: LiveObject | undefined, spec: ListSpec): Promise<Listed> {
+  private async toListed(
+    kind: KindDefinition,
+    item: Record<string, unknown>,
+    parent: LiveObject | undefined,
+    spec: ListSpec,
+  ): Promise<Listed> {
     const parts = await kind.fromApi(item, this.ctx, parent);
     // A misread item would become a wrong manifest: the export fails naming the GET instead.
     assertReadable(kind, item, parts, spec);

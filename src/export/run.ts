@@ -45,15 +45,24 @@ export interface ExportResult {
 export async function exportManifests(client: ExportClient, options: ExportOptions): Promise<ExportResult> {
   const outDir = resolve(options.outDir);
   await prepareOutDir(outDir, options.force); // refuse early, before any request
-  const ctx = { P: client.paths.P, refs: createReferenceData(client, client.paths.P), ...(options.settings ? { settings: options.settings } : {}) };
+  const ctx = {
+    P: client.paths.P,
+    refs: createReferenceData(client, client.paths.P),
+    ...(options.settings ? { settings: options.settings } : {}),
+  };
   const reader = new ExportReader(client, ctx);
   const mayGet: MayGet = (path) => client.permissions.check('GET', path).allowed;
-  const roots = options.scopes.length > 0 ? await Promise.all(options.scopes.map((s) => findScope(reader, mayGet, s))) : await visibleRoots(reader, mayGet);
+  const roots =
+    options.scopes.length > 0
+      ? await Promise.all(options.scopes.map((s) => findScope(reader, mayGet, s)))
+      : await visibleRoots(reader, mayGet);
   const walker = new OrgWalker(reader);
   await walker.walk(roots);
   const entries = [...walker.entries.values()];
   const trees = new Map<OrgEntry, ExportNode>();
-  await Promise.all(entries.map(async (e) => trees.set(e, await readTree(reader, e.kind, e.live, specPosOf(e.kind.kind)))));
+  await Promise.all(
+    entries.map(async (e) => trees.set(e, await readTree(reader, e.kind, e.live, specPosOf(e.kind.kind)))),
+  );
   const warnings: ExportWarning[] = [];
   const documents = orgDocuments(entries, trees, warnings);
   const names = fileNames(outDir, documents);

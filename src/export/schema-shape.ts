@@ -32,7 +32,8 @@ function resolve(ref: string, fromFile: string): SchemaPos | undefined {
   const [filePart = '', pointer = ''] = ref.split('#');
   const file = filePart === '' ? fromFile : filePart;
   let node: unknown = schemaSet().schemas[file];
-  for (const part of pointer.split('/').filter(Boolean)) node = (node as SchemaNode | undefined)?.[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+  for (const part of pointer.split('/').filter(Boolean))
+    node = (node as SchemaNode | undefined)?.[part.replace(/~1/g, '/').replace(/~0/g, '~')];
   return node && typeof node === 'object' ? deref({ file, node: node as SchemaNode }) : undefined;
 }
 
@@ -73,7 +74,8 @@ export function collectionShape(pos: SchemaPos): CollectionShape | undefined {
     return { type: 'list', item: deref({ file: pos.file, node: items as SchemaNode }) };
   }
   const additional = pos.node['additionalProperties'];
-  if (additional && typeof additional === 'object') return { type: 'map', item: deref({ file: pos.file, node: additional as SchemaNode }) };
+  if (additional && typeof additional === 'object')
+    return { type: 'map', item: deref({ file: pos.file, node: additional as SchemaNode }) };
   if (pos.node['properties']) return { type: 'keyed', itemFor: (identity) => property(pos, identity) };
   return undefined;
 }

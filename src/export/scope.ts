@@ -13,7 +13,8 @@ const topKinds = (): KindDefinition[] => documentKinds.filter((k) => k.parentKin
 export function parseScope(address: string): { kind: KindDefinition; name: string } {
   for (const kind of documentKinds) {
     const prefix = kind.address(undefined, '');
-    if (address.startsWith(prefix) && address.length > prefix.length) return { kind, name: address.slice(prefix.length) };
+    if (address.startsWith(prefix) && address.length > prefix.length)
+      return { kind, name: address.slice(prefix.length) };
   }
   const forms = documentKinds.map((k) => k.address(undefined, '<name>')).join(', ');
   throw new SwitchboardError('SB_EXPORT_SCOPE', `--scope ${address}: expected ${forms}`);
@@ -28,9 +29,17 @@ export function parseScope(address: string): { kind: KindDefinition; name: strin
  * resellers for a tenant administrator, §4.3) holds nothing.
  */
 export async function visibleRoots(reader: ExportReader, mayGet: MayGet): Promise<OrgEntry[]> {
-  const tops = await listedRoots(reader, topKinds().filter((k) => permitted(reader, k, mayGet)));
+  const tops = await listedRoots(
+    reader,
+    topKinds().filter((k) => permitted(reader, k, mayGet)),
+  );
   if (tops) return tops;
-  return (await listedRoots(reader, documentKinds.filter((k) => k.parentKinds.length > 0 && permitted(reader, k, mayGet)))) ?? [];
+  return (
+    (await listedRoots(
+      reader,
+      documentKinds.filter((k) => k.parentKinds.length > 0 && permitted(reader, k, mayGet)),
+    )) ?? []
+  );
 }
 
 /** The objects of `kinds` listed without a parent; undefined when there is none to list or every list was refused. */
@@ -64,13 +73,18 @@ function permitted(reader: ExportReader, kind: KindDefinition, mayGet: MayGet): 
 export async function findScope(reader: ExportReader, mayGet: MayGet, address: string): Promise<OrgEntry> {
   const { kind, name } = parseScope(address);
   const roots = await visibleRoots(reader, mayGet);
-  const matches = (entries: readonly OrgEntry[]) => entries.filter((e) => e.kind === kind && kind.identity(e.live.fields) === name);
+  const matches = (entries: readonly OrgEntry[]) =>
+    entries.filter((e) => e.kind === kind && kind.identity(e.live.fields) === name);
   let found = matches(roots);
   if (found.length === 0 && kind.parentKinds.length > 0) {
     const searched = await Promise.all(
       roots
         .filter((r) => kind.parentKinds.includes(r.kind.kind))
-        .map(async (r) => (await reader.list(kind, r.live, { search: name })).map((l): OrgEntry => ({ kind, live: l.live, owner: l.owner ?? { kind: r.kind.kind, id: r.live.id } }))),
+        .map(async (r) =>
+          (await reader.list(kind, r.live, { search: name })).map(
+            (l): OrgEntry => ({ kind, live: l.live, owner: l.owner ?? { kind: r.kind.kind, id: r.live.id } }),
+          ),
+        ),
     );
     found = matches(searched.flat());
   }
@@ -80,9 +94,16 @@ export async function findScope(reader: ExportReader, mayGet: MayGet, address: s
     found = matches([...walker.entries.values()]);
   }
   const distinct = [...new Map(found.map((e) => [e.live.id, e])).values()];
-  if (distinct.length === 0) throw new SwitchboardError('SB_EXPORT_SCOPE', `--scope ${address}: no ${kind.kind.toLowerCase()} named "${name}" is visible to this user`);
+  if (distinct.length === 0)
+    throw new SwitchboardError(
+      'SB_EXPORT_SCOPE',
+      `--scope ${address}: no ${kind.kind.toLowerCase()} named "${name}" is visible to this user`,
+    );
   if (distinct.length > 1) {
-    throw new SwitchboardError('SB_EXPORT_SCOPE', `--scope ${address}: ${distinct.length} ${kind.kind.toLowerCase()}s are named "${name}" (uuids ${distinct.map((e) => e.live.id).join(', ')}); rename one on the platform first`);
+    throw new SwitchboardError(
+      'SB_EXPORT_SCOPE',
+      `--scope ${address}: ${distinct.length} ${kind.kind.toLowerCase()}s are named "${name}" (uuids ${distinct.map((e) => e.live.id).join(', ')}); rename one on the platform first`,
+    );
   }
   return distinct[0] as OrgEntry;
 }

@@ -31,7 +31,12 @@ export function exportedFields(kind: KindDefinition, pos: SchemaPos): string[] {
  * parent's document). Objects the API always has and never deletes (`isUndeletable`: the
  * default template) are left out: declaring them adds nothing a plan could change.
  */
-export async function readTree(reader: ExportReader, kind: KindDefinition, live: LiveObject, pos: SchemaPos): Promise<ExportNode> {
+export async function readTree(
+  reader: ExportReader,
+  kind: KindDefinition,
+  live: LiveObject,
+  pos: SchemaPos,
+): Promise<ExportNode> {
   const node: ExportNode = { kind, live, pos, collections: new Map() };
   const children = kinds.filter((k) => k.collection !== undefined && k.parentKinds.includes(kind.kind));
   await Promise.all(
@@ -41,7 +46,8 @@ export async function readTree(reader: ExportReader, kind: KindDefinition, live:
       const shape = at && collectionShape(at);
       if (!shape) return;
       if (child.unreadable) return void node.collections.set(key, { kind: child, state: 'unreadable' });
-      if (child.assumedToExist || !reader.listable(child, live)) return void node.collections.set(key, { kind: child, state: 'unlisted' });
+      if (child.assumedToExist || !reader.listable(child, live))
+        return void node.collections.set(key, { kind: child, state: 'unlisted' });
       const listed = (await reader.list(child, live)).filter((l) => !child.isUndeletable?.(l.live));
       const nodes = await Promise.all(
         listed.map(async (l) => {
@@ -51,7 +57,12 @@ export async function readTree(reader: ExportReader, kind: KindDefinition, live:
           return readTree(reader, child, l.live, itemPos);
         }),
       );
-      node.collections.set(key, { kind: child, state: 'listed', shape, nodes: nodes.filter((n): n is ExportNode => n !== undefined) });
+      node.collections.set(key, {
+        kind: child,
+        state: 'listed',
+        shape,
+        nodes: nodes.filter((n): n is ExportNode => n !== undefined),
+      });
     }),
   );
   return node;

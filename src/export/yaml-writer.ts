@@ -136,7 +136,8 @@ function flowText(value: YamlNode): string | undefined {
   for (const entry of value.entries) {
     if (entry.comment?.length || entry.value === undefined) return undefined;
     const v = entry.value;
-    if (v instanceof YamlMap && v.entries.some((e) => e.value instanceof YamlMap || Array.isArray(e.value))) return undefined;
+    if (v instanceof YamlMap && v.entries.some((e) => e.value instanceof YamlMap || Array.isArray(e.value)))
+      return undefined;
     const text = flowText(v);
     if (text === undefined) return undefined;
     parts.push(`${scalar(entry.key)}: ${text}`);

@@ -47,7 +47,8 @@ export async function scaffoldFiles(dir: string): Promise<ScaffoldFile[]> {
   // Where `npm ci` puts the schemas (or vendored ones found above `dir`): modelines and the
   // editor settings point there, so they resolve in every clone, not only on this machine.
   const schemas = schemasDirFor(root, schemaFileOf('Tenant'), path.join(root, INSTALLED_SCHEMAS));
-  const modeline = (file: string, schemaFile: string): string => schemaModeline(path.join(root, file), schemas, schemaFile);
+  const modeline = (file: string, schemaFile: string): string =>
+    schemaModeline(path.join(root, file), schemas, schemaFile);
   const relativeSchemas = path.relative(root, schemas).split(path.sep).join('/');
   const group = `${templates.MANIFESTS_DIR}/group.yaml`;
   const tenant = `${templates.MANIFESTS_DIR}/tenants/example-tenant.yaml`;

@@ -29,7 +29,11 @@ export function packageJson(name: string): string {
 
 /** A package name npm accepts, from the repository's folder name. */
 export function packageName(folder: string): string {
-  const name = folder.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^[._-]+|[-]+$/g, '').slice(0, 214);
+  const name = folder
+    .toLowerCase()
+    .replace(/[^a-z0-9._-]+/g, '-')
+    .replace(/^[._-]+|[-]+$/g, '')
+    .slice(0, 214);
   return name === '' ? 'platform-manifests' : name;
 }
 
@@ -105,7 +109,9 @@ plan.md
 /** VS Code: the YAML extension maps the manifests to the installed schemas. */
 export function vscodeSettings(schemasDir: string): string {
   const settings = {
-    'yaml.schemas': { [`./${schemasDir}/manifest.schema.json`]: [`${MANIFESTS_DIR}/**/*.yaml`, `${MANIFESTS_DIR}/**/*.yml`] },
+    'yaml.schemas': {
+      [`./${schemasDir}/manifest.schema.json`]: [`${MANIFESTS_DIR}/**/*.yaml`, `${MANIFESTS_DIR}/**/*.yml`],
+    },
     'yaml.validate': true,
     'yaml.completion': true,
     'yaml.hover': true,

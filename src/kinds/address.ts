@@ -17,7 +17,13 @@ const dataFields: readonly FieldSpec[] = [
 
 const fields: readonly FieldSpec[] = [
   ...dataFields,
-  { name: 'fullAddress', api: 'full_address', change: 'update', type: 'string', derived: (parts) => fullAddress(parts as Parameters<typeof fullAddress>[0]) },
+  {
+    name: 'fullAddress',
+    api: 'full_address',
+    change: 'update',
+    type: 'string',
+    derived: (parts) => fullAddress(parts as Parameters<typeof fullAddress>[0]),
+  },
 ];
 
 const collectionPath = (ctx: KindContext, ids: Readonly<Record<string, string>>): string =>
@@ -42,12 +48,22 @@ function body(fields: Record<string, unknown>): Record<string, unknown> {
  */
 export function fullAddress(parts: Readonly<Record<string, unknown>>): string {
   const number = parts['number'];
-  const street = number !== undefined && number !== '' ? `${String(parts['street'])} ${String(number)}` : String(parts['street']);
+  const street =
+    number !== undefined && number !== '' ? `${String(parts['street'])} ${String(number)}` : String(parts['street']);
   return `${street}, ${String(parts['postalCode'])} ${String(parts['city'])}, ${String(parts['country'])}`;
 }
 
 /** The platform's bulk address CSV header (Doc 2 §4.6, kind `addresses`): an `addressesFrom` file's columns. */
-export const ADDRESS_CSV_HEADER: readonly string[] = ['premises', 'city', 'country', 'isoCode', 'number', 'postalCode', 'state', 'street'];
+export const ADDRESS_CSV_HEADER: readonly string[] = [
+  'premises',
+  'city',
+  'country',
+  'isoCode',
+  'number',
+  'postalCode',
+  'state',
+  'street',
+];
 
 const ROLE = 'tenants.instance.subscriptions.instance';
 const ADDRESSES = /\/subscriptions\/[^/]+\/addresses$/;
@@ -104,11 +120,13 @@ export const addressKind: KindDefinition = {
       role: 'tenants.instance.subscriptions.instance.addresses.list',
     },
   // Doc 2 §2.7: the fields live in `data`, an object; anything else read as "no fields" would plan a rewrite.
-  itemProblem: (item) => (isPlainObject(item['data']) ? undefined : `"data" is ${item['data'] === undefined ? 'missing' : 'not an object'}`),
+  itemProblem: (item) =>
+    isPlainObject(item['data']) ? undefined : `"data" is ${item['data'] === undefined ? 'missing' : 'not an object'}`,
   fromApi: (item) => {
     const data = (item['data'] ?? {}) as Record<string, unknown>;
     const result: Record<string, unknown> = {};
-    for (const spec of dataFields) if (data[spec.name] !== undefined) result[spec.name] = normalizeValue(spec.type, data[spec.name]);
+    for (const spec of dataFields)
+      if (data[spec.name] !== undefined) result[spec.name] = normalizeValue(spec.type, data[spec.name]);
     result['fullAddress'] = String(item['full_address'] ?? item['address'] ?? '');
     return { id: String(item['id']), fields: result };
   },
@@ -130,6 +148,10 @@ export const addressKind: KindDefinition = {
     },
   ],
   delete: (live, ctx) => [
-    { method: 'DELETE', path: itemPath(live, ctx), role: 'tenants.instance.subscriptions.instance.addresses.instance.delete' },
+    {
+      method: 'DELETE',
+      path: itemPath(live, ctx),
+      role: 'tenants.instance.subscriptions.instance.addresses.instance.delete',
+    },
   ],
 };

@@ -24,7 +24,10 @@ function adminsPath(parent: ParentRef, ctx: KindContext): { path: string; role: 
 }
 
 function parentOf(live: LiveObject): ParentRef {
-  const kind = Object.keys(parents).reverse().find((k) => live.ids[k] !== undefined) ?? 'Group';
+  const kind =
+    Object.keys(parents)
+      .reverse()
+      .find((k) => live.ids[k] !== undefined) ?? 'Group';
   return { kind, ids: live.ids };
 }
 

@@ -16,8 +16,10 @@ const fields: readonly FieldSpec[] = [
 const TYPES = ['font', 'image', 'theme'] as const;
 /** The read the documents do not show (Doc 1 §4.2), by default on the PUT's path. */
 const DEFAULT_BRANDING_READ_PATH = 'configurations/pages';
-const groupPath = (ctx: KindContext, ids: Readonly<Record<string, string>>): string => `${ctx.P}/groups/${pathId(ids, 'Group')}`;
-const pagesPath = (ctx: KindContext, ids: Readonly<Record<string, string>>): string => `${groupPath(ctx, ids)}/configurations/pages`;
+const groupPath = (ctx: KindContext, ids: Readonly<Record<string, string>>): string =>
+  `${ctx.P}/groups/${pathId(ids, 'Group')}`;
+const pagesPath = (ctx: KindContext, ids: Readonly<Record<string, string>>): string =>
+  `${groupPath(ctx, ids)}/configurations/pages`;
 const readPath = (ctx: KindContext, ids: Readonly<Record<string, string>>): string =>
   `${groupPath(ctx, ids)}/${ctx.settings?.brandingReadPath ?? DEFAULT_BRANDING_READ_PATH}`;
 

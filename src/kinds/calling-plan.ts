@@ -132,7 +132,10 @@ const prefixFields: readonly FieldSpec[] = [
 function prefixesPath(parent: { kind: string; ids: IdChain }, ctx: KindContext): { path: string; role: string } {
   const flavour = flavours.find((f) => f.kind === parent.kind);
   if (!flavour) throw new Error(`prefixes cannot live under ${parent.kind}`);
-  return { path: `${flavour.basePath(ctx, parent.ids)}/${pathId(parent.ids, parent.kind)}/prefixes`, role: flavour.roles.prefixes };
+  return {
+    path: `${flavour.basePath(ctx, parent.ids)}/${pathId(parent.ids, parent.kind)}/prefixes`,
+    role: flavour.roles.prefixes,
+  };
 }
 
 function prefixItem(live: LiveObject, ctx: KindContext): { path: string; role: string } {

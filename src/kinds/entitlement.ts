@@ -86,13 +86,23 @@ export const entitlementKind: KindDefinition = {
   },
   update: (desired, live, ctx) => {
     const body: Record<string, unknown> = {};
-    for (const name of ['entitlement', 'externalReference']) if (name in desired.fields) body[name] = desired.fields[name];
+    for (const name of ['entitlement', 'externalReference'])
+      if (name in desired.fields) body[name] = desired.fields[name];
     return [
-      { method: 'PUT', path: itemPath(live, ctx), role: 'tenants.instance.subscriptions.entitlements.instance.update', body },
+      {
+        method: 'PUT',
+        path: itemPath(live, ctx),
+        role: 'tenants.instance.subscriptions.entitlements.instance.update',
+        body,
+      },
     ];
   },
   delete: (live, ctx) => [
-    { method: 'DELETE', path: itemPath(live, ctx), role: 'tenants.instance.subscriptions.entitlements.instance.delete' },
+    {
+      method: 'DELETE',
+      path: itemPath(live, ctx),
+      role: 'tenants.instance.subscriptions.entitlements.instance.delete',
+    },
   ],
   checkUpdate: (desired, live) => {
     const wanted = Number(desired.fields['entitlement']);
@@ -104,7 +114,9 @@ export const entitlementKind: KindDefinition = {
   },
   checkDelete: (live) => {
     const assigned = Number(live.facts?.['assigned'] ?? 0);
-    return assigned > 0 ? `${assigned} numbers are assigned under this entitlement; the API refuses its delete (Doc 2 §4.3)` : undefined;
+    return assigned > 0
+      ? `${assigned} numbers are assigned under this entitlement; the API refuses its delete (Doc 2 §4.3)`
+      : undefined;
   },
 };
 

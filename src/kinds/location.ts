@@ -12,7 +12,12 @@ export const POSTAL_CODES: ReferenceList<{ id: number; code: string; isoCode?: s
     const country = item['country'] as { isoCode?: unknown } | undefined;
     const isoCode = typeof country?.isoCode === 'string' && country.isoCode ? country.isoCode : undefined;
     const city = typeof item['city'] === 'string' && item['city'] ? item['city'] : undefined;
-    return { id: Number(item['id']), code: String(item['code']), ...(isoCode ? { isoCode } : {}), ...(city ? { city } : {}) };
+    return {
+      id: Number(item['id']),
+      code: String(item['code']),
+      ...(isoCode ? { isoCode } : {}),
+      ...(city ? { city } : {}),
+    };
   },
 };
 
@@ -76,11 +81,15 @@ export const locationKind: KindDefinition = {
     },
   itemProblem: (item) => {
     const code = postalCodeOf(item);
-    return code === undefined || code === null || typeof code === 'string' || typeof code === 'number' ? undefined : `"postalCode" holds ${Array.isArray(code) ? 'a list' : 'an object'}, not a code`;
+    return code === undefined || code === null || typeof code === 'string' || typeof code === 'number'
+      ? undefined
+      : `"postalCode" holds ${Array.isArray(code) ? 'a list' : 'an object'}, not a code`;
   },
   fromApi: (item) => ({
     id: String(item['id']),
-    fields: { ...fieldsFromApi(fields, { ...item, postalCode: postalCodeOf(item), postalCodeId: postalCodeOf(item, 'id') }) },
+    fields: {
+      ...fieldsFromApi(fields, { ...item, postalCode: postalCodeOf(item), postalCodeId: postalCodeOf(item, 'id') }),
+    },
   }),
   createdId: { from: 'body', field: 'id' },
   create: async (desired, parent, ctx) => [
@@ -104,7 +113,11 @@ export const locationKind: KindDefinition = {
     ];
   },
   delete: (live, ctx) => [
-    { method: 'DELETE', path: itemPath(live, ctx), role: 'tenants.instance.subscriptions.instance.locations.instance.delete' },
+    {
+      method: 'DELETE',
+      path: itemPath(live, ctx),
+      role: 'tenants.instance.subscriptions.instance.locations.instance.delete',
+    },
   ],
 };
 

@@ -62,7 +62,10 @@ export const numberLinkKind: KindDefinition = {
       method: 'PUT',
       path: `${subscriptionPath(ctx, live.ids)}/address_numbers/bulk`,
       role: 'tenants.instance.subscriptions.instance.address_numbers.bulk',
-      body: { name: `switchboard ${live.address}`, data: [{ full_address: desired.fields['address'], number: live.id }] },
+      body: {
+        name: `switchboard ${live.address}`,
+        data: [{ full_address: desired.fields['address'], number: live.id }],
+      },
     },
   ],
 };

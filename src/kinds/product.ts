@@ -1,7 +1,6 @@
 import { bodyFromFields, fieldsFromApi, pathId, updatableBody } from './fields.js';
 import type { FieldSpec, KindDefinition, LiveObject, KindContext } from './types.js';
 
-
 const groupProducts = (ctx: KindContext, ids: Readonly<Record<string, string>>): string =>
   `${ctx.P}/groups/${pathId(ids, 'Group')}/products`;
 
@@ -23,7 +22,13 @@ const fields: readonly FieldSpec[] = [
   { name: 'name', change: 'update', type: 'string' },
   { name: 'description', change: 'update', type: 'string' },
   { name: 'status', change: 'update', type: 'string' },
-  { name: 'items', change: 'update', type: 'set', normalize: normaliseItems, elements: { type: 'string', subType: 'string?', id: 'integer?', quantity: 'integer' } },
+  {
+    name: 'items',
+    change: 'update',
+    type: 'set',
+    normalize: normaliseItems,
+    elements: { type: 'string', subType: 'string?', id: 'integer?', quantity: 'integer' },
+  },
 ];
 
 /**
@@ -39,8 +44,7 @@ export const productKind: KindDefinition = {
   cannotDelete: 'the platform API cannot delete products (Doc 2 §4.11); disable it with status: disabled',
   identity: (f) => String(f['sku']),
   address: (parent, identity) => `${parent}/product/${identity}`,
-  list: (parent, ctx) =>
-    parent && { path: groupProducts(ctx, parent.ids), itemsKey: 'products', style: 'token' },
+  list: (parent, ctx) => parent && { path: groupProducts(ctx, parent.ids), itemsKey: 'products', style: 'token' },
   detail: {
     listed: ['sku', 'name', 'description', 'status'],
     request: (live, ctx) => ({

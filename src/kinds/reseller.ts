@@ -17,7 +17,11 @@ const apiFields = fields.filter((f) => f.name !== 'suspensionProfile');
 export const resellerKind: KindDefinition = {
   kind: 'Reseller',
   parentKinds: ['Group', 'Distributor'],
-  manifest: { noun: 'reseller', identity: ['name'], document: { schema: 'reseller.schema.json', metadataFields: ['name'] } },
+  manifest: {
+    noun: 'reseller',
+    identity: ['name'],
+    document: { schema: 'reseller.schema.json', metadataFields: ['name'] },
+  },
   fields,
   identity: (f) => String(f['name']),
   address: (_parent, identity) => `reseller/${identity}`,
@@ -29,13 +33,19 @@ export const resellerKind: KindDefinition = {
     query: parentQuery(parent),
   }),
   ownerOf: ownerFromItem,
-  fromApi: (item) => ({ id: String(item['uuid']), fields: fieldsFromApi(apiFields, item), facts: { status: item['status'] } }),
+  fromApi: (item) => ({
+    id: String(item['uuid']),
+    fields: fieldsFromApi(apiFields, item),
+    facts: { status: item['status'] },
+  }),
   createdId: { from: 'body', field: 'uuid' },
   create: async (desired, parent, ctx) => {
     const body = { ...bodyFromFields(apiFields, desired.fields), owner: ownerBody(parent) };
     const requests: RequestSpec[] = [{ method: 'POST', path: `${ctx.P}/resellers`, role: 'resellers.create', body }];
     if (desired.fields['suspensionProfile'] != null) {
-      requests.push(await suspend(`${ctx.P}/resellers/{id:${desired.address}}`, desired.fields['suspensionProfile'], ctx));
+      requests.push(
+        await suspend(`${ctx.P}/resellers/{id:${desired.address}}`, desired.fields['suspensionProfile'], ctx),
+      );
     }
     return requests;
   },
@@ -43,9 +53,15 @@ export const resellerKind: KindDefinition = {
     const path = `${ctx.P}/resellers/${pathId(live.ids, 'Reseller')}`;
     const requests: RequestSpec[] = [];
     if (changed.some((name) => name !== 'suspensionProfile')) {
-      requests.push({ method: 'PUT', path, role: 'resellers.instance.update', body: updatableBody(apiFields, desired.fields) });
+      requests.push({
+        method: 'PUT',
+        path,
+        role: 'resellers.instance.update',
+        body: updatableBody(apiFields, desired.fields),
+      });
     }
-    if (changed.includes('suspensionProfile')) requests.push(await suspend(path, desired.fields['suspensionProfile'], ctx));
+    if (changed.includes('suspensionProfile'))
+      requests.push(await suspend(path, desired.fields['suspensionProfile'], ctx));
     return requests;
   },
   delete: (live, ctx) => [
@@ -53,7 +69,11 @@ export const resellerKind: KindDefinition = {
   ],
 };
 
-async function suspend(resellerPath: string, profileName: unknown, ctx: Parameters<typeof suspensionProfileId>[1]): Promise<RequestSpec> {
+async function suspend(
+  resellerPath: string,
+  profileName: unknown,
+  ctx: Parameters<typeof suspensionProfileId>[1],
+): Promise<RequestSpec> {
   return {
     method: 'PUT',
     path: `${resellerPath}/suspension_profile`,

@@ -36,7 +36,11 @@ export const subscriptionKind: KindDefinition = {
   fromApi: async (item, ctx) => {
     const normalised = fieldsFromApi(fields, item);
     normalised['suspensionProfile'] = await suspensionProfileName(item['suspensionProfileId'], ctx);
-    return { id: String(item['id']), fields: normalised, facts: { barringProfileId: item['suspensionProfileId'] ?? null } };
+    return {
+      id: String(item['id']),
+      fields: normalised,
+      facts: { barringProfileId: item['suspensionProfileId'] ?? null },
+    };
   },
   createdId: { from: 'body', field: 'id' },
   create: async (desired, parent, ctx) => {
@@ -62,9 +66,14 @@ function itemPath(live: LiveObject, ctx: KindContext): string {
   return `${basePath(ctx, live.ids)}/${pathId(live.ids, 'Subscription')}`;
 }
 
-async function putRequest(path: string, desired: DesiredLike, live: LiveObject | undefined, ctx: KindContext): Promise<RequestSpec> {
+async function putRequest(
+  path: string,
+  desired: DesiredLike,
+  live: LiveObject | undefined,
+  ctx: KindContext,
+): Promise<RequestSpec> {
   const declared = 'suspensionProfile' in desired.fields;
-  const profile = declared ? desired.fields['suspensionProfile'] : live?.fields['suspensionProfile'] ?? null;
+  const profile = declared ? desired.fields['suspensionProfile'] : (live?.fields['suspensionProfile'] ?? null);
   const body: Record<string, unknown> = { suspensionProfileId: await suspensionProfileId(profile, ctx) };
   for (const name of ['name', 'billingId']) if (name in desired.fields) body[name] = desired.fields[name];
   return { method: 'PUT', path, role: 'tenants.instance.subscriptions.instance.update', body };

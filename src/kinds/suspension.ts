@@ -4,9 +4,18 @@ import type { KindContext, ReferenceList } from './types.js';
 /** Doc 1 §4.5: the platform's suspension profiles, by name, integer id and barring-profile id. */
 export const SUSPENSION_PROFILES: ReferenceList<{ id: number; name: string; barringProfileId: string }> = {
   name: 'suspension profiles',
-  source: (P) => ({ path: `${P}/public/suspension_profiles`, itemsKey: 'suspensionProfiles', style: 'page', pageSizeParam: 'size' }),
+  source: (P) => ({
+    path: `${P}/public/suspension_profiles`,
+    itemsKey: 'suspensionProfiles',
+    style: 'page',
+    pageSizeParam: 'size',
+  }),
   shape: { id: 'integer', name: 'string', barringProfileId: 'string' },
-  value: (item) => ({ id: Number(item['id']), name: String(item['name']), barringProfileId: String(item['barringProfileId']) }),
+  value: (item) => ({
+    id: Number(item['id']),
+    name: String(item['name']),
+    barringProfileId: String(item['barringProfileId']),
+  }),
 };
 
 /**

@@ -204,11 +204,24 @@ export interface KindDefinition {
    */
   itemProblem?(item: Record<string, unknown>): string | undefined;
   /** Turns one API item into id + manifest-named fields (+ facts). */
-  fromApi(item: Record<string, unknown>, ctx: KindContext, parent: LiveObject | undefined): Promise<LiveParts> | LiveParts;
+  fromApi(
+    item: Record<string, unknown>,
+    ctx: KindContext,
+    parent: LiveObject | undefined,
+  ): Promise<LiveParts> | LiveParts;
   /** Requests to create / update / delete; absent when the API has no such endpoint. */
-  create?(desired: DesiredLike, parent: ParentRef | undefined, ctx: KindContext): Promise<RequestSpec[]> | RequestSpec[];
+  create?(
+    desired: DesiredLike,
+    parent: ParentRef | undefined,
+    ctx: KindContext,
+  ): Promise<RequestSpec[]> | RequestSpec[];
   /** `changed` names the manifest fields whose values differ (write-only ones included). */
-  update?(desired: DesiredLike, live: LiveObject, ctx: KindContext, changed: readonly string[]): Promise<RequestSpec[]> | RequestSpec[];
+  update?(
+    desired: DesiredLike,
+    live: LiveObject,
+    ctx: KindContext,
+    changed: readonly string[],
+  ): Promise<RequestSpec[]> | RequestSpec[];
   /**
    * Where the id of a created object comes from: a response body field, a lookup by
    * identity (204 without id), or the identity itself (an object whose id is its identity).

@@ -63,7 +63,8 @@ export interface DocContext {
 }
 
 /** What one object adds to the document's flags and origin: its own part of a DesiredObject. */
-export interface EmitArgs extends Pick<DesiredObject, 'kind' | 'address' | 'parentAddress' | 'parentRef' | 'identity' | 'fields'> {
+export interface EmitArgs
+  extends Pick<DesiredObject, 'kind' | 'address' | 'parentAddress' | 'parentRef' | 'identity' | 'fields'> {
   path: (string | number)[];
   collections?: string[];
   /** Defaults to the document node at `path`. */
@@ -83,7 +84,8 @@ export function emit(ctx: DocContext, args: EmitArgs): DesiredObject {
     address: args.address,
     identity: args.identity,
     fields: args.fields,
-    sensitiveFields: ctx.sensitive.size === 0 ? NONE : sensitiveFields(ctx, args.path, args.fields, args.metadataFields),
+    sensitiveFields:
+      ctx.sensitive.size === 0 ? NONE : sensitiveFields(ctx, args.path, args.fields, args.metadataFields),
     prune: ctx.prune,
     protect: ctx.protect,
     declaredCollections: args.collections && args.collections.length > 0 ? args.collections : NONE,
@@ -107,7 +109,12 @@ export function emit(ctx: DocContext, args: EmitArgs): DesiredObject {
  * (`metadataFields` set, `path` empty) takes its fields from `spec` and `metadata`, so its
  * pointers start there, not at the document root.
  */
-function sensitiveFields(ctx: DocContext, path: (string | number)[], fields: Record<string, JsonValue>, metadataFields?: readonly string[]): string[] {
+function sensitiveFields(
+  ctx: DocContext,
+  path: (string | number)[],
+  fields: Record<string, JsonValue>,
+  metadataFields?: readonly string[],
+): string[] {
   if (ctx.sensitive.size === 0) return [];
   const out: string[] = [];
   for (const name of Object.keys(fields)) {

@@ -14,7 +14,8 @@ type FieldType = DesiredRoutingTable['fieldTypes'][string];
  * `recordsFrom` CSV file (read after every document), kept compact in a DesiredRoutingTable.
  */
 export const routingTableDocument: DocumentBuilder = {
-  address: (metadata) => routingTableKind.address(String(metadata['service']), String(metadata['version']), String(metadata['name'])),
+  address: (metadata) =>
+    routingTableKind.address(String(metadata['service']), String(metadata['version']), String(metadata['name'])),
   build: (ctx, metadata, spec) => {
     const table = buildRoutingTable(ctx, metadata, spec);
     const appender = new RowAppender(table, ctx.out.reporter);
@@ -51,7 +52,20 @@ function buildRoutingTable(ctx: DocContext, metadata: Json, spec: Json): Desired
     metadataFields: ['service', 'version', 'name'],
     collections: spec['records'] !== undefined || spec['recordsFrom'] !== undefined ? ['records'] : [],
   });
-  return { table, service, version, name, key, fieldTypes, columns: [], rows: [], index: new Map(), rowSources: [], sourceFiles: [], inlinePaths: [] };
+  return {
+    table,
+    service,
+    version,
+    name,
+    key,
+    fieldTypes,
+    columns: [],
+    rows: [],
+    index: new Map(),
+    rowSources: [],
+    sourceFiles: [],
+    inlinePaths: [],
+  };
 }
 
 const KEY_SEPARATOR = '\u001f';
@@ -60,7 +74,11 @@ const KEY_SEPARATOR = '\u001f';
  * The index key of a row: the key value itself for a one-field key (no new string per
  * row), the values joined by U+001F otherwise. Undefined when a key value is missing.
  */
-export function rowKey(table: DesiredRoutingTable, row: RowValue[], columnOf: (field: string) => number): string | undefined {
+export function rowKey(
+  table: DesiredRoutingTable,
+  row: RowValue[],
+  columnOf: (field: string) => number,
+): string | undefined {
   if (table.key.length === 1) {
     const value = row[columnOf(table.key[0]!)];
     return value === undefined || value === null || value === '' ? undefined : String(value);
@@ -130,12 +148,20 @@ export class RowAppender {
         const v = row[this.column(f)];
         return v === undefined || v === null || v === '';
       });
-      this.reporter.error(Codes.rowKeyMissing, `row has no value for key field${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`, place);
+      this.reporter.error(
+        Codes.rowKeyMissing,
+        `row has no value for key field${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`,
+        place,
+      );
       return;
     }
     const existing = this.table.index.get(key);
     if (existing !== undefined) {
-      this.reporter.error(Codes.duplicateRow, `row ${keySuffix(this.table, key)} is declared twice; first at ${this.describe(existing)}`, place);
+      this.reporter.error(
+        Codes.duplicateRow,
+        `row ${keySuffix(this.table, key)} is declared twice; first at ${this.describe(existing)}`,
+        place,
+      );
       return;
     }
     let fileIndex = this.table.sourceFiles.indexOf(file);
@@ -165,14 +191,24 @@ function addInlineRecords(ctx: DocContext, appender: RowAppender, records: Json[
     let ok = true;
     for (const [field, value] of Object.entries(record)) {
       const hint = appender.table.fieldTypes[field];
-      if ((hint === 'integer' || hint === 'number') && typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value)) {
+      if (
+        (hint === 'integer' || hint === 'number') &&
+        typeof value === 'number' &&
+        Number.isInteger(value) &&
+        !Number.isSafeInteger(value)
+      ) {
         // The YAML parser already rounded it: say so rather than store another number.
-        const message = `"${field}": an integer beyond 2^53 (9007199254740991) cannot be stored exactly as a number (this one reads as ${String(value)}): ` +
+        const message =
+          `"${field}": an integer beyond 2^53 (9007199254740991) cannot be stored exactly as a number (this one reads as ${String(value)}): ` +
           'quote it and declare the field as a string in spec.fields';
         ctx.out.reporter.error(Codes.rowType, message, { file: ctx.file, doc: ctx.doc, path: [...path, field] });
         ok = false;
       } else if (hint && value !== null && !matches(hint, value as JsonScalar)) {
-        ctx.out.reporter.error(Codes.rowType, `"${field}" must be ${hint === 'integer' ? 'an integer' : `a ${hint}`} (spec.fields), not ${JSON.stringify(value)}`, { file: ctx.file, doc: ctx.doc, path: [...path, field] });
+        ctx.out.reporter.error(
+          Codes.rowType,
+          `"${field}" must be ${hint === 'integer' ? 'an integer' : `a ${hint}`} (spec.fields), not ${JSON.stringify(value)}`,
+          { file: ctx.file, doc: ctx.doc, path: [...path, field] },
+        );
         ok = false;
       }
       row[appender.column(field)] = value as JsonScalar;
@@ -192,12 +228,20 @@ function addCsvRecords(text: string, file: string, appender: RowAppender, report
     let ok = true;
     h.forEach((name, i) => {
       if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return;
-      reporter.error(Codes.csv, `header "${name}" is not a valid field name`, { file, line: 1, column: cellColumn(h, i) });
+      reporter.error(Codes.csv, `header "${name}" is not a valid field name`, {
+        file,
+        line: 1,
+        column: cellColumn(h, i),
+      });
       ok = false;
     });
     for (const k of appender.table.key) {
       if (h.includes(k)) continue;
-      reporter.error(Codes.rowKeyMissing, `the header has no key field "${k}" (spec.key)`, { file, line: 1, column: 1 });
+      reporter.error(Codes.rowKeyMissing, `the header has no key field "${k}" (spec.key)`, {
+        file,
+        line: 1,
+        column: 1,
+      });
       ok = false;
     }
     columns = h.map((name) => appender.column(name));
@@ -210,8 +254,13 @@ function addCsvRecords(text: string, file: string, appender: RowAppender, report
       const converted = convert(cells[i]!, types[i]);
       if (converted === INVALID || converted === INEXACT) {
         const type = types[i] === 'integer' ? 'an integer' : `a ${String(types[i])}`;
-        const why = converted === INEXACT ? INEXACT_MESSAGE : `must be ${type} (spec.fields), not ${JSON.stringify(cells[i])}`;
-        reporter.error(Codes.rowType, `"${header[i]!}" ${why.replace('{value}', cells[i]!)}`, { file, line, column: cellColumn(cells, i) });
+        const why =
+          converted === INEXACT ? INEXACT_MESSAGE : `must be ${type} (spec.fields), not ${JSON.stringify(cells[i])}`;
+        reporter.error(Codes.rowType, `"${header[i]!}" ${why.replace('{value}', cells[i]!)}`, {
+          file,
+          line,
+          column: cellColumn(cells, i),
+        });
         return;
       }
       row[columns[i]!] = converted;
@@ -224,7 +273,8 @@ function addCsvRecords(text: string, file: string, appender: RowAppender, report
 const INVALID = Symbol('invalid');
 /** An integer that no double holds exactly (beyond 2^53): stored, it would silently change. */
 const INEXACT = Symbol('inexact');
-const INEXACT_MESSAGE = '{value} is beyond 2^53 (9007199254740991) and cannot be stored exactly as a number: declare the field as a string in spec.fields';
+const INEXACT_MESSAGE =
+  '{value} is beyond 2^53 (9007199254740991) and cannot be stored exactly as a number: declare the field as a string in spec.fields';
 
 /** A CSV cell with a type hint; an empty cell is null. */
 function convert(cell: string, type: FieldType | undefined): RowValue | typeof INVALID | typeof INEXACT {

@@ -12,14 +12,16 @@ function where(reporter: Reporter, o: DesiredObject, field?: string): string {
   return `${p.file}:${p.line}:${p.column}`;
 }
 
-
 /**
  * Addresses must be unique in the set: a second object at the same address (two tenants
  * with one name, two subscriptions named alike in a tenant, an address both inline and in
  * the CSV) is reported where it is written, pointing at the first. Returns the set
  * without the duplicates.
  */
-export function dropDuplicates(objects: readonly DesiredObject[], reporter: Reporter): { kept: DesiredObject[]; byAddress: Map<string, DesiredObject> } {
+export function dropDuplicates(
+  objects: readonly DesiredObject[],
+  reporter: Reporter,
+): { kept: DesiredObject[]; byAddress: Map<string, DesiredObject> } {
   const first = new Map<string, DesiredObject>();
   const kept: DesiredObject[] = [];
   const dropped = new Set<string>();
@@ -30,7 +32,11 @@ export function dropDuplicates(objects: readonly DesiredObject[], reporter: Repo
     }
     const earlier = first.get(o.address);
     if (earlier) {
-      reporter.error(Codes.duplicate, `${o.address} is declared twice; first at ${where(reporter, earlier)}`, placeOf(reporter, o));
+      reporter.error(
+        Codes.duplicate,
+        `${o.address} is declared twice; first at ${where(reporter, earlier)}`,
+        placeOf(reporter, o),
+      );
       dropped.add(o.address);
       continue;
     }
@@ -73,7 +79,11 @@ export function resolveParents(out: BuildOutput, declared: ReadonlyMap<string, D
  * billingId is unique per group (Doc 1 §2.4, Doc 2 §2.1): within one kind, two objects
  * under the same group (or the same undeclared parent) may not share one.
  */
-export function checkBillingIds(objects: readonly DesiredObject[], reporter: Reporter, byAddress: ReadonlyMap<string, DesiredObject>): void {
+export function checkBillingIds(
+  objects: readonly DesiredObject[],
+  reporter: Reporter,
+  byAddress: ReadonlyMap<string, DesiredObject>,
+): void {
   const seen = new Map<string, DesiredObject>();
   const roots = new Map<string, string>();
   for (const o of objects) {
@@ -115,7 +125,11 @@ function rootOf(o: DesiredObject, byAddress: ReadonlyMap<string, DesiredObject>)
  * e-mail (Doc 1 §4.2: 400 "e-mail exists") may be declared once in the set.
  */
 export function checkPlatformUnique(objects: readonly DesiredObject[], reporter: Reporter): void {
-  const unique = new Map(kinds.flatMap((k) => (k.manifest.uniqueInPlatform ? [[k.kind, { kind: k, rule: k.manifest.uniqueInPlatform }] as const] : [])));
+  const unique = new Map(
+    kinds.flatMap((k) =>
+      k.manifest.uniqueInPlatform ? [[k.kind, { kind: k, rule: k.manifest.uniqueInPlatform }] as const] : [],
+    ),
+  );
   if (unique.size === 0) return;
   const seen = new Map<string, DesiredObject>();
   for (const o of objects) {
@@ -141,8 +155,19 @@ export function checkPlatformUnique(objects: readonly DesiredObject[], reporter:
  * address) that its parent does not declare is probably a typo; when the parent declares
  * no such collection the sibling may exist live.
  */
-export function checkReferences(objects: readonly DesiredObject[], byAddress: ReadonlyMap<string, DesiredObject>, children: (a: string) => readonly DesiredObject[], reporter: Reporter): void {
-  const referring = new Map(kinds.flatMap((k) => (k.manifest.refersTo ? [[k.kind, { kind: k, ref: k.manifest.refersTo, target: kindOf(k.manifest.refersTo.kind) }] as const] : [])));
+export function checkReferences(
+  objects: readonly DesiredObject[],
+  byAddress: ReadonlyMap<string, DesiredObject>,
+  children: (a: string) => readonly DesiredObject[],
+  reporter: Reporter,
+): void {
+  const referring = new Map(
+    kinds.flatMap((k) =>
+      k.manifest.refersTo
+        ? [[k.kind, { kind: k, ref: k.manifest.refersTo, target: kindOf(k.manifest.refersTo.kind) }] as const]
+        : [],
+    ),
+  );
   if (referring.size === 0) return;
   for (const o of objects) {
     const entry = referring.get(o.kind);
@@ -152,7 +177,9 @@ export function checkReferences(objects: readonly DesiredObject[], byAddress: Re
     const parent = byAddress.get(o.parentAddress);
     if (!parent || target.collection === undefined || !parent.declaredCollections.includes(target.collection)) continue;
     if (byAddress.has(target.address(parent.address, value))) continue;
-    const known = children(parent.address).filter((c) => c.kind === target.kind).map((c) => target.identity(c.fields));
+    const known = children(parent.address)
+      .filter((c) => c.kind === target.kind)
+      .map((c) => target.identity(c.fields));
     reporter.warning(
       Codes.unknownAddress,
       `the ${kindOf(parent.kind).manifest.noun} declares no ${target.manifest.noun} "${value}"${didYouMean(value, known)}; the ${entry.kind.manifest.noun} needs it to exist live`,

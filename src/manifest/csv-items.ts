@@ -27,7 +27,11 @@ export function addCsvItems(job: CsvJob, plan: KindPlan, text: string): void {
     let ok = true;
     h.forEach((name, i) => {
       if (csv.header.includes(name)) return;
-      reporter.error(Codes.csv, `unknown column "${name}"${didYouMean(name, csv.header)}; the header is ${csv.header.join(',')}`, { file: job.display, line: 1, column: cellColumn(h, i) });
+      reporter.error(
+        Codes.csv,
+        `unknown column "${name}"${didYouMean(name, csv.header)}; the header is ${csv.header.join(',')}`,
+        { file: job.display, line: 1, column: cellColumn(h, i) },
+      );
       ok = false;
     });
     for (const column of required) {
@@ -47,7 +51,11 @@ export function addCsvItems(job: CsvJob, plan: KindPlan, text: string): void {
     if (!validate(data)) {
       for (const issue of schemaIssues(validate.errors ?? [], data)) {
         const column = header.indexOf(String(issue.path[0] ?? ''));
-        reporter.error(issue.code, issue.message, { file: job.display, line, column: column < 0 ? 1 : cellColumn(cells, column) });
+        reporter.error(issue.code, issue.message, {
+          file: job.display,
+          line,
+          column: column < 0 ? 1 : cellColumn(cells, column),
+        });
       }
       return;
     }

@@ -30,7 +30,11 @@ export function readCsv(
     }
     if (!accepted) return;
     if (record.length !== header.length) {
-      reporter.error(Codes.csv, `row has ${record.length} cells, the header has ${header.length}`, { file, line, column: 1 });
+      reporter.error(Codes.csv, `row has ${record.length} cells, the header has ${header.length}`, {
+        file,
+        line,
+        column: 1,
+      });
       return;
     }
     onRow(record, line);
@@ -110,7 +114,10 @@ export function quoteProblem(text: string): { line: number; column: number; mess
           continue;
         }
         const at = `line ${line}, column ${i + 2 - lineStart}`;
-        return { ...open, message: `the quoted cell opened here closes at ${at} followed by ${JSON.stringify(text[i + 1])}, not by a comma or a line end (inside quotes, write "" for a quote)` };
+        return {
+          ...open,
+          message: `the quoted cell opened here closes at ${at} followed by ${JSON.stringify(text[i + 1])}, not by a comma or a line end (inside quotes, write "" for a quote)`,
+        };
       }
     } else if (c === QUOTE && fieldStart) {
       open = { line, column: i + 1 - lineStart };
@@ -124,7 +131,10 @@ export function quoteProblem(text: string): { line: number; column: number; mess
   }
   if (!open) return undefined;
   const last = text.endsWith('\n') ? line - 1 : line;
-  return { ...open, message: `the quote opened here is never closed: the cell runs to the end of the file (line ${last}); close it with "` };
+  return {
+    ...open,
+    message: `the quote opened here is never closed: the cell runs to the end of the file (line ${last}); close it with "`,
+  };
 }
 
 /** The records of a quote-free CSV text whose lines end with \n; empty lines are skipped. */

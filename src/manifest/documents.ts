@@ -44,7 +44,12 @@ export function processDocument(
   out: BuildOutput,
 ): void {
   const reporter = out.reporter;
-  const at = (p: (string | number)[], extra: { key?: boolean; offsetInString?: number } = {}) => ({ file: source.file, doc: source.doc, path: p, ...extra });
+  const at = (p: (string | number)[], extra: { key?: boolean; offsetInString?: number } = {}) => ({
+    file: source.file,
+    doc: source.doc,
+    path: p,
+    ...extra,
+  });
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     reporter.error(Codes.envelope, 'a manifest document is a mapping with apiVersion, kind, metadata and spec', at([]));
     return;
@@ -55,23 +60,35 @@ export function processDocument(
     return;
   }
   if (typeof kind !== 'string' || !MANIFEST_KINDS.includes(kind)) {
-    reporter.error(Codes.unknownKind, `unknown kind "${String(kind)}"; expected one of ${MANIFEST_KINDS.join(', ')}${didYouMean(String(kind), MANIFEST_KINDS)}`, at(['kind']));
+    reporter.error(
+      Codes.unknownKind,
+      `unknown kind "${String(kind)}"; expected one of ${MANIFEST_KINDS.join(', ')}${didYouMean(String(kind), MANIFEST_KINDS)}`,
+      at(['kind']),
+    );
     return;
   }
   const normalised = normaliseDocument(raw, env, { mayHaveAliases: source.mayHaveAliases });
-  for (const issue of normalised.issues) reporter.error(issue.code, issue.message, at(issue.path, { offsetInString: issue.offsetInString }));
+  for (const issue of normalised.issues)
+    reporter.error(issue.code, issue.message, at(issue.path, { offsetInString: issue.offsetInString }));
   if (normalised.value === undefined) return;
   const validate = schemaSet().validators[kind];
   if (!validate) throw new Error(`no schema for document kind ${kind}`);
   const valid = validate(normalised.value);
   if (!valid) {
-    for (const issue of schemaIssues(validate.errors ?? [], normalised.value)) reporter.error(issue.code, issue.message, at(issue.path, { key: issue.key }));
+    for (const issue of schemaIssues(validate.errors ?? [], normalised.value))
+      reporter.error(issue.code, issue.message, at(issue.path, { key: issue.key }));
   }
   if (!valid || normalised.issues.length > 0) return;
   build(builderOf(kind), source, normalised.value as Json, normalised.sensitive, out);
 }
 
-function build(builder: DocumentBuilder, source: DocumentSource, document: Json, sensitive: Set<string>, out: BuildOutput): void {
+function build(
+  builder: DocumentBuilder,
+  source: DocumentSource,
+  document: Json,
+  sensitive: Set<string>,
+  out: BuildOutput,
+): void {
   const metadata = document['metadata'] as Json;
   const spec = (document['spec'] as Json | undefined) ?? {};
   const documentAddress = builder.address(metadata);

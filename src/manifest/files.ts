@@ -52,7 +52,13 @@ export async function discoverFiles(paths: string[], cwd: string, reporter: Repo
   return found.sort((a, b) => (a.display < b.display ? -1 : a.display > b.display ? 1 : 0));
 }
 
-async function walk(dir: string, cwd: string, seen: Set<string>, visited: Set<string>, found: ManifestFile[]): Promise<void> {
+async function walk(
+  dir: string,
+  cwd: string,
+  seen: Set<string>,
+  visited: Set<string>,
+  found: ManifestFile[],
+): Promise<void> {
   const real = await realpath(dir);
   if (visited.has(real)) return;
   visited.add(real);
@@ -107,7 +113,11 @@ export async function readTextFile(
     const bytes = await readFile(absolute);
     const nul = bytes.indexOf(0);
     if (nul >= 0) {
-      reporter.error(Codes.binary, `binary content${what ? ` in${what}` : ''} (NUL byte at offset ${nul}); expected UTF-8 text`, at);
+      reporter.error(
+        Codes.binary,
+        `binary content${what ? ` in${what}` : ''} (NUL byte at offset ${nul}); expected UTF-8 text`,
+        at,
+      );
       return undefined;
     }
     const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);

@@ -44,14 +44,23 @@ export async function loadManifests(paths: string[], options: LoadOptions = {}):
   const files = await discoverFiles(paths, cwd, reporter);
   const read = new Set<string>();
   for (const file of files) {
-    const text = await readTextFile(file.absolute, file.display, options.maxManifestBytes ?? MAX_MANIFEST_BYTES, reporter);
+    const text = await readTextFile(
+      file.absolute,
+      file.display,
+      options.maxManifestBytes ?? MAX_MANIFEST_BYTES,
+      reporter,
+    );
     if (text === undefined) continue;
     read.add(file.display);
     reporter.addFile(file.display, text);
     const before = reporter.diagnostics.length;
     const docs = parseManifest(file.display, text, reporter);
     if (docs.length === 0 && reporter.diagnostics.length === before) {
-      reporter.error(Codes.empty, 'empty manifest: no YAML document in this file', { file: file.display, line: 1, column: 1 });
+      reporter.error(Codes.empty, 'empty manifest: no YAML document in this file', {
+        file: file.display,
+        line: 1,
+        column: 1,
+      });
     }
     const mayHaveAliases = text.includes('*');
     for (const { doc, value } of docs) {

@@ -27,7 +27,11 @@ const VARIABLE = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * second visit sees the result, which contains no `${` unless a variable's value does,
  * so shared nodes are skipped rather than walked again.
  */
-export function normaliseDocument(value: unknown, env: Record<string, string | undefined>, options: { mayHaveAliases?: boolean } = {}): Normalised {
+export function normaliseDocument(
+  value: unknown,
+  env: Record<string, string | undefined>,
+  options: { mayHaveAliases?: boolean } = {},
+): Normalised {
   const sizes = options.mayHaveAliases === false ? undefined : new Map<object, number>();
   const state: State = { env, sensitive: new Set<string>(), issues: [], sizes, aliases: 0, expanded: 0 };
   try {
@@ -77,8 +81,13 @@ function walk(container: object, path: (string | number)[], state: State): numbe
   if (known !== undefined) {
     state.aliases += 1;
     state.expanded += known;
-    if (state.aliases > MAX_ALIAS_COUNT) throw new AliasLimit(`more than ${MAX_ALIAS_COUNT} aliases in one document`, [...path]);
-    if (state.expanded > MAX_EXPANDED_NODES) throw new AliasLimit(`aliases expand this document to more than ${MAX_EXPANDED_NODES.toLocaleString('en-US')} nodes`, [...path]);
+    if (state.aliases > MAX_ALIAS_COUNT)
+      throw new AliasLimit(`more than ${MAX_ALIAS_COUNT} aliases in one document`, [...path]);
+    if (state.expanded > MAX_EXPANDED_NODES)
+      throw new AliasLimit(
+        `aliases expand this document to more than ${MAX_EXPANDED_NODES.toLocaleString('en-US')} nodes`,
+        [...path],
+      );
     return known;
   }
   state.sizes?.set(container, 0);
@@ -130,13 +139,21 @@ function interpolate(text: string, path: (string | number)[], state: State): str
     const end = text.indexOf('}', at + 2);
     const name = end < 0 ? '' : text.slice(at + 2, end);
     if (end < 0 || !VARIABLE.test(name)) {
-      const message = end < 0 ? 'unterminated "${": write ${NAME}, or $${ for a literal "${"' : `"\${${name}}" is not a variable name (letters, digits, _)`;
+      const message =
+        end < 0
+          ? 'unterminated "${": write ${NAME}, or $${ for a literal "${"'
+          : `"\${${name}}" is not a variable name (letters, digits, _)`;
       state.issues.push({ code: 'SB_ENV_SYNTAX', message, path: [...path], offsetInString: at });
       return text;
     }
     const replacement = state.env[name];
     if (replacement === undefined) {
-      state.issues.push({ code: 'SB_ENV_UNSET', message: `environment variable ${name} is not set`, path: [...path], offsetInString: at });
+      state.issues.push({
+        code: 'SB_ENV_UNSET',
+        message: `environment variable ${name} is not set`,
+        path: [...path],
+        offsetInString: at,
+      });
     } else {
       // A value from the environment is sensitive: the plan shows "(sensitive)", and every
       // output masks it where a platform message quotes it (src/core/secrets.ts).

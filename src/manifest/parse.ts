@@ -88,4 +88,3 @@ function toValue(file: string, document: Document.Parsed, lines: LineCounter, re
 function firstLine(message: string): string {
   return (message.split('\n')[0] ?? message).replace(/ at line \d+, column \d+:?$/, '');
 }
-

@@ -1,4 +1,14 @@
-import { LineCounter, parseAllDocuments, isAlias, isMap, isSeq, isScalar, Scalar, type Document, type Node } from 'yaml';
+import {
+  LineCounter,
+  parseAllDocuments,
+  isAlias,
+  isMap,
+  isSeq,
+  isScalar,
+  Scalar,
+  type Document,
+  type Node,
+} from 'yaml';
 import type { SourcePosition } from './types.js';
 
 /** A path inside a document: map keys and sequence indexes. */

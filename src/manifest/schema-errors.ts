@@ -21,7 +21,15 @@ export function schemaIssues(errors: readonly ErrorObject[], data: unknown): Sch
   const ignoredAt = new Set(errors.filter((e) => e.keyword === 'x-ignored').map((e) => e.instancePath));
   const issues: SchemaIssue[] = [];
   for (const error of errors) {
-    if (folded.some((f) => f !== error && error.schemaPath.startsWith(f.schemaPath + '/') && error.instancePath.startsWith(f.instancePath))) continue;
+    if (
+      folded.some(
+        (f) =>
+          f !== error &&
+          error.schemaPath.startsWith(f.schemaPath + '/') &&
+          error.instancePath.startsWith(f.instancePath),
+      )
+    )
+      continue;
     if ((error.keyword === 'not' || error.keyword === 'false schema') && ignoredAt.has(error.instancePath)) continue;
     if (error.keyword === 'if' || error.keyword === 'propertyNames') continue;
     const issue = toIssue(error, data);
@@ -39,18 +47,40 @@ function toIssue(error: ErrorObject, data: unknown): SchemaIssue | undefined {
       const extra = String(params['additionalProperty']);
       if (error.propertyName !== undefined) break;
       const known = knownProperties(error.parentSchema);
-      return { code: Codes.unknownField, message: `unknown field "${extra}"${didYouMean(extra, known)}`, path: [...path, extra], key: true };
+      return {
+        code: Codes.unknownField,
+        message: `unknown field "${extra}"${didYouMean(extra, known)}`,
+        path: [...path, extra],
+        key: true,
+      };
     }
     case 'x-ignored':
-      return { code: Codes.ignoredField, message: `"${name}" cannot be set here: ${error.message ?? ''}`, path, key: true };
+      return {
+        code: Codes.ignoredField,
+        message: `"${name}" cannot be set here: ${error.message ?? ''}`,
+        path,
+        key: true,
+      };
     case 'required':
-      return { code: Codes.required, message: `missing required field "${String(params['missingProperty'])}"${where(name)}`, path };
+      return {
+        code: Codes.required,
+        message: `missing required field "${String(params['missingProperty'])}"${where(name)}`,
+        path,
+      };
     case 'type':
-      return { code: Codes.type, message: `"${name}" must be ${article(String(params['type']))}, not ${describe(valueAt(data, path))}`, path };
+      return {
+        code: Codes.type,
+        message: `"${name}" must be ${article(String(params['type']))}, not ${describe(valueAt(data, path))}`,
+        path,
+      };
     case 'enum': {
       const allowed = (params['allowedValues'] as unknown[]).map(String);
       const actual = String(valueAt(data, path));
-      return { code: Codes.value, message: `"${name}" must be one of ${allowed.join(', ')}, not "${actual}"${didYouMean(actual, allowed)}`, path };
+      return {
+        code: Codes.value,
+        message: `"${name}" must be one of ${allowed.join(', ')}, not "${actual}"${didYouMean(actual, allowed)}`,
+        path,
+      };
     }
     case 'const':
       return name === 'apiVersion'
@@ -61,7 +91,11 @@ function toIssue(error: ErrorObject, data: unknown): SchemaIssue | undefined {
       return { code: Codes.oneOf, message: oneOfMessage(error), path };
     case 'pattern':
       if (error.propertyName !== undefined) return propertyNameIssue(error, path);
-      return { code: Codes.value, message: `"${name}" has an invalid value ${JSON.stringify(valueAt(data, path))}${patternHint(error)}`, path };
+      return {
+        code: Codes.value,
+        message: `"${name}" has an invalid value ${JSON.stringify(valueAt(data, path))}${patternHint(error)}`,
+        path,
+      };
     default:
       break;
   }
@@ -73,15 +107,24 @@ function propertyNameIssue(error: ErrorObject, path: (string | number)[]): Schem
   const key = String(error.propertyName);
   const pattern = String((error.params as Record<string, unknown>)['pattern'] ?? '');
   if (pattern.startsWith('^\\+')) {
-    const hint = /^[0-9]+$/.test(key) ? `: YAML read it as a number; write it quoted with its +, "+${key}"` : ': write an E.164 number, quoted, e.g. "+3221234567"';
+    const hint = /^[0-9]+$/.test(key)
+      ? `: YAML read it as a number; write it quoted with its +, "+${key}"`
+      : ': write an E.164 number, quoted, e.g. "+3221234567"';
     return { code: Codes.value, message: `"${key}" is not an E.164 number${hint}`, path: [...path, key], key: true };
   }
-  return { code: Codes.value, message: `"${key}" is not a valid field name (letters, digits and _, not starting with a digit)`, path: [...path, key], key: true };
+  return {
+    code: Codes.value,
+    message: `"${key}" is not a valid field name (letters, digits and _, not starting with a digit)`,
+    path: [...path, key],
+    key: true,
+  };
 }
 
 function oneOfMessage(error: ErrorObject): string {
   const branches = Array.isArray(error.schema) ? (error.schema as AnySchemaObject[]) : [];
-  const names = branches.map((b) => (Array.isArray(b['required']) ? (b['required'] as string[]).join(' and ') : undefined));
+  const names = branches.map((b) =>
+    Array.isArray(b['required']) ? (b['required'] as string[]).join(' and ') : undefined,
+  );
   if (names.every((n) => n !== undefined) && names.length > 0) {
     const list = names.join(', ');
     const passing = (error.params as { passingSchemas?: number[] | null }).passingSchemas;
@@ -91,7 +134,9 @@ function oneOfMessage(error: ErrorObject): string {
 }
 
 function knownProperties(schema: unknown): string[] {
-  const properties = (schema as AnySchemaObject | undefined)?.['properties'] as Record<string, AnySchemaObject> | undefined;
+  const properties = (schema as AnySchemaObject | undefined)?.['properties'] as
+    | Record<string, AnySchemaObject>
+    | undefined;
   if (!properties) return [];
   return Object.entries(properties)
     .filter(([, s]) => typeof s === 'object' && s['x-ignored'] === undefined)
@@ -134,7 +179,19 @@ function valueAt(data: unknown, path: (string | number)[]): unknown {
 }
 
 function article(type: string): string {
-  const types = type.split(',').map((t) => (t === 'integer' ? 'an integer' : t === 'object' ? 'a mapping' : t === 'array' ? 'a list' : t === 'null' ? 'null' : `a ${t}`));
+  const types = type
+    .split(',')
+    .map((t) =>
+      t === 'integer'
+        ? 'an integer'
+        : t === 'object'
+          ? 'a mapping'
+          : t === 'array'
+            ? 'a list'
+            : t === 'null'
+              ? 'null'
+              : `a ${t}`,
+    );
   return types.join(' or ');
 }
 
@@ -142,6 +199,7 @@ function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
   if (typeof value === 'object') return 'a mapping';
-  if (typeof value === 'string') return `a string (${JSON.stringify(value.length > 40 ? value.slice(0, 40) + '…' : value)})`;
+  if (typeof value === 'string')
+    return `a string (${JSON.stringify(value.length > 40 ? value.slice(0, 40) + '…' : value)})`;
   return `${typeof value === 'number' ? (Number.isInteger(value) ? 'an integer' : 'a number') : `a ${typeof value}`} (${String(value)})`;
 }

@@ -51,7 +51,13 @@ export function readSchema(file: string): AnySchemaObject {
  */
 export function schemaSet(options: { validateSchema?: boolean } = {}): SchemaSet {
   if (cached && options.validateSchema === undefined) return cached;
-  const ajv = new Ajv2020({ strict: true, allErrors: true, verbose: true, allowUnionTypes: true, validateSchema: options.validateSchema ?? false });
+  const ajv = new Ajv2020({
+    strict: true,
+    allErrors: true,
+    verbose: true,
+    allowUnionTypes: true,
+    validateSchema: options.validateSchema ?? false,
+  });
   const require = createRequire(import.meta.url);
   const addFormats = require('ajv-formats') as FormatsPlugin;
   addFormats(ajv, ['email']);

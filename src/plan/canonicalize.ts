@@ -8,7 +8,11 @@ import type { PlanMessage } from './types.js';
  * identified by its type's name) before anything is read. Unknown references and objects
  * declared twice that way are problems (exit 1).
  */
-export async function canonicalize(nodes: readonly DesiredNode[], ctx: KindContext, problems: PlanMessage[]): Promise<DesiredNode[]> {
+export async function canonicalize(
+  nodes: readonly DesiredNode[],
+  ctx: KindContext,
+  problems: PlanMessage[],
+): Promise<DesiredNode[]> {
   const seen = new Set<string>();
   const result: DesiredNode[] = [];
   for (const node of nodes) {
@@ -19,12 +23,20 @@ export async function canonicalize(nodes: readonly DesiredNode[], ctx: KindConte
         const { address, fields } = await hook(node, ctx);
         if (address !== node.address) next = { ...node, address, fields };
       } catch (error) {
-        problems.push({ code: 'SB_UNKNOWN_REFERENCE', address: node.address, message: error instanceof Error ? error.message : String(error) });
+        problems.push({
+          code: 'SB_UNKNOWN_REFERENCE',
+          address: node.address,
+          message: error instanceof Error ? error.message : String(error),
+        });
         continue;
       }
     }
     if (seen.has(next.address)) {
-      problems.push({ code: 'SB_DUPLICATE_ADDRESS', address: next.address, message: `declared twice (once by type id): ${node.source ?? node.address}` });
+      problems.push({
+        code: 'SB_DUPLICATE_ADDRESS',
+        address: next.address,
+        message: `declared twice (once by type id): ${node.source ?? node.address}`,
+      });
       continue;
     }
     seen.add(next.address);

@@ -33,7 +33,7 @@ export function diffFields(desired: DesiredNode, live: LiveObject, lastApplied: 
       result.changed.push(name);
       // The API never returns it: all we know of the old value is that it differs (or was never sent).
       result.before[name] = WRITE_ONLY;
-      result.after[name] = isSecret(spec, desired) ? SENSITIVE : value ?? null;
+      result.after[name] = isSecret(spec, desired) ? SENSITIVE : (value ?? null);
       if (isSecret(spec, desired)) result.sensitiveDigests[name] = digest;
       continue;
     }
@@ -48,7 +48,10 @@ export function diffFields(desired: DesiredNode, live: LiveObject, lastApplied: 
 }
 
 /** The declared fields as a create's `after` (sensitive values masked). */
-export function createdFields(desired: DesiredNode): { after: Record<string, unknown>; sensitiveDigests: Record<string, string> } {
+export function createdFields(desired: DesiredNode): {
+  after: Record<string, unknown>;
+  sensitiveDigests: Record<string, string>;
+} {
   const kind = kindOf(desired.kind);
   const after: Record<string, unknown> = {};
   const sensitiveDigests: Record<string, string> = {};
@@ -91,7 +94,7 @@ export function writeOnlyDigests(desired: DesiredNode): Record<string, string> {
 
 /** A write-only value's digest is of the value as declared; a readable one's of its normalised form (a set in any order). */
 function recordedDigest(spec: FieldSpec, value: unknown): string {
-  return digestOf(spec.change === 'writeOnly' ? value ?? null : normalizeField(spec, value));
+  return digestOf(spec.change === 'writeOnly' ? (value ?? null) : normalizeField(spec, value));
 }
 
 /** Equality of normalised values: scalars directly, structures by canonical JSON. */

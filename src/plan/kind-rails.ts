@@ -16,7 +16,8 @@ export function kindRails(
   permissions?: PermissionCheck,
 ): Pick<PlanPart, 'liveCounts' | 'protectedAddresses' | 'holdsData' | 'preflight'> {
   const liveCounts = new Map<string, number>();
-  for (const { kind, addresses } of live.collections) liveCounts.set(kind, (liveCounts.get(kind) ?? 0) + addresses.length);
+  for (const { kind, addresses } of live.collections)
+    liveCounts.set(kind, (liveCounts.get(kind) ?? 0) + addresses.length);
   return {
     liveCounts,
     protectedAddresses: new Set(desired.filter((d) => d.protect).map((d) => d.address)),
@@ -40,7 +41,9 @@ function checkPermissions(changes: readonly Change[], permissions: PermissionChe
   const kindByAddress = new Map(changes.map((c) => [c.address, c.kind]));
   for (const change of changes) {
     for (const request of change.requests) {
-      const path = request.path.replace(/\{id:([^}]*)\}/g, (_m, address: string) => placeholderFor(address, kindByAddress));
+      const path = request.path.replace(/\{id:([^}]*)\}/g, (_m, address: string) =>
+        placeholderFor(address, kindByAddress),
+      );
       if (permissions.check(request.method, path).allowed) continue;
       const role = request.role ?? 'unknown role';
       const message = `${request.method} ${request.path} is not allowed by the caller's api_rules (role ${role})`;

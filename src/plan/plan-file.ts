@@ -101,9 +101,17 @@ function withDefaults(plan: Plan, source: string, options: ReadPlanOptions): Pla
     if ((change as Partial<Change>).provider !== undefined) return change;
     const provider = options.providerOf?.(change);
     if (!provider) {
-      throw new SwitchboardError(PLAN_FILE_ERROR, `${source} is not a usable plan: changes[${i}] (${change.address}) names no provider, and no provider plans ${change.kind} objects. ${RECREATE}`);
+      throw new SwitchboardError(
+        PLAN_FILE_ERROR,
+        `${source} is not a usable plan: changes[${i}] (${change.address}) names no provider, and no provider plans ${change.kind} objects. ${RECREATE}`,
+      );
     }
     return { ...change, provider };
   });
-  return { ...plan, changes, unmanaged, summary: { ...plan.summary, unmanaged: plan.summary.unmanaged ?? unmanaged.length } };
+  return {
+    ...plan,
+    changes,
+    unmanaged,
+    summary: { ...plan.summary, unmanaged: plan.summary.unmanaged ?? unmanaged.length },
+  };
 }

@@ -97,9 +97,11 @@ function checkHeader(plan: Json, p: Problems): void {
   if (options !== undefined && p.object(options, 'options')) {
     p.strings(options['target'], 'options.target');
     p.strings(options['exclude'], 'options.exclude');
-    for (const flag of ['prune', 'allowReplace']) if (typeof options[flag] !== 'boolean') p.add(`options.${flag} must be true or false`);
+    for (const flag of ['prune', 'allowReplace'])
+      if (typeof options[flag] !== 'boolean') p.add(`options.${flag} must be true or false`);
     const percent = options['maxDeletePercent'];
-    if (typeof percent !== 'number' || !(percent >= 0 && percent <= 100)) p.add('options.maxDeletePercent must be a number from 0 to 100');
+    if (typeof percent !== 'number' || !(percent >= 0 && percent <= 100))
+      p.add('options.maxDeletePercent must be a number from 0 to 100');
   }
   const summary = plan['summary'];
   if (p.object(summary, 'summary')) {
@@ -142,7 +144,8 @@ function checkChange(change: unknown, at: string, p: Problems): void {
   if (p.array(requests, `${at}.requests`)) {
     requests.forEach((r, j) => {
       if (!p.object(r, `${at}.requests[${j}]`)) return;
-      if (typeof r['method'] !== 'string' || !METHODS.has(r['method'])) p.add(`${at}.requests[${j}].method is not an HTTP method`);
+      if (typeof r['method'] !== 'string' || !METHODS.has(r['method']))
+        p.add(`${at}.requests[${j}].method is not an HTTP method`);
       p.string(r['path'], `${at}.requests[${j}].path`);
       p.optionalString(r['role'], `${at}.requests[${j}].role`);
     });

@@ -59,7 +59,15 @@ export async function computeChanges(input: PlannerInput): Promise<PlannerOutput
 }
 
 class Planner {
-  private readonly out: PlannerOutput = { changes: [], requests: new Map(), noop: 0, unmanaged: [], refusals: [], warnings: [], problems: [] };
+  private readonly out: PlannerOutput = {
+    changes: [],
+    requests: new Map(),
+    noop: 0,
+    unmanaged: [],
+    refusals: [],
+    warnings: [],
+    problems: [],
+  };
   private readonly desiredByAddress: Map<string, DesiredNode>;
   /** Addresses whose object is (re)created by this plan: their descendants are created too. */
   private readonly recreated = new Set<string>();
@@ -86,7 +94,11 @@ class Planner {
       if (!live) await this.planCreate(node, kind, parentAddress);
       else await this.planExisting(node, kind, live, parentAddress);
     } catch (error) {
-      this.out.problems.push({ code: codeOf(error), message: error instanceof Error ? error.message : String(error), address: node.address });
+      this.out.problems.push({
+        code: codeOf(error),
+        message: error instanceof Error ? error.message : String(error),
+        address: node.address,
+      });
     }
   }
 
@@ -104,16 +116,34 @@ class Planner {
     const { after, sensitiveDigests } = createdFields(node);
     this.recreated.add(node.address);
     this.out.requests.set(node.address, { create: requests });
-    this.push(node, kind, 'create', { before: null, after, sensitiveDigests, requests, parentAddress, reason: 'declared, not found live' });
+    this.push(node, kind, 'create', {
+      before: null,
+      after,
+      sensitiveDigests,
+      requests,
+      parentAddress,
+      reason: 'declared, not found live',
+    });
   }
 
-  private async planExisting(node: DesiredNode, kind: KindDefinition, live: LiveObject, parentAddress: string | undefined): Promise<void> {
+  private async planExisting(
+    node: DesiredNode,
+    kind: KindDefinition,
+    live: LiveObject,
+    parentAddress: string | undefined,
+  ): Promise<void> {
     const diff = diffFields(node, live, this.input.lastApplied);
     if (diff.changed.length === 0) {
       this.out.noop++;
       return;
     }
-    const base = { before: diff.before, after: diff.after, sensitiveDigests: diff.sensitiveDigests, parentAddress, live };
+    const base = {
+      before: diff.before,
+      after: diff.after,
+      sensitiveDigests: diff.sensitiveDigests,
+      parentAddress,
+      live,
+    };
     if (diff.needsReplace) {
       const replaced = diff.changed.filter((name) => kind.fields.find((f) => f.name === name)?.change === 'replace');
       const parent = this.parentRef(node, parentAddress);
@@ -129,16 +159,22 @@ class Planner {
     if (refusal) this.out.refusals.push({ code: 'SB_CONSTRAINT', address: node.address, message: refusal });
     const requests = kind.update ? await kind.update(node, live, this.input.ctx, diff.changed) : [];
     this.out.requests.set(node.address, { update: requests });
-    this.push(node, kind, 'update', { ...base, requests, reason: `declared ${diff.changed.join(', ')} ${diff.changed.length === 1 ? 'differs' : 'differ'} from live` });
+    this.push(node, kind, 'update', {
+      ...base,
+      requests,
+      reason: `declared ${diff.changed.join(', ')} ${diff.changed.length === 1 ? 'differs' : 'differ'} from live`,
+    });
   }
 
   /** Live objects of listed collections that nothing declares: pruned or reported as unmanaged. */
   private planUndeclared(): void {
     for (const collection of this.input.live.collections) {
       const kind = kindOf(collection.kind);
-      const owner = collection.parentAddress === undefined ? undefined : this.desiredByAddress.get(collection.parentAddress);
+      const owner =
+        collection.parentAddress === undefined ? undefined : this.desiredByAddress.get(collection.parentAddress);
       // Only collections a document declares are in scope; other lists were read to find parents.
-      if (!owner || kind.collection === undefined || !(owner.declaredCollections ?? []).includes(kind.collection)) continue;
+      if (!owner || kind.collection === undefined || !(owner.declaredCollections ?? []).includes(kind.collection))
+        continue;
       const pruning = owner.prune === true || this.input.options.prune;
       for (const address of collection.addresses) {
         if (this.desiredByAddress.has(address)) continue;
@@ -155,7 +191,11 @@ class Planner {
 
   private planDelete(kind: KindDefinition, live: LiveObject, owner: DesiredNode): void {
     if (kind.cannotDelete) {
-      this.out.warnings.push({ code: 'SB_CANNOT_DELETE', address: live.address, message: `not declared, but ${kind.cannotDelete}` });
+      this.out.warnings.push({
+        code: 'SB_CANNOT_DELETE',
+        address: live.address,
+        message: `not declared, but ${kind.cannotDelete}`,
+      });
     }
     if (!kind.delete) {
       // Nothing to delete (a number's address link): the object simply stays unmanaged.
@@ -206,7 +246,8 @@ class Planner {
       after: detail.after,
       patch: fastJsonPatch.compare(detail.before ?? {}, detail.after) as PatchOperation[],
       reason: detail.reason,
-      dependsOn: detail.parentAddress !== undefined && this.recreated.has(detail.parentAddress) ? [detail.parentAddress] : [],
+      dependsOn:
+        detail.parentAddress !== undefined && this.recreated.has(detail.parentAddress) ? [detail.parentAddress] : [],
       requests: detail.requests.map(planned),
     };
     if (detail.live) {
@@ -231,7 +272,8 @@ class Planner {
   private parentRef(node: DesiredNode, parentAddress: string | undefined): ParentRef | undefined {
     if (parentAddress === undefined) return undefined;
     const kind = node.parentRef?.kind ?? this.desiredByAddress.get(parentAddress)?.kind;
-    if (node.parentRef?.uuid !== undefined) return { kind: node.parentRef.kind, ids: { [node.parentRef.kind]: node.parentRef.uuid } };
+    if (node.parentRef?.uuid !== undefined)
+      return { kind: node.parentRef.kind, ids: { [node.parentRef.kind]: node.parentRef.uuid } };
     if (!kind) return undefined;
     return { kind, ids: this.idsOf(parentAddress) };
   }
@@ -265,5 +307,7 @@ export function liveDigest(live: LiveObject): string {
 }
 
 function codeOf(error: unknown): string {
-  return error && typeof error === 'object' && 'code' in error && typeof error.code === 'string' ? error.code : 'SB_PLAN';
+  return error && typeof error === 'object' && 'code' in error && typeof error.code === 'string'
+    ? error.code
+    : 'SB_PLAN';
 }

@@ -25,7 +25,9 @@ export function orderPlan(plan: Plan): Plan {
     tool: { name: plan.tool.name, version: plan.tool.version },
     target: pick(plan.target, ['baseUrl', 'instance', 'routingEngine']),
     manifests: { digest: plan.manifests.digest, files: [...plan.manifests.files] },
-    ...(plan.options ? { options: pick(plan.options, ['target', 'exclude', 'prune', 'allowReplace', 'maxDeletePercent']) } : {}),
+    ...(plan.options
+      ? { options: pick(plan.options, ['target', 'exclude', 'prune', 'allowReplace', 'maxDeletePercent']) }
+      : {}),
     summary: pick(plan.summary, ['create', 'update', 'replace', 'delete', 'noop', 'unmanaged']),
     changes: plan.changes.map((c) => orderChange(redactChange(c))),
     unmanaged: plan.unmanaged.map((u) => pick(u, ['address', 'kind', 'id'])),
@@ -85,7 +87,11 @@ function sortKeysDeep(value: unknown): unknown {
   if (typeof value !== 'object' || value === null) return value;
   const record = value as Record<string, unknown>;
   // fromEntries defines properties, so a live key named `__proto__` stays data.
-  return Object.fromEntries(Object.keys(record).sort().map((key) => [key, sortKeysDeep(record[key])]));
+  return Object.fromEntries(
+    Object.keys(record)
+      .sort()
+      .map((key) => [key, sortKeysDeep(record[key])]),
+  );
 }
 
 function sortedRecord(record: Record<string, string>): Record<string, string> {

@@ -81,9 +81,7 @@ export function formatMessage(m: PlanMessage): string {
 function renderItem(item: RenderItem, paint: Paint): string[] {
   if (item.type === 'more') {
     const counts = formatByAction(item.byAction);
-    return [
-      paint('dim', `  … and ${item.hidden} more ${safeText(item.kind)} changes (${counts}) — see the JSON plan`),
-    ];
+    return [paint('dim', `  … and ${item.hidden} more ${safeText(item.kind)} changes (${counts}) — see the JSON plan`)];
   }
   return renderChange(redactChange(item.change), paint);
 }

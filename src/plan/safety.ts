@@ -43,7 +43,11 @@ export function checkSafety(parts: readonly RailFacts[], options: SafetyOptions)
 function checkProtected(part: RailFacts): PlanMessage[] {
   return part.changes
     .filter((c) => (c.action === 'delete' || c.action === 'replace') && part.protectedAddresses.has(c.address))
-    .map((c) => ({ code: 'SB_PROTECTED', address: c.address, message: `${c.address} is protected (metadata.protect: true) and this plan would ${c.action} it` }));
+    .map((c) => ({
+      code: 'SB_PROTECTED',
+      address: c.address,
+      message: `${c.address} is protected (metadata.protect: true) and this plan would ${c.action} it`,
+    }));
 }
 
 function checkReplaces(part: RailFacts, options: SafetyOptions): PlanMessage[] {
@@ -61,7 +65,8 @@ function checkDeleteThreshold(parts: readonly RailFacts[], options: SafetyOption
   const deletesByKind = new Map<string, number>();
   const liveByKind = new Map<string, number>();
   for (const part of parts) {
-    for (const c of part.changes) if (c.action === 'delete') deletesByKind.set(c.kind, (deletesByKind.get(c.kind) ?? 0) + 1);
+    for (const c of part.changes)
+      if (c.action === 'delete') deletesByKind.set(c.kind, (deletesByKind.get(c.kind) ?? 0) + 1);
     for (const [kind, count] of part.liveCounts) liveByKind.set(kind, (liveByKind.get(kind) ?? 0) + count);
   }
   const refusals: PlanMessage[] = [];

@@ -8,7 +8,11 @@ import type { PlanMessage } from './types.js';
  * (the subtree below it) and what it depends on (its ancestors, so a new parent is still
  * created first). A trailing `*` matches a subtree by prefix. Excludes win over targets.
  */
-export function selectTargets(desired: readonly DesiredNode[], targets: readonly string[], excludes: readonly string[]): DesiredNode[] {
+export function selectTargets(
+  desired: readonly DesiredNode[],
+  targets: readonly string[],
+  excludes: readonly string[],
+): DesiredNode[] {
   // Neither option given (the usual run): everything is selected as it is. Walking every
   // node's ancestors for nothing cost ~0.1 s on 22,000 objects (issue #9 plan-org profile).
   if (targets.length === 0 && excludes.length === 0) return [...desired];
@@ -19,9 +23,11 @@ export function selectTargets(desired: readonly DesiredNode[], targets: readonly
   for (const node of desired) {
     if (targets.length > 0 && !matches(targets, node.address)) continue;
     selected.add(node.address);
-    for (let parent = node.parentAddress; parent !== undefined; parent = byAddress.get(parent)?.parentAddress) ancestors.add(parent);
+    for (let parent = node.parentAddress; parent !== undefined; parent = byAddress.get(parent)?.parentAddress)
+      ancestors.add(parent);
   }
-  const excluded = (d: DesiredNode) => matches(excludes, d.address) || (d.parentAddress !== undefined && matches(excludes, d.parentAddress));
+  const excluded = (d: DesiredNode) =>
+    matches(excludes, d.address) || (d.parentAddress !== undefined && matches(excludes, d.parentAddress));
   return desired.flatMap((d) => {
     if (excluded(d)) return [];
     if (selected.has(d.address)) return [d];
@@ -55,18 +61,25 @@ export interface PatternScope {
  */
 export function assertPatternsMatch(scope: PatternScope): void {
   const problems: string[] = [];
-  const matchesDeclared = (p: string) => scope.declared.some((a) => matchesPattern(p, a)) || scope.tables.some((t) => p.startsWith(`${t}/`));
+  const matchesDeclared = (p: string) =>
+    scope.declared.some((a) => matchesPattern(p, a)) || scope.tables.some((t) => p.startsWith(`${t}/`));
   const live = [...scope.live];
   for (const p of scope.targets) {
-    if (!matchesDeclared(p)) problems.push(`--target ${p} matches nothing declared in the manifests${closestHint(p, scope.declared)}`);
+    if (!matchesDeclared(p))
+      problems.push(`--target ${p} matches nothing declared in the manifests${closestHint(p, scope.declared)}`);
   }
   for (const p of scope.excludes) {
     if (!matchesDeclared(p) && !live.some((a) => matchesPattern(p, a))) {
-      problems.push(`--exclude ${p} matches nothing declared in the manifests or read from the platform${closestHint(p, [...scope.declared, ...live])}`);
+      problems.push(
+        `--exclude ${p} matches nothing declared in the manifests or read from the platform${closestHint(p, [...scope.declared, ...live])}`,
+      );
     }
   }
   if (problems.length > 0) {
-    throw new SwitchboardError('SB_TARGET_UNMATCHED', `${problems.join('\n')}\nNothing was planned: correct the address (a trailing * matches a subtree).`);
+    throw new SwitchboardError(
+      'SB_TARGET_UNMATCHED',
+      `${problems.join('\n')}\nNothing was planned: correct the address (a trailing * matches a subtree).`,
+    );
   }
 }
 
@@ -88,10 +101,18 @@ function closestHint(pattern: string, candidates: readonly string[]): string {
  * A warning carried by every plan made with `--target` or `--exclude`, so each format
  * (text, markdown, JSON) says that the plan covers part of the manifests only.
  */
-export function partialPlanWarning(options: { target: readonly string[]; exclude: readonly string[] } | undefined): PlanMessage[] {
+export function partialPlanWarning(
+  options: { target: readonly string[]; exclude: readonly string[] } | undefined,
+): PlanMessage[] {
   if (!options || (options.target.length === 0 && options.exclude.length === 0)) return [];
   const parts: string[] = [];
-  if (options.target.length > 0) parts.push(`only ${options.target.map((t) => `--target ${t}`).join(', ')} (with what it depends on)`);
+  if (options.target.length > 0)
+    parts.push(`only ${options.target.map((t) => `--target ${t}`).join(', ')} (with what it depends on)`);
   if (options.exclude.length > 0) parts.push(`without ${options.exclude.map((e) => `--exclude ${e}`).join(', ')}`);
-  return [{ code: 'SB_PLAN_PARTIAL', message: `this plan covers ${parts.join(', ')}; the rest of the manifests was not compared with the platform` }];
+  return [
+    {
+      code: 'SB_PLAN_PARTIAL',
+      message: `this plan covers ${parts.join(', ')}; the rest of the manifests was not compared with the platform`,
+    },
+  ];
 }

@@ -46,12 +46,21 @@ export function platformProvider(input: PlatformInput): Provider {
     async read() {
       const problems: PlanMessage[] = [];
       const desired = await canonicalize(input.desired, ctx, problems);
-      const live = await new LiveReader(input.client, ctx, input.lastApplied).read(desired, kinds.map((k) => k.kind));
+      const live = await new LiveReader(input.client, ctx, input.lastApplied).read(
+        desired,
+        kinds.map((k) => k.kind),
+      );
       read = { desired, live, problems };
     },
     async plan(options) {
       const state = stage(read, 'plan', 'read');
-      planned = await computeChanges({ desired: state.desired, live: state.live, lastApplied: input.lastApplied, ctx, options });
+      planned = await computeChanges({
+        desired: state.desired,
+        live: state.live,
+        lastApplied: input.lastApplied,
+        ctx,
+        options,
+      });
       return {
         provider: 'platform',
         changes: planned.changes,

@@ -57,7 +57,10 @@ export function isUnsafeIntegerText(text: string): boolean {
 }
 
 /** Casters per field, resolved once: the declared type first, else the first non-null live value's type. */
-export function casterTable(live: readonly RoutingRecord[], declared: Readonly<Record<string, RoutingFieldType>>): (field: string) => Caster {
+export function casterTable(
+  live: readonly RoutingRecord[],
+  declared: Readonly<Record<string, RoutingFieldType>>,
+): (field: string) => Caster {
   const cache = new Map<string, Caster>();
   return (field) => {
     let caster = cache.get(field);

@@ -53,7 +53,10 @@ export class RoutingClient {
   }
 
   /** One list page; null when the engine answers 404 (no data / no match, Doc3 §4.2). */
-  async listPage(ref: RoutingTableRef, opts: { q?: RoutingQuery; page?: number; resultsPerPage?: number } = {}): Promise<RoutingPage | null> {
+  async listPage(
+    ref: RoutingTableRef,
+    opts: { q?: RoutingQuery; page?: number; resultsPerPage?: number } = {},
+  ): Promise<RoutingPage | null> {
     const params = [
       ...(opts.q ? [encodeQuery(opts.q)] : []),
       ...(opts.resultsPerPage ? [`results_per_page=${opts.resultsPerPage}`] : []),
@@ -81,11 +84,21 @@ export class RoutingClient {
       requests += result.requests;
       if (change === undefined) return { ...result, requests };
       if (read >= MAX_TABLE_READS) {
-        const serverMessage = `the table changed while it was read (${change}), ${read} reads in a row: something is writing to it; ` +
+        const serverMessage =
+          `the table changed while it was read (${change}), ${read} reads in a row: something is writing to it; ` +
           'no plan is made from a table read half before and half after a change. Run again when it is quiet';
-        throw new RoutingApiError('SB_ROUTING_LIST_CHANGED', { method: 'GET', path: basePath(ref), status: 200, serverMessage, retryable: false });
+        throw new RoutingApiError('SB_ROUTING_LIST_CHANGED', {
+          method: 'GET',
+          path: basePath(ref),
+          status: 200,
+          serverMessage,
+          retryable: false,
+        });
       }
-      this.logger.warn({ table: basePath(ref), change, read }, 'routing table changed while it was read; reading it again');
+      this.logger.warn(
+        { table: basePath(ref), change, read },
+        'routing table changed while it was read; reading it again',
+      );
       await new Promise((resolve) => setTimeout(resolve, REREAD_PAUSE_MS * read));
     }
   }
@@ -103,7 +116,10 @@ export class RoutingClient {
     } catch (error) {
       // An engine that refuses a big page size instead of capping it gets the common cap.
       if (!(error instanceof RoutingApiError) || error.status !== 400 || want <= FALLBACK_PAGE_SIZE) throw error;
-      this.logger.warn({ table: basePath(ref), asked: want }, `routing engine refused results_per_page=${want}; reading ${FALLBACK_PAGE_SIZE} per page`);
+      this.logger.warn(
+        { table: basePath(ref), asked: want },
+        `routing engine refused results_per_page=${want}; reading ${FALLBACK_PAGE_SIZE} per page`,
+      );
       want = FALLBACK_PAGE_SIZE;
       refused = 1;
       first = await this.listPage(ref, { ...(q ? { q } : {}), page: 1, resultsPerPage: want });
@@ -125,9 +141,12 @@ export class RoutingClient {
     const rows = first.objects.slice();
     for (const page of rest) for (const row of page?.objects ?? []) rows.push(row); // no spread: 100,000 pages would overflow the argument list
     const moved = rest.find((page) => (page?.num_results ?? 0) !== first.num_results);
-    const change = moved !== undefined
-      ? `num_results was ${first.num_results}, then ${moved?.num_results ?? 'a page was gone (404)'}`
-      : rows.length !== first.num_results ? `num_results is ${first.num_results}, but ${rows.length} rows were read` : undefined;
+    const change =
+      moved !== undefined
+        ? `num_results was ${first.num_results}, then ${moved?.num_results ?? 'a page was gone (404)'}`
+        : rows.length !== first.num_results
+          ? `num_results is ${first.num_results}, but ${rows.length} rows were read`
+          : undefined;
     return { rows, pageSize, requests: refused + Math.max(totalPages, 1), ...(change ? { change } : {}) };
   }
 
@@ -154,7 +173,11 @@ export class RoutingClient {
 
   /** `PATCH <base>/<id>`: 200 with the full updated record. */
   async update(ref: RoutingTableRef, id: number, changes: Record<string, unknown>): Promise<RoutingRecord> {
-    return asRecord('PATCH', itemPath(ref, id), (await this.http.request('PATCH', itemPath(ref, id), '', changes)).body);
+    return asRecord(
+      'PATCH',
+      itemPath(ref, id),
+      (await this.http.request('PATCH', itemPath(ref, id), '', changes)).body,
+    );
   }
 
   /**
@@ -167,7 +190,13 @@ export class RoutingClient {
     const res = await this.http.request('PATCH', basePath(ref), '', { ...changes, q: { filters } });
     const n = (res.body as { num_modified?: unknown } | null)?.num_modified;
     if (typeof n !== 'number') {
-      throw new RoutingApiError('SB_ROUTING_RESPONSE', { method: 'PATCH', path: basePath(ref), status: res.status, serverMessage: 'answer has no integer "num_modified"', retryable: false });
+      throw new RoutingApiError('SB_ROUTING_RESPONSE', {
+        method: 'PATCH',
+        path: basePath(ref),
+        status: res.status,
+        serverMessage: 'answer has no integer "num_modified"',
+        retryable: false,
+      });
     }
     return n;
   }
@@ -199,7 +228,13 @@ function itemPath(ref: RoutingTableRef, id: number): string {
 function asPage(method: string, path: string, body: unknown): RoutingPage {
   const b = body as Partial<RoutingPage> | null;
   if (!b || !Array.isArray(b.objects)) {
-    throw new RoutingApiError('SB_ROUTING_RESPONSE', { method, path, status: 200, serverMessage: 'list answer has no "objects" array', retryable: false });
+    throw new RoutingApiError('SB_ROUTING_RESPONSE', {
+      method,
+      path,
+      status: 200,
+      serverMessage: 'list answer has no "objects" array',
+      retryable: false,
+    });
   }
   const objects = b.objects;
   return {
@@ -213,7 +248,13 @@ function asPage(method: string, path: string, body: unknown): RoutingPage {
 function asRecord(method: string, path: string, body: unknown): RoutingRecord {
   const b = body as { id?: unknown } | null;
   if (!b || typeof b.id !== 'number') {
-    throw new RoutingApiError('SB_ROUTING_RESPONSE', { method, path, status: 200, serverMessage: 'record answer has no integer "id"', retryable: false });
+    throw new RoutingApiError('SB_ROUTING_RESPONSE', {
+      method,
+      path,
+      status: 200,
+      serverMessage: 'record answer has no integer "id"',
+      retryable: false,
+    });
   }
   return b as RoutingRecord;
 }

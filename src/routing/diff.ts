@@ -61,7 +61,11 @@ export interface RowDelete {
 }
 
 export interface RowDiffProblem {
-  code: 'SB_ROUTING_DUPLICATE_KEY' | 'SB_ROUTING_MISSING_KEY' | 'SB_ROUTING_BAD_VALUE' | 'SB_ROUTING_LIVE_DUPLICATE_KEY';
+  code:
+    | 'SB_ROUTING_DUPLICATE_KEY'
+    | 'SB_ROUTING_MISSING_KEY'
+    | 'SB_ROUTING_BAD_VALUE'
+    | 'SB_ROUTING_LIVE_DUPLICATE_KEY';
   message: string;
   source?: string;
 }
@@ -81,7 +85,11 @@ export interface RowDiff {
 const SEP = '\u001f';
 
 /** Computes creates, grouped updates, deletes and noops. */
-export function diffRows(desired: readonly DesiredRow[] | ColumnarRows, live: readonly RoutingRecord[], options: RowDiffOptions): RowDiff {
+export function diffRows(
+  desired: readonly DesiredRow[] | ColumnarRows,
+  live: readonly RoutingRecord[],
+  options: RowDiffOptions,
+): RowDiff {
   const table = Array.isArray(desired) ? columnar(desired as readonly DesiredRow[]) : (desired as ColumnarRows);
   const casterOf = casterTable(live, options.fieldTypes ?? {});
   const casters = table.columns.map((c) => casterOf(c));
@@ -97,13 +105,21 @@ export function diffRows(desired: readonly DesiredRow[] | ColumnarRows, live: re
     const cells = table.rows[i] as readonly unknown[];
     const k = desiredKey(cells, keyCols, casters);
     if (k === null || k === BAD) {
-      const message = k === null ? `row has no value for key field(s) ${options.key.join(', ')}` : 'a key field does not fit its type';
+      const message =
+        k === null
+          ? `row has no value for key field(s) ${options.key.join(', ')}`
+          : 'a key field does not fit its type';
       problem(ctx, i, k === null ? 'SB_ROUTING_MISSING_KEY' : 'SB_ROUTING_BAD_VALUE', message);
       continue;
     }
     const index = liveIndex.get(k);
     if (index === undefined ? created.has(k) : matched[index] === 1) {
-      problem(ctx, i, 'SB_ROUTING_DUPLICATE_KEY', `key ${label(typeCells(ctx, i) ?? {}, options.key)} is declared more than once`);
+      problem(
+        ctx,
+        i,
+        'SB_ROUTING_DUPLICATE_KEY',
+        `key ${label(typeCells(ctx, i) ?? {}, options.key)} is declared more than once`,
+      );
       continue;
     }
     if (index === undefined) {
@@ -132,7 +148,11 @@ interface RowContext {
   groups: Map<string, UpdateGroup>;
 }
 
-function indexLive(live: readonly RoutingRecord[], key: readonly string[], problems: RowDiffProblem[]): Map<string, number> {
+function indexLive(
+  live: readonly RoutingRecord[],
+  key: readonly string[],
+  problems: RowDiffProblem[],
+): Map<string, number> {
   const index = new Map<string, number>();
   for (let i = 0; i < live.length; i++) {
     const row = live[i] as RoutingRecord;
@@ -148,13 +168,21 @@ function indexLive(live: readonly RoutingRecord[], key: readonly string[], probl
     if (k === '') continue;
     const other = index.get(k);
     if (other === undefined) index.set(k, i);
-    else problems.push({ code: 'SB_ROUTING_LIVE_DUPLICATE_KEY', message: `live rows ${live[other]?.id} and ${row.id} share the key ${label(row, key)}; the key does not identify one row` });
+    else
+      problems.push({
+        code: 'SB_ROUTING_LIVE_DUPLICATE_KEY',
+        message: `live rows ${live[other]?.id} and ${row.id} share the key ${label(row, key)}; the key does not identify one row`,
+      });
   }
   return index;
 }
 
 /** The map key of a desired row: typed key cells joined; null when one is missing. */
-function desiredKey(cells: readonly unknown[], keyCols: readonly number[], casters: readonly Caster[]): string | null | typeof BAD {
+function desiredKey(
+  cells: readonly unknown[],
+  keyCols: readonly number[],
+  casters: readonly Caster[],
+): string | null | typeof BAD {
   let out = '';
   for (let j = 0; j < keyCols.length; j++) {
     const col = keyCols[j] as number;
@@ -194,12 +222,15 @@ function compareRow(ctx: RowContext, i: number, current: RoutingRecord): void {
   }
   const before: Record<string, unknown> = {};
   for (const c of changed) before[columns[c] as string] = current[columns[c] as string] ?? null;
-  group.rows.push(withSource({ id: current.id, key: label(current, ctx.options.key), before }, ctx.table.sourceOf?.(i)));
+  group.rows.push(
+    withSource({ id: current.id, key: label(current, ctx.options.key), before }, ctx.table.sourceOf?.(i)),
+  );
 }
 
 function addCreate(ctx: RowContext, i: number): void {
   const typed = typeCells(ctx, i);
-  if (typed) ctx.out.creates.push(withSource({ key: label(typed, ctx.options.key), values: typed }, ctx.table.sourceOf?.(i)));
+  if (typed)
+    ctx.out.creates.push(withSource({ key: label(typed, ctx.options.key), values: typed }, ctx.table.sourceOf?.(i)));
 }
 
 /** The row as a typed record; null (and a problem) when a cell does not fit its type. */

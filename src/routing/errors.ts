@@ -6,7 +6,11 @@ import { SwitchboardError } from '../core/errors.js';
  * status with a body the client cannot use), `SB_ROUTING_LIST_CHANGED` (a table kept
  * changing while it was read).
  */
-export type RoutingErrorCode = 'SB_ROUTING_HTTP' | 'SB_ROUTING_NETWORK' | 'SB_ROUTING_RESPONSE' | 'SB_ROUTING_LIST_CHANGED';
+export type RoutingErrorCode =
+  | 'SB_ROUTING_HTTP'
+  | 'SB_ROUTING_NETWORK'
+  | 'SB_ROUTING_RESPONSE'
+  | 'SB_ROUTING_LIST_CHANGED';
 
 /**
  * A failed routing-engine call, with what a caller needs to report or retry it. The
@@ -27,7 +31,9 @@ export class RoutingApiError extends SwitchboardError {
   /** The engine's `Retry-After` (429, 503), in ms. */
   readonly retryAfterMs: number | undefined;
 
-  constructor(code: RoutingErrorCode, init: {
+  constructor(
+    code: RoutingErrorCode,
+    init: {
       method: string;
       path: string;
       status: number;
@@ -36,9 +42,14 @@ export class RoutingApiError extends SwitchboardError {
       index?: number | undefined;
       retryAfterMs?: number | undefined;
       cause?: unknown;
-    }) {
+    },
+  ) {
     const status = init.status ? ` → ${init.status}` : '';
-    super(code, `${init.method} ${init.path}${status}: ${init.serverMessage}`, init.cause === undefined ? {} : { cause: init.cause });
+    super(
+      code,
+      `${init.method} ${init.path}${status}: ${init.serverMessage}`,
+      init.cause === undefined ? {} : { cause: init.cause },
+    );
     this.name = 'RoutingApiError';
     this.method = init.method;
     this.path = init.path;

@@ -41,7 +41,12 @@ export interface ExecuteReport {
  * Applies a row diff: deletes by id (freeing unique values first), creates through `_bulk`
  * in chunks, then one collection PATCH per update group and chunk, with the filter in the body.
  */
-export async function executeRoutingChanges(client: RoutingClient, ref: RoutingTableRef, diff: RowDiff, options: ExecuteOptions = {}): Promise<ExecuteReport> {
+export async function executeRoutingChanges(
+  client: RoutingClient,
+  ref: RoutingTableRef,
+  diff: RowDiff,
+  options: ExecuteOptions = {},
+): Promise<ExecuteReport> {
   const run = new Run(client, ref, options);
   await run.deletes(diff);
   await run.creates(diff.creates);
@@ -50,24 +55,40 @@ export async function executeRoutingChanges(client: RoutingClient, ref: RoutingT
 }
 
 class Run {
-  readonly report: ExecuteReport = { created: 0, updated: 0, deleted: 0, skipped: 0, failures: [], warnings: [], bulkFallback: false };
+  readonly report: ExecuteReport = {
+    created: 0,
+    updated: 0,
+    deleted: 0,
+    skipped: 0,
+    failures: [],
+    warnings: [],
+    bulkFallback: false,
+  };
   private stopped = false;
   private readonly limit;
 
-  constructor(private readonly client: RoutingClient, private readonly ref: RoutingTableRef, private readonly options: ExecuteOptions) {
+  constructor(
+    private readonly client: RoutingClient,
+    private readonly ref: RoutingTableRef,
+    private readonly options: ExecuteOptions,
+  ) {
     this.limit = pLimit(client.concurrency);
   }
 
   async deletes(diff: RowDiff): Promise<void> {
-    await Promise.all(diff.deletes.map((d) => this.limit(async () => {
-      if (this.stopped) return void this.report.skipped++;
-      try {
-        await this.client.delete(this.ref, d.id);
-        this.report.deleted++;
-      } catch (error) {
-        this.fail({ action: 'delete', key: d.key }, error);
-      }
-    })));
+    await Promise.all(
+      diff.deletes.map((d) =>
+        this.limit(async () => {
+          if (this.stopped) return void this.report.skipped++;
+          try {
+            await this.client.delete(this.ref, d.id);
+            this.report.deleted++;
+          } catch (error) {
+            this.fail({ action: 'delete', key: d.key }, error);
+          }
+        }),
+      ),
+    );
   }
 
   async creates(creates: RowCreate[]): Promise<void> {
@@ -88,19 +109,32 @@ class Run {
     let pending = chunk;
     while (pending.length > 0) {
       try {
-        this.report.created += await this.client.bulkCreate(this.ref, pending.map((c) => c.values));
+        this.report.created += await this.client.bulkCreate(
+          this.ref,
+          pending.map((c) => c.values),
+        );
         return;
       } catch (error) {
         if (error instanceof RoutingApiError && (error.status === 404 || error.status === 405)) {
           this.report.bulkFallback = true;
-          this.report.warnings.push(`POST …/_bulk answered ${error.status}: this engine has no bulk create; sending one POST per record instead`);
+          this.report.warnings.push(
+            `POST …/_bulk answered ${error.status}: this engine has no bulk create; sending one POST per record instead`,
+          );
           return this.singles(pending);
         }
         const bad = error instanceof RoutingApiError && error.index !== undefined ? pending[error.index] : undefined;
         // Without an index the culprit is unknown: with keep-going, one POST per record finds it.
         if (!bad && this.options.keepGoing) return this.singles(pending);
         const culprit = bad ?? pending[0];
-        this.fail({ action: 'create', key: bad ? bad.key : `${culprit?.key ?? ''} … (${pending.length} rows)`, ...(bad?.source ? { source: bad.source } : {}) }, error, `chunk of ${pending.length} not applied`);
+        this.fail(
+          {
+            action: 'create',
+            key: bad ? bad.key : `${culprit?.key ?? ''} … (${pending.length} rows)`,
+            ...(bad?.source ? { source: bad.source } : {}),
+          },
+          error,
+          `chunk of ${pending.length} not applied`,
+        );
         if (!this.options.keepGoing) {
           this.report.skipped += pending.length - (bad ? 1 : 0);
           return;
@@ -111,15 +145,19 @@ class Run {
   }
 
   private async singles(chunk: RowCreate[]): Promise<void> {
-    await Promise.all(chunk.map((c) => this.limit(async () => {
-      if (this.stopped) return void this.report.skipped++;
-      try {
-        await this.client.create(this.ref, c.values);
-        this.report.created++;
-      } catch (error) {
-        this.fail({ action: 'create', key: c.key, ...(c.source ? { source: c.source } : {}) }, error);
-      }
-    })));
+    await Promise.all(
+      chunk.map((c) =>
+        this.limit(async () => {
+          if (this.stopped) return void this.report.skipped++;
+          try {
+            await this.client.create(this.ref, c.values);
+            this.report.created++;
+          } catch (error) {
+            this.fail({ action: 'create', key: c.key, ...(c.source ? { source: c.source } : {}) }, error);
+          }
+        }),
+      ),
+    );
   }
 
   async updates(diff: RowDiff): Promise<void> {
@@ -128,16 +166,22 @@ class Run {
     for (const group of diff.updateGroups) {
       for (let start = 0; start < group.rows.length; start += size) {
         const rows = group.rows.slice(start, start + size);
-        tasks.push(this.limit(async () => {
-          if (this.stopped) return void (this.report.skipped += rows.length);
-          try {
-            const n = await this.client.updateWhere(this.ref, idsFilter(rows.map((r) => r.id)), group.changes);
-            this.report.updated += n;
-            if (n !== rows.length) this.report.warnings.push(`PATCH of ${rows.length} rows (${rows[0]?.key} …) modified ${n}: rows were deleted meanwhile`);
-          } catch (error) {
-            for (const r of rows) this.fail({ action: 'update', key: r.key, ...(r.source ? { source: r.source } : {}) }, error);
-          }
-        }));
+        tasks.push(
+          this.limit(async () => {
+            if (this.stopped) return void (this.report.skipped += rows.length);
+            try {
+              const n = await this.client.updateWhere(this.ref, idsFilter(rows.map((r) => r.id)), group.changes);
+              this.report.updated += n;
+              if (n !== rows.length)
+                this.report.warnings.push(
+                  `PATCH of ${rows.length} rows (${rows[0]?.key} …) modified ${n}: rows were deleted meanwhile`,
+                );
+            } catch (error) {
+              for (const r of rows)
+                this.fail({ action: 'update', key: r.key, ...(r.source ? { source: r.source } : {}) }, error);
+            }
+          }),
+        );
       }
     }
     await Promise.all(tasks);

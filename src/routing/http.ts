@@ -53,19 +53,21 @@ export class RoutingHttp {
     const url = new URL(conn.url);
     this.prefix = url.pathname.replace(/\/+$/, '');
     // The credentials and their Basic encoding are secrets: an engine may echo the header.
-    this.authHeader = 'token' in conn.auth
-      ? `Bearer ${registerSecret(conn.auth.token)}`
-      : `Basic ${registerSecret(Buffer.from(`${conn.auth.username}:${registerSecret(conn.auth.password)}`).toString('base64'))}`;
+    this.authHeader =
+      'token' in conn.auth
+        ? `Bearer ${registerSecret(conn.auth.token)}`
+        : `Basic ${registerSecret(Buffer.from(`${conn.auth.username}:${registerSecret(conn.auth.password)}`).toString('base64'))}`;
     this.timeoutMs = conn.timeoutMs ?? 60_000;
     this.retry = new RetryPolicy(conn.retries === undefined ? {} : { retries: conn.retries });
-    const tls = url.protocol === 'https:'
-      ? {
-          minVersion: 'TLSv1.2' as const,
-          maxVersion: 'TLSv1.2' as const,
-          rejectUnauthorized: !conn.insecure,
-          ...(conn.caFile ? { ca: readFileSync(conn.caFile) } : {}),
-        }
-      : {};
+    const tls =
+      url.protocol === 'https:'
+        ? {
+            minVersion: 'TLSv1.2' as const,
+            maxVersion: 'TLSv1.2' as const,
+            rejectUnauthorized: !conn.insecure,
+            ...(conn.caFile ? { ca: readFileSync(conn.caFile) } : {}),
+          }
+        : {};
     this.pool = new Pool(url.origin, { connections: conn.connections ?? 8, pipelining: 1, connect: tls });
   }
 
@@ -112,7 +114,8 @@ export class RoutingHttp {
     const text = await res.body.text();
     const parsed = parseBody(text);
     if (res.statusCode >= 400) {
-      const retryAfter = res.statusCode === 429 || res.statusCode === 503 ? parseRetryAfter(res.headers['retry-after']) : undefined;
+      const retryAfter =
+        res.statusCode === 429 || res.statusCode === 503 ? parseRetryAfter(res.headers['retry-after']) : undefined;
       throw httpError(method, path, res.statusCode, parsed, text, retryAfter);
     }
     return parsed.json ? { status: res.statusCode, body: parsed.value } : { status: res.statusCode, body: null, text };
@@ -129,11 +132,29 @@ function parseBody(text: string): { json: boolean; value: unknown } {
 }
 
 /** Builds the error from `{code, message}` (Doc3 §7), a `null` body, or an HTML page. */
-function httpError(method: string, path: string, status: number, parsed: { json: boolean; value: unknown }, text: string, retryAfterMs: number | undefined): RoutingApiError {
-  const obj = parsed.json && typeof parsed.value === 'object' && parsed.value !== null ? (parsed.value as Record<string, unknown>) : {};
+function httpError(
+  method: string,
+  path: string,
+  status: number,
+  parsed: { json: boolean; value: unknown },
+  text: string,
+  retryAfterMs: number | undefined,
+): RoutingApiError {
+  const obj =
+    parsed.json && typeof parsed.value === 'object' && parsed.value !== null
+      ? (parsed.value as Record<string, unknown>)
+      : {};
   const message = typeof obj['message'] === 'string' ? obj['message'] : parsed.json ? `HTTP ${status}` : excerpt(text);
   const index = typeof obj['index'] === 'number' ? obj['index'] : indexFromMessage(message);
-  return new RoutingApiError('SB_ROUTING_HTTP', { method, path, status, serverMessage: message, retryable: isRetryableStatus(status), index, retryAfterMs });
+  return new RoutingApiError('SB_ROUTING_HTTP', {
+    method,
+    path,
+    status,
+    serverMessage: message,
+    retryable: isRetryableStatus(status),
+    index,
+    retryAfterMs,
+  });
 }
 
 /** The policy's reading of a failed call: its status, or no answer (a TLS failure is marked final when it is made). */
@@ -148,7 +169,10 @@ function indexFromMessage(message: string): number | undefined {
 }
 
 function excerpt(text: string): string {
-  const plain = text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
+  const plain = text
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return plain.length > 200 ? `${plain.slice(0, 200)}…` : plain || 'empty body';
 }
 
@@ -158,5 +182,12 @@ function networkError(method: string, path: string, error: unknown): RoutingApiE
   const why = tls
     ? `TLS failure (${err.code}): check caFile, or whether the engine speaks TLS 1.2`
     : `${err.code ?? 'network error'}: ${err.message ?? 'no response'}`;
-  return new RoutingApiError('SB_ROUTING_NETWORK', { method, path, status: 0, serverMessage: why, retryable: !tls, cause: error });
+  return new RoutingApiError('SB_ROUTING_NETWORK', {
+    method,
+    path,
+    status: 0,
+    serverMessage: why,
+    retryable: !tls,
+    cause: error,
+  });
 }

@@ -5,8 +5,30 @@
 export { RoutingClient, basePath, type RoutingClientOptions, type ReadAllResult } from './client.js';
 export { RoutingApiError, type RoutingErrorCode } from './errors.js';
 export { RoutingHttp, type RoutingConnection, type RoutingRequestStats } from './http.js';
-export { f, query, encodeQuery, idsFilter, type Filter, type FilterCondition, type FilterOp, type OrderBy, type RoutingQuery } from './query.js';
-export { diffRows, label, type ColumnarRows, type DesiredRow, type RowDiffOptions, type RowDiff, type RowCreate, type RowUpdate, type UpdateGroup, type RowDelete, type RowDiffProblem } from './diff.js';
+export {
+  f,
+  query,
+  encodeQuery,
+  idsFilter,
+  type Filter,
+  type FilterCondition,
+  type FilterOp,
+  type OrderBy,
+  type RoutingQuery,
+} from './query.js';
+export {
+  diffRows,
+  label,
+  type ColumnarRows,
+  type DesiredRow,
+  type RowDiffOptions,
+  type RowDiff,
+  type RowCreate,
+  type RowUpdate,
+  type UpdateGroup,
+  type RowDelete,
+  type RowDiffProblem,
+} from './diff.js';
 export { executeRoutingChanges, type ExecuteOptions, type ExecuteReport, type RoutingFailure } from './execute.js';
 export type { RoutingAuth, RoutingFieldType, RoutingPage, RoutingRecord, RoutingTableRef } from './types.js';
 

@@ -5,8 +5,20 @@
  */
 
 export type FilterOp =
-  | '==' | '!=' | '>' | '<' | '>=' | '<='
-  | 'in' | 'not_in' | 'is_null' | 'is_not_null' | 'like' | 'ilike' | 'has' | 'any';
+  | '=='
+  | '!='
+  | '>'
+  | '<'
+  | '>='
+  | '<='
+  | 'in'
+  | 'not_in'
+  | 'is_null'
+  | 'is_not_null'
+  | 'like'
+  | 'ilike'
+  | 'has'
+  | 'any';
 
 /** `{name, op, val}`, or `{name, op, field}` to compare with another field. */
 export interface FilterCondition {
@@ -46,7 +58,11 @@ export const f = {
   has: (name: string, cond: Omit<FilterCondition, 'name'>): FilterCondition => ({ name, op: 'has', val: cond }),
   any: (name: string, conds: Omit<FilterCondition, 'name'>[]): FilterCondition => ({ name, op: 'any', val: conds }),
   /** Compares two fields of the same row, e.g. `f.field('a', '<', 'b')`. */
-  field: (name: string, op: '==' | '!=' | '>' | '<' | '>=' | '<=', other: string): FilterCondition => ({ name, op, field: other }),
+  field: (name: string, op: '==' | '!=' | '>' | '<' | '>=' | '<=', other: string): FilterCondition => ({
+    name,
+    op,
+    field: other,
+  }),
   and: (...filters: Filter[]): Filter => ({ and: filters }),
   or: (...filters: Filter[]): Filter => ({ or: filters }),
 };
@@ -56,7 +72,9 @@ export function query(filters: Filter[] = [], orderBy: string[] = []): RoutingQu
   const q: RoutingQuery = {};
   if (filters.length) q.filters = filters;
   if (orderBy.length) {
-    q.order_by = orderBy.map((o) => (o.startsWith('-') ? { field: o.slice(1), direction: 'desc' } : { field: o, direction: 'asc' }));
+    q.order_by = orderBy.map((o) =>
+      o.startsWith('-') ? { field: o.slice(1), direction: 'desc' } : { field: o, direction: 'asc' },
+    );
   }
   return q;
 }

@@ -36,7 +36,11 @@ export interface ApplyRunResult {
  * record and one progress line for all. After a failure with `failFast`, the next
  * providers' changes are skipped. Used by `apply`, `demo` and tests.
  */
-export async function applyRun(run: PlanRun, changes: readonly Change[], options: ApplyRunOptions): Promise<ApplyRunResult> {
+export async function applyRun(
+  run: PlanRun,
+  changes: readonly Change[],
+  options: ApplyRunOptions,
+): Promise<ApplyRunResult> {
   const target = { baseUrl: run.plan.target.baseUrl, instance: run.plan.target.instance };
   const runId = options.runId ?? newRunId();
   const known = new Set(run.providers.map((p) => p.name));
@@ -88,7 +92,10 @@ export async function applyRun(run: PlanRun, changes: readonly Change[], options
 
 /** `20261122T100000Z-a1b2c3`: when the run started, and a few random bytes. */
 function newRunId(): string {
-  return `${new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-${randomBytes(3).toString('hex')}`;
+  return `${new Date()
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z')}-${randomBytes(3).toString('hex')}`;
 }
 
 /**
@@ -96,7 +103,11 @@ function newRunId(): string {
  * planned while another applied would apply a stale plan. `onNote` hears about a lock taken
  * over from a run that is gone.
  */
-export async function withApplyLock<T>(stateDir: string, onNote: (note: string) => void, work: () => Promise<T>): Promise<T> {
+export async function withApplyLock<T>(
+  stateDir: string,
+  onNote: (note: string) => void,
+  work: () => Promise<T>,
+): Promise<T> {
   const { lock, tookOver } = await ApplyLock.acquire(stateDir);
   if (tookOver) onNote(tookOver);
   try {

@@ -12,7 +12,10 @@ export async function exportRun(connect: ConnectOptions, options: ExportOptions)
   try {
     const client = session.client;
     if (!client) throw new SwitchboardError('SB_CONFIG', 'export needs the platform API');
-    const result = await exportManifests(client, { ...options, ...(session.settings ? { settings: session.settings } : {}) });
+    const result = await exportManifests(client, {
+      ...options,
+      ...(session.settings ? { settings: session.settings } : {}),
+    });
     return { ...result, stats: client.stats() };
   } finally {
     await session.close();

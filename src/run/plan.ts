@@ -44,7 +44,12 @@ export interface PlanRun {
  * rails check the assembled plan. A plan problem (exit 1) is a DiagnosticsError. The caller
  * owns `session` and must close it.
  */
-export async function planRun(paths: string[], options: PlanRunOptions, logger: Logger, existing?: Session): Promise<PlanRun> {
+export async function planRun(
+  paths: string[],
+  options: PlanRunOptions,
+  logger: Logger,
+  existing?: Session,
+): Promise<PlanRun> {
   const loaded = await loadManifests(paths.length > 0 ? paths : ['.']);
   if (!loaded.ok) throw new DiagnosticsError(loaded.diagnostics);
   const nodes = toDesiredNodes(loaded.set);
@@ -53,8 +58,17 @@ export async function planRun(paths: string[], options: PlanRunOptions, logger: 
   try {
     const lastAppliedFile = lastAppliedPath(options.stateDir, session.target.instance || 'routing');
     const lastApplied = await readLastApplied(lastAppliedFile);
-    const providers = providersFor(session, loaded.set, selectTargets(nodes, options.target, options.exclude), lastApplied, options);
-    const planning = { prune: options.prune, keep: (address: string) => options.exclude.some((p) => matchesPattern(p, address)) };
+    const providers = providersFor(
+      session,
+      loaded.set,
+      selectTargets(nodes, options.target, options.exclude),
+      lastApplied,
+      options,
+    );
+    const planning = {
+      prune: options.prune,
+      keep: (address: string) => options.exclude.some((p) => matchesPattern(p, address)),
+    };
     const parts: PlanPart[] = [];
     for (const provider of providers) {
       await provider.read();
@@ -76,7 +90,12 @@ export async function planRun(paths: string[], options: PlanRunOptions, logger: 
     };
     const { plan, problems } = assemblePlan(parts, header, options);
     if (problems.length > 0) {
-      const diagnostics = problems.map((p) => ({ severity: 'error' as const, code: p.code, message: p.message, ...(p.address ? { address: p.address } : {}) }));
+      const diagnostics = problems.map((p) => ({
+        severity: 'error' as const,
+        code: p.code,
+        message: p.message,
+        ...(p.address ? { address: p.address } : {}),
+      }));
       throw new DiagnosticsError(diagnostics);
     }
     return { plan, providers, parts, session, lastApplied, lastAppliedFile };
@@ -100,6 +119,7 @@ function providersFor(
     const settings = session.settings ? { settings: session.settings } : {};
     providers.push(platformProvider({ client, P: client.paths.P, desired, lastApplied, ...settings }));
   }
-  if (session.routing && routingInScope(set, targets)) providers.push(routingProvider({ client: session.routing, set }));
+  if (session.routing && routingInScope(set, targets))
+    providers.push(routingProvider({ client: session.routing, set }));
   return providers;
 }

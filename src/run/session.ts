@@ -46,7 +46,12 @@ const SIM_ROUTING = { username: 'routing', password: 'routing' };
  */
 export async function openSession(options: ConnectOptions, needs: SessionNeeds): Promise<Session> {
   const simulator = options.sim
-    ? await (await import('../sim/index.js')).startSimulator({ port: 0, host: '127.0.0.1', logger: options.logger, ...(options.seed ? { seed: options.seed } : {}) })
+    ? await (await import('../sim/index.js')).startSimulator({
+        port: 0,
+        host: '127.0.0.1',
+        logger: options.logger,
+        ...(options.seed ? { seed: options.seed } : {}),
+      })
     : undefined;
   let client: ApiClient | undefined;
   let routing: RoutingClient | undefined;
@@ -57,7 +62,12 @@ export async function openSession(options: ConnectOptions, needs: SessionNeeds):
   };
   try {
     const connection: ConnectionConfig = simulator
-      ? { url: simulator.url, auth: SIM_ADMIN, routingEngine: { url: simulator.url, auth: SIM_ROUTING }, source: 'embedded simulator (--sim)' }
+      ? {
+          url: simulator.url,
+          auth: SIM_ADMIN,
+          routingEngine: { url: simulator.url, auth: SIM_ROUTING },
+          source: 'embedded simulator (--sim)',
+        }
       : await loadConnection({
           env: process.env,
           platform: needs.platform,
@@ -67,10 +77,20 @@ export async function openSession(options: ConnectOptions, needs: SessionNeeds):
         });
     if (needs.platform) client = await connectPlatform(connection, options);
     if (needs.routing) routing = connectRouting(connection, options);
-    const target: Session['target'] = { baseUrl: connection.url, instance: client?.instance ?? connection.instance ?? '' };
+    const target: Session['target'] = {
+      baseUrl: connection.url,
+      instance: client?.instance ?? connection.instance ?? '',
+    };
     if (connection.routingEngine) target.routingEngine = connection.routingEngine.url;
     const settings = connection.brandingReadPath ? { settings: { brandingReadPath: connection.brandingReadPath } } : {};
-    return { ...(client ? { client } : {}), ...(routing ? { routing } : {}), target, ...settings, ...(simulator ? { simulator } : {}), close };
+    return {
+      ...(client ? { client } : {}),
+      ...(routing ? { routing } : {}),
+      target,
+      ...settings,
+      ...(simulator ? { simulator } : {}),
+      close,
+    };
   } catch (error) {
     await close();
     throw error;
@@ -84,7 +104,10 @@ function connectPlatform(connection: ConnectionConfig, options: ConnectOptions):
 function connectRouting(connection: ConnectionConfig, options: ConnectOptions): RoutingClient {
   const engine = connection.routingEngine;
   if (!engine) {
-    throw new SwitchboardError('SB_CONFIG', `the manifests declare RoutingTable documents but ${connection.source} has no routingEngine (url and auth)`);
+    throw new SwitchboardError(
+      'SB_CONFIG',
+      `the manifests declare RoutingTable documents but ${connection.source} has no routingEngine (url and auth)`,
+    );
   }
   return new RoutingClient({
     url: engine.url,
@@ -98,7 +121,13 @@ function connectRouting(connection: ConnectionConfig, options: ConnectOptions): 
 
 /** The connection options of a command's flat options (`--env`, `--config`, `--sim`, `--seed`, `--concurrency`). */
 export function connectOptionsOf(
-  options: { env?: string | undefined; config?: string | undefined; sim?: boolean | undefined; seed?: string | undefined; concurrency: number },
+  options: {
+    env?: string | undefined;
+    config?: string | undefined;
+    sim?: boolean | undefined;
+    seed?: string | undefined;
+    concurrency: number;
+  },
   logger: Logger,
 ): ConnectOptions {
   const out: ConnectOptions = { concurrency: options.concurrency, logger };

@@ -36,7 +36,12 @@ export function answerNoSoonerThan(res: ServerResponse, deadline: number): void 
   }) as ServerResponse['end'];
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = body === undefined ? '' : JSON.stringify(body);
   res.writeHead(status, {
     ...(text ? { 'content-type': 'application/json' } : {}),
@@ -51,7 +56,13 @@ export function sendEmpty(res: ServerResponse, status: number): void {
   res.end();
 }
 
-export function sendText(res: ServerResponse, status: number, text: string, contentType: string, headers: Record<string, string> = {}): void {
+export function sendText(
+  res: ServerResponse,
+  status: number,
+  text: string,
+  contentType: string,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(text), ...headers });
   res.end(text);
 }

@@ -22,9 +22,13 @@ export async function loadStateFile(file: string): Promise<StoreSnapshot | undef
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new SwitchboardError('SB_SIM_STATE', `state file ${file} is not valid JSON (${(error as Error).message}); move it away to start fresh`);
+    throw new SwitchboardError(
+      'SB_SIM_STATE',
+      `state file ${file} is not valid JSON (${(error as Error).message}); move it away to start fresh`,
+    );
   }
-  if (!isSnapshot(value)) throw new SwitchboardError('SB_SIM_STATE', `${file} is not a simulator state file (kind switchboard-sim-state)`);
+  if (!isSnapshot(value))
+    throw new SwitchboardError('SB_SIM_STATE', `${file} is not a simulator state file (kind switchboard-sim-state)`);
   return value;
 }
 

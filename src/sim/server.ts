@@ -65,15 +65,21 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const saved = options.stateFile ? await loadStateFile(options.stateFile) : undefined;
   const stats = new RequestStats();
   const core = createPlatformCore({
-    seed: saved ?? seed, observe: (m, r) => stats.record(m, r), ...(options.variants !== undefined ? { variants: options.variants } : {}),
+    seed: saved ?? seed,
+    observe: (m, r) => stats.record(m, r),
+    ...(options.variants !== undefined ? { variants: options.variants } : {}),
   });
   if (saved && seed) core.seed = seed;
   // A seed file may itself be a state snapshot (`GET /_sim/state`): its routing data comes with it.
-  const routing: RoutingEngineSim = createRoutingEngineSim(routingSeedOf(saved ?? (isSnapshot(seed) ? seed : core.seed)));
+  const routing: RoutingEngineSim = createRoutingEngineSim(
+    routingSeedOf(saved ?? (isSnapshot(seed) ? seed : core.seed)),
+  );
   const snapshot = (): StoreSnapshot => ({ ...core.store.snapshot(), routing: routing.state() });
 
   const target: ControlTarget = {
-    core, stats, faults: defaultFaults(options.faultRate ?? 0),
+    core,
+    stats,
+    faults: defaultFaults(options.faultRate ?? 0),
     async reset(source?: Seed | StoreSnapshot) {
       core.reset(source);
       stats.reset();
@@ -85,7 +91,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   };
   const control = createControlHandler(target);
   const persister = options.stateFile
-    ? new StatePersister(options.stateFile, core.store, snapshot, (error) => logger.error({ err: error }, 'cannot write simulator state'))
+    ? new StatePersister(options.stateFile, core.store, snapshot, (error) =>
+        logger.error({ err: error }, 'cannot write simulator state'),
+      )
     : undefined;
   const baseLatency = options.latencyMs ?? 0;
 
@@ -100,8 +108,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const arrival = performance.now();
     const simReq: SimRequest = {
-      method: req.method ?? 'GET', url: new URL(req.url ?? '/', 'http://simulator'), headers: req.headers,
-      body: await readBody(req), remoteAddress: (req.socket.remoteAddress ?? '').replace(/^::ffff:/, ''),
+      method: req.method ?? 'GET',
+      url: new URL(req.url ?? '/', 'http://simulator'),
+      headers: req.headers,
+      body: await readBody(req),
+      remoteAddress: (req.socket.remoteAddress ?? '').replace(/^::ffff:/, ''),
     };
     if (await control.handle(simReq, res)) {
       persister?.changed();
@@ -115,7 +126,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       sendFault(res, fault);
       return;
     }
-    const malformed = simReq.url.pathname.startsWith('/api/') ? drawMalformed(target.faults.malformed, target.faults.malformedKinds) : undefined;
+    const malformed = simReq.url.pathname.startsWith('/api/')
+      ? drawMalformed(target.faults.malformed, target.faults.malformedKinds)
+      : undefined;
     if (malformed) {
       stats.recordFault(`malformed-${malformed}`);
       spoilResponse(res, malformed);
@@ -124,7 +137,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     const handled = (await core.api.handle(simReq, res)) || (await routing.handle(simReq, res));
     if (!handled) {
       stats.record(simReq.method, 'unmatched');
-      sendJson(res, 404, { error: { status: 404, code: 'not_found', message: `no endpoint ${simReq.method} ${simReq.url.pathname}` } });
+      sendJson(res, 404, {
+        error: { status: 404, code: 'not_found', message: `no endpoint ${simReq.method} ${simReq.url.pathname}` },
+      });
     } else if (!simReq.url.pathname.startsWith('/api/')) {
       stats.record(simReq.method, 'routing-engine');
     }
@@ -139,7 +154,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const port = (server.address() as AddressInfo).port;
   const urlHost = host.includes(':') ? `[${host}]` : host;
   return {
-    url: `http://${urlHost}:${port}`, port, host, core, routingEngine: true,
+    url: `http://${urlHost}:${port}`,
+    port,
+    host,
+    core,
+    routingEngine: true,
     flush: async () => persister?.flush(),
     close: async () => {
       await new Promise<void>((resolve) => {

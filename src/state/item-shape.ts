@@ -6,7 +6,12 @@ import type { ElementType, FieldType, KindDefinition, LiveParts, ValueShape } fr
  * Throws SB_API_BAD_RESPONSE naming the GET when a read item cannot be what the kind says
  * (see {@link liveShapeProblem}): the reader, apply's lookups and export never act on a misread.
  */
-export function assertReadable(kind: KindDefinition, item: unknown, parts: LiveParts, request: { path: string; role?: string | undefined; status?: number }): void {
+export function assertReadable(
+  kind: KindDefinition,
+  item: unknown,
+  parts: LiveParts,
+  request: { path: string; role?: string | undefined; status?: number },
+): void {
   const problem = liveShapeProblem(kind, item, parts);
   if (!problem) return;
   throw new ApiError({
@@ -30,16 +35,20 @@ export function assertReadable(kind: KindDefinition, item: unknown, parts: LiveP
  */
 export function liveShapeProblem(kind: KindDefinition, item: unknown, parts: LiveParts): string | undefined {
   if (!isPlainObject(item)) return `a ${kind.kind} item is ${describe(item)}, not an object`;
-  if (typeof parts.id !== 'string' && typeof parts.id !== 'number') return `the ${kind.kind} id is ${describe(parts.id)}`;
+  if (typeof parts.id !== 'string' && typeof parts.id !== 'number')
+    return `the ${kind.kind} id is ${describe(parts.id)}`;
   if (String(parts.id).includes('[object ')) return `the ${kind.kind} id is not a scalar`;
   const identity = kind.identity(parts.fields);
-  if (/\bundefined\b|\[object /.test(identity)) return `the ${kind.kind} identity cannot be formed from the answer ("${identity}")`;
+  if (/\bundefined\b|\[object /.test(identity))
+    return `the ${kind.kind} identity cannot be formed from the answer ("${identity}")`;
   const own = kind.itemProblem?.(item);
   if (own) return `${kind.kind} ${own}`;
   for (const spec of kind.fields) {
     const raw = item[spec.api ?? spec.name];
-    const contentProblem = (spec.elements && elementsProblem(raw, spec.elements)) || (spec.entries && entriesProblem(raw, spec.entries));
-    if (contentProblem) return `${kind.kind} "${spec.api ?? spec.name}"${contentProblem.startsWith('is ') ? ' ' : ''}${contentProblem}`;
+    const contentProblem =
+      (spec.elements && elementsProblem(raw, spec.elements)) || (spec.entries && entriesProblem(raw, spec.entries));
+    if (contentProblem)
+      return `${kind.kind} "${spec.api ?? spec.name}"${contentProblem.startsWith('is ') ? ' ' : ''}${contentProblem}`;
     if (spec.change === 'writeOnly' || spec.normalize || !(spec.name in parts.fields)) continue;
     const value = parts.fields[spec.name];
     if (value === null || value === undefined) continue;
@@ -77,14 +86,16 @@ function entriesProblem(raw: unknown, shape: ValueShape): string | undefined {
  * the answer starts with the field (`.name is a list, expected string`) or with ` is`.
  */
 export function valueProblem(value: unknown, shape: ValueShape): string | undefined {
-  if (typeof shape === 'string') return elementFits(shape, value) ? undefined : ` is ${describe(value)}, expected ${shape}`;
+  if (typeof shape === 'string')
+    return elementFits(shape, value) ? undefined : ` is ${describe(value)}, expected ${shape}`;
   if (!isPlainObject(value)) return ` is ${describe(value)}, expected an object`;
   for (const [field, declared] of Object.entries(shape)) {
     const optional = declared.endsWith('?');
     const fieldValue = (value as Record<string, unknown>)[field];
     if (optional && (fieldValue === undefined || fieldValue === null)) continue;
     const type = declared.replace('?', '') as ElementType;
-    if (!elementFits(type, fieldValue)) return `.${field} is ${fieldValue === undefined ? 'missing' : describe(fieldValue)}, expected ${type}`;
+    if (!elementFits(type, fieldValue))
+      return `.${field} is ${fieldValue === undefined ? 'missing' : describe(fieldValue)}, expected ${type}`;
   }
   return undefined;
 }
@@ -92,7 +103,9 @@ export function valueProblem(value: unknown, shape: ValueShape): string | undefi
 function elementFits(type: ElementType, value: unknown): boolean {
   switch (type) {
     case 'integer':
-      return (typeof value === 'number' && Number.isInteger(value)) || (typeof value === 'string' && /^-?\d+$/.test(value));
+      return (
+        (typeof value === 'number' && Number.isInteger(value)) || (typeof value === 'string' && /^-?\d+$/.test(value))
+      );
     case 'scalar':
       return typeof value === 'string' || typeof value === 'number';
     case 'object':
@@ -106,7 +119,11 @@ function fits(type: FieldType, value: unknown, raw: unknown): boolean {
   switch (type) {
     case 'string':
       // normalizeValue turns an object into its JSON text: that is a misread, not a name.
-      return typeof value === 'string' && !(typeof raw === 'object' && raw !== null && value === JSON.stringify(raw)) && !isJsonContainer(value);
+      return (
+        typeof value === 'string' &&
+        !(typeof raw === 'object' && raw !== null && value === JSON.stringify(raw)) &&
+        !isJsonContainer(value)
+      );
     case 'number':
     case 'integer':
       return typeof value === 'number';
@@ -115,7 +132,10 @@ function fits(type: FieldType, value: unknown, raw: unknown): boolean {
     case 'set':
     case 'list':
       // Lists hold one sort of thing: one object among strings (or the reverse) is a misread.
-      return Array.isArray(value) && new Set(value.map((v) => (typeof v === 'object' && v !== null ? 'object' : 'scalar'))).size <= 1;
+      return (
+        Array.isArray(value) &&
+        new Set(value.map((v) => (typeof v === 'object' && v !== null ? 'object' : 'scalar'))).size <= 1
+      );
     case 'object':
       return true;
   }

@@ -29,22 +29,35 @@ export async function readLastApplied(file: string): Promise<Map<string, LastApp
     text = await readFile(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new Map();
-    throw new SwitchboardError('SB_LAST_APPLIED', `cannot read the last-applied record ${file}: ${(error as Error).message}`);
+    throw new SwitchboardError(
+      'SB_LAST_APPLIED',
+      `cannot read the last-applied record ${file}: ${(error as Error).message}`,
+    );
   }
   let parsed: LastAppliedFile;
   try {
     parsed = JSON.parse(text) as LastAppliedFile;
   } catch {
-    throw new SwitchboardError('SB_LAST_APPLIED', `the last-applied record ${file} is not valid JSON; restore it from git or delete it (write-only values will then be re-sent)`);
+    throw new SwitchboardError(
+      'SB_LAST_APPLIED',
+      `the last-applied record ${file} is not valid JSON; restore it from git or delete it (write-only values will then be re-sent)`,
+    );
   }
   if (parsed.formatVersion !== LAST_APPLIED_VERSION || typeof parsed.entries !== 'object' || parsed.entries === null) {
-    throw new SwitchboardError('SB_LAST_APPLIED', `the last-applied record ${file} has an unknown format (formatVersion ${String(parsed.formatVersion)})`);
+    throw new SwitchboardError(
+      'SB_LAST_APPLIED',
+      `the last-applied record ${file} has an unknown format (formatVersion ${String(parsed.formatVersion)})`,
+    );
   }
   return new Map(Object.entries(parsed.entries));
 }
 
 /** Writes atomically (temp file, fsync, rename): a crash leaves the old record or the new one. */
-export async function writeLastApplied(file: string, target: LastAppliedFile['target'], entries: LastApplied): Promise<void> {
+export async function writeLastApplied(
+  file: string,
+  target: LastAppliedFile['target'],
+  entries: LastApplied,
+): Promise<void> {
   const sorted = Object.fromEntries([...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   const body: LastAppliedFile = { formatVersion: LAST_APPLIED_VERSION, target, entries: sorted };
   const temp = `${file}.${process.pid}.tmp`;
@@ -61,6 +74,9 @@ export async function writeLastApplied(file: string, target: LastAppliedFile['ta
   } catch (error) {
     // A read-only directory, a full disk, a directory where the file goes: a diagnostic, not a crash.
     await rm(temp, { force: true }).catch(() => undefined);
-    throw new SwitchboardError('SB_LAST_APPLIED', `cannot write the last-applied record ${file}: ${(error as Error).message}`);
+    throw new SwitchboardError(
+      'SB_LAST_APPLIED',
+      `cannot write the last-applied record ${file}: ${(error as Error).message}`,
+    );
   }
 }

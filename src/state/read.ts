@@ -65,7 +65,10 @@ export class LiveReader {
   }
 
   /** The live parent of a node; `pending` when a declared parent does not exist yet. */
-  private async resolveParent(node: DesiredNode, byAddress: Map<string, DesiredNode>): Promise<LiveObject | 'pending' | undefined> {
+  private async resolveParent(
+    node: DesiredNode,
+    byAddress: Map<string, DesiredNode>,
+  ): Promise<LiveObject | 'pending' | undefined> {
     if (node.parentAddress !== undefined) {
       const live = this.state.byAddress.get(node.parentAddress);
       if (live) return live;
@@ -79,9 +82,12 @@ export class LiveReader {
     const found = ref.name === undefined ? undefined : await this.locate(ref.kind, ref.name, kindOf(node.kind));
     if (!found) {
       const what = `${ref.kind.toLowerCase()} "${ref.name ?? ''}"`;
-      this.problem(node.address, this.refusedLists.has(ref.kind)
-        ? `${what} cannot be found with these credentials (its list answered 403, and no ${node.kind.toLowerCase()} the caller can list names it as owner): name it by uuid`
-        : `${what} is not declared in the manifests and does not exist on the platform`);
+      this.problem(
+        node.address,
+        this.refusedLists.has(ref.kind)
+          ? `${what} cannot be found with these credentials (its list answered 403, and no ${node.kind.toLowerCase()} the caller can list names it as owner): name it by uuid`
+          : `${what} is not declared in the manifests and does not exist on the platform`,
+      );
       return 'pending';
     }
     return found;
@@ -107,7 +113,11 @@ export class LiveReader {
    * administrators only). The owner is then the one those objects name (`owner` with type,
    * uuid and name, §2.6).
    */
-  private async locateThroughOwners(kindName: string, name: string, child: KindDefinition): Promise<LiveObject | undefined> {
+  private async locateThroughOwners(
+    kindName: string,
+    name: string,
+    child: KindDefinition,
+  ): Promise<LiveObject | undefined> {
     if (!child.ownerOf || !child.list?.(undefined, this.ctx)) return undefined;
     for (const listed of await this.listUnder(child, undefined)) {
       const owner = this.owners.get(listed.address);
@@ -128,10 +138,21 @@ export class LiveReader {
     try {
       await this.listUnder(kind, parent);
     } catch (error) {
-      if (!parent || !(error instanceof ApiError) || error.status !== 403 || !kind.ownerOf || !kind.list?.(undefined, this.ctx)) throw error;
+      if (
+        !parent ||
+        !(error instanceof ApiError) ||
+        error.status !== 403 ||
+        !kind.ownerOf ||
+        !kind.list?.(undefined, this.ctx)
+      )
+        throw error;
       await this.listUnder(kind, undefined);
       // Not in it: absent or out of sight, nobody can tell; never a create planned blind.
-      if (!this.state.byAddress.has(node.address)) this.problem(node.address, `cannot be read with these credentials: the list under ${parent.address} answered 403`);
+      if (!this.state.byAddress.has(node.address))
+        this.problem(
+          node.address,
+          `cannot be read with these credentials: the list under ${parent.address} answered 403`,
+        );
       else this.checkOwner(node, parent);
     }
   }
@@ -141,7 +162,10 @@ export class LiveReader {
     const owner = this.owners.get(node.address);
     if (owner && (owner.kind !== parent.kind || owner.id !== parent.id)) {
       const named = `${owner.kind.toLowerCase()} ${owner.name ?? owner.id}`;
-      this.problem(node.address, `is owned by ${named}, not by ${parent.address}: the owner cannot change through the API`);
+      this.problem(
+        node.address,
+        `is owned by ${named}, not by ${parent.address}: the owner cannot change through the API`,
+      );
     }
   }
 
@@ -172,7 +196,9 @@ export class LiveReader {
     const specs = kind.list?.(parent, this.ctx);
     if (!specs) return [];
     const missing: ListSpec[] = [];
-    const items = (await Promise.all((Array.isArray(specs) ? specs : [specs]).map((s) => this.fetchItemsOf(kind, s, missing)))).flat();
+    const items = (
+      await Promise.all((Array.isArray(specs) ? specs : [specs]).map((s) => this.fetchItemsOf(kind, s, missing)))
+    ).flat();
     const objects: LiveObject[] = missing.flatMap((spec) => missingReadObjects(this.lastApplied, kind, parent, spec));
     for (const { spec, item } of items) {
       // Most kinds convert synchronously: a promise per item only where fromApi needs one.
@@ -196,11 +222,16 @@ export class LiveReader {
   }
 
   /** One spec's items; a missing read (404, 405) of a `readMayBeMissing` kind is noted and lists nothing. */
-  private async fetchItemsOf(kind: KindDefinition, spec: ListSpec, missing: ListSpec[]): Promise<{ spec: ListSpec; item: Record<string, unknown> }[]> {
+  private async fetchItemsOf(
+    kind: KindDefinition,
+    spec: ListSpec,
+    missing: ListSpec[],
+  ): Promise<{ spec: ListSpec; item: Record<string, unknown> }[]> {
     try {
       return await this.fetchItems(spec);
     } catch (error) {
-      if (!kind.readMayBeMissing || !(error instanceof ApiError) || (error.status !== 404 && error.status !== 405)) throw error;
+      if (!kind.readMayBeMissing || !(error instanceof ApiError) || (error.status !== 404 && error.status !== 405))
+        throw error;
       missing.push(spec);
       if (!this.missingReads.has(kind.kind)) {
         this.missingReads.add(kind.kind);
@@ -212,7 +243,6 @@ export class LiveReader {
       return [];
     }
   }
-
 
   private fetchRawItems(spec: ListSpec): Promise<Record<string, unknown>[]> {
     return fetchListItems(this.client, spec);
@@ -251,16 +281,29 @@ export class LiveReader {
   private async readDeclaredCollections(node: DesiredNode): Promise<void> {
     const live = this.state.byAddress.get(node.address);
     if (!live || !node.declaredCollections?.length) return;
-    const childKinds = childKindsOf(node.kind).filter((k) => k.collection && node.declaredCollections?.includes(k.collection));
+    const childKinds = childKindsOf(node.kind).filter(
+      (k) => k.collection && node.declaredCollections?.includes(k.collection),
+    );
     await Promise.all(
-      childKinds.map((kind) => (kind.unreadable ? this.rememberFromLastApplied(kind, live) : kind.assumedToExist ? undefined : this.listUnder(kind, live))),
+      childKinds.map((kind) =>
+        kind.unreadable
+          ? this.rememberFromLastApplied(kind, live)
+          : kind.assumedToExist
+            ? undefined
+            : this.listUnder(kind, live),
+      ),
     );
   }
 
   /** Unreadable kinds exist as far as the last-applied record says. */
   private rememberFromLastApplied(kind: KindDefinition, parent: LiveObject | undefined, onlyAddress?: string): void {
     const addresses: string[] = [];
-    for (const live of recordedObjects(this.lastApplied, kind, parent, (address) => onlyAddress === undefined || address === onlyAddress)) {
+    for (const live of recordedObjects(
+      this.lastApplied,
+      kind,
+      parent,
+      (address) => onlyAddress === undefined || address === onlyAddress,
+    )) {
       this.remember(live);
       addresses.push(live.address);
     }
@@ -286,14 +329,18 @@ export class LiveReader {
   private remember(live: LiveObject): void {
     const existing = this.state.byAddress.get(live.address);
     if (existing && existing.id !== live.id) {
-      this.problem(live.address, `two live objects match this address (ids ${existing.id} and ${live.id}); resolve the duplicate on the platform first`);
+      this.problem(
+        live.address,
+        `two live objects match this address (ids ${existing.id} and ${live.id}); resolve the duplicate on the platform first`,
+      );
       return;
     }
     this.state.byAddress.set(live.address, live);
   }
 
   private problem(address: string, message: string): void {
-    if (!this.state.problems.some((p) => p.address === address && p.message === message)) this.state.problems.push({ address, message });
+    if (!this.state.problems.some((p) => p.address === address && p.message === message))
+      this.state.problems.push({ address, message });
   }
 }
 

@@ -18,7 +18,13 @@ export function recordedObjects(
     if (entry.kind !== kind.kind || parentAddressOf(address) !== parent?.address) continue;
     const identity = addressPairs(address).at(-1)?.[1] ?? '';
     if (!keep(address, identity)) continue;
-    const live: LiveObject = { kind: kind.kind, address, id: identity, ids: { ...parent?.ids, [kind.kind]: identity }, fields: { ...entry.identity } };
+    const live: LiveObject = {
+      kind: kind.kind,
+      address,
+      id: identity,
+      ids: { ...parent?.ids, [kind.kind]: identity },
+      fields: { ...entry.identity },
+    };
     if (parent) live.parentAddress = parent.address;
     objects.push(live);
   }
@@ -30,8 +36,18 @@ export function recordedObjects(
  * objects under `parent` (those of the spec's `inject`, when it has one), each compared
  * through its recorded digests (`fromRecord`).
  */
-export function missingReadObjects(lastApplied: LastApplied, kind: KindDefinition, parent: LiveObject | undefined, spec: ListSpec): LiveObject[] {
+export function missingReadObjects(
+  lastApplied: LastApplied,
+  kind: KindDefinition,
+  parent: LiveObject | undefined,
+  spec: ListSpec,
+): LiveObject[] {
   const only = spec.inject ? kind.identity(spec.inject) : undefined;
-  const recorded = recordedObjects(lastApplied, kind, parent, (_address, identity) => only === undefined || identity === only);
+  const recorded = recordedObjects(
+    lastApplied,
+    kind,
+    parent,
+    (_address, identity) => only === undefined || identity === only,
+  );
   return recorded.map((live) => ({ ...live, fromRecord: true }));
 }

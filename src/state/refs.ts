@@ -28,7 +28,14 @@ export function createReferenceData(client: RefsClient, P: string): ReferenceDat
       const problem = valueProblem(item, list.shape);
       if (problem) {
         const detail = `the answer cannot be read: ${source.itemsKey}[${i}]${problem}`;
-        throw new ApiError({ code: ApiErrorCode.badResponse, method: 'GET', path: source.path, status: 200, retryable: false, detail });
+        throw new ApiError({
+          code: ApiErrorCode.badResponse,
+          method: 'GET',
+          path: source.path,
+          status: 200,
+          retryable: false,
+          detail,
+        });
       }
     });
     return items.map((item) => list.value(item));

@@ -17,7 +17,12 @@ afterEach(async () => {
 });
 
 async function connect(options: Partial<Parameters<typeof ApiClient.connect>[0]> = {}): Promise<ApiClient> {
-  const client = await ApiClient.connect({ baseUrl: fake.url, auth: { username: 'admin', password: 'admin' }, retry: { baseDelayMs: 5 }, ...options });
+  const client = await ApiClient.connect({
+    baseUrl: fake.url,
+    auth: { username: 'admin', password: 'admin' },
+    retry: { baseDelayMs: 5 },
+    ...options,
+  });
   clients.push(client);
   return client;
 }
@@ -33,7 +38,13 @@ describe('authentication', () => {
     expect(logins()).toBe(1);
     expect(fake.count('GET', /users\/local$/)).toBe(1);
     const profile = await client.profile();
-    expect(profile).toMatchObject({ username: 'admin', firstName: 'Ada', lastName: 'Lovelace', mobileNumber: '3212345', draasInstance: 'demo' });
+    expect(profile).toMatchObject({
+      username: 'admin',
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      mobileNumber: '3212345',
+      draasInstance: 'demo',
+    });
     expect(fake.count('GET', /users\/local$/)).toBe(1);
   });
 
@@ -56,7 +67,9 @@ describe('authentication', () => {
 
   it('Doc1 §5.1: an e-mailed second factor fails clearly, pointing at totpSecret and machine tokens', async () => {
     fake.users.set('mailuser', { password: 'mailuser', secondFactor: 'email' });
-    const error = (await connect({ auth: { username: 'mailuser', password: 'mailuser' } }).catch((e: unknown) => e)) as ApiError;
+    const error = (await connect({ auth: { username: 'mailuser', password: 'mailuser' } }).catch(
+      (e: unknown) => e,
+    )) as ApiError;
     expect(error.code).toBe('SB_API_2FA_UNSUPPORTED');
     expect(error.message).toMatch(/e-mail/);
     expect(error.message).toMatch(/totpSecret/);
@@ -65,7 +78,9 @@ describe('authentication', () => {
 
   it('Doc1 §5.1: a totp second factor without a configured secret says to set totpSecret', async () => {
     fake.users.set('totpuser', { password: 'totpuser', totpSecret: SECRET, secondFactor: 'totp' });
-    const error = (await connect({ auth: { username: 'totpuser', password: 'totpuser' } }).catch((e: unknown) => e)) as ApiError;
+    const error = (await connect({ auth: { username: 'totpuser', password: 'totpuser' } }).catch(
+      (e: unknown) => e,
+    )) as ApiError;
     expect(error.code).toBe('SB_API_2FA_UNSUPPORTED');
     expect(error.message).toContain('SWITCHBOARD_TOTP_SECRET');
   });
@@ -101,7 +116,9 @@ describe('authentication', () => {
   it('Doc1 §5.2: a 401 renews the token once and repeats the request; concurrent requests share one refresh', async () => {
     const client = await connect();
     fake.clockSeconds += 150; // the server sees every access token expired
-    const results = await Promise.all(Array.from({ length: 10 }, () => client.request({ method: 'GET', path: `${client.paths.P}/tenants` })));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => client.request({ method: 'GET', path: `${client.paths.P}/tenants` })),
+    );
     expect(results.every((r) => r.status === 200)).toBe(true);
     expect(refreshes()).toBe(1);
     expect(client.stats().reauthentications).toBeGreaterThanOrEqual(8); // requests that got a slot after the refresh never saw a 401
@@ -111,7 +128,11 @@ describe('authentication', () => {
     fake.on('POST', /\/tenants$/, (_req, res) => json(res, 200, { uuid: 'new' }));
     const client = await connect();
     fake.clockSeconds += 150;
-    const response = await client.request<{ uuid: string }>({ method: 'POST', path: `${client.paths.P}/tenants`, body: { name: 'a' } });
+    const response = await client.request<{ uuid: string }>({
+      method: 'POST',
+      path: `${client.paths.P}/tenants`,
+      body: { name: 'a' },
+    });
     expect(response.body.uuid).toBe('new');
     expect(fake.count('POST', /\/tenants$/)).toBe(2);
   });
@@ -120,7 +141,9 @@ describe('authentication', () => {
     let now = 0;
     const client = await connect({ monotonicNow: () => now });
     now = 110_000;
-    await Promise.all(Array.from({ length: 8 }, () => client.request({ method: 'GET', path: `${client.paths.P}/tenants` })));
+    await Promise.all(
+      Array.from({ length: 8 }, () => client.request({ method: 'GET', path: `${client.paths.P}/tenants` })),
+    );
     expect(refreshes()).toBe(1);
     expect(logins()).toBe(1);
   });
@@ -138,7 +161,9 @@ describe('authentication', () => {
   it('a 401 that survives a fresh token fails with SB_API_UNAUTHORIZED after exactly one re-authentication', async () => {
     fake.on('GET', /\/always-401$/, (_req, res) => json(res, 401, { message: 'nope' }));
     const client = await connect();
-    const error = (await client.request({ method: 'GET', path: '/api/v01/always-401' }).catch((e: unknown) => e)) as ApiError;
+    const error = (await client
+      .request({ method: 'GET', path: '/api/v01/always-401' })
+      .catch((e: unknown) => e)) as ApiError;
     expect(error.code).toBe('SB_API_UNAUTHORIZED');
     expect(fake.count('GET', /always-401$/)).toBe(2);
   });
@@ -164,7 +189,9 @@ describe('machine token refused', () => {
   it('Doc1 §2.1: a revoked machine token is SB_API_UNAUTHORIZED saying so, without re-authentication', async () => {
     const error = (await connect({ auth: { token: 'revoked' } }).catch((e: unknown) => e)) as ApiError;
     expect(error.code).toBe('SB_API_UNAUTHORIZED');
-    expect(error.message).toBe('GET /api/v01/system/users/local → 401: the machine-to-machine token was refused (invalid or revoked) (platform: "token expired")');
+    expect(error.message).toBe(
+      'GET /api/v01/system/users/local → 401: the machine-to-machine token was refused (invalid or revoked) (platform: "token expired")',
+    );
     expect(logins()).toBe(0);
   });
 });
@@ -174,12 +201,26 @@ describe('secrets stay out of logs and errors', () => {
     const { Writable } = await import('node:stream');
     const { pino } = await import('pino');
     let text = '';
-    const logger = pino({ level: 'debug' }, new Writable({ write(chunk: Buffer, _e, done) { text += chunk.toString(); done(); } }));
+    const logger = pino(
+      { level: 'debug' },
+      new Writable({
+        write(chunk: Buffer, _e, done) {
+          text += chunk.toString();
+          done();
+        },
+      }),
+    );
     fake.users.set('ops', { password: 'S3cret-pw', totpSecret: SECRET, secondFactor: 'totp' });
     let failures = 1;
-    fake.on('GET', /\/flaky$/, (_req, res) => (failures-- > 0 ? json(res, 503, { message: 'busy' }) : json(res, 200, {})));
+    fake.on('GET', /\/flaky$/, (_req, res) =>
+      failures-- > 0 ? json(res, 503, { message: 'busy' }) : json(res, 200, {}),
+    );
     let now = 0;
-    const client = await connect({ auth: { username: 'ops', password: 'S3cret-pw', totpSecret: SECRET }, logger, monotonicNow: () => now });
+    const client = await connect({
+      auth: { username: 'ops', password: 'S3cret-pw', totpSecret: SECRET },
+      logger,
+      monotonicNow: () => now,
+    });
     now = 110_000;
     await client.request({ method: 'GET', path: '/api/v01/flaky' });
     fake.refreshValid = false;

@@ -43,7 +43,15 @@ export class FakePlatform {
   url = '';
 
   constructor() {
-    this.users.set('admin', { password: 'admin', rules: [{ method: 'get', url: '.*', name: 'all.get' }, { method: 'post', url: '.*', name: 'all.post' }, { method: 'put', url: '.*', name: 'all.put' }, { method: 'delete', url: '.*', name: 'all.delete' }] });
+    this.users.set('admin', {
+      password: 'admin',
+      rules: [
+        { method: 'get', url: '.*', name: 'all.get' },
+        { method: 'post', url: '.*', name: 'all.post' },
+        { method: 'put', url: '.*', name: 'all.put' },
+        { method: 'delete', url: '.*', name: 'all.delete' },
+      ],
+    });
   }
 
   on(method: string, pattern: RegExp, handler: Handler, options: { auth?: boolean } = {}): this {
@@ -85,7 +93,12 @@ export class FakePlatform {
     const text = Buffer.concat(chunks).toString('utf8');
     const url = new URL(req.url ?? '/', 'http://x');
     const header = req.headers.authorization;
-    const seen: Seen = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, body: text ? (JSON.parse(text) as unknown) : undefined };
+    const seen: Seen = {
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      query: url.searchParams,
+      body: text ? (JSON.parse(text) as unknown) : undefined,
+    };
     if (header?.startsWith('Bearer ')) seen.bearer = header.slice(7);
     this.seen.push(seen);
     if (this.auth(seen, res)) return;
@@ -111,31 +124,35 @@ export class FakePlatform {
     const body = (seen.body ?? {}) as Record<string, unknown>;
     if (seen.method === 'POST' && seen.path === '/api/v01/auth/login') {
       const user = this.users.get(String(body['username']));
-      if (!user || user.password !== body['password']) return json(res, 401, { message: 'invalid credentials' }), true;
-      if (user.secondFactor) return json(res, 200, { '2fa_payload': `pl-${String(body['username'])}`, option: user.secondFactor }), true;
-      return json(res, 200, this.issue(String(body['username']))), true;
+      if (!user || user.password !== body['password'])
+        return (json(res, 401, { message: 'invalid credentials' }), true);
+      if (user.secondFactor)
+        return (json(res, 200, { '2fa_payload': `pl-${String(body['username'])}`, option: user.secondFactor }), true);
+      return (json(res, 200, this.issue(String(body['username']))), true);
     }
     if (seen.method === 'POST' && seen.path === '/api/v01/auth/2fa') {
       const name = String(body['2fa_payload']).replace(/^pl-/, '');
       const user = this.users.get(name);
-      if (!user?.totpSecret || body['code'] !== totp(user.totpSecret) || body['trust'] !== true) return json(res, 401, { message: 'bad code' }), true;
-      return json(res, 200, this.issue(name)), true;
+      if (!user?.totpSecret || body['code'] !== totp(user.totpSecret) || body['trust'] !== true)
+        return (json(res, 401, { message: 'bad code' }), true);
+      return (json(res, 200, this.issue(name)), true);
     }
     if (seen.method === 'GET' && seen.path === '/api/v01/auth/access_token') {
       const user = seen.bearer ? this.refresh.get(seen.bearer) : undefined;
-      if (!user || !this.refreshValid) return json(res, 401, { message: 'refresh token expired' }), true;
+      if (!user || !this.refreshValid) return (json(res, 401, { message: 'refresh token expired' }), true);
       const fresh = this.issue(user);
-      return json(res, 200, { access_token: fresh.access_token, refresh_token: seen.bearer }), true;
+      return (json(res, 200, { access_token: fresh.access_token, refresh_token: seen.bearer }), true);
     }
     if (seen.method === 'POST' && seen.path === '/api/v01/auth/logout') {
       const sign = String(body['sign']);
-      for (const refresh of this.refresh.keys()) if (createHash('sha256').update(refresh).digest('hex') === sign) this.logouts.push(refresh);
+      for (const refresh of this.refresh.keys())
+        if (createHash('sha256').update(refresh).digest('hex') === sign) this.logouts.push(refresh);
       res.writeHead(200, { 'content-length': 0 }).end();
       return true;
     }
     if (seen.method === 'GET' && seen.path === '/api/v01/system/users/local') {
       const name = this.userOf(seen.bearer);
-      if (!name) return json(res, 401, { message: 'token expired' }), true;
+      if (!name) return (json(res, 401, { message: 'token expired' }), true);
       const user = this.users.get(name)!;
       json(res, 200, {
         id: 7,

@@ -9,7 +9,11 @@ const items = (n: number): Array<{ id: number }> => Array.from({ length: n }, (_
 
 beforeEach(async () => {
   fake = await new FakePlatform().start();
-  client = await ApiClient.connect({ baseUrl: fake.url, instance: 'demo', auth: { username: 'admin', password: 'admin' } });
+  client = await ApiClient.connect({
+    baseUrl: fake.url,
+    instance: 'demo',
+    auth: { username: 'admin', password: 'admin' },
+  });
 });
 afterEach(async () => {
   await client.close();
@@ -38,7 +42,12 @@ function pageStyle(key: string, all: unknown[], server: PageServer): { inFlightP
     peak = Math.max(peak, inFlight);
     setTimeout(() => {
       inFlight -= 1;
-      const body: Record<string, unknown> = { results: all.length, pages, page: server.pageAsString ? String(page) : page, [key]: all.slice((page - 1) * size, page * size) };
+      const body: Record<string, unknown> = {
+        results: all.length,
+        pages,
+        page: server.pageAsString ? String(page) : page,
+        [key]: all.slice((page - 1) * size, page * size),
+      };
       if (server.withNext && page * size < all.length) body['next'] = `tok-${page + 1}`;
       json(res, 200, body);
     }, 10);
@@ -61,7 +70,11 @@ function tokenStyle(key: string, all: unknown[], cap: number, withPageFields = f
 describe('listPages', () => {
   it('Doc1 §1.8 page style: asks for 1000, plans the rest from what a capped server really returned, fetches concurrently', async () => {
     const server = pageStyle('subscriptions', items(450), { cap: 100 });
-    const result = await client.listPages<{ id: number }>({ path: `${P}/tenants/t/subscriptions`, itemsKey: 'subscriptions', style: 'page' });
+    const result = await client.listPages<{ id: number }>({
+      path: `${P}/tenants/t/subscriptions`,
+      itemsKey: 'subscriptions',
+      style: 'page',
+    });
     expect(result.map((i) => i.id)).toEqual(items(450).map((i) => i.id));
     const asked = fake.seen.filter((s) => s.path.endsWith('/subscriptions'));
     expect(asked.map((s) => s.query.get('page')).sort()).toEqual(['1', '2', '3', '4', '5']);
@@ -71,7 +84,11 @@ describe('listPages', () => {
 
   it('Doc2 §4.4: page typed as a string, and `pages` computed from the requested size, still read every item', async () => {
     pageStyle('numbers', items(250), { cap: 100, pageAsString: true, lyingPages: true });
-    const result = await client.listPages({ path: `${P}/tenants/t/subscriptions/1/numbers`, itemsKey: 'numbers', style: 'page' });
+    const result = await client.listPages({
+      path: `${P}/tenants/t/subscriptions/1/numbers`,
+      itemsKey: 'numbers',
+      style: 'page',
+    });
     expect(result).toHaveLength(250);
   });
 
@@ -80,24 +97,47 @@ describe('listPages', () => {
     fake.on('GET', /\/entitlement_types$/, (req: Seen, res) => {
       const size = Math.min(Number(req.query.get('page_size') ?? 10), 10);
       const page = Number(req.query.get('page') ?? 1);
-      const pagination = [{ results: all.length, pages: Math.ceil(all.length / size), page: String(page), page_size: size }];
+      const pagination = [
+        { results: all.length, pages: Math.ceil(all.length / size), page: String(page), page_size: size },
+      ];
       json(res, 200, { entitlementTypes: all.slice((page - 1) * size, page * size), pagination, sorting: [] });
     });
-    const result = await client.listPages({ path: `${P}/tenants/t/subscriptions/1/entitlement_types`, itemsKey: 'entitlementTypes', style: 'page' });
+    const result = await client.listPages({
+      path: `${P}/tenants/t/subscriptions/1/entitlement_types`,
+      itemsKey: 'entitlementTypes',
+      style: 'page',
+    });
     expect(result).toEqual(all);
-    expect(fake.seen.filter((s) => s.path.endsWith('/entitlement_types')).map((s) => s.query.get('page')).sort()).toEqual(['1', '2', '3']);
+    expect(
+      fake.seen
+        .filter((s) => s.path.endsWith('/entitlement_types'))
+        .map((s) => s.query.get('page'))
+        .sort(),
+    ).toEqual(['1', '2', '3']);
   });
 
   it('Doc1 §4.5: the suspension-profile list takes `size` instead of page_size', async () => {
     pageStyle('suspension_profiles', items(30), { cap: 25, sizeParam: 'size' });
-    const result = await client.listPages({ path: `${P}/public/suspension_profiles`, itemsKey: 'suspension_profiles', style: 'page', pageSizeParam: 'size' });
+    const result = await client.listPages({
+      path: `${P}/public/suspension_profiles`,
+      itemsKey: 'suspension_profiles',
+      style: 'page',
+      pageSizeParam: 'size',
+    });
     expect(result).toHaveLength(30);
-    expect(fake.seen.filter((s) => s.path.endsWith('/suspension_profiles')).every((s) => s.query.get('size') === '1000')).toBe(true);
+    expect(
+      fake.seen.filter((s) => s.path.endsWith('/suspension_profiles')).every((s) => s.query.get('size') === '1000'),
+    ).toBe(true);
   });
 
   it('Doc1 §1.8 token style: follows next sequentially until it is absent, with a capped page size', async () => {
     tokenStyle('tenants', items(230), 100);
-    const result = await client.listPages<{ id: number }>({ path: `${P}/tenants`, itemsKey: 'tenants', style: 'token', query: { parent: 'g-1' } });
+    const result = await client.listPages<{ id: number }>({
+      path: `${P}/tenants`,
+      itemsKey: 'tenants',
+      style: 'token',
+      query: { parent: 'g-1' },
+    });
     expect(result.map((i) => i.id)).toEqual(items(230).map((i) => i.id));
     const asked = fake.seen.filter((s) => s.path.endsWith('/tenants'));
     expect(asked.map((s) => s.query.get('next'))).toEqual([null, 'tok-100', 'tok-200']);
@@ -113,33 +153,68 @@ describe('listPages', () => {
 
   it('token style listed but only page fields answered: continues page by page', async () => {
     pageStyle('orders', items(220), { cap: 100 });
-    expect(await client.listPages({ path: `${P}/groups/g/orders`, itemsKey: 'orders', style: 'token' })).toHaveLength(220);
+    expect(await client.listPages({ path: `${P}/groups/g/orders`, itemsKey: 'orders', style: 'token' })).toHaveLength(
+      220,
+    );
   });
 
   it('Doc2 §4.3: an unpaginated list is one GET returning the array under its key', async () => {
     fake.on('GET', /\/entitlements$/, (_req, res) => json(res, 200, { entitlements: items(3) }));
-    expect(await client.listPages({ path: `${P}/tenants/t/subscriptions/1/entitlements`, itemsKey: 'entitlements', style: 'none' })).toHaveLength(3);
+    expect(
+      await client.listPages({
+        path: `${P}/tenants/t/subscriptions/1/entitlements`,
+        itemsKey: 'entitlements',
+        style: 'none',
+      }),
+    ).toHaveLength(3);
     expect(fake.seen.at(-1)?.query.toString()).toBe('');
   });
 
   it('Doc2 §4.9: a list answering 404 "when none" is empty with notFoundIsEmpty, an error without', async () => {
     fake.on('GET', /\/block_list$/, (_req, res) => json(res, 404, { message: 'no calling plans' }));
-    expect(await client.listPages({ path: `${P}/groups/g/block_list`, itemsKey: 'callingPlans', style: 'page', notFoundIsEmpty: true })).toEqual([]);
+    expect(
+      await client.listPages({
+        path: `${P}/groups/g/block_list`,
+        itemsKey: 'callingPlans',
+        style: 'page',
+        notFoundIsEmpty: true,
+      }),
+    ).toEqual([]);
     fake.on('GET', /\/prefixes$/, (_req, res) => json(res, 404, { message: 'no prefixes' }));
-    expect(await client.listPages({ path: `${P}/groups/g/block_list/1/prefixes`, itemsKey: 'prefixes', style: 'none', notFoundIsEmpty: true })).toEqual([]);
-    const error = (await client.listPages({ path: `${P}/groups/g/block_list`, itemsKey: 'callingPlans', style: 'page', role: 'groups.instance.block_list.instance.list' }).catch((e: unknown) => e)) as ApiError;
+    expect(
+      await client.listPages({
+        path: `${P}/groups/g/block_list/1/prefixes`,
+        itemsKey: 'prefixes',
+        style: 'none',
+        notFoundIsEmpty: true,
+      }),
+    ).toEqual([]);
+    const error = (await client
+      .listPages({
+        path: `${P}/groups/g/block_list`,
+        itemsKey: 'callingPlans',
+        style: 'page',
+        role: 'groups.instance.block_list.instance.list',
+      })
+      .catch((e: unknown) => e)) as ApiError;
     expect(error).toMatchObject({ code: 'SB_API_NOT_FOUND', role: 'groups.instance.block_list.instance.list' });
   });
 
   it('a wrong shape is SB_API_BAD_RESPONSE naming the request, never an uncaught exception', async () => {
     fake.on('GET', /\/templates$/, (_req, res) => json(res, 200, { templates: 'none' }));
-    const error = (await client.listPages({ path: `${P}/t/templates`, itemsKey: 'templates', style: 'none' }).catch((e: unknown) => e)) as ApiError;
+    const error = (await client
+      .listPages({ path: `${P}/t/templates`, itemsKey: 'templates', style: 'none' })
+      .catch((e: unknown) => e)) as ApiError;
     expect(error.message).toBe(`GET ${P}/t/templates → 200: the answer has no array "templates"`);
     fake.on('GET', /\/stuck$/, (req, res) => json(res, 200, { stuck: items(2), results: 10, pages: 5, page: 1 }));
-    const stuck = (await client.listPages({ path: `${P}/stuck`, itemsKey: 'stuck', style: 'page' }).catch((e: unknown) => e)) as ApiError;
+    const stuck = (await client
+      .listPages({ path: `${P}/stuck`, itemsKey: 'stuck', style: 'page' })
+      .catch((e: unknown) => e)) as ApiError;
     expect(stuck).toMatchObject({ code: 'SB_API_BAD_RESPONSE', detail: 'asked for page 2, got page 1' });
     fake.on('GET', /\/loop$/, (_req, res) => json(res, 200, { loop: items(1), next: 'same' }));
-    const loop = (await client.listPages({ path: `${P}/loop`, itemsKey: 'loop', style: 'token' }).catch((e: unknown) => e)) as ApiError;
+    const loop = (await client
+      .listPages({ path: `${P}/loop`, itemsKey: 'loop', style: 'token' })
+      .catch((e: unknown) => e)) as ApiError;
     expect(loop.code).toBe('SB_API_BAD_RESPONSE');
   });
 
@@ -169,11 +244,20 @@ describe('listPages', () => {
     fake.on('GET', /\/busy$/, (req, res) => {
       const page = Number(req.query.get('page') ?? 1);
       if (page === 2) results -= 1; // someone deletes one on every read
-      json(res, 200, { busy: items(results).slice((page - 1) * 100, page * 100), results, pages: Math.ceil(results / 100), page });
+      json(res, 200, {
+        busy: items(results).slice((page - 1) * 100, page * 100),
+        results,
+        pages: Math.ceil(results / 100),
+        page,
+      });
     });
-    const error = (await client.listPages({ path: `${P}/busy`, itemsKey: 'busy', style: 'page' }).catch((e: unknown) => e)) as ApiError;
+    const error = (await client
+      .listPages({ path: `${P}/busy`, itemsKey: 'busy', style: 'page' })
+      .catch((e: unknown) => e)) as ApiError;
     expect(error).toMatchObject({ code: 'SB_API_LIST_CHANGED', path: `${P}/busy` });
-    expect(error.message).toContain('the list "busy" changed while it was read (results was 298, then 297), 3 reads in a row');
+    expect(error.message).toContain(
+      'the list "busy" changed while it was read (results was 298, then 297), 3 reads in a row',
+    );
     expect(fake.seen.filter((s) => s.path.endsWith('/busy') && s.query.get('page') === '1')).toHaveLength(3);
   });
 });

@@ -14,13 +14,19 @@ describe('Doc1 §1.6, §2.2: permissions from api_rules', () => {
   const permissions = new Permissions(rules);
 
   it('an unanchored url must match the whole path (query string ignored)', () => {
-    expect(permissions.check('GET', '/api/v01/draas/demo/tenants?page=2')).toEqual({ allowed: true, rule: 'tenants.list' });
+    expect(permissions.check('GET', '/api/v01/draas/demo/tenants?page=2')).toEqual({
+      allowed: true,
+      rule: 'tenants.list',
+    });
     expect(permissions.check('get', '/api/v01/draas/demo/tenants/abc')).toEqual({ allowed: false });
     expect(permissions.check('get', '/x/api/v01/draas/demo/tenants')).toEqual({ allowed: false });
   });
 
   it('an anchored url is applied as written (here: a prefix)', () => {
-    expect(permissions.check('get', '/api/v01/draas/demo/groups/g/licenses')).toEqual({ allowed: true, rule: 'groups.any' });
+    expect(permissions.check('get', '/api/v01/draas/demo/groups/g/licenses')).toEqual({
+      allowed: true,
+      rule: 'groups.any',
+    });
   });
 
   it('the method must match; allowed: false grants nothing; everything else is blocked', () => {
@@ -31,7 +37,10 @@ describe('Doc1 §1.6, §2.2: permissions from api_rules', () => {
   });
 
   it('Python-style named groups are understood', () => {
-    expect(permissions.check('put', '/api/v01/draas/demo/tenants/4b7c')).toEqual({ allowed: true, rule: 'tenants.instance.update' });
+    expect(permissions.check('put', '/api/v01/draas/demo/tenants/4b7c')).toEqual({
+      allowed: true,
+      rule: 'tenants.instance.update',
+    });
     expect(compileRuleUrl('\\A/api/(?P<a>x)/(?P=a)\\Z')!.test('/api/x/x')).toBe(true);
   });
 

@@ -8,7 +8,12 @@ const P = '/api/v01/draas/demo';
 
 beforeEach(async () => {
   fake = await new FakePlatform().start();
-  client = await ApiClient.connect({ baseUrl: fake.url, instance: 'demo', auth: { username: 'admin', password: 'admin' }, retry: { baseDelayMs: 5, maxDelayMs: 20 } });
+  client = await ApiClient.connect({
+    baseUrl: fake.url,
+    instance: 'demo',
+    auth: { username: 'admin', password: 'admin' },
+    retry: { baseDelayMs: 5, maxDelayMs: 20 },
+  });
 });
 afterEach(async () => {
   await client.close();
@@ -16,7 +21,12 @@ afterEach(async () => {
 });
 
 /** A route that answers `statuses` in turn (then 200 `{ok: true}`). */
-function sequence(method: string, pattern: RegExp, statuses: Array<number | 'reset'>, headers: Record<string, string> = {}): void {
+function sequence(
+  method: string,
+  pattern: RegExp,
+  statuses: Array<number | 'reset'>,
+  headers: Record<string, string> = {},
+): void {
   let i = 0;
   fake.on(method, pattern, (req, res) => {
     const step = statuses[i++];
@@ -26,7 +36,13 @@ function sequence(method: string, pattern: RegExp, statuses: Array<number | 'res
   });
 }
 
-const failure = (promise: Promise<unknown>): Promise<ApiError> => promise.then(() => { throw new Error('expected a failure'); }, (e: unknown) => e as ApiError);
+const failure = (promise: Promise<unknown>): Promise<ApiError> =>
+  promise.then(
+    () => {
+      throw new Error('expected a failure');
+    },
+    (e: unknown) => e as ApiError,
+  );
 
 describe('retries', () => {
   it('retries a GET on 503, 502 and 504, then succeeds, counting the retries', async () => {
@@ -55,14 +71,18 @@ describe('retries', () => {
 
   it('retries PUT and DELETE on 503 and a connection reset (safe to repeat)', async () => {
     sequence('PUT', /\/c$/, [503, 'reset']);
-    await expect(client.request({ method: 'PUT', path: `${P}/c`, body: { name: 'x' } })).resolves.toMatchObject({ status: 200 });
+    await expect(client.request({ method: 'PUT', path: `${P}/c`, body: { name: 'x' } })).resolves.toMatchObject({
+      status: 200,
+    });
     sequence('DELETE', /\/d$/, ['reset']);
     await expect(client.request({ method: 'DELETE', path: `${P}/d` })).resolves.toMatchObject({ status: 200 });
   });
 
   it('never re-sends a POST: a connection reset is SB_API_OUTCOME_UNKNOWN', async () => {
     sequence('POST', /\/tenants$/, ['reset']);
-    const error = await failure(client.request({ method: 'POST', path: `${P}/tenants`, body: { name: 'acme' }, role: 'tenants.create' }));
+    const error = await failure(
+      client.request({ method: 'POST', path: `${P}/tenants`, body: { name: 'acme' }, role: 'tenants.create' }),
+    );
     expect(error.code).toBe('SB_API_OUTCOME_UNKNOWN');
     expect(error.message).toMatch(/^POST \/api\/v01\/draas\/demo\/tenants → no response: .*look the object up/);
     expect(fake.count('POST', /\/tenants$/)).toBe(1);
@@ -92,15 +112,22 @@ describe('retries', () => {
 
   it('bounds the number of retries', async () => {
     await client.close();
-    client = await ApiClient.connect({ baseUrl: fake.url, instance: 'demo', auth: { username: 'admin', password: 'admin' }, retry: { retries: 2, baseDelayMs: 1 } });
+    client = await ApiClient.connect({
+      baseUrl: fake.url,
+      instance: 'demo',
+      auth: { username: 'admin', password: 'admin' },
+      retry: { retries: 2, baseDelayMs: 1 },
+    });
     sequence('GET', /\/down$/, [503, 503, 503, 503, 503]);
     const error = await failure(client.request({ method: 'GET', path: `${P}/down` }));
     expect(error.code).toBe('SB_API_SERVER');
-    expect(error.message).toBe('GET /api/v01/draas/demo/down → 503: server error (gave up after 2 retries) (platform: "status 503")');
+    expect(error.message).toBe(
+      'GET /api/v01/draas/demo/down → 503: server error (gave up after 2 retries) (platform: "status 503")',
+    );
     expect(fake.count('GET', /\/down$/)).toBe(3);
   });
 
-  it('times out an attempt that gets no answer (SB_API_TIMEOUT) and cancels on the caller\'s signal (SB_API_ABORTED)', async () => {
+  it("times out an attempt that gets no answer (SB_API_TIMEOUT) and cancels on the caller's signal (SB_API_ABORTED)", async () => {
     fake.on('GET', /\/hang$/, () => undefined);
     const timedOut = await failure(client.request({ method: 'GET', path: `${P}/hang`, timeoutMs: 100 }));
     expect(timedOut.code).toBe('SB_API_TIMEOUT');
@@ -113,16 +140,23 @@ describe('retries', () => {
 
 describe('Doc1 §7: errors as values', () => {
   it('a 403 names the endpoint role the caller lacks', async () => {
-    fake.users.set('reader', { password: 'reader', rules: [{ method: 'get', url: '/api/v01/draas/[^/]+/tenants', name: 'tenants.list' }] });
+    fake.users.set('reader', {
+      password: 'reader',
+      rules: [{ method: 'get', url: '/api/v01/draas/[^/]+/tenants', name: 'tenants.list' }],
+    });
     await client.close();
     client = await ApiClient.connect({ baseUrl: fake.url, auth: { username: 'reader', password: 'reader' } });
     fake.on('POST', /\/tenants$/, (_req, res) => json(res, 403, { message: 'forbidden' }));
-    const error = await failure(client.request({ method: 'POST', path: `${P}/tenants`, body: { name: 'x' }, role: 'tenants.create' }));
-    expect(error.message).toBe('POST /api/v01/draas/demo/tenants → 403: caller lacks role tenants.create (platform: "forbidden")');
+    const error = await failure(
+      client.request({ method: 'POST', path: `${P}/tenants`, body: { name: 'x' }, role: 'tenants.create' }),
+    );
+    expect(error.message).toBe(
+      'POST /api/v01/draas/demo/tenants → 403: caller lacks role tenants.create (platform: "forbidden")',
+    );
     expect(error).toMatchObject({ code: 'SB_API_FORBIDDEN', role: 'tenants.create', status: 403, retryable: false });
   });
 
-  it('Doc1 §1.5: a 403 despite a granting rule is reported as outside the caller\'s hierarchy', async () => {
+  it("Doc1 §1.5: a 403 despite a granting rule is reported as outside the caller's hierarchy", async () => {
     fake.on('GET', /\/tenants\/x$/, (_req, res) => json(res, 403, { error: 'not visible' }));
     const error = await failure(client.request({ method: 'GET', path: `${P}/tenants/x` }));
     expect(error.role).toBe('all.get');
@@ -131,30 +165,64 @@ describe('Doc1 §7: errors as values', () => {
 
   it('maps 400 and 404 to stable codes and extracts the platform message from HTML', async () => {
     fake.on('PUT', /\/bad$/, (_req, res) => json(res, 400, { reason: 'billingId already used' }));
-    expect(await failure(client.request({ method: 'PUT', path: `${P}/bad`, body: {} }))).toMatchObject({ code: 'SB_API_BAD_REQUEST', platformMessage: 'billingId already used' });
-    fake.on('GET', /\/gone$/, (_req, res) => void res.writeHead(404, { 'content-type': 'text/html' }).end('<html><body><h1>Not Found</h1></body></html>'));
-    expect(await failure(client.request({ method: 'GET', path: `${P}/gone` }))).toMatchObject({ code: 'SB_API_NOT_FOUND', platformMessage: 'Not Found' });
+    expect(await failure(client.request({ method: 'PUT', path: `${P}/bad`, body: {} }))).toMatchObject({
+      code: 'SB_API_BAD_REQUEST',
+      platformMessage: 'billingId already used',
+    });
+    fake.on(
+      'GET',
+      /\/gone$/,
+      (_req, res) =>
+        void res.writeHead(404, { 'content-type': 'text/html' }).end('<html><body><h1>Not Found</h1></body></html>'),
+    );
+    expect(await failure(client.request({ method: 'GET', path: `${P}/gone` }))).toMatchObject({
+      code: 'SB_API_NOT_FOUND',
+      platformMessage: 'Not Found',
+    });
   });
 
   it('okStatuses and notFoundIsEmpty accept statuses besides 2xx', async () => {
     fake.on('DELETE', /\/gone$/, (_req, res) => json(res, 404, { message: 'missing' }));
-    await expect(client.request({ method: 'DELETE', path: `${P}/gone`, okStatuses: [404] })).resolves.toMatchObject({ status: 404 });
+    await expect(client.request({ method: 'DELETE', path: `${P}/gone`, okStatuses: [404] })).resolves.toMatchObject({
+      status: 404,
+    });
     fake.on('GET', /\/none$/, (_req, res) => json(res, 404, { message: 'none' }));
-    await expect(client.request({ method: 'GET', path: `${P}/none`, notFoundIsEmpty: true })).resolves.toMatchObject({ status: 404, body: undefined });
+    await expect(client.request({ method: 'GET', path: `${P}/none`, notFoundIsEmpty: true })).resolves.toMatchObject({
+      status: 404,
+      body: undefined,
+    });
   });
 
   it('an HTML page, malformed JSON or a truncated body is SB_API_BAD_RESPONSE naming the request', async () => {
-    fake.on('GET', /\/html$/, (_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end('<html>proxy login</html>'));
-    expect((await failure(client.request({ method: 'GET', path: `${P}/html` }))).message).toBe('GET /api/v01/draas/demo/html → 200: the answer is an HTML page instead of JSON');
-    fake.on('GET', /\/broken$/, (_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end('{"tenants": ['));
-    expect(await failure(client.request({ method: 'GET', path: `${P}/broken` }))).toMatchObject({ code: 'SB_API_BAD_RESPONSE', status: 200 });
+    fake.on(
+      'GET',
+      /\/html$/,
+      (_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end('<html>proxy login</html>'),
+    );
+    expect((await failure(client.request({ method: 'GET', path: `${P}/html` }))).message).toBe(
+      'GET /api/v01/draas/demo/html → 200: the answer is an HTML page instead of JSON',
+    );
+    fake.on(
+      'GET',
+      /\/broken$/,
+      (_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end('{"tenants": ['),
+    );
+    expect(await failure(client.request({ method: 'GET', path: `${P}/broken` }))).toMatchObject({
+      code: 'SB_API_BAD_RESPONSE',
+      status: 200,
+    });
     fake.on('GET', /\/cut$/, (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': 1000 });
       res.write('{"tenants": [');
       setTimeout(() => res.socket?.destroy(), 10);
     });
     await client.close();
-    client = await ApiClient.connect({ baseUrl: fake.url, instance: 'demo', auth: { username: 'admin', password: 'admin' }, retry: { retries: 1, baseDelayMs: 1 } });
+    client = await ApiClient.connect({
+      baseUrl: fake.url,
+      instance: 'demo',
+      auth: { username: 'admin', password: 'admin' },
+      retry: { retries: 1, baseDelayMs: 1 },
+    });
     const cut = await failure(client.request({ method: 'GET', path: `${P}/cut` }));
     expect(cut).toMatchObject({ code: 'SB_API_BAD_RESPONSE', status: 200 });
     expect(fake.count('GET', /\/cut$/)).toBe(2);
@@ -170,22 +238,35 @@ describe('Doc1 §7: errors as values', () => {
     };
     const get = await failure(client.request({ method: 'GET', path: `${P}/t/1`, decode: uuidOf }));
     expect(get.message).toBe(`GET ${P}/t/1 → 200: the answer is not of the expected shape: uuid is not a string`);
-    expect((await failure(client.request({ method: 'POST', path: `${P}/made`, body: {}, decode: uuidOf }))).code).toBe('SB_API_OUTCOME_UNKNOWN');
+    expect((await failure(client.request({ method: 'POST', path: `${P}/made`, body: {}, decode: uuidOf }))).code).toBe(
+      'SB_API_OUTCOME_UNKNOWN',
+    );
     fake.on('GET', /\/t\/2$/, (_req, res) => json(res, 200, { uuid: 'u-2' }));
     const ok = await client.request({ method: 'GET', path: `${P}/t/2`, decode: uuidOf });
     expect(ok.body).toBe('u-2');
   });
 
   it('a POST whose success body is unreadable is SB_API_OUTCOME_UNKNOWN', async () => {
-    fake.on('POST', /\/tenants$/, (_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end('{"uuid": '));
-    expect((await failure(client.request({ method: 'POST', path: `${P}/tenants`, body: {} }))).code).toBe('SB_API_OUTCOME_UNKNOWN');
+    fake.on(
+      'POST',
+      /\/tenants$/,
+      (_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end('{"uuid": '),
+    );
+    expect((await failure(client.request({ method: 'POST', path: `${P}/tenants`, body: {} }))).code).toBe(
+      'SB_API_OUTCOME_UNKNOWN',
+    );
   });
 });
 
 describe('concurrency and accounting', () => {
   it('never has more requests in flight than the limit', async () => {
     await client.close();
-    client = await ApiClient.connect({ baseUrl: fake.url, instance: 'demo', auth: { username: 'admin', password: 'admin' }, concurrency: 3 });
+    client = await ApiClient.connect({
+      baseUrl: fake.url,
+      instance: 'demo',
+      auth: { username: 'admin', password: 'admin' },
+      concurrency: 3,
+    });
     let inFlight = 0;
     let peak = 0;
     fake.on('GET', /\/slowly\/\d+$/, (_req, res) => {
@@ -196,7 +277,9 @@ describe('concurrency and accounting', () => {
         json(res, 200, { ok: true });
       }, 20);
     });
-    await Promise.all(Array.from({ length: 12 }, (_, i) => client.request({ method: 'GET', path: `${P}/slowly/${i}` })));
+    await Promise.all(
+      Array.from({ length: 12 }, (_, i) => client.request({ method: 'GET', path: `${P}/slowly/${i}` })),
+    );
     expect(peak).toBe(3);
     const stats = client.stats();
     const row = stats.routes.find((r) => r.route === '/api/v01/draas/{instance}/slowly/{id}');
@@ -213,6 +296,9 @@ describe('concurrency and accounting', () => {
     const body = { name: 'acme', markup: 5 };
     await client.request({ method: 'PUT', path: `${P}/tenants/4b7c0a4e-1111-2222-3333-444455556666`, body });
     const row = client.stats().routes.find((r) => r.method === 'PUT');
-    expect(row).toMatchObject({ route: '/api/v01/draas/{instance}/tenants/{id}', bytesOut: JSON.stringify(body).length });
+    expect(row).toMatchObject({
+      route: '/api/v01/draas/{instance}/tenants/{id}',
+      bytesOut: JSON.stringify(body).length,
+    });
   });
 });

@@ -14,7 +14,8 @@ const P = '/api/v01/draas/demo';
 
 describe('the rules: what may be sent again', () => {
   it('a 429 was not processed: every method, a POST included, may be sent again', () => {
-    for (const method of ['GET', 'PUT', 'PATCH', 'DELETE', 'POST']) expect(isRetryable(natureOf(method), { status: 429 })).toBe(true);
+    for (const method of ['GET', 'PUT', 'PATCH', 'DELETE', 'POST'])
+      expect(isRetryable(natureOf(method), { status: 429 })).toBe(true);
   });
 
   it('a create is sent again after nothing else: a 5xx or a missing answer may have taken effect', () => {
@@ -36,7 +37,11 @@ describe('the rules: what may be sent again', () => {
 
 describe('the budget of one request', () => {
   it('grants at most `retries` retries, with backoff when no Retry-After is given', () => {
-    const budget = new RetryBudget({ ...DEFAULT_RETRY, retries: 2 }, () => 0, () => 0.5);
+    const budget = new RetryBudget(
+      { ...DEFAULT_RETRY, retries: 2 },
+      () => 0,
+      () => 0.5,
+    );
     expect(budget.next({ retryable: true })).toEqual({ retry: true, delayMs: 125 });
     expect(budget.next({ retryable: true })).toEqual({ retry: true, delayMs: 250 });
     expect(budget.next({ retryable: true })).toEqual({ retry: false });
@@ -49,7 +54,10 @@ describe('the budget of one request', () => {
 
   it('a Retry-After beyond the budget ends the request at once, saying why', () => {
     const decision = new RetryBudget(DEFAULT_RETRY, () => 0).next({ retryable: true, retryAfterMs: 86_400_000 });
-    expect(decision).toEqual({ retry: false, why: 'Retry-After asks for 86400 s, beyond the retry budget of 60 s: not retried' });
+    expect(decision).toEqual({
+      retry: false,
+      why: 'Retry-After asks for 86400 s, beyond the retry budget of 60 s: not retried',
+    });
   });
 
   it('counts the time already spent against the budget', () => {
@@ -68,7 +76,13 @@ describe('the budget of one request', () => {
   it('sleep never hands setTimeout more than 2^31 - 1 ms (which would fire at once)', async () => {
     const controller = new AbortController();
     const waiting = sleep(2 ** 40, controller.signal);
-    const early = await Promise.race([waiting.then(() => 'resolved', () => 'aborted'), sleep(50).then(() => 'still waiting')]);
+    const early = await Promise.race([
+      waiting.then(
+        () => 'resolved',
+        () => 'aborted',
+      ),
+      sleep(50).then(() => 'still waiting'),
+    ]);
     controller.abort(new Error('stop'));
     await waiting.catch(() => undefined);
     expect(early).toBe('still waiting');
@@ -80,7 +94,12 @@ describe('the platform client under the policy', () => {
   let client: ApiClient;
   beforeEach(async () => {
     fake = await new FakePlatform().start();
-    client = await ApiClient.connect({ baseUrl: fake.url, instance: 'demo', auth: { username: 'admin', password: 'admin' }, retry: { baseDelayMs: 5, maxDelayMs: 20 } });
+    client = await ApiClient.connect({
+      baseUrl: fake.url,
+      instance: 'demo',
+      auth: { username: 'admin', password: 'admin' },
+      retry: { baseDelayMs: 5, maxDelayMs: 20 },
+    });
   });
   afterEach(async () => {
     await client.close();
@@ -98,14 +117,18 @@ describe('the platform client under the policy', () => {
 
   it('sends a POST answered 429 again after its Retry-After', async () => {
     answers('POST', /\/tenants$/, [429], { 'retry-after': '0' });
-    await expect(client.request({ method: 'POST', path: `${P}/tenants`, body: { name: 'acme' } })).resolves.toMatchObject({ status: 201 });
+    await expect(
+      client.request({ method: 'POST', path: `${P}/tenants`, body: { name: 'acme' } }),
+    ).resolves.toMatchObject({ status: 201 });
     expect(fake.count('POST', /\/tenants$/)).toBe(2);
   });
 
   it('fails a POST answered 429 with Retry-After: 86400 at once, naming the call', async () => {
     answers('POST', /\/tenants$/, [429], { 'retry-after': '86400' });
     const started = Date.now();
-    const error = (await client.request({ method: 'POST', path: `${P}/tenants`, body: { name: 'acme' } }).catch((e: unknown) => e)) as ApiError;
+    const error = (await client
+      .request({ method: 'POST', path: `${P}/tenants`, body: { name: 'acme' } })
+      .catch((e: unknown) => e)) as ApiError;
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ code: 'SB_API_RATE_LIMITED', status: 429, method: 'POST' });
@@ -139,7 +162,8 @@ describe('the routing engine client under the same policy', () => {
     const server = await scriptedServer((req, res) => {
       seen.push(`${req.method} ${req.url}`);
       res.setHeader('content-type', 'application/json');
-      if (req.method === 'POST' && ++posts === 1) return void res.writeHead(429, { 'retry-after': '0' }).end('{"message":"slow down"}');
+      if (req.method === 'POST' && ++posts === 1)
+        return void res.writeHead(429, { 'retry-after': '0' }).end('{"message":"slow down"}');
       if (req.method === 'POST') return void res.writeHead(201).end('{"id": 7, "number": "+1"}');
       res.writeHead(429, { 'retry-after': '86400' }).end('{"message":"come back tomorrow"}');
     });

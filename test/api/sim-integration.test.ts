@@ -10,16 +10,28 @@ let admin: ApiClient;
 let groupUuid: string;
 
 async function control(path: string, body: unknown): Promise<unknown> {
-  const response = await fetch(`${sim.url}/_sim/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${sim.url}/_sim/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return response.json();
 }
 
 async function simStats(): Promise<{ byRoute: Record<string, number>; faults: Record<string, number> }> {
-  return (await (await fetch(`${sim.url}/_sim/stats`)).json()) as { byRoute: Record<string, number>; faults: Record<string, number> };
+  return (await (await fetch(`${sim.url}/_sim/stats`)).json()) as {
+    byRoute: Record<string, number>;
+    faults: Record<string, number>;
+  };
 }
 
 function connect(options: Partial<ApiClientOptions> = {}): Promise<ApiClient> {
-  return ApiClient.connect({ baseUrl: sim.url, auth: { username: 'admin', password: 'admin' }, retry: { baseDelayMs: 50 }, ...options });
+  return ApiClient.connect({
+    baseUrl: sim.url,
+    auth: { username: 'admin', password: 'admin' },
+    retry: { baseDelayMs: 50 },
+    ...options,
+  });
 }
 
 /** A debug logger that calls `onRequest(path)` after each answered API request (synchronously). */
@@ -37,11 +49,24 @@ function hookLogger(onRequest: (path: string) => void) {
 beforeAll(async () => {
   sim = await startSimulator({ port: 0 });
   admin = await connect({ concurrency: 8 });
-  const groups = await admin.listPages<{ uuid: string; name: string }>({ path: `${admin.paths.P}/groups`, itemsKey: 'groups', style: 'token', role: 'groups.list' });
+  const groups = await admin.listPages<{ uuid: string; name: string }>({
+    path: `${admin.paths.P}/groups`,
+    itemsKey: 'groups',
+    style: 'token',
+    role: 'groups.list',
+  });
   groupUuid = groups.find((g) => g.name === 'demo-group')!.uuid;
   // Enough objects for several capped pages (the simulator caps page_size at 100).
-  await Promise.all(Array.from({ length: 230 }, (_, i) =>
-    admin.request({ method: 'POST', path: `${admin.paths.P}/tenants`, body: { name: `bulk-${i}`, owner: { type: 'group', uuid: groupUuid }, billingId: `T-BULK-${i}` }, role: 'tenants.create' })));
+  await Promise.all(
+    Array.from({ length: 230 }, (_, i) =>
+      admin.request({
+        method: 'POST',
+        path: `${admin.paths.P}/tenants`,
+        body: { name: `bulk-${i}`, owner: { type: 'group', uuid: groupUuid }, billingId: `T-BULK-${i}` },
+        role: 'tenants.create',
+      }),
+    ),
+  );
 }, 60_000);
 
 afterAll(async () => {
@@ -54,17 +79,24 @@ describe('against the simulator', () => {
     expect(admin.paths.P).toBe('/api/v01/draas/demo');
     const profile = await admin.profile();
     expect(profile.username).toBe('admin');
-    expect(admin.permissions.check('post', `${admin.paths.P}/tenants`)).toEqual({ allowed: true, rule: 'tenants.create' });
+    expect(admin.permissions.check('post', `${admin.paths.P}/tenants`)).toEqual({
+      allowed: true,
+      rule: 'tenants.create',
+    });
   });
 
   it('Doc1 §5.2: totpuser logs in through the TOTP second factor', async () => {
-    const client = await connect({ auth: { username: 'totpuser', password: 'totpuser', totpSecret: DEMO_TOTP_SECRET } });
+    const client = await connect({
+      auth: { username: 'totpuser', password: 'totpuser', totpSecret: DEMO_TOTP_SECRET },
+    });
     expect((await client.profile()).username).toBe('totpuser');
     await client.close();
   });
 
   it('Doc1 §5.1: mailuser (2FA by e-mail) fails with a clear SB_API_2FA_UNSUPPORTED', async () => {
-    const error = (await connect({ auth: { username: 'mailuser', password: 'mailuser' } }).catch((e: unknown) => e)) as ApiError;
+    const error = (await connect({ auth: { username: 'mailuser', password: 'mailuser' } }).catch(
+      (e: unknown) => e,
+    )) as ApiError;
     expect(error.code).toBe('SB_API_2FA_UNSUPPORTED');
   });
 
@@ -81,7 +113,13 @@ describe('against the simulator', () => {
         if (path.endsWith('/tenants') && ++pages === 1) sim.core.store.clock.advance(150);
       }),
     });
-    const tenants = await client.listPages<{ name: string }>({ path: `${client.paths.P}/tenants`, itemsKey: 'tenants', style: 'token', query: { parent: groupUuid }, role: 'tenants.list' });
+    const tenants = await client.listPages<{ name: string }>({
+      path: `${client.paths.P}/tenants`,
+      itemsKey: 'tenants',
+      style: 'token',
+      query: { parent: groupUuid },
+      role: 'tenants.list',
+    });
     const bulk = tenants.filter((t) => t.name.startsWith('bulk-'));
     expect(bulk).toHaveLength(230);
     expect(new Set(tenants.map((t) => t.name)).size).toBe(tenants.length);
@@ -98,18 +136,33 @@ describe('against the simulator', () => {
       }),
     });
     // The simulator's tenant list carries both styles and accepts `page` (Doc1 §4.4).
-    const tenants = await client.listPages<{ name: string }>({ path: `${client.paths.P}/tenants`, itemsKey: 'tenants', style: 'page', query: { parent: groupUuid }, role: 'tenants.list' });
+    const tenants = await client.listPages<{ name: string }>({
+      path: `${client.paths.P}/tenants`,
+      itemsKey: 'tenants',
+      style: 'page',
+      query: { parent: groupUuid },
+      role: 'tenants.list',
+    });
     expect(tenants.filter((t) => t.name.startsWith('bulk-'))).toHaveLength(230);
     expect(new Set(tenants.map((t) => t.name)).size).toBe(tenants.length);
     expect(client.stats().tokenRenewals).toBe(1);
-    const listRow = client.stats().routes.find((r) => r.route === '/api/v01/draas/{instance}/tenants' && r.method === 'GET');
+    const listRow = client
+      .stats()
+      .routes.find((r) => r.route === '/api/v01/draas/{instance}/tenants' && r.method === 'GET');
     expect(listRow!.requests).toBeGreaterThanOrEqual(3 + 2); // 3 pages + the 2 that met the expired token
     await client.close();
   });
 
   it('Doc1 §1.6: a 403 names the role the caller lacks', async () => {
     const reader = await connect({ auth: { username: 'reader', password: 'reader' } });
-    const error = (await reader.request({ method: 'POST', path: `${reader.paths.P}/tenants`, body: { name: 'x', owner: { type: 'group', uuid: groupUuid } }, role: 'tenants.create' }).catch((e: unknown) => e)) as ApiError;
+    const error = (await reader
+      .request({
+        method: 'POST',
+        path: `${reader.paths.P}/tenants`,
+        body: { name: 'x', owner: { type: 'group', uuid: groupUuid } },
+        role: 'tenants.create',
+      })
+      .catch((e: unknown) => e)) as ApiError;
     expect(error).toMatchObject({ code: 'SB_API_FORBIDDEN', status: 403, role: 'tenants.create' });
     expect(error.message).toMatch(/^POST \/api\/v01\/draas\/demo\/tenants → 403: caller lacks role tenants\.create/);
     expect(reader.permissions.check('post', `${reader.paths.P}/tenants`).allowed).toBe(false);
@@ -130,13 +183,22 @@ describe('against the simulator', () => {
     const client = await connect({ retry: { retries: 10, baseDelayMs: 100, maxDelayMs: 200 } });
     await control('faults', { rate: 1, statuses: [503], resetConnections: true });
     const faultsBefore = (await simStats()).faults;
-    const post = (await client.request({ method: 'POST', path: `${client.paths.P}/tenants`, body: { name: 'never-twice', owner: { type: 'group', uuid: groupUuid } } }).catch((e: unknown) => e)) as ApiError;
+    const post = (await client
+      .request({
+        method: 'POST',
+        path: `${client.paths.P}/tenants`,
+        body: { name: 'never-twice', owner: { type: 'group', uuid: groupUuid } },
+      })
+      .catch((e: unknown) => e)) as ApiError;
     expect(post.code).toBe('SB_API_OUTCOME_UNKNOWN');
     const get = client.request({ method: 'GET', path: `${client.paths.P}/groups/${groupUuid}` });
     setTimeout(() => void control('faults', { rate: 0 }), 150);
     expect((await get).status).toBe(200);
     const faultsAfter = (await simStats()).faults;
-    const injected = (['503', 'reset'] as const).reduce((n, k) => n + (faultsAfter[k] ?? 0) - (faultsBefore[k] ?? 0), 0);
+    const injected = (['503', 'reset'] as const).reduce(
+      (n, k) => n + (faultsAfter[k] ?? 0) - (faultsBefore[k] ?? 0),
+      0,
+    );
     const rows = client.stats().routes;
     const postRow = rows.find((r) => r.method === 'POST' && r.route === '/api/v01/draas/{instance}/tenants')!;
     const getRow = rows.find((r) => r.method === 'GET' && r.route === '/api/v01/draas/{instance}/groups/{id}')!;

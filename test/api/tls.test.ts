@@ -16,9 +16,32 @@ beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'sb-tls-'));
   caFile = join(dir, 'cert.pem');
   const keyFile = join(dir, 'key.pem');
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyFile, '-out', caFile, '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1'], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      keyFile,
+      '-out',
+      caFile,
+      '-days',
+      '1',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=DNS:localhost,IP:127.0.0.1',
+    ],
+    { stdio: 'ignore' },
+  );
   server = createServer({ key: readFileSync(keyFile), cert: readFileSync(caFile) }, (req, res) => {
-    const body = req.url === '/api/v01/auth/login' ? { access_token: 'a', refresh_token: 'r' } : { username: 'admin', properties: { draas_instance: 'demo' }, profile: { api_rules: [] } };
+    const body =
+      req.url === '/api/v01/auth/login'
+        ? { access_token: 'a', refresh_token: 'r' }
+        : { username: 'admin', properties: { draas_instance: 'demo' }, profile: { api_rules: [] } };
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
   });
   server.on('connection', () => (tlsAttempts += 1));
@@ -32,7 +55,9 @@ afterAll(async () => {
 
 describe('TLS', () => {
   it('verifies certificates: an unknown CA fails at once with SB_API_NETWORK saying to set caFile', async () => {
-    const error = (await ApiClient.connect({ baseUrl: url, auth: { username: 'admin', password: 'admin' } }).catch((e: unknown) => e)) as ApiError;
+    const error = (await ApiClient.connect({ baseUrl: url, auth: { username: 'admin', password: 'admin' } }).catch(
+      (e: unknown) => e,
+    )) as ApiError;
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ code: 'SB_API_NETWORK', retryable: false });
     expect(error.message).toContain('caFile');
@@ -46,13 +71,19 @@ describe('TLS', () => {
   });
 
   it('insecure: true skips verification', async () => {
-    const client = await ApiClient.connect({ baseUrl: url, auth: { username: 'admin', password: 'admin' }, insecure: true });
+    const client = await ApiClient.connect({
+      baseUrl: url,
+      auth: { username: 'admin', password: 'admin' },
+      insecure: true,
+    });
     expect(client.paths.P).toBe('/api/v01/draas/demo');
     await client.close();
   });
 
   it('refuses credentials over plain http to another host unless insecure', async () => {
-    const error = await ApiClient.connect({ baseUrl: 'http://provisioning.example.net', auth: { token: 't' } }).catch((e: unknown) => e);
+    const error = await ApiClient.connect({ baseUrl: 'http://provisioning.example.net', auth: { token: 't' } }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toMatchObject({ code: 'SB_CONFIG_INSECURE_URL' });
   });
 });

@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { platformMessageOf } from '../../src/api/errors.js';
-import { firstOf, pageNumber, toBoolean, toId, toInteger, toNumber, normalizeProfile, routePattern, totp, parseRetryAfter } from '../../src/api/index.js';
+import {
+  firstOf,
+  pageNumber,
+  toBoolean,
+  toId,
+  toInteger,
+  toNumber,
+  normalizeProfile,
+  routePattern,
+  totp,
+  parseRetryAfter,
+} from '../../src/api/index.js';
 import { backoffDelay, DEFAULT_RETRY, isRetryableStatus } from '../../src/api/retry.js';
 import { decodeBase32 } from '../../src/api/totp.js';
 
@@ -10,7 +21,8 @@ describe('normalisation helpers', () => {
     expect(toNumber(3)).toBe(3);
     expect(toNumber(' 7 ')).toBe(7);
     expect(toNumber('-1e2')).toBe(-100);
-    for (const bad of ['', 'abc', '4.5%', null, undefined, true, NaN, Infinity, '0x10']) expect(toNumber(bad)).toBeUndefined();
+    for (const bad of ['', 'abc', '4.5%', null, undefined, true, NaN, Infinity, '0x10'])
+      expect(toNumber(bad)).toBeUndefined();
     expect(toInteger('3')).toBe(3);
     expect(toInteger('3.5')).toBeUndefined();
   });
@@ -46,10 +58,29 @@ describe('normalisation helpers', () => {
       is_system: false,
       properties: { draas_instance: 'main' },
       admin_of: [{ level: 'distributor', reference: '', owner: { type: 'group', uuid: 'g', name: 'G' } }],
-      profile: { id: 3, name: 'p', api_rules: [{ id: 1, method: 'GET', url: '.*', name: 'x' }, { id: 2, method: 'get' }, 'junk', { id: 3, method: 'post', url: 'a', allowed: false }] },
+      profile: {
+        id: 3,
+        name: 'p',
+        api_rules: [
+          { id: 1, method: 'GET', url: '.*', name: 'x' },
+          { id: 2, method: 'get' },
+          'junk',
+          { id: 3, method: 'post', url: 'a', allowed: false },
+        ],
+      },
     });
-    expect(profile).toMatchObject({ firstName: 'Ada', lastName: 'Lovelace', mobileNumber: '+3212', draasInstance: 'main', isSystem: false, adminOf: [{ level: 'distributor', owner: { uuid: 'g' } }] });
-    expect(profile.apiRules).toEqual([{ id: 1, method: 'get', url: '.*', name: 'x' }, { id: 3, method: 'post', url: 'a', allowed: false, name: undefined }]);
+    expect(profile).toMatchObject({
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      mobileNumber: '+3212',
+      draasInstance: 'main',
+      isSystem: false,
+      adminOf: [{ level: 'distributor', owner: { uuid: 'g' } }],
+    });
+    expect(profile.apiRules).toEqual([
+      { id: 1, method: 'get', url: '.*', name: 'x' },
+      { id: 3, method: 'post', url: 'a', allowed: false, name: undefined },
+    ]);
     expect(() => normalizeProfile({ email: 'x' })).toThrow(/no username/);
   });
 });
@@ -98,15 +129,21 @@ describe('retry policy', () => {
 
 describe('accounting and messages', () => {
   it('route patterns hide instance and identifiers', () => {
-    expect(routePattern('/api/v01/draas/demo/tenants/4b7c0a4e-1111-2222-3333-444455556666/subscriptions/3?x=1')).toBe('/api/v01/draas/{instance}/tenants/{id}/subscriptions/{id}');
-    expect(routePattern('/api/v01/draas/main/groups/g/admins/it%40acme.example')).toBe('/api/v01/draas/{instance}/groups/g/admins/{id}');
+    expect(routePattern('/api/v01/draas/demo/tenants/4b7c0a4e-1111-2222-3333-444455556666/subscriptions/3?x=1')).toBe(
+      '/api/v01/draas/{instance}/tenants/{id}/subscriptions/{id}',
+    );
+    expect(routePattern('/api/v01/draas/main/groups/g/admins/it%40acme.example')).toBe(
+      '/api/v01/draas/{instance}/groups/g/admins/{id}',
+    );
     expect(routePattern('/api/v01/system/users/local')).toBe('/api/v01/system/users/local');
   });
 
   it('Doc1 §7: the platform message comes from a JSON field or a short text excerpt', () => {
     expect(platformMessageOf('{"message":"duplicate e-mail"}')).toBe('duplicate e-mail');
     expect(platformMessageOf('{"code":3076,"reason":"bulk started"}')).toBe('bulk started');
-    expect(platformMessageOf('<html><head><style>p{}</style></head><body>Bad Gateway</body></html>')).toBe('Bad Gateway');
+    expect(platformMessageOf('<html><head><style>p{}</style></head><body>Bad Gateway</body></html>')).toBe(
+      'Bad Gateway',
+    );
     expect(platformMessageOf('')).toBeUndefined();
     expect(platformMessageOf('x'.repeat(1000))!.length).toBeLessThan(310);
   });

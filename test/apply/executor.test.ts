@@ -14,7 +14,11 @@ const tenant = (name: string, fields: Record<string, unknown> = {}, extra: Parti
   fields: { name, billingId: `T-${name}`, ...fields },
   ...extra,
 });
-const subscription = (t: string, fields: Record<string, unknown> = {}, extra: Partial<DesiredNode> = {}): DesiredNode => ({
+const subscription = (
+  t: string,
+  fields: Record<string, unknown> = {},
+  extra: Partial<DesiredNode> = {},
+): DesiredNode => ({
   kind: 'Subscription',
   address: `tenant/${t}/subscription/main`,
   parentAddress: `tenant/${t}`,
@@ -30,7 +34,11 @@ describe('placeholders', () => {
     const resolved = ids.resolve({
       method: 'PUT',
       path: `${P}/tenants/{id:tenant/a b}/subscriptions/{id:tenant/a b/subscription/main}`,
-      body: { owner: { uuid: '{id:tenant/a b}' }, list: ['{id:tenant/a b/subscription/main}'], text: 'sub {id:tenant/a b/subscription/main}!' },
+      body: {
+        owner: { uuid: '{id:tenant/a b}' },
+        list: ['{id:tenant/a b/subscription/main}'],
+        text: 'sub {id:tenant/a b/subscription/main}!',
+      },
     });
     expect(resolved.path).toBe(`${P}/tenants/u%2F1/subscriptions/7`);
     expect(resolved.body).toEqual({ owner: { uuid: 'u/1' }, list: [7], text: 'sub 7!' });
@@ -48,7 +56,12 @@ describe('executor: dependency order and created ids', () => {
     const planned = await planWith(platform, [
       tenant('new'),
       subscription('new', { suspensionProfile: 'outgoing-barring' }),
-      { kind: 'Entitlement', address: 'tenant/new/subscription/main/entitlement/BE geo', parentAddress: 'tenant/new/subscription/main', fields: { type: 'BE geo', entitlement: 5 } },
+      {
+        kind: 'Entitlement',
+        address: 'tenant/new/subscription/main/entitlement/BE geo',
+        parentAddress: 'tenant/new/subscription/main',
+        fields: { type: 'BE geo', entitlement: 5 },
+      },
     ]);
     const result = await applyWith(platform, planned);
     expect(result).toMatchObject({ applied: 3, failed: 0, skipped: 0 });
@@ -58,7 +71,10 @@ describe('executor: dependency order and created ids', () => {
       `PUT ${P}/tenants/t-new/subscriptions/7`,
       `POST ${P}/tenants/t-new/subscriptions/7/entitlements`,
     ]);
-    expect(platform.sent.find((s) => s.path === `${P}/tenants`)?.body).toMatchObject({ name: 'new', owner: { type: 'reseller', uuid: 'r-1' } });
+    expect(platform.sent.find((s) => s.path === `${P}/tenants`)?.body).toMatchObject({
+      name: 'new',
+      owner: { type: 'reseller', uuid: 'r-1' },
+    });
     // Doc2 §4.1: the subscription PUT carries the suspension profile's integer id
     expect(platform.sent.find((s) => s.method === 'PUT')?.body).toMatchObject({ suspensionProfileId: 2 });
   });
@@ -68,11 +84,18 @@ describe('executor: dependency order and created ids', () => {
       r.method === 'POST' && r.path === `${P}/resellers` ? { status: 200, body: { uuid: 'r-new' } } : undefined,
     );
     const planned = await planWith(platform, [
-      { kind: 'Reseller', address: 'reseller/east', parentRef: { kind: 'Group', name: 'demo-group' }, fields: { name: 'east' } },
+      {
+        kind: 'Reseller',
+        address: 'reseller/east',
+        parentRef: { kind: 'Group', name: 'demo-group' },
+        fields: { name: 'east' },
+      },
       { ...tenant('t1'), parentRef: undefined, parentAddress: 'reseller/east' },
     ]);
     await applyWith(platform, planned);
-    expect(platform.sent.find((s) => s.path === `${P}/tenants`)?.body).toMatchObject({ owner: { type: 'reseller', uuid: 'r-new' } });
+    expect(platform.sent.find((s) => s.path === `${P}/tenants`)?.body).toMatchObject({
+      owner: { type: 'reseller', uuid: 'r-new' },
+    });
   });
 });
 
@@ -80,20 +103,34 @@ describe('executor: failures', () => {
   it('a failed tenant create skips its subtree only; the summary counts say so', async () => {
     const platform = new FakePlatform({ ...groups, ...north }, (r) => {
       const body = r.body as Record<string, unknown> | undefined;
-      if (r.path === `${P}/tenants` && body?.['name'] === 'bad') return apiError('POST', r.path, 400, 'billingId T-bad is already used in this group');
+      if (r.path === `${P}/tenants` && body?.['name'] === 'bad')
+        return apiError('POST', r.path, 400, 'billingId T-bad is already used in this group');
       return undefined;
     });
-    const planned = await planWith(platform, [tenant('bad', {}, { source: 'tenants.yaml:3:1' }), subscription('bad'), tenant('good'), subscription('good')]);
+    const planned = await planWith(platform, [
+      tenant('bad', {}, { source: 'tenants.yaml:3:1' }),
+      subscription('bad'),
+      tenant('good'),
+      subscription('good'),
+    ]);
     const result = await applyWith(platform, planned);
     expect(result).toMatchObject({ applied: 2, failed: 1, skipped: 1 });
-    expect(outcomeOf(result, 'tenant/bad')).toMatchObject({ status: 'failed', message: expect.stringContaining('already used') });
+    expect(outcomeOf(result, 'tenant/bad')).toMatchObject({
+      status: 'failed',
+      message: expect.stringContaining('already used'),
+    });
     expect(result.results.find((r) => r.change.address === 'tenant/bad')?.change.source).toBe('tenants.yaml:3:1');
-    expect(outcomeOf(result, 'tenant/bad/subscription/main')).toEqual({ status: 'skipped', reason: 'tenant/bad failed' });
+    expect(outcomeOf(result, 'tenant/bad/subscription/main')).toEqual({
+      status: 'skipped',
+      reason: 'tenant/bad failed',
+    });
     expect(outcomeOf(result, 'tenant/good/subscription/main')?.status).toBe('applied');
   });
 
   it('--fail-fast starts nothing after the first failure', async () => {
-    const platform = new FakePlatform({ ...groups, ...north }, (r) => (r.method === 'POST' ? apiError('POST', r.path, 400) : undefined));
+    const platform = new FakePlatform({ ...groups, ...north }, (r) =>
+      r.method === 'POST' ? apiError('POST', r.path, 400) : undefined,
+    );
     const planned = await planWith(platform, [tenant('a'), tenant('b'), tenant('c')]);
     const result = await applyWith(platform, planned, { failFast: true, concurrency: 1 });
     expect(result).toMatchObject({ failed: 1, skipped: 2 });
@@ -103,15 +140,31 @@ describe('executor: failures', () => {
 
 describe('executor: spec quirks', () => {
   it('Doc1 §4.4: an administrator create answered 400 (e-mail exists) becomes a PUT update', async () => {
-    const live = { ...groups, ...north, [`${P}/tenants?parent=r-1`]: [{ uuid: 't-1', name: 'acme', billingId: 'T-acme' }] };
-    const platform = new FakePlatform(live, (r) => (r.method === 'POST' ? apiError('POST', r.path, 400, 'an account with e-mail it@acme.example already exists') : undefined));
+    const live = {
+      ...groups,
+      ...north,
+      [`${P}/tenants?parent=r-1`]: [{ uuid: 't-1', name: 'acme', billingId: 'T-acme' }],
+    };
+    const platform = new FakePlatform(live, (r) =>
+      r.method === 'POST'
+        ? apiError('POST', r.path, 400, 'an account with e-mail it@acme.example already exists')
+        : undefined,
+    );
     const planned = await planWith(platform, [
       tenant('acme'),
-      { kind: 'Administrator', address: 'tenant/acme/admin/it@acme.example', parentAddress: 'tenant/acme', fields: { email: 'it@acme.example', firstName: 'Ada' } },
+      {
+        kind: 'Administrator',
+        address: 'tenant/acme/admin/it@acme.example',
+        parentAddress: 'tenant/acme',
+        fields: { email: 'it@acme.example', firstName: 'Ada' },
+      },
     ]);
     const result = await applyWith(platform, planned);
     expect(result).toMatchObject({ applied: 1, failed: 0 });
-    expect(platform.writes()).toEqual([`POST ${P}/tenants/t-1/admins`, `PUT ${P}/tenants/t-1/admins/it%40acme.example`]);
+    expect(platform.writes()).toEqual([
+      `POST ${P}/tenants/t-1/admins`,
+      `PUT ${P}/tenants/t-1/admins/it%40acme.example`,
+    ]);
     expect(platform.sent.at(-1)?.body).toEqual({ adminEmail: 'it@acme.example', firstName: 'Ada', force_reset: false });
   });
 
@@ -122,8 +175,12 @@ describe('executor: spec quirks', () => {
       [`${P}/tenants?parent=r-1`]: [{ uuid: 't-1', name: 'acme', billingId: 'T-acme' }],
       [`${P}/tenants/t-1/subscriptions`]: [{ id: 3, name: 'old', billingId: 'S-OLD' }],
     };
-    const platform = new FakePlatform(live, (r) => (r.method === 'DELETE' ? apiError('DELETE', r.path, 404, 'not found') : undefined));
-    const planned = await planWith(platform, [tenant('acme', {}, { declaredCollections: ['subscriptions'], prune: true })]);
+    const platform = new FakePlatform(live, (r) =>
+      r.method === 'DELETE' ? apiError('DELETE', r.path, 404, 'not found') : undefined,
+    );
+    const planned = await planWith(platform, [
+      tenant('acme', {}, { declaredCollections: ['subscriptions'], prune: true }),
+    ]);
     expect(planned.changes.map((c) => c.action)).toEqual(['delete']);
     const result = await applyWith(platform, planned);
     expect(result).toMatchObject({ applied: 1, failed: 0 });
@@ -156,8 +213,13 @@ describe('executor: spec quirks', () => {
     expect(result).toMatchObject({ applied: 1, requests: 3 });
     expect(platform.writes()).toEqual([`POST ${P}/tenants`, `POST ${P}/tenants`]);
     expect(platform.sent.filter((s) => s.method === 'LIST').map((s) => s.path)).toEqual([`${P}/tenants?parent=r-1`]);
-    const lines = (await readFile(file, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(lines.map((l) => [l['type'], l['method'] ?? l['ok'] ?? l['outcome'], l['purpose'] ?? l['code'] ?? ''])).toEqual([
+    const lines = (await readFile(file, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(
+      lines.map((l) => [l['type'], l['method'] ?? l['ok'] ?? l['outcome'], l['purpose'] ?? l['code'] ?? '']),
+    ).toEqual([
       ['intent', 'POST', 'create'],
       ['outcome', false, 'SB_API_OUTCOME_UNKNOWN'],
       ['intent', 'GET', 'look up by identity (every page)'],
@@ -179,7 +241,11 @@ describe('executor: spec quirks', () => {
     const planned = await planWith(platform, [tenant('acme'), subscription('acme', { billingId: 'S-NEW' })]);
     await applyWith(platform, planned);
     expect(platform.sent.filter((s) => s.method === 'PUT')).toEqual([
-      { method: 'PUT', path: `${P}/tenants/t-1/subscriptions/3`, body: { suspensionProfileId: 2, name: 'main', billingId: 'S-NEW' } },
+      {
+        method: 'PUT',
+        path: `${P}/tenants/t-1/subscriptions/3`,
+        body: { suspensionProfileId: 2, name: 'main', billingId: 'S-NEW' },
+      },
     ]);
   });
 });

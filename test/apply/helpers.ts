@@ -31,8 +31,22 @@ export const ctx: KindContext = {
   }),
 };
 
-export function apiError(method: string, path: string, status: number | undefined, message = 'refused', code = status === undefined ? ApiErrorCode.outcomeUnknown : codeForStatus(status)): ApiError {
-  return new ApiError({ code, method, path, ...(status === undefined ? {} : { status }), platformMessage: message, retryable: false, detail: status === undefined ? 'no answer' : 'refused' });
+export function apiError(
+  method: string,
+  path: string,
+  status: number | undefined,
+  message = 'refused',
+  code = status === undefined ? ApiErrorCode.outcomeUnknown : codeForStatus(status),
+): ApiError {
+  return new ApiError({
+    code,
+    method,
+    path,
+    ...(status === undefined ? {} : { status }),
+    platformMessage: message,
+    retryable: false,
+    detail: status === undefined ? 'no answer' : 'refused',
+  });
 }
 
 /**
@@ -48,21 +62,38 @@ export class FakePlatform implements ApplyClient {
     public handler: Handler = () => undefined,
   ) {}
 
-  async listPages<T>(options: { path: string; query?: Record<string, string>; notFoundIsEmpty?: boolean }): Promise<T[]> {
-    const key = options.query && Object.keys(options.query).length ? `${options.path}?${new URLSearchParams(options.query).toString()}` : options.path;
+  async listPages<T>(options: {
+    path: string;
+    query?: Record<string, string>;
+    notFoundIsEmpty?: boolean;
+  }): Promise<T[]> {
+    const key =
+      options.query && Object.keys(options.query).length
+        ? `${options.path}?${new URLSearchParams(options.query).toString()}`
+        : options.path;
     this.sent.push({ method: 'LIST', path: key });
     const items = this.collections[key];
     if (!items && !options.notFoundIsEmpty) throw apiError('GET', key, 404, 'not found');
     return (items ?? []) as T[];
   }
 
-  async request<T>(options: { method: string; path: string; body?: unknown; okStatuses?: readonly number[] }): Promise<{ status: number; body: T }> {
-    const request: SentRequest = { method: options.method, path: options.path, ...(options.body === undefined ? {} : { body: options.body }) };
+  async request<T>(options: {
+    method: string;
+    path: string;
+    body?: unknown;
+    okStatuses?: readonly number[];
+  }): Promise<{ status: number; body: T }> {
+    const request: SentRequest = {
+      method: options.method,
+      path: options.path,
+      ...(options.body === undefined ? {} : { body: options.body }),
+    };
     const nth = this.sent.filter((s) => s.method === request.method && s.path === request.path).length;
     this.sent.push(request);
     const answer = this.handler(request, nth) ?? { status: 200, body: { id: ++this.ids, uuid: `u-${++this.ids}` } };
     if (answer instanceof ApiError) {
-      if (answer.status !== undefined && options.okStatuses?.includes(answer.status)) return { status: answer.status, body: undefined as T };
+      if (answer.status !== undefined && options.okStatuses?.includes(answer.status))
+        return { status: answer.status, body: undefined as T };
       throw answer;
     }
     return { status: answer.status, body: answer.body as T };
@@ -81,15 +112,27 @@ export interface Planned {
 }
 
 /** Reads and plans with the real reader and planner against the fake's lists. */
-export async function planWith(platform: FakePlatform, desired: DesiredNode[], lastApplied: LastApplied = new Map(), prune = false): Promise<Planned> {
-  const live = await new LiveReader(platform, ctx, lastApplied).read(desired, kinds.map((k) => k.kind));
+export async function planWith(
+  platform: FakePlatform,
+  desired: DesiredNode[],
+  lastApplied: LastApplied = new Map(),
+  prune = false,
+): Promise<Planned> {
+  const live = await new LiveReader(platform, ctx, lastApplied).read(
+    desired,
+    kinds.map((k) => k.kind),
+  );
   const out = await computeChanges({ desired, live, lastApplied, ctx, options: { prune } });
   if (out.problems.length > 0) throw new Error(JSON.stringify(out.problems));
   platform.sent.length = 0;
   return { changes: out.changes, live, desired, requests: out.requests };
 }
 
-export async function applyWith(platform: FakePlatform, planned: Planned, options: { failFast?: boolean; concurrency?: number; bulkThreshold?: number; journal?: Journal } = {}): Promise<ApplyResult> {
+export async function applyWith(
+  platform: FakePlatform,
+  planned: Planned,
+  options: { failFast?: boolean; concurrency?: number; bulkThreshold?: number; journal?: Journal } = {},
+): Promise<ApplyResult> {
   return applyChanges({
     changes: planned.changes,
     desired: planned.desired,
@@ -98,12 +141,21 @@ export async function applyWith(platform: FakePlatform, planned: Planned, option
     ctx,
     requests: planned.requests,
     ...(options.journal ? { journal: options.journal } : {}),
-    options: { concurrency: options.concurrency ?? 4, failFast: options.failFast ?? false, runId: 'test', jobPollMs: 1, ...(options.bulkThreshold ? { bulkThreshold: options.bulkThreshold } : {}) },
+    options: {
+      concurrency: options.concurrency ?? 4,
+      failFast: options.failFast ?? false,
+      runId: 'test',
+      jobPollMs: 1,
+      ...(options.bulkThreshold ? { bulkThreshold: options.bulkThreshold } : {}),
+    },
   });
 }
 
 export const groups = { [`${P}/groups`]: [{ uuid: 'g-1', name: 'demo-group' }] };
-export const north = { [`${P}/resellers?parent=g-1`]: [{ uuid: 'r-1', name: 'north', billingId: 'R-NORTH' }], [`${P}/tenants?parent=r-1`]: [] };
+export const north = {
+  [`${P}/resellers?parent=g-1`]: [{ uuid: 'r-1', name: 'north', billingId: 'R-NORTH' }],
+  [`${P}/tenants?parent=r-1`]: [],
+};
 
 export function outcomeOf(result: ApplyResult, address: string) {
   return result.results.find((r) => r.change.address === address)?.outcome;

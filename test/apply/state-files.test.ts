@@ -15,7 +15,14 @@ import { readLastApplied } from '../../src/state/last-applied.js';
 const target = { baseUrl: 'http://127.0.0.1:1', instance: 'demo' };
 
 describe('journal', () => {
-  const intent = (i: number) => ({ type: 'intent' as const, seq: i, address: `tenant/t${i}`, method: 'POST', path: '/x', purpose: 'create' });
+  const intent = (i: number) => ({
+    type: 'intent' as const,
+    seq: i,
+    address: `tenant/t${i}`,
+    method: 'POST',
+    path: '/x',
+    purpose: 'create',
+  });
 
   it('writes each line before append returns, in order', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'sb-journal-'));
@@ -23,7 +30,10 @@ describe('journal', () => {
     const journal = await Journal.open(file);
     for (let i = 0; i < 50; i++) journal.append(intent(i));
     // No await since the appends: a process killed now would leave these lines behind.
-    const lines = readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { seq: number; at: string });
+    const lines = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { seq: number; at: string });
     expect(lines.map((l) => l.seq)).toEqual(Array.from({ length: 50 }, (_, i) => i));
     expect(lines[0]?.at).toMatch(/^\d{4}-\d\d-\d\dT/);
     await journal.close();
@@ -57,12 +67,17 @@ describe('journal', () => {
     expect(() => closed.append(intent(1))).toThrow(expect.objectContaining({ code: 'SB_JOURNAL' }));
 
     const probe = await open(join(dir, 'probe'), 'w');
-    const syncs = vi.spyOn(Object.getPrototypeOf(probe) as FileHandle, 'sync').mockRejectedValue(Object.assign(new Error('EIO: i/o error'), { code: 'EIO' }));
+    const syncs = vi
+      .spyOn(Object.getPrototypeOf(probe) as FileHandle, 'sync')
+      .mockRejectedValue(Object.assign(new Error('EIO: i/o error'), { code: 'EIO' }));
     await probe.close();
     try {
       const journal = await Journal.open(join(dir, 'j.jsonl'));
       journal.append(intent(1));
-      await expect(journal.close()).rejects.toMatchObject({ code: 'SB_JOURNAL', message: expect.stringContaining('EIO') });
+      await expect(journal.close()).rejects.toMatchObject({
+        code: 'SB_JOURNAL',
+        message: expect.stringContaining('EIO'),
+      });
     } finally {
       syncs.mockRestore();
     }
@@ -73,15 +88,31 @@ describe('last-applied record keeper', () => {
   it('records write-only digests and the identity of unreadable kinds, drops deleted entries, writes atomically', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'sb-record-'));
     const file = join(dir, 'last-applied.demo.json');
-    const keeper = new RecordKeeper(file, target, new Map([['tenant/gone/admin/x@y.z', { kind: 'Administrator', digests: {} }], ['tenant/gone-too', { kind: 'Tenant', digests: {} }]]));
-    keeper.applied({ kind: 'Administrator', address: 'tenant/a/admin/it@a.example', parentAddress: 'tenant/a', fields: { email: 'it@a.example', firstName: 'Ada' } });
+    const keeper = new RecordKeeper(
+      file,
+      target,
+      new Map([
+        ['tenant/gone/admin/x@y.z', { kind: 'Administrator', digests: {} }],
+        ['tenant/gone-too', { kind: 'Tenant', digests: {} }],
+      ]),
+    );
+    keeper.applied({
+      kind: 'Administrator',
+      address: 'tenant/a/admin/it@a.example',
+      parentAddress: 'tenant/a',
+      fields: { email: 'it@a.example', firstName: 'Ada' },
+    });
     keeper.applied({ kind: 'Reseller', address: 'reseller/north', fields: { name: 'north', suspensionProfile: null } });
     keeper.applied({ kind: 'Tenant', address: 'tenant/a', fields: { name: 'a', markup: 3 } }); // nothing write-only: no entry
     keeper.deleted('tenant/gone'); // its administrators' entries go with it; tenant/gone-too stays
     await keeper.close();
     const record = await readLastApplied(file);
     expect([...record.keys()]).toEqual(['reseller/north', 'tenant/a/admin/it@a.example', 'tenant/gone-too']);
-    expect(record.get('tenant/a/admin/it@a.example')).toEqual({ kind: 'Administrator', digests: { firstName: digestOf('Ada') }, identity: { email: 'it@a.example' } });
+    expect(record.get('tenant/a/admin/it@a.example')).toEqual({
+      kind: 'Administrator',
+      digests: { firstName: digestOf('Ada') },
+      identity: { email: 'it@a.example' },
+    });
     expect(record.get('reseller/north')?.digests).toEqual({ suspensionProfile: digestOf(null) });
     expect(await readFile(file, 'utf8')).not.toContain('Ada');
   });
@@ -123,7 +154,12 @@ describe('saved plan checks (CONTRACT §4)', () => {
     expect(savedPlanOptions(saved, { ...given, prune: true }, (key) => key === 'prune', 'plan.json')).toEqual(recorded);
     const refused = (() => {
       try {
-        savedPlanOptions(saved, { ...given, maxDeletePercent: 50 }, (key) => key === 'prune' || key === 'maxDeletePercent', 'plan.json');
+        savedPlanOptions(
+          saved,
+          { ...given, maxDeletePercent: 50 },
+          (key) => key === 'prune' || key === 'maxDeletePercent',
+          'plan.json',
+        );
       } catch (error) {
         return error as RefusedError;
       }
@@ -132,7 +168,9 @@ describe('saved plan checks (CONTRACT §4)', () => {
     expect(refused).toBeInstanceOf(RefusedError);
     expect(refused).toMatchObject({ code: 'SB_PLAN_OPTIONS', exitCode: 3 });
     expect(refused?.message).toContain('--prune: the plan was made with --prune, this command gives no --prune');
-    expect(refused?.message).toContain('--max-delete-percent: the plan was made with --max-delete-percent 10, this command gives --max-delete-percent 50');
+    expect(refused?.message).toContain(
+      '--max-delete-percent: the plan was made with --max-delete-percent 10, this command gives --max-delete-percent 50',
+    );
     // a plan file from before options were recorded: the command line's own
     expect(savedPlanOptions(plan([]), given, () => true, 'plan.json')).toEqual(given);
   });
@@ -153,8 +191,12 @@ describe('saved plan checks (CONTRACT §4)', () => {
       maxDeletePercent: 100,
     });
     expect(rereadScope(plan([]), options, 'plan.json')).toEqual(options);
-    const refused = plan([change('tenant/a', 'delete', 'sha256:1')], { errors: [{ code: 'SB_DELETE_THRESHOLD', message: 'too many' }] });
-    expect(() => rereadScope(refused, options, 'plan.json')).toThrow(expect.objectContaining({ code: 'SB_PLAN_REFUSED', exitCode: 3 }));
+    const refused = plan([change('tenant/a', 'delete', 'sha256:1')], {
+      errors: [{ code: 'SB_DELETE_THRESHOLD', message: 'too many' }],
+    });
+    expect(() => rereadScope(refused, options, 'plan.json')).toThrow(
+      expect.objectContaining({ code: 'SB_PLAN_REFUSED', exitCode: 3 }),
+    );
   });
 
   it('returns exactly the saved changes, from the fresh plan, when nothing moved', () => {
@@ -164,7 +206,11 @@ describe('saved plan checks (CONTRACT §4)', () => {
   });
 
   it('refuses (exit 3) listing every address whose live digest or action changed, or that needs nothing now', () => {
-    const saved = plan([change('tenant/a', 'update', 'sha256:1'), change('tenant/b', 'create'), change('tenant/c', 'update', 'sha256:3')]);
+    const saved = plan([
+      change('tenant/a', 'update', 'sha256:1'),
+      change('tenant/b', 'create'),
+      change('tenant/c', 'update', 'sha256:3'),
+    ]);
     const fresh = plan([change('tenant/a', 'update', 'sha256:2'), change('tenant/b', 'update', 'sha256:9')]);
     let error: unknown;
     try {
@@ -181,20 +227,27 @@ describe('saved plan checks (CONTRACT §4)', () => {
 
   it('refuses another target or other manifests', () => {
     const saved = plan([]);
-    expect(() => checkSavedPlan(saved, plan([], { target: { ...target, instance: 'prod' } }), 'p.json')).toThrow(/was made for/);
-    expect(() => checkSavedPlan(saved, plan([], { manifests: { digest: 'sha256:other', files: [] } }), 'p.json')).toThrow(/other manifests/);
+    expect(() => checkSavedPlan(saved, plan([], { target: { ...target, instance: 'prod' } }), 'p.json')).toThrow(
+      /was made for/,
+    );
+    expect(() =>
+      checkSavedPlan(saved, plan([], { manifests: { digest: 'sha256:other', files: [] } }), 'p.json'),
+    ).toThrow(/other manifests/);
   });
 });
 
 describe('progress', () => {
   it('on a terminal, redraws one line with done/total, failures, rate and ETA', () => {
     let text = '';
-    const out = Object.assign(new (class {
-      write(chunk: string) {
-        text += chunk;
-        return true;
-      }
-    })(), { isTTY: true }) as unknown as NodeJS.WritableStream & { isTTY: boolean };
+    const out = Object.assign(
+      new (class {
+        write(chunk: string) {
+          text += chunk;
+          return true;
+        }
+      })(),
+      { isTTY: true },
+    ) as unknown as NodeJS.WritableStream & { isTTY: boolean };
     const progress = new Progress(2, out);
     progress.start();
     progress.settle({ status: 'applied' });

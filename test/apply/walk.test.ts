@@ -4,7 +4,11 @@ import { walkGraph, type Outcome, type WalkNode } from '../../src/apply/walk.js'
 const node = (key: string, needs: string[] = []): WalkNode => ({ key, provides: [key], needs });
 
 /** Runs the graph, recording start/end order; nodes named in `failing` fail. */
-async function run(nodes: WalkNode[], failing: string[] = [], options: { concurrency?: number; failFast?: boolean } = {}) {
+async function run(
+  nodes: WalkNode[],
+  failing: string[] = [],
+  options: { concurrency?: number; failFast?: boolean } = {},
+) {
   const events: string[] = [];
   let inFlight = 0;
   let maxInFlight = 0;
@@ -17,7 +21,9 @@ async function run(nodes: WalkNode[], failing: string[] = [], options: { concurr
       await new Promise((r) => setTimeout(r, 5));
       inFlight--;
       events.push(`end ${n.key}`);
-      const outcome: Outcome = failing.includes(n.key) ? { status: 'failed', message: `${n.key} broke` } : { status: 'applied' };
+      const outcome: Outcome = failing.includes(n.key)
+        ? { status: 'failed', message: `${n.key} broke` }
+        : { status: 'applied' };
       return new Map([[n.key, outcome]]);
     },
     { concurrency: options.concurrency ?? 8, failFast: options.failFast ?? false },
@@ -40,12 +46,21 @@ describe('walkGraph', () => {
 
   it('skips the dependents of a failure (transitively) and lets the other branches finish', async () => {
     const { outcomes } = await run(
-      [node('tenant/a'), node('tenant/a/subscription/s', ['tenant/a']), node('tenant/a/subscription/s/address/x', ['tenant/a/subscription/s']), node('tenant/b'), node('tenant/b/subscription/s', ['tenant/b'])],
+      [
+        node('tenant/a'),
+        node('tenant/a/subscription/s', ['tenant/a']),
+        node('tenant/a/subscription/s/address/x', ['tenant/a/subscription/s']),
+        node('tenant/b'),
+        node('tenant/b/subscription/s', ['tenant/b']),
+      ],
       ['tenant/a'],
     );
     expect(outcomes.get('tenant/a')).toEqual({ status: 'failed', message: 'tenant/a broke' });
     expect(outcomes.get('tenant/a/subscription/s')).toEqual({ status: 'skipped', reason: 'tenant/a failed' });
-    expect(outcomes.get('tenant/a/subscription/s/address/x')).toEqual({ status: 'skipped', reason: 'tenant/a/subscription/s was skipped' });
+    expect(outcomes.get('tenant/a/subscription/s/address/x')).toEqual({
+      status: 'skipped',
+      reason: 'tenant/a/subscription/s was skipped',
+    });
     expect(outcomes.get('tenant/b')?.status).toBe('applied');
     expect(outcomes.get('tenant/b/subscription/s')?.status).toBe('applied');
   });
@@ -54,7 +69,11 @@ describe('walkGraph', () => {
     const nodes = [node('a'), node('b'), node('c'), node('d')];
     const { outcomes, events } = await run(nodes, ['a'], { concurrency: 1, failFast: true });
     expect(outcomes.get('a')?.status).toBe('failed');
-    for (const key of ['b', 'c', 'd']) expect(outcomes.get(key)).toEqual({ status: 'skipped', reason: 'not started: --fail-fast after an earlier failure' });
+    for (const key of ['b', 'c', 'd'])
+      expect(outcomes.get(key)).toEqual({
+        status: 'skipped',
+        reason: 'not started: --fail-fast after an earlier failure',
+      });
     expect(events).toEqual(['start a', 'end a']);
   });
 

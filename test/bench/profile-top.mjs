@@ -30,7 +30,8 @@ for (const [id, us] of self) {
 const total = [...self.values()].reduce((a, b) => a + b, 0);
 const show = (title, map) => {
   console.log(`${title} (of ${(total / 1e6).toFixed(2)} s sampled)`);
-  for (const [k, us] of [...map].sort((a, b) => b[1] - a[1]).slice(0, Number(top))) console.log(`${(us / 1000).toFixed(0).padStart(7)} ms  ${k}`);
+  for (const [k, us] of [...map].sort((a, b) => b[1] - a[1]).slice(0, Number(top)))
+    console.log(`${(us / 1000).toFixed(0).padStart(7)} ms  ${k}`);
 };
 show('self time by function', byFunction);
 console.log();

@@ -19,6 +19,7 @@ const server = await startRoutingEngineSim({
 data.length = 0;
 process.stdout.write(`${JSON.stringify({ url: server.url })}\n`);
 process.on('message', (m) => {
-  if (m === 'stats') process.send?.({ stats: server.sim.stats(), maxRssMB: Math.round(process.resourceUsage().maxRSS / 1024) });
+  if (m === 'stats')
+    process.send?.({ stats: server.sim.stats(), maxRssMB: Math.round(process.resourceUsage().maxRSS / 1024) });
 });
 process.on('SIGTERM', () => void server.close().then(() => process.exit(0)));

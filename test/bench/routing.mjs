@@ -25,14 +25,25 @@ const { url } = await new Promise((resolve, reject) => {
   child.stdout.once('data', (b) => resolve(JSON.parse(String(b))));
   child.once('exit', (code) => reject(new Error(`simulator exited with ${code}`)));
 });
-const serverStats = () => new Promise((resolve) => { child.once('message', resolve); child.send('stats'); });
+const serverStats = () =>
+  new Promise((resolve) => {
+    child.once('message', resolve);
+    child.send('stats');
+  });
 
 /** Desired rows as CSV cells (routing-data.mjs): 1% drift. */
 function desiredRows() {
-  return { columns: ['number', 'route', 'priority'], rows: [...desiredCells(ROWS)], sourceOf: (i) => `numbers.csv:${i + 2}` };
+  return {
+    columns: ['number', 'route', 'priority'],
+    rows: [...desiredCells(ROWS)],
+    sourceOf: (i) => `numbers.csv:${i + 2}`,
+  };
 }
 
-const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1e6; };
+const cpu = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+};
 const count = (stats, methods) => methods.reduce((n, m) => n + (stats[m] ?? 0), 0);
 
 const client = new RoutingClient({ url, auth: { username: 'bench', password: 'bench' }, concurrency: 8 });
@@ -67,24 +78,57 @@ const server = await serverStats();
 const result = {
   rows: ROWS,
   drift: { changed: CHANGED, new: NEW, removed: REMOVED },
-  plan: { creates: diff.creates.length, updates: diff.updateGroups.reduce((n, g) => n + g.rows.length, 0), updateGroups: diff.updateGroups.length, deletes: diff.deletes.length, noops: diff.noops, problems: diff.problems.length },
-  applied: { created: report.created, updated: report.updated, deleted: report.deleted, failures: report.failures.length },
-  requests: { read: reads, write: writes, total: reads + writes, lowerBound, bound, ratio: Number(((reads + writes) / lowerBound).toFixed(3)) },
+  plan: {
+    creates: diff.creates.length,
+    updates: diff.updateGroups.reduce((n, g) => n + g.rows.length, 0),
+    updateGroups: diff.updateGroups.length,
+    deletes: diff.deletes.length,
+    noops: diff.noops,
+    problems: diff.problems.length,
+  },
+  applied: {
+    created: report.created,
+    updated: report.updated,
+    deleted: report.deleted,
+    failures: report.failures.length,
+  },
+  requests: {
+    read: reads,
+    write: writes,
+    total: reads + writes,
+    lowerBound,
+    bound,
+    ratio: Number(((reads + writes) / lowerBound).toFixed(3)),
+  },
   serverPageCap: read.pageSize,
   wallSeconds: { read: s(tRead - wall0), diff: s(tDiff - tRead), apply: s(tApply - tDiff), total: s(tApply - wall0) },
   cpuSeconds: { diff: Number(diffCpu.toFixed(2)), total: Number(totalCpu.toFixed(2)) },
   peakRssMB,
   server: { requests: server.stats, peakRssMB: server.maxRssMB },
-  targets: { requestsWithin1_1x: (reads + writes) <= 1.1 * lowerBound, diffCpuUnder3s: diffCpu < 3, peakRssUnder1_5GB: peakRssMB < 1536 },
+  targets: {
+    requestsWithin1_1x: reads + writes <= 1.1 * lowerBound,
+    diffCpuUnder3s: diffCpu < 3,
+    peakRssUnder1_5GB: peakRssMB < 1536,
+  },
 };
-function s(ms) { return Number((ms / 1000).toFixed(2)); }
+function s(ms) {
+  return Number((ms / 1000).toFixed(2));
+}
 
 console.log(`routing benchmark: ${ROWS.toLocaleString('en')} rows, ${CHANGED} changed, ${NEW} new, ${REMOVED} removed`);
-console.log(`  requests  read ${reads}, write ${writes}, total ${reads + writes}; lower bound ${lowerBound} (${bound.pages} pages at cap ${read.pageSize} + ${bound.bulkChunks} bulk + ${bound.updateGroups} update PATCHes in ${diff.updateGroups.length} groups + ${bound.deletes} deletes) → ${result.requests.ratio}×`);
-console.log(`  wall      read ${result.wallSeconds.read}s, diff ${result.wallSeconds.diff}s, apply ${result.wallSeconds.apply}s, total ${result.wallSeconds.total}s`);
+console.log(
+  `  requests  read ${reads}, write ${writes}, total ${reads + writes}; lower bound ${lowerBound} (${bound.pages} pages at cap ${read.pageSize} + ${bound.bulkChunks} bulk + ${bound.updateGroups} update PATCHes in ${diff.updateGroups.length} groups + ${bound.deletes} deletes) → ${result.requests.ratio}×`,
+);
+console.log(
+  `  wall      read ${result.wallSeconds.read}s, diff ${result.wallSeconds.diff}s, apply ${result.wallSeconds.apply}s, total ${result.wallSeconds.total}s`,
+);
 console.log(`  cpu       diff ${result.cpuSeconds.diff}s, client total ${result.cpuSeconds.total}s`);
 console.log(`  memory    client peak RSS ${peakRssMB} MB (simulator ${server.maxRssMB} MB)`);
-console.log(`  targets   ${Object.entries(result.targets).map(([k, v]) => `${k}: ${v ? 'ok' : 'MISSED'}`).join(', ')}`);
+console.log(
+  `  targets   ${Object.entries(result.targets)
+    .map(([k, v]) => `${k}: ${v ? 'ok' : 'MISSED'}`)
+    .join(', ')}`,
+);
 console.log(JSON.stringify(result));
 
 await client.close();

@@ -64,7 +64,9 @@ const ctx = {
 };
 const runs = Math.max(1, Number(values.runs));
 
-console.log(`switchboard benchmarks: ${selected.join(', ')}; latency ${ctx.latencyMs} ms per request, concurrency ${ctx.concurrency}, best of ${runs} run(s)`);
+console.log(
+  `switchboard benchmarks: ${selected.join(', ')}; latency ${ctx.latencyMs} ms per request, concurrency ${ctx.concurrency}, best of ${runs} run(s)`,
+);
 console.log(`machine: ${machine().summary}\n`);
 
 const results = [];
@@ -77,14 +79,26 @@ try {
       const attempts = [];
       for (let i = 0; i < runs; i++) attempts.push(await run(ctx));
       const best = attempts.reduce((a, b) => (b.wallS < a.wallS ? b : a));
-      const r = figures(name, { ...best, latencyMs: ctx.latencyMs }, attempts.map((a) => a.wallS));
+      const r = figures(
+        name,
+        { ...best, latencyMs: ctx.latencyMs },
+        attempts.map((a) => a.wallS),
+      );
       results.push(r);
     } catch (error) {
       failed = true;
       console.log(`  ERROR     ${error instanceof Error ? error.message : String(error)}`);
     }
     const last = results.at(-1);
-    if (last?.scenario === name) console.log(`${describe(applyTargets(last, results.find((x) => x.scenario === 'naive')))}\n`);
+    if (last?.scenario === name)
+      console.log(
+        `${describe(
+          applyTargets(
+            last,
+            results.find((x) => x.scenario === 'naive'),
+          ),
+        )}\n`,
+      );
   }
 } finally {
   if (org) await (await org).sim.close();
@@ -104,7 +118,8 @@ if (planOrg && naive && !planOrg.targets.some((t) => t.what.startsWith('naive'))
 console.log(figuresTable(results));
 const previous = existsSync(RESULTS) ? JSON.parse(await readFile(RESULTS, 'utf8')) : { scenarios: {} };
 const scenarios = { ...previous.scenarios };
-for (const r of results) scenarios[r.scenario] = { ...r, at: new Date().toISOString(), machine: machine().summary, latencyMs: ctx.latencyMs };
+for (const r of results)
+  scenarios[r.scenario] = { ...r, at: new Date().toISOString(), machine: machine().summary, latencyMs: ctx.latencyMs };
 await writeFile(RESULTS, `${JSON.stringify({ formatVersion: 1, scenarios }, null, 2)}\n`);
 console.log(`\nwritten to ${RESULTS}; npm run docs:generate puts the figures into docs/performance.md`);
 process.exit(failed ? 1 : 0);

@@ -14,7 +14,13 @@ async function write(text: string): Promise<void> {
   await writeFile(join(dir, 'switchboard.config.yaml'), text);
 }
 
-const failure = (p: Promise<unknown>): Promise<SwitchboardError> => p.then(() => { throw new Error('expected failure'); }, (e: unknown) => e as SwitchboardError);
+const failure = (p: Promise<unknown>): Promise<SwitchboardError> =>
+  p.then(
+    () => {
+      throw new Error('expected failure');
+    },
+    (e: unknown) => e as SwitchboardError,
+  );
 
 describe('CONTRACT §5: switchboard.config.yaml', () => {
   it('reads the named environment, interpolating ${VAR} after parsing', async () => {
@@ -33,13 +39,24 @@ describe('CONTRACT §5: switchboard.config.yaml', () => {
     auth: { token: \${SB_TOKEN} }
 `);
     await writeFile(join(dir, 'em-ca.pem'), 'pem');
-    const env = { SB_USER: 'ops', SB_PASSWORD: 'p: #"quoted', SB_TOTP: 'JBSWY3DPEHPK3PXP', RE_USER: 'routing', RE_PASSWORD: 'r', SB_TOKEN: 'tok' };
+    const env = {
+      SB_USER: 'ops',
+      SB_PASSWORD: 'p: #"quoted',
+      SB_TOTP: 'JBSWY3DPEHPK3PXP',
+      RE_USER: 'routing',
+      RE_PASSWORD: 'r',
+      SB_TOKEN: 'tok',
+    };
     const prod = await loadConnection({ env, envName: 'prod', cwd: dir });
     expect(prod).toMatchObject({
       url: 'https://provisioning.example.net',
       instance: 'main',
       auth: { username: 'ops', password: 'p: #"quoted', totpSecret: 'JBSWY3DPEHPK3PXP' },
-      routingEngine: { url: 'https://em.example.net:5000', auth: { username: 'routing', password: 'r' }, caFile: join(dir, 'em-ca.pem') },
+      routingEngine: {
+        url: 'https://em.example.net:5000',
+        auth: { username: 'routing', password: 'r' },
+        caFile: join(dir, 'em-ca.pem'),
+      },
     });
     expect(prod.source).toContain('(env prod)');
     const lab = await loadConnection({ env, envName: 'lab', cwd: dir });
@@ -63,20 +80,28 @@ describe('CONTRACT §5: switchboard.config.yaml', () => {
   });
 
   it('asks for --env when several environments exist, and names the known ones for a wrong name', async () => {
-    await write('environments:\n  a: { url: "https://a", auth: { token: t } }\n  b: { url: "https://b", auth: { token: t } }\n');
+    await write(
+      'environments:\n  a: { url: "https://a", auth: { token: t } }\n  b: { url: "https://b", auth: { token: t } }\n',
+    );
     expect((await failure(loadConnection({ env: {}, cwd: dir }))).message).toContain('choose one with --env NAME');
-    expect((await failure(loadConnection({ env: {}, envName: 'c', cwd: dir }))).message).toContain('environment "c" not found (defined: a, b)');
+    expect((await failure(loadConnection({ env: {}, envName: 'c', cwd: dir }))).message).toContain(
+      'environment "c" not found (defined: a, b)',
+    );
   });
 
   it('refuses token and username together, and a missing caFile', async () => {
-    await write('environments:\n  a: { url: "https://a", caFile: nope.pem, auth: { token: t, username: u, password: p } }\n');
+    await write(
+      'environments:\n  a: { url: "https://a", caFile: nope.pem, auth: { token: t, username: u, password: p } }\n',
+    );
     const error = await failure(loadConnection({ env: {}, cwd: dir }));
     expect(error.message).toContain('not both');
     expect(error.message).toContain('nope.pem not found');
   });
 
   it('an explicit --config that does not exist is an error', async () => {
-    expect((await failure(loadConnection({ env: {}, configPath: 'other.yaml', cwd: dir }))).message).toContain('other.yaml not found');
+    expect((await failure(loadConnection({ env: {}, configPath: 'other.yaml', cwd: dir }))).message).toContain(
+      'other.yaml not found',
+    );
   });
 });
 
@@ -104,7 +129,10 @@ describe('CONTRACT §5: SWITCHBOARD_* environment variables without a config fil
   });
 
   it('a machine token alone is enough; plain http to loopback is fine', async () => {
-    const config = await loadConnection({ cwd: dir, env: { SWITCHBOARD_URL: 'http://127.0.0.1:8080', SWITCHBOARD_TOKEN: 'm2m' } });
+    const config = await loadConnection({
+      cwd: dir,
+      env: { SWITCHBOARD_URL: 'http://127.0.0.1:8080', SWITCHBOARD_TOKEN: 'm2m' },
+    });
     expect(config.auth).toEqual({ token: 'm2m' });
   });
 
@@ -112,8 +140,13 @@ describe('CONTRACT §5: SWITCHBOARD_* environment variables without a config fil
     expect((await failure(loadConnection({ cwd: dir, env: {} }))).message).toContain('SWITCHBOARD_URL is not set');
     const env = { SWITCHBOARD_URL: 'http://p.example.net', SWITCHBOARD_TOKEN: 't' };
     expect((await failure(loadConnection({ cwd: dir, env }))).message).toContain('plain http');
-    await expect(loadConnection({ cwd: dir, env: { ...env, SWITCHBOARD_INSECURE: 'true' } })).resolves.toMatchObject({ insecure: true });
-    expect((await failure(loadConnection({ cwd: dir, env: { SWITCHBOARD_URL: 'https://p', SWITCHBOARD_USERNAME: 'u' } }))).message).toContain('SWITCHBOARD_PASSWORD: required');
+    await expect(loadConnection({ cwd: dir, env: { ...env, SWITCHBOARD_INSECURE: 'true' } })).resolves.toMatchObject({
+      insecure: true,
+    });
+    expect(
+      (await failure(loadConnection({ cwd: dir, env: { SWITCHBOARD_URL: 'https://p', SWITCHBOARD_USERNAME: 'u' } })))
+        .message,
+    ).toContain('SWITCHBOARD_PASSWORD: required');
   });
 });
 
@@ -129,7 +162,9 @@ describe('the branding read path (Document 1 §4.2: not shown)', () => {
     const env = { SWITCHBOARD_URL: 'https://p.example.net', SWITCHBOARD_TOKEN: 't' };
     const other = await mkdtemp(join(tmpdir(), 'sb-config-'));
     expect(await loadConnection({ cwd: other, env })).not.toHaveProperty('brandingReadPath');
-    expect(await loadConnection({ cwd: other, env: { ...env, SWITCHBOARD_BRANDING_READ_PATH: 'pages' } })).toMatchObject({ brandingReadPath: 'pages' });
+    expect(
+      await loadConnection({ cwd: other, env: { ...env, SWITCHBOARD_BRANDING_READ_PATH: 'pages' } }),
+    ).toMatchObject({ brandingReadPath: 'pages' });
     for (const bad of ['../tenants', 'pages?type=font', 'a//b']) {
       const error = await failure(loadConnection({ cwd: other, env: { ...env, SWITCHBOARD_BRANDING_READ_PATH: bad } }));
       expect(error.message, bad).toMatch(/SWITCHBOARD_BRANDING_READ_PATH: expected a path below the group/);
@@ -139,11 +174,15 @@ describe('the branding read path (Document 1 §4.2: not shown)', () => {
 
 describe('helpers', () => {
   it('interpolation: $$ is a literal dollar; non-strings pass through', () => {
-    expect(interpolate({ a: 'x-${A}-$${A}', n: 3, l: ['${A}'] }, { A: '1' })).toEqual({ value: { a: 'x-1-${A}', n: 3, l: ['1'] }, missing: [] });
+    expect(interpolate({ a: 'x-${A}-$${A}', n: 3, l: ['${A}'] }, { A: '1' })).toEqual({
+      value: { a: 'x-1-${A}', n: 3, l: ['1'] },
+      missing: [],
+    });
   });
 
   it('loopback detection and the plain-http rule', () => {
-    for (const host of ['localhost', '127.0.0.1', '127.1.2.3', '[::1]', 'app.localhost']) expect(isLoopbackHost(host)).toBe(true);
+    for (const host of ['localhost', '127.0.0.1', '127.1.2.3', '[::1]', 'app.localhost'])
+      expect(isLoopbackHost(host)).toBe(true);
     for (const host of ['10.0.0.1', 'example.net', '[::2]', '128.0.0.1']) expect(isLoopbackHost(host)).toBe(false);
     expect(() => assertSecureTransport(new URL('http://example.net'), false, 'url')).toThrow(/plain http/);
     expect(() => assertSecureTransport(new URL('http://example.net'), true, 'url')).not.toThrow();

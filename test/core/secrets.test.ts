@@ -28,7 +28,9 @@ describe('the secrets registry', () => {
 
   it('a masked stream masks strings and buffers written to it', () => {
     const chunks: string[] = [];
-    const sink = new Writable({ write: (chunk: Buffer, _enc, done) => (chunks.push(chunk.toString()), done()) }) as unknown as NodeJS.WriteStream;
+    const sink = new Writable({
+      write: (chunk: Buffer, _enc, done) => (chunks.push(chunk.toString()), done()),
+    }) as unknown as NodeJS.WriteStream;
     maskStream(sink);
     sink.write('before registration: s3cr3t-value\n');
     registerSecret('s3cr3t-value');

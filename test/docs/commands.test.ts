@@ -45,7 +45,12 @@ function readPage(): Map<string, Section> {
     const flags = /^`([^`]+)`$/.exec(cells[0] ?? '')?.[1];
     if (!flags?.startsWith('-')) continue;
     const cell = (name: string): string => cells[columns.indexOf(name)] ?? '';
-    current.options.set(flags, { flags, defaultCell: cell('default'), environmentCell: cell('environment'), line: item.line });
+    current.options.set(flags, {
+      flags,
+      defaultCell: cell('default'),
+      environmentCell: cell('environment'),
+      line: item.line,
+    });
   }
   return sections;
 }
@@ -65,13 +70,16 @@ function defaultCell(option: Option): string {
 /** Where commander has no default, the page may show a computed one in italics (`*0*`), unchecked. */
 function defaultMatches(option: Option, cell: string): { ok: boolean; expected: string } {
   const expected = defaultCell(option);
-  if (expected === '—') return { ok: cell === '—' || /^\*[^*]+\*$/.test(cell), expected: '— (or a computed default in italics)' };
+  if (expected === '—')
+    return { ok: cell === '—' || /^\*[^*]+\*$/.test(cell), expected: '— (or a computed default in italics)' };
   return { ok: cell === expected, expected };
 }
 
 /** The start of a section for an undocumented command: its synopsis and option rows. */
 function sectionStart(command: Command): string {
-  const rows = command.options.map((o) => `| \`${o.flags}\` | ${defaultCell(o)} | ${o.envVar ? `\`${o.envVar}\`` : '—'} | ${o.description} |`);
+  const rows = command.options.map(
+    (o) => `| \`${o.flags}\` | ${defaultCell(o)} | ${o.envVar ? `\`${o.envVar}\`` : '—'} | ${o.description} |`,
+  );
   return [
     `## switchboard ${command.name()}`,
     '',
@@ -113,7 +121,9 @@ function checkOptions(where: string, options: readonly Option[], section: Sectio
   const known = new Set(options.map((o) => o.flags));
   for (const row of section.options.values()) {
     if (!known.has(row.flags)) {
-      problems.push(`${where}: the page documents \`${row.flags}\` (line ${row.line}), which the program does not have`);
+      problems.push(
+        `${where}: the page documents \`${row.flags}\` (line ${row.line}), which the program does not have`,
+      );
     }
   }
   return problems;
@@ -124,10 +134,15 @@ describe('docs/commands.md', () => {
   const cli = program();
 
   it('has a section for every command and for no other', () => {
-    const documented = [...sections.keys()].filter((h) => h.startsWith('switchboard ')).map((h) => h.slice('switchboard '.length));
+    const documented = [...sections.keys()]
+      .filter((h) => h.startsWith('switchboard '))
+      .map((h) => h.slice('switchboard '.length));
     const missing = cli.commands.filter((c) => !documented.includes(c.name()));
     const start = missing.map(sectionStart).join('\n');
-    expect(missing.map((c) => c.name()), `add to docs/commands.md (then say what each does):\n\n${start}`).toEqual([]);
+    expect(
+      missing.map((c) => c.name()),
+      `add to docs/commands.md (then say what each does):\n\n${start}`,
+    ).toEqual([]);
     expect(documented.filter((name) => !cli.commands.some((c) => c.name() === name))).toEqual([]);
   });
 
@@ -141,7 +156,9 @@ describe('docs/commands.md', () => {
   it('documents every option of every command with its flags and default, and nothing else', () => {
     const problems = [
       ...checkOptions(GLOBAL_SECTION, cli.options, sections.get(GLOBAL_SECTION)),
-      ...cli.commands.flatMap((c) => checkOptions(`switchboard ${c.name()}`, c.options, sections.get(`switchboard ${c.name()}`))),
+      ...cli.commands.flatMap((c) =>
+        checkOptions(`switchboard ${c.name()}`, c.options, sections.get(`switchboard ${c.name()}`)),
+      ),
     ];
     expect(problems).toEqual([]);
   });
@@ -156,7 +173,9 @@ describe('docs/commands.md', () => {
     const [n, list, maybe, flag, color] = c.options as [Option, Option, Option, Option, Option];
     expect(defaultMatches(n, '`8`').ok && !defaultMatches(n, '`16`').ok).toBe(true);
     expect(defaultMatches(list, 'none').ok && !defaultMatches(list, '`[]`').ok).toBe(true);
-    expect(defaultMatches(maybe, '—').ok && defaultMatches(maybe, '*0*').ok && !defaultMatches(maybe, '`0`').ok).toBe(true);
+    expect(defaultMatches(maybe, '—').ok && defaultMatches(maybe, '*0*').ok && !defaultMatches(maybe, '`0`').ok).toBe(
+      true,
+    );
     expect(defaultMatches(flag, 'off').ok && !defaultMatches(flag, 'on').ok).toBe(true);
     expect(defaultMatches(color, 'off').ok).toBe(true);
   });

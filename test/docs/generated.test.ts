@@ -48,7 +48,9 @@ describe('generated documentation', () => {
 
     const stale = await generate(copy, true);
     expect(stale.code).toBe(1);
-    expect(stale.output).toMatch(/docs\/performance\.md: the performance section is not what test\/bench\/results\.json gives/);
+    expect(stale.output).toMatch(
+      /docs\/performance\.md: the performance section is not what test\/bench\/results\.json gives/,
+    );
     expect((await generate(copy, false)).code).toBe(0);
     expect(await readFile(join(copy, 'docs/performance.md'), 'utf8')).toContain('| 1,234.56 |');
     expect(await generate(copy, true)).toEqual({ code: 0, output: '' });

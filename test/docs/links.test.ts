@@ -9,7 +9,12 @@ import { describe, expect, it } from 'vitest';
 import { githubSlug, links, parseMarkdown, type Item } from './markdown.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const PAGES = ['README.md', ...readdirSync(resolve(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const PAGES = [
+  'README.md',
+  ...readdirSync(resolve(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 
 const parsed = new Map<string, Item[]>();
 function items(page: string): Item[] {
@@ -81,14 +86,20 @@ describe('README.md and docs/*.md', () => {
   it.each(PAGES)('%s: explains the API documents it cites', (page) => {
     const cites = items(page).some((i) => (i.type === 'fence' ? i.body : i.text).match(/\bDoc(ument)?\s?[123]\b/));
     const explains =
-      page === 'docs/design-decisions.md' || links(items(page)).some((l) => l.target.endsWith('#the-platforms-api-documents'));
-    expect(!cites || explains, 'cites "Document N" without a link to design-decisions.md#the-platforms-api-documents').toBe(true);
+      page === 'docs/design-decisions.md' ||
+      links(items(page)).some((l) => l.target.endsWith('#the-platforms-api-documents'));
+    expect(
+      !cites || explains,
+      'cites "Document N" without a link to design-decisions.md#the-platforms-api-documents',
+    ).toBe(true);
   });
 
   it('computes anchors as GitHub does', () => {
     expect(githubSlug('Saved plans (`--plan FILE`)')).toBe('saved-plans---plan-file');
     expect(githubSlug("The platform's API documents")).toBe('the-platforms-api-documents');
-    expect(githubSlug('GitOps: plan on pull requests, apply on merge')).toBe('gitops-plan-on-pull-requests-apply-on-merge');
+    expect(githubSlug('GitOps: plan on pull requests, apply on merge')).toBe(
+      'gitops-plan-on-pull-requests-apply-on-merge',
+    );
     expect(githubSlug('Number → address links, §4.4 × 2')).toBe('number--address-links-44--2');
     const repeated = parseMarkdown('# A\n## Options\n## Options\n```\n# not a heading\n```\n');
     const slugs = repeated.flatMap((i) => (i.type === 'heading' ? [i.slug] : []));

@@ -48,10 +48,14 @@ export function parseMarkdown(text: string): Item[] {
       for (; j < lines.length; j++) {
         const close = FENCE.exec(lines[j] ?? '');
         if (close && close[2]?.[0] === marker[0] && (close[2]?.length ?? 0) >= marker.length && close[3] === '') break;
-        body.push((lines[j] ?? '').startsWith(indent) ? (lines[j] ?? '').slice(indent.length) : (lines[j] ?? '').trimStart());
+        body.push(
+          (lines[j] ?? '').startsWith(indent) ? (lines[j] ?? '').slice(indent.length) : (lines[j] ?? '').trimStart(),
+        );
       }
       const [lang = '', ...words] = info.trim().split(/\s+/);
-      const attrs = Object.fromEntries(words.map((w) => [w.split('=')[0] ?? w, w.includes('=') ? w.slice(w.indexOf('=') + 1) : '']));
+      const attrs = Object.fromEntries(
+        words.map((w) => [w.split('=')[0] ?? w, w.includes('=') ? w.slice(w.indexOf('=') + 1) : '']),
+      );
       items.push({ type: 'fence', lang, attrs, body: body.length > 0 ? `${body.join('\n')}\n` : '', line: i + 1 });
       i = j;
       continue;

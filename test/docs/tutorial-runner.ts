@@ -53,7 +53,13 @@ export function stepsOf(items: Item[]): Step[] {
       const next = fences[i + 1];
       const expected = next?.lang === 'text' ? next.body : '';
       if (next?.lang === 'text') i++;
-      steps.push({ kind: 'run', script: fence.body, expected, line: fence.line, background: 'background' in fence.attrs });
+      steps.push({
+        kind: 'run',
+        script: fence.body,
+        expected,
+        line: fence.line,
+        background: 'background' in fence.attrs,
+      });
     } else if (file !== undefined) {
       const target = { file, body: fence.body, line: fence.line };
       if ('create' in fence.attrs) steps.push({ kind: 'create', ...target });
@@ -140,7 +146,10 @@ export class TutorialShell {
         'echo "the tutorial test provides only npx switchboard" >&2; exit 127\n',
     );
     await chmod(npx, 0o755);
-    const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${bin}:${dirname(process.execPath)}:${process.env['PATH'] ?? ''}` };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PATH: `${bin}:${dirname(process.execPath)}:${process.env['PATH'] ?? ''}`,
+    };
     for (const name of Object.keys(env)) if (name.startsWith('SWITCHBOARD_') || name === 'NO_COLOR') delete env[name];
     return new TutorialShell(cwd, env);
   }
@@ -181,7 +190,8 @@ export class TutorialShell {
   private async until(done: () => boolean, timeoutMs: number, script: string): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (!done()) {
-      if (Date.now() > deadline) throw new Error(`no end after ${timeoutMs} ms of:\n${script}\noutput so far:\n${this.output}`);
+      if (Date.now() > deadline)
+        throw new Error(`no end after ${timeoutMs} ms of:\n${script}\noutput so far:\n${this.output}`);
       await new Promise((r) => setTimeout(r, 20));
     }
   }

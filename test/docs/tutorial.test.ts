@@ -10,7 +10,17 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseMarkdown } from './markdown.js';
-import { CLI, TutorialShell, applyEdit, mask, matches, numberedSteps, section, stepsOf, type Step } from './tutorial-runner.js';
+import {
+  CLI,
+  TutorialShell,
+  applyEdit,
+  mask,
+  matches,
+  numberedSteps,
+  section,
+  stepsOf,
+  type Step,
+} from './tutorial-runner.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const BLOCK_TIMEOUT_MS = 30_000;
@@ -45,10 +55,13 @@ function runsAsWritten(page: string, steps: Step[], kinds: string[]): void {
     async function check(step: Step): Promise<void> {
       const where = `${page}:${step.line}`;
       if (step.kind === 'create') return shell.writeFile(step.file, step.body);
-      if (step.kind === 'edit') return shell.writeFile(step.file, applyEdit(await shell.readFile(step.file), step.body));
+      if (step.kind === 'edit')
+        return shell.writeFile(step.file, applyEdit(await shell.readFile(step.file), step.body));
       if (step.kind === 'show') {
         const actual = mask(await shell.readFile(step.file));
-        expect(matches(mask(step.body), actual), `${where}: ${step.file} is not what the page shows:\n${actual}`).toBe(true);
+        expect(matches(mask(step.body), actual), `${where}: ${step.file} is not what the page shows:\n${actual}`).toBe(
+          true,
+        );
         return;
       }
       const lines = step.expected.split('\n').length - 1;
@@ -57,14 +70,22 @@ function runsAsWritten(page: string, steps: Step[], kinds: string[]): void {
         : await shell.run(step.script, BLOCK_TIMEOUT_MS);
       const actual = mask(output, shell.port);
       if (!matches(mask(step.expected), actual)) {
-        expect(actual, `${where}: the commands\n${step.script}print something else than the page`).toBe(mask(step.expected));
+        expect(actual, `${where}: the commands\n${step.script}print something else than the page`).toBe(
+          mask(step.expected),
+        );
       }
     }
   });
 }
 
 const read = (page: string) => parseMarkdown(readFileSync(join(ROOT, page), 'utf8'));
-runsAsWritten('docs/tutorial.md', stepsOf(numberedSteps(read('docs/tutorial.md'))), ['background', 'create', 'edit', 'run', 'show']);
+runsAsWritten('docs/tutorial.md', stepsOf(numberedSteps(read('docs/tutorial.md'))), [
+  'background',
+  'create',
+  'edit',
+  'run',
+  'show',
+]);
 runsAsWritten('README.md', stepsOf(section(read('README.md'), README_EXAMPLE)), ['create', 'run']);
 
 describe('the tutorial runner', () => {

@@ -28,8 +28,12 @@ interface SimState {
 }
 const state = async (): Promise<SimState> => (await (await fetch(`${sim.url}/_sim/state`)).json()) as SimState;
 const writes = async (): Promise<number> => {
-  const stats = (await (await fetch(`${sim.url}/_sim/stats`)).json()) as { routes: { method: string; route: string; count: number }[] };
-  return stats.routes.filter((r) => r.method !== 'GET' && !r.route.startsWith('/api/v01/auth/')).reduce((n, r) => n + r.count, 0);
+  const stats = (await (await fetch(`${sim.url}/_sim/stats`)).json()) as {
+    routes: { method: string; route: string; count: number }[];
+  };
+  return stats.routes
+    .filter((r) => r.method !== 'GET' && !r.route.startsWith('/api/v01/auth/'))
+    .reduce((n, r) => n + r.count, 0);
 };
 
 const acme = (subscription: string, extra = '') => `apiVersion: switchboard/v1
@@ -50,7 +54,7 @@ const nonBillable = `      templates:
 `;
 
 describe('as a tenant administrator (tenantadmin)', () => {
-  it('Doc1 §1.5, §4.4: plans and applies its tenant\'s non-billable changes (templates, addresses, locations), then plans no changes', async () => {
+  it("Doc1 §1.5, §4.4: plans and applies its tenant's non-billable changes (templates, addresses, locations), then plans no changes", async () => {
     const cwd = await manifestDir({ 'acme.yaml': acme(nonBillable) });
     const env = simEnv(sim.url, 'tenantadmin');
     const planned = await runCli(['plan', cwd], { env, cwd });
@@ -125,7 +129,10 @@ spec:
 
 describe('export below system level', () => {
   it('Doc1 §4.2–§4.4: a tenant or reseller administrator exports what it sees, and plan of the export reports "No changes."', async () => {
-    for (const [user, expected] of [['tenantadmin', ['acme-corp.yaml']], ['reselleradmin', ['acme-corp.yaml']]] as const) {
+    for (const [user, expected] of [
+      ['tenantadmin', ['acme-corp.yaml']],
+      ['reselleradmin', ['acme-corp.yaml']],
+    ] as const) {
       const env = simEnv(sim.url, user);
       const out = join(await mkdtemp(join(tmpdir(), 'switchboard-export-')), 'manifests');
       const exported = await runCli(['export', '--out', out], { env });
@@ -133,8 +140,13 @@ describe('export below system level', () => {
       expect(exported.code, user).toBe(0);
       expect((await readdir(join(out, 'tenants'))).sort(), user).toEqual(expected);
       // The owner is outside what the caller exports: named by uuid, as for any parent outside the scope.
-      expect(await readFile(join(out, 'tenants', 'acme-corp.yaml'), 'utf8')).toMatch(/metadata: \{ name: acme-corp, reseller: \{ uuid: "?[0-9a-f-]{36}"? \} \}/);
-      const planned = await runCli(['plan', out, '--detailed-exitcode'], { env, cwd: await mkdtemp(join(tmpdir(), 'switchboard-plan-')) });
+      expect(await readFile(join(out, 'tenants', 'acme-corp.yaml'), 'utf8')).toMatch(
+        /metadata: \{ name: acme-corp, reseller: \{ uuid: "?[0-9a-f-]{36}"? \} \}/,
+      );
+      const planned = await runCli(['plan', out, '--detailed-exitcode'], {
+        env,
+        cwd: await mkdtemp(join(tmpdir(), 'switchboard-plan-')),
+      });
       expect(planned.stdout, user).toContain('No changes.');
       expect(planned.code, user).toBe(0);
     }

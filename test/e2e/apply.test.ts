@@ -55,14 +55,21 @@ describe('switchboard apply (end to end, real CLI over loopback HTTP)', () => {
 
     // the journal: every request's intent and outcome, never a body
     const [journalFile] = (await readdir(join(cwd, '.switchboard'))).filter((f) => f.startsWith('journal-'));
-    const lines = (await readFile(join(cwd, '.switchboard', journalFile ?? ''), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = (await readFile(join(cwd, '.switchboard', journalFile ?? ''), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     const intents = lines.filter((l) => l['type'] === 'intent');
     expect(intents.length).toBeGreaterThan(10);
     expect(lines.filter((l) => l['type'] === 'outcome')).toHaveLength(intents.length);
     expect(lines.some((l) => 'body' in l || JSON.stringify(l).includes('Lovelace'))).toBe(false);
-    expect(lines.find((l) => l['type'] === 'change' && String(l['address']).endsWith('/template/TPL-STD'))).toMatchObject({ outcome: 'applied' });
+    expect(
+      lines.find((l) => l['type'] === 'change' && String(l['address']).endsWith('/template/TPL-STD')),
+    ).toMatchObject({ outcome: 'applied' });
     // the last-applied record keeps digests of the administrators' write-only fields
-    const record = JSON.parse(await readFile(join(cwd, '.switchboard', 'last-applied.demo.json'), 'utf8')) as { entries: Record<string, { digests: Record<string, string> }> };
+    const record = JSON.parse(await readFile(join(cwd, '.switchboard', 'last-applied.demo.json'), 'utf8')) as {
+      entries: Record<string, { digests: Record<string, string> }>;
+    };
     expect(record.entries['tenant/acme-corp/admin/it@acme.example']?.digests['firstName']).toMatch(/^sha256:/);
   }, 60_000);
 
@@ -85,7 +92,9 @@ describe('switchboard apply (end to end, real CLI over loopback HTTP)', () => {
 
   it('a failing tenant create (duplicate billingId, 400) skips only its subtree; the summary names it and its manifest line', async () => {
     const cwd = await manifestDir({
-      'tenants.yaml': tenantDoc('fine-co', 'T-FINE', withSubscription('T-FINE')) + tenantDoc('clash-co', 'T-ACME', withSubscription('T-CLASH')),
+      'tenants.yaml':
+        tenantDoc('fine-co', 'T-FINE', withSubscription('T-FINE')) +
+        tenantDoc('clash-co', 'T-ACME', withSubscription('T-CLASH')),
     });
     const result = await runCli(['apply', cwd, '--yes'], { env: simEnv(sim.url), cwd });
     expect(result.code).toBe(1);
@@ -109,7 +118,9 @@ describe('switchboard apply (end to end, real CLI over loopback HTTP)', () => {
 `;
     const cwd = await manifestDir({ 'box.yaml': tenantDoc('box-co', 'T-BOX', spec) });
     const planned = await runCli(['plan', cwd], { env: simEnv(sim.url), cwd });
-    expect(planned.stdout).toContain('+ tenant/box-co/subscription/main/address/Rue Haute 16/2, 1000 Brussels, Belgium');
+    expect(planned.stdout).toContain(
+      '+ tenant/box-co/subscription/main/address/Rue Haute 16/2, 1000 Brussels, Belgium',
+    );
     const applied = await runCli(['apply', cwd, '--yes'], { env: simEnv(sim.url), cwd });
     expect(applied.stdout).toContain('Apply complete: 4 applied, 0 failed, 0 skipped');
     const again = await runCli(['plan', cwd, '--detailed-exitcode'], { env: simEnv(sim.url), cwd });
@@ -127,7 +138,10 @@ describe('switchboard apply (end to end, real CLI over loopback HTTP)', () => {
     // an out-of-band change after the plan was made
     const tenant = ((await simState()).tables['tenants'] ?? []).find((t) => t['name'] === 'saved-co');
     expect((await api('PUT', `${P}/tenants/${String(tenant?.['uuid'])}`, { billingId: 'T-SAVED-2' })).status).toBe(200);
-    const stale = await runCli(['apply', cwd, '--plan', join(cwd, 'plan.json'), '--yes'], { env: simEnv(sim.url), cwd });
+    const stale = await runCli(['apply', cwd, '--plan', join(cwd, 'plan.json'), '--yes'], {
+      env: simEnv(sim.url),
+      cwd,
+    });
     expect(stale.code).toBe(3);
     expect(stale.stderr).toContain('is stale');
     expect(stale.stderr).toContain('tenant/saved-co: the live object changed since the plan was made');
@@ -141,7 +155,10 @@ describe('switchboard apply (end to end, real CLI over loopback HTTP)', () => {
 
     // other manifests than the plan's are refused: the bodies come from them
     await writeFile(join(cwd, 't.yaml'), tenantDoc('saved-co', 'T-SAVED', '  markup: 4\n'));
-    const other = await runCli(['apply', cwd, '--plan', join(cwd, 'plan.json'), '--yes'], { env: simEnv(sim.url), cwd });
+    const other = await runCli(['apply', cwd, '--plan', join(cwd, 'plan.json'), '--yes'], {
+      env: simEnv(sim.url),
+      cwd,
+    });
     expect(other.code).toBe(3);
     expect(other.stderr).toContain('was made from other manifests');
   });
@@ -151,23 +168,44 @@ describe('switchboard apply (end to end, real CLI over loopback HTTP)', () => {
     - { name: keep, billingId: T-PRUNE-KEEP, uc: uc_alpha }
     - { name: drop, billingId: T-PRUNE-DROP, uc: uc_alpha }
 `;
-    const cwd = await manifestDir({ 't.yaml': tenantDoc('prune-co', 'T-PRUNE', twoSubscriptions) + tenantDoc('other-co', 'T-OTHER', '  markup: 1\n') });
+    const cwd = await manifestDir({
+      't.yaml': tenantDoc('prune-co', 'T-PRUNE', twoSubscriptions) + tenantDoc('other-co', 'T-OTHER', '  markup: 1\n'),
+    });
     expect((await runCli(['apply', cwd, '--yes'], { env: simEnv(sim.url), cwd })).code).toBe(0);
-    await writeFile(join(cwd, 't.yaml'), tenantDoc('prune-co', 'T-PRUNE', '  subscriptions:\n    - { name: keep, billingId: T-PRUNE-KEEP, uc: uc_alpha }\n') + tenantDoc('other-co', 'T-OTHER', '  markup: 2\n'));
+    await writeFile(
+      join(cwd, 't.yaml'),
+      tenantDoc(
+        'prune-co',
+        'T-PRUNE',
+        '  subscriptions:\n    - { name: keep, billingId: T-PRUNE-KEEP, uc: uc_alpha }\n',
+      ) + tenantDoc('other-co', 'T-OTHER', '  markup: 2\n'),
+    );
     const plan = join(cwd, 'plan.json');
-    const planned = await runCli(['plan', cwd, '--prune', '--target', 'tenant/prune-co', '--max-delete-percent', '100', '--out', plan], { env: simEnv(sim.url), cwd });
+    const planned = await runCli(
+      ['plan', cwd, '--prune', '--target', 'tenant/prune-co', '--max-delete-percent', '100', '--out', plan],
+      { env: simEnv(sim.url), cwd },
+    );
     expect(planned.stdout).toContain('Plan: 0 to create, 0 to update, 0 to replace, 1 to delete.');
-    expect(JSON.parse(await readFile(plan, 'utf8'))).toMatchObject({ options: { target: ['tenant/prune-co'], exclude: [], prune: true, allowReplace: false, maxDeletePercent: 100 } });
+    expect(JSON.parse(await readFile(plan, 'utf8'))).toMatchObject({
+      options: { target: ['tenant/prune-co'], exclude: [], prune: true, allowReplace: false, maxDeletePercent: 100 },
+    });
 
-    const contradicted = await runCli(['apply', cwd, '--plan', plan, '--max-delete-percent', '10', '--yes'], { env: simEnv(sim.url), cwd });
+    const contradicted = await runCli(['apply', cwd, '--plan', plan, '--max-delete-percent', '10', '--yes'], {
+      env: simEnv(sim.url),
+      cwd,
+    });
     expect(contradicted.code).toBe(3);
-    expect(contradicted.stderr).toContain('--max-delete-percent: the plan was made with --max-delete-percent 100, this command gives --max-delete-percent 10');
+    expect(contradicted.stderr).toContain(
+      '--max-delete-percent: the plan was made with --max-delete-percent 100, this command gives --max-delete-percent 10',
+    );
 
     const applied = await runCli(['apply', cwd, '--plan', plan, '--yes'], { env: simEnv(sim.url), cwd });
     expect(applied.stdout).toContain('Apply complete: 1 applied, 0 failed, 0 skipped');
     expect(applied.code).toBe(0);
     const subscriptions = (await simState()).tables['subscriptions'] ?? [];
-    expect(subscriptions.filter((x) => String(x['billingId']).startsWith('T-PRUNE-')).map((x) => x['name'])).toEqual(['keep']);
+    expect(subscriptions.filter((x) => String(x['billingId']).startsWith('T-PRUNE-')).map((x) => x['name'])).toEqual([
+      'keep',
+    ]);
     // other-co's markup change was outside the plan's --target: not applied
     const other = ((await simState()).tables['tenants'] ?? []).find((t) => t['name'] === 'other-co');
     expect((other?.['markups'] as { markup: number }[]).map((m) => m.markup)).toEqual([1]);
@@ -175,13 +213,23 @@ describe('switchboard apply (end to end, real CLI over loopback HTTP)', () => {
 
   it('apply --plan re-reads only the subtrees its changes touch', async () => {
     const names = Array.from({ length: 8 }, (_, i) => `reread-${i}`);
-    const docs = (markup: (name: string) => number) => names.map((n) => tenantDoc(n, `T-${n.toUpperCase()}`, `  markup: ${markup(n)}\n${withSubscription(`T-${n.toUpperCase()}`)}`)).join('');
+    const docs = (markup: (name: string) => number) =>
+      names
+        .map((n) =>
+          tenantDoc(n, `T-${n.toUpperCase()}`, `  markup: ${markup(n)}\n${withSubscription(`T-${n.toUpperCase()}`)}`),
+        )
+        .join('');
     const cwd = await manifestDir({ 't.yaml': docs(() => 1) });
     expect((await runCli(['apply', cwd, '--yes'], { env: simEnv(sim.url), cwd })).code).toBe(0);
-    await writeFile(join(cwd, 't.yaml'), docs((n) => (n === 'reread-3' ? 2 : 1)));
+    await writeFile(
+      join(cwd, 't.yaml'),
+      docs((n) => (n === 'reread-3' ? 2 : 1)),
+    );
     const plan = join(cwd, 'plan.json');
     await fetch(`${sim.url}/_sim/stats`, { method: 'DELETE' });
-    expect((await runCli(['plan', cwd, '--out', plan], { env: simEnv(sim.url), cwd })).stdout).toContain('Plan: 0 to create, 1 to update');
+    expect((await runCli(['plan', cwd, '--out', plan], { env: simEnv(sim.url), cwd })).stdout).toContain(
+      'Plan: 0 to create, 1 to update',
+    );
     const subscriptionLists = async () => {
       const stats = (await (await fetch(`${sim.url}/_sim/stats`)).json()) as { byRoute: Record<string, number> };
       await fetch(`${sim.url}/_sim/stats`, { method: 'DELETE' });
@@ -195,14 +243,22 @@ describe('switchboard apply (end to end, real CLI over loopback HTTP)', () => {
 
   it('a run killed with SIGKILL in the middle is finished by the next apply, with no duplicates', async () => {
     const count = 150;
-    const docs = Array.from({ length: count }, (_, i) => tenantDoc(`kill-${String(i).padStart(4, '0')}`, `T-KILL-${i}`)).join('');
+    const docs = Array.from({ length: count }, (_, i) =>
+      tenantDoc(`kill-${String(i).padStart(4, '0')}`, `T-KILL-${i}`),
+    ).join('');
     const cwd = await manifestDir({ 'many.yaml': docs });
     await fetch(`${sim.url}/_sim/faults`, { method: 'POST', body: JSON.stringify({ rate: 0, latencyMs: 40 }) });
     try {
-      const child = spawn(process.execPath, [CLI, 'apply', cwd, '--yes', '--concurrency', '4'], { cwd, env: { PATH: process.env['PATH'] ?? '', ...simEnv(sim.url) }, stdio: 'ignore' });
+      const child = spawn(process.execPath, [CLI, 'apply', cwd, '--yes', '--concurrency', '4'], {
+        cwd,
+        env: { PATH: process.env['PATH'] ?? '', ...simEnv(sim.url) },
+        stdio: 'ignore',
+      });
       const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
       for (let i = 0; i < 400; i++) {
-        const made = ((await simState()).tables['tenants'] ?? []).filter((t) => String(t['name']).startsWith('kill-')).length;
+        const made = ((await simState()).tables['tenants'] ?? []).filter((t) =>
+          String(t['name']).startsWith('kill-'),
+        ).length;
         if (made >= 20) break;
         await new Promise((r) => setTimeout(r, 50));
       }
@@ -210,7 +266,9 @@ describe('switchboard apply (end to end, real CLI over loopback HTTP)', () => {
       await exited;
       // requests already on the wire still land (the simulator handles a request on arrival and holds its answer)
       await new Promise((r) => setTimeout(r, 500));
-      const partial = ((await simState()).tables['tenants'] ?? []).filter((t) => String(t['name']).startsWith('kill-')).length;
+      const partial = ((await simState()).tables['tenants'] ?? []).filter((t) =>
+        String(t['name']).startsWith('kill-'),
+      ).length;
       expect(partial).toBeGreaterThan(0);
       expect(partial).toBeLessThan(count);
 
@@ -221,7 +279,9 @@ describe('switchboard apply (end to end, real CLI over loopback HTTP)', () => {
     } finally {
       await fetch(`${sim.url}/_sim/faults`, { method: 'POST', body: JSON.stringify({ rate: 0, latencyMs: 0 }) });
     }
-    const names = ((await simState()).tables['tenants'] ?? []).map((t) => String(t['name'])).filter((n) => n.startsWith('kill-'));
+    const names = ((await simState()).tables['tenants'] ?? [])
+      .map((t) => String(t['name']))
+      .filter((n) => n.startsWith('kill-'));
     expect(names).toHaveLength(count);
     expect(new Set(names).size).toBe(count);
     const again = await runCli(['plan', cwd, '--detailed-exitcode'], { env: simEnv(sim.url), cwd });
@@ -234,8 +294,13 @@ describe('switchboard apply interrupted with Ctrl-C (SIGINT)', () => {
     const slow = await startSimulator({ port: 0, latencyMs: 40 });
     try {
       const count = 80;
-      const cwd = await manifestDir({ 'many.yaml': Array.from({ length: count }, (_, i) => tenantDoc(`int-${i}`, `T-INT-${i}`)).join('') });
-      const child = spawn(process.execPath, [CLI, 'apply', cwd, '--yes', '--concurrency', '2'], { cwd, env: { PATH: process.env['PATH'] ?? '', ...simEnv(slow.url) } });
+      const cwd = await manifestDir({
+        'many.yaml': Array.from({ length: count }, (_, i) => tenantDoc(`int-${i}`, `T-INT-${i}`)).join(''),
+      });
+      const child = spawn(process.execPath, [CLI, 'apply', cwd, '--yes', '--concurrency', '2'], {
+        cwd,
+        env: { PATH: process.env['PATH'] ?? '', ...simEnv(slow.url) },
+      });
       let stdout = '';
       child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
       const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
@@ -261,10 +326,16 @@ describe('switchboard apply on a flaky platform (500, 503, connection resets)', 
     const flaky = await startSimulator({ port: 0 });
     try {
       const count = 60;
-      const cwd = await manifestDir({ 'many.yaml': Array.from({ length: count }, (_, i) => tenantDoc(`flaky-${i}`, `T-FLAKY-${i}`)).join('') });
-      await fetch(`${flaky.url}/_sim/faults`, { method: 'POST', body: JSON.stringify({ rate: 0.15, statuses: [500, 503], resetConnections: true }) });
+      const cwd = await manifestDir({
+        'many.yaml': Array.from({ length: count }, (_, i) => tenantDoc(`flaky-${i}`, `T-FLAKY-${i}`)).join(''),
+      });
+      await fetch(`${flaky.url}/_sim/faults`, {
+        method: 'POST',
+        body: JSON.stringify({ rate: 0.15, statuses: [500, 503], resetConnections: true }),
+      });
       let code = -1;
-      for (let run = 0; run < 5 && code !== 0; run++) code = (await runCli(['apply', cwd, '--yes'], { env: simEnv(flaky.url), cwd })).code;
+      for (let run = 0; run < 5 && code !== 0; run++)
+        code = (await runCli(['apply', cwd, '--yes'], { env: simEnv(flaky.url), cwd })).code;
       expect(code).toBe(0);
       const stats = (await (await fetch(`${flaky.url}/_sim/stats`)).json()) as { faults: Record<string, number> };
       expect(Object.values(stats.faults).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
@@ -290,7 +361,10 @@ describe('switchboard apply: Doc2 §4.5-4.6 bulk endpoints against the simulator
   });
 
   const csv = (rows: number) =>
-    ['premises,city,country,isoCode,number,postalCode,state,street', ...Array.from({ length: rows }, (_, i) => `,Brussels,Belgium,BE,${i + 1},1000,,Rue Neuve`)].join('\n') + '\n';
+    [
+      'premises,city,country,isoCode,number,postalCode,state,street',
+      ...Array.from({ length: rows }, (_, i) => `,Brussels,Belgium,BE,${i + 1},1000,,Rue Neuve`),
+    ].join('\n') + '\n';
   const acme = `apiVersion: switchboard/v1
 kind: Tenant
 metadata: { name: acme-corp, reseller: north }
@@ -305,7 +379,8 @@ spec:
         "+3221234562": { address: "Rue Neuve 1, 1000 Brussels, Belgium" }
         "+3221234563": { address: "Rue Neuve 2, 1000 Brussels, Belgium" }
 `;
-  const stats = async () => ((await (await fetch(`${bulkSim.url}/_sim/stats`)).json()) as { byRoute: Record<string, number> }).byRoute;
+  const stats = async () =>
+    ((await (await fetch(`${bulkSim.url}/_sim/stats`)).json()) as { byRoute: Record<string, number> }).byRoute;
 
   it('25 addresses go through one PUT A/bulk, links through one PUT T/address_numbers/bulk; a failing item is reported against its CSV line', async () => {
     // an address that differs only in case exists already: the platform refuses the 7th as a duplicate
@@ -314,15 +389,21 @@ spec:
     const acmeUuid = String(state.tables['tenants']?.find((t) => t['name'] === 'acme-corp')?.['uuid']);
     const subId = String(state.tables['subscriptions']?.find((t) => t['name'] === 'main')?.['id']);
     const A = `${P}/tenants/${acmeUuid}/subscriptions/${subId}/addresses`;
-    const clash = await bulkApi('POST', A, { data: { street: 'RUE NEUVE', number: '7', postalCode: 1000, city: 'BRUSSELS', country: 'BELGIUM' } });
+    const clash = await bulkApi('POST', A, {
+      data: { street: 'RUE NEUVE', number: '7', postalCode: 1000, city: 'BRUSSELS', country: 'BELGIUM' },
+    });
     expect(clash.status).toBe(201);
     const cwd = await manifestDir({ 'acme.yaml': acme, 'addresses.csv': csv(25) });
     const result = await runCli(['apply', cwd, '--yes'], { env: simEnv(bulkSim.url), cwd });
     const byRoute = await stats();
     expect(byRoute['PUT /api/v01/draas/:instance/tenants/:uuid/subscriptions/:subscription_id/addresses/bulk']).toBe(1);
-    expect(byRoute['PUT /api/v01/draas/:instance/tenants/:uuid/subscriptions/:subscription_id/address_numbers/bulk']).toBe(1);
+    expect(
+      byRoute['PUT /api/v01/draas/:instance/tenants/:uuid/subscriptions/:subscription_id/address_numbers/bulk'],
+    ).toBe(1);
     expect(byRoute['POST /api/v01/draas/:instance/tenants/:uuid/subscriptions/:subscription_id/addresses']).toBe(1); // the test's own
-    expect(result.stdout).toMatch(/✗ create tenant\/acme-corp\/subscription\/main\/address\/Rue Neuve 7, 1000 Brussels, Belgium \(.*addresses\.csv:8/);
+    expect(result.stdout).toMatch(
+      /✗ create tenant\/acme-corp\/subscription\/main\/address\/Rue Neuve 7, 1000 Brussels, Belgium \(.*addresses\.csv:8/,
+    );
     expect(result.stdout).toContain('already exists');
     expect(result.stdout).toContain('Apply incomplete: 26 applied, 1 failed, 0 skipped');
     expect(result.code).toBe(1);
@@ -331,7 +412,9 @@ spec:
     expect((await bulkApi('DELETE', `${A}/${String(clash.body.id)}`)).status).toBe(204);
     const fixed = await runCli(['apply', cwd, '--yes'], { env: simEnv(bulkSim.url), cwd });
     expect(fixed.stdout).toContain('Apply complete: 1 applied, 0 failed');
-    expect((await stats())['POST /api/v01/draas/:instance/tenants/:uuid/subscriptions/:subscription_id/addresses']).toBe(2);
+    expect(
+      (await stats())['POST /api/v01/draas/:instance/tenants/:uuid/subscriptions/:subscription_id/addresses'],
+    ).toBe(2);
     const plan = await runCli(['plan', cwd, '--detailed-exitcode'], { env: simEnv(bulkSim.url), cwd });
     expect(plan.stdout).toContain('No changes.');
     expect(plan.code).toBe(0);

@@ -17,7 +17,10 @@ export interface CliResult {
 }
 
 /** Runs the real CLI in a child process; never throws for a non-zero exit. */
-export async function runCli(args: string[], options: { env?: Record<string, string>; cwd?: string } = {}): Promise<CliResult> {
+export async function runCli(
+  args: string[],
+  options: { env?: Record<string, string>; cwd?: string } = {},
+): Promise<CliResult> {
   try {
     const { stdout, stderr } = await run(process.execPath, [CLI, ...args], {
       cwd: options.cwd ?? process.cwd(),
@@ -52,7 +55,9 @@ export async function manifestDir(files: Record<string, string>): Promise<string
 }
 
 /** Logs in to the simulator and returns a fetch bound to the admin's bearer token. */
-export async function adminApi(url: string): Promise<(method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }>> {
+export async function adminApi(
+  url: string,
+): Promise<(method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }>> {
   const login = await fetch(`${url}/api/v01/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -62,7 +67,10 @@ export async function adminApi(url: string): Promise<(method: string, path: stri
   return async (method, path, body) => {
     const response = await fetch(`${url}${path}`, {
       method,
-      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     const text = await response.text();

@@ -24,7 +24,11 @@ async function tempDir(prefix: string): Promise<string> {
 }
 
 /** apply, plan, export, plan of the export: each as the real CLI against `sim`. */
-async function converges(manifests: string, options: SimulatorOptions, env: Record<string, string> = {}): Promise<{ applied: string; plan: string }> {
+async function converges(
+  manifests: string,
+  options: SimulatorOptions,
+  env: Record<string, string> = {},
+): Promise<{ applied: string; plan: string }> {
   sim = await startSimulator({ port: 0, ...options });
   const cwd = await tempDir('converge');
   const environment = { ...simEnv(sim.url), ...env };
@@ -40,7 +44,10 @@ async function converges(manifests: string, options: SimulatorOptions, env: Reco
   const exported = await runCli(['export', '--out', out], { env: environment, cwd });
   expect(exported.stderr).toBe('');
   expect(exported.code).toBe(0);
-  const roundTrip = await runCli(['plan', out, '--detailed-exitcode'], { env: environment, cwd: await tempDir('export-plan') });
+  const roundTrip = await runCli(['plan', out, '--detailed-exitcode'], {
+    env: environment,
+    cwd: await tempDir('export-plan'),
+  });
   expect(roundTrip.stdout).toContain('No changes.');
   expect(roundTrip.code).toBe(0);
   return { applied: applied.stdout, plan: again.stdout };
@@ -65,7 +72,9 @@ describe('convergence without the reads the documents do not show', () => {
     }
     // Without postalCodeId, a new location cannot be created: the plan says what to declare.
     const cwd = await tempDir('no-id');
-    await writeFile(join(cwd, 't.yaml'), `apiVersion: switchboard/v1
+    await writeFile(
+      join(cwd, 't.yaml'),
+      `apiVersion: switchboard/v1
 kind: Tenant
 metadata: { name: acme-corp, reseller: north }
 spec:
@@ -74,7 +83,8 @@ spec:
       billingId: T-ACME-MAIN
       locations:
         - { street: Grote Markt, number: "1", postalCode: "2000" }
-`);
+`,
+    );
     const refused = await runCli(['plan', cwd], { env: simEnv(sim!.url), cwd });
     expect(refused.code).toBe(1);
     expect(refused.stderr + refused.stdout).toContain('declare postalCodeId next to postalCode "2000"');
@@ -105,7 +115,10 @@ async function withPostalCodeIds(postalCodes: readonly { code: string }[]): Prom
     if (!name.endsWith('.yaml')) continue;
     const file = join(copy, 'tenants', name);
     // Locations quote their postal code ("1000"); addresses give an integer.
-    const text = (await readFile(file, 'utf8')).replace(/postalCode: "(\d+)"/g, (_m, code: string) => `postalCode: "${code}", postalCodeId: ${ids.get(code)}`);
+    const text = (await readFile(file, 'utf8')).replace(
+      /postalCode: "(\d+)"/g,
+      (_m, code: string) => `postalCode: "${code}", postalCodeId: ${ids.get(code)}`,
+    );
     await writeFile(file, text);
   }
   return copy;

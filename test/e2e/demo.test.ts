@@ -15,21 +15,34 @@ async function demoOn(mutate: (dir: string) => Promise<void>): Promise<{ output:
   const out = new PassThrough();
   let output = '';
   out.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const error = await runDemo({ examples: dir, concurrency: 8, color: false, logger: silentLogger, out }).then(() => undefined, (e: unknown) => e);
+  const error = await runDemo({ examples: dir, concurrency: 8, color: false, logger: silentLogger, out }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   return { output, error };
 }
 
 describe('switchboard demo (issue #8)', () => {
   it('CONTRACT §1 demo: plans, applies, re-plans to "No changes.", plans a one-value edit; exit 0 well under 30 s', async () => {
     const begin = performance.now();
-    const { code, stdout, stderr } = await runCli(['demo'], { cwd: await mkdtemp(join(tmpdir(), 'switchboard-demo-cwd-')) });
+    const { code, stdout, stderr } = await runCli(['demo'], {
+      cwd: await mkdtemp(join(tmpdir(), 'switchboard-demo-cwd-')),
+    });
     const seconds = (performance.now() - begin) / 1000;
     expect(stderr).toBe('');
     expect(code).toBe(0);
     expect(seconds).toBeLessThan(30);
     const headings = stdout.split('\n').filter((l) => l.startsWith('── '));
-    expect(headings.map((h) => h.replace(/^── (\d\/5|Done).*$/, '$1'))).toEqual(['1/5', '2/5', '3/5', '4/5', '5/5', 'Done']);
-    const step = (n: number) => stdout.slice(stdout.indexOf(`── ${n}/5`), n === 5 ? stdout.indexOf('── Done') : stdout.indexOf(`── ${n + 1}/5`));
+    expect(headings.map((h) => h.replace(/^── (\d\/5|Done).*$/, '$1'))).toEqual([
+      '1/5',
+      '2/5',
+      '3/5',
+      '4/5',
+      '5/5',
+      'Done',
+    ]);
+    const step = (n: number) =>
+      stdout.slice(stdout.indexOf(`── ${n}/5`), n === 5 ? stdout.indexOf('── Done') : stdout.indexOf(`── ${n + 1}/5`));
     expect(step(1)).toMatch(/Simulator listening on http:\/\/127\.0\.0\.1:\d+/);
     expect(step(2)).toMatch(/\+ tenant\/hooli-be \(Tenant\)/);
     expect(step(2)).toMatch(/Plan: \d+ to create, \d+ to update, 0 to replace, 0 to delete\./);
@@ -54,7 +67,10 @@ describe('switchboard demo (issue #8)', () => {
   it('fails the apply step (exit 1, not a printed success) when a change fails on the platform', async () => {
     // Doc 1 §2.4: billingIds are unique per group; initech (live, undeclared) already holds T-INITECH.
     const { error, output } = await demoOn((dir) =>
-      writeFile(join(dir, 'tenants/clash.yaml'), 'apiVersion: switchboard/v1\nkind: Tenant\nmetadata: { name: clash-co, reseller: north }\nspec:\n  billingId: T-INITECH\n'),
+      writeFile(
+        join(dir, 'tenants/clash.yaml'),
+        'apiVersion: switchboard/v1\nkind: Tenant\nmetadata: { name: clash-co, reseller: north }\nspec:\n  billingId: T-INITECH\n',
+      ),
     );
     expect(error).toBeInstanceOf(DemoStepError);
     expect((error as DemoStepError).exitCode).toBe(1);

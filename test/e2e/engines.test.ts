@@ -30,7 +30,9 @@ describe('engines.node holds', async () => {
   });
 
   it('every runtime dependency of the lockfile runs on the oldest version it names', async () => {
-    const lock = JSON.parse(await readFile(join(REPO_ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockEntry> };
+    const lock = JSON.parse(await readFile(join(REPO_ROOT, 'package-lock.json'), 'utf8')) as {
+      packages: Record<string, LockEntry>;
+    };
     const runtime = Object.entries(lock.packages).filter(([path, entry]) => path !== '' && entry.dev !== true);
     expect(runtime.length).toBeGreaterThan(10);
     const broken = runtime
@@ -40,7 +42,9 @@ describe('engines.node holds', async () => {
   });
 
   it('CI runs the suite on that oldest version, and init pins the same range in a new repository', async () => {
-    const ci = parse(await readFile(join(REPO_ROOT, '.github/workflows/ci.yml'), 'utf8')) as { jobs: { test: { strategy: { matrix: { node: (string | number)[] } } } } };
+    const ci = parse(await readFile(join(REPO_ROOT, '.github/workflows/ci.yml'), 'utf8')) as {
+      jobs: { test: { strategy: { matrix: { node: (string | number)[] } } } };
+    };
     expect(ci.jobs.test.strategy.matrix.node.map(String)).toContain(oldest);
     expect((JSON.parse(packageJson('x')) as { engines: { node: string } }).engines.node).toBe(range);
   });

@@ -27,7 +27,10 @@ async function tempDir(): Promise<string> {
 /** Every file under a folder, relative, sorted. */
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(dir.length + 1)).sort();
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name).slice(dir.length + 1))
+    .sort();
 }
 
 /** Exports with the real CLI, checks the files load, then plans them: the round trip. */
@@ -49,19 +52,32 @@ describe('switchboard export (end to end, real CLI over loopback HTTP)', () => {
   it('CONTRACT §1 export: the default data set round-trips: export, then plan reports "No changes." (exit 0)', async () => {
     const sim = await freshSim();
     const { out, files } = await roundTrip(sim);
-    expect(files).toEqual(['groups/demo-group.yaml', 'resellers/north.yaml', 'resellers/south.yaml', 'tenants/acme-corp.yaml', 'tenants/globex.yaml', 'tenants/initech.yaml']);
+    expect(files).toEqual([
+      'groups/demo-group.yaml',
+      'resellers/north.yaml',
+      'resellers/south.yaml',
+      'tenants/acme-corp.yaml',
+      'tenants/globex.yaml',
+      'tenants/initech.yaml',
+    ]);
     const acme = await readFile(join(out, 'tenants/acme-corp.yaml'), 'utf8');
     // The modeline resolves from the file's folder to the schemas of the switchboard that wrote it.
     const modeline = /^# yaml-language-server: \$schema=(\S+)$/.exec(acme.split('\n')[0] ?? '');
     expect(modeline).not.toBeNull();
-    expect(resolve(out, 'tenants', modeline?.[1] ?? '')).toBe(resolve(import.meta.dirname, '../../schemas/tenant.schema.json'));
+    expect(resolve(out, 'tenants', modeline?.[1] ?? '')).toBe(
+      resolve(import.meta.dirname, '../../schemas/tenant.schema.json'),
+    );
     expect(acme).toContain('metadata: { name: acme-corp, reseller: north }');
     expect(acme).toContain('        - { type: BE geo, entitlement: 10 }');
     expect(acme).toContain('# admins: not exported.');
     expect(acme).toContain('# trunkGroups: not exported.');
     // Distributors cannot be listed: always by uuid.
-    expect(await readFile(join(out, 'resellers/south.yaml'), 'utf8')).toContain('metadata: { name: south, distributor: { uuid: "5d1a7b10-0000-4000-8000-000000000001" } }');
-    expect(await readFile(join(out, 'tenants/initech.yaml'), 'utf8')).toContain('metadata: { name: initech, group: demo-group }');
+    expect(await readFile(join(out, 'resellers/south.yaml'), 'utf8')).toContain(
+      'metadata: { name: south, distributor: { uuid: "5d1a7b10-0000-4000-8000-000000000001" } }',
+    );
+    expect(await readFile(join(out, 'tenants/initech.yaml'), 'utf8')).toContain(
+      'metadata: { name: initech, group: demo-group }',
+    );
   });
 
   it('Doc 2 §4.3–§4.9: objects created through the API (entitlement, address, number link, location, template, suspension, group block list) round-trip', async () => {
@@ -69,23 +85,83 @@ describe('switchboard export (end to end, real CLI over loopback HTTP)', () => {
     const api = await adminApi(sim.url);
     const group = (await api('GET', `${P}/groups`)).body.groups[0].uuid as string;
     const north = (await api('GET', `${P}/resellers?parent=${group}&search=north`)).body.resellers[0].uuid as string;
-    const tenant = (await api('POST', `${P}/tenants`, { name: 'hooli', billingId: 'T-HOOLI', markup: 2.5, owner: { type: 'reseller', uuid: north } })).body.uuid as string;
-    const sub = (await api('POST', `${P}/tenants/${tenant}/subscriptions`, { name: 'hq', billingId: 'T-HOOLI-HQ', uc: 'uc_alpha' })).body.id as number;
+    const tenant = (
+      await api('POST', `${P}/tenants`, {
+        name: 'hooli',
+        billingId: 'T-HOOLI',
+        markup: 2.5,
+        owner: { type: 'reseller', uuid: north },
+      })
+    ).body.uuid as string;
+    const sub = (
+      await api('POST', `${P}/tenants/${tenant}/subscriptions`, { name: 'hq', billingId: 'T-HOOLI-HQ', uc: 'uc_alpha' })
+    ).body.id as number;
     const T = `${P}/tenants/${tenant}/subscriptions/${sub}`;
     expect((await api('PUT', T, { suspensionProfileId: 2 })).status).toBe(200);
     expect((await api('POST', `${T}/entitlements`, { licenseModelId: 2, entitlement: 3 })).status).toBe(200);
-    expect((await api('POST', `${T}/addresses`, { data: { street: 'Rue Haute', number: '10', city: 'Brussels', postalCode: 1000, country: 'Belgium', isoCode: 'BE' } })).status).toBe(201);
+    expect(
+      (
+        await api('POST', `${T}/addresses`, {
+          data: {
+            street: 'Rue Haute',
+            number: '10',
+            city: 'Brussels',
+            postalCode: 1000,
+            country: 'Belgium',
+            isoCode: 'BE',
+          },
+        })
+      ).status,
+    ).toBe(201);
     const postal = (await api('GET', `${P}/public/postal_codes?code=1050`)).body.postalCodes[0].id as number;
-    expect((await api('POST', `${T}/locations`, { street: 'Avenue Louise', number: '54', postalCodeId: postal })).status).toBe(200);
-    expect((await api('POST', `${T}/uc_alpha/templates`, { sku: 'TPL-1', name: 'Std', description: 'yes', location: 'BE', vrp: 'vrp-std', licenses: ['L2', 'L1'] })).status).toBe(204);
-    const plan = (await api('POST', `${P}/groups/${group}/block_list`, { name: 'premium', country: 'Belgium', countryCode: '32', isoCode: 'BE', type: 'block_list' })).body.id as number;
-    expect((await api('POST', `${P}/groups/${group}/block_list/${plan}/prefixes`, { prefix: '+32900', isExact: false, name: 'premium 0900' })).status).toBe(200);
+    expect(
+      (await api('POST', `${T}/locations`, { street: 'Avenue Louise', number: '54', postalCodeId: postal })).status,
+    ).toBe(200);
+    expect(
+      (
+        await api('POST', `${T}/uc_alpha/templates`, {
+          sku: 'TPL-1',
+          name: 'Std',
+          description: 'yes',
+          location: 'BE',
+          vrp: 'vrp-std',
+          licenses: ['L2', 'L1'],
+        })
+      ).status,
+    ).toBe(204);
+    const plan = (
+      await api('POST', `${P}/groups/${group}/block_list`, {
+        name: 'premium',
+        country: 'Belgium',
+        countryCode: '32',
+        isoCode: 'BE',
+        type: 'block_list',
+      })
+    ).body.id as number;
+    expect(
+      (
+        await api('POST', `${P}/groups/${group}/block_list/${plan}/prefixes`, {
+          prefix: '+32900',
+          isExact: false,
+          name: 'premium 0900',
+        })
+      ).status,
+    ).toBe(200);
     // A number of acme-corp's subscription linked to an address (the others have none: not exported).
     const acme = (await api('GET', `${P}/tenants?parent=${north}&search=acme`)).body.tenants[0].uuid as string;
     const main = (await api('GET', `${P}/tenants/${acme}/subscriptions`)).body.subscriptions[0].id as number;
     const A = `${P}/tenants/${acme}/subscriptions/${main}`;
-    await api('POST', `${A}/addresses`, { data: { street: 'Meir', number: '22', city: 'Antwerpen', postalCode: 2000, country: 'Belgium', isoCode: 'BE' } });
-    expect((await api('PUT', `${A}/address_numbers/bulk`, { name: 'link', data: [{ full_address: 'Meir 22, 2000 Antwerpen, Belgium', number: '+3221234563' }] })).status).toBe(200);
+    await api('POST', `${A}/addresses`, {
+      data: { street: 'Meir', number: '22', city: 'Antwerpen', postalCode: 2000, country: 'Belgium', isoCode: 'BE' },
+    });
+    expect(
+      (
+        await api('PUT', `${A}/address_numbers/bulk`, {
+          name: 'link',
+          data: [{ full_address: 'Meir 22, 2000 Antwerpen, Belgium', number: '+3221234563' }],
+        })
+      ).status,
+    ).toBe(200);
 
     const { out } = await roundTrip(sim);
     const hooli = await readFile(join(out, 'tenants/hooli.yaml'), 'utf8');
@@ -111,7 +187,9 @@ describe('switchboard export (end to end, real CLI over loopback HTTP)', () => {
 
   it('round-trips what `switchboard apply examples/` created', async () => {
     const sim = await freshSim();
-    const applied = await runCli(['apply', EXAMPLES, '--yes', '--state-dir', join(await tempDir(), 'state')], { env: simEnv(sim.url) });
+    const applied = await runCli(['apply', EXAMPLES, '--yes', '--state-dir', join(await tempDir(), 'state')], {
+      env: simEnv(sim.url),
+    });
     expect(applied.code).toBe(0);
     const { files, out } = await roundTrip(sim);
     expect(files).toContain('tenants/hooli-be.yaml');
@@ -125,11 +203,17 @@ describe('switchboard export (end to end, real CLI over loopback HTTP)', () => {
     const north = (await api('GET', `${P}/resellers?parent=${group}&search=north`)).body.resellers[0].uuid as string;
     const tenantOnly = await roundTrip(sim, ['--scope', 'tenant/acme-corp']);
     expect(tenantOnly.files).toEqual(['tenants/acme-corp.yaml']);
-    expect(await readFile(join(tenantOnly.out, 'tenants/acme-corp.yaml'), 'utf8')).toMatch(new RegExp(`metadata: \\{ name: acme-corp, reseller: \\{ uuid: "?${north}"? \\} \\}`));
+    expect(await readFile(join(tenantOnly.out, 'tenants/acme-corp.yaml'), 'utf8')).toMatch(
+      new RegExp(`metadata: \\{ name: acme-corp, reseller: \\{ uuid: "?${north}"? \\} \\}`),
+    );
     const reseller = await roundTrip(sim, ['--scope', 'reseller/north']);
     expect(reseller.files).toEqual(['resellers/north.yaml', 'tenants/acme-corp.yaml']);
-    expect(await readFile(join(reseller.out, 'resellers/north.yaml'), 'utf8')).toMatch(new RegExp(`group: \\{ uuid: "?${group}"? \\}`));
-    const unknown = await runCli(['export', '--out', join(await tempDir(), 'x'), '--scope', 'tenant/nope'], { env: simEnv(sim.url) });
+    expect(await readFile(join(reseller.out, 'resellers/north.yaml'), 'utf8')).toMatch(
+      new RegExp(`group: \\{ uuid: "?${group}"? \\}`),
+    );
+    const unknown = await runCli(['export', '--out', join(await tempDir(), 'x'), '--scope', 'tenant/nope'], {
+      env: simEnv(sim.url),
+    });
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('no tenant named "nope" is visible');
   });
@@ -143,7 +227,10 @@ describe('switchboard export (end to end, real CLI over loopback HTTP)', () => {
     expect(refused.stderr).toContain('is not empty');
     await writeFile(join(out, 'tenants/gone.yaml'), before.replace('acme-corp', 'gone'));
     await mkdir(join(out, 'notes'), { recursive: true });
-    await writeFile(join(out, 'tenants/hand-written.yaml'), 'apiVersion: switchboard/v1\nkind: Tenant\nmetadata: { name: hand, group: demo-group }\n');
+    await writeFile(
+      join(out, 'tenants/hand-written.yaml'),
+      'apiVersion: switchboard/v1\nkind: Tenant\nmetadata: { name: hand, group: demo-group }\n',
+    );
     const again = await runCli(['export', '--out', out, '--force'], { env: simEnv(sim.url) });
     expect(again.code).toBe(0);
     expect(await readFile(join(out, 'tenants/acme-corp.yaml'), 'utf8')).toBe(before);

@@ -19,14 +19,25 @@ const REPO_ROOT = resolve(import.meta.dirname, '../..');
 const VERSION = (JSON.parse(await readFile(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 /** Runs a command; never throws for a non-zero exit. */
-function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}, timeout = 60_000): Promise<CliResult> {
+function run(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: Record<string, string> = {},
+  timeout = 60_000,
+): Promise<CliResult> {
   return new Promise((done) => {
     // npm and npx need HOME (their cache) and PATH; no SWITCHBOARD_* of the test's own environment.
     const base = { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? tmpdir(), NO_COLOR: '1' };
-    execFile(command, args, { cwd, env: { ...base, ...env }, timeout, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
-      done({ code, stdout, stderr });
-    });
+    execFile(
+      command,
+      args,
+      { cwd, env: { ...base, ...env }, timeout, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+        done({ code, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -45,7 +56,8 @@ async function modelines(dir: string): Promise<{ file: string; target: string }[
 describe('the packed package, installed into an empty repository', () => {
   let repo: string;
   let sim: RunningSimulator;
-  const switchboard = (args: string[], env: Record<string, string> = {}) => run('npx', ['switchboard', ...args], repo, env);
+  const switchboard = (args: string[], env: Record<string, string> = {}) =>
+    run('npx', ['switchboard', ...args], repo, env);
 
   beforeAll(async () => {
     const packDir = await mkdtemp(join(tmpdir(), 'switchboard-pack-'));
@@ -54,7 +66,13 @@ describe('the packed package, installed into an empty repository', () => {
     expect(packed.code, packed.stderr).toBe(0);
     const [{ filename, files }] = JSON.parse(packed.stdout) as [{ filename: string; files: { path: string }[] }];
     const paths = files.map((f) => f.path);
-    for (const shipped of ['dist/cli/main.js', 'schemas/tenant.schema.json', 'examples/tenants/acme-corp.yaml', 'examples/.github/workflows/apply.yml', 'docs/install.md']) {
+    for (const shipped of [
+      'dist/cli/main.js',
+      'schemas/tenant.schema.json',
+      'examples/tenants/acme-corp.yaml',
+      'examples/.github/workflows/apply.yml',
+      'docs/install.md',
+    ]) {
       expect(paths, shipped).toContain(shipped);
     }
     expect(paths.filter((p) => /^(src|test)\//.test(p))).toEqual([]);
@@ -62,8 +80,27 @@ describe('the packed package, installed into an empty repository', () => {
     repo = await mkdtemp(join(tmpdir(), 'switchboard-installed-'));
     expect((await run('git', ['init', '-q'], repo)).code).toBe(0);
     // One install, from the registry: a registry that cannot be reached fails here, loudly.
-    const installed = await run('npm', ['install', '--save-dev', '--no-audit', '--no-fund', '--fetch-retries=1', '--fetch-retry-mintimeout=1000', '--fetch-retry-maxtimeout=5000', '--fetch-timeout=30000', join(packDir, filename)], repo, {}, 120_000);
-    expect(installed.code, `npm install of the packed tarball failed (is the npm registry reachable?):\n${installed.stderr}`).toBe(0);
+    const installed = await run(
+      'npm',
+      [
+        'install',
+        '--save-dev',
+        '--no-audit',
+        '--no-fund',
+        '--fetch-retries=1',
+        '--fetch-retry-mintimeout=1000',
+        '--fetch-retry-maxtimeout=5000',
+        '--fetch-timeout=30000',
+        join(packDir, filename),
+      ],
+      repo,
+      {},
+      120_000,
+    );
+    expect(
+      installed.code,
+      `npm install of the packed tarball failed (is the npm registry reachable?):\n${installed.stderr}`,
+    ).toBe(0);
     sim = await startSimulator({ port: 0 });
   }, 150_000);
 
@@ -106,7 +143,10 @@ describe('the packed package, installed into an empty repository', () => {
   }, 90_000);
 
   it('sim serves from the installed package', async () => {
-    const child = spawn(join(repo, 'node_modules/.bin/switchboard'), ['sim', '--port', '0'], { cwd: repo, env: { PATH: process.env['PATH'] ?? '' } });
+    const child = spawn(join(repo, 'node_modules/.bin/switchboard'), ['sim', '--port', '0'], {
+      cwd: repo,
+      env: { PATH: process.env['PATH'] ?? '' },
+    });
     try {
       const url = await new Promise<string>((found, failed) => {
         let out = '';
@@ -133,7 +173,10 @@ describe('the packed package, installed into an empty repository', () => {
       expect(existsSync(target), `${file}: ${target}`).toBe(true);
       expect(target.startsWith(join(repo, 'node_modules/switchboard/schemas/')), `${file}: ${target}`).toBe(true);
     }
-    const settings = JSON.parse(await readFile(join(repo, '.vscode/settings.json'), 'utf8')) as { 'yaml.schemas': Record<string, string[]> };
-    for (const schema of Object.keys(settings['yaml.schemas'])) expect(existsSync(resolve(repo, schema)), schema).toBe(true);
+    const settings = JSON.parse(await readFile(join(repo, '.vscode/settings.json'), 'utf8')) as {
+      'yaml.schemas': Record<string, string[]>;
+    };
+    for (const schema of Object.keys(settings['yaml.schemas']))
+      expect(existsSync(resolve(repo, schema)), schema).toBe(true);
   });
 });

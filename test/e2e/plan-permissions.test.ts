@@ -22,17 +22,24 @@ describe('plan --no-check-permissions: planned by a read-only user, applied by a
   });
   const as = (user: string) => ({ env: simEnv(sim.url, user), cwd: dir });
 
-  it('without the option the reader\'s plan is refused (exit 3, SB_PERMISSION per change it may not make)', async () => {
+  it("without the option the reader's plan is refused (exit 3, SB_PERMISSION per change it may not make)", async () => {
     const refused = await runCli(['plan', EXAMPLES, '--detailed-exitcode'], as('reader'));
     expect(refused.code, refused.stderr).toBe(3);
-    expect(refused.stdout).toMatch(/SB_PERMISSION tenant\/hooli-be: POST \/api\/v01\/draas\/demo\/tenants is not allowed/);
+    expect(refused.stdout).toMatch(
+      /SB_PERMISSION tenant\/hooli-be: POST \/api\/v01\/draas\/demo\/tenants is not allowed/,
+    );
   });
 
-  it('with it the plan has changes (exit 2) and says the permissions were not checked; apply checks the applying user\'s', async () => {
-    const planned = await runCli(['plan', EXAMPLES, '--detailed-exitcode', '--no-check-permissions', '--out', 'plan.json'], as('reader'));
+  it("with it the plan has changes (exit 2) and says the permissions were not checked; apply checks the applying user's", async () => {
+    const planned = await runCli(
+      ['plan', EXAMPLES, '--detailed-exitcode', '--no-check-permissions', '--out', 'plan.json'],
+      as('reader'),
+    );
     expect(planned.code, planned.stderr).toBe(2);
     expect(planned.stdout).not.toContain('SB_PERMISSION ');
-    expect(planned.stdout).toContain("SB_PERMISSIONS_NOT_CHECKED: planned with --no-check-permissions: the planning user's api_rules were not checked");
+    expect(planned.stdout).toContain(
+      "SB_PERMISSIONS_NOT_CHECKED: planned with --no-check-permissions: the planning user's api_rules were not checked",
+    );
 
     const byReader = await runCli(['apply', EXAMPLES, '--plan', 'plan.json', '--yes'], as('reader'));
     expect(byReader.code).toBe(3);

@@ -77,28 +77,56 @@ describe('switchboard plan (end to end, real CLI over loopback HTTP)', () => {
     const subs = await api('GET', `${P}/tenants/${acmeUuid}/subscriptions`);
     const main = subs.body.subscriptions.find((s: { name: string }) => s.name === 'main').id as number;
     for (const street of ['Rue A', 'Rue B', 'Rue C', 'Rue D', 'Rue E']) {
-      const created = await api('POST', `${P}/tenants/${acmeUuid}/subscriptions/${main}/locations`, { street, number: '1', postalCodeId });
+      const created = await api('POST', `${P}/tenants/${acmeUuid}/subscriptions/${main}/locations`, {
+        street,
+        number: '1',
+        postalCodeId,
+      });
       expect(created.status).toBe(200);
     }
     const keepFour = (streets: string[]) =>
-      acme(`  subscriptions:\n    - name: main\n      billingId: T-ACME-MAIN\n      locations:\n${streets.map((s) => `        - { street: ${s}, number: "1", postalCode: "1000" }`).join('\n')}\n`, ', prune: true');
+      acme(
+        `  subscriptions:\n    - name: main\n      billingId: T-ACME-MAIN\n      locations:\n${streets.map((s) => `        - { street: ${s}, number: "1", postalCode: "1000" }`).join('\n')}\n`,
+        ', prune: true',
+      );
 
-    const small = await runCli(['plan', await manifestDir({ 'acme.yaml': keepFour(['Rue A', 'Rue B', 'Rue C', 'Rue D']) }), '--format', 'json'], { env: simEnv(sim.url) });
+    const small = await runCli(
+      ['plan', await manifestDir({ 'acme.yaml': keepFour(['Rue A', 'Rue B', 'Rue C', 'Rue D']) }), '--format', 'json'],
+      { env: simEnv(sim.url) },
+    );
     const plan = JSON.parse(small.stdout);
-    expect(plan.changes.map((c: { action: string; address: string }) => `${c.action} ${c.address}`)).toEqual(['delete tenant/acme-corp/subscription/main/location/Rue E 1 1000']);
+    expect(plan.changes.map((c: { action: string; address: string }) => `${c.action} ${c.address}`)).toEqual([
+      'delete tenant/acme-corp/subscription/main/location/Rue E 1 1000',
+    ]);
     expect(plan.changes[0].reason).toMatch(/not declared in tenant\/acme-corp\/subscription\/main/);
     expect(small.code).toBe(0);
 
-    const all = await runCli(['plan', await manifestDir({ 'acme.yaml': keepFour([]).replace('locations:\n', 'locations: []\n') })], { env: simEnv(sim.url) });
+    const all = await runCli(
+      ['plan', await manifestDir({ 'acme.yaml': keepFour([]).replace('locations:\n', 'locations: []\n') })],
+      { env: simEnv(sim.url) },
+    );
     expect(all.code).toBe(3);
     expect(all.stdout).toContain('SB_DELETE_THRESHOLD');
-    const allowed = await runCli(['plan', await manifestDir({ 'acme.yaml': keepFour([]).replace('locations:\n', 'locations: []\n') }), '--max-delete-percent', '100'], { env: simEnv(sim.url) });
+    const allowed = await runCli(
+      [
+        'plan',
+        await manifestDir({ 'acme.yaml': keepFour([]).replace('locations:\n', 'locations: []\n') }),
+        '--max-delete-percent',
+        '100',
+      ],
+      { env: simEnv(sim.url) },
+    );
     expect(allowed.code).toBe(0);
     expect(allowed.stdout).toContain('Plan: 0 to create, 0 to update, 0 to replace, 5 to delete.');
   });
 
   it("a read-only user's plan reports the missing roles and exits 3 (CONTRACT §3.3)", async () => {
-    const dir = await manifestDir({ 'acme.yaml': acme(`  admins:\n    - { email: new-admin@acme.example, firstName: Ada }\n`).replace('markup: 4', 'markup: 9') });
+    const dir = await manifestDir({
+      'acme.yaml': acme(`  admins:\n    - { email: new-admin@acme.example, firstName: Ada }\n`).replace(
+        'markup: 4',
+        'markup: 9',
+      ),
+    });
     const result = await runCli(['plan', dir], { env: simEnv(sim.url, 'reader') });
     expect(result.code).toBe(3);
     expect(result.stdout).toContain('role tenants.instance.update');

@@ -53,11 +53,16 @@ describe('providers in plans (end to end)', () => {
     ]);
 
     // A change claiming another provider than the fresh plan gives it is stale (exit 3).
-    const tampered = { ...plan, changes: plan.changes.map((c) => ({ ...c, provider: c.provider === 'platform' ? 'routing' : 'platform' })) };
+    const tampered = {
+      ...plan,
+      changes: plan.changes.map((c) => ({ ...c, provider: c.provider === 'platform' ? 'routing' : 'platform' })),
+    };
     await writeFile(file, JSON.stringify(tampered));
     const stale = await runCli(['apply', '.', '--plan', file, '--yes'], { env, cwd });
     expect(stale.code).toBe(3);
-    expect(stale.stderr).toContain('tenant/provider-co: the plan would now make it through the platform provider (saved: routing)');
+    expect(stale.stderr).toContain(
+      'tenant/provider-co: the plan would now make it through the platform provider (saved: routing)',
+    );
 
     // Written before changes named their provider: each gets it from its kind.
     const old = { ...plan, changes: plan.changes.map(({ provider: _provider, ...rest }) => rest) };

@@ -24,7 +24,12 @@ spec:
 /** Forwards to the simulator; the n-th POST of a tenant is answered 429 with `refuse(n)` as its Retry-After, when that gives one. */
 async function startProxy(upstream: string): Promise<typeof proxy> {
   const target = new URL(upstream);
-  const state = { url: '', server: undefined as unknown as Server, tenantPosts: 0, refuse: (_n: number): string | undefined => undefined };
+  const state = {
+    url: '',
+    server: undefined as unknown as Server,
+    tenantPosts: 0,
+    refuse: (_n: number): string | undefined => undefined,
+  };
   state.server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -37,10 +42,19 @@ async function startProxy(upstream: string): Promise<typeof proxy> {
           return;
         }
       }
-      const forward = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      });
+      const forward = request(
+        {
+          host: target.hostname,
+          port: target.port,
+          method: req.method,
+          path: req.url,
+          headers: { ...req.headers, host: target.host },
+        },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
       forward.on('error', () => res.socket?.destroy());
       forward.end(Buffer.concat(chunks));
     });
@@ -94,7 +108,9 @@ describe('a create answered 429 (apply, end to end)', () => {
     const cwd = await manifestDir({ 'far.yaml': tenant('far-co') });
     const applied = await runCli(['apply', '.', '--yes'], { env: simEnv(proxy.url), cwd });
     expect(applied.code).toBe(1);
-    expect(applied.stdout).toMatch(/POST \/api\/v01\/draas\/demo\/tenants → 429: rate limited by the platform; Retry-After asks for \d+ s, beyond the retry budget/);
+    expect(applied.stdout).toMatch(
+      /POST \/api\/v01\/draas\/demo\/tenants → 429: rate limited by the platform; Retry-After asks for \d+ s, beyond the retry budget/,
+    );
     expect(applied.stderr).not.toContain('TimeoutOverflowWarning');
     expect(proxy.tenantPosts).toBe(1);
   });

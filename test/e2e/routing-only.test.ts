@@ -23,7 +23,11 @@ afterAll(async () => {
 describe('a manifest set of only RoutingTable documents (issue #7)', () => {
   it('needs only the routing engine: no platform url or credentials, no platform request', async () => {
     const env = { SWITCHBOARD_RE_URL: sim.url, SWITCHBOARD_RE_USERNAME: 'routing', SWITCHBOARD_RE_PASSWORD: 'routing' };
-    const dir = await manifestDir({ 'routes.yaml': table('    - { number: "+3229990001", route: trunk-7, priority: 10 }\n    - { number: "+3229990002", route: trunk-8 }\n') });
+    const dir = await manifestDir({
+      'routes.yaml': table(
+        '    - { number: "+3229990001", route: trunk-7, priority: 10 }\n    - { number: "+3229990002", route: trunk-8 }\n',
+      ),
+    });
     const before = (await (await fetch(`${sim.url}/_sim/stats`)).json()) as Record<string, unknown>;
     const applied = await runCli(['apply', dir, '--yes'], { env });
     expect(applied.stderr).toBe('');
@@ -32,14 +36,23 @@ describe('a manifest set of only RoutingTable documents (issue #7)', () => {
     const again = await runCli(['plan', dir, '--detailed-exitcode'], { env });
     expect(again.stdout).toContain('No changes.');
     expect(again.code).toBe(0);
-    const after = (await (await fetch(`${sim.url}/_sim/stats`)).json()) as { byRoute?: Record<string, unknown>; routes?: Record<string, unknown> };
+    const after = (await (await fetch(`${sim.url}/_sim/stats`)).json()) as {
+      byRoute?: Record<string, unknown>;
+      routes?: Record<string, unknown>;
+    };
     expect(JSON.stringify(after)).not.toContain('/auth/login');
     expect(JSON.stringify(before)).not.toContain('/auth/login');
   });
 
   it('a platform document still needs the platform connection, with a message saying so', async () => {
-    await expect(loadConnection({ env: { SWITCHBOARD_RE_URL: sim.url }, platform: true, cwd: '/' })).rejects.toThrow(/SWITCHBOARD_URL is not set/);
-    const routingOnly = await loadConnection({ env: { SWITCHBOARD_RE_URL: sim.url, SWITCHBOARD_RE_TOKEN: 'routing-token' }, platform: false, cwd: '/' });
+    await expect(loadConnection({ env: { SWITCHBOARD_RE_URL: sim.url }, platform: true, cwd: '/' })).rejects.toThrow(
+      /SWITCHBOARD_URL is not set/,
+    );
+    const routingOnly = await loadConnection({
+      env: { SWITCHBOARD_RE_URL: sim.url, SWITCHBOARD_RE_TOKEN: 'routing-token' },
+      platform: false,
+      cwd: '/',
+    });
     expect(routingOnly.routingEngine).toMatchObject({ url: sim.url, auth: { token: 'routing-token' } });
   });
 });

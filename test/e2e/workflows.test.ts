@@ -68,8 +68,14 @@ describe('examples/.github/workflows: the shell steps, run against a simulator (
     FAKE_GH_STATE: ghState,
     ...extra,
   });
-  const step = (workflow: Workflow, job: string, name: string, cwd: string, ctx: ExpressionContext, env?: Record<string, string>): Promise<StepResult> =>
-    runStep({ workflow, job, step: name, cwd, context: ctx, runnerEnv: runnerEnv(env) });
+  const step = (
+    workflow: Workflow,
+    job: string,
+    name: string,
+    cwd: string,
+    ctx: ExpressionContext,
+    env?: Record<string, string>,
+  ): Promise<StepResult> => runStep({ workflow, job, step: name, cwd, context: ctx, runnerEnv: runnerEnv(env) });
 
   /** A checkout of main: examples/ as manifests/, and the last-applied record once apply.yml committed one. */
   async function checkout(): Promise<string> {
@@ -123,7 +129,10 @@ describe('examples/.github/workflows: the shell steps, run against a simulator (
     expect(md).toMatch(/^### switchboard plan\n/);
     expect(md).toContain('tenant/hooli-be');
     expect(planned.summary).toBe(md);
-    const json = JSON.parse(await readFile(join(reviewed, 'plan.json'), 'utf8')) as { formatVersion: number; summary: { create: number } };
+    const json = JSON.parse(await readFile(join(reviewed, 'plan.json'), 'utf8')) as {
+      formatVersion: number;
+      summary: { create: number };
+    };
     expect(json.formatVersion).toBe(1);
     expect(json.summary.create).toBeGreaterThan(0);
 
@@ -143,7 +152,12 @@ describe('examples/.github/workflows: the shell steps, run against a simulator (
 
   it('plan.yml: invalid manifests fail the job (exit 1) and the comment shows the errors', async () => {
     await fakeGitHub(ghState);
-    const dir = await pullRequest((manifests) => writeFile(join(manifests, 'broken.yaml'), 'apiVersion: switchboard/v1\nkind: Tenant\nmetadata: { name: broken, reseller: north }\nspec: { billingID: X }\n'));
+    const dir = await pullRequest((manifests) =>
+      writeFile(
+        join(manifests, 'broken.yaml'),
+        'apiVersion: switchboard/v1\nkind: Tenant\nmetadata: { name: broken, reseller: north }\nspec: { billingID: X }\n',
+      ),
+    );
     const ctx = context();
     const validated = await step(plan, 'plan', 'Validate the manifests', dir, ctx);
     expect(validated.code).toBe(1);
@@ -154,13 +168,15 @@ describe('examples/.github/workflows: the shell steps, run against a simulator (
     expect(body).toMatch(/broken\.yaml:4:\d+: error SB_UNKNOWN_FIELD/);
   }, 60_000);
 
-  it('plan.yml: a symbolic link among the pull request\'s manifests is refused before switchboard runs', async () => {
+  it("plan.yml: a symbolic link among the pull request's manifests is refused before switchboard runs", async () => {
     const dir = await checkout();
     await cp(EXAMPLES, join(dir, 'pull-request/manifests'), { recursive: true });
     await symlink('/etc/hostname', join(dir, 'pull-request/manifests/tenants/hosts.csv'));
     const taken = await step(plan, 'plan', 'Take the manifests from the pull request', dir, context());
     expect(taken.code).toBe(1);
-    expect(taken.stdout).toContain("::error::The pull request's manifests hold a symbolic link (manifests/tenants/hosts.csv): refused.");
+    expect(taken.stdout).toContain(
+      "::error::The pull request's manifests hold a symbolic link (manifests/tenants/hosts.csv): refused.",
+    );
   });
 
   it('every step that runs switchboard fails when switchboard fails (no pipe, subshell or `set +e` hides it)', async () => {
@@ -171,7 +187,15 @@ describe('examples/.github/workflows: the shell steps, run against a simulator (
       for (const [job, { steps }] of Object.entries(workflow.jobs)) {
         for (const s of steps.filter((x) => x.run?.includes('npx switchboard'))) {
           const dir = await checkout();
-          const result = await runStep({ workflow, job, step: s.name ?? s.id ?? '', cwd: dir, context: context(), runnerEnv: runnerEnv(), binFirst: bin });
+          const result = await runStep({
+            workflow,
+            job,
+            step: s.name ?? s.id ?? '',
+            cwd: dir,
+            context: context(),
+            runnerEnv: runnerEnv(),
+            binFirst: bin,
+          });
           expect(result.code, `${workflow.name}: ${s.name}`).not.toBe(0);
           expect(result.stderr, `${workflow.name}: ${s.name}`).toContain('simulated failure');
           checked++;
@@ -182,12 +206,20 @@ describe('examples/.github/workflows: the shell steps, run against a simulator (
     // The same Validate step under GitHub's default shell (no `shell: bash`): bash -e, no pipefail, exit 0.
     const { defaults: _bash, ...withoutShell } = plan;
     const dir = await checkout();
-    const hidden = await runStep({ workflow: withoutShell, job: 'plan', step: 'validate', cwd: dir, context: context(), runnerEnv: runnerEnv(), binFirst: bin });
+    const hidden = await runStep({
+      workflow: withoutShell,
+      job: 'plan',
+      step: 'validate',
+      cwd: dir,
+      context: context(),
+      runnerEnv: runnerEnv(),
+      binFirst: bin,
+    });
     expect(hidden.stderr).toContain('simulated failure');
     expect(hidden.code).toBe(0);
   }, 60_000);
 
-  it('apply.yml: finds the merged PR\'s plan artifact, applies exactly that plan, commits the last-applied record', async () => {
+  it("apply.yml: finds the merged PR's plan artifact, applies exactly that plan, commits the last-applied record", async () => {
     await fakeGitHub(ghState, {
       pulls: { [MERGE]: [{ number: 7, merged_at: '2026-11-22T10:00:00Z', head: { sha: HEAD } }] },
       artifacts: [{ name: `switchboard-plan-${HEAD}`, expired: false, workflow_run: { id: 4242 } }],
@@ -289,11 +321,16 @@ describe('examples/.github/workflows: the shell steps, run against a simulator (
     const applied = await step(apply, 'apply', 'Apply', fresh, ctx2);
     expect(applied.code, applied.stderr).toBe(0);
     expect(applied.stdout).toContain('No reviewed plan for this commit: planning and applying.');
-    expect(((await api('GET', `/api/v01/draas/demo/tenants/${acme}`)).body as { markups: { markup: number }[] }).markups[0]?.markup).toBe(6);
+    expect(
+      ((await api('GET', `/api/v01/draas/demo/tenants/${acme}`)).body as { markups: { markup: number }[] }).markups[0]
+        ?.markup,
+    ).toBe(6);
   }, 90_000);
 
   async function tenantUuid(name: string): Promise<string> {
-    const state = (await (await fetch(`${sim.url}/_sim/state`)).json()) as { tables: { tenants: { name: string; uuid: string }[] } };
+    const state = (await (await fetch(`${sim.url}/_sim/state`)).json()) as {
+      tables: { tenants: { name: string; uuid: string }[] };
+    };
     const uuid = state.tables.tenants.find((t) => t.name === name)?.uuid;
     if (!uuid) throw new Error(`no tenant ${name}`);
     return uuid;
@@ -350,14 +387,24 @@ describe('README "GitOps": rehearsing a pull request on a simulator loaded from 
     const inProd = await planJson(pr, { env: simEnv(prod.url), cwd: prodDir });
     expect(inProd.changes.map((c) => `${c.action} ${c.address}`)).toEqual(['update tenant/acme-corp']);
     const inCopy = await planJson(pr, onCopy);
-    expect(inCopy.changes).toContainEqual(expect.objectContaining({ action: 'update', address: 'tenant/acme-corp', patch: [{ op: 'replace', path: '/markup', value: 6 }] }));
+    expect(inCopy.changes).toContainEqual(
+      expect.objectContaining({
+        action: 'update',
+        address: 'tenant/acme-corp',
+        patch: [{ op: 'replace', path: '/markup', value: 6 }],
+      }),
+    );
     // What export leaves out (README "Adopting an existing platform"): administrators, write-only values, trunk-group lists, routing tables.
     // Everything else is what export cannot read (README "Adopting an existing platform"): administrators, write-only
     // values, trunk groups' lists, routing tables.
     const writeOnly: Record<string, string[]> = { Entitlement: ['externalReference'], Reseller: ['suspensionProfile'] };
     for (const c of inCopy.changes.filter((x) => x.address !== 'tenant/acme-corp')) {
       const what = `${c.action} ${c.address}`;
-      if (c.kind in writeOnly) expect(Object.keys(c.after ?? {}).every((f) => writeOnly[c.kind]?.includes(f)), what).toBe(true);
+      if (c.kind in writeOnly)
+        expect(
+          Object.keys(c.after ?? {}).every((f) => writeOnly[c.kind]?.includes(f)),
+          what,
+        ).toBe(true);
       else if (c.kind === 'Administrator' || c.kind === 'RoutingRow') expect(c.action, what).toBe('create');
       else expect(c.address, what).toMatch(/\/trunkgroup\/\d+\/(block|allow)_list\//);
     }
@@ -380,7 +427,13 @@ describe('README "GitOps": rehearsing a pull request on a simulator loaded from 
 });
 
 interface PlanJson {
-  changes: { action: string; address: string; kind: string; after?: Record<string, unknown> | null; patch?: unknown[] }[];
+  changes: {
+    action: string;
+    address: string;
+    kind: string;
+    after?: Record<string, unknown> | null;
+    patch?: unknown[];
+  }[];
 }
 async function planJson(path: string, options: { env: Record<string, string>; cwd: string }): Promise<PlanJson> {
   const result = await runCli(['plan', path, '--format', 'json'], options);

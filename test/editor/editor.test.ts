@@ -15,7 +15,16 @@ const REPO_ROOT = resolve(import.meta.dirname, '../..');
 
 /** The read-only (and misplaced) fields the CLI rejects, which completion must not offer. */
 const NOT_IN_TENANT_SPEC = ['uuid', 'owner', 'markups', 'numberOfSubscriptions', 'name', 'suspensionProfile'];
-const NOT_IN_SUBSCRIPTION = ['id', 'licenses', 'suspensionProfileId', 'numberOfUsers', 'numberOfTrunkgroups', 'phoneNumbers', 'isDeletable', 'assignedEntities'];
+const NOT_IN_SUBSCRIPTION = [
+  'id',
+  'licenses',
+  'suspensionProfileId',
+  'numberOfUsers',
+  'numberOfTrunkgroups',
+  'phoneNumbers',
+  'isDeletable',
+  'assignedEntities',
+];
 
 let repo: string;
 let server: LanguageServer;
@@ -28,7 +37,11 @@ beforeAll(async () => {
   await symlink(REPO_ROOT, join(repo, 'node_modules/switchboard'));
   // The YAML extension sends the `yaml.*` settings of .vscode/settings.json as the `yaml` section.
   const vscode = JSON.parse(await readFile(join(repo, '.vscode/settings.json'), 'utf8')) as Record<string, unknown>;
-  const settings: YamlSettings = Object.fromEntries(Object.entries(vscode).filter(([k]) => k.startsWith('yaml.')).map(([k, v]) => [k.slice(5), v]));
+  const settings: YamlSettings = Object.fromEntries(
+    Object.entries(vscode)
+      .filter(([k]) => k.startsWith('yaml.'))
+      .map(([k, v]) => [k.slice(5), v]),
+  );
   server = await LanguageServer.start(repo, settings);
 }, 60_000);
 
@@ -47,7 +60,7 @@ describe('yaml-language-server on a scaffolded repository', () => {
     }
   });
 
-  it('hover shows a field\'s description, as written (no escaped backticks)', async () => {
+  it("hover shows a field's description, as written (no escaped backticks)", async () => {
     const file = inRepo('manifests/tenants/example-tenant.yaml');
     const lines = (await readFile(file, 'utf8')).split('\n');
     const line = lines.findIndex((l) => l.startsWith('  markup:'));
@@ -63,20 +76,27 @@ describe('yaml-language-server on a scaffolded repository', () => {
     const text = await readFile(inRepo('manifests/tenants/example-tenant.yaml'), 'utf8');
     const withLine = `${text}  \n`;
     await server.open(file, withLine);
-    const labels = (await server.completion(file, { line: withLine.split('\n').length - 2, character: 2 })).map((i) => i.label);
+    const labels = (await server.completion(file, { line: withLine.split('\n').length - 2, character: 2 })).map(
+      (i) => i.label,
+    );
     expect(labels).toEqual(expect.arrayContaining(['admins', 'subscriptions']));
     for (const field of NOT_IN_TENANT_SPEC) expect(labels, field).not.toContain(field);
 
     const sub = inRepo('manifests/tenants/subscription.yaml');
     const subText = `${text}  subscriptions:\n    - name: main\n      billingId: T-MAIN\n      \n`;
     await server.open(sub, subText);
-    const subLabels = (await server.completion(sub, { line: subText.split('\n').length - 2, character: 6 })).map((i) => i.label);
+    const subLabels = (await server.completion(sub, { line: subText.split('\n').length - 2, character: 6 })).map(
+      (i) => i.label,
+    );
     expect(subLabels).toEqual(expect.arrayContaining(['uc', 'entitlements', 'suspensionProfile']));
     for (const field of NOT_IN_SUBSCRIPTION) expect(subLabels, field).not.toContain(field);
   });
 
   it('a misspelt field gets a diagnostic; a read-only one says why, not "Matches a schema that is not allowed"', async () => {
-    const text = (await readFile(inRepo('manifests/tenants/example-tenant.yaml'), 'utf8')).replace('  markup: 0\n', '  markupp: 0\n  uuid: 9f00aa00-0000-4000-8000-000000000001\n');
+    const text = (await readFile(inRepo('manifests/tenants/example-tenant.yaml'), 'utf8')).replace(
+      '  markup: 0\n',
+      '  markupp: 0\n  uuid: 9f00aa00-0000-4000-8000-000000000001\n',
+    );
     const diagnostics = await server.open(inRepo('manifests/tenants/misspelt.yaml'), text);
     const messages = diagnostics.map((d) => `${d.range.start.line}: ${d.message}`);
     const line = text.split('\n').indexOf('  markupp: 0');
@@ -86,9 +106,12 @@ describe('yaml-language-server on a scaffolded repository', () => {
   });
 
   it('a manifest without a modeline is checked through .vscode/settings.json', async () => {
-    const text = 'apiVersion: switchboard/v1\nkind: Tenant\nmetadata: { name: t, group: example-group }\nspec:\n  billingId: T\n  markupp: 1\n';
+    const text =
+      'apiVersion: switchboard/v1\nkind: Tenant\nmetadata: { name: t, group: example-group }\nspec:\n  billingId: T\n  markupp: 1\n';
     const diagnostics = await server.open(inRepo('manifests/tenants/no-modeline.yaml'), text);
     expect(diagnostics.map((d) => d.message)).toContain('Property markupp is not allowed.');
-    expect(await server.hover(inRepo('manifests/tenants/no-modeline.yaml'), { line: 4, character: 3 })).toContain('billing');
+    expect(await server.hover(inRepo('manifests/tenants/no-modeline.yaml'), { line: 4, character: 3 })).toContain(
+      'billing',
+    );
   });
 });

@@ -9,7 +9,10 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const SERVER = join(dirname(createRequire(import.meta.url).resolve('yaml-language-server/package.json')), 'bin/yaml-language-server');
+const SERVER = join(
+  dirname(createRequire(import.meta.url).resolve('yaml-language-server/package.json')),
+  'bin/yaml-language-server',
+);
 
 export interface Position {
   line: number;
@@ -42,7 +45,10 @@ export class LanguageServer {
   private readonly waiters: { uri: string; resolve: (d: Diagnostic[]) => void }[] = [];
   private stderr = '';
 
-  private constructor(private readonly child: ChildProcessWithoutNullStreams, private readonly settings: YamlSettings) {
+  private constructor(
+    private readonly child: ChildProcessWithoutNullStreams,
+    private readonly settings: YamlSettings,
+  ) {
     child.stdout.on('data', (chunk: Buffer) => this.receive(chunk));
     child.stderr.on('data', (chunk: Buffer) => (this.stderr += chunk.toString()));
     child.on('exit', () => {
@@ -61,7 +67,11 @@ export class LanguageServer {
       workspaceFolders: [{ uri: rootUri, name: 'repo' }],
       capabilities: {
         workspace: { configuration: true },
-        textDocument: { hover: { contentFormat: ['markdown', 'plaintext'] }, completion: { completionItem: { snippetSupport: true } }, publishDiagnostics: {} },
+        textDocument: {
+          hover: { contentFormat: ['markdown', 'plaintext'] },
+          completion: { completionItem: { snippetSupport: true } },
+          publishDiagnostics: {},
+        },
       },
     });
     server.notify('initialized', {});
@@ -78,12 +88,18 @@ export class LanguageServer {
   }
 
   async hover(file: string, at: Position): Promise<string> {
-    const result = (await this.request('textDocument/hover', { textDocument: { uri: pathToFileURL(file).href }, position: at })) as { contents?: { value?: string } } | null;
+    const result = (await this.request('textDocument/hover', {
+      textDocument: { uri: pathToFileURL(file).href },
+      position: at,
+    })) as { contents?: { value?: string } } | null;
     return result?.contents?.value ?? '';
   }
 
   async completion(file: string, at: Position): Promise<CompletionItem[]> {
-    const result = (await this.request('textDocument/completion', { textDocument: { uri: pathToFileURL(file).href }, position: at })) as { items?: CompletionItem[] } | CompletionItem[] | null;
+    const result = (await this.request('textDocument/completion', {
+      textDocument: { uri: pathToFileURL(file).href },
+      position: at,
+    })) as { items?: CompletionItem[] } | CompletionItem[] | null;
     return Array.isArray(result) ? result : (result?.items ?? []);
   }
 
@@ -146,7 +162,9 @@ export class LanguageServer {
     let result: unknown = null;
     if (message.method === 'workspace/configuration') {
       const items = (message.params as { items: { section?: string }[] }).items;
-      result = items.map((item) => (item.section === 'yaml' ? this.settings : item.section === 'http' ? { proxy: '', proxyStrictSSL: false } : {}));
+      result = items.map((item) =>
+        item.section === 'yaml' ? this.settings : item.section === 'http' ? { proxy: '', proxyStrictSSL: false } : {},
+      );
     }
     this.send({ jsonrpc: '2.0', id: message.id, result });
   }

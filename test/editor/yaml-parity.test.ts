@@ -19,8 +19,10 @@ const SCHEMAS = resolve(import.meta.dirname, '../../schemas');
 const SLOTS: Record<string, (value: string) => string> = {
   'markup (number)': (v) => `spec:\n  billingId: T-1\n  markup: ${v}\n`,
   'billingId (string)': (v) => `spec:\n  billingId: ${v}\n`,
-  'entitlement (integer)': (v) => `spec:\n  billingId: T-1\n  subscriptions:\n    - name: main\n      billingId: T-2\n      entitlements:\n        - type: BE geo\n          entitlement: ${v}\n`,
-  'suspensionProfile (string or null)': (v) => `spec:\n  billingId: T-1\n  subscriptions:\n    - name: main\n      billingId: T-2\n      suspensionProfile: ${v}\n`,
+  'entitlement (integer)': (v) =>
+    `spec:\n  billingId: T-1\n  subscriptions:\n    - name: main\n      billingId: T-2\n      entitlements:\n        - type: BE geo\n          entitlement: ${v}\n`,
+  'suspensionProfile (string or null)': (v) =>
+    `spec:\n  billingId: T-1\n  subscriptions:\n    - name: main\n      billingId: T-2\n      suspensionProfile: ${v}\n`,
   'prune (boolean)': () => `spec:\n  billingId: T-1\n`, // the value goes to metadata.prune
 };
 // metadata.prune is a boolean: its slot writes the value into metadata instead.
@@ -49,7 +51,9 @@ afterAll(async () => {
 
 describe('the CLI and yaml-language-server read YAML alike (YAML 1.2 core schema)', () => {
   it('accept and reject the same documents, for every case in a field of every type', async () => {
-    const cases = SCALAR_CASES.flatMap((scalar) => Object.entries(SLOTS).map(([slot, body]) => ({ scalar, slot, body })));
+    const cases = SCALAR_CASES.flatMap((scalar) =>
+      Object.entries(SLOTS).map(([slot, body]) => ({ scalar, slot, body })),
+    );
     const disagreements: string[] = [];
     const nonFinite = new Set<string>();
     const results = await Promise.all(
@@ -62,7 +66,9 @@ describe('the CLI and yaml-language-server read YAML alike (YAML 1.2 core schema
       }),
     );
     for (const { scalar, slot, file, editor } of results) {
-      const cli = (await runValidate([file], { format: 'text', env: {} })).result.diagnostics.filter((d) => d.severity === 'error');
+      const cli = (await runValidate([file], { format: 'text', env: {} })).result.diagnostics.filter(
+        (d) => d.severity === 'error',
+      );
       const cliAccepts = cli.length === 0;
       const editorAccepts = editor.length === 0;
       if (cliAccepts === editorAccepts) continue;
@@ -71,7 +77,15 @@ describe('the CLI and yaml-language-server read YAML alike (YAML 1.2 core schema
         continue;
       }
       const said = (accepts: boolean, messages: string[]) => (accepts ? 'accepts' : `rejects (${messages.join('; ')})`);
-      disagreements.push(`${slot}: ${JSON.stringify(scalar)}: CLI ${said(cliAccepts, cli.map((d) => d.message))}, editor ${said(editorAccepts, editor.map((d) => d.message))}`);
+      disagreements.push(
+        `${slot}: ${JSON.stringify(scalar)}: CLI ${said(
+          cliAccepts,
+          cli.map((d) => d.message),
+        )}, editor ${said(
+          editorAccepts,
+          editor.map((d) => d.message),
+        )}`,
+      );
     }
     expect(disagreements).toEqual([]);
     // Every non-finite number, and only those, is the known difference.

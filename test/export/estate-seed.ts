@@ -28,7 +28,10 @@ export function estateSeed(size: EstateSize): Seed {
         name: `sub-${s}`,
         billingId: `T-E${i}-S${s}`,
         uc: 'uc_alpha',
-        entitlements: Array.from({ length: size.entitlementsPerSubscription }, (_, e) => ({ type: TYPES[e % TYPES.length] as string, entitlement: 5 + e })),
+        entitlements: Array.from({ length: size.entitlementsPerSubscription }, (_, e) => ({
+          type: TYPES[e % TYPES.length] as string,
+          entitlement: 5 + e,
+        })),
       })),
     });
   }

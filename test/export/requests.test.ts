@@ -12,7 +12,11 @@ import { estateSeed, type EstateSize } from './estate-seed.js';
  * default size keeps the shared test run short; `EXPORT_BENCH_TENANTS=2000` is the
  * measurement README "Adopting an existing platform" reports.
  */
-const size: EstateSize = { tenants: Number(process.env['EXPORT_BENCH_TENANTS'] ?? 200), subscriptionsPerTenant: 2, entitlementsPerSubscription: 3 };
+const size: EstateSize = {
+  tenants: Number(process.env['EXPORT_BENCH_TENANTS'] ?? 200),
+  subscriptionsPerTenant: 2,
+  entitlementsPerSubscription: 3,
+};
 const PAGE = 100;
 
 interface RouteCount {
@@ -37,11 +41,18 @@ afterAll(async () => {
 });
 
 function byRoute(stats: Stats): Record<string, number> {
-  return Object.fromEntries(stats.platform.routes.map((r) => [`${r.method} ${r.route.replace('/api/v01/draas/{instance}', 'P')}`, r.requests]));
+  return Object.fromEntries(
+    stats.platform.routes.map((r) => [`${r.method} ${r.route.replace('/api/v01/draas/{instance}', 'P')}`, r.requests]),
+  );
 }
 
 function lastJsonLine(text: string): Stats {
-  const line = text.trim().split('\n').filter((l) => l.startsWith('{')).at(-1) ?? '{}';
+  const line =
+    text
+      .trim()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .at(-1) ?? '{}';
   return JSON.parse(line) as Stats;
 }
 
@@ -81,7 +92,9 @@ describe(`reading an estate of ${size.tenants} tenants × ${size.subscriptionsPe
       Math.ceil(tenants / PAGE) + // every tenant, through the group's subtree list
       (tenants - 1) + // subscriptions of each tenant that declares some (initech declares none)
       entitlementLists +
-      1 + 1 + 3; // the group's products, the product detail (items), branding (3 types)
+      1 +
+      1 +
+      3; // the group's products, the product detail (items), branding (3 types)
     const measured = stats.platform.requests - (routes['POST /api/v01/auth/login'] ?? 0);
     console.log(`plan: ${measured} requests (lower bound ${bound}): ${JSON.stringify(routes)}`);
     // Every route but the reseller and tenant lists reads at the bound.

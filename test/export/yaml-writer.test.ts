@@ -23,11 +23,41 @@ describe('YAML writer: scalars', () => {
     '2026-01-01', // a timestamp for js-yaml
     '1e3',
     '.inf',
-    'yes', 'No', 'on', 'OFF', 'y', 'n', 'true', 'False', 'null', '~',
+    'yes',
+    'No',
+    'on',
+    'OFF',
+    'y',
+    'n',
+    'true',
+    'False',
+    'null',
+    '~',
     '',
-    ' leading space', 'trailing space ',
-    'a: b', 'a #comment', '#x', '- item', '[x]', '{x}', 'a, b', '*alias', '&anchor', '!tag', '%', '@at', '`tick', '|', '>', "'q'", '"q"',
-    'line\nbreak', 'tab\there', 'Liège', 'Straße 1', '${VAR}',
+    ' leading space',
+    'trailing space ',
+    'a: b',
+    'a #comment',
+    '#x',
+    '- item',
+    '[x]',
+    '{x}',
+    'a, b',
+    '*alias',
+    '&anchor',
+    '!tag',
+    '%',
+    '@at',
+    '`tick',
+    '|',
+    '>',
+    "'q'",
+    '"q"',
+    'line\nbreak',
+    'tab\there',
+    'Liège',
+    'Straße 1',
+    '${VAR}',
   ];
 
   it.each(tricky)('%j is read back as the same string', (text) => {
@@ -49,7 +79,11 @@ describe('YAML writer: scalars', () => {
   });
 
   it('writes null, booleans and numbers as YAML values', () => {
-    expect(readBack(`a: ${scalar(null)}\nb: ${scalar(true)}\nc: ${scalar(false)}\nd: ${scalar(2.5)}\ne: ${scalar(1000)}\nf: ${scalar(-3)}\n`)).toEqual({
+    expect(
+      readBack(
+        `a: ${scalar(null)}\nb: ${scalar(true)}\nc: ${scalar(false)}\nd: ${scalar(2.5)}\ne: ${scalar(1000)}\nf: ${scalar(-3)}\n`,
+      ),
+    ).toEqual({
       a: null,
       b: true,
       c: false,
@@ -67,12 +101,21 @@ describe('YAML writer: documents', () => {
       .set('suspensionProfile', null)
       .set('entitlements', [new YamlMap().set('type', 'BE geo').set('entitlement', 10)])
       .note('trunkGroups', ['trunkGroups: not exported'])
-      .set('numbers', new YamlMap('block').set('+3221234562', new YamlMap().set('address', 'Rue Haute 10, 1000 Brussels, Belgium')));
+      .set(
+        'numbers',
+        new YamlMap('block').set('+3221234562', new YamlMap().set('address', 'Rue Haute 10, 1000 Brussels, Belgium')),
+      );
     const root = new YamlMap('block')
       .set('zeta', 1)
       .set('alpha', 'x')
-      .set('metadata', new YamlMap().set('name', 'acme-corp').set('reseller', new YamlMap().set('uuid', '5d1a7b10-0000')))
-      .set('spec', new YamlMap('block').set('markup', 4).set('subscriptions', [sub]).set('empty', []).set('none', new YamlMap()));
+      .set(
+        'metadata',
+        new YamlMap().set('name', 'acme-corp').set('reseller', new YamlMap().set('uuid', '5d1a7b10-0000')),
+      )
+      .set(
+        'spec',
+        new YamlMap('block').set('markup', 4).set('subscriptions', [sub]).set('empty', []).set('none', new YamlMap()),
+      );
     const text = renderDocument(root, ['yaml-language-server: $schema=tenant.schema.json']);
     expect(text).toBe(
       [
@@ -115,8 +158,13 @@ describe('export values', () => {
 
   it('orders object keys as the schema lists them, then the rest sorted', () => {
     const pos = schemaAt('group.schema.json#/$defs/product');
-    const value = toYaml({ status: 'enabled', zz: 1, items: [{ quantity: 1, type: 'license', subType: 'ucAlphaUsers' }], sku: 'P', aa: 2 }, pos);
+    const value = toYaml(
+      { status: 'enabled', zz: 1, items: [{ quantity: 1, type: 'license', subType: 'ucAlphaUsers' }], sku: 'P', aa: 2 },
+      pos,
+    );
     const text = renderDocument(new YamlMap().set('p', value));
-    expect(text).toBe('p:\n  sku: P\n  status: enabled\n  items:\n    - { type: license, subType: ucAlphaUsers, quantity: 1 }\n  aa: 2\n  zz: 1\n');
+    expect(text).toBe(
+      'p:\n  sku: P\n  status: enabled\n  items:\n    - { type: license, subType: ucAlphaUsers, quantity: 1 }\n  aa: 2\n  zz: 1\n',
+    );
   });
 });

@@ -50,7 +50,9 @@ describe('apply.lock (docs/reliability.md)', () => {
     const dir = await stateDir();
     const manifests = await manifestDir({ 't.yaml': TENANT });
     await writeFile(join(dir, '.switchboard', 'apply.lock'), '');
-    const result = await runCli(['apply', manifests, '--yes', '--state-dir', join(dir, '.switchboard')], { env: simEnv(sim.url) });
+    const result = await runCli(['apply', manifests, '--yes', '--state-dir', join(dir, '.switchboard')], {
+      env: simEnv(sim.url),
+    });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('apply.lock exists but does not name its owner');
     expect(result.stdout).toBe('');
@@ -58,25 +60,41 @@ describe('apply.lock (docs/reliability.md)', () => {
 
   it('several applies taking over one stale lock at once: exactly one wins, the others are refused', async () => {
     const dir = await stateDir();
-    const manifests = await manifestDir({ 't.yaml': TENANT.replaceAll('lock-co', 'lock-race').replace('T-LOCK-CO', 'T-LOCK-RACE') });
+    const manifests = await manifestDir({
+      't.yaml': TENANT.replaceAll('lock-co', 'lock-race').replace('T-LOCK-CO', 'T-LOCK-RACE'),
+    });
     const lockFile = join(dir, '.switchboard', 'apply.lock');
-    await writeFile(lockFile, `${JSON.stringify({ pid: deadPid(), host: hostname(), since: '2020-01-01T00:00:00.000Z' })}\n`);
+    await writeFile(
+      lockFile,
+      `${JSON.stringify({ pid: deadPid(), host: hostname(), since: '2020-01-01T00:00:00.000Z' })}\n`,
+    );
     const runs = await Promise.all(
-      Array.from({ length: 5 }, () => runCli(['apply', manifests, '--yes', '--state-dir', join(dir, '.switchboard')], { env: simEnv(slow.url) })),
+      Array.from({ length: 5 }, () =>
+        runCli(['apply', manifests, '--yes', '--state-dir', join(dir, '.switchboard')], { env: simEnv(slow.url) }),
+      ),
     );
     const winners = runs.filter((r) => !/SB_APPLY_LOCKED|another apply/.test(r.stderr));
-    expect(winners.map((r) => r.stderr), runs.map((r) => r.stderr).join('\n---\n')).toHaveLength(1);
+    expect(
+      winners.map((r) => r.stderr),
+      runs.map((r) => r.stderr).join('\n---\n'),
+    ).toHaveLength(1);
     expect(winners[0]!.code, winners[0]!.stderr).toBe(0);
     expect(winners[0]!.stderr).toContain('was taken over');
     for (const loser of runs.filter((r) => r !== winners[0])) expect(loser.code).toBe(1);
-    expect((await readdir(join(dir, '.switchboard'))).filter((f) => f.includes('apply.lock')), 'no lock and no temporary file left').toEqual([]);
+    expect(
+      (await readdir(join(dir, '.switchboard'))).filter((f) => f.includes('apply.lock')),
+      'no lock and no temporary file left',
+    ).toEqual([]);
   }, 60_000);
 
   it('a directory where the lock goes is a diagnostic (exit 1, no "Internal error", no stack)', async () => {
     const dir = await stateDir();
     await mkdir(join(dir, '.switchboard', 'apply.lock'));
     for (const level of ['warn', 'info']) {
-      const result = await runCli(['apply', '--sim', '--yes', '--state-dir', join(dir, '.switchboard'), '--log-level', level], { cwd: dir });
+      const result = await runCli(
+        ['apply', '--sim', '--yes', '--state-dir', join(dir, '.switchboard'), '--log-level', level],
+        { cwd: dir },
+      );
       expect(result.code).toBe(1);
       expect(result.stderr).toContain('apply.lock is a directory, not a lock file');
       expect(result.stderr).not.toContain('Internal error');

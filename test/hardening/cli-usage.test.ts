@@ -16,7 +16,9 @@ describe('unknown values of enumerated options are errors (docs/commands.md)', (
     const result = await runCli(['plan', EXAMPLES, '--sim', '--format', 'yaml']);
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
-    expect(result.stderr).toContain("option '--format <format>' argument 'yaml' is invalid. Allowed choices are text, json, markdown.");
+    expect(result.stderr).toContain(
+      "option '--format <format>' argument 'yaml' is invalid. Allowed choices are text, json, markdown.",
+    );
   });
 
   it('validate --format yaml: the same, with its own formats', async () => {
@@ -26,10 +28,15 @@ describe('unknown values of enumerated options are errors (docs/commands.md)', (
   });
 
   it('--log-level verbose, before or after the command: exit 1 listing the levels, no stack', async () => {
-    for (const args of [['--log-level', 'verbose', 'validate', EXAMPLES], ['validate', EXAMPLES, '--log-level', 'verbose']]) {
+    for (const args of [
+      ['--log-level', 'verbose', 'validate', EXAMPLES],
+      ['validate', EXAMPLES, '--log-level', 'verbose'],
+    ]) {
       const result = await runCli(args);
       expect(result.code).toBe(1);
-      expect(result.stderr).toContain("argument 'verbose' is invalid. Allowed choices are silent, fatal, error, warn, info, debug, trace.");
+      expect(result.stderr).toContain(
+        "argument 'verbose' is invalid. Allowed choices are silent, fatal, error, warn, info, debug, trace.",
+      );
       expect(result.stderr).not.toMatch(/Internal error|\n\s+at /);
     }
   });
@@ -38,15 +45,19 @@ describe('unknown values of enumerated options are errors (docs/commands.md)', (
     const debug = await runCli(['plan', EXAMPLES, '--sim'], { env: { SWITCHBOARD_LOG_LEVEL: 'debug' } });
     expect(debug.code).toBe(0);
     expect(debug.stderr).toContain('"msg":"api request"');
-    const overridden = await runCli(['plan', EXAMPLES, '--sim', '--log-level', 'warn'], { env: { SWITCHBOARD_LOG_LEVEL: 'debug' } });
+    const overridden = await runCli(['plan', EXAMPLES, '--sim', '--log-level', 'warn'], {
+      env: { SWITCHBOARD_LOG_LEVEL: 'debug' },
+    });
     expect(overridden.stderr).toBe('');
     const wrong = await runCli(['validate', EXAMPLES], { env: { SWITCHBOARD_LOG_LEVEL: 'verbose' } });
     expect(wrong.code).toBe(1);
-    expect(wrong.stderr).toContain("value 'verbose' from env 'SWITCHBOARD_LOG_LEVEL' is invalid. Allowed choices are silent, fatal, error, warn, info, debug, trace.");
+    expect(wrong.stderr).toContain(
+      "value 'verbose' from env 'SWITCHBOARD_LOG_LEVEL' is invalid. Allowed choices are silent, fatal, error, warn, info, debug, trace.",
+    );
   });
 });
 
-describe('every command\'s help', () => {
+describe("every command's help", () => {
   it('shows the real default of paths, --log-level, exit codes and environment variables', async () => {
     for (const command of COMMANDS) {
       const help = await runCli([command, '--help']);
@@ -85,7 +96,9 @@ describe('sim on a port in use (docs/simulator.md)', () => {
     for (const level of ['warn', 'info']) {
       const result = await runCli(['sim', '--port', String(port), '--log-level', level]);
       expect(result.code).toBe(1);
-      expect(result.stderr).toContain(`Error: port ${port} on 127.0.0.1 is in use (another simulator, or another program): stop it, or choose another port with --port`);
+      expect(result.stderr).toContain(
+        `Error: port ${port} on 127.0.0.1 is in use (another simulator, or another program): stop it, or choose another port with --port`,
+      );
       expect(result.stderr).not.toMatch(/Internal error|\n\s+at /);
     }
   });

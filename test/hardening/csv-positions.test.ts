@@ -39,22 +39,29 @@ describe('an unterminated quote in a CSV file is reported where it opened', () =
     const result = await runCli(['validate', dir], { cwd: dir });
     const ms = performance.now() - begin;
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain('routes.csv:12:14: error SB_CSV: malformed CSV: the quote opened here is never closed: the cell runs to the end of the file');
+    expect(result.stdout).toContain(
+      'routes.csv:12:14: error SB_CSV: malformed CSV: the quote opened here is never closed: the cell runs to the end of the file',
+    );
     expect(result.stdout).not.toContain(`routes.csv:${ROWS + 1}`);
     console.log(`[csv] unterminated quote in ${ROWS} rows reported in ${Math.round(ms)} ms`);
   }, 60_000);
 
   it('a quote closed far below by a stray one, followed by more text: reported at the opening quote too', async () => {
-    const csv = routesCsv(5000, (line, text) => (line === 7 ? text.replace(',trunk', ',"trunk') : line === 4000 ? text.replace('trunk-', 'tr"unk-') : text));
+    const csv = routesCsv(5000, (line, text) =>
+      line === 7 ? text.replace(',trunk', ',"trunk') : line === 4000 ? text.replace('trunk-', 'tr"unk-') : text,
+    );
     const dir = await manifestDir({ 'routes.yaml': table(''), 'routes.csv': csv });
     const result = await runCli(['validate', dir], { cwd: dir });
     expect(result.code).toBe(1);
-    expect(result.stdout).toMatch(/routes\.csv:7:14: error SB_CSV: malformed CSV: the quoted cell opened here closes at line 4000, column 17 followed by "u"/);
+    expect(result.stdout).toMatch(
+      /routes\.csv:7:14: error SB_CSV: malformed CSV: the quoted cell opened here closes at line 4000, column 17 followed by "u"/,
+    );
   });
 
   it('in an address CSV of a tenant (addressesFrom) as well', async () => {
     const rows = ['premises,city,country,isoCode,number,postalCode,state,street'];
-    for (let i = 0; i < 300; i++) rows.push(`${i === 4 ? '"Depot' : 'Depot'},Gent,Belgium,BE,${i + 1},9000,,Korenmarkt`);
+    for (let i = 0; i < 300; i++)
+      rows.push(`${i === 4 ? '"Depot' : 'Depot'},Gent,Belgium,BE,${i + 1},9000,,Korenmarkt`);
     const dir = await manifestDir({
       'acme.yaml': `apiVersion: switchboard/v1
 kind: Tenant
@@ -70,7 +77,9 @@ spec:
     });
     const result = await runCli(['validate', dir], { cwd: dir });
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain('addresses.csv:6:1: error SB_CSV: malformed CSV: the quote opened here is never closed');
+    expect(result.stdout).toContain(
+      'addresses.csv:6:1: error SB_CSV: malformed CSV: the quote opened here is never closed',
+    );
   });
 });
 
@@ -82,7 +91,9 @@ describe('integers beyond 2^53 are positioned errors, unless the column is decla
     const dir = await manifestDir({ 'routes.yaml': table('  fields: { priority: integer }\n'), 'routes.csv': csv });
     const result = await runCli(['validate', dir], { cwd: dir });
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain(`routes.csv:3:22: error SB_ROW_TYPE: "priority" ${big} is beyond 2^53 (9007199254740991) and cannot be stored exactly as a number: declare the field as a string in spec.fields`);
+    expect(result.stdout).toContain(
+      `routes.csv:3:22: error SB_ROW_TYPE: "priority" ${big} is beyond 2^53 (9007199254740991) and cannot be stored exactly as a number: declare the field as a string in spec.fields`,
+    );
   });
 
   it('declared a string, the same cell is kept as text', async () => {

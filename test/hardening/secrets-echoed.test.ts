@@ -13,7 +13,13 @@ import { defaultSeed, startSimulator, type RunningSimulator } from '../../src/si
 import { defaultRoutingSeed } from '../../src/sim/routing/default-seed.js';
 import { manifestDir, runCli, type CliResult } from '../e2e/cli-helpers.js';
 import { control } from '../reliability/support/sim-tools.js';
-import { startHookProxy, type HookProxy, type ProxiedRequest, type ProxyAnswer, type ProxyHook } from './support/hook-proxy.js';
+import {
+  startHookProxy,
+  type HookProxy,
+  type ProxiedRequest,
+  type ProxyAnswer,
+  type ProxyHook,
+} from './support/hook-proxy.js';
 
 const P = '/api/v01/draas/demo';
 const PASSWORD = 'Pw-Echoed!7c2e9a41';
@@ -36,7 +42,15 @@ beforeAll(async () => {
   const seed = defaultSeed();
   seed.users = [
     ...(seed.users ?? []),
-    { username: 'ci-bot', password: PASSWORD, adminOf: { level: 'system' }, rules: 'all', twoFactor: 'totp', alwaysTwoFactor: true, totpSecret: TOTP_SECRET },
+    {
+      username: 'ci-bot',
+      password: PASSWORD,
+      adminOf: { level: 'system' },
+      rules: 'all',
+      twoFactor: 'totp',
+      alwaysTwoFactor: true,
+      totpSecret: TOTP_SECRET,
+    },
     { username: 'm2m-bot', adminOf: { level: 'system' }, rules: 'all', m2mToken: M2M_TOKEN },
   ];
   const routing = defaultRoutingSeed();
@@ -44,11 +58,15 @@ beforeAll(async () => {
   seed.routing = routing;
   await control(sim.url, 'POST', 'reset', seed);
   // Tokens travel through the proxy: it notes every pair the platform issues.
-  proxy = await startHookProxy(sim.url, (request) => hook(request), (_request, _status, body) => {
-    const access = /"access_token"\s*:\s*"([^"]+)"/.exec(body)?.[1];
-    const refresh = /"refresh_token"\s*:\s*"([^"]+)"/.exec(body)?.[1];
-    if (access) issued.set(access, refresh ?? '');
-  });
+  proxy = await startHookProxy(
+    sim.url,
+    (request) => hook(request),
+    (_request, _status, body) => {
+      const access = /"access_token"\s*:\s*"([^"]+)"/.exec(body)?.[1];
+      const refresh = /"refresh_token"\s*:\s*"([^"]+)"/.exec(body)?.[1];
+      if (access) issued.set(access, refresh ?? '');
+    },
+  );
 });
 afterAll(async () => {
   await proxy.close();
@@ -61,12 +79,17 @@ afterAll(async () => {
  */
 function echo(request: ProxiedRequest): string {
   const bearer = String(request.headers['authorization'] ?? '').replace(/^Bearer /, '');
-  return `rejected ${request.method} ${request.path} body=${request.body} authorization=${request.headers['authorization'] ?? ''} ` +
-    `known: ${[PASSWORD, TOTP_SECRET, M2M_TOKEN, RE_PASSWORD, RE_TOKEN, RE_BASIC, BILLING, issued.get(bearer) ?? ''].join(' ')}`;
+  return (
+    `rejected ${request.method} ${request.path} body=${request.body} authorization=${request.headers['authorization'] ?? ''} ` +
+    `known: ${[PASSWORD, TOTP_SECRET, M2M_TOKEN, RE_PASSWORD, RE_TOKEN, RE_BASIC, BILLING, issued.get(bearer) ?? ''].join(' ')}`
+  );
 }
 
 function echoed(status: number, request: ProxiedRequest): ProxyAnswer {
-  return { status, body: JSON.stringify({ message: echo(request), request: { headers: request.headers, body: request.body } }) };
+  return {
+    status,
+    body: JSON.stringify({ message: echo(request), request: { headers: request.headers, body: request.body } }),
+  };
 }
 
 const env = (extra: Record<string, string> = {}): Record<string, string> => ({
@@ -97,7 +120,10 @@ interface Run extends CliResult {
 async function run(args: string[], options: { env: Record<string, string>; cwd?: string }): Promise<Run> {
   const before = new Set(issued.keys());
   const result = await runCli(args, options);
-  const tokens = [...issued].filter(([access]) => !before.has(access)).flat().filter((t) => t !== '');
+  const tokens = [...issued]
+    .filter(([access]) => !before.has(access))
+    .flat()
+    .filter((t) => t !== '');
   return { ...result, tokens };
 }
 
@@ -115,25 +141,38 @@ function leaks(outputs: Record<string, string>, known: SecretName[], tokens: str
   return found;
 }
 
-const outputsOf = (name: string, result: CliResult) => ({ [`${name} stdout`]: result.stdout, [`${name} stderr`]: result.stderr });
+const outputsOf = (name: string, result: CliResult) => ({
+  [`${name} stdout`]: result.stdout,
+  [`${name} stderr`]: result.stderr,
+});
 
 describe('no secret in any output when the platform echoes requests (Document 1 §5, §7)', () => {
   it('login, 2FA and machine-token calls answered 400, 401 and 500 quoting the request: an error without the platform words', async () => {
-    const dir = await manifestDir({ 't.yaml': 'apiVersion: switchboard/v1\nkind: Tenant\nmetadata: { name: echo-co, reseller: north }\nspec: { billingId: T-ECHO-CO }\n' });
+    const dir = await manifestDir({
+      't.yaml':
+        'apiVersion: switchboard/v1\nkind: Tenant\nmetadata: { name: echo-co, reseller: north }\nspec: { billingId: T-ECHO-CO }\n',
+    });
     const found: string[] = [];
-    for (const [path, status] of [['/api/v01/auth/login', 400], ['/api/v01/auth/login', 401], ['/api/v01/auth/login', 500], ['/api/v01/auth/2fa', 401]] as const) {
+    for (const [path, status] of [
+      ['/api/v01/auth/login', 400],
+      ['/api/v01/auth/login', 401],
+      ['/api/v01/auth/login', 500],
+      ['/api/v01/auth/2fa', 401],
+    ] as const) {
       hook = (request) => (request.path === path ? echoed(status, request) : undefined);
       // A 500 is retried with backoff (5 attempts): once, at debug, is enough.
       for (const level of status === 500 ? ['debug'] : ['warn', 'debug']) {
         const result = await run(['plan', dir, '--log-level', level], { env: env() });
         expect(result.code, result.stderr).toBe(1);
         expect(result.stderr).toContain(`POST ${path} → ${status}`);
-        expect(result.stderr, 'an authentication call\'s own message is not shown').not.toContain('platform:');
+        expect(result.stderr, "an authentication call's own message is not shown").not.toContain('platform:');
         found.push(...leaks(outputsOf(`${path} ${status} ${level}`, result), PASSWORD_RUN, result.tokens));
       }
     }
     hook = (request) => (request.path === '/api/v01/system/users/local' ? echoed(401, request) : undefined);
-    const m2m = await run(['plan', dir, '--log-level', 'debug'], { env: env({ SWITCHBOARD_USERNAME: '', SWITCHBOARD_PASSWORD: '', SWITCHBOARD_TOKEN: M2M_TOKEN }) });
+    const m2m = await run(['plan', dir, '--log-level', 'debug'], {
+      env: env({ SWITCHBOARD_USERNAME: '', SWITCHBOARD_PASSWORD: '', SWITCHBOARD_TOKEN: M2M_TOKEN }),
+    });
     expect(m2m.code).toBe(1);
     expect(m2m.stderr).toContain('machine-to-machine token was refused');
     expect(m2m.stderr).toContain('[redacted]');
@@ -142,21 +181,40 @@ describe('no secret in any output when the platform echoes requests (Document 1 
     expect(found).toEqual([]);
   }, 60_000);
 
-  it('list values, a refused create and the platform\'s own duplicate message quoting secrets: masked in stdout, stderr, log, plan file, markdown and journal', async () => {
-    const tenant = (name: string, billingId: string) => `apiVersion: switchboard/v1\nkind: Tenant\nmetadata: { name: ${name}, reseller: north }\nspec:\n  billingId: ${billingId}\n`;
-    const setup = await run(['apply', '--yes', await manifestDir({ 't.yaml': [tenant('echo-live', 'T-ECHO-LIVE'), tenant('echo-taken', TAKEN_BILLING)].join('---\n') })], { env: env() });
+  it("list values, a refused create and the platform's own duplicate message quoting secrets: masked in stdout, stderr, log, plan file, markdown and journal", async () => {
+    const tenant = (name: string, billingId: string) =>
+      `apiVersion: switchboard/v1\nkind: Tenant\nmetadata: { name: ${name}, reseller: north }\nspec:\n  billingId: ${billingId}\n`;
+    const setup = await run(
+      [
+        'apply',
+        '--yes',
+        await manifestDir({
+          't.yaml': [tenant('echo-live', 'T-ECHO-LIVE'), tenant('echo-taken', TAKEN_BILLING)].join('---\n'),
+        }),
+      ],
+      { env: env() },
+    );
     expect(setup.code, setup.stdout + setup.stderr).toBe(0);
-    const dir = await manifestDir({ 't.yaml': [tenant('echo-live', 'T-ECHO-LIVE'), tenant('echo-new', '${SB_BILLING}'), tenant('echo-dup', '${SB_TAKEN}')].join('---\n') });
+    const dir = await manifestDir({
+      't.yaml': [
+        tenant('echo-live', 'T-ECHO-LIVE'),
+        tenant('echo-new', '${SB_BILLING}'),
+        tenant('echo-dup', '${SB_TAKEN}'),
+      ].join('---\n'),
+    });
     // The live tenant's billingId quotes the request (token included); creating echo-new is refused quoting its body.
     hook = async (request) => {
       if (request.method === 'GET' && request.path === `${P}/tenants`) {
-        const upstream = await fetch(`${sim.url}${request.path}?${request.query.toString()}`, { headers: { authorization: String(request.headers['authorization']) } });
+        const upstream = await fetch(`${sim.url}${request.path}?${request.query.toString()}`, {
+          headers: { authorization: String(request.headers['authorization']) },
+        });
         const body = (await upstream.json()) as { tenants?: { name: string; billingId?: string }[] };
         const message = echo(request);
         for (const t of body.tenants ?? []) if (t.name === 'echo-live') t.billingId = message;
         return { status: upstream.status, body: JSON.stringify(body) };
       }
-      if (request.method === 'POST' && request.path === `${P}/tenants` && request.body.includes(BILLING)) return echoed(400, request);
+      if (request.method === 'POST' && request.path === `${P}/tenants` && request.body.includes(BILLING))
+        return echoed(400, request);
       return undefined;
     };
     const debug = ['--log-level', 'debug'];
@@ -171,7 +229,11 @@ describe('no secret in any output when the platform echoes requests (Document 1 
     const applyQuiet = await run(['apply', dir, '--yes'], { cwd: dir, env: env() });
     hook = () => undefined;
     const outputs: Record<string, string> = {
-      ...outputsOf('plan', text), ...outputsOf('markdown', markdown), ...outputsOf('json', json), ...outputsOf('apply', apply), ...outputsOf('apply (warn)', applyQuiet),
+      ...outputsOf('plan', text),
+      ...outputsOf('markdown', markdown),
+      ...outputsOf('json', json),
+      ...outputsOf('apply', apply),
+      ...outputsOf('apply (warn)', applyQuiet),
       'plan.json': await readFile(join(dir, 'plan.json'), 'utf8'),
     };
     const tokens = [text, markdown, json, apply, applyQuiet].flatMap((r) => r.tokens);
@@ -185,17 +247,21 @@ describe('no secret in any output when the platform echoes requests (Document 1 
   }, 90_000);
 
   it('a routing engine quoting its Basic header or bearer token in an error: masked', async () => {
-    const dir = await manifestDir({ 'routes.yaml': `apiVersion: switchboard/v1
+    const dir = await manifestDir({
+      'routes.yaml': `apiVersion: switchboard/v1
 kind: RoutingTable
 metadata: { name: routes, service: draas, version: standby }
 spec:
   key: [number]
   records:
     - { number: "+3220000001", route: trunk-1 }
-` });
+`,
+    });
     hook = (request) => (request.path.startsWith('/draas/') ? echoed(400, request) : undefined);
     const basic = await run(['plan', dir, '--log-level', 'debug'], { env: env() });
-    const bearer = await run(['plan', dir], { env: env({ SWITCHBOARD_RE_USERNAME: '', SWITCHBOARD_RE_PASSWORD: '', SWITCHBOARD_RE_TOKEN: RE_TOKEN }) });
+    const bearer = await run(['plan', dir], {
+      env: env({ SWITCHBOARD_RE_USERNAME: '', SWITCHBOARD_RE_PASSWORD: '', SWITCHBOARD_RE_TOKEN: RE_TOKEN }),
+    });
     hook = () => undefined;
     for (const result of [basic, bearer]) {
       expect(result.code).toBe(1);

@@ -22,7 +22,10 @@ async function emptyDir(): Promise<string> {
 /** Every file under `dir`, relative, sorted. */
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(dir.length + 1)).sort();
+  return entries
+    .filter((e) => e.isFile())
+    .map((e) => join(e.parentPath, e.name).slice(dir.length + 1))
+    .sort();
 }
 
 /** The `$schema` modeline of a file, resolved from the file's folder. */
@@ -40,15 +43,28 @@ describe('switchboard init: a manifests repository whose every file is valid', (
     const result = await scaffold(dir, { force: false });
     expect(result.files.every((f) => f.outcome === 'created')).toBe(true);
     expect(await filesUnder(dir)).toEqual([
-      '.github/workflows/switchboard-apply.yml', '.github/workflows/switchboard-drift.yml', '.github/workflows/switchboard-plan.yml',
-      '.gitignore', '.vscode/extensions.json', '.vscode/settings.json', 'README.md',
-      'manifests/group.yaml', 'manifests/tenants/example-tenant.yaml', 'package.json', 'switchboard.config.yaml',
+      '.github/workflows/switchboard-apply.yml',
+      '.github/workflows/switchboard-drift.yml',
+      '.github/workflows/switchboard-plan.yml',
+      '.gitignore',
+      '.vscode/extensions.json',
+      '.vscode/settings.json',
+      'README.md',
+      'manifests/group.yaml',
+      'manifests/tenants/example-tenant.yaml',
+      'package.json',
+      'switchboard.config.yaml',
     ]);
-    const pkg = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as { name: string; devDependencies: Record<string, string> };
+    const pkg = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as {
+      name: string;
+      devDependencies: Record<string, string>;
+    };
     expect(pkg.name).toBe('platform-config');
     expect(pkg.devDependencies).toEqual({ switchboard: VERSION });
     for (const [template, target] of Object.entries(WORKFLOWS)) {
-      expect(await readFile(join(dir, target), 'utf8'), target).toBe(await readFile(join(REPO_ROOT, 'examples/.github/workflows', template), 'utf8'));
+      expect(await readFile(join(dir, target), 'utf8'), target).toBe(
+        await readFile(join(REPO_ROOT, 'examples/.github/workflows', template), 'utf8'),
+      );
     }
   });
 
@@ -82,12 +98,21 @@ describe('switchboard init: a manifests repository whose every file is valid', (
     const everything = await loadConnection({
       cwd: dir,
       env: {
-        ...ENV, SWITCHBOARD_USERNAME: 'ci', SWITCHBOARD_PASSWORD: 'secret', SWITCHBOARD_TOTP_SECRET: 'JBSWY3DPEHPK3PXP',
-        SWITCHBOARD_INSTANCE: 'main', SWITCHBOARD_CA_FILE: 'ca.pem', SWITCHBOARD_RE_URL: 'https://em.example.net', SWITCHBOARD_RE_TOKEN: 't', SWITCHBOARD_RE_CA_FILE: 'ca.pem',
+        ...ENV,
+        SWITCHBOARD_USERNAME: 'ci',
+        SWITCHBOARD_PASSWORD: 'secret',
+        SWITCHBOARD_TOTP_SECRET: 'JBSWY3DPEHPK3PXP',
+        SWITCHBOARD_INSTANCE: 'main',
+        SWITCHBOARD_CA_FILE: 'ca.pem',
+        SWITCHBOARD_RE_URL: 'https://em.example.net',
+        SWITCHBOARD_RE_TOKEN: 't',
+        SWITCHBOARD_RE_CA_FILE: 'ca.pem',
       },
     });
     expect(everything).toMatchObject({
-      instance: 'main', insecure: false, caFile: join(dir, 'ca.pem'),
+      instance: 'main',
+      insecure: false,
+      caFile: join(dir, 'ca.pem'),
       auth: { username: 'ci', password: 'secret', totpSecret: 'JBSWY3DPEHPK3PXP' },
       routingEngine: { url: 'https://em.example.net', auth: { token: 't' }, caFile: join(dir, 'ca.pem') },
     });
@@ -98,15 +123,20 @@ describe('switchboard init: a manifests repository whose every file is valid', (
     await scaffold(dir, { force: false });
     const installed = join(dir, 'node_modules/switchboard');
     expect(await modelineTarget(join(dir, 'manifests/group.yaml'))).toBe(join(installed, 'schemas/group.schema.json'));
-    expect(await modelineTarget(join(dir, 'manifests/tenants/example-tenant.yaml'))).toBe(join(installed, 'schemas/tenant.schema.json'));
-    const settings = JSON.parse(await readFile(join(dir, '.vscode/settings.json'), 'utf8')) as { 'yaml.schemas': Record<string, string[]> };
+    expect(await modelineTarget(join(dir, 'manifests/tenants/example-tenant.yaml'))).toBe(
+      join(installed, 'schemas/tenant.schema.json'),
+    );
+    const settings = JSON.parse(await readFile(join(dir, '.vscode/settings.json'), 'utf8')) as {
+      'yaml.schemas': Record<string, string[]>;
+    };
     const [schema, globs] = Object.entries(settings['yaml.schemas'])[0] ?? [];
     expect(resolve(dir, schema ?? '')).toBe(join(installed, 'schemas/manifest.schema.json'));
     expect(globs).toEqual(['manifests/**/*.yaml', 'manifests/**/*.yml']);
     // "Installed": each of them now names an existing file.
     await mkdir(join(dir, 'node_modules'));
     await symlink(REPO_ROOT, installed);
-    for (const file of ['manifests/group.yaml', 'manifests/tenants/example-tenant.yaml']) expect(existsSync(await modelineTarget(join(dir, file))), file).toBe(true);
+    for (const file of ['manifests/group.yaml', 'manifests/tenants/example-tenant.yaml'])
+      expect(existsSync(await modelineTarget(join(dir, file))), file).toBe(true);
     expect(existsSync(resolve(dir, schema ?? ''))).toBe(true);
   });
 
@@ -114,9 +144,20 @@ describe('switchboard init: a manifests repository whose every file is valid', (
     const dir = await emptyDir();
     await scaffold(dir, { force: false });
     await git('git', ['init', '-q'], { cwd: dir });
-    const ignored = async (file: string): Promise<boolean> => git('git', ['check-ignore', '-q', file], { cwd: dir }).then(() => true, () => false);
-    for (const file of ['.switchboard/journal-2026-11-23T10-00-00-000Z.jsonl', '.switchboard/apply.lock', 'node_modules/x', 'plan.json']) expect(await ignored(file), file).toBe(true);
-    for (const file of ['.switchboard/last-applied.demo.json', 'manifests/group.yaml', 'package-lock.json']) expect(await ignored(file), file).toBe(false);
+    const ignored = async (file: string): Promise<boolean> =>
+      git('git', ['check-ignore', '-q', file], { cwd: dir }).then(
+        () => true,
+        () => false,
+      );
+    for (const file of [
+      '.switchboard/journal-2026-11-23T10-00-00-000Z.jsonl',
+      '.switchboard/apply.lock',
+      'node_modules/x',
+      'plan.json',
+    ])
+      expect(await ignored(file), file).toBe(true);
+    for (const file of ['.switchboard/last-applied.demo.json', 'manifests/group.yaml', 'package-lock.json'])
+      expect(await ignored(file), file).toBe(false);
   });
 
   it('refuses to overwrite anything without --force, and writes nothing then', async () => {
@@ -126,7 +167,9 @@ describe('switchboard init: a manifests repository whose every file is valid', (
     await writeFile(join(dir, 'manifests/group.yaml'), 'ours: true\n');
     const refused = await runCli(['init', dir]);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain(`Error: these files exist in ${dir}: manifests/group.yaml, README.md. Nothing was written`);
+    expect(refused.stderr).toContain(
+      `Error: these files exist in ${dir}: manifests/group.yaml, README.md. Nothing was written`,
+    );
     expect(await filesUnder(dir)).toEqual(['README.md', 'manifests/group.yaml']);
 
     const forced = await runCli(['init', dir, '--force']);
@@ -146,22 +189,29 @@ describe('switchboard init: a manifests repository whose every file is valid', (
 
     const other = await emptyDir();
     await writeFile(join(other, 'package.json'), JSON.stringify({ name: 'tools', scripts: { lint: 'x' } }));
-    await expect(scaffold(other, { force: false })).rejects.toThrow(/this file exists in .*: package\.json\. Nothing was written/);
+    await expect(scaffold(other, { force: false })).rejects.toThrow(
+      /this file exists in .*: package\.json\. Nothing was written/,
+    );
     const updated = await scaffold(other, { force: true });
     expect(updated.files.find((f) => f.path === 'package.json')?.outcome).toBe('updated');
-    expect(JSON.parse(await readFile(join(other, 'package.json'), 'utf8'))).toEqual({ name: 'tools', scripts: { lint: 'x' }, devDependencies: { switchboard: VERSION } });
+    expect(JSON.parse(await readFile(join(other, 'package.json'), 'utf8'))).toEqual({
+      name: 'tools',
+      scripts: { lint: 'x' },
+      devDependencies: { switchboard: VERSION },
+    });
   });
 });
 
 describe('schema modelines resolve from where the file is', () => {
-  it('the nearest node_modules/switchboard/schemas or schemas/ above the folder, else the running package\'s', async () => {
+  it("the nearest node_modules/switchboard/schemas or schemas/ above the folder, else the running package's", async () => {
     const repo = await emptyDir();
     await mkdir(join(repo, 'node_modules'));
     await symlink(REPO_ROOT, join(repo, 'node_modules/switchboard'));
     const deep = join(repo, 'teams/a/manifests/tenants');
     expect(schemasDirFor(deep, 'tenant.schema.json')).toBe(join(repo, 'node_modules/switchboard/schemas'));
-    expect(schemaModeline(join(deep, 'x.yaml'), join(repo, 'node_modules/switchboard/schemas'), 'tenant.schema.json'))
-      .toBe('yaml-language-server: $schema=../../../../node_modules/switchboard/schemas/tenant.schema.json');
+    expect(
+      schemaModeline(join(deep, 'x.yaml'), join(repo, 'node_modules/switchboard/schemas'), 'tenant.schema.json'),
+    ).toBe('yaml-language-server: $schema=../../../../node_modules/switchboard/schemas/tenant.schema.json');
     expect(schemasDirFor(join(REPO_ROOT, 'examples/tenants'), 'tenant.schema.json')).toBe(join(REPO_ROOT, 'schemas'));
     const lone = await emptyDir();
     expect(schemasDirFor(lone, 'tenant.schema.json')).toBe(join(REPO_ROOT, 'schemas'));

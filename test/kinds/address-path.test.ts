@@ -24,7 +24,11 @@ describe('addresses read back into their parts (CONTRACT §3)', () => {
 
   it('keeps a "/" inside an identity: a house number with a box, a sku, a routing value', () => {
     const box = `${S}/address/Rue Haute 16/2, 1000 Brussels, Belgium`;
-    expect(addressPairs(box)).toEqual([['tenant', 'acme'], ['subscription', 'main'], ['address', 'Rue Haute 16/2, 1000 Brussels, Belgium']]);
+    expect(addressPairs(box)).toEqual([
+      ['tenant', 'acme'],
+      ['subscription', 'main'],
+      ['address', 'Rue Haute 16/2, 1000 Brussels, Belgium'],
+    ]);
     expect(parentAddressOf(box)).toBe(S);
     expect(parentAddressOf(`${S}/template/PACK/2024`)).toBe(S);
     expect(parentAddressOf('tenant/a/b/subscription/x/y')).toBe('tenant/a/b');
@@ -32,12 +36,26 @@ describe('addresses read back into their parts (CONTRACT §3)', () => {
   });
 
   it('reads an identity that is itself an address word as an identity', () => {
-    expect(addressPairs('tenant/subscription/subscription/address')).toEqual([['tenant', 'subscription'], ['subscription', 'address']]);
+    expect(addressPairs('tenant/subscription/subscription/address')).toEqual([
+      ['tenant', 'subscription'],
+      ['subscription', 'address'],
+    ]);
     expect(parentAddressOf('tenant/number/subscription/main/number/+32')).toBe('tenant/number/subscription/main');
   });
 
   it('orders the delete of an address with a "/" before the delete of its subscription', () => {
-    const del = (address: string, kind: string): Change => ({ address, kind, provider: 'platform', action: 'delete', before: {}, after: null, patch: [], reason: '', dependsOn: [], requests: [] });
+    const del = (address: string, kind: string): Change => ({
+      address,
+      kind,
+      provider: 'platform',
+      action: 'delete',
+      before: {},
+      after: null,
+      patch: [],
+      reason: '',
+      dependsOn: [],
+      requests: [],
+    });
     const address = `${S}/address/Rue Haute 16/2, 1000 Brussels, Belgium`;
     const ordered = orderChanges([del(S, 'Subscription'), del(address, 'Address')]);
     expect(ordered.map((c) => c.address)).toEqual([address, S]);

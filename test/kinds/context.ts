@@ -34,6 +34,21 @@ export const subscription: LiveObject = {
 export const T = `${P}/tenants/t-1/subscriptions/3`;
 
 /** A live child of `parent` built the way the reader builds it. */
-export function child(parent: LiveObject, kind: string, id: string, address: string, fields: Record<string, unknown>, facts?: Record<string, unknown>): LiveObject {
-  return { kind, address, id, parentAddress: parent.address, ids: { ...parent.ids, [kind]: id }, fields, ...(facts ? { facts } : {}) };
+export function child(
+  parent: LiveObject,
+  kind: string,
+  id: string,
+  address: string,
+  fields: Record<string, unknown>,
+  facts?: Record<string, unknown>,
+): LiveObject {
+  return {
+    kind,
+    address,
+    id,
+    parentAddress: parent.address,
+    ids: { ...parent.ids, [kind]: id },
+    fields,
+    ...(facts ? { facts } : {}),
+  };
 }

@@ -25,7 +25,11 @@ describe('Product (Doc2 §2.12, §4.11)', () => {
 
   it('reads items through the product detail (the list view lacks them)', () => {
     const live = child(group, 'Product', '7', 'group/g/product/PRD', {});
-    expect(productKind.detail?.request(live, ctx)).toEqual({ method: 'GET', path: `${P}/public/products/7`, query: { parent: 'g-1' } });
+    expect(productKind.detail?.request(live, ctx)).toEqual({
+      method: 'GET',
+      path: `${P}/public/products/7`,
+      query: { parent: 'g-1' },
+    });
   });
 });
 
@@ -33,8 +37,21 @@ describe('Branding (Doc1 §2.10, §4.2)', () => {
   it('reads each type with one GET (404 = never written) and writes with PUT pages', async () => {
     const lists = brandingKind.list?.(group, ctx);
     expect(Array.isArray(lists) && lists.map((l) => l.query?.['type'])).toEqual(['font', 'image', 'theme']);
-    const [put] = await brandingKind.create!({ kind: 'Branding', address: 'group/g/branding/font', fields: { type: 'font', name: 'Inter', allowed: ['Inter'] } }, { kind: 'Group', ids: group.ids }, ctx);
-    expect(put).toEqual({ method: 'PUT', path: `${P}/groups/g-1/configurations/pages`, role: 'groups.instance.configurations.branding.pages.update', body: { type: 'font', name: 'Inter', allowed: ['Inter'] } });
+    const [put] = await brandingKind.create!(
+      {
+        kind: 'Branding',
+        address: 'group/g/branding/font',
+        fields: { type: 'font', name: 'Inter', allowed: ['Inter'] },
+      },
+      { kind: 'Group', ids: group.ids },
+      ctx,
+    );
+    expect(put).toEqual({
+      method: 'PUT',
+      path: `${P}/groups/g-1/configurations/pages`,
+      role: 'groups.instance.configurations.branding.pages.update',
+      body: { type: 'font', name: 'Inter', allowed: ['Inter'] },
+    });
   });
 });
 

@@ -41,9 +41,17 @@ describe('broken manifests', () => {
 
   it('--format json prints the diagnostics for editors and CI annotations', async () => {
     const { output } = await runValidate([broken], { format: 'json', cwd: root, env: {} });
-    const parsed = JSON.parse(output) as { ok: boolean; diagnostics: { file: string; line: number; column: number; code: string; severity: string }[] };
+    const parsed = JSON.parse(output) as {
+      ok: boolean;
+      diagnostics: { file: string; line: number; column: number; code: string; severity: string }[];
+    };
     expect(parsed.ok).toBe(false);
-    expect(parsed.diagnostics.find((d) => d.code === 'SB_UNKNOWN_FIELD')).toMatchObject({ file: `${broken}/types.yaml`, line: 8, column: 3, severity: 'error' });
+    expect(parsed.diagnostics.find((d) => d.code === 'SB_UNKNOWN_FIELD')).toMatchObject({
+      file: `${broken}/types.yaml`,
+      line: 8,
+      column: 3,
+      severity: 'error',
+    });
   });
 });
 
@@ -62,14 +70,24 @@ describe('bad input never throws', () => {
     await truncate(big, 50 * 1024 * 1024);
     const { diagnostics } = await loadManifests([big], { cwd: dir, env: {} });
     expect(diagnostics).toEqual([
-      { severity: 'error', code: 'SB_TOO_LARGE', message: 'file is 50.0 MB, above the 16.0 MB limit', source: { file: 'big.yaml', line: 1, column: 1 } },
+      {
+        severity: 'error',
+        code: 'SB_TOO_LARGE',
+        message: 'file is 50.0 MB, above the 16.0 MB limit',
+        source: { file: 'big.yaml', line: 1, column: 1 },
+      },
     ]);
   });
 
   it('reports an unreadable path and a folder with no manifests', async () => {
-    const { diagnostics, ok } = await loadManifests(['does-not-exist.yaml', 'test/fixtures/manifests/no-manifests'], { cwd: root, env: {} });
+    const { diagnostics, ok } = await loadManifests(['does-not-exist.yaml', 'test/fixtures/manifests/no-manifests'], {
+      cwd: root,
+      env: {},
+    });
     expect(ok).toBe(false);
-    expect(diagnostics.map((d) => `${d.source?.file}:${d.source?.line}:${d.source?.column} ${d.code} ${d.message}`)).toEqual([
+    expect(
+      diagnostics.map((d) => `${d.source?.file}:${d.source?.line}:${d.source?.column} ${d.code} ${d.message}`),
+    ).toEqual([
       'does-not-exist.yaml:1:1 SB_READ cannot read: no such file or directory',
       'test/fixtures/manifests/no-manifests:1:1 SB_NO_MANIFESTS no *.yaml or *.yml manifest in this folder',
     ]);
@@ -92,7 +110,10 @@ describe('bad input never throws', () => {
   it('caps alias expansion the way the yaml package does (more than 100 aliases)', async () => {
     const file = path.join(dir, 'many-aliases.yaml');
     const refs = Array.from({ length: 101 }, () => '*a').join(', ');
-    await writeFile(file, `apiVersion: switchboard/v1\nkind: Group\nmetadata: { name: g }\nspec:\n  branding: { font: { allowed: &a [x] } }\n  x: [${refs}]\n`);
+    await writeFile(
+      file,
+      `apiVersion: switchboard/v1\nkind: Group\nmetadata: { name: g }\nspec:\n  branding: { font: { allowed: &a [x] } }\n  x: [${refs}]\n`,
+    );
     const { diagnostics } = await loadManifests([file], { cwd: dir, env: {} });
     expect(diagnostics.map((d) => d.code)).toEqual(['SB_YAML_ALIAS']);
     expect(diagnostics[0]?.source?.line).toBe(6);

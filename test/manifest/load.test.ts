@@ -55,13 +55,18 @@ describe('addresses (CONTRACT §3.1)', () => {
   it('links parents: declared by address, distributor by uuid', () => {
     expect(examples.set.get('tenant/acme-corp')?.parentAddress).toBe('reseller/north');
     expect(examples.set.get('reseller/north')?.parentAddress).toBe('group/demo-group');
-    expect(examples.set.get('reseller/south')?.parentRef).toEqual({ kind: 'Distributor', uuid: '5d1a7b10-0000-4000-8000-000000000001' });
+    expect(examples.set.get('reseller/south')?.parentRef).toEqual({
+      kind: 'Distributor',
+      uuid: '5d1a7b10-0000-4000-8000-000000000001',
+    });
     expect(examples.set.children('tenant/acme-corp/subscription/main').map((o) => o.kind)).toContain('Entitlement');
     expect(examples.set.externalParents).toEqual([]);
   });
 
   it('CONTRACT §2: a parent named but not declared is an external reference, not an error', async () => {
-    const r = await loadText({ 't.yaml': 'apiVersion: switchboard/v1\nkind: Tenant\nmetadata: { name: a, reseller: elsewhere }\nspec: {}\n' });
+    const r = await loadText({
+      't.yaml': 'apiVersion: switchboard/v1\nkind: Tenant\nmetadata: { name: a, reseller: elsewhere }\nspec: {}\n',
+    });
     expect(r.diagnostics).toEqual([]);
     expect(r.set.get('tenant/a')?.parentRef).toEqual({ kind: 'Reseller', name: 'elsewhere' });
     expect(r.set.externalParents).toEqual([{ kind: 'Reseller', name: 'elsewhere', referencedBy: ['tenant/a'] }]);
@@ -91,11 +96,17 @@ spec:
 `,
     });
     expect(r.diagnostics).toEqual([]);
-    expect(r.set.get('tenant/t/subscription/main/location/Meir 22 2000')?.fields).toEqual({ street: 'Meir', number: '22', postalCode: '2000', postalCodeId: 3 });
+    expect(r.set.get('tenant/t/subscription/main/location/Meir 22 2000')?.fields).toEqual({
+      street: 'Meir',
+      number: '22',
+      postalCode: '2000',
+      postalCodeId: 3,
+    });
     expect(r.set.get('tenant/t/subscription/main/location/Meir 23 2000')?.fields).not.toHaveProperty('postalCodeId');
     const bad = await loadText({
-      't.yaml': 'apiVersion: switchboard/v1\nkind: Tenant\nmetadata: { name: t, reseller: north }\nspec:\n  subscriptions:\n'
-        + '    - { name: main, billingId: M, locations: [{ street: Meir, number: "1", postalCode: "2000", postalCodeId: "three" }] }\n',
+      't.yaml':
+        'apiVersion: switchboard/v1\nkind: Tenant\nmetadata: { name: t, reseller: north }\nspec:\n  subscriptions:\n' +
+        '    - { name: main, billingId: M, locations: [{ street: Meir, number: "1", postalCode: "2000", postalCodeId: "three" }] }\n',
     });
     expect(bad.diagnostics.map((d) => d.message).join('\n')).toMatch(/postalCodeId/);
   });
@@ -103,21 +114,47 @@ spec:
   it('CONTRACT §3.4: records the collections a document declares, for prune scope', () => {
     expect(examples.set.get('tenant/acme-corp')?.declaredCollections).toEqual(['admins', 'subscriptions']);
     expect(examples.set.get('tenant/globex/subscription/voice')?.declaredCollections).toEqual(['trunkGroups']);
-    expect(examples.set.get('tenant/acme-corp/subscription/main/trunkgroup/8')?.declaredCollections).toEqual(['blockList', 'allowList']);
+    expect(examples.set.get('tenant/acme-corp/subscription/main/trunkgroup/8')?.declaredCollections).toEqual([
+      'blockList',
+      'allowList',
+    ]);
     expect(examples.set.get('tenant/acme-corp/subscription/main/entitlement/BE geo')?.prune).toBe(true);
     expect(examples.set.get('group/demo-group/product/PRD-BASIC')?.protect).toBe(true);
   });
 
   it('reads addressesFrom relative to the manifest and keeps the CSV line as source', () => {
     const address = examples.set.get('tenant/acme-corp/subscription/main/address/Korenmarkt 1, 9000 Gent, Belgium');
-    expect(address?.fields).toMatchObject({ street: 'Korenmarkt', number: '1', postalCode: 9000, city: 'Gent', country: 'Belgium', isoCode: 'BE' });
-    expect(examples.set.sourceOf(address!)).toEqual({ file: 'examples/tenants/acme-corp-addresses.csv', line: 3, column: 1 });
+    expect(address?.fields).toMatchObject({
+      street: 'Korenmarkt',
+      number: '1',
+      postalCode: 9000,
+      city: 'Gent',
+      country: 'Belgium',
+      isoCode: 'BE',
+    });
+    expect(examples.set.sourceOf(address!)).toEqual({
+      file: 'examples/tenants/acme-corp-addresses.csv',
+      line: 3,
+      column: 1,
+    });
   });
 
   it('resolves positions of objects and fields on demand', () => {
-    expect(examples.set.sourceOf('tenant/acme-corp')).toEqual({ file: 'examples/tenants/acme-corp.yaml', line: 3, column: 1 });
-    expect(examples.set.sourceOf('tenant/acme-corp', 'billingId')).toEqual({ file: 'examples/tenants/acme-corp.yaml', line: 10, column: 3 });
-    expect(examples.set.sourceOf('tenant/acme-corp/subscription/main/template/TPL-EXEC', 'vrp')).toEqual({ file: 'examples/tenants/acme-corp.yaml', line: 35, column: 11 });
+    expect(examples.set.sourceOf('tenant/acme-corp')).toEqual({
+      file: 'examples/tenants/acme-corp.yaml',
+      line: 3,
+      column: 1,
+    });
+    expect(examples.set.sourceOf('tenant/acme-corp', 'billingId')).toEqual({
+      file: 'examples/tenants/acme-corp.yaml',
+      line: 10,
+      column: 3,
+    });
+    expect(examples.set.sourceOf('tenant/acme-corp/subscription/main/template/TPL-EXEC', 'vrp')).toEqual({
+      file: 'examples/tenants/acme-corp.yaml',
+      line: 35,
+      column: 11,
+    });
   });
 
   it('keeps routing rows compact and materialises one row by address, typed by the hints', () => {
@@ -125,7 +162,12 @@ spec:
     expect(table.columns).toEqual(['number', 'route', 'priority']);
     expect(examples.set.objects.some((o) => o.kind === 'RoutingRow')).toBe(false);
     const row = examples.set.get('routing/draas/standby/routes/number=+3223000000');
-    expect(row).toMatchObject({ kind: 'RoutingRow', identity: { number: '+3223000000' }, parentAddress: 'routing/draas/standby/routes', origin: { type: 'csv', line: 2 } });
+    expect(row).toMatchObject({
+      kind: 'RoutingRow',
+      identity: { number: '+3223000000' },
+      parentAddress: 'routing/draas/standby/routes',
+      origin: { type: 'csv', line: 2 },
+    });
     expect(typeof row?.fields['priority'] === 'number' || row?.fields['priority'] === null).toBe(true);
   });
 });
@@ -133,14 +175,19 @@ spec:
 describe('routing rows', () => {
   it('CONTRACT §3.1: addresses a row of a multi-field key as field=value,field=value in key order', async () => {
     const r = await loadText({
-      'c.yaml': 'apiVersion: switchboard/v1\nkind: RoutingTable\nmetadata: { name: carriers, service: draas, version: active }\nspec:\n  key: [prefix, carrier]\n  fields: { weight: integer }\n  recordsFrom: c.csv\n',
+      'c.yaml':
+        'apiVersion: switchboard/v1\nkind: RoutingTable\nmetadata: { name: carriers, service: draas, version: active }\nspec:\n  key: [prefix, carrier]\n  fields: { weight: integer }\n  recordsFrom: c.csv\n',
       'c.csv': 'carrier,prefix,weight\ncarrier-a,+32,10\n\ncarrier-b,+32,20\ncarrier-a,+32,30\n',
     });
     expect(r.diagnostics.map((d) => `${d.source?.file}:${d.source?.line} ${d.code} ${d.message}`)).toEqual([
       'c.csv:5 SB_DUPLICATE_ROW row prefix=+32,carrier=carrier-a is declared twice; first at c.csv:2',
     ]);
     const row = r.set.get('routing/draas/active/carriers/prefix=+32,carrier=carrier-b');
-    expect(row).toMatchObject({ identity: { prefix: '+32', carrier: 'carrier-b' }, fields: { carrier: 'carrier-b', prefix: '+32', weight: 20 }, origin: { line: 4 } });
+    expect(row).toMatchObject({
+      identity: { prefix: '+32', carrier: 'carrier-b' },
+      fields: { carrier: 'carrier-b', prefix: '+32', weight: 20 },
+      origin: { line: 4 },
+    });
     expect(r.set.get('routing/draas/active/carriers/carrier=carrier-b,prefix=+32')).toBeUndefined();
   });
 });
@@ -166,7 +213,12 @@ describe('${VAR} and the digest', () => {
 
   it('digests content, not layout: comments and flow style do not count, values and secrets do', async () => {
     const a = await loadText({ 'r.yaml': reseller('${M}') }, { M: '1' });
-    const b = await loadText({ 'x.yaml': `# same reseller\napiVersion: switchboard/v1\nkind: Reseller\nmetadata:\n  name: r\n  group: g\nspec:\n  admins:\n    - email: a@r.example\n      mobile: "\${M}"\n` }, { M: '1' });
+    const b = await loadText(
+      {
+        'x.yaml': `# same reseller\napiVersion: switchboard/v1\nkind: Reseller\nmetadata:\n  name: r\n  group: g\nspec:\n  admins:\n    - email: a@r.example\n      mobile: "\${M}"\n`,
+      },
+      { M: '1' },
+    );
     const c = await loadText({ 'r.yaml': reseller('${M}') }, { M: '2' });
     expect(a.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(b.digest).toBe(a.digest);

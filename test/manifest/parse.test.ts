@@ -10,7 +10,12 @@ const root = path.resolve(import.meta.dirname, '../..');
 
 describe('parseManifest', () => {
   it('reads valid documents exactly as the yaml package does (fast path and slow path agree)', async () => {
-    for (const file of ['examples/group.yaml', 'examples/resellers.yaml', 'examples/tenants/acme-corp.yaml', 'examples/routing/routes.yaml']) {
+    for (const file of [
+      'examples/group.yaml',
+      'examples/resellers.yaml',
+      'examples/tenants/acme-corp.yaml',
+      'examples/routing/routes.yaml',
+    ]) {
       const text = await readFile(path.join(root, file), 'utf8');
       const fast = parseManifest(file, text, new Reporter()).map((d) => d.value);
       const exact = parseAllDocuments(text).map((d) => d.toJS() as unknown);
@@ -52,11 +57,14 @@ describe('positions', () => {
     const { mkdtemp, writeFile, rm } = await import('node:fs/promises');
     const { tmpdir } = await import('node:os');
     const dir = await mkdtemp(path.join(tmpdir(), 'sb-pos-'));
-    const text = '---\n~\n---\n# only a comment\n---\napiVersion: switchboard/v1\nkind: Group\nmetadata: { name: g }\nspec: { draasDomian: x }\n';
+    const text =
+      '---\n~\n---\n# only a comment\n---\napiVersion: switchboard/v1\nkind: Group\nmetadata: { name: g }\nspec: { draasDomian: x }\n';
     await writeFile(path.join(dir, 'g.yaml'), text);
     const { diagnostics } = await loadManifests([dir], { cwd: dir, env: {} });
     await rm(dir, { recursive: true, force: true });
-    expect(diagnostics.map((d) => `${d.source?.line}:${d.source?.column} ${d.message}`)).toEqual(['9:9 unknown field "draasDomian" (did you mean "draasDomain"?)']);
+    expect(diagnostics.map((d) => `${d.source?.line}:${d.source?.column} ${d.message}`)).toEqual([
+      '9:9 unknown field "draasDomian" (did you mean "draasDomain"?)',
+    ]);
   });
 });
 
@@ -67,7 +75,10 @@ describe('a collection used as a mapping key', () => {
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
     const dir = await mkdtemp(join(tmpdir(), 'sb-key-'));
-    await writeFile(join(dir, 'k.yaml'), 'apiVersion: switchboard/v1\nkind: Tenant\nmetadata: { name: x, reseller: north }\nspec:\n  ? [a, b]\n  : 1\n---\nkind: [unclosed\n');
+    await writeFile(
+      join(dir, 'k.yaml'),
+      'apiVersion: switchboard/v1\nkind: Tenant\nmetadata: { name: x, reseller: north }\nspec:\n  ? [a, b]\n  : 1\n---\nkind: [unclosed\n',
+    );
     const warnings: unknown[] = [];
     const listener = (w: unknown) => warnings.push(w);
     process.on('warning', listener);

@@ -37,7 +37,9 @@ describe('20,000 tenants', () => {
       expect(result.diagnostics).toEqual([]);
       objects = result.set.objects.length;
     }
-    console.log(`manifest load+validate: ${TENANTS} tenants, ${objects} objects: runs ${runs.map((r) => r.toFixed(0)).join(' ms, ')} ms (schema compile ${compileMs.toFixed(0)} ms)`);
+    console.log(
+      `manifest load+validate: ${TENANTS} tenants, ${objects} objects: runs ${runs.map((r) => r.toFixed(0)).join(' ms, ')} ms (schema compile ${compileMs.toFixed(0)} ms)`,
+    );
     expect(objects).toBe(TENANTS * 11 + 3);
     expect(Math.min(...runs)).toBeLessThan(BUDGET_MS);
   }, 120_000);

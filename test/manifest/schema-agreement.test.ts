@@ -5,7 +5,11 @@ import { schemaSet } from '../../src/manifest/index.js';
 import { disagreements } from './schema-agreement.js';
 
 /** The kind table with one field of one kind changed. */
-function withField(kindName: string, fieldName: string, change: (spec: FieldSpec) => FieldSpec | undefined): KindDefinition[] {
+function withField(
+  kindName: string,
+  fieldName: string,
+  change: (spec: FieldSpec) => FieldSpec | undefined,
+): KindDefinition[] {
   return kinds.map((kind) => {
     if (kind.kind !== kindName) return kind;
     const fields = kind.fields.flatMap((spec) => {
@@ -37,19 +41,42 @@ describe('schemas/*.json and the kind table', () => {
   });
 
   it('fail on a trait of one side only, naming the kind, the field and what disagrees', () => {
-    expect(disagreements(withField('Subscription', 'uc', (s) => ({ ...s, change: 'update' })), schemaSet().schemas)).toEqual([
+    expect(
+      disagreements(
+        withField('Subscription', 'uc', (s) => ({ ...s, change: 'update' })),
+        schemaSet().schemas,
+      ),
+    ).toEqual([
       "Subscription.uc: the schema (tenant.schema.json#/$defs/subscription/properties/uc) marks it x-immutable, the field table says change 'update'",
     ]);
-    expect(disagreements(withField('Entitlement', 'externalReference', (s) => ({ ...s, change: 'update' })), schemaSet().schemas)).toEqual([
+    expect(
+      disagreements(
+        withField('Entitlement', 'externalReference', (s) => ({ ...s, change: 'update' })),
+        schemaSet().schemas,
+      ),
+    ).toEqual([
       "Entitlement.externalReference: the schema (tenant.schema.json#/$defs/entitlement/properties/externalReference) marks it writeOnly, the field table says change 'update'",
     ]);
-    expect(disagreements(withField('Administrator', 'mobile', (s) => ({ ...s, sensitive: true })), schemaSet().schemas)).toEqual([
+    expect(
+      disagreements(
+        withField('Administrator', 'mobile', (s) => ({ ...s, sensitive: true })),
+        schemaSet().schemas,
+      ),
+    ).toEqual([
       'Administrator.mobile: the schema (definitions.schema.json#/$defs/admin/properties/mobile) does not mark it x-sensitive, the field table marks it sensitive',
     ]);
-    expect(disagreements(withField('Template', 'voiceEnabled', (s) => ({ ...s, change: 'update' })), schemaSet().schemas)).toEqual([
+    expect(
+      disagreements(
+        withField('Template', 'voiceEnabled', (s) => ({ ...s, change: 'update' })),
+        schemaSet().schemas,
+      ),
+    ).toEqual([
       "Template.voiceEnabled: the schema (tenant.schema.json#/$defs/template/properties/voiceEnabled) refuses it (x-ignored/readOnly), the field table says change 'update' (want 'readOnly')",
     ]);
-    const country = schemasWith((s) => delete nodeAt(s, 'definitions.schema.json', '$defs', 'callingPlan', 'properties', 'country')['x-immutable']);
+    const country = schemasWith(
+      (s) =>
+        delete nodeAt(s, 'definitions.schema.json', '$defs', 'callingPlan', 'properties', 'country')['x-immutable'],
+    );
     expect(disagreements(kinds, country)).toEqual([
       "GroupCallingPlan.country: the schema (definitions.schema.json#/$defs/callingPlan/properties/country) does not mark it x-immutable, the field table says change 'replace'",
       "TrunkGroupBlockList.country: the schema (definitions.schema.json#/$defs/callingPlan/properties/country) does not mark it x-immutable, the field table says change 'replace'",
@@ -58,29 +85,59 @@ describe('schemas/*.json and the kind table', () => {
   });
 
   it('fail on a field or a property of one side only, and on a type', () => {
-    expect(disagreements(withField('Location', 'postbox', () => undefined), schemaSet().schemas)).toEqual([
+    expect(
+      disagreements(
+        withField('Location', 'postbox', () => undefined),
+        schemaSet().schemas,
+      ),
+    ).toEqual([
       'Location.postbox: the schema (tenant.schema.json#/$defs/location) declares it, the kind table has no such field, collection or CSV source',
     ]);
-    expect(disagreements(withField('Tenant', 'markup', (s) => ({ ...s, name: 'markUp' })), schemaSet().schemas)).toEqual([
+    expect(
+      disagreements(
+        withField('Tenant', 'markup', (s) => ({ ...s, name: 'markUp' })),
+        schemaSet().schemas,
+      ),
+    ).toEqual([
       'Tenant.markUp: in the field table, not in the schema (tenant.schema.json#/properties/spec)',
       'Tenant.markup: the schema (tenant.schema.json#/properties/spec) declares it, the kind table has no such field, collection or CSV source',
     ]);
-    expect(disagreements(withField('Tenant', 'markup', (s) => ({ ...s, type: 'integer' })), schemaSet().schemas)).toEqual([
+    expect(
+      disagreements(
+        withField('Tenant', 'markup', (s) => ({ ...s, type: 'integer' })),
+        schemaSet().schemas,
+      ),
+    ).toEqual([
       "Tenant.markup: the field table says type 'integer', the schema (tenant.schema.json#/properties/spec/properties/markup) says number",
     ]);
-    const items = schemasWith((s) => (nodeAt(s, 'group.schema.json', '$defs', 'productItem', 'properties')['quantity'] = { description: 'q', type: 'string' }));
+    const items = schemasWith(
+      (s) =>
+        (nodeAt(s, 'group.schema.json', '$defs', 'productItem', 'properties')['quantity'] = {
+          description: 'q',
+          type: 'string',
+        }),
+    );
     expect(disagreements(kinds, items)).toEqual([
       'Product.items: "quantity" of its elements is integer in the field table, string in the schema (group.schema.json#/$defs/productItem/properties/quantity)',
     ]);
   });
 
   it('fail when a collection is missing from the schema or has another shape', () => {
-    const numbers = schemasWith((s) => (nodeAt(s, 'tenant.schema.json', '$defs', 'subscription', 'properties')['numbers'] = { description: 'n', type: 'array', items: { type: 'string' } }));
+    const numbers = schemasWith(
+      (s) =>
+        (nodeAt(s, 'tenant.schema.json', '$defs', 'subscription', 'properties')['numbers'] = {
+          description: 'n',
+          type: 'array',
+          items: { type: 'string' },
+        }),
+    );
     expect(disagreements(kinds, numbers)).toEqual([
       'NumberAddressLink: the kind table keeps "numbers" as a map by identity, the schema (tenant.schema.json#/$defs/subscription/properties/numbers) does not',
       'NumberAddressLink: no document schema holds its collection "numbers"',
     ]);
-    const noTemplates = schemasWith((s) => delete nodeAt(s, 'tenant.schema.json', '$defs', 'subscription', 'properties')['templates']);
+    const noTemplates = schemasWith(
+      (s) => delete nodeAt(s, 'tenant.schema.json', '$defs', 'subscription', 'properties')['templates'],
+    );
     expect(disagreements(kinds, noTemplates)).toEqual([
       'Template: the collection "templates" of Subscription is not in the schema (tenant.schema.json#/$defs/subscription)',
       'Template: no document schema holds its collection "templates"',

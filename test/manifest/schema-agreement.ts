@@ -70,7 +70,8 @@ export function disagreements(kinds: readonly KindDefinition[], schemas: Schemas
     walk.item(kind, [spec], new Set(document.metadataFields));
   }
   for (const kind of kinds) {
-    if (!walk.seen.has(kind.kind)) walk.say(`${kind.kind}: no document schema holds its collection "${kind.collection ?? '(none)'}"`);
+    if (!walk.seen.has(kind.kind))
+      walk.say(`${kind.kind}: no document schema holds its collection "${kind.collection ?? '(none)'}"`);
   }
   return [...new Set(walk.messages)];
 }
@@ -87,7 +88,12 @@ export function schemaProperty(
   const property = at && walk.property(at, name);
   if (!property) return undefined;
   const types = walk.types(property);
-  return { types, immutable: has(property, 'x-immutable'), writeOnly: has(property, 'writeOnly'), refused: refused(property) };
+  return {
+    types,
+    immutable: has(property, 'x-immutable'),
+    writeOnly: has(property, 'writeOnly'),
+    refused: refused(property),
+  };
 }
 
 class Walk {
@@ -155,11 +161,14 @@ class Walk {
     const expected = new Set([...fields, ...kind.parentKinds.map((k) => k.toLowerCase()), 'prune', 'protect']);
     const at = `${kind.kind}.metadata`;
     for (const name of expected) {
-      if (!this.property(metadata, name)) this.say(`${at}.${name}: the kind table expects it, the schema (${metadata.where}) has no such property`);
+      if (!this.property(metadata, name))
+        this.say(`${at}.${name}: the kind table expects it, the schema (${metadata.where}) has no such property`);
     }
     for (const name of Object.keys((metadata.node['properties'] as Node | undefined) ?? {})) {
       if (expected.has(name)) continue;
-      this.say(`${at}.${name}: the schema (${metadata.where}) declares it, the kind table neither as a field nor as a parent`);
+      this.say(
+        `${at}.${name}: the schema (${metadata.where}) declares it, the kind table neither as a field nor as a parent`,
+      );
     }
     for (const name of kind.manifest.document?.metadataFields ?? []) {
       const spec = kind.fields.find((f) => f.name === name);
@@ -195,7 +204,9 @@ class Walk {
         if (collection) this.collection(collection, at);
         else if (csv) this.csv(csv, node, at);
         else {
-          this.say(`${kind.kind}.${name}: the schema (${node.where}) declares it, the kind table has no such field, collection or CSV source`);
+          this.say(
+            `${kind.kind}.${name}: the schema (${node.where}) declares it, the kind table has no such field, collection or CSV source`,
+          );
         }
       }
     }
@@ -211,13 +222,18 @@ class Walk {
       const additional = this.child(at, 'additionalProperties');
       const names = Object.keys((at.node['properties'] as Node | undefined) ?? {});
       const keyed = names.map((name) => this.property(at, name) as At);
-      if (types.includes('object') && (additional || keyed.length > 0)) this.item(kind, additional ? [additional] : keyed);
-      else this.say(`${kind.kind}: the kind table keeps "${kind.collection}" as a map by identity, the schema (${at.where}) does not`);
+      if (types.includes('object') && (additional || keyed.length > 0))
+        this.item(kind, additional ? [additional] : keyed);
+      else
+        this.say(
+          `${kind.kind}: the kind table keeps "${kind.collection}" as a map by identity, the schema (${at.where}) does not`,
+        );
       return;
     }
     const items = this.child(at, 'items');
     if (types.includes('array') && items) this.item(kind, [items]);
-    else this.say(`${kind.kind}: the kind table keeps "${kind.collection}" as a list, the schema (${at.where}) does not`);
+    else
+      this.say(`${kind.kind}: the kind table keeps "${kind.collection}" as a list, the schema (${at.where}) does not`);
   }
 
   private csv(kind: KindDefinition, parent: At, at: At): void {
@@ -230,7 +246,9 @@ class Walk {
     const items = collection && this.child(collection, 'items');
     const rows = this.at(csv.rowSchema, '');
     if (!rows || rows.node !== items?.node) {
-      this.say(`${kind.kind}: its CSV rows are validated against ${csv.rowSchema}, not against the items of "${kind.collection}"`);
+      this.say(
+        `${kind.kind}: its CSV rows are validated against ${csv.rowSchema}, not against the items of "${kind.collection}"`,
+      );
     }
     for (const column of csv.header) {
       if (!rows || this.property(rows, column)) continue;
@@ -244,7 +262,9 @@ class Walk {
     const schema = `the schema (${at.where})`;
     if (refused(at)) {
       if (spec.change === 'readOnly') return;
-      this.say(`${name}: ${schema} refuses it (x-ignored/readOnly), the field table says change '${spec.change}' (want 'readOnly')`);
+      this.say(
+        `${name}: ${schema} refuses it (x-ignored/readOnly), the field table says change '${spec.change}' (want 'readOnly')`,
+      );
       return;
     }
     if (spec.change === 'readOnly') {
@@ -264,7 +284,8 @@ class Walk {
   }
 
   private traits(name: string, spec: FieldSpec, at: At): void {
-    const schema = (keyword: string): string => `the schema (${at.where}) ${has(at, keyword) ? 'marks' : 'does not mark'} it ${keyword}`;
+    const schema = (keyword: string): string =>
+      `the schema (${at.where}) ${has(at, keyword) ? 'marks' : 'does not mark'} it ${keyword}`;
     if (has(at, 'x-immutable') !== (spec.change === 'replace')) {
       this.say(`${name}: ${schema('x-immutable')}, the field table says change '${spec.change}'`);
     }
@@ -272,7 +293,9 @@ class Walk {
       this.say(`${name}: ${schema('writeOnly')}, the field table says change '${spec.change}'`);
     }
     if (has(at, 'x-sensitive') !== (spec.sensitive === true)) {
-      this.say(`${name}: ${schema('x-sensitive')}, the field table ${spec.sensitive ? 'marks it sensitive' : 'does not'}`);
+      this.say(
+        `${name}: ${schema('x-sensitive')}, the field table ${spec.sensitive ? 'marks it sensitive' : 'does not'}`,
+      );
     }
   }
 
@@ -285,7 +308,9 @@ class Walk {
     if (typeof shape === 'string') {
       const types = this.types(at);
       if (types.every((t) => ELEMENT_TYPES[shape].includes(t))) return;
-      this.say(`${name}: the field table says its ${what} are ${shape}, the schema (${at.where}) says ${types.join(' or ')}`);
+      this.say(
+        `${name}: the field table says its ${what} are ${shape}, the schema (${at.where}) says ${types.join(' or ')}`,
+      );
       return;
     }
     const required = new Set((at.node['required'] as string[] | undefined) ?? []);
@@ -295,15 +320,21 @@ class Walk {
       const type = declared.replace('?', '') as ElementType;
       const property = this.property(at, field);
       const types = property ? this.types(property) : [];
-      if (!property) this.say(`${name}: the field table gives its ${what} a "${field}", the schema (${at.where}) does not`);
+      if (!property)
+        this.say(`${name}: the field table gives its ${what} a "${field}", the schema (${at.where}) does not`);
       else if (!types.every((t) => ELEMENT_TYPES[type].includes(t))) {
-        this.say(`${name}: "${field}" of its ${what} is ${type} in the field table, ${types.join(' or ')} in the schema (${property.where})`);
+        this.say(
+          `${name}: "${field}" of its ${what} is ${type} in the field table, ${types.join(' or ')} in the schema (${property.where})`,
+        );
       }
       if (optional !== required.has(field)) continue;
-      this.say(`${name}: "${field}" of its ${what} is ${optional ? 'optional' : 'required'} in the field table, not in the schema (${at.where})`);
+      this.say(
+        `${name}: "${field}" of its ${what} is ${optional ? 'optional' : 'required'} in the field table, not in the schema (${at.where})`,
+      );
     }
     for (const field of properties) {
-      if (!(field in shape)) this.say(`${name}: the schema (${at.where}) gives its ${what} a "${field}", the field table does not`);
+      if (!(field in shape))
+        this.say(`${name}: the schema (${at.where}) gives its ${what} a "${field}", the field table does not`);
     }
   }
 }

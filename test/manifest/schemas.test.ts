@@ -8,12 +8,17 @@ import { schemaProperty } from './schema-agreement.js';
 const root = path.resolve(import.meta.dirname, '../..');
 
 /** Every `properties` entry of a schema tree, with its path. */
-function properties(node: unknown, at: string, out: [string, Record<string, unknown>][] = []): [string, Record<string, unknown>][] {
+function properties(
+  node: unknown,
+  at: string,
+  out: [string, Record<string, unknown>][] = [],
+): [string, Record<string, unknown>][] {
   if (node === null || typeof node !== 'object') return out;
   for (const [key, value] of Object.entries(node)) {
     if (key === 'properties' && value && typeof value === 'object') {
       for (const [name, prop] of Object.entries(value)) {
-        if (typeof prop === 'object' && prop !== null) out.push([`${at}/properties/${name}`, prop as Record<string, unknown>]);
+        if (typeof prop === 'object' && prop !== null)
+          out.push([`${at}/properties/${name}`, prop as Record<string, unknown>]);
       }
     }
     properties(value, `${at}/${key}`, out);
@@ -63,7 +68,10 @@ describe('schemas/', () => {
 
   it('marks write-only and immutable fields (which the kind table agrees with: schema-agreement.test.ts)', () => {
     const traits = (ref: string, name: string) => schemaProperty(schemaSet().schemas, ref, name);
-    expect(traits('definitions.schema.json#/$defs/admin', 'firstName')).toMatchObject({ writeOnly: true, immutable: false });
+    expect(traits('definitions.schema.json#/$defs/admin', 'firstName')).toMatchObject({
+      writeOnly: true,
+      immutable: false,
+    });
     expect(traits('tenant.schema.json#/$defs/entitlement', 'externalReference')?.writeOnly).toBe(true);
     expect(traits('tenant.schema.json#/$defs/subscription', 'uc')?.immutable).toBe(true);
     expect(traits('definitions.schema.json#/$defs/callingPlan', 'country')?.immutable).toBe(true);

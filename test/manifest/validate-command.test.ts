@@ -28,14 +28,18 @@ describe('switchboard validate', () => {
   it('CONTRACT §1: exits 0 on the examples with a one-line summary', async () => {
     const { code, out } = await cli('validate', 'examples/');
     expect(code).toBe(0);
-    expect(out.trim().split('\n')).toEqual([expect.stringMatching(/^OK: 9 files, 77 objects, 1,004 routing rows: valid\.$/)]);
+    expect(out.trim().split('\n')).toEqual([
+      expect.stringMatching(/^OK: 9 files, 77 objects, 1,004 routing rows: valid\.$/),
+    ]);
   });
 
   it('CONTRACT §1: exits 1 and prints file:line:col: error CODE: message lines', async () => {
     const { code, out } = await cli('validate', 'test/fixtures/manifests/broken/types.yaml');
     expect(code).toBe(1);
     const lines = out.trim().split('\n');
-    expect(lines[0]).toBe('test/fixtures/manifests/broken/types.yaml:1:13: error SB_API_VERSION: apiVersion must be "switchboard/v1"');
+    expect(lines[0]).toBe(
+      'test/fixtures/manifests/broken/types.yaml:1:13: error SB_API_VERSION: apiVersion must be "switchboard/v1"',
+    );
     expect(lines.at(-1)).toMatch(/^FAILED: 1 file, 0 objects: \d+ errors, 0 warnings\.$/);
   });
 

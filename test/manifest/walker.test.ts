@@ -73,12 +73,19 @@ describe('the walker (one builder driven by the kind table)', () => {
     // The planner's nodes carry the same kinds: nothing renames them on the way.
     const nodes = toDesiredNodes(set);
     expect(nodes.every((n) => hasKind(n.kind))).toBe(true);
-    expect(nodes.find((n) => n.address.endsWith('/allow_list/al'))).toMatchObject({ kind: 'TrunkGroupAllowList', fields: { name: 'al', countryCode: '44' } });
+    expect(nodes.find((n) => n.address.endsWith('/allow_list/al'))).toMatchObject({
+      kind: 'TrunkGroupAllowList',
+      fields: { name: 'al', countryCode: '44' },
+    });
   });
 
   it('reads map-shaped collections by identity, turns unquoted numbers of text fields into text and sorts nested keys', async () => {
     const { set } = await loadText({ 'g.yaml': GROUP });
-    expect(set.get('group/g/branding/theme')?.fields).toEqual({ type: 'theme', selected: 'a', themes: { a: '/a.css', z: '/z.css' } });
+    expect(set.get('group/g/branding/theme')?.fields).toEqual({
+      type: 'theme',
+      selected: 'a',
+      themes: { a: '/a.css', z: '/z.css' },
+    });
     expect(Object.keys(set.get('group/g/branding/theme')?.fields['themes'] as object)).toEqual(['a', 'z']);
     expect(set.get('group/g/branding/font')?.origin).toMatchObject({ path: ['spec', 'branding', 'font'] });
     expect(set.get('tenant/t/subscription/s/number/+3221234567')).toMatchObject({
@@ -86,7 +93,11 @@ describe('the walker (one builder driven by the kind table)', () => {
       fields: { number: '+3221234567', address: 'Meir 1, 2000 Antwerpen, Belgium' },
       origin: { path: ['spec', 'subscriptions', 0, 'numbers', '+3221234567'] },
     });
-    expect(set.get('tenant/t/subscription/s/location/Meir 5 2000')?.fields).toEqual({ street: 'Meir', number: '5', postalCode: '2000' });
+    expect(set.get('tenant/t/subscription/s/location/Meir 5 2000')?.fields).toEqual({
+      street: 'Meir',
+      number: '5',
+      postalCode: '2000',
+    });
     expect(set.get('tenant/t/subscription/s/trunkgroup/3')?.fields).toEqual({ id: 3 });
     const product = set.get('group/g/product/P1')?.fields['items'] as object[];
     expect(Object.keys(product[0] as object)).toEqual(['quantity', 'subType', 'type']);
@@ -108,7 +119,15 @@ spec:
     expect(set.get('tenant/t/subscription/s')?.declaredCollections).toEqual(['addresses', 'templates']);
     expect(set.get('tenant/t/subscription/s/address/Veldstraat 3, 9000 Gent, Belgium')).toMatchObject({
       kind: 'Address',
-      fields: { city: 'Gent', country: 'Belgium', isoCode: 'BE', number: '3', postalCode: 9000, street: 'Veldstraat', fullAddress: 'Veldstraat 3, 9000 Gent, Belgium' },
+      fields: {
+        city: 'Gent',
+        country: 'Belgium',
+        isoCode: 'BE',
+        number: '3',
+        postalCode: 9000,
+        street: 'Veldstraat',
+        fullAddress: 'Veldstraat 3, 9000 Gent, Belgium',
+      },
       origin: { type: 'csv', line: 2 },
     });
   });

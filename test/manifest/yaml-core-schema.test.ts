@@ -22,13 +22,15 @@ function same(a: unknown, b: unknown): boolean {
 }
 
 describe('YAML_CORE_SCHEMA: the fast path reads scalars as the yaml package (YAML 1.2 core)', () => {
-  it('the issue\'s cases and their neighbours, as values, keys and sequence items', () => {
+  it("the issue's cases and their neighbours, as values, keys and sequence items", () => {
     for (const scalar of SCALAR_CASES) {
       const asKey = /^(?:~|[Nn]ull|NULL)?$/.test(scalar) ? [] : [`${scalar}: k\n`]; // null keys: see below
       for (const text of [`v: ${scalar}\n`, `- ${scalar}\n`, `{ v: ${scalar} }\n`, ...asKey]) {
         const fast = fastPath(text);
         const exact: unknown = parse(text, { logLevel: 'silent' });
-        expect(same(fast, exact), `${JSON.stringify(text)}: fast path ${String(fast)}, yaml ${String(exact)}`).toBe(true);
+        expect(same(fast, exact), `${JSON.stringify(text)}: fast path ${String(fast)}, yaml ${String(exact)}`).toBe(
+          true,
+        );
       }
     }
   });
@@ -59,7 +61,7 @@ describe('YAML_CORE_SCHEMA: the fast path reads scalars as the yaml package (YAM
     };
     for (let i = 0; i < 5000; i++) {
       let scalar = '';
-      for (let length = 1 + next(7); scalar.length < length;) scalar += alphabet[next(alphabet.length)];
+      for (let length = 1 + next(7); scalar.length < length; ) scalar += alphabet[next(alphabet.length)];
       if (/^[-~]$|^- |^[.]{3}|^-{3}/.test(scalar)) continue; // a sequence entry or a document marker, not a scalar
       const text = `v: ${scalar}\n`;
       let exact: unknown;
@@ -68,7 +70,10 @@ describe('YAML_CORE_SCHEMA: the fast path reads scalars as the yaml package (YAM
       } catch {
         continue; // not a plain scalar in YAML at all
       }
-      expect(same(fastPath(text), exact), `${JSON.stringify(scalar)}: fast path ${String(fastPath(text))}, yaml ${String(exact)}`).toBe(true);
+      expect(
+        same(fastPath(text), exact),
+        `${JSON.stringify(scalar)}: fast path ${String(fastPath(text))}, yaml ${String(exact)}`,
+      ).toBe(true);
     }
   });
 });

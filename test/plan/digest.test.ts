@@ -42,7 +42,11 @@ describe('digestOf', () => {
 
   it('digests 50,000 small objects in well under a second', () => {
     const objects = Array.from({ length: 50_000 }, (_, i) => ({
-      number: `+3221${i}`, route: `trunk-${i % 7}`, priority: i % 100, tags: ['a', 'b'], meta: { id: i, on: true },
+      number: `+3221${i}`,
+      route: `trunk-${i % 7}`,
+      priority: i % 100,
+      tags: ['a', 'b'],
+      meta: { id: i, on: true },
     }));
     const start = performance.now();
     const digests = new Set(objects.map(digestOf));

@@ -75,21 +75,27 @@ describe('plan file', () => {
 
   it('accepts the markers and null as the values of sensitive fields', async () => {
     const path = join(dir, 'plan.json');
-    await writeFile(path, edited((p) => {
-      const admin = p.changes.find((c) => c.sensitiveDigests && c.action === 'update');
-      if (!admin) throw new Error('fixture lost its write-only change');
-      admin.before = { password: null };
-    }));
+    await writeFile(
+      path,
+      edited((p) => {
+        const admin = p.changes.find((c) => c.sensitiveDigests && c.action === 'update');
+        if (!admin) throw new Error('fixture lost its write-only change');
+        admin.before = { password: null };
+      }),
+    );
     const plan = await readPlanFile(path);
     expect(plan.changes.find((c) => c.sensitiveDigests && c.action === 'update')?.before).toEqual({ password: null });
   });
 
   it('accepts a plan file shaped exactly like the contract example (no unmanaged fields)', async () => {
     const path = join(dir, 'plan.json');
-    await writeFile(path, edited((p) => {
-      delete (p as Partial<Plan>).unmanaged;
-      delete (p.summary as Partial<Plan['summary']>).unmanaged;
-    }));
+    await writeFile(
+      path,
+      edited((p) => {
+        delete (p as Partial<Plan>).unmanaged;
+        delete (p.summary as Partial<Plan['summary']>).unmanaged;
+      }),
+    );
     const plan = await readPlanFile(path);
     expect(plan.unmanaged).toEqual([]);
     expect(plan.summary.unmanaged).toBe(0);
@@ -97,9 +103,12 @@ describe('plan file', () => {
 
   it('accepts a plan file written before changes named their provider, taking it from the reader', async () => {
     const path = join(dir, 'plan.json');
-    await writeFile(path, edited((p) => {
-      for (const c of p.changes) delete (c as Partial<typeof c>).provider;
-    }));
+    await writeFile(
+      path,
+      edited((p) => {
+        for (const c of p.changes) delete (c as Partial<typeof c>).provider;
+      }),
+    );
     const plan = await readPlanFile(path, { providerOf: (c) => (c.kind === 'RoutingRow' ? 'routing' : 'platform') });
     expect(plan).toEqual(JSON.parse(renderJson(samplePlan())));
   });
@@ -113,9 +122,19 @@ describe('plan file', () => {
     });
 
     it('a change without a provider that no provider claims, or with an unknown provider', async () => {
-      const missing = await rejection(edited((p) => { delete (p.changes[0] as Partial<(typeof p.changes)[0]>).provider; }));
-      expect(missing.message).toContain('changes[0] (tenant/new-co) names no provider, and no provider plans Tenant objects');
-      const unknown = await rejection(edited((p) => { (p.changes[1] as unknown as Record<string, unknown>)['provider'] = 'dns'; }));
+      const missing = await rejection(
+        edited((p) => {
+          delete (p.changes[0] as Partial<(typeof p.changes)[0]>).provider;
+        }),
+      );
+      expect(missing.message).toContain(
+        'changes[0] (tenant/new-co) names no provider, and no provider plans Tenant objects',
+      );
+      const unknown = await rejection(
+        edited((p) => {
+          (p.changes[1] as unknown as Record<string, unknown>)['provider'] = 'dns';
+        }),
+      );
       expect(unknown.message).toContain('changes[1].provider must be one of platform, routing (got "dns")');
     });
 
@@ -130,31 +149,57 @@ describe('plan file', () => {
     });
 
     it('a future formatVersion, naming the upgrade', async () => {
-      const e = await rejection(edited((p) => { (p as Record<string, unknown>)['formatVersion'] = 2; }));
-      expect(e.message).toContain('formatVersion 2 was written by a newer switchboard; this one reads formatVersion 1: upgrade switchboard');
+      const e = await rejection(
+        edited((p) => {
+          (p as Record<string, unknown>)['formatVersion'] = 2;
+        }),
+      );
+      expect(e.message).toContain(
+        'formatVersion 2 was written by a newer switchboard; this one reads formatVersion 1: upgrade switchboard',
+      );
     });
 
     it('a formatVersion that is not a version', async () => {
-      expect((await rejection(edited((p) => { (p as Record<string, unknown>)['formatVersion'] = '1'; }))).message)
-        .toContain('formatVersion "1" is not a plan format version');
-      expect((await rejection(edited((p) => { (p as Record<string, unknown>)['formatVersion'] = 0; }))).message)
-        .toContain('formatVersion 0 is not a plan format version');
+      expect(
+        (
+          await rejection(
+            edited((p) => {
+              (p as Record<string, unknown>)['formatVersion'] = '1';
+            }),
+          )
+        ).message,
+      ).toContain('formatVersion "1" is not a plan format version');
+      expect(
+        (
+          await rejection(
+            edited((p) => {
+              (p as Record<string, unknown>)['formatVersion'] = 0;
+            }),
+          )
+        ).message,
+      ).toContain('formatVersion 0 is not a plan format version');
     });
 
     it('a missing top-level field', async () => {
-      const e = await rejection(edited((p) => { delete (p as Partial<Plan>).target; }));
+      const e = await rejection(
+        edited((p) => {
+          delete (p as Partial<Plan>).target;
+        }),
+      );
       expect(e.message).toContain('target is missing');
     });
 
     it('a change with a missing or wrong field, naming its JSON path', async () => {
-      const e = await rejection(edited((p) => {
-        const c = p.changes[2] as unknown as Record<string, unknown>;
-        delete c['liveDigest'];
-        c['action'] = 'destroy';
-        (p.changes[0] as unknown as Record<string, unknown>)['requests'] = [{ method: 'FETCH', path: '/x' }];
-        const replace = p.changes.find((x) => x.action === 'replace');
-        if (replace) replace.after = null;
-      }));
+      const e = await rejection(
+        edited((p) => {
+          const c = p.changes[2] as unknown as Record<string, unknown>;
+          delete c['liveDigest'];
+          c['action'] = 'destroy';
+          (p.changes[0] as unknown as Record<string, unknown>)['requests'] = [{ method: 'FETCH', path: '/x' }];
+          const replace = p.changes.find((x) => x.action === 'replace');
+          if (replace) replace.after = null;
+        }),
+      );
       expect(e.message).toContain('.before and .after must both be objects for a replace');
       expect(e.message).toContain('changes[2].action must be one of create, update, delete, replace (got "destroy")');
       expect(e.message).toContain('changes[2].liveDigest is missing');
@@ -162,57 +207,77 @@ describe('plan file', () => {
     });
 
     it('a malformed digest or patch', async () => {
-      const e = await rejection(edited((p) => {
-        const c = p.changes[2];
-        if (!c) throw new Error('fixture too short');
-        c.liveDigest = 'md5:abc';
-        c.patch = [{ op: 'replace', path: 'markup' } as never];
-      }));
+      const e = await rejection(
+        edited((p) => {
+          const c = p.changes[2];
+          if (!c) throw new Error('fixture too short');
+          c.liveDigest = 'md5:abc';
+          c.patch = [{ op: 'replace', path: 'markup' } as never];
+        }),
+      );
       expect(e.message).toContain('changes[2].liveDigest must be a sha256:<64 hex> digest');
       expect(e.message).toContain('changes[2].patch[0].path is not a JSON pointer');
       expect(e.message).toContain('changes[2].patch[0].value is missing');
     });
 
     it('recorded options of the wrong shape', async () => {
-      const e = await rejection(edited((p) => {
-        (p as Record<string, unknown>)['options'] = { target: 'tenant/a', exclude: [], prune: 'yes', allowReplace: false, maxDeletePercent: 150 };
-      }));
+      const e = await rejection(
+        edited((p) => {
+          (p as Record<string, unknown>)['options'] = {
+            target: 'tenant/a',
+            exclude: [],
+            prune: 'yes',
+            allowReplace: false,
+            maxDeletePercent: 150,
+          };
+        }),
+      );
       expect(e.message).toContain('options.target');
       expect(e.message).toContain('options.prune must be true or false');
       expect(e.message).toContain('options.maxDeletePercent must be a number from 0 to 100');
     });
 
     it('a summary that disagrees with the changes', async () => {
-      const e = await rejection(edited((p) => { p.summary.delete = 0; }));
+      const e = await rejection(
+        edited((p) => {
+          p.summary.delete = 0;
+        }),
+      );
       expect(e.message).toContain('summary.delete is 0 but the plan has 3 delete change(s)');
     });
 
     it('the same address twice', async () => {
-      const e = await rejection(edited((p) => {
-        const first = p.changes[2];
-        if (first) p.changes.push(first);
-        p.summary.update += 1;
-      }));
+      const e = await rejection(
+        edited((p) => {
+          const first = p.changes[2];
+          if (first) p.changes.push(first);
+          p.summary.update += 1;
+        }),
+      );
       expect(e.message).toContain('changes: tenant/acme-corp appears more than once');
     });
 
     it('a sensitive value in clear, without repeating it', async () => {
-      const e = await rejection(edited((p) => {
-        const admin = p.changes.find((c) => c.sensitiveDigests && c.action === 'update');
-        if (!admin?.before) throw new Error('fixture lost its write-only change');
-        admin.before['password'] = SECRETS[0];
-      }));
+      const e = await rejection(
+        edited((p) => {
+          const admin = p.changes.find((c) => c.sensitiveDigests && c.action === 'update');
+          if (!admin?.before) throw new Error('fixture lost its write-only change');
+          admin.before['password'] = SECRETS[0];
+        }),
+      );
       expect(e.message).toContain('.before.password holds a sensitive value in clear');
       expect(e.message).toContain('rotate the secret');
       expect(e.message).not.toContain(SECRETS[0]);
     });
 
     it('a sensitive value in clear in the patch', async () => {
-      const e = await rejection(edited((p) => {
-        const admin = p.changes.find((c) => c.sensitiveDigests && c.action === 'update');
-        if (!admin) throw new Error('fixture lost its write-only change');
-        admin.patch = [{ op: 'replace', path: '/password', value: SECRETS[0] }];
-      }));
+      const e = await rejection(
+        edited((p) => {
+          const admin = p.changes.find((c) => c.sensitiveDigests && c.action === 'update');
+          if (!admin) throw new Error('fixture lost its write-only change');
+          admin.patch = [{ op: 'replace', path: '/password', value: SECRETS[0] }];
+        }),
+      );
       expect(e.message).toContain('.patch /password holds a sensitive value in clear');
     });
   });

@@ -47,10 +47,22 @@ const ctx: KindContext = {
 
 const order = kinds.map((k) => k.kind);
 
-async function plan(desired: DesiredNode[], live: Record<string, unknown[]>, lastApplied: LastApplied = new Map(), prune = false, keep?: (a: string) => boolean) {
+async function plan(
+  desired: DesiredNode[],
+  live: Record<string, unknown[]>,
+  lastApplied: LastApplied = new Map(),
+  prune = false,
+  keep?: (a: string) => boolean,
+) {
   const client = fakeClient(live);
   const state = await new LiveReader(client, ctx, lastApplied).read(desired, order);
-  const out = await computeChanges({ desired, live: state, lastApplied, ctx, options: { prune, ...(keep ? { keep } : {}) } });
+  const out = await computeChanges({
+    desired,
+    live: state,
+    lastApplied,
+    ctx,
+    options: { prune, ...(keep ? { keep } : {}) },
+  });
   return { ...out, state, calls: client.calls };
 }
 
@@ -87,7 +99,10 @@ describe('planner: matching and normalisation', () => {
   });
 
   it('reports an undeclared parent that does not exist live as a problem', async () => {
-    const out = await plan([tenant({}, { parentRef: { kind: 'Reseller', name: 'nowhere' } })], { ...groups, ...northTenants });
+    const out = await plan([tenant({}, { parentRef: { kind: 'Reseller', name: 'nowhere' } })], {
+      ...groups,
+      ...northTenants,
+    });
     expect(out.problems.map((p) => p.message).join()).toMatch(/reseller "nowhere" is not declared/);
   });
 });
@@ -95,9 +110,26 @@ describe('planner: matching and normalisation', () => {
 describe('planner: creates under new parents', () => {
   it('creates a subscription and its entitlement under a new tenant with pending ids, in dependency order', async () => {
     const desired: DesiredNode[] = [
-      { kind: 'Tenant', address: 'tenant/new', parentRef: { kind: 'Reseller', name: 'north' }, fields: { name: 'new', billingId: 'T-NEW' }, declaredCollections: ['subscriptions'] },
-      { kind: 'Subscription', address: 'tenant/new/subscription/main', parentAddress: 'tenant/new', fields: { name: 'main', billingId: 'T-NEW-1', uc: 'uc_alpha' }, declaredCollections: ['entitlements'] },
-      { kind: 'Entitlement', address: 'tenant/new/subscription/main/entitlement/BE geo', parentAddress: 'tenant/new/subscription/main', fields: { type: 'BE geo', entitlement: 5 } },
+      {
+        kind: 'Tenant',
+        address: 'tenant/new',
+        parentRef: { kind: 'Reseller', name: 'north' },
+        fields: { name: 'new', billingId: 'T-NEW' },
+        declaredCollections: ['subscriptions'],
+      },
+      {
+        kind: 'Subscription',
+        address: 'tenant/new/subscription/main',
+        parentAddress: 'tenant/new',
+        fields: { name: 'main', billingId: 'T-NEW-1', uc: 'uc_alpha' },
+        declaredCollections: ['entitlements'],
+      },
+      {
+        kind: 'Entitlement',
+        address: 'tenant/new/subscription/main/entitlement/BE geo',
+        parentAddress: 'tenant/new/subscription/main',
+        fields: { type: 'BE geo', entitlement: 5 },
+      },
     ];
     const out = await plan(desired, { ...groups, ...northTenants });
     expect(out.changes.map((c) => [c.action, c.address, c.dependsOn])).toEqual([
@@ -105,14 +137,18 @@ describe('planner: creates under new parents', () => {
       ['create', 'tenant/new/subscription/main', ['tenant/new']],
       ['create', 'tenant/new/subscription/main/entitlement/BE geo', ['tenant/new/subscription/main']],
     ]);
-    expect(out.changes[2]!.requests[0]!.path).toBe(`${P}/tenants/{id:tenant/new}/subscriptions/{id:tenant/new/subscription/main}/entitlements`);
+    expect(out.changes[2]!.requests[0]!.path).toBe(
+      `${P}/tenants/{id:tenant/new}/subscriptions/{id:tenant/new/subscription/main}/entitlements`,
+    );
     // nothing below a new tenant is read: it cannot exist yet
     expect(out.calls.some((c) => c.includes('{id:'))).toBe(false);
   });
 });
 
 const subscriptionLive = {
-  [`${P}/tenants/t-1/subscriptions`]: [{ id: 3, name: 'main', billingId: 'T-ACME-MAIN', uc: 'uc_alpha', suspensionProfileId: 'BP-OUT' }],
+  [`${P}/tenants/t-1/subscriptions`]: [
+    { id: 3, name: 'main', billingId: 'T-ACME-MAIN', uc: 'uc_alpha', suspensionProfileId: 'BP-OUT' },
+  ],
   [`${P}/tenants/t-1/subscriptions/3/entitlements`]: [{ id: 9, name: 'BE geo', entitlement: 10, assigned: 2 }],
   [`${P}/tenants/t-1/subscriptions/3/uc_alpha/templates`]: [
     { id: 0, sku: 'DEFAULT', name: 'Default', description: '' },
@@ -130,22 +166,33 @@ const subscription = (fields: Record<string, unknown>, collections: string[] = [
 
 describe('planner: spec quirks', () => {
   it('Doc2 §2.1: maps the barring-profile id read back to the suspension profile name (no change)', async () => {
-    const out = await plan([tenant({}, { declaredCollections: ['subscriptions'] }), subscription({ suspensionProfile: 'outgoing-barring' })], {
-      ...groups,
-      ...northTenants,
-      ...subscriptionLive,
-    });
+    const out = await plan(
+      [tenant({}, { declaredCollections: ['subscriptions'] }), subscription({ suspensionProfile: 'outgoing-barring' })],
+      {
+        ...groups,
+        ...northTenants,
+        ...subscriptionLive,
+      },
+    );
     expect(out.changes).toEqual([]);
   });
 
   it('Doc2 §4.1: a subscription update always carries the suspension profile (integer id)', async () => {
-    const out = await plan([tenant({}), subscription({ billingId: 'NEW' })], { ...groups, ...northTenants, ...subscriptionLive });
+    const out = await plan([tenant({}), subscription({ billingId: 'NEW' })], {
+      ...groups,
+      ...northTenants,
+      ...subscriptionLive,
+    });
     expect(out.changes).toHaveLength(1);
     expect(out.changes[0]!.requests[0]).toMatchObject({ method: 'PUT', path: `${P}/tenants/t-1/subscriptions/3` });
   });
 
   it('changing a subscription uc is a replace (the API cannot change it)', async () => {
-    const out = await plan([tenant({}), subscription({ uc: 'uc_beta' })], { ...groups, ...northTenants, ...subscriptionLive });
+    const out = await plan([tenant({}), subscription({ uc: 'uc_beta' })], {
+      ...groups,
+      ...northTenants,
+      ...subscriptionLive,
+    });
     expect(out.changes[0]).toMatchObject({ action: 'replace', reason: 'the API cannot change uc' });
     const part = { changes: out.changes, ...kindRails([], out.state) };
     const refusals = checkSafety([part], { maxDeletePercent: 10, allowReplace: false });
@@ -160,8 +207,17 @@ describe('planner: spec quirks', () => {
       parentAddress: 'tenant/acme-corp/subscription/main',
       fields: { type: 'BE geo', entitlement: 1 },
     };
-    const out = await plan([tenant({}), subscription({}), entitlement], { ...groups, ...northTenants, ...subscriptionLive });
-    expect(out.refusals).toEqual([expect.objectContaining({ code: 'SB_CONSTRAINT', message: expect.stringMatching(/below the 2 numbers already assigned/) })]);
+    const out = await plan([tenant({}), subscription({}), entitlement], {
+      ...groups,
+      ...northTenants,
+      ...subscriptionLive,
+    });
+    expect(out.refusals).toEqual([
+      expect.objectContaining({
+        code: 'SB_CONSTRAINT',
+        message: expect.stringMatching(/below the 2 numbers already assigned/),
+      }),
+    ]);
   });
 });
 
@@ -179,19 +235,32 @@ describe('planner: prune and unmanaged objects', () => {
 
   it('with prune, deletes them with a reason, but never the default template (id 0)', async () => {
     const out = await plan(withTemplates(true), { ...groups, ...northTenants, ...subscriptionLive });
-    expect(out.changes.map((c) => [c.action, c.address])).toEqual([['delete', 'tenant/acme-corp/subscription/main/template/TPL-OLD']]);
+    expect(out.changes.map((c) => [c.action, c.address])).toEqual([
+      ['delete', 'tenant/acme-corp/subscription/main/template/TPL-OLD'],
+    ]);
     expect(out.changes[0]!.reason).toMatch(/not declared in tenant\/acme-corp\/subscription\/main/);
     expect(out.unmanaged.map((u) => u.address)).toEqual(['tenant/acme-corp/subscription/main/template/DEFAULT']);
   });
 
   it('--exclude: an excluded live object is never deleted, whatever prune says', async () => {
-    const out = await plan(withTemplates(true), { ...groups, ...northTenants, ...subscriptionLive }, new Map(), false, (a) => a.endsWith('/TPL-OLD'));
+    const out = await plan(
+      withTemplates(true),
+      { ...groups, ...northTenants, ...subscriptionLive },
+      new Map(),
+      false,
+      (a) => a.endsWith('/TPL-OLD'),
+    );
     expect(out.changes).toEqual([]);
     expect(out.unmanaged.map((u) => u.address)).toContain('tenant/acme-corp/subscription/main/template/TPL-OLD');
   });
 
   it('--prune applies to collections that are declared only', async () => {
-    const out = await plan([tenant({}), subscription({})], { ...groups, ...northTenants, ...subscriptionLive }, new Map(), true);
+    const out = await plan(
+      [tenant({}), subscription({})],
+      { ...groups, ...northTenants, ...subscriptionLive },
+      new Map(),
+      true,
+    );
     expect(out.changes).toEqual([]);
   });
 });
@@ -208,12 +277,23 @@ describe('planner: write-only values', () => {
     const first = await plan([tenant({}), admin], { ...groups, ...northTenants });
     expect(first.changes.map((c) => c.action)).toEqual(['create']);
     const lastApplied: LastApplied = new Map([
-      [admin.address, { kind: 'Administrator', digests: { firstName: digestOf('Ada') }, identity: { email: 'it@acme.example' } }],
+      [
+        admin.address,
+        { kind: 'Administrator', digests: { firstName: digestOf('Ada') }, identity: { email: 'it@acme.example' } },
+      ],
     ]);
     const second = await plan([tenant({}), admin], { ...groups, ...northTenants }, lastApplied);
     expect(second.changes).toEqual([]);
-    const renamed = await plan([tenant({}), { ...admin, fields: { ...admin.fields, firstName: 'Grace' } }], { ...groups, ...northTenants }, lastApplied);
-    expect(renamed.changes[0]).toMatchObject({ action: 'update', before: { firstName: '(write-only)' }, after: { firstName: 'Grace' } });
+    const renamed = await plan(
+      [tenant({}), { ...admin, fields: { ...admin.fields, firstName: 'Grace' } }],
+      { ...groups, ...northTenants },
+      lastApplied,
+    );
+    expect(renamed.changes[0]).toMatchObject({
+      action: 'update',
+      before: { firstName: '(write-only)' },
+      after: { firstName: 'Grace' },
+    });
   });
 });
 
@@ -228,8 +308,14 @@ describe('safety rails', () => {
     });
     expect(out.changes).toHaveLength(10);
     const deny = { check: () => ({ allowed: false }) };
-    const refusals = checkSafety([{ changes: out.changes, ...kindRails([], out.state, deny) }], { maxDeletePercent: 10, allowReplace: false });
+    const refusals = checkSafety([{ changes: out.changes, ...kindRails([], out.state, deny) }], {
+      maxDeletePercent: 10,
+      allowReplace: false,
+    });
     expect(refusals[0]).toMatchObject({ code: 'SB_DELETE_THRESHOLD' });
-    expect(refusals[1]).toMatchObject({ code: 'SB_PERMISSION', role: 'tenants.instance.subscriptions.instance.uc_alpha.templates.delete' });
+    expect(refusals[1]).toMatchObject({
+      code: 'SB_PERMISSION',
+      role: 'tenants.instance.subscriptions.instance.uc_alpha.templates.delete',
+    });
   });
 });

@@ -9,7 +9,11 @@ import { SECRETS, samplePlan } from '../fixtures/plans/sample-plan.js';
 function shuffled(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(shuffled);
   if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, shuffled(v)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .reverse()
+      .map(([k, v]) => [k, shuffled(v)]),
+  );
 }
 
 describe('renderJson', () => {
@@ -20,12 +24,34 @@ describe('renderJson', () => {
   it('CONTRACT §4: top-level and change keys come in the contract order', () => {
     const parsed = JSON.parse(renderJson(shuffled(samplePlan()) as Plan)) as Plan;
     expect(Object.keys(parsed)).toEqual([
-      'formatVersion', 'createdAt', 'tool', 'target', 'manifests', 'options', 'summary', 'changes', 'unmanaged', 'warnings', 'errors',
+      'formatVersion',
+      'createdAt',
+      'tool',
+      'target',
+      'manifests',
+      'options',
+      'summary',
+      'changes',
+      'unmanaged',
+      'warnings',
+      'errors',
     ]);
     expect(Object.keys(parsed.summary)).toEqual(['create', 'update', 'replace', 'delete', 'noop', 'unmanaged']);
     const update = parsed.changes.find((c) => c.address === 'tenant/acme-corp');
     expect(Object.keys(update ?? {})).toEqual([
-      'address', 'kind', 'provider', 'action', 'id', 'before', 'after', 'patch', 'reason', 'liveDigest', 'dependsOn', 'requests', 'source',
+      'address',
+      'kind',
+      'provider',
+      'action',
+      'id',
+      'before',
+      'after',
+      'patch',
+      'reason',
+      'liveDigest',
+      'dependsOn',
+      'requests',
+      'source',
     ]);
     expect(Object.keys(update?.patch[0] ?? {})).toEqual(['op', 'path', 'value']);
   });

@@ -12,8 +12,17 @@ function withChanges(changes: Change[], errors: PlanMessage[] = []): Plan {
 
 function update(address: string, after: Record<string, unknown>): Change {
   return {
-    address, kind: 'Tenant', provider: 'platform', action: 'update', before: { note: 'old' }, after, patch: [],
-    reason: 'declared note differs', liveDigest: `sha256:${'a'.repeat(64)}`, dependsOn: [], requests: [],
+    address,
+    kind: 'Tenant',
+    provider: 'platform',
+    action: 'update',
+    before: { note: 'old' },
+    after,
+    patch: [],
+    reason: 'declared note differs',
+    liveDigest: `sha256:${'a'.repeat(64)}`,
+    dependsOn: [],
+    requests: [],
   };
 }
 
@@ -24,14 +33,19 @@ function outsideFences(md: string): string {
 
 describe('renderMarkdown', () => {
   it('matches the golden pull-request comment of the sample plan', () => {
-    expectGolden('sample.md', renderMarkdown(samplePlan(), { maxChanges: 20, artifactHint: 'see the `plan` artifact of this run' }));
+    expectGolden(
+      'sample.md',
+      renderMarkdown(samplePlan(), { maxChanges: 20, artifactHint: 'see the `plan` artifact of this run' }),
+    );
   });
 
   it('starts with the heading, the summary line and table, then refusals and warnings', () => {
     const md = renderMarkdown(samplePlan());
     expect(md.startsWith('### switchboard plan\n')).toBe(true);
     expect(md).toContain('**Plan: 47 to create, 5 to update, 1 to replace, 3 to delete.**');
-    expect(md).toContain('| create | update | replace | delete | noop | unmanaged |\n|---:|---:|---:|---:|---:|---:|\n| 47 | 5 | 1 | 3 | 40 | 12 |');
+    expect(md).toContain(
+      '| create | update | replace | delete | noop | unmanaged |\n|---:|---:|---:|---:|---:|---:|\n| 47 | 5 | 1 | 3 | 40 | 12 |',
+    );
     const caution = md.indexOf('> [!CAUTION]');
     const warning = md.indexOf('> [!WARNING]');
     expect(caution).toBeGreaterThan(0);
@@ -61,9 +75,14 @@ describe('renderMarkdown', () => {
     const hostile = '<script>alert(1)</script> | @octo-org/admins #12 $x$ [a](http://evil) **b**';
     const change = update(`tenant/${hostile}`, { note: hostile, fence: '```\n<img src=x onerror=alert(1)>' });
     change.kind = '<b>Tenant</b>';
-    const md = renderMarkdown(withChanges([change], [{ code: 'SB_X', message: hostile, address: hostile, role: '|r|' }]));
+    const md = renderMarkdown(
+      withChanges([change], [{ code: 'SB_X', message: hostile, address: hostile, role: '|r|' }]),
+    );
     const live = outsideFences(md);
-    const prose = live.split('\n').filter((l) => !l.startsWith('|')).join('\n');
+    const prose = live
+      .split('\n')
+      .filter((l) => !l.startsWith('|'))
+      .join('\n');
     // (entities such as `&#124;` contain `#12`: the raw forms are what must be absent)
     for (const bad of ['<script>', '<img', ' | ', '|r|', '@octo', ' #12', '$x$', '](', '**b**', '<b>Tenant']) {
       expect(prose).not.toContain(bad);
@@ -89,14 +108,20 @@ describe('renderMarkdown', () => {
   it('stops after maxChanges blocks and points at the artifact', () => {
     const md = renderMarkdown(samplePlan(), { maxChanges: 5, artifactHint: '[plan.json](https://ci.example/run/1)' });
     expect(md.split('<details>')).toHaveLength(6);
-    expect(md.trimEnd().endsWith('**51 more changes in the JSON artifact**: [plan.json](https://ci.example/run/1)')).toBe(true);
+    expect(
+      md.trimEnd().endsWith('**51 more changes in the JSON artifact**: [plan.json](https://ci.example/run/1)'),
+    ).toBe(true);
     expect(renderMarkdown(samplePlan(), { maxChanges: 0 })).toContain('**56 more changes in the JSON artifact**.');
   });
 
   it('stays under 60,000 characters for a huge plan and keeps the summary and the refusals', () => {
     const big = 'x'.repeat(5_000);
     const changes = Array.from({ length: 20_000 }, (_, i) => update(`tenant/t-${i}`, { note: big, other: i }));
-    const errors = Array.from({ length: 3 }, (_, i) => ({ code: 'SB_PERMISSION', message: `refusal ${i}`, role: 'tenants.instance.update' }));
+    const errors = Array.from({ length: 3 }, (_, i) => ({
+      code: 'SB_PERMISSION',
+      message: `refusal ${i}`,
+      role: 'tenants.instance.update',
+    }));
     const md = renderMarkdown(withChanges(changes, errors), { maxChanges: 100_000 });
     expect(md.length).toBeLessThan(MARKDOWN_LIMIT);
     expect(md).toContain('**Plan: 0 to create, 20000 to update, 0 to replace, 0 to delete.**');
@@ -106,7 +131,10 @@ describe('renderMarkdown', () => {
 
   it('cuts refusals too when there are thousands, and says how many are left', () => {
     const errors = Array.from({ length: 5_000 }, (_, i) => ({
-      code: 'SB_PERMISSION', address: `tenant/t-${i}`, message: 'PUT /api/v01/draas/main/tenants/… is not allowed', role: 'tenants.instance.update',
+      code: 'SB_PERMISSION',
+      address: `tenant/t-${i}`,
+      message: 'PUT /api/v01/draas/main/tenants/… is not allowed',
+      role: 'tenants.instance.update',
     }));
     const md = renderMarkdown(withChanges([], errors));
     expect(md.length).toBeLessThan(MARKDOWN_LIMIT);

@@ -14,9 +14,17 @@ function withChanges(changes: Change[], base: Plan = emptyPlan()): Plan {
 function row(i: number, action: Change['action'], table = 'routes'): Change {
   const v = { number: `+3221${i}` };
   return {
-    address: `routing/draas/active/${table}/number=+3221${i}`, kind: 'RoutingRow', provider: 'routing', action,
-    before: action === 'create' ? null : v, after: action === 'delete' ? null : { ...v, route: 'x' },
-    patch: [], reason: 'r', liveDigest: action === 'create' ? undefined : `sha256:${'0'.repeat(64)}`, dependsOn: [], requests: [],
+    address: `routing/draas/active/${table}/number=+3221${i}`,
+    kind: 'RoutingRow',
+    provider: 'routing',
+    action,
+    before: action === 'create' ? null : v,
+    after: action === 'delete' ? null : { ...v, route: 'x' },
+    patch: [],
+    reason: 'r',
+    liveDigest: action === 'create' ? undefined : `sha256:${'0'.repeat(64)}`,
+    dependsOn: [],
+    requests: [],
   };
 }
 
@@ -59,15 +67,23 @@ describe('renderText', () => {
     expect(refused).toBe(0);
     expect(out.indexOf('Warnings:')).toBeGreaterThan(refused);
     expect(out.indexOf('Warnings:')).toBeLessThan(out.indexOf('  + tenant/new-co'));
-    expect(out).toContain('SB_PERMISSION tenant/old-co: DELETE /api/v01/draas/main/tenants/9f00aa00-0000-4000-8000-000000000002 is not allowed by your profile (role: tenants.instance.delete)');
+    expect(out).toContain(
+      'SB_PERMISSION tenant/old-co: DELETE /api/v01/draas/main/tenants/9f00aa00-0000-4000-8000-000000000002 is not allowed by your profile (role: tenants.instance.delete)',
+    );
   });
 
   it('CONTRACT §3.5: markers, field changes, additions, removals and reasons', () => {
     const out = renderText(samplePlan(), { color: false });
-    expect(out).toContain('  ~ tenant/acme-corp (Tenant, id 4b7c1d2e-0000-4000-8000-000000000001)\n      markup: 4 → 5\n      limits: {"channels":10,"users":50} → {"channels":20,"users":50}\n');
+    expect(out).toContain(
+      '  ~ tenant/acme-corp (Tenant, id 4b7c1d2e-0000-4000-8000-000000000001)\n      markup: 4 → 5\n      limits: {"channels":10,"users":50} → {"channels":20,"users":50}\n',
+    );
     expect(out).toContain('      + description = "Acme <script>alert(1)</script> | a|b"\n      - legacyTag\n');
-    expect(out).toContain('  - tenant/old-co (Tenant, id 9f00aa00-0000-4000-8000-000000000002)\n      # not declared; reseller/north has metadata.prune: true\n');
-    expect(out).toContain('-/+ tenant/acme-corp/subscription/main (Subscription, id 77aa0000-0000-4000-8000-000000000003)\n      uc: "uc_alpha" → "uc_beta"\n      # uc cannot be changed in place');
+    expect(out).toContain(
+      '  - tenant/old-co (Tenant, id 9f00aa00-0000-4000-8000-000000000002)\n      # not declared; reseller/north has metadata.prune: true\n',
+    );
+    expect(out).toContain(
+      '-/+ tenant/acme-corp/subscription/main (Subscription, id 77aa0000-0000-4000-8000-000000000003)\n      uc: "uc_alpha" → "uc_beta"\n      # uc cannot be changed in place',
+    );
     expect(out).toContain('  + tenant/new-co (Tenant)\n      + billingId = "T-NEW"\n');
   });
 
@@ -104,7 +120,9 @@ describe('renderText', () => {
     const out = renderText(samplePlan(), { color: false });
     const listed = out.split('\n').filter((l) => l.includes('routing/draas/standby/routes/number='));
     expect(listed).toHaveLength(10);
-    expect(out).toContain('  … and 40 more RoutingRow changes (create: 35, update: 3, delete: 2) — see the JSON plan\n');
+    expect(out).toContain(
+      '  … and 40 more RoutingRow changes (create: 35, update: 3, delete: 2) — see the JSON plan\n',
+    );
   });
 
   it('folds per parent: two tables of 15 rows each stay listed; the threshold is configurable', () => {

@@ -31,7 +31,10 @@ describe('--target and --exclude (CONTRACT §1)', () => {
 
   it('a subtree target keeps the collections of what it selects', () => {
     const out = selectTargets(set, ['tenant/acme/subscription/main'], []);
-    expect(out.find((n) => n.address === 'tenant/acme/subscription/main')?.declaredCollections).toEqual(['entitlements', 'templates']);
+    expect(out.find((n) => n.address === 'tenant/acme/subscription/main')?.declaredCollections).toEqual([
+      'entitlements',
+      'templates',
+    ]);
     expect(out).toHaveLength(4);
   });
 

@@ -27,7 +27,10 @@ describe('reliability: stale and conflicting runs (issue #10)', () => {
     const dir = await estateDir(60);
     const manifests = join(dir, 'manifests');
     const env = simEnv(sim.url);
-    const [a, b] = await Promise.all([cli(['apply', manifests, '--yes'], { cwd: dir, env }), cli(['apply', manifests, '--yes'], { cwd: dir, env })]);
+    const [a, b] = await Promise.all([
+      cli(['apply', manifests, '--yes'], { cwd: dir, env }),
+      cli(['apply', manifests, '--yes'], { cwd: dir, env }),
+    ]);
     const runs = [a, b];
     const refused = runs.filter((r) => /another apply is running/.test(r.stderr));
     expect(refused, runs.map((r) => r.stderr.slice(-500)).join('\n---\n')).toHaveLength(1);
@@ -41,7 +44,9 @@ describe('reliability: stale and conflicting runs (issue #10)', () => {
     const one = await estateDir(60, { prefix: 'twin' });
     const two = await estateDir(60, { prefix: 'twin' });
     const env = simEnv(sim.url);
-    const runs = await Promise.all([one, two].map((d) => cli(['apply', join(d, 'manifests'), '--yes'], { cwd: d, env })));
+    const runs = await Promise.all(
+      [one, two].map((d) => cli(['apply', join(d, 'manifests'), '--yes'], { cwd: d, env })),
+    );
     const dupes = duplicates(await simState(sim.url));
     // Customers carry billingIds the platform keeps unique: the loser's creates are refused (400).
     expect(dupes.filter((d) => /^(tenants|resellers|subscriptions):/.test(d))).toEqual([]);
@@ -49,7 +54,9 @@ describe('reliability: stale and conflicting runs (issue #10)', () => {
     // plan names every one and refuses to plan around it (exit 1) instead of picking one.
     const next = await cli(['plan', join(one, 'manifests')], { cwd: one, env });
     const reported = next.stderr.match(/SB_LIVE_PARENT: two live objects match this address/g) ?? [];
-    console.log(`[conflict] two checkouts at once: exits ${runs.map((r) => r.code).join(', ')}, ${dupes.length} duplicated objects, ${reported.length} reported by the next plan`);
+    console.log(
+      `[conflict] two checkouts at once: exits ${runs.map((r) => r.code).join(', ')}, ${dupes.length} duplicated objects, ${reported.length} reported by the next plan`,
+    );
     expect(reported.length).toBe(dupes.length);
     if (dupes.length > 0) expect(next.code).toBe(1);
     else expect(next.code).toBe(0);
@@ -59,7 +66,8 @@ describe('reliability: stale and conflicting runs (issue #10)', () => {
     const dir = await estateDir(0, { examples: false });
     const manifests = join(dir, 'manifests');
     const env = simEnv(sim.url);
-    const doc = (name: string, billing: string) => `apiVersion: switchboard/v1\nkind: Tenant\nmetadata: { name: ${name}, reseller: north }\nspec:\n  billingId: ${billing}\n`;
+    const doc = (name: string, billing: string) =>
+      `apiVersion: switchboard/v1\nkind: Tenant\nmetadata: { name: ${name}, reseller: north }\nspec:\n  billingId: ${billing}\n`;
     await mkdir(manifests, { recursive: true });
     await writeFile(join(manifests, 't.yaml'), `${doc('oob-kept', 'T-OOB-KEPT')}---\n${doc('oob-new', 'T-OOB-NEW')}`);
     const api = await adminApi(sim.url);
@@ -67,7 +75,15 @@ describe('reliability: stale and conflicting runs (issue #10)', () => {
 
     // create: the plan creates oob-new, someone creates it first
     expect((await cli(['plan', manifests, '--out', join(dir, 'plan.json')], { cwd: dir, env })).code).toBe(0);
-    expect((await api('POST', `${P}/tenants`, { name: 'oob-new', billingId: 'T-OOB-NEW', owner: { type: 'reseller', uuid: north?.['uuid'] } })).status).toBe(200);
+    expect(
+      (
+        await api('POST', `${P}/tenants`, {
+          name: 'oob-new',
+          billingId: 'T-OOB-NEW',
+          owner: { type: 'reseller', uuid: north?.['uuid'] },
+        })
+      ).status,
+    ).toBe(200);
     const afterCreate = await cli(['apply', manifests, '--plan', join(dir, 'plan.json'), '--yes'], { cwd: dir, env });
     expect(afterCreate.code, afterCreate.stdout + afterCreate.stderr).toBe(3);
     expect(afterCreate.stderr).toContain('tenant/oob-new');
@@ -75,7 +91,10 @@ describe('reliability: stale and conflicting runs (issue #10)', () => {
 
     // delete: the plan updates oob-kept, someone deletes it
     await cli(['apply', manifests, '--yes'], { cwd: dir, env });
-    await writeFile(join(manifests, 't.yaml'), `${doc('oob-kept', 'T-OOB-KEPT')}  markup: 7\n---\n${doc('oob-new', 'T-OOB-NEW')}`);
+    await writeFile(
+      join(manifests, 't.yaml'),
+      `${doc('oob-kept', 'T-OOB-KEPT')}  markup: 7\n---\n${doc('oob-new', 'T-OOB-NEW')}`,
+    );
     expect((await cli(['plan', manifests, '--out', join(dir, 'plan.json')], { cwd: dir, env })).code).toBe(0);
     const kept = (await simState(sim.url)).tables['tenants']?.find((t) => t['name'] === 'oob-kept');
     expect((await api('DELETE', `${P}/tenants/${String(kept?.['uuid'])}`)).status).toBeLessThan(300);

@@ -32,74 +32,88 @@ afterAll(async () => {
 async function intentCount(stateDir: string): Promise<number> {
   const names = (await readdir(stateDir).catch(() => [] as string[])).filter((n) => n.startsWith('journal-'));
   let count = 0;
-  for (const n of names) count += ((await readFile(join(stateDir, n), 'utf8').catch(() => '')).match(/"type":"intent"/g) ?? []).length;
+  for (const n of names)
+    count += ((await readFile(join(stateDir, n), 'utf8').catch(() => '')).match(/"type":"intent"/g) ?? []).length;
   return count;
 }
 
 describe('reliability: crash safety (issue #10)', () => {
-  it(`CONTRACT §1 apply: ${KILLS} SIGKILLs at random points; no duplicates, journals and last-applied record never corrupt, the next apply converges`, async () => {
-    const dir = await estateDir(0, { examples: false });
-    const manifests = join(dir, 'manifests');
-    const stateDir = join(dir, '.switchboard');
-    const env = simEnv(sim.url);
-    const random = seeded(Number(process.env['SB_CRASH_SEED'] ?? 10));
-    const killedAt: string[] = [];
-    let torn = 0;
-    let kills = 0;
-    let batches = 0;
-    let needBatch = true;
-    for (let runs = 0; kills < KILLS && runs < KILLS * 2; runs++) {
-      if (needBatch) {
-        await writeFile(join(manifests, `batch-${batches}.yaml`), estateDocuments(TENANTS_PER_BATCH, 20, `crash${batches}`));
-        batches++;
-        needBatch = false;
-      }
-      const before = await intentCount(stateDir);
-      // Kill points: a share during planning (no intent yet), the rest after a random number of intents.
-      const target = random() < 0.2 ? 0 : 1 + Math.floor(random() * 60);
-      const run = await cli(['apply', manifests, '--yes', '--concurrency', String(1 + Math.floor(random() * 6))], {
-        cwd: dir,
-        env,
-        killWhen: async (child) => {
-          const delay = 150 + random() * 400;
-          for (let waited = 0; child.exitCode === null; waited += 10) {
-            if (target === 0 ? waited >= delay : (await intentCount(stateDir)) - before >= target) return;
-            await new Promise((r) => setTimeout(r, 10));
-          }
-        },
-      });
-      const killed = run.signal === 'SIGKILL';
-      killedAt.push(killed ? `${(await intentCount(stateDir)) - before} intents` : `finished (exit ${String(run.code)})`);
-      if (!killed) {
-        // The run ended before its kill point: it must have converged that batch.
-        expect(run.code, run.stdout.slice(-1000)).toBe(0);
-        needBatch = true;
-        continue;
-      }
-      kills++;
-      await new Promise((r) => setTimeout(r, 50)); // requests already on the wire land
+  it(
+    `CONTRACT §1 apply: ${KILLS} SIGKILLs at random points; no duplicates, journals and last-applied record never corrupt, the next apply converges`,
+    async () => {
+      const dir = await estateDir(0, { examples: false });
+      const manifests = join(dir, 'manifests');
+      const stateDir = join(dir, '.switchboard');
+      const env = simEnv(sim.url);
+      const random = seeded(Number(process.env['SB_CRASH_SEED'] ?? 10));
+      const killedAt: string[] = [];
+      let torn = 0;
+      let kills = 0;
+      let batches = 0;
+      let needBatch = true;
+      for (let runs = 0; kills < KILLS && runs < KILLS * 2; runs++) {
+        if (needBatch) {
+          await writeFile(
+            join(manifests, `batch-${batches}.yaml`),
+            estateDocuments(TENANTS_PER_BATCH, 20, `crash${batches}`),
+          );
+          batches++;
+          needBatch = false;
+        }
+        const before = await intentCount(stateDir);
+        // Kill points: a share during planning (no intent yet), the rest after a random number of intents.
+        const target = random() < 0.2 ? 0 : 1 + Math.floor(random() * 60);
+        const run = await cli(['apply', manifests, '--yes', '--concurrency', String(1 + Math.floor(random() * 6))], {
+          cwd: dir,
+          env,
+          killWhen: async (child) => {
+            const delay = 150 + random() * 400;
+            for (let waited = 0; child.exitCode === null; waited += 10) {
+              if (target === 0 ? waited >= delay : (await intentCount(stateDir)) - before >= target) return;
+              await new Promise((r) => setTimeout(r, 10));
+            }
+          },
+        });
+        const killed = run.signal === 'SIGKILL';
+        killedAt.push(
+          killed ? `${(await intentCount(stateDir)) - before} intents` : `finished (exit ${String(run.code)})`,
+        );
+        if (!killed) {
+          // The run ended before its kill point: it must have converged that batch.
+          expect(run.code, run.stdout.slice(-1000)).toBe(0);
+          needBatch = true;
+          continue;
+        }
+        kills++;
+        await new Promise((r) => setTimeout(r, 50)); // requests already on the wire land
 
-      expect(duplicates(await simState(sim.url)), `after kill ${kills}`).toEqual([]);
-      const journals = await readJournals(stateDir);
-      expect(journals.corrupt, `after kill ${kills}`).toEqual([]);
-      torn += journals.torn.length;
-      const records = (await readdir(stateDir).catch(() => [] as string[])).filter((n) => /^last-applied\.[^.]+\.json$/.test(n));
-      for (const r of records) await expect(readLastApplied(join(stateDir, r))).resolves.toBeInstanceOf(Map);
+        expect(duplicates(await simState(sim.url)), `after kill ${kills}`).toEqual([]);
+        const journals = await readJournals(stateDir);
+        expect(journals.corrupt, `after kill ${kills}`).toEqual([]);
+        torn += journals.torn.length;
+        const records = (await readdir(stateDir).catch(() => [] as string[])).filter((n) =>
+          /^last-applied\.[^.]+\.json$/.test(n),
+        );
+        for (const r of records) await expect(readLastApplied(join(stateDir, r))).resolves.toBeInstanceOf(Map);
 
-      if (kills % PER_BATCH === 0) {
-        const finish = await cli(['apply', manifests, '--yes'], { cwd: dir, env });
-        expect(finish.code, finish.stdout.slice(-1500)).toBe(0);
-        expect(finish.stderr, 'the killed run\'s lock is taken over').toMatch(/taken over/);
-        const plan = await cli(['plan', manifests, '--detailed-exitcode'], { cwd: dir, env });
-        expect(plan.code, plan.stdout.slice(-1500)).toBe(0);
-        expect(duplicates(await simState(sim.url))).toEqual([]);
-        needBatch = true;
+        if (kills % PER_BATCH === 0) {
+          const finish = await cli(['apply', manifests, '--yes'], { cwd: dir, env });
+          expect(finish.code, finish.stdout.slice(-1500)).toBe(0);
+          expect(finish.stderr, "the killed run's lock is taken over").toMatch(/taken over/);
+          const plan = await cli(['plan', manifests, '--detailed-exitcode'], { cwd: dir, env });
+          expect(plan.code, plan.stdout.slice(-1500)).toBe(0);
+          expect(duplicates(await simState(sim.url))).toEqual([]);
+          needBatch = true;
+        }
       }
-    }
-    const state = await simState(sim.url);
-    const tenants = (state.tables['tenants'] ?? []).filter((t) => String(t['name']).startsWith('crash'));
-    expect(tenants).toHaveLength(batches * TENANTS_PER_BATCH);
-    console.log(`[crash] ${kills} kills survived (${killedAt.length - kills} runs finished before their kill point), ${torn} torn journal lines tolerated; kill points: ${killedAt.join(', ')}`);
-    expect(kills).toBe(KILLS);
-  }, timeLimit(240_000));
+      const state = await simState(sim.url);
+      const tenants = (state.tables['tenants'] ?? []).filter((t) => String(t['name']).startsWith('crash'));
+      expect(tenants).toHaveLength(batches * TENANTS_PER_BATCH);
+      console.log(
+        `[crash] ${kills} kills survived (${killedAt.length - kills} runs finished before their kill point), ${torn} torn journal lines tolerated; kill points: ${killedAt.join(', ')}`,
+      );
+      expect(kills).toBe(KILLS);
+    },
+    timeLimit(240_000),
+  );
 });

@@ -60,48 +60,70 @@ function caseOf(n: number): Case {
 }
 
 /** What is wrong with a load result: errors without a usable position. */
-function positionProblems(c: Case, diagnostics: { severity: string; code: string; message: string; source?: { file: string; line: number; column: number } }[]): string[] {
+function positionProblems(
+  c: Case,
+  diagnostics: {
+    severity: string;
+    code: string;
+    message: string;
+    source?: { file: string; line: number; column: number };
+  }[],
+): string[] {
   const lines = c.text.split('\n').length;
   return diagnostics
     .filter((d) => d.severity === 'error')
-    .filter((d) => !d.source || d.source.line < 1 || d.source.column < 1 || (d.source.file.endsWith(c.target.file) && d.source.line > lines + 1))
+    .filter(
+      (d) =>
+        !d.source ||
+        d.source.line < 1 ||
+        d.source.column < 1 ||
+        (d.source.file.endsWith(c.target.file) && d.source.line > lines + 1),
+    )
     .map((d) => `case ${c.n} (${c.target.file}): ${d.code} ${d.message.slice(0, 120)} at ${JSON.stringify(d.source)}`);
 }
 
 describe('reliability: bad input fuzzing (issue #10)', () => {
-  it(`CONTRACT §1-2: ${CASES} mutated manifests and CSV files load without a crash or a hang, every error with file:line:col`, async () => {
-    const crashes: string[] = [];
-    const slow: string[] = [];
-    const unplaced: string[] = [];
-    let failed = 0;
-    let worst = 0;
-    const begin = performance.now();
-    for (let n = 0; n < CASES; n++) {
-      const c = caseOf(n);
-      const path = join(work, c.target.file);
-      await writeFile(path, c.text);
-      const start = performance.now();
-      try {
-        const result = await loadManifests([join(work, c.target.load)], { cwd: work, env: {} });
-        if (!result.ok) failed++;
-        unplaced.push(...positionProblems(c, result.diagnostics));
-      } catch (error) {
-        crashes.push(`case ${n} (${c.target.file}): ${(error as Error).stack?.split('\n').slice(0, 3).join(' | ') ?? String(error)}`);
-      } finally {
-        await writeFile(path, originals.get(c.target.file) ?? '');
+  it(
+    `CONTRACT §1-2: ${CASES} mutated manifests and CSV files load without a crash or a hang, every error with file:line:col`,
+    async () => {
+      const crashes: string[] = [];
+      const slow: string[] = [];
+      const unplaced: string[] = [];
+      let failed = 0;
+      let worst = 0;
+      const begin = performance.now();
+      for (let n = 0; n < CASES; n++) {
+        const c = caseOf(n);
+        const path = join(work, c.target.file);
+        await writeFile(path, c.text);
+        const start = performance.now();
+        try {
+          const result = await loadManifests([join(work, c.target.load)], { cwd: work, env: {} });
+          if (!result.ok) failed++;
+          unplaced.push(...positionProblems(c, result.diagnostics));
+        } catch (error) {
+          crashes.push(
+            `case ${n} (${c.target.file}): ${(error as Error).stack?.split('\n').slice(0, 3).join(' | ') ?? String(error)}`,
+          );
+        } finally {
+          await writeFile(path, originals.get(c.target.file) ?? '');
+        }
+        const ms = performance.now() - start;
+        worst = Math.max(worst, ms);
+        if (ms > CASE_BOUND_MS) slow.push(`case ${n} (${c.target.file}): ${Math.round(ms)} ms`);
       }
-      const ms = performance.now() - start;
-      worst = Math.max(worst, ms);
-      if (ms > CASE_BOUND_MS) slow.push(`case ${n} (${c.target.file}): ${Math.round(ms)} ms`);
-    }
-    console.log(`[fuzz] ${CASES} cases (seed ${SEED}) in ${Math.round(performance.now() - begin)} ms: ${failed} rejected with diagnostics, ${CASES - failed} still valid, slowest ${Math.round(worst)} ms`);
-    expect(crashes.slice(0, 10)).toEqual([]);
-    expect(slow.slice(0, 10)).toEqual([]);
-    expect(unplaced.slice(0, 10)).toEqual([]);
-  }, timeLimit(240_000));
+      console.log(
+        `[fuzz] ${CASES} cases (seed ${SEED}) in ${Math.round(performance.now() - begin)} ms: ${failed} rejected with diagnostics, ${CASES - failed} still valid, slowest ${Math.round(worst)} ms`,
+      );
+      expect(crashes.slice(0, 10)).toEqual([]);
+      expect(slow.slice(0, 10)).toEqual([]);
+      expect(unplaced.slice(0, 10)).toEqual([]);
+    },
+    timeLimit(240_000),
+  );
 
   it('CONTRACT §1: a sample of the cases through the real CLI: validate and plan --sim exit 0/1/2/3 with positions, never a stack trace or a hang', async () => {
-    const sample = Array.from({ length: 16 }, (_, i) => caseOf(7919 * (i + 1) % CASES));
+    const sample = Array.from({ length: 16 }, (_, i) => caseOf((7919 * (i + 1)) % CASES));
     for (const [i, c] of sample.entries()) {
       const dir = await mkdtemp(join(tmpdir(), 'sb-fuzz-cli-'));
       await cp(work, dir, { recursive: true });
@@ -112,7 +134,12 @@ describe('reliability: bad input fuzzing (issue #10)', () => {
       expect(run.signal, where).toBeNull();
       expect([0, 1, 2, 3], where).toContain(run.code);
       expect(run.stderr, where).not.toMatch(/\n\s+at .+:\d+:\d+\)?\n/);
-      if (run.code === 1 && args[0] === 'validate') expect(`${run.stdout}${run.stderr}`, where).toMatch(new RegExp(`${relative(dir, join(dir, c.target.file)).replace(/[.]/g, '\\.').split('/').pop() ?? ''}:\\d+:\\d+|${c.target.load.replace(/[.]/g, '\\.')}:\\d+:\\d+`));
+      if (run.code === 1 && args[0] === 'validate')
+        expect(`${run.stdout}${run.stderr}`, where).toMatch(
+          new RegExp(
+            `${relative(dir, join(dir, c.target.file)).replace(/[.]/g, '\\.').split('/').pop() ?? ''}:\\d+:\\d+|${c.target.load.replace(/[.]/g, '\\.')}:\\d+:\\d+`,
+          ),
+        );
     }
   }, 120_000);
 });

@@ -41,7 +41,15 @@ describe('reliability: malformed platform answers (issue #10)', () => {
     try {
       for (let i = 0; i < 30; i++) {
         const search = ['', 'demo', 'x'][i % 3] ?? '';
-        const error = await client.listPages({ path: `${P}/groups`, itemsKey: 'groups', style: 'token', query: { search }, role: 'groups.list' }).catch((e: unknown) => e);
+        const error = await client
+          .listPages({
+            path: `${P}/groups`,
+            itemsKey: 'groups',
+            style: 'token',
+            query: { search },
+            role: 'groups.list',
+          })
+          .catch((e: unknown) => e);
         expect(error, `request ${i}: ${JSON.stringify(error)}`).toBeInstanceOf(ApiError);
         const e = error as ApiError;
         expect(e.method).toBe('GET');
@@ -55,61 +63,82 @@ describe('reliability: malformed platform answers (issue #10)', () => {
     const refused = await fetch(`${sim.url}/_sim/faults`, { method: 'POST', body: JSON.stringify({ malformed: 2 }) });
     expect(refused.status).toBe(400);
     const stats = await simStats(sim.url);
-    console.log(`[malformed] client: ${JSON.stringify(Object.fromEntries(codes))}, injected ${JSON.stringify(stats.faults)}`);
+    console.log(
+      `[malformed] client: ${JSON.stringify(Object.fromEntries(codes))}, injected ${JSON.stringify(stats.faults)}`,
+    );
     expect(codes.get('SB_API_BAD_RESPONSE') ?? 0).toBeGreaterThan(0);
-    expect([...codes.keys()].every((c) => ['SB_API_BAD_RESPONSE', 'SB_API_NETWORK', 'SB_API_SERVER'].includes(c))).toBe(true);
+    expect([...codes.keys()].every((c) => ['SB_API_BAD_RESPONSE', 'SB_API_NETWORK', 'SB_API_SERVER'].includes(c))).toBe(
+      true,
+    );
   }, 60_000);
 
-  it('Doc1 §2 + CONTRACT §3: plans made through 30% malformed answers are the clean plan or fail naming a request; apply converges without duplicates', async () => {
-    const dir = await estateDir(20, { prefix: 'mal' });
-    const manifests = join(dir, 'manifests');
-    const env = simEnv(sim.url);
-    // An applied estate with a few declared changes on top, so a misread would show as a wrong change.
-    expect((await cli(['apply', manifests, '--yes'], { cwd: dir, env })).code).toBe(0);
-    const estate = join(manifests, 'estate.yaml');
-    await writeFile(estate, (await readFile(estate, 'utf8')).replace('markup: 1\n', 'markup: 9\n').replace('entitlement: 3 }', 'entitlement: 4 }'));
-    const clean = await cli(['plan', manifests, '--format', 'json'], { cwd: dir, env });
-    expect(clean.code).toBe(0);
-    const expected = decisions(clean.stdout);
-    expect(expected.length).toBeGreaterThan(1);
+  it(
+    'Doc1 §2 + CONTRACT §3: plans made through 30% malformed answers are the clean plan or fail naming a request; apply converges without duplicates',
+    async () => {
+      const dir = await estateDir(20, { prefix: 'mal' });
+      const manifests = join(dir, 'manifests');
+      const env = simEnv(sim.url);
+      // An applied estate with a few declared changes on top, so a misread would show as a wrong change.
+      expect((await cli(['apply', manifests, '--yes'], { cwd: dir, env })).code).toBe(0);
+      const estate = join(manifests, 'estate.yaml');
+      await writeFile(
+        estate,
+        (await readFile(estate, 'utf8'))
+          .replace('markup: 1\n', 'markup: 9\n')
+          .replace('entitlement: 3 }', 'entitlement: 4 }'),
+      );
+      const clean = await cli(['plan', manifests, '--format', 'json'], { cwd: dir, env });
+      expect(clean.code).toBe(0);
+      const expected = decisions(clean.stdout);
+      expect(expected.length).toBeGreaterThan(1);
 
-    const outcomes: string[] = [];
-    try {
-      // 30% of answers spoiled in every way: plans fail naming the request. Then 1.5% of answers
-      // carrying a value of the wrong type: most plans meet none
-      // and complete, the others meet one and must either fail naming it or be the clean plan.
-      // Measured: 5 or 6 of 10 complete (ten all failing: well under 0.1%).
-      for (let i = 0; i < 4 + WRONG_TYPE_PLANS; i++) {
-        await setFaults(sim.url, i < 4 ? { malformed: 0.3 } : { malformed: 0.015, malformedKinds: ['wrong-type'] });
-        const run = await cli(['plan', manifests, '--format', 'json'], { cwd: dir, env });
-        expect(run.stderr, run.stderr).not.toMatch(/\n\s+at .+:\d+:\d+\)?\n/);
-        if (run.code === 0) {
-          expect(decisions(run.stdout), 'a plan made through malformed answers equals the clean plan').toEqual(expected);
-          outcomes.push('same plan');
-        } else {
-          expect(run.code).toBe(1);
-          expect(run.stderr).toMatch(/Error: (GET|POST|PUT|DELETE) \/\S+ → /);
-          outcomes.push(/→ [^:]+: ([^(\n]+)/.exec(run.stderr)?.[1]?.trim() ?? 'error');
+      const outcomes: string[] = [];
+      try {
+        // 30% of answers spoiled in every way: plans fail naming the request. Then 1.5% of answers
+        // carrying a value of the wrong type: most plans meet none
+        // and complete, the others meet one and must either fail naming it or be the clean plan.
+        // Measured: 5 or 6 of 10 complete (ten all failing: well under 0.1%).
+        for (let i = 0; i < 4 + WRONG_TYPE_PLANS; i++) {
+          await setFaults(sim.url, i < 4 ? { malformed: 0.3 } : { malformed: 0.015, malformedKinds: ['wrong-type'] });
+          const run = await cli(['plan', manifests, '--format', 'json'], { cwd: dir, env });
+          expect(run.stderr, run.stderr).not.toMatch(/\n\s+at .+:\d+:\d+\)?\n/);
+          if (run.code === 0) {
+            expect(decisions(run.stdout), 'a plan made through malformed answers equals the clean plan').toEqual(
+              expected,
+            );
+            outcomes.push('same plan');
+          } else {
+            expect(run.code).toBe(1);
+            expect(run.stderr).toMatch(/Error: (GET|POST|PUT|DELETE) \/\S+ → /);
+            outcomes.push(/→ [^:]+: ([^(\n]+)/.exec(run.stderr)?.[1]?.trim() ?? 'error');
+          }
         }
+        // Apply through spoiled answers (the writes take effect, the answers are garbage), then once more cleanly.
+        await setFaults(sim.url, { malformed: 0.2 });
+        const fresh = await estateDir(30, { examples: false, prefix: 'malx' });
+        for (let i = 0; i < 6; i++) {
+          const run = await cli(['apply', join(fresh, 'manifests'), '--yes'], { cwd: fresh, env });
+          expect(run.stderr).not.toMatch(/\n\s+at .+:\d+:\d+\)?\n/);
+          expect([0, 1]).toContain(run.code);
+        }
+        await setFaults(sim.url, { malformed: 0 });
+        const finish = await cli(['apply', join(fresh, 'manifests'), '--yes'], { cwd: fresh, env });
+        expect([0, 1]).toContain(finish.code);
+        const after = await cli(['plan', join(fresh, 'manifests'), '--detailed-exitcode'], { cwd: fresh, env });
+        expect(
+          after.code,
+          `${finish.stdout.slice(-1500)}\n${after.stdout.slice(-1500)}\n${after.stderr.slice(-1500)}`,
+        ).toBe(0);
+      } finally {
+        await setFaults(sim.url, { malformed: 0 });
       }
-      // Apply through spoiled answers (the writes take effect, the answers are garbage), then once more cleanly.
-      await setFaults(sim.url, { malformed: 0.2 });
-      const fresh = await estateDir(30, { examples: false, prefix: 'malx' });
-      for (let i = 0; i < 6; i++) {
-        const run = await cli(['apply', join(fresh, 'manifests'), '--yes'], { cwd: fresh, env });
-        expect(run.stderr).not.toMatch(/\n\s+at .+:\d+:\d+\)?\n/);
-        expect([0, 1]).toContain(run.code);
-      }
-      await setFaults(sim.url, { malformed: 0 });
-      const finish = await cli(['apply', join(fresh, 'manifests'), '--yes'], { cwd: fresh, env });
-      expect([0, 1]).toContain(finish.code);
-      const after = await cli(['plan', join(fresh, 'manifests'), '--detailed-exitcode'], { cwd: fresh, env });
-      expect(after.code, `${finish.stdout.slice(-1500)}\n${after.stdout.slice(-1500)}\n${after.stderr.slice(-1500)}`).toBe(0);
-    } finally {
-      await setFaults(sim.url, { malformed: 0 });
-    }
-    expect(duplicates(await simState(sim.url))).toEqual([]);
-    console.log(`[malformed] plans: ${JSON.stringify(outcomes)}`);
-    expect(outcomes.filter((o) => o === 'same plan').length, 'some plans completed through wrong-type answers').toBeGreaterThan(0);
-  }, timeLimit(180_000));
+      expect(duplicates(await simState(sim.url))).toEqual([]);
+      console.log(`[malformed] plans: ${JSON.stringify(outcomes)}`);
+      expect(
+        outcomes.filter((o) => o === 'same plan').length,
+        'some plans completed through wrong-type answers',
+      ).toBeGreaterThan(0);
+    },
+    timeLimit(180_000),
+  );
 });

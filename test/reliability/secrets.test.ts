@@ -21,7 +21,18 @@ let sim: RunningSimulator;
 beforeAll(async () => {
   sim = await startSimulator({ port: 0 });
   const seed = defaultSeed();
-  seed.users = [...(seed.users ?? []), { username: 'ci-bot', password: PASSWORD, adminOf: { level: 'system' }, rules: 'all', twoFactor: 'totp', alwaysTwoFactor: true, totpSecret: TOTP_SECRET }];
+  seed.users = [
+    ...(seed.users ?? []),
+    {
+      username: 'ci-bot',
+      password: PASSWORD,
+      adminOf: { level: 'system' },
+      rules: 'all',
+      twoFactor: 'totp',
+      alwaysTwoFactor: true,
+      totpSecret: TOTP_SECRET,
+    },
+  ];
   await control(sim.url, 'POST', 'reset', seed);
 });
 afterAll(async () => {
@@ -32,7 +43,9 @@ describe('reliability: secrets never leak (issue #10)', () => {
   it('CONTRACT §2 ${VAR} + §4 + Doc1 §5: no password, TOTP secret, token or ${VAR} value in stdout, stderr, plan file, markdown, journal or last-applied record at --log-level debug', async () => {
     const dir = await estateDir(0, { examples: false });
     const manifests = join(dir, 'manifests');
-    await writeFile(join(manifests, 'tenants.yaml'), `apiVersion: switchboard/v1
+    await writeFile(
+      join(manifests, 'tenants.yaml'),
+      `apiVersion: switchboard/v1
 kind: Tenant
 metadata: { name: secret-co, reseller: north }
 spec:
@@ -48,7 +61,8 @@ kind: Tenant
 metadata: { name: acme-corp, reseller: north }
 spec:
   billingId: \${SB_BILLING_2}
-`);
+`,
+    );
     const env = {
       ...simEnv(sim.url),
       SWITCHBOARD_USERNAME: 'ci-bot',
@@ -63,7 +77,8 @@ spec:
     const poller = (async () => {
       for (let i = 0; polling; i++) {
         const state = await simState(sim.url);
-        for (const s of state.tables['sessions'] ?? []) for (const k of ['accessToken', 'refreshToken']) if (typeof s[k] === 'string') tokens.add(s[k]);
+        for (const s of state.tables['sessions'] ?? [])
+          for (const k of ['accessToken', 'refreshToken']) if (typeof s[k] === 'string') tokens.add(s[k]);
         if (i % 10 === 9) await advanceClock(sim.url, 125); // expire the access token: the client renews it
         await new Promise((r) => setTimeout(r, 30));
       }
@@ -79,26 +94,49 @@ spec:
       const json = await cli(['plan', manifests, ...debug, '--format', 'json'], { cwd: dir, env });
       const applied = await cli(['apply', manifests, ...debug, '--yes'], { cwd: dir, env });
       expect(applied.code, applied.stdout.slice(-1500)).toBe(0);
-      const saved = await cli(['apply', manifests, ...debug, '--plan', join(dir, 'plan.json'), '--yes'], { cwd: dir, env });
-      Object.assign(outputs, { textOut: text.stdout, textErr: text.stderr, mdErr: md.stderr, jsonOut: json.stdout, jsonErr: json.stderr, applyOut: applied.stdout, applyErr: applied.stderr, savedOut: saved.stdout, savedErr: saved.stderr });
+      const saved = await cli(['apply', manifests, ...debug, '--plan', join(dir, 'plan.json'), '--yes'], {
+        cwd: dir,
+        env,
+      });
+      Object.assign(outputs, {
+        textOut: text.stdout,
+        textErr: text.stderr,
+        mdErr: md.stderr,
+        jsonOut: json.stdout,
+        jsonErr: json.stderr,
+        applyOut: applied.stdout,
+        applyErr: applied.stderr,
+        savedOut: saved.stdout,
+        savedErr: saved.stderr,
+      });
       expect(applied.stderr.length, 'debug logging is on').toBeGreaterThan(1000);
     } finally {
       polling = false;
       await poller;
     }
     for (const name of ['plan.json', 'plan.md']) outputs[name] = await readFile(join(dir, name), 'utf8');
-    for (const name of await readdir(join(dir, '.switchboard'))) outputs[`.switchboard/${name}`] = await readFile(join(dir, '.switchboard', name), 'utf8');
+    for (const name of await readdir(join(dir, '.switchboard')))
+      outputs[`.switchboard/${name}`] = await readFile(join(dir, '.switchboard', name), 'utf8');
     expect(Object.keys(outputs).some((n) => n.includes('journal-'))).toBe(true);
     expect(Object.keys(outputs).some((n) => n.includes('last-applied'))).toBe(true);
     expect(tokens.size).toBeGreaterThanOrEqual(4);
 
-    const secrets = { password: PASSWORD, totpSecret: TOTP_SECRET, billing: BILLING_SECRET, billing2: BILLING_SECRET_2, ...Object.fromEntries([...tokens].map((t, i) => [`token${i}`, t])) };
+    const secrets = {
+      password: PASSWORD,
+      totpSecret: TOTP_SECRET,
+      billing: BILLING_SECRET,
+      billing2: BILLING_SECRET_2,
+      ...Object.fromEntries([...tokens].map((t, i) => [`token${i}`, t])),
+    };
     const found: string[] = [];
     for (const [file, content] of Object.entries(outputs)) {
-      for (const [what, secret] of Object.entries(secrets)) if (content.includes(secret)) found.push(`${what} in ${file}`);
+      for (const [what, secret] of Object.entries(secrets))
+        if (content.includes(secret)) found.push(`${what} in ${file}`);
     }
     const bytes = Object.values(outputs).reduce((n, c) => n + c.length, 0);
-    console.log(`[secrets] ${Object.keys(secrets).length} secrets (${tokens.size} tokens issued) searched in ${Object.keys(outputs).length} outputs (${bytes} bytes): ${found.length} found`);
+    console.log(
+      `[secrets] ${Object.keys(secrets).length} secrets (${tokens.size} tokens issued) searched in ${Object.keys(outputs).length} outputs (${bytes} bytes): ${found.length} found`,
+    );
     expect(found).toEqual([]);
     // the platform did get the values: they were sent, just never shown
     const tenant = (await simState(sim.url)).tables['tenants']?.find((t) => t['name'] === 'secret-co');

@@ -28,13 +28,36 @@ beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'sb-transport-'));
   caFile = join(dir, 'cert.pem');
   const keyFile = join(dir, 'key.pem');
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', keyFile, '-out', caFile, '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=DNS:localhost,IP:127.0.0.1'], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      keyFile,
+      '-out',
+      caFile,
+      '-days',
+      '1',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=DNS:localhost,IP:127.0.0.1',
+    ],
+    { stdio: 'ignore' },
+  );
   // A TLS front for the simulator (it speaks plain http): what a real platform looks like.
   tls = createHttpsServer({ key: readFileSync(keyFile), cert: readFileSync(caFile) }, (req, res) => {
-    const upstream = request({ host: '127.0.0.1', port: sim.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const upstream = request(
+      { host: '127.0.0.1', port: sim.port, method: req.method, path: req.url, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     upstream.on('error', () => res.destroy());
     req.pipe(upstream);
   });
@@ -71,7 +94,9 @@ describe('reliability: transport security (issue #10)', () => {
   });
 
   it('CONTRACT §5: credentials are refused over plain http to a non-loopback address unless insecure; loopback is allowed', async () => {
-    const lan = Object.values(networkInterfaces()).flat().find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
+    const lan = Object.values(networkInterfaces())
+      .flat()
+      .find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
     const remote = lan ? `http://${lan}:${sim.port}` : 'http://192.0.2.1:8080';
     const refused = await cli(['plan', tenantsOnly], { env: simEnv(remote) });
     expect(refused.code).toBe(1);
@@ -81,7 +106,9 @@ describe('reliability: transport security (issue #10)', () => {
     const loopback = await cli(['plan', tenantsOnly], { env: simEnv(sim.url.replace('0.0.0.0', '127.0.0.1')) });
     expect(loopback.code, loopback.stderr).toBe(0);
     if (lan) {
-      const allowed = await cli(['plan', tenantsOnly], { env: { ...simEnv(remote), SWITCHBOARD_INSECURE: 'true', SWITCHBOARD_RE_INSECURE: 'true' } });
+      const allowed = await cli(['plan', tenantsOnly], {
+        env: { ...simEnv(remote), SWITCHBOARD_INSECURE: 'true', SWITCHBOARD_RE_INSECURE: 'true' },
+      });
       expect(allowed.code, allowed.stderr).toBe(0);
     }
   });

@@ -7,45 +7,86 @@ const live: RoutingRecord[] = [
   { id: 3, number: '+323', route: 'trunk-8', priority: null, enabled: true },
   { id: 4, number: '+324', route: 'trunk-1', priority: 5, enabled: true },
 ];
-const row = (values: Record<string, unknown>, source?: string): DesiredRow => (source ? { values, source } : { values });
+const row = (values: Record<string, unknown>, source?: string): DesiredRow =>
+  source ? { values, source } : { values };
 
 describe('routing row diff (issue #7)', () => {
   it('types CSV cells by the live value type before comparing: "10" equals 10, "" equals null', () => {
-    const diff = diffRows([row({ number: '+321', route: 'trunk-7', priority: '10', enabled: 'true' }), row({ number: '+323', priority: '' })], live, { key: ['number'], prune: false });
+    const diff = diffRows(
+      [
+        row({ number: '+321', route: 'trunk-7', priority: '10', enabled: 'true' }),
+        row({ number: '+323', priority: '' }),
+      ],
+      live,
+      { key: ['number'], prune: false },
+    );
     expect(diff).toMatchObject({ creates: [], updateGroups: [], deletes: [], noops: 2, unmanaged: 2, problems: [] });
   });
 
   it('groups updates by identical change set, keeps before values and sources', () => {
     const diff = diffRows(
-      [row({ number: '+321', route: 'trunk-9' }, 'r.csv:2'), row({ number: '+322', route: 'trunk-9' }, 'r.csv:3'), row({ number: '+323', route: 'trunk-9', priority: 1 }, 'r.csv:4')],
+      [
+        row({ number: '+321', route: 'trunk-9' }, 'r.csv:2'),
+        row({ number: '+322', route: 'trunk-9' }, 'r.csv:3'),
+        row({ number: '+323', route: 'trunk-9', priority: 1 }, 'r.csv:4'),
+      ],
       live,
       { key: ['number'], prune: false },
     );
     expect(diff.updateGroups).toEqual([
-      { changes: { route: 'trunk-9' }, rows: [{ id: 1, key: 'number=+321', before: { route: 'trunk-7' }, source: 'r.csv:2' }, { id: 2, key: 'number=+322', before: { route: 'trunk-7' }, source: 'r.csv:3' }] },
-      { changes: { route: 'trunk-9', priority: 1 }, rows: [{ id: 3, key: 'number=+323', before: { route: 'trunk-8', priority: null }, source: 'r.csv:4' }] },
+      {
+        changes: { route: 'trunk-9' },
+        rows: [
+          { id: 1, key: 'number=+321', before: { route: 'trunk-7' }, source: 'r.csv:2' },
+          { id: 2, key: 'number=+322', before: { route: 'trunk-7' }, source: 'r.csv:3' },
+        ],
+      },
+      {
+        changes: { route: 'trunk-9', priority: 1 },
+        rows: [{ id: 3, key: 'number=+323', before: { route: 'trunk-8', priority: null }, source: 'r.csv:4' }],
+      },
     ]);
   });
 
   it('creates typed rows, deletes unmatched live rows only with prune, and leaves unmentioned fields alone', () => {
-    const desired = [row({ number: '+321', route: 'trunk-7' }), row({ number: '+329', route: 'trunk-2', priority: '7' }, 'r.yaml:9:5')];
+    const desired = [
+      row({ number: '+321', route: 'trunk-7' }),
+      row({ number: '+329', route: 'trunk-2', priority: '7' }, 'r.yaml:9:5'),
+    ];
     const kept = diffRows(desired, live, { key: ['number'], prune: false });
-    expect(kept.creates).toEqual([{ key: 'number=+329', values: { number: '+329', route: 'trunk-2', priority: 7 }, source: 'r.yaml:9:5' }]);
+    expect(kept.creates).toEqual([
+      { key: 'number=+329', values: { number: '+329', route: 'trunk-2', priority: 7 }, source: 'r.yaml:9:5' },
+    ]);
     expect(kept).toMatchObject({ deletes: [], unmanaged: 3, noops: 1 });
     const pruned = diffRows(desired, live, { key: ['number'], prune: true });
-    expect(pruned.deletes.map((d) => [d.id, d.key])).toEqual([[2, 'number=+322'], [3, 'number=+323'], [4, 'number=+324']]);
+    expect(pruned.deletes.map((d) => [d.id, d.key])).toEqual([
+      [2, 'number=+322'],
+      [3, 'number=+323'],
+      [4, 'number=+324'],
+    ]);
   });
 
   it('uses declared field types over live ones, and matches composite integer keys', () => {
     const liveCarriers: RoutingRecord[] = [{ id: 7, country: 32, prefix: '4', carrier: 'a' }];
-    const diff = diffRows([row({ country: '32', prefix: 4, carrier: 'b' })], liveCarriers, { key: ['country', 'prefix'], fieldTypes: { country: 'integer', prefix: 'string' }, prune: true });
-    expect(diff.updateGroups).toEqual([{ changes: { carrier: 'b' }, rows: [{ id: 7, key: 'country=32,prefix=4', before: { carrier: 'a' } }] }]);
+    const diff = diffRows([row({ country: '32', prefix: 4, carrier: 'b' })], liveCarriers, {
+      key: ['country', 'prefix'],
+      fieldTypes: { country: 'integer', prefix: 'string' },
+      prune: true,
+    });
+    expect(diff.updateGroups).toEqual([
+      { changes: { carrier: 'b' }, rows: [{ id: 7, key: 'country=32,prefix=4', before: { carrier: 'a' } }] },
+    ]);
     expect(diff.deletes).toEqual([]);
   });
 
   it('reports duplicate keys, missing keys and cells that do not fit their type, and leaves those rows out', () => {
     const diff = diffRows(
-      [row({ number: '+329', route: 'a' }, 'a:1'), row({ number: '+329', route: 'b' }, 'a:2'), row({ route: 'c' }, 'a:3'), row({ number: '+328', priority: 'ten' }, 'a:4')],
+      [
+        row({ number: '+329', route: 'a' }, 'a:1'),
+        row({ number: '+329', route: 'b' }, 'a:2'),
+        row({ route: 'c' }, 'a:3'),
+        row({ number: '+328', priority: 'ten' }, 'a:4'),
+      ],
       live,
       { key: ['number'], prune: false },
     );
@@ -58,20 +99,41 @@ describe('routing row diff (issue #7)', () => {
   });
 
   it('accepts the columnar form of the manifest loader (undefined cell = field not given)', () => {
-    const diff = diffRows({ columns: ['number', 'route', 'priority'], rows: [['+321', 'trunk-7', undefined], ['+322', undefined, '21'], ['+330', 'x', '1']], sourceOf: (i) => `r.csv:${i + 2}` }, live, { key: ['number'], prune: false });
+    const diff = diffRows(
+      {
+        columns: ['number', 'route', 'priority'],
+        rows: [
+          ['+321', 'trunk-7', undefined],
+          ['+322', undefined, '21'],
+          ['+330', 'x', '1'],
+        ],
+        sourceOf: (i) => `r.csv:${i + 2}`,
+      },
+      live,
+      { key: ['number'], prune: false },
+    );
     expect(diff.noops).toBe(1);
-    expect(diff.updateGroups).toEqual([{ changes: { priority: 21 }, rows: [{ id: 2, key: 'number=+322', before: { priority: 20 }, source: 'r.csv:3' }] }]);
-    expect(diff.creates).toEqual([{ key: 'number=+330', values: { number: '+330', route: 'x', priority: 1 }, source: 'r.csv:4' }]);
+    expect(diff.updateGroups).toEqual([
+      { changes: { priority: 21 }, rows: [{ id: 2, key: 'number=+322', before: { priority: 20 }, source: 'r.csv:3' }] },
+    ]);
+    expect(diff.creates).toEqual([
+      { key: 'number=+330', values: { number: '+330', route: 'x', priority: 1 }, source: 'r.csv:4' },
+    ]);
   });
 
   it('diffs 1,000,000 CSV rows with 1% drift in well under 3 s of CPU', () => {
     const n = 1_000_000;
     const liveRows: RoutingRecord[] = new Array(n);
     const rows: string[][] = [];
-    for (let i = 0; i < n; i++) liveRows[i] = { id: i + 1, number: `+32${i}`, route: `trunk-${i % 50}`, priority: i % 10 };
-    for (let i = 1000; i < n + 1000; i++) rows.push([`+32${i}`, `trunk-${i % 50}${i % 100 === 7 ? 'x' : ''}`, String(i % 10)]);
+    for (let i = 0; i < n; i++)
+      liveRows[i] = { id: i + 1, number: `+32${i}`, route: `trunk-${i % 50}`, priority: i % 10 };
+    for (let i = 1000; i < n + 1000; i++)
+      rows.push([`+32${i}`, `trunk-${i % 50}${i % 100 === 7 ? 'x' : ''}`, String(i % 10)]);
     const t0 = process.cpuUsage();
-    const diff = diffRows({ columns: ['number', 'route', 'priority'], rows }, liveRows, { key: ['number'], prune: true });
+    const diff = diffRows({ columns: ['number', 'route', 'priority'], rows }, liveRows, {
+      key: ['number'],
+      prune: true,
+    });
     const cpu = process.cpuUsage(t0);
     expect(diff.creates).toHaveLength(1000);
     expect(diff.deletes).toHaveLength(1000);

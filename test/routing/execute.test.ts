@@ -22,8 +22,10 @@ afterEach(() => {
 /** Live rows 100..2999 kept (0..99 dropped), 300 of them re-routed in 3 groups, `extra` new rows. */
 function desired(extra: number, bad?: number): ColumnarRows {
   const rows: unknown[][] = [];
-  for (let i = 100; i < 3000; i++) rows.push([`+32${String(i).padStart(6, '0')}`, i < 400 ? `moved-${i % 3}` : `trunk-${i % 4}`, String(i % 10)]);
-  for (let i = 0; i < extra; i++) rows.push([`+33${String(i).padStart(6, '0')}`, 'new', i === bad ? 1.5 : String(i % 10)]);
+  for (let i = 100; i < 3000; i++)
+    rows.push([`+32${String(i).padStart(6, '0')}`, i < 400 ? `moved-${i % 3}` : `trunk-${i % 4}`, String(i % 10)]);
+  for (let i = 0; i < extra; i++)
+    rows.push([`+33${String(i).padStart(6, '0')}`, 'new', i === bad ? 1.5 : String(i % 10)]);
   return { columns: ['number', 'route', 'priority'], rows, sourceOf: (i) => `routes.csv:${i + 2}` };
 }
 
@@ -37,18 +39,39 @@ describe('executeRoutingChanges (issue #7)', () => {
     expect(diff.updateGroups).toHaveLength(3);
     server.sim.clearStats();
     const report = await executeRoutingChanges(client, ROUTES, diff, { bulkSize: 1000 });
-    expect(report).toMatchObject({ created: 1500, updated: 300, deleted: 100, skipped: 0, failures: [], warnings: [], bulkFallback: false });
+    expect(report).toMatchObject({
+      created: 1500,
+      updated: 300,
+      deleted: 100,
+      skipped: 0,
+      failures: [],
+      warnings: [],
+      bulkFallback: false,
+    });
     expect(server.sim.stats()).toEqual({ 'DELETE item': 100, 'POST bulk': 2, 'PATCH collection': 3 });
-    expect(server.sim.requests().filter((r) => r.method === 'PATCH').every((r) => r.search === '')).toBe(true);
+    expect(
+      server.sim
+        .requests()
+        .filter((r) => r.method === 'PATCH')
+        .every((r) => r.search === ''),
+    ).toBe(true);
     const again = await plan(desired(1500));
     expect(again).toMatchObject({ creates: [], updateGroups: [], deletes: [], noops: 4400 });
   });
 
-  it('a failing chunk is reported with the failing row\'s CSV line, applies nothing, and nothing after it is sent', async () => {
+  it("a failing chunk is reported with the failing row's CSV line, applies nothing, and nothing after it is sent", async () => {
     const diff = await plan(desired(2500, 1500));
     const report = await executeRoutingChanges(client, ROUTES, diff, { bulkSize: 1000 });
     expect(report.failures).toEqual([
-      expect.objectContaining({ action: 'create', key: 'number=+33001500', source: `routes.csv:${2900 + 1500 + 2}`, code: 'SB_ROUTING_HTTP', message: expect.stringMatching(/POST \/draas\/active\/routes\/_bulk → 500: record 500: .*chunk of 1000 not applied/) }),
+      expect.objectContaining({
+        action: 'create',
+        key: 'number=+33001500',
+        source: `routes.csv:${2900 + 1500 + 2}`,
+        code: 'SB_ROUTING_HTTP',
+        message: expect.stringMatching(
+          /POST \/draas\/active\/routes\/_bulk → 500: record 500: .*chunk of 1000 not applied/,
+        ),
+      }),
     ]);
     expect(report.created).toBe(1000);
     expect(report.skipped).toBe(999 + 500 + 300);

@@ -40,7 +40,15 @@ spec:
 
 let dir: string;
 let session: Session;
-const options = (): PlanRunOptions => ({ target: [], exclude: [], prune: false, allowReplace: false, maxDeletePercent: 10, concurrency: 4, stateDir: join(dir, 'state') });
+const options = (): PlanRunOptions => ({
+  target: [],
+  exclude: [],
+  prune: false,
+  allowReplace: false,
+  maxDeletePercent: 10,
+  concurrency: 4,
+  stateDir: join(dir, 'state'),
+});
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'switchboard-run-'));
@@ -59,7 +67,11 @@ afterEach(() => {
 
 describe('the run layer', () => {
   it('plans provider by provider and applies with the requests the planner built', async () => {
-    const hooks = [vi.spyOn(tenantKind, 'create'), vi.spyOn(subscriptionKind, 'create'), vi.spyOn(entitlementKind, 'create')];
+    const hooks = [
+      vi.spyOn(tenantKind, 'create'),
+      vi.spyOn(subscriptionKind, 'create'),
+      vi.spyOn(entitlementKind, 'create'),
+    ];
     const run = await planRun([dir], options(), silentLogger, session);
     expect(run.providers.map((p) => p.name)).toEqual(['platform', 'routing']);
     expect(run.parts.map((p) => p.provider)).toEqual(['platform', 'routing']);
@@ -74,7 +86,12 @@ describe('the run layer', () => {
     expect(builtWhilePlanning).toEqual([1, 1, 1]);
 
     const progress = { write: () => true } as unknown as NodeJS.WritableStream;
-    const applied = await applyRun(run, run.plan.changes, { concurrency: 4, failFast: false, stateDir: join(dir, 'state'), progressOut: progress });
+    const applied = await applyRun(run, run.plan.changes, {
+      concurrency: 4,
+      failFast: false,
+      stateDir: join(dir, 'state'),
+      progressOut: progress,
+    });
     expect(applied.result).toMatchObject({ applied: 5, failed: 0, skipped: 0 });
     // The platform's three POSTs and the routing engine's one `_bulk`.
     expect(applied.result.requests).toBe(4);
@@ -88,8 +105,21 @@ describe('the run layer', () => {
   it('refuses changes of a provider the run did not plan with', async () => {
     const run = await planRun([dir], { ...options(), target: ['tenant/run-co'] }, silentLogger, session);
     expect(run.providers.map((p) => p.name)).toEqual(['platform']);
-    const row = { address: 'routing/draas/standby/routes/number=+1', kind: 'RoutingRow', provider: 'routing' as const, action: 'create' as const, before: null, after: {}, patch: [], reason: '', dependsOn: [], requests: [] };
+    const row = {
+      address: 'routing/draas/standby/routes/number=+1',
+      kind: 'RoutingRow',
+      provider: 'routing' as const,
+      action: 'create' as const,
+      before: null,
+      after: {},
+      patch: [],
+      reason: '',
+      dependsOn: [],
+      requests: [],
+    };
     const progress = { write: () => true } as unknown as NodeJS.WritableStream;
-    await expect(applyRun(run, [row], { concurrency: 1, failFast: false, stateDir: join(dir, 'state'), progressOut: progress })).rejects.toMatchObject({ code: 'SB_APPLY_NO_PROVIDER' });
+    await expect(
+      applyRun(run, [row], { concurrency: 1, failFast: false, stateDir: join(dir, 'state'), progressOut: progress }),
+    ).rejects.toMatchObject({ code: 'SB_APPLY_NO_PROVIDER' });
   });
 });

@@ -8,9 +8,13 @@ useTestSim((s) => (sim = s));
 
 const anon = () => new SimClient(sim);
 const advance = (advanceSeconds: number) =>
-  fetch(`${sim.url}/_sim/clock`, { method: 'POST', body: JSON.stringify({ advanceSeconds }) }).then((r) => r.json() as Promise<{ epochMs: number }>);
+  fetch(`${sim.url}/_sim/clock`, { method: 'POST', body: JSON.stringify({ advanceSeconds }) }).then(
+    (r) => r.json() as Promise<{ epochMs: number }>,
+  );
 const outbox = (to: string) =>
-  fetch(`${sim.url}/_sim/outbox?to=${encodeURIComponent(to)}`).then((r) => r.json() as Promise<{ mails: { template: string; data: Record<string, string> }[] }>);
+  fetch(`${sim.url}/_sim/outbox?to=${encodeURIComponent(to)}`).then(
+    (r) => r.json() as Promise<{ mails: { template: string; data: Record<string, string> }[] }>,
+  );
 type Tokens = { access_token: string; refresh_token: string; token?: string; '2fa_payload'?: string; option?: string };
 
 describe('authentication', () => {
@@ -54,19 +58,38 @@ describe('authentication', () => {
 
   it('Doc1 §5.1/§3: second factor by e-mail, code in the outbox, trust registers the location', async () => {
     const ua = { 'user-agent': 'auth-test/1' };
-    const first = await anon().call<Tokens>('POST', '/api/v01/auth/login', { username: 'mailuser', password: 'mailuser' }, ua);
+    const first = await anon().call<Tokens>(
+      'POST',
+      '/api/v01/auth/login',
+      { username: 'mailuser', password: 'mailuser' },
+      ua,
+    );
     expect(first.body).toEqual({ '2fa_payload': expect.any(String), option: 'email' });
     const mail = (await outbox('mailuser@demo.example.net')).mails.at(-1);
     expect(mail?.template).toBe('mails.2fa');
     const wrong = await anon().post('/api/v01/auth/2fa', { '2fa_payload': first.body['2fa_payload'], code: '000000x' });
     expect(wrong.status).toBe(401);
-    const done = await anon().post<Tokens>('/api/v01/auth/2fa', { '2fa_payload': first.body['2fa_payload'], code: mail?.data['code'], trust: 'true' });
+    const done = await anon().post<Tokens>('/api/v01/auth/2fa', {
+      '2fa_payload': first.body['2fa_payload'],
+      code: mail?.data['code'],
+      trust: 'true',
+    });
     expect(done.status).toBe(200);
     expect(done.body.access_token).toBeTruthy();
     // Same user agent and IP: trusted now, tokens straight away; another user agent: 2FA again.
-    const again = await anon().call<Tokens>('POST', '/api/v01/auth/login', { username: 'mailuser', password: 'mailuser' }, ua);
+    const again = await anon().call<Tokens>(
+      'POST',
+      '/api/v01/auth/login',
+      { username: 'mailuser', password: 'mailuser' },
+      ua,
+    );
     expect(again.body.access_token).toBeTruthy();
-    const other = await anon().call<Tokens>('POST', '/api/v01/auth/login', { username: 'mailuser', password: 'mailuser' }, { 'user-agent': 'other/2' });
+    const other = await anon().call<Tokens>(
+      'POST',
+      '/api/v01/auth/login',
+      { username: 'mailuser', password: 'mailuser' },
+      { 'user-agent': 'other/2' },
+    );
     expect(other.body.option).toBe('email');
   });
 
@@ -75,7 +98,11 @@ describe('authentication', () => {
       const first = await anon().post<Tokens>('/api/v01/auth/login', { username: 'totpuser', password: 'totpuser' });
       expect(first.body.option).toBe('totp');
       const clock = await fetch(`${sim.url}/_sim/clock`).then((r) => r.json() as Promise<{ epochMs: number }>);
-      const done = await anon().post<Tokens>('/api/v01/auth/2fa', { '2fa_payload': first.body['2fa_payload'], code: totp(DEMO_TOTP_SECRET, clock.epochMs), trust: true });
+      const done = await anon().post<Tokens>('/api/v01/auth/2fa', {
+        '2fa_payload': first.body['2fa_payload'],
+        code: totp(DEMO_TOTP_SECRET, clock.epochMs),
+        trust: true,
+      });
       expect(done.status).toBe(200);
     }
   });
@@ -84,7 +111,11 @@ describe('authentication', () => {
     for (let i = 0; i < 2; i++) {
       const first = await anon().post<Tokens>('/api/v01/auth/login', { username: 'nomail', password: 'nomail' });
       expect(first.body.option).toBe('totp');
-      const done = await anon().post<Tokens>('/api/v01/auth/2fa', { '2fa_payload': first.body['2fa_payload'], code: totp(DEMO_TOTP_SECRET, Date.now()), trust: true });
+      const done = await anon().post<Tokens>('/api/v01/auth/2fa', {
+        '2fa_payload': first.body['2fa_payload'],
+        code: totp(DEMO_TOTP_SECRET, Date.now()),
+        trust: true,
+      });
       expect(done.status).toBe(200);
     }
   });
@@ -92,7 +123,10 @@ describe('authentication', () => {
   it('Doc1 §5.2: a 2fa_payload expires (5 minutes, our choice)', async () => {
     const first = await anon().post<Tokens>('/api/v01/auth/login', { username: 'totpuser', password: 'totpuser' });
     const clock = await advance(301);
-    const res = await anon().post('/api/v01/auth/2fa', { '2fa_payload': first.body['2fa_payload'], code: totp(DEMO_TOTP_SECRET, clock.epochMs) });
+    const res = await anon().post('/api/v01/auth/2fa', {
+      '2fa_payload': first.body['2fa_payload'],
+      code: totp(DEMO_TOTP_SECRET, clock.epochMs),
+    });
     expect(res.status).toBe(401);
   });
 
@@ -124,7 +158,9 @@ describe('authentication', () => {
     expect((await new SimClient(sim, a.body.access_token).get(`${P}/groups`)).status).toBe(401);
 
     const b = await anon().post<Tokens>('/api/v01/auth/login', { username: 'admin', password: 'admin' });
-    expect((await anon().get(`/api/v01/auth/logout?token=${encodeURIComponent(b.body.refresh_token)}`)).status).toBe(200);
+    expect((await anon().get(`/api/v01/auth/logout?token=${encodeURIComponent(b.body.refresh_token)}`)).status).toBe(
+      200,
+    );
     expect((await new SimClient(sim, b.body.refresh_token).get('/api/v01/auth/access_token')).status).toBe(401);
     expect((await anon().post('/api/v01/auth/logout', {})).status).toBe(400);
   });
@@ -133,9 +169,14 @@ describe('authentication', () => {
     expect((await anon().post('/api/v01/auth/reset_password', { username: 'nobody' })).status).toBe(200);
     expect((await anon().post('/api/v01/auth/reset_password', { username: 'admin' })).status).toBe(200);
     expect((await anon().post('/api/v01/auth/reset_password', { username: 'admin' })).status).toBe(200);
-    const mails = (await outbox('admin@demo.example.net')).mails.filter((m) => m.template.startsWith('mails.reset_password'));
+    const mails = (await outbox('admin@demo.example.net')).mails.filter((m) =>
+      m.template.startsWith('mails.reset_password'),
+    );
     expect(mails).toHaveLength(1);
-    const confirm = await anon().post('/api/v01/auth/reset_password/confirm', { token: mails[0]?.data['token'], password: 'new-secret' });
+    const confirm = await anon().post('/api/v01/auth/reset_password/confirm', {
+      token: mails[0]?.data['token'],
+      password: 'new-secret',
+    });
     expect(confirm.status).toBe(200);
     expect((await anon().post('/api/v01/auth/login', { username: 'admin', password: 'admin' })).status).toBe(401);
     await loginAs(sim, 'admin', 'new-secret');
@@ -145,17 +186,30 @@ describe('authentication', () => {
     const client = await loginAs(sim, 'reselleradmin');
     const { body } = await client.get<Record<string, any>>('/api/v01/system/users/local');
     expect(body).toMatchObject({
-      username: 'reselleradmin', email: 'reselleradmin@demo.example.net', firstname: 'reselleradmin', first_name: 'reselleradmin',
-      lastname: 'Demo', last_name: 'Demo', mobilenumber: '+32470000000', mobile_number: '+32470000000',
-      properties: { draas_instance: 'demo' }, is_system: false,
+      username: 'reselleradmin',
+      email: 'reselleradmin@demo.example.net',
+      firstname: 'reselleradmin',
+      first_name: 'reselleradmin',
+      lastname: 'Demo',
+      last_name: 'Demo',
+      mobilenumber: '+32470000000',
+      mobile_number: '+32470000000',
+      properties: { draas_instance: 'demo' },
+      is_system: false,
     });
-    expect(body['admin_of'][0]).toMatchObject({ level: 'reseller', reference: expect.any(String), owner: { type: 'group', name: 'demo-group' } });
+    expect(body['admin_of'][0]).toMatchObject({
+      level: 'reseller',
+      reference: expect.any(String),
+      owner: { type: 'group', name: 'demo-group' },
+    });
     const rules = body['profile']['api_rules'] as { method: string; url: string; name: string }[];
     const rule = rules.find((r) => r.name === 'tenants.list');
     expect(rule).toMatchObject({ method: 'get', allowed: true });
     expect(new RegExp(rule!.url).test(`${P}/tenants`)).toBe(true);
     const reader = await loginAs(sim, 'reader');
-    const readerRules = (await reader.get<Record<string, any>>('/api/v01/system/users/local')).body['profile']['api_rules'] as { method: string }[];
+    const readerRules = (await reader.get<Record<string, any>>('/api/v01/system/users/local')).body['profile'][
+      'api_rules'
+    ] as { method: string }[];
     expect(readerRules.length).toBeGreaterThan(10);
     expect(readerRules.every((r) => r.method === 'get')).toBe(true);
   });

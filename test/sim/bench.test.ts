@@ -14,7 +14,11 @@ let admin: SimClient;
 beforeAll(async () => {
   const seed = defaultSeed();
   for (let i = 0; i < TENANTS; i++) {
-    seed.tenants!.push({ name: `bench-${String(i).padStart(5, '0')}`, billingId: `BENCH-${i}`, owner: { reseller: 'north' } });
+    seed.tenants!.push({
+      name: `bench-${String(i).padStart(5, '0')}`,
+      billingId: `BENCH-${i}`,
+      owner: { reseller: 'north' },
+    });
   }
   sim = await startTestSim({ seed });
   admin = await loginAs(sim, 'admin');
@@ -49,7 +53,9 @@ describe('list latency with 20,000 tenants', () => {
     const t1 = performance.now();
     for (let i = 0; i < 10; i++) await admin.get(`${P}/tenants?parent=${north}&page_size=100&search=bench-1999`);
     const searchMs = (performance.now() - t1) / 10;
-    console.log(`20k tenants: ${walk.perPageMs.toFixed(2)} ms per token page (100 rows), ${deepMs.toFixed(2)} ms per deep page-style page, ${searchMs.toFixed(2)} ms per searched page`);
+    console.log(
+      `20k tenants: ${walk.perPageMs.toFixed(2)} ms per token page (100 rows), ${deepMs.toFixed(2)} ms per deep page-style page, ${searchMs.toFixed(2)} ms per searched page`,
+    );
     expect(walk.rows).toBe(5000);
     expect(deep.body.results).toBe(TENANTS + 3);
     expect(walk.perPageMs).toBeLessThan(50);

@@ -16,7 +16,10 @@ describe('switchboard sim', () => {
     const run = runCli(['node', 'switchboard', 'sim', '--port', '0', '--latency', '1'], new Command());
     await vi.waitFor(() => expect(out).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/), { timeout: 5000 });
     const url = /listening on (\S+)/.exec(out)![1]!;
-    const login = await fetch(`${url}/api/v01/auth/login`, { method: 'POST', body: JSON.stringify({ username: 'admin', password: 'admin' }) });
+    const login = await fetch(`${url}/api/v01/auth/login`, {
+      method: 'POST',
+      body: JSON.stringify({ username: 'admin', password: 'admin' }),
+    });
     expect(login.status).toBe(200);
     process.emit('SIGINT');
     expect(await run).toBe(0);

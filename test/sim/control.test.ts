@@ -16,7 +16,9 @@ afterAll(async () => {
 });
 
 const control = (sim: RunningSimulator, method: string, path: string, body?: unknown) =>
-  fetch(`${sim.url}/_sim/${path}`, { method, ...(body === undefined ? {} : { body: JSON.stringify(body) }) }).then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, any> }));
+  fetch(`${sim.url}/_sim/${path}`, { method, ...(body === undefined ? {} : { body: JSON.stringify(body) }) }).then(
+    async (r) => ({ status: r.status, body: (await r.json()) as Record<string, any> }),
+  );
 
 describe('control surface', () => {
   it('CONTRACT §6: faults hit platform endpoints only, 429 carries Retry-After, resetConnections drops the socket', async () => {
@@ -30,7 +32,13 @@ describe('control surface', () => {
       expect((await control(sim, 'GET', 'state')).status).toBe(200); // /_sim/ is never faulted
       await control(sim, 'POST', 'faults', { rate: 1, statuses: [503], resetConnections: true });
       const outcomes = new Set<string>();
-      for (let i = 0; i < 30; i++) outcomes.add(await admin.get(`${P}/groups`).then((r) => String(r.status), () => 'reset'));
+      for (let i = 0; i < 30; i++)
+        outcomes.add(
+          await admin.get(`${P}/groups`).then(
+            (r) => String(r.status),
+            () => 'reset',
+          ),
+        );
       expect(outcomes).toEqual(new Set(['503', 'reset']));
       await control(sim, 'POST', 'faults', { rate: 0 });
       expect((await admin.get(`${P}/groups`)).status).toBe(200);
@@ -63,9 +71,15 @@ describe('control surface', () => {
       const admin = await loginAs(sim, 'admin');
       const group = await uuidOf(admin, 'groups', 'demo-group');
       const begin = Date.now();
-      const created = admin.post(`${P}/tenants`, { name: 'early', billingId: 'T-EARLY', owner: { type: 'group', uuid: group } });
+      const created = admin.post(`${P}/tenants`, {
+        name: 'early',
+        billingId: 'T-EARLY',
+        owner: { type: 'group', uuid: group },
+      });
       await new Promise((r) => setTimeout(r, 150));
-      const tenants = ((await control(sim, 'GET', 'state')).body['tables']['tenants'] as { name: string }[]).map((t) => t.name);
+      const tenants = ((await control(sim, 'GET', 'state')).body['tables']['tenants'] as { name: string }[]).map(
+        (t) => t.name,
+      );
       expect(tenants).toContain('early'); // processed, though the answer is still held
       expect((await created).status).toBe(200);
       expect(Date.now() - begin).toBeGreaterThanOrEqual(295);
@@ -98,13 +112,17 @@ describe('control surface', () => {
     const sim = await startTestSim();
     try {
       const res = await control(sim, 'POST', 'reset', {
-        instance: 'tiny', groups: [{ name: 'g' }], users: [{ username: 'root', password: 'pw', email: 'root@x.example', adminOf: { level: 'system' } }],
+        instance: 'tiny',
+        groups: [{ name: 'g' }],
+        users: [{ username: 'root', password: 'pw', email: 'root@x.example', adminOf: { level: 'system' } }],
       });
       expect(res.body).toEqual({ reset: true, instance: 'tiny' });
       const root = await loginAs(sim, 'root', 'pw');
       const groups = await root.get<{ groups: { name: string }[] }>('/api/v01/draas/tiny/groups');
       expect(groups.body.groups.map((g) => g.name)).toEqual(['g']);
-      expect((await control(sim, 'POST', 'reset', { tenants: [{ name: 'x', owner: { group: 'missing' } }] })).status).toBe(400);
+      expect(
+        (await control(sim, 'POST', 'reset', { tenants: [{ name: 'x', owner: { group: 'missing' } }] })).status,
+      ).toBe(400);
     } finally {
       await sim.close();
     }
@@ -115,10 +133,16 @@ describe('control surface', () => {
     const first = await startTestSim({ stateFile });
     const admin = await loginAs(first, 'admin');
     const group = await uuidOf(admin, 'groups', 'demo-group');
-    const created = await admin.post<{ uuid: string }>(`${P}/tenants`, { name: 'persisted', owner: { type: 'group', uuid: group } });
+    const created = await admin.post<{ uuid: string }>(`${P}/tenants`, {
+      name: 'persisted',
+      owner: { type: 'group', uuid: group },
+    });
     await control(first, 'POST', 'clock', { advanceSeconds: 30 });
     await first.close();
-    const saved = JSON.parse(await readFile(stateFile, 'utf8')) as { kind: string; tables: { tenants: { name: string }[] } };
+    const saved = JSON.parse(await readFile(stateFile, 'utf8')) as {
+      kind: string;
+      tables: { tenants: { name: string }[] };
+    };
     expect(saved.kind).toBe('switchboard-sim-state');
     expect(saved.tables.tenants.map((t) => t.name)).toContain('persisted');
 
@@ -143,14 +167,22 @@ describe('control surface', () => {
       });
     });
     await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r));
-    const seed = { ...defaultSeed(), webhook: { url: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook` } };
+    const seed = {
+      ...defaultSeed(),
+      webhook: { url: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook` },
+    };
     const sim = await startTestSim({ seed });
     try {
       const admin = await loginAs(sim, 'admin');
       const north = await uuidOf(admin, 'resellers', 'north');
       await admin.post(`${P}/tenants`, { name: 'hooked', owner: { type: 'reseller', uuid: north } });
       await expect.poll(() => received.length).toBe(1);
-      expect(received[0]).toMatchObject({ event: 'tenant.create', objectType: 'tenant', action: 'create', object: { name: 'hooked' } });
+      expect(received[0]).toMatchObject({
+        event: 'tenant.create',
+        objectType: 'tenant',
+        action: 'create',
+        object: { name: 'hooked' },
+      });
       await expect.poll(async () => (await control(sim, 'GET', 'events')).body['events'][0].webhook?.status).toBe(200);
     } finally {
       await sim.close();

@@ -17,7 +17,7 @@ describe('simulator core', () => {
     expect(res.body).toMatchObject({ error: { status: 401, code: 'unauthorized' } });
   });
 
-  it('Doc3 §7: on the shared port, an unknown routing version or table answers the engine\'s {code, message}, not the platform\'s body', async () => {
+  it("Doc3 §7: on the shared port, an unknown routing version or table answers the engine's {code, message}, not the platform's body", async () => {
     const basic = { authorization: `Basic ${Buffer.from('routing:routing').toString('base64')}` };
     for (const path of ['/draas/nosuchversion/routes', '/nosuchservice/active/routes', '/draas/active/nosuchtable']) {
       const res = await new SimClient(sim).call('GET', path, undefined, basic);
@@ -25,7 +25,9 @@ describe('simulator core', () => {
       expect(res.body, path).toEqual({ code: '404', message: expect.stringContaining(path) });
     }
     // Document 3 §4.2: the default standby routes table holds no record: 404 as well.
-    expect((await new SimClient(sim).call('GET', '/draas/standby/routes', undefined, basic)).body).toMatchObject({ code: '404' });
+    expect((await new SimClient(sim).call('GET', '/draas/standby/routes', undefined, basic)).body).toMatchObject({
+      code: '404',
+    });
   });
 
   it('Doc1 §1.2: another draas_instance is 404', async () => {

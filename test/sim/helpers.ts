@@ -11,9 +11,17 @@ export interface Reply<T = Record<string, unknown>> {
 }
 
 export class SimClient {
-  constructor(readonly sim: RunningSimulator, public token?: string) {}
+  constructor(
+    readonly sim: RunningSimulator,
+    public token?: string,
+  ) {}
 
-  async call<T = Record<string, unknown>>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Reply<T>> {
+  async call<T = Record<string, unknown>>(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Reply<T>> {
     const res = await fetch(this.sim.url + path, {
       method,
       headers: {
@@ -49,7 +57,10 @@ export async function startTestSim(options: SimulatorOptions = {}): Promise<Runn
  * One simulator for the test file, reset to the default data set before each test (or
  * handed to `eachTest`, which then owns the reset). `onStart` receives it once started.
  */
-export function useTestSim(onStart: (sim: RunningSimulator) => void, eachTest?: (sim: RunningSimulator) => Promise<void>): void {
+export function useTestSim(
+  onStart: (sim: RunningSimulator) => void,
+  eachTest?: (sim: RunningSimulator) => Promise<void>,
+): void {
   let sim: RunningSimulator | undefined;
   beforeAll(async () => {
     const started = await startTestSim();
@@ -70,12 +81,19 @@ export function useTestSim(onStart: (sim: RunningSimulator) => void, eachTest?: 
 export async function loginAs(sim: RunningSimulator, username: string, password = username): Promise<SimClient> {
   const anon = new SimClient(sim);
   const res = await anon.post<{ access_token?: string }>('/api/v01/auth/login', { username, password });
-  if (res.status !== 200 || !res.body.access_token) throw new Error(`login ${username} failed: ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.status !== 200 || !res.body.access_token)
+    throw new Error(`login ${username} failed: ${res.status} ${JSON.stringify(res.body)}`);
   return new SimClient(sim, res.body.access_token);
 }
 
-export async function uuidOf(client: SimClient, kind: 'groups' | 'resellers' | 'tenants', name: string): Promise<string> {
-  const state = await fetch(`${client.sim.url}/_sim/state`).then((r) => r.json()) as { tables: Record<string, { uuid: string; name: string }[]> };
+export async function uuidOf(
+  client: SimClient,
+  kind: 'groups' | 'resellers' | 'tenants',
+  name: string,
+): Promise<string> {
+  const state = (await fetch(`${client.sim.url}/_sim/state`).then((r) => r.json())) as {
+    tables: Record<string, { uuid: string; name: string }[]>;
+  };
   const row = state.tables[kind]?.find((r) => r.name === name);
   if (!row) throw new Error(`${kind} ${name} not in the simulator`);
   return row.uuid;

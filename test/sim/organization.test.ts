@@ -15,18 +15,38 @@ useTestSim(
 );
 
 type Uuid = { uuid: string };
-const events = () => fetch(`${sim.url}/_sim/events`).then((r) => r.json() as Promise<{ events: { event: string; objectId: string; object: Record<string, unknown> }[] }>);
-const mails = () => fetch(`${sim.url}/_sim/outbox`).then((r) => r.json() as Promise<{ mails: { to: string; template: string }[] }>);
+const events = () =>
+  fetch(`${sim.url}/_sim/events`).then(
+    (r) => r.json() as Promise<{ events: { event: string; objectId: string; object: Record<string, unknown> }[] }>,
+  );
+const mails = () =>
+  fetch(`${sim.url}/_sim/outbox`).then((r) => r.json() as Promise<{ mails: { to: string; template: string }[] }>);
 
 describe('groups', () => {
   it('Doc1 §2.3/§4.2: detail carries the counts; create, update, delete', async () => {
     const detail = await admin.get(`${P}/groups/${group}`);
-    expect(detail.body).toEqual({ uuid: group, name: 'demo-group', draasDomain: 'demo.example.net', nbOfDistributors: 1, nbOfResellers: 2, nbOfTenants: 3 });
-    const created = await admin.post<Uuid>(`${P}/groups`, { name: 'g2', draasDomain: 'g2.example', adminEmail: 'boss@g2.example' });
+    expect(detail.body).toEqual({
+      uuid: group,
+      name: 'demo-group',
+      draasDomain: 'demo.example.net',
+      nbOfDistributors: 1,
+      nbOfResellers: 2,
+      nbOfTenants: 3,
+    });
+    const created = await admin.post<Uuid>(`${P}/groups`, {
+      name: 'g2',
+      draasDomain: 'g2.example',
+      adminEmail: 'boss@g2.example',
+    });
     expect(created.status).toBe(200);
     expect((await mails()).mails.some((m) => m.to === 'boss@g2.example')).toBe(true);
-    expect((await admin.put(`${P}/groups/${created.body.uuid}`, { draasDomain: 'g2.example.org' })).body).toEqual({ uuid: created.body.uuid });
-    expect((await admin.get(`${P}/groups/${created.body.uuid}`)).body).toMatchObject({ draasDomain: 'g2.example.org', nbOfTenants: 0 });
+    expect((await admin.put(`${P}/groups/${created.body.uuid}`, { draasDomain: 'g2.example.org' })).body).toEqual({
+      uuid: created.body.uuid,
+    });
+    expect((await admin.get(`${P}/groups/${created.body.uuid}`)).body).toMatchObject({
+      draasDomain: 'g2.example.org',
+      nbOfTenants: 0,
+    });
     expect((await admin.delete(`${P}/groups/${created.body.uuid}`)).status).toBe(200);
     expect((await admin.get(`${P}/groups/${created.body.uuid}`)).status).toBe(404);
   });
@@ -69,14 +89,27 @@ describe('resellers and tenants', () => {
     const east = await groupadmin.post<Uuid>(`${P}/resellers`, { name: 'east', billingId: 'R-EAST', markup: 2.5 });
     expect(east.status).toBe(200);
     const read = await admin.get(`${P}/resellers/${east.body.uuid}`);
-    expect(read.body).toMatchObject({ name: 'east', billingId: 'R-EAST', owner: { type: 'group', uuid: group, name: 'demo-group' }, nbOfTenants: 0, markups: [{ markup: 2.5 }] });
+    expect(read.body).toMatchObject({
+      name: 'east',
+      billingId: 'R-EAST',
+      owner: { type: 'group', uuid: group, name: 'demo-group' },
+      nbOfTenants: 0,
+      markups: [{ markup: 2.5 }],
+    });
     const reseller = await loginAs(sim, 'reselleradmin');
     const t = await reseller.post<Uuid>(`${P}/tenants`, { name: 'wayne' });
-    expect((await admin.get(`${P}/tenants/${t.body.uuid}`)).body).toMatchObject({ owner: { type: 'reseller', name: 'north' }, numberOfSubscriptions: 0 });
+    expect((await admin.get(`${P}/tenants/${t.body.uuid}`)).body).toMatchObject({
+      owner: { type: 'reseller', name: 'north' },
+      numberOfSubscriptions: 0,
+    });
   });
 
   it('Doc1 §2.4: billingId is unique per group (400 on duplicate)', async () => {
-    const res = await admin.post(`${P}/tenants`, { name: 'dup', billingId: 'T-ACME', owner: { type: 'group', uuid: group } });
+    const res = await admin.post(`${P}/tenants`, {
+      name: 'dup',
+      billingId: 'T-ACME',
+      owner: { type: 'group', uuid: group },
+    });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ error: { code: 'duplicate_billing_id' } });
     const north = await uuidOf(admin, 'resellers', 'north');
@@ -113,7 +146,9 @@ describe('resellers and tenants', () => {
   it('Doc1 §4.3/§4.4: parent is required for system administrators on lists', async () => {
     expect((await admin.get(`${P}/resellers`)).status).toBe(400);
     expect((await admin.get(`${P}/tenants`)).status).toBe(400);
-    const list = await admin.get<{ resellers: { name: string; owner: { type: string } }[] }>(`${P}/resellers?parent=${group}`);
+    const list = await admin.get<{ resellers: { name: string; owner: { type: string } }[] }>(
+      `${P}/resellers?parent=${group}`,
+    );
     expect(list.body.resellers.map((r) => r.name)).toEqual(['north', 'south']);
     const reseller = await loginAs(sim, 'reselleradmin');
     const own = await reseller.get<{ tenants: { name: string }[] }>(`${P}/tenants`);
@@ -152,19 +187,32 @@ describe('resellers and tenants', () => {
     expect((await reseller.get(`${P}/tenants/${globex}`)).status).toBe(403);
     const south = await uuidOf(admin, 'resellers', 'south');
     expect((await reseller.get(`${P}/tenants?parent=${south}`)).status).toBe(403);
-    expect((await reseller.post(`${P}/tenants`, { name: 'x', owner: { type: 'reseller', uuid: south } })).status).toBe(403);
+    expect((await reseller.post(`${P}/tenants`, { name: 'x', owner: { type: 'reseller', uuid: south } })).status).toBe(
+      403,
+    );
   });
 
-  it('Doc1 §1.5: the tenant administrator\'s profile grants no billable endpoint; any tenant-level caller is refused one with 403', async () => {
+  it("Doc1 §1.5: the tenant administrator's profile grants no billable endpoint; any tenant-level caller is refused one with 403", async () => {
     const tenantadmin = await loginAs(sim, 'tenantadmin');
-    const profile = await tenantadmin.get<{ profile: { api_rules: { name: string; method: string }[] } }>('/api/v01/system/users/local');
+    const profile = await tenantadmin.get<{ profile: { api_rules: { name: string; method: string }[] } }>(
+      '/api/v01/system/users/local',
+    );
     const granted = new Set(profile.body.profile.api_rules.map((r) => `${r.method} ${r.name}`));
     for (const billable of [
-      'post tenants.instance.subscriptions.create', 'delete tenants.instance.subscriptions.instance.update',
-      'post tenants.instance.subscriptions.entitlements.create', 'put tenants.instance.subscriptions.entitlements.instance.update',
-      'delete tenants.instance.subscriptions.entitlements.instance.delete', 'post tenants.create', 'delete tenants.instance.delete',
-    ]) expect(granted.has(billable), billable).toBe(false);
-    for (const allowed of ['post tenants.instance.subscriptions.instance.uc_alpha.templates.create', 'put tenants.instance.subscriptions.instance.update', 'get tenants.list']) {
+      'post tenants.instance.subscriptions.create',
+      'delete tenants.instance.subscriptions.instance.update',
+      'post tenants.instance.subscriptions.entitlements.create',
+      'put tenants.instance.subscriptions.entitlements.instance.update',
+      'delete tenants.instance.subscriptions.entitlements.instance.delete',
+      'post tenants.create',
+      'delete tenants.instance.delete',
+    ])
+      expect(granted.has(billable), billable).toBe(false);
+    for (const allowed of [
+      'post tenants.instance.subscriptions.instance.uc_alpha.templates.create',
+      'put tenants.instance.subscriptions.instance.update',
+      'get tenants.list',
+    ]) {
       expect(granted.has(allowed), allowed).toBe(true);
     }
     const acme = await uuidOf(admin, 'tenants', 'acme-corp');
@@ -172,8 +220,20 @@ describe('resellers and tenants', () => {
     expect(refused).toMatchObject({ status: 403, body: { error: { role: 'tenants.instance.subscriptions.create' } } });
     // A tenant administrator whose profile grants everything is still refused by its level.
     await fetch(`${sim.url}/_sim/reset`, {
-      method: 'POST', headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ ...defaultSeed(), users: [{ username: 'wide', password: 'wide', email: 'wide@demo.example.net', adminOf: { level: 'tenant', name: 'acme-corp' }, rules: 'all' }] }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        ...defaultSeed(),
+        users: [
+          {
+            username: 'wide',
+            password: 'wide',
+            email: 'wide@demo.example.net',
+            adminOf: { level: 'tenant', name: 'acme-corp' },
+            rules: 'all',
+          },
+        ],
+      }),
     });
     const wide = await loginAs(sim, 'wide');
     const acmeAgain = await uuidOf(wide, 'tenants', 'acme-corp');
@@ -184,11 +244,20 @@ describe('resellers and tenants', () => {
 
   it('Doc1 §4.3: suspension profile PUT takes an integer or null', async () => {
     const north = await uuidOf(admin, 'resellers', 'north');
-    expect((await admin.put(`${P}/resellers/${north}/suspension_profile`, { suspensionProfileId: 2 })).status).toBe(200);
-    expect((await admin.get(`${P}/resellers/${north}`)).body).toMatchObject({ status: 'suspended', suspensionProfileId: 'BP-OUT' });
-    expect((await admin.put(`${P}/resellers/${north}/suspension_profile`, { suspensionProfileId: 999 })).status).toBe(400);
+    expect((await admin.put(`${P}/resellers/${north}/suspension_profile`, { suspensionProfileId: 2 })).status).toBe(
+      200,
+    );
+    expect((await admin.get(`${P}/resellers/${north}`)).body).toMatchObject({
+      status: 'suspended',
+      suspensionProfileId: 'BP-OUT',
+    });
+    expect((await admin.put(`${P}/resellers/${north}/suspension_profile`, { suspensionProfileId: 999 })).status).toBe(
+      400,
+    );
     expect((await admin.put(`${P}/resellers/${north}/suspension_profile`, {})).status).toBe(400);
-    expect((await admin.put(`${P}/resellers/${north}/suspension_profile`, { suspensionProfileId: null })).status).toBe(200);
+    expect((await admin.put(`${P}/resellers/${north}/suspension_profile`, { suspensionProfileId: null })).status).toBe(
+      200,
+    );
     const after = await admin.get(`${P}/resellers/${north}`);
     expect(after.body['status']).toBeUndefined();
     expect(after.body['suspensionProfileId']).toBeUndefined();
@@ -209,12 +278,17 @@ describe('resellers and tenants', () => {
 describe('administrators', () => {
   it('Doc1 §4.2/§2.7: create answers {id} and mails; the e-mail must be new anywhere (400); no read route', async () => {
     const north = await uuidOf(admin, 'resellers', 'north');
-    const created = await admin.post<{ id: number }>(`${P}/resellers/${north}/admins`, { adminEmail: 'ops@north.example', firstName: 'Ops' });
+    const created = await admin.post<{ id: number }>(`${P}/resellers/${north}/admins`, {
+      adminEmail: 'ops@north.example',
+      firstName: 'Ops',
+    });
     expect(created.status).toBe(200);
     expect(created.body.id).toEqual(expect.any(Number));
     expect((await mails()).mails.filter((m) => m.to === 'ops@north.example')).toHaveLength(1);
     expect((await admin.post(`${P}/groups/${group}/admins`, { adminEmail: 'ops@north.example' })).status).toBe(400);
-    expect((await admin.post(`${P}/groups/${group}/admins`, { adminEmail: 'admin@demo.example.net' })).status).toBe(400);
+    expect((await admin.post(`${P}/groups/${group}/admins`, { adminEmail: 'admin@demo.example.net' })).status).toBe(
+      400,
+    );
     expect((await admin.get(`${P}/resellers/${north}/admins`)).status).toBe(405);
     expect((await admin.get(`${P}/resellers/${north}/admins/ops@north.example`)).status).toBe(405);
   });
@@ -223,9 +297,20 @@ describe('administrators', () => {
     const acme = await uuidOf(admin, 'tenants', 'acme-corp');
     await admin.post(`${P}/tenants/${acme}/admins`, { adminEmail: 'it@acme.example' });
     expect((await admin.put(`${P}/tenants/${acme}/admins/it@acme.example`, { firstName: 'Ada' })).status).toBe(400);
-    const upd = await admin.put<{ id: number }>(`${P}/tenants/${acme}/admins/it@acme.example`, { adminEmail: 'it@acme.example', force_reset: false, lastName: 'Lovelace' });
+    const upd = await admin.put<{ id: number }>(`${P}/tenants/${acme}/admins/it@acme.example`, {
+      adminEmail: 'it@acme.example',
+      force_reset: false,
+      lastName: 'Lovelace',
+    });
     expect(upd.status).toBe(200);
-    expect((await admin.put(`${P}/tenants/${acme}/admins/it@acme.example`, { adminEmail: 'other@acme.example', force_reset: true })).status).toBe(400);
+    expect(
+      (
+        await admin.put(`${P}/tenants/${acme}/admins/it@acme.example`, {
+          adminEmail: 'other@acme.example',
+          force_reset: true,
+        })
+      ).status,
+    ).toBe(400);
     const del = await admin.delete(`${P}/tenants/${acme}/admins/it@acme.example`);
     expect(del.status).toBe(204);
     // The endpoint does not say that a missing account counts as success (Doc1 §1.10): 404.
@@ -237,8 +322,15 @@ describe('administrators', () => {
   it('Doc1 §4.3: reseller admins welcome sends a mail', async () => {
     const north = await uuidOf(admin, 'resellers', 'north');
     await admin.post(`${P}/resellers/${north}/admins`, { adminEmail: 'ops@north.example' });
-    expect((await admin.post(`${P}/resellers/${north}/admins/welcome`, { adminEmail: 'ops@north.example' })).status).toBe(204);
-    expect((await mails()).mails.filter((m) => m.to === 'ops@north.example').map((m) => m.template)).toEqual(['mails.new_admin', 'mails.welcome']);
-    expect((await admin.post(`${P}/resellers/${north}/admins/welcome`, { adminEmail: 'nobody@north.example' })).status).toBe(400);
+    expect(
+      (await admin.post(`${P}/resellers/${north}/admins/welcome`, { adminEmail: 'ops@north.example' })).status,
+    ).toBe(204);
+    expect((await mails()).mails.filter((m) => m.to === 'ops@north.example').map((m) => m.template)).toEqual([
+      'mails.new_admin',
+      'mails.welcome',
+    ]);
+    expect(
+      (await admin.post(`${P}/resellers/${north}/admins/welcome`, { adminEmail: 'nobody@north.example' })).status,
+    ).toBe(400);
   });
 });

@@ -10,7 +10,12 @@ type TenantPage = { results: number; pages: number; page: number; next?: string;
 beforeAll(async () => {
   const seed = defaultSeed();
   // 150 more tenants under north: t-000 … t-149.
-  for (let i = 0; i < 150; i++) seed.tenants!.push({ name: `t-${String(i).padStart(3, '0')}`, billingId: `BILL-${i}`, owner: { reseller: 'north' } });
+  for (let i = 0; i < 150; i++)
+    seed.tenants!.push({
+      name: `t-${String(i).padStart(3, '0')}`,
+      billingId: `BILL-${i}`,
+      owner: { reseller: 'north' },
+    });
   sim = await startTestSim({ seed });
   admin = await loginAs(sim, 'admin');
   north = await uuidOf(admin, 'tenants', 'acme-corp').then(() => uuidOf(admin, 'resellers', 'north'));
@@ -22,7 +27,9 @@ afterAll(async () => {
 describe('pagination', () => {
   it('Doc1 §1.8: token style: next only while rows remain, and the token alone carries the query', async () => {
     // search t-1: t-100 … t-149, 50 rows.
-    const first = await admin.get<TenantPage>(`${P}/tenants?parent=${north}&page_size=20&search=t-1&sort=name&dir=desc`);
+    const first = await admin.get<TenantPage>(
+      `${P}/tenants?parent=${north}&page_size=20&search=t-1&sort=name&dir=desc`,
+    );
     expect(first.body).toMatchObject({ results: 50, pages: 3, page: 1 });
     expect(first.body.tenants[0]?.name).toBe('t-149');
     expect(first.body.next).toEqual(expect.any(String));
@@ -56,11 +63,18 @@ describe('pagination', () => {
   });
 
   it('Doc1 §4.5: suspension profiles: size defaults to 25, page style, key suspensionProfiles', async () => {
-    const p1 = await admin.get<{ results: number; pages: number; page: number; suspensionProfiles: { id: number; name: string; barringProfileId: string }[] }>(`${P}/public/suspension_profiles`);
+    const p1 = await admin.get<{
+      results: number;
+      pages: number;
+      page: number;
+      suspensionProfiles: { id: number; name: string; barringProfileId: string }[];
+    }>(`${P}/public/suspension_profiles`);
     expect(p1.body).toMatchObject({ results: 30, pages: 2, page: 1 });
     expect(p1.body.suspensionProfiles).toHaveLength(25);
     expect(p1.body.suspensionProfiles[0]).toMatchObject({ id: 1, name: 'full-barring', barringProfileId: 'BP-FULL' });
-    const p2 = await admin.get<{ page: number; suspensionProfiles: { id: number }[] }>(`${P}/public/suspension_profiles?page=2`);
+    const p2 = await admin.get<{ page: number; suspensionProfiles: { id: number }[] }>(
+      `${P}/public/suspension_profiles?page=2`,
+    );
     expect(p2.body.suspensionProfiles.map((s) => s.id)).toEqual([26, 27, 28, 29, 30]);
     const small = await admin.get<{ pages: number }>(`${P}/public/suspension_profiles?size=10&page=3`);
     expect(small.body.pages).toBe(3);
@@ -68,7 +82,18 @@ describe('pagination', () => {
 
   it('Doc1 §1.9: search matches any searchable property (billingId)', async () => {
     const res = await admin.get<TenantPage>(`${P}/tenants?parent=${north}&search=ill-14`);
-    expect(res.body.tenants.map((t) => t.name)).toEqual(['t-014', 't-140', 't-141', 't-142', 't-143', 't-144', 't-145', 't-146', 't-147', 't-148']);
+    expect(res.body.tenants.map((t) => t.name)).toEqual([
+      't-014',
+      't-140',
+      't-141',
+      't-142',
+      't-143',
+      't-144',
+      't-145',
+      't-146',
+      't-147',
+      't-148',
+    ]);
     expect(res.body.results).toBe(11);
   });
 });

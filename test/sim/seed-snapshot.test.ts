@@ -27,7 +27,9 @@ describe('CONTRACT §6: --seed FILE given a state snapshot (GET /_sim/state)', (
       const q = encodeURIComponent(JSON.stringify({ filters: [{ name: 'number', op: '==', val: '+3229998877' }] }));
       const found = await fetch(`${second.url}/draas/standby/routes?q=${q}`, { headers: { authorization: basic } });
       expect(found.status).toBe(200);
-      expect(((await found.json()) as { objects: { route: string }[] }).objects.map((o) => o.route)).toEqual(['trunk-9']);
+      expect(((await found.json()) as { objects: { route: string }[] }).objects.map((o) => o.route)).toEqual([
+        'trunk-9',
+      ]);
     } finally {
       await second.close();
     }

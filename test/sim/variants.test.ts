@@ -42,32 +42,57 @@ async function formsSeen(s: RunningSimulator, rounds: number): Promise<Map<strin
     plain in body && underscored in body ? 'both' : plain in body ? plain : underscored in body ? underscored : 'none';
   for (let i = 0; i < rounds; i++) {
     const tenants = (await admin.get<Json>(`${P}/tenants?parent=${group}`)).body;
-    const markups = new Set((tenants['tenants'] as Json[]).filter((t) => 'markup' in t).map((t) => typeOf(t['markup'])));
+    const markups = new Set(
+      (tenants['tenants'] as Json[]).filter((t) => 'markup' in t).map((t) => typeOf(t['markup'])),
+    );
     expect(markups.size, 'one form per answer').toBe(1);
     saw('markup', [...markups][0] === 'string' ? 'string' : 'number');
     saw('page', typeOf(tenants['page']));
     const detail = (await admin.get<Json>(`${P}/tenants/${acme}`)).body;
     saw('markupEntry', typeOf(detail['markups'][0]['markup']) === 'string' ? 'string' : 'number');
     const g = (await admin.get<Json>(`${P}/groups/${group}`)).body;
-    saw('nbOfDistributors', 'nbOfDistributors' in g ? 'nbOfDistributors' : 'nbOfDisributors' in g ? 'nbOfDisributors' : 'none');
+    saw(
+      'nbOfDistributors',
+      'nbOfDistributors' in g ? 'nbOfDistributors' : 'nbOfDisributors' in g ? 'nbOfDisributors' : 'none',
+    );
     const profile = (await admin.get<Json>('/api/v01/system/users/local')).body;
     saw('firstname', spelling(profile, 'firstname', 'first_name'));
     saw('lastname', spelling(profile, 'lastname', 'last_name'));
     saw('mobilenumber', spelling(profile, 'mobilenumber', 'mobile_number'));
     const mobile = profile['mobilenumber'] ?? profile['mobile_number'];
     saw('mobilenumberType', typeof mobile === 'string' && mobile.startsWith('+') ? 'string' : typeOf(mobile));
-    saw('registeredOn', typeof profile['registered_on'] === 'string' && /^\d{4}-\d\d-\d\dT/.test(profile['registered_on']) ? 'timestamp' : typeOf(profile['registered_on']));
+    saw(
+      'registeredOn',
+      typeof profile['registered_on'] === 'string' && /^\d{4}-\d\d-\d\dT/.test(profile['registered_on'])
+        ? 'timestamp'
+        : typeOf(profile['registered_on']),
+    );
     saw('profileId', typeOf(profile['profile']['id']));
     saw('numbersPage', typeOf((await admin.get<Json>(`${T}/numbers`)).body['page']));
     const templates = (await admin.get<Json>(`${T}/uc_alpha/templates`)).body['templates'] as Json[];
     saw('templateId', typeOf(templates[0]?.['id']));
     const inventory = (await admin.get<Json>(`${T}/number_inventory?nsn=21234560`)).body['numbers'] as Json[];
     const assigned = inventory.find((n) => n['state'] === 'assigned') as Json;
-    saw('inventoryId', typeof assigned['id'] === 'string' && assigned['id'].startsWith('+') ? 'string' : typeOf(assigned['id']));
-    saw('stateUpdatedOn', 'stateUpdatedOn' in assigned ? 'stateUpdatedOn' : 'statusUpdatedOn' in assigned ? 'statusUpdatedOn' : 'none');
-    const prefixes = (await admin.get<Json>(`${P}/groups/${group}/block_list/${plan.body.id}/prefixes`)).body['prefixes'] as Json[];
-    const exact = new Set(prefixes.map((p) => (typeof p['isExact'] === 'boolean' ? 'boolean' : `${typeof p['isExact']}:${String(p['isExact'])}`)));
-    expect([...exact].every((e) => e === 'boolean' || e === 'string:true' || e === 'string:false'), [...exact].join()).toBe(true);
+    saw(
+      'inventoryId',
+      typeof assigned['id'] === 'string' && assigned['id'].startsWith('+') ? 'string' : typeOf(assigned['id']),
+    );
+    saw(
+      'stateUpdatedOn',
+      'stateUpdatedOn' in assigned ? 'stateUpdatedOn' : 'statusUpdatedOn' in assigned ? 'statusUpdatedOn' : 'none',
+    );
+    const prefixes = (await admin.get<Json>(`${P}/groups/${group}/block_list/${plan.body.id}/prefixes`)).body[
+      'prefixes'
+    ] as Json[];
+    const exact = new Set(
+      prefixes.map((p) =>
+        typeof p['isExact'] === 'boolean' ? 'boolean' : `${typeof p['isExact']}:${String(p['isExact'])}`,
+      ),
+    );
+    expect(
+      [...exact].every((e) => e === 'boolean' || e === 'string:true' || e === 'string:false'),
+      [...exact].join(),
+    ).toBe(true);
     saw('isExact', exact.has('boolean') ? 'boolean' : 'string');
     expect(exact.size === 1 || (exact.size === 2 && !exact.has('boolean')), 'isExact: one form per answer').toBe(true);
   }
@@ -96,7 +121,11 @@ describe('variant mode (switchboard sim --variants SEED)', () => {
       const admin = await loginAs(s, 'admin');
       const group = await uuidOf(admin, 'groups', 'demo-group');
       const out: unknown[] = [];
-      for (let i = 0; i < 12; i++) out.push((await admin.get(`${P}/tenants?parent=${group}`)).body, (await admin.get(`${P}/groups/${group}`)).body);
+      for (let i = 0; i < 12; i++)
+        out.push(
+          (await admin.get(`${P}/tenants?parent=${group}`)).body,
+          (await admin.get(`${P}/groups/${group}`)).body,
+        );
       return JSON.stringify(out).replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, 'uuid'); // uuids are random per simulator
     };
     const one = await sim({ variants: 'seed-a' });
@@ -109,11 +138,13 @@ describe('variant mode (switchboard sim --variants SEED)', () => {
     expect(await answers(one)).toBe(first);
   });
 
-  it('the seed file\'s `variants` switches it on; the option wins over it; a bad value is a seed error', async () => {
+  it("the seed file's `variants` switches it on; the option wins over it; a bad value is a seed error", async () => {
     const seeded = await sim({ seed: { ...defaultSeed(), variants: 3 } });
     expect(seeded.core.variantSeed).toBe(3);
     expect((await sim({ seed: { ...defaultSeed(), variants: 3 }, variants: 9 })).core.variantSeed).toBe(9);
-    expect(() => createPlatformCore({ seed: { ...defaultSeed(), variants: { no: 1 } as never } })).toThrow(/seed variants: must be a number or a string/);
+    expect(() => createPlatformCore({ seed: { ...defaultSeed(), variants: { no: 1 } as never } })).toThrow(
+      /seed variants: must be a number or a string/,
+    );
   });
 });
 
@@ -121,13 +152,21 @@ describe('docs/simulator.md lists the variant fields', () => {
   it('one table row per loosely typed field, each naming its document', async () => {
     const { readFile } = await import('node:fs/promises');
     const text = await readFile(new URL('../../docs/simulator.md', import.meta.url), 'utf8');
-    const section = text.slice(text.indexOf('## Variant mode'), text.indexOf('\n## ', text.indexOf('## Variant mode') + 1));
-    const rows = section.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| field') && !l.startsWith('|---'));
+    const section = text.slice(
+      text.indexOf('## Variant mode'),
+      text.indexOf('\n## ', text.indexOf('## Variant mode') + 1),
+    );
+    const rows = section
+      .split('\n')
+      .filter((l) => l.startsWith('| ') && !l.startsWith('| field') && !l.startsWith('|---'));
     expect(rows).toHaveLength(Object.keys(LOOSE_FIELDS).length);
     const cited = rows.map((r) => r.split('|').at(-2)?.trim() ?? '');
     for (const [field, spec] of Object.entries(LOOSE_FIELDS)) {
       const first = spec.source.split(', ')[0] ?? '';
-      expect(cited.some((c) => c.includes(first)), `${field}: ${first}`).toBe(true);
+      expect(
+        cited.some((c) => c.includes(first)),
+        `${field}: ${first}`,
+      ).toBe(true);
     }
   });
 });

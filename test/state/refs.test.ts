@@ -40,23 +40,46 @@ describe('reference data (Doc 1 §2.7, §4.5; Doc 2 §2.4)', () => {
     const refs = createReferenceData(client({ [`${P}/public/suspension_profiles`]: spoiled }), P);
     const error = await suspensionProfileName('BP-OUT', { P, refs }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
-    expect(error).toMatchObject({ code: 'SB_API_BAD_RESPONSE', method: 'GET', path: `${P}/public/suspension_profiles` });
-    expect((error as ApiError).message).toContain('suspensionProfiles[1].barringProfileId is an object, expected string');
+    expect(error).toMatchObject({
+      code: 'SB_API_BAD_RESPONSE',
+      method: 'GET',
+      path: `${P}/public/suspension_profiles`,
+    });
+    expect((error as ApiError).message).toContain(
+      'suspensionProfiles[1].barringProfileId is an object, expected string',
+    );
   });
 
   it('checks entitlement types and postal codes too, accepting the spellings the API uses', async () => {
     const refs = createReferenceData(
       client({
-        [`${P}/public/entitlement_types`]: [{ id: 4, name: 'BE geo' }, { id: '5', name: 'BE tollfree' }],
-        [`${P}/public/postal_codes`]: [{ id: 9, code: 1000, city: 'Brussels', country: { isoCode: 'BE' } }, { id: 10, code: '9000' }],
+        [`${P}/public/entitlement_types`]: [
+          { id: 4, name: 'BE geo' },
+          { id: '5', name: 'BE tollfree' },
+        ],
+        [`${P}/public/postal_codes`]: [
+          { id: 9, code: 1000, city: 'Brussels', country: { isoCode: 'BE' } },
+          { id: 10, code: '9000' },
+        ],
       }),
       P,
     );
     expect(await refs.read(ENTITLEMENT_TYPES)).toHaveLength(2);
-    expect(await refs.read(POSTAL_CODES)).toEqual([{ id: 9, code: '1000', isoCode: 'BE', city: 'Brussels' }, { id: 10, code: '9000' }]);
+    expect(await refs.read(POSTAL_CODES)).toEqual([
+      { id: 9, code: '1000', isoCode: 'BE', city: 'Brussels' },
+      { id: 10, code: '9000' },
+    ]);
 
-    const broken = createReferenceData(client({ [`${P}/public/entitlement_types`]: [{ id: 4, name: ['BE geo'] }], [`${P}/public/postal_codes`]: [{ id: 9, code: { code: 1000 } }] }), P);
-    await expect(broken.read(ENTITLEMENT_TYPES)).rejects.toThrow(/entitlementTypes\[0\]\.name is a list, expected string/);
+    const broken = createReferenceData(
+      client({
+        [`${P}/public/entitlement_types`]: [{ id: 4, name: ['BE geo'] }],
+        [`${P}/public/postal_codes`]: [{ id: 9, code: { code: 1000 } }],
+      }),
+      P,
+    );
+    await expect(broken.read(ENTITLEMENT_TYPES)).rejects.toThrow(
+      /entitlementTypes\[0\]\.name is a list, expected string/,
+    );
     await expect(broken.read(POSTAL_CODES)).rejects.toThrow(/postalCodes\[0\]\.code is an object, expected scalar/);
   });
 });
@@ -64,7 +87,13 @@ describe('reference data (Doc 1 §2.7, §4.5; Doc 2 §2.4)', () => {
 describe('reference data against the simulator', () => {
   it('Doc2 §4.1: entitlement types are read on every page the platform pages them in (pagination), subscription and public list alike', async () => {
     const seed = defaultSeed();
-    const more = Array.from({ length: 229 }, (_, i) => ({ id: i + 7, name: `type-${i + 7}`, countryCode: '32', isoCode: 'BE', numberType: 'geo' }));
+    const more = Array.from({ length: 229 }, (_, i) => ({
+      id: i + 7,
+      name: `type-${i + 7}`,
+      countryCode: '32',
+      isoCode: 'BE',
+      numberType: 'geo',
+    }));
     seed.entitlementTypes = [...(seed.entitlementTypes ?? []), ...more];
     const sim = await startSimulator({ port: 0, seed, variants: 5 });
     const api = await ApiClient.connect({ baseUrl: sim.url, auth: { username: 'admin', password: 'admin' } });

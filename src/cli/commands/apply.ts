@@ -10,7 +10,17 @@ import { renderSummary } from '../../apply/summary.js';
 import { ExitCode, SwitchboardError } from '../../core/errors.js';
 import { renderText } from '../../plan/render-text.js';
 import type { Change } from '../../plan/types.js';
-import { applyRun, changesToApply, planRun, readSavedPlan, withApplyLock, type ApplyRunResult, type PlanRun, type PlanRunOptions, type SavedPlanRun } from '../../run/index.js';
+import {
+  applyRun,
+  changesToApply,
+  planRun,
+  readSavedPlan,
+  withApplyLock,
+  type ApplyRunResult,
+  type PlanRun,
+  type PlanRunOptions,
+  type SavedPlanRun,
+} from '../../run/index.js';
 import { addPlanOptions, manifestPathsArgument } from '../options.js';
 import type { CliContext, CommandRegistrar } from '../program.js';
 
@@ -23,30 +33,48 @@ interface ApplyOptions extends PlanRunOptions {
 }
 
 export const registerApply: CommandRegistrar = (program: Command, context) => {
-  addPlanOptions(program.command('apply').description('Plan, confirm, and apply the changes').addArgument(manifestPathsArgument()))
+  addPlanOptions(
+    program.command('apply').description('Plan, confirm, and apply the changes').addArgument(manifestPathsArgument()),
+  )
     .option('--yes', 'apply without asking for confirmation (required without a terminal)', false)
     .option('--plan <file>', 'apply this saved plan exactly, after checking it is not stale')
-    .addOption(new Option('--fail-fast', 'stop starting changes after the first failure').default(false).conflicts('keepGoing'))
+    .addOption(
+      new Option('--fail-fast', 'stop starting changes after the first failure').default(false).conflicts('keepGoing'),
+    )
     .option('--keep-going', 'after a failure, go on with every change that does not depend on it (the default)')
-    .option('--journal <file>', 'where to append the journal of requests (default: <state-dir>/journal-<timestamp>.jsonl)')
+    .option(
+      '--journal <file>',
+      'where to append the journal of requests (default: <state-dir>/journal-<timestamp>.jsonl)',
+    )
     .option('--no-color', 'no colours, even on a terminal')
     .action(async (paths: string[], given: ApplyOptions, command: Command) => {
       const ctx = context();
-      const saved = given.plan ? await readSavedPlan(given.plan, given, (key) => command.getOptionValueSource(key) === 'cli') : undefined;
+      const saved = given.plan
+        ? await readSavedPlan(given.plan, given, (key) => command.getOptionValueSource(key) === 'cli')
+        : undefined;
       const options = saved?.options ?? given;
       // Taken before planning: a run that planned while another applied would apply a stale plan.
-      await withApplyLock(options.stateDir, (note) => process.stderr.write(`Note: ${note}.\n`), async () => {
-        const run = await planRun(paths, saved?.scope ?? options, ctx.logger);
-        try {
-          ctx.exitCode = await applyCommand(run, saved, options, ctx);
-        } finally {
-          await run.session.close();
-        }
-      });
+      await withApplyLock(
+        options.stateDir,
+        (note) => process.stderr.write(`Note: ${note}.\n`),
+        async () => {
+          const run = await planRun(paths, saved?.scope ?? options, ctx.logger);
+          try {
+            ctx.exitCode = await applyCommand(run, saved, options, ctx);
+          } finally {
+            await run.session.close();
+          }
+        },
+      );
     });
 };
 
-async function applyCommand(run: PlanRun, saved: SavedPlanRun<ApplyOptions> | undefined, options: ApplyOptions, ctx: CliContext): Promise<number> {
+async function applyCommand(
+  run: PlanRun,
+  saved: SavedPlanRun<ApplyOptions> | undefined,
+  options: ApplyOptions,
+  ctx: CliContext,
+): Promise<number> {
   const color = options.color && process.stdout.isTTY === true && !process.env['NO_COLOR'];
   const shown = saved?.saved ?? run.plan;
   ctx.stdout.write(renderText(run.plan.errors.length > 0 ? run.plan : shown, { color }));
@@ -70,7 +98,10 @@ async function applyCommand(run: PlanRun, saved: SavedPlanRun<ApplyOptions> | un
 async function confirmed(options: ApplyOptions, ctx: CliContext): Promise<boolean> {
   if (options.yes) return true;
   if (!process.stdin.isTTY) {
-    throw new SwitchboardError('SB_APPLY_CONFIRM', 'apply needs --yes when it cannot ask (stdin is not a terminal, e.g. in CI): review the plan above, then run it again with --yes');
+    throw new SwitchboardError(
+      'SB_APPLY_CONFIRM',
+      'apply needs --yes when it cannot ask (stdin is not a terminal, e.g. in CI): review the plan above, then run it again with --yes',
+    );
   }
   const rl = createInterface({ input: process.stdin, output: ctx.stdout });
   try {

@@ -23,18 +23,35 @@ interface ExportOptions {
 }
 
 export const registerExport: CommandRegistrar = (program: Command, context) => {
-  addConnectionOptions(program.command('export').description('Write manifests of live state (adopting an existing platform); plan then shows no changes'))
-    .option('--scope <address>', 'export this group/<name>, reseller/<name> or tenant/<name> and everything below it (repeatable; default: everything visible)', (v: string, prev: string[]) => [...prev, v], [])
+  addConnectionOptions(
+    program
+      .command('export')
+      .description('Write manifests of live state (adopting an existing platform); plan then shows no changes'),
+  )
+    .option(
+      '--scope <address>',
+      'export this group/<name>, reseller/<name> or tenant/<name> and everything below it (repeatable; default: everything visible)',
+      (v: string, prev: string[]) => [...prev, v],
+      [],
+    )
     .option('--out <dir>', 'folder to write groups/, resellers/ and tenants/ into', 'manifests')
     .option('--force', 'write into a non-empty folder (replacing what a previous export wrote)', false)
     .option('--stats', 'print request counts on stderr', false)
     .action(async (options: ExportOptions) => {
       const ctx = context();
-      const result = await exportRun(connectOptionsOf(options, ctx.logger), { scopes: options.scope, outDir: options.out, force: options.force });
+      const result = await exportRun(connectOptionsOf(options, ctx.logger), {
+        scopes: options.scope,
+        outDir: options.out,
+        force: options.force,
+      });
       for (const w of result.warnings) process.stderr.write(`warning: ${w.address}: ${w.message}\n`);
-      const counts = Object.entries(result.counts).map(([kind, n]) => `${n} ${kind.toLowerCase()}${n === 1 ? '' : 's'}`);
+      const counts = Object.entries(result.counts).map(
+        ([kind, n]) => `${n} ${kind.toLowerCase()}${n === 1 ? '' : 's'}`,
+      );
       const where = path.relative(process.cwd(), path.resolve(options.out)) || '.';
-      ctx.stdout.write(`Exported ${counts.length > 0 ? counts.join(', ') : 'nothing'} to ${where}/ (${result.files.length} files).\n`);
+      ctx.stdout.write(
+        `Exported ${counts.length > 0 ? counts.join(', ') : 'nothing'} to ${where}/ (${result.files.length} files).\n`,
+      );
       if (options.stats) process.stderr.write(`${JSON.stringify({ platform: result.stats })}\n`);
     });
 };

@@ -9,4 +9,13 @@ import { registerValidate } from './validate.js';
 import { registerVersion } from './version.js';
 
 /** Every CLI verb, one module each, registered explicitly. */
-export const commands: CommandRegistrar[] = [registerInit, registerValidate, registerPlan, registerApply, registerExport, registerSim, registerDemo, registerVersion];
+export const commands: CommandRegistrar[] = [
+  registerInit,
+  registerValidate,
+  registerPlan,
+  registerApply,
+  registerExport,
+  registerSim,
+  registerDemo,
+  registerVersion,
+];

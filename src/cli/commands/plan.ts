@@ -36,11 +36,19 @@ export function planExitCode(plan: Plan, detailed: boolean): number {
 }
 
 export const registerPlan: CommandRegistrar = (program: Command, context) => {
-  addPlanOptions(program.command('plan').description('Show what apply would change; changes nothing').addArgument(manifestPathsArgument()))
+  addPlanOptions(
+    program
+      .command('plan')
+      .description('Show what apply would change; changes nothing')
+      .addArgument(manifestPathsArgument()),
+  )
     .option('--out <file>', 'also write the plan file (JSON)')
     .addOption(new Option('--format <format>', 'stdout format').choices(['text', 'json', 'markdown']).default('text'))
     .option('--detailed-exitcode', 'exit 2 when there are changes', false)
-    .option('--no-check-permissions', "plan with a read-only user: no refusal for changes its api_rules forbid (apply checks its own user's)")
+    .option(
+      '--no-check-permissions',
+      "plan with a read-only user: no refusal for changes its api_rules forbid (apply checks its own user's)",
+    )
     .option('--no-color', 'no colours, even on a terminal')
     .option('--stats', 'print request counts on stderr', false)
     .action(async (paths: string[], options: PlanOptions) => {

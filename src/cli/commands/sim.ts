@@ -19,7 +19,8 @@ interface SimOptions {
 function number(value: string | undefined, name: string, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isFinite(n) || n < min || n > max) throw new SwitchboardError('SB_USAGE', `${name} must be a number between ${min} and ${max}, not ${value}`);
+  if (!Number.isFinite(n) || n < min || n > max)
+    throw new SwitchboardError('SB_USAGE', `${name} must be a number between ${min} and ${max}, not ${value}`);
   return n;
 }
 
@@ -27,10 +28,21 @@ function number(value: string | undefined, name: string, min: number, max: numbe
 function listenError(error: unknown, host: string, port: number): SwitchboardError | undefined {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'EADDRINUSE') {
-    return new SwitchboardError('SB_SIM_PORT', `port ${port} on ${host} is in use (another simulator, or another program): stop it, or choose another port with --port (--port 0 picks a free one)`);
+    return new SwitchboardError(
+      'SB_SIM_PORT',
+      `port ${port} on ${host} is in use (another simulator, or another program): stop it, or choose another port with --port (--port 0 picks a free one)`,
+    );
   }
-  if (code === 'EACCES') return new SwitchboardError('SB_SIM_PORT', `port ${port} on ${host} needs privileges this user lacks: choose a port above 1023 with --port`);
-  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return new SwitchboardError('SB_SIM_HOST', `--host ${host} is not an address of this machine: use 127.0.0.1, 0.0.0.0 or one of its own addresses`);
+  if (code === 'EACCES')
+    return new SwitchboardError(
+      'SB_SIM_PORT',
+      `port ${port} on ${host} needs privileges this user lacks: choose a port above 1023 with --port`,
+    );
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+    return new SwitchboardError(
+      'SB_SIM_HOST',
+      `--host ${host} is not an address of this machine: use 127.0.0.1, 0.0.0.0 or one of its own addresses`,
+    );
   return undefined;
 }
 
@@ -44,16 +56,22 @@ export const registerSim: CommandRegistrar = (program: Command, context) => {
     .option('--state <file>', 'persist the data in this file across restarts')
     .option('--latency <ms>', 'latency added to every API request')
     .option('--fault-rate <p>', 'probability (0..1) that an API request fails with 500, 503 or 429')
-    .option('--variants <seed>', 'serve every loosely typed field in one of its documented forms, drawn per answer from this seed')
+    .option(
+      '--variants <seed>',
+      'serve every loosely typed field in one of its documented forms, drawn per answer from this seed',
+    )
     .action(async (opts: SimOptions) => {
       const ctx = context();
       // Imported here: the other commands start faster without the simulator's code.
       const { startSimulator } = await import('../../sim/index.js');
       const port = number(opts.port, '--port', 0, 65535) ?? 8080;
       const sim = await startSimulator({
-        port, host: opts.host,
-        ...(opts.seed ? { seed: opts.seed } : {}), ...(opts.state ? { stateFile: opts.state } : {}),
-        latencyMs: number(opts.latency, '--latency', 0, 600_000) ?? 0, faultRate: number(opts.faultRate, '--fault-rate', 0, 1) ?? 0,
+        port,
+        host: opts.host,
+        ...(opts.seed ? { seed: opts.seed } : {}),
+        ...(opts.state ? { stateFile: opts.state } : {}),
+        latencyMs: number(opts.latency, '--latency', 0, 600_000) ?? 0,
+        faultRate: number(opts.faultRate, '--fault-rate', 0, 1) ?? 0,
         ...(opts.variants !== undefined ? { variants: opts.variants } : {}),
         logger: ctx.logger,
       }).catch((error: unknown) => {
@@ -61,12 +79,14 @@ export const registerSim: CommandRegistrar = (program: Command, context) => {
       });
       ctx.stdout.write(
         `Simulator listening on ${sim.url}\n` +
-        `  platform API:   ${sim.url}/api/v01/draas/${sim.core.store.instance}/…  (log in as admin / admin)\n` +
-        `  routing engine: ${sim.url}/<service>/<version>/<table>\n` +
-        `  control:        ${sim.url}/_sim/state | outbox | events | clock | faults | stats | reset\n` +
-        (opts.state ? `  state file:     ${opts.state}\n` : '') +
-        (sim.core.variantSeed !== undefined ? `  variants:       seed ${String(sim.core.variantSeed)} (loosely typed fields vary per answer)\n` : '') +
-        'Press Ctrl+C to stop.\n',
+          `  platform API:   ${sim.url}/api/v01/draas/${sim.core.store.instance}/…  (log in as admin / admin)\n` +
+          `  routing engine: ${sim.url}/<service>/<version>/<table>\n` +
+          `  control:        ${sim.url}/_sim/state | outbox | events | clock | faults | stats | reset\n` +
+          (opts.state ? `  state file:     ${opts.state}\n` : '') +
+          (sim.core.variantSeed !== undefined
+            ? `  variants:       seed ${String(sim.core.variantSeed)} (loosely typed fields vary per answer)\n`
+            : '') +
+          'Press Ctrl+C to stop.\n',
       );
       await new Promise<void>((resolve) => {
         const stop = (): void => {

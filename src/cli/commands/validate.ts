@@ -16,7 +16,10 @@ export interface ValidateOptions {
 }
 
 /** Runs the check and returns what to print and the exit code (testable without a process). */
-export async function runValidate(paths: string[], options: ValidateOptions): Promise<{ output: string; exitCode: number; result: LoadResult }> {
+export async function runValidate(
+  paths: string[],
+  options: ValidateOptions,
+): Promise<{ output: string; exitCode: number; result: LoadResult }> {
   const result = await loadManifests(paths, { cwd: options.cwd, env: options.env });
   const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
   const warnings = result.diagnostics.length - errors;
@@ -37,21 +40,34 @@ export async function runValidate(paths: string[], options: ValidateOptions): Pr
       code: d.code,
       message: d.message,
     }));
-    const output = JSON.stringify({ ok: errors === 0, summary, diagnostics, externalParents: result.set.externalParents, digest: result.digest }, null, 2);
+    const output = JSON.stringify(
+      { ok: errors === 0, summary, diagnostics, externalParents: result.set.externalParents, digest: result.digest },
+      null,
+      2,
+    );
     return { output: `${output}\n`, exitCode, result };
   }
   const lines = result.diagnostics.map(formatDiagnostic);
   for (const parent of result.set.externalParents) {
-    lines.push(`note: ${parent.kind.toLowerCase()}/${parent.name} is not declared here; it must exist live (used by ${parent.referencedBy.slice(0, 3).join(', ')}${parent.referencedBy.length > 3 ? ', …' : ''})`);
+    lines.push(
+      `note: ${parent.kind.toLowerCase()}/${parent.name} is not declared here; it must exist live (used by ${parent.referencedBy.slice(0, 3).join(', ')}${parent.referencedBy.length > 3 ? ', …' : ''})`,
+    );
   }
   lines.push(summaryLine(summary));
   return { output: `${lines.join('\n')}\n`, exitCode, result };
 }
 
-function summaryLine(s: { files: number; objects: number; routingRows: number; errors: number; warnings: number }): string {
+function summaryLine(s: {
+  files: number;
+  objects: number;
+  routingRows: number;
+  errors: number;
+  warnings: number;
+}): string {
   const plural = (n: number, word: string): string => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
   const rows = s.routingRows > 0 ? `, ${plural(s.routingRows, 'routing row')}` : '';
-  const found = s.errors === 0 && s.warnings === 0 ? 'valid' : `${plural(s.errors, 'error')}, ${plural(s.warnings, 'warning')}`;
+  const found =
+    s.errors === 0 && s.warnings === 0 ? 'valid' : `${plural(s.errors, 'error')}, ${plural(s.warnings, 'warning')}`;
   return `${s.errors === 0 ? 'OK' : 'FAILED'}: ${plural(s.files, 'file')}, ${plural(s.objects, 'object')}${rows}: ${found}.`;
 }
 

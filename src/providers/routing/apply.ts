@@ -36,10 +36,24 @@ export async function applyRouting(
     }
     const seq = options.journal?.nextSeq() ?? 0;
     const begin = performance.now();
-    await options.journal?.append({ type: 'intent', seq, address: table.address, method: 'ROUTING', path: table.address, purpose: `${total} row changes` });
+    await options.journal?.append({
+      type: 'intent',
+      seq,
+      address: table.address,
+      method: 'ROUTING',
+      path: table.address,
+      purpose: `${total} row changes`,
+    });
     const report = await executeRoutingChanges(client, table.ref, diff, { keepGoing: !options.failFast });
     const ok = report.failures.length === 0;
-    await options.journal?.append({ type: 'outcome', seq, address: table.address, ok, ...(ok ? {} : { message: `${report.failures.length} row failure(s)` }), ms: Math.round(performance.now() - begin) });
+    await options.journal?.append({
+      type: 'outcome',
+      seq,
+      address: table.address,
+      ok,
+      ...(ok ? {} : { message: `${report.failures.length} row failure(s)` }),
+      ms: Math.round(performance.now() - begin),
+    });
     out.applied += report.created + report.updated + report.deleted;
     out.skipped += report.skipped;
     const failedRows = total - report.created - report.updated - report.deleted - report.skipped;
@@ -47,7 +61,10 @@ export async function applyRouting(
     for (const failure of report.failures) {
       const change = wanted.get(address(failure.key)) ?? unplannedRow(address(failure.key), failure.action);
       const source = failure.source ?? change.source;
-      out.failures.push({ change: source ? { ...change, source } : change, outcome: { status: 'failed', code: failure.code, message: failure.message } });
+      out.failures.push({
+        change: source ? { ...change, source } : change,
+        outcome: { status: 'failed', code: failure.code, message: failure.message },
+      });
     }
   }
   return out;
@@ -55,7 +72,18 @@ export async function applyRouting(
 
 /** A failed row the plan has no change for (a chunk's summary key): reported under its address. */
 function unplannedRow(address: string, action: Change['action']): Change {
-  return { address, kind: ROUTING_ROW, provider: 'routing', action, before: null, after: null, patch: [], reason: '', dependsOn: [], requests: [] };
+  return {
+    address,
+    kind: ROUTING_ROW,
+    provider: 'routing',
+    action,
+    before: null,
+    after: null,
+    patch: [],
+    reason: '',
+    dependsOn: [],
+    requests: [],
+  };
 }
 
 function selectRows(diff: RowDiff, keep: (key: string) => boolean): RowDiff {
@@ -63,6 +91,8 @@ function selectRows(diff: RowDiff, keep: (key: string) => boolean): RowDiff {
     ...diff,
     creates: diff.creates.filter((c) => keep(c.key)),
     deletes: diff.deletes.filter((d) => keep(d.key)),
-    updateGroups: diff.updateGroups.map((g) => ({ ...g, rows: g.rows.filter((r) => keep(r.key)) })).filter((g) => g.rows.length > 0),
+    updateGroups: diff.updateGroups
+      .map((g) => ({ ...g, rows: g.rows.filter((r) => keep(r.key)) }))
+      .filter((g) => g.rows.length > 0),
   };
 }

@@ -80,7 +80,10 @@ function requestsSent(client: RoutingClient): number {
  * row of it, or an ancestor of it (`routing/*`), and no exclude names it. With any table in
  * scope the routing engine is planned.
  */
-export function routingInScope(set: DesiredSet, targets: { target: readonly string[]; exclude: readonly string[] }): boolean {
+export function routingInScope(
+  set: DesiredSet,
+  targets: { target: readonly string[]; exclude: readonly string[] },
+): boolean {
   const inScope = (table: string) =>
     (targets.target.length === 0 || targets.target.some((p) => matchesPattern(p, table) || matchesPattern(table, p))) &&
     !targets.exclude.some((p) => matchesPattern(p, table));

@@ -60,7 +60,8 @@ async function route(target: ControlTarget, req: SimRequest): Promise<Reply> {
   switch (key) {
     case 'POST /_sim/reset': {
       const body = readBody(req);
-      if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) return fail(400, 'bad_seed', 'the body must be a seed mapping');
+      if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body)))
+        return fail(400, 'bad_seed', 'the body must be a seed mapping');
       await target.reset(body as Seed | StoreSnapshot | undefined);
       return { status: 200, body: { reset: true, instance: store.instance } };
     }
@@ -82,7 +83,8 @@ async function route(target: ControlTarget, req: SimRequest): Promise<Reply> {
     case 'POST /_sim/clock': {
       const body = readBody(req) as { advanceSeconds?: unknown } | undefined;
       const seconds = body?.advanceSeconds;
-      if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0) return fail(400, 'bad_clock', 'advanceSeconds must be a non-negative number');
+      if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds < 0)
+        return fail(400, 'bad_clock', 'advanceSeconds must be a non-negative number');
       store.clock.advance(seconds);
       store.version++;
       return { status: 200, body: clockView(target) };

@@ -25,7 +25,14 @@ export interface FaultConfig {
 export const DEFAULT_FAULT_STATUSES = [500, 503, 429];
 
 export function defaultFaults(rate = 0): FaultConfig {
-  return { rate, statuses: [...DEFAULT_FAULT_STATUSES], latencyMs: 0, resetConnections: false, malformed: 0, malformedKinds: [...MALFORMED_KINDS] };
+  return {
+    rate,
+    statuses: [...DEFAULT_FAULT_STATUSES],
+    latencyMs: 0,
+    resetConnections: false,
+    malformed: 0,
+    malformedKinds: [...MALFORMED_KINDS],
+  };
 }
 
 /** Validates a `POST /_sim/faults` body; missing fields fall back to the defaults. */
@@ -39,7 +46,8 @@ export function parseFaults(body: unknown): FaultConfig | string {
   }
   if (b['statuses'] !== undefined) {
     const s = b['statuses'];
-    if (!Array.isArray(s) || s.length === 0 || !s.every((x) => Number.isInteger(x) && x >= 400 && x <= 599)) return 'statuses must be a non-empty array of HTTP error statuses';
+    if (!Array.isArray(s) || s.length === 0 || !s.every((x) => Number.isInteger(x) && x >= 400 && x <= 599))
+      return 'statuses must be a non-empty array of HTTP error statuses';
     out.statuses = s as number[];
   }
   if (b['latencyMs'] !== undefined) {
@@ -48,12 +56,14 @@ export function parseFaults(body: unknown): FaultConfig | string {
   }
   if (b['resetConnections'] !== undefined) out.resetConnections = b['resetConnections'] === true;
   if (b['malformed'] !== undefined) {
-    if (typeof b['malformed'] !== 'number' || b['malformed'] < 0 || b['malformed'] > 1) return 'malformed must be a number between 0 and 1';
+    if (typeof b['malformed'] !== 'number' || b['malformed'] < 0 || b['malformed'] > 1)
+      return 'malformed must be a number between 0 and 1';
     out.malformed = b['malformed'];
   }
   if (b['malformedKinds'] !== undefined) {
     const k = b['malformedKinds'];
-    if (!Array.isArray(k) || k.length === 0 || !k.every((x) => (MALFORMED_KINDS as readonly unknown[]).includes(x))) return `malformedKinds must be a non-empty array of ${MALFORMED_KINDS.join(', ')}`;
+    if (!Array.isArray(k) || k.length === 0 || !k.every((x) => (MALFORMED_KINDS as readonly unknown[]).includes(x)))
+      return `malformedKinds must be a non-empty array of ${MALFORMED_KINDS.join(', ')}`;
     out.malformedKinds = k as MalformedKind[];
   }
   return out;
@@ -75,7 +85,18 @@ export function sendFault(res: ServerResponse, outcome: Exclude<FaultOutcome, { 
     return;
   }
   const headers: Record<string, string> = outcome.status === 429 ? { 'retry-after': '1' } : {};
-  sendJson(res, outcome.status, { error: { status: outcome.status, code: 'injected_fault', message: 'fault injected by the simulator (/_sim/faults)' } }, headers);
+  sendJson(
+    res,
+    outcome.status,
+    {
+      error: {
+        status: outcome.status,
+        code: 'injected_fault',
+        message: 'fault injected by the simulator (/_sim/faults)',
+      },
+    },
+    headers,
+  );
 }
 
 export function sleep(ms: number): Promise<void> {

@@ -20,9 +20,14 @@ import type { ServerResponse } from 'node:http';
 export const MALFORMED_KINDS = ['truncated', 'cut', 'html', 'wrong-type'] as const;
 export type MalformedKind = (typeof MALFORMED_KINDS)[number];
 
-const HTML_PAGE = '<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1><p>The proxy server received an invalid response from an upstream server.</p></body></html>\n';
+const HTML_PAGE =
+  '<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1><p>The proxy server received an invalid response from an upstream server.</p></body></html>\n';
 
-export function drawMalformed(rate: number, kinds: readonly MalformedKind[] = MALFORMED_KINDS, random: () => number = Math.random): MalformedKind | undefined {
+export function drawMalformed(
+  rate: number,
+  kinds: readonly MalformedKind[] = MALFORMED_KINDS,
+  random: () => number = Math.random,
+): MalformedKind | undefined {
   if (rate <= 0 || kinds.length === 0 || random() >= rate) return undefined;
   return kinds[Math.floor(random() * kinds.length)] ?? 'html';
 }
@@ -65,8 +70,10 @@ type Spoiled = { status: number; type: string; body: string } | 'cut';
 function spoil(kind: MalformedKind, status: number, body: string, random: () => number): Spoiled {
   const json = parseJson(body);
   if (kind === 'cut') return 'cut';
-  if (kind === 'html' || json === undefined) return { status: random() < 0.5 ? 200 : 502, type: 'text/html; charset=utf-8', body: HTML_PAGE };
-  if (kind === 'truncated') return { status, type: 'application/json', body: body.slice(0, Math.max(1, Math.floor(body.length / 2))) };
+  if (kind === 'html' || json === undefined)
+    return { status: random() < 0.5 ? 200 : 502, type: 'text/html; charset=utf-8', body: HTML_PAGE };
+  if (kind === 'truncated')
+    return { status, type: 'application/json', body: body.slice(0, Math.max(1, Math.floor(body.length / 2))) };
   return { status, type: 'application/json', body: JSON.stringify(wrongType(json, random)) };
 }
 
@@ -101,7 +108,9 @@ interface Slot {
 function collectSlots(value: unknown, depth: number): Slot[] {
   if (depth > 3 || typeof value !== 'object' || value === null) return [];
   const slots: Slot[] = [];
-  const entries: [string | number, unknown][] = Array.isArray(value) ? value.slice(0, 5).map((v, i) => [i, v]) : Object.entries(value);
+  const entries: [string | number, unknown][] = Array.isArray(value)
+    ? value.slice(0, 5).map((v, i) => [i, v])
+    : Object.entries(value);
   for (const [key, child] of entries) {
     if (child === null) continue;
     slots.push({ value: child, set: (v) => ((value as Record<string | number, unknown>)[key] = v) });

@@ -33,14 +33,23 @@ const compiledCache = new WeakMap<object, CompiledRule[]>();
 export function ruleSpecs(user: UserRow, router: Router): ApiRuleSpec[] {
   if (Array.isArray(user.rules)) return user.rules;
   const preset = user.rules;
-  const routes = router.all().filter((r) => r.access === 'rule' && (preset === 'all' || (preset === 'tenant' ? !r.billable : r.method === 'GET')));
+  const routes = router
+    .all()
+    .filter(
+      (r) => r.access === 'rule' && (preset === 'all' || (preset === 'tenant' ? !r.billable : r.method === 'GET')),
+    );
   return routes.map((r) => ({ method: r.method.toLowerCase(), url: r.urlRegex, name: r.role, allowed: true }));
 }
 
 export function profileRules(user: UserRow, router: Router, createdOn: string): ApiRule[] {
   return ruleSpecs(user, router).map((r, i) => ({
-    id: i + 1, method: r.method.toLowerCase(), url: r.url, allowed: r.allowed ?? true, name: r.name,
-    profile_id: user.profileId, created_on: createdOn,
+    id: i + 1,
+    method: r.method.toLowerCase(),
+    url: r.url,
+    allowed: r.allowed ?? true,
+    name: r.name,
+    profile_id: user.profileId,
+    created_on: createdOn,
   }));
 }
 
@@ -50,7 +59,9 @@ export function enforceApiRules(user: UserRow, router: Router, route: Route, met
   const lower = method.toLowerCase();
   const allowed = compiled(user, router).some((r) => r.allowed && r.method === lower && r.regex.test(path));
   if (!allowed) {
-    throw forbidden(`no api_rule of user ${user.username} allows ${method} ${path}; role ${route.role} is required`, { role: route.role });
+    throw forbidden(`no api_rule of user ${user.username} allows ${method} ${path}; role ${route.role} is required`, {
+      role: route.role,
+    });
   }
 }
 
@@ -59,7 +70,11 @@ function compiled(user: UserRow, router: Router): CompiledRule[] {
   const cacheKey: object = Array.isArray(user.rules) ? user.rules : presetKey(router, user.rules);
   let rules = compiledCache.get(cacheKey);
   if (!rules) {
-    rules = ruleSpecs(user, router).map((r) => ({ method: r.method.toLowerCase(), regex: safeRegex(r.url), allowed: r.allowed ?? true }));
+    rules = ruleSpecs(user, router).map((r) => ({
+      method: r.method.toLowerCase(),
+      regex: safeRegex(r.url),
+      allowed: r.allowed ?? true,
+    }));
     compiledCache.set(cacheKey, rules);
   }
   return rules;

@@ -36,7 +36,10 @@ export function createPlatformCore(options: PlatformCoreOptions = {}): PlatformC
   for (const register of routeModules) register(router, store);
   const api = new PlatformApi(store, router, options.observe);
   const core: PlatformCore = {
-    store, router, api, seed: {},
+    store,
+    router,
+    api,
+    seed: {},
     get variantSeed() {
       return api.variants.seed;
     },

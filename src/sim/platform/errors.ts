@@ -15,7 +15,13 @@ export class ApiError extends Error {
   readonly details: Record<string, unknown>;
   readonly headers: Record<string, string>;
 
-  constructor(status: number, code: string, message: string, details: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    details: Record<string, unknown> = {},
+    headers: Record<string, string> = {},
+  ) {
     super(message);
     this.name = 'ApiError';
     this.status = status;

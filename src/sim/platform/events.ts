@@ -13,11 +13,20 @@ import type { EventAction, EventObjectType, EventRow } from './store/types.js';
  * `recordEvent(store, 'subscription', 'create', String(sub.id), subscriptionView(sub))`.
  */
 export function recordEvent(
-  store: PlatformStore, objectType: EventObjectType, action: EventAction, objectId: string, object: Record<string, unknown>,
+  store: PlatformStore,
+  objectType: EventObjectType,
+  action: EventAction,
+  objectId: string,
+  object: Record<string, unknown>,
 ): EventRow {
   const row = store.events.insert({
-    id: store.nextId('events'), event: `${objectType}.${action}`, objectType, action, objectId,
-    object: structuredClone(object), occurredOn: store.clock.isoNow(),
+    id: store.nextId('events'),
+    event: `${objectType}.${action}`,
+    objectType,
+    action,
+    objectId,
+    object: structuredClone(object),
+    occurredOn: store.clock.isoNow(),
   });
   const url = store.settings.webhookUrl;
   if (url) void deliver(store, row, url);
@@ -28,7 +37,9 @@ async function deliver(store: PlatformStore, row: EventRow, url: string): Promis
   const { webhook: _omit, ...payload } = row;
   try {
     const res = await fetch(url, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(payload),
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(payload),
       signal: AbortSignal.timeout(5000),
     });
     await res.arrayBuffer();

@@ -16,7 +16,12 @@ export interface MailInput {
 
 export function sendMail(store: PlatformStore, mail: MailInput): MailRow {
   return store.mails.insert({
-    id: store.nextId('mails'), to: mail.to, template: mail.template, subject: mail.subject, body: mail.body,
-    data: mail.data ?? {}, sentOn: store.clock.isoNow(),
+    id: store.nextId('mails'),
+    to: mail.to,
+    template: mail.template,
+    subject: mail.subject,
+    body: mail.body,
+    data: mail.data ?? {},
+    sentOn: store.clock.isoNow(),
   });
 }

@@ -4,7 +4,10 @@ import type { OrgNode, PlatformStore } from './store/store.js';
 import type { Markup, OwnerRef, OwnerType, Region } from './store/types.js';
 
 /** Ancestor uuids (owner first) and the group of an object owned by `owner`. */
-export function placeUnder(store: PlatformStore, owner: OwnerRef): { ancestors: string[]; groupUuid: string } | undefined {
+export function placeUnder(
+  store: PlatformStore,
+  owner: OwnerRef,
+): { ancestors: string[]; groupUuid: string } | undefined {
   const node = store.node(owner.uuid);
   if (!node || node.type !== owner.type) return undefined;
   const ancestors = lineage(node);
@@ -17,7 +20,13 @@ export function isOwnerType(value: unknown): value is OwnerType {
 
 export function newRegions(store: PlatformStore, regions: { isoCode: string; name: string }[] | undefined): Region[] {
   const now = store.clock.isoNow();
-  return (regions ?? []).map((r) => ({ id: store.nextId('regions'), isoCode: r.isoCode, name: r.name, createdOn: now, updatedOn: now }));
+  return (regions ?? []).map((r) => ({
+    id: store.nextId('regions'),
+    isoCode: r.isoCode,
+    name: r.name,
+    createdOn: now,
+    updatedOn: now,
+  }));
 }
 
 /** Nearest (latest start) first, as Document 1 §2.4 serves `markups`. */

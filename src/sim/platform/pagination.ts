@@ -88,8 +88,15 @@ function readPositiveInt(raw: string | null, name: string, fallback: number): nu
 
 export function encodeToken(q: ListQuery, offset: number): string {
   const payload: TokenPayload = {
-    v: 1, o: offset,
-    q: { ...(q.search ? { search: q.search } : {}), sort: q.sort, dir: q.dir, pageSize: q.pageSize, filters: q.filters },
+    v: 1,
+    o: offset,
+    q: {
+      ...(q.search ? { search: q.search } : {}),
+      sort: q.sort,
+      dir: q.dir,
+      pageSize: q.pageSize,
+      filters: q.filters,
+    },
   };
   return Buffer.from(JSON.stringify(payload)).toString('base64url');
 }
@@ -97,7 +104,8 @@ export function encodeToken(q: ListQuery, offset: number): string {
 function decodeToken(token: string): TokenPayload {
   try {
     const payload = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as TokenPayload;
-    if (payload.v !== 1 || typeof payload.o !== 'number' || typeof payload.q?.sort !== 'string') throw new Error('shape');
+    if (payload.v !== 1 || typeof payload.o !== 'number' || typeof payload.q?.sort !== 'string')
+      throw new Error('shape');
     return payload;
   } catch {
     throw badRequest('bad_next', 'next is not a token returned by a previous page of this list');
@@ -129,7 +137,12 @@ export function paginate<T>(rows: readonly T[], q: ListQuery, style: 'page' | 't
   const results = rows.length;
   const pages = Math.ceil(results / q.pageSize);
   const end = q.offset + q.pageSize;
-  const page: Page<T> = { items: rows.slice(q.offset, end), results, pages, page: Math.floor(q.offset / q.pageSize) + 1 };
+  const page: Page<T> = {
+    items: rows.slice(q.offset, end),
+    results,
+    pages,
+    page: Math.floor(q.offset / q.pageSize) + 1,
+  };
   if (style === 'token' && end < results) page.next = encodeToken(q, end);
   return page;
 }
@@ -140,8 +153,12 @@ export function paginate<T>(rows: readonly T[], q: ListQuery, style: 'page' | 't
  * cached lookup and a slice.
  */
 export function listScope<T extends object>(
-  table: IndexedTable<T>, scope: Scope, q: ListQuery, style: 'page' | 'token',
-  searchable: readonly string[], keep?: (row: T) => boolean,
+  table: IndexedTable<T>,
+  scope: Scope,
+  q: ListQuery,
+  style: 'page' | 'token',
+  searchable: readonly string[],
+  keep?: (row: T) => boolean,
 ): Page<T> {
   let rows: readonly T[] = table.sorted(scope, { field: q.sort, dir: q.dir });
   if (q.search || keep) rows = rows.filter((r) => matchesSearch(r, q.search, searchable) && (!keep || keep(r)));
@@ -152,9 +169,16 @@ export function listScope<T extends object>(
  * The body fields of a page under `key` (e.g. `tenants`). `page` takes the form of the
  * answer (variant mode: an integer or its text, Document 1 §1.8, Document 2 §4.4).
  */
-export function pageBody<T>(page: Page<T>, key: string, view: (row: T) => unknown, forms: AnswerForms): Record<string, unknown> {
+export function pageBody<T>(
+  page: Page<T>,
+  key: string,
+  view: (row: T) => unknown,
+  forms: AnswerForms,
+): Record<string, unknown> {
   return {
-    results: page.results, pages: page.pages, page: forms.form('page') === 'string' ? String(page.page) : page.page,
+    results: page.results,
+    pages: page.pages,
+    page: forms.form('page') === 'string' ? String(page.page) : page.page,
     ...(page.next ? { next: page.next } : {}),
     [key]: page.items.map(view),
   };

@@ -31,10 +31,20 @@ export class PlatformApi implements SimHandler {
     try {
       response = await this.dispatch(req);
     } catch (error) {
-      const apiError = error instanceof ApiError ? error : new ApiError(500, 'internal', `uncaught simulator error: ${(error as Error).message}`);
+      const apiError =
+        error instanceof ApiError
+          ? error
+          : new ApiError(500, 'internal', `uncaught simulator error: ${(error as Error).message}`);
       response = { status: apiError.status, body: apiError.body(), headers: apiError.headers };
     }
-    if (response.text !== undefined) sendText(res, response.status, response.text, response.headers?.['content-type'] ?? 'text/plain; charset=utf-8', response.headers);
+    if (response.text !== undefined)
+      sendText(
+        res,
+        response.status,
+        response.text,
+        response.headers?.['content-type'] ?? 'text/plain; charset=utf-8',
+        response.headers,
+      );
     else if (response.body === undefined) sendEmpty(res, response.status);
     else sendJson(res, response.status, response.body, response.headers);
     return true;
@@ -57,11 +67,20 @@ export class PlatformApi implements SimHandler {
     }
     if (caller) enforceApiRules(caller.user, this.router, route, req.method, path);
     if (route.billable && caller?.user.adminOf.level === 'tenant') {
-      throw forbidden(`${req.method} ${path} is a billable change, which tenant administrators may not make (Document 1 §1.5)`);
+      throw forbidden(
+        `${req.method} ${path} is a billable change, which tenant administrators may not make (Document 1 §1.5)`,
+      );
     }
     const ctx: RequestContext = {
-      req, store: this.store, params, query: req.url.searchParams, body: parseBody(req), user: caller?.user,
-      session: caller?.session, route, forms: this.variants.forAnswer(),
+      req,
+      store: this.store,
+      params,
+      query: req.url.searchParams,
+      body: parseBody(req),
+      user: caller?.user,
+      session: caller?.session,
+      route,
+      forms: this.variants.forAnswer(),
     };
     return route.handler(ctx);
   }
@@ -75,6 +94,7 @@ function parseBody(req: SimRequest): Record<string, unknown> {
   } catch {
     throw badRequest('bad_json', 'the request body is not valid JSON');
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw badRequest('bad_body', 'the request body must be a JSON object');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw badRequest('bad_body', 'the request body must be a JSON object');
   return value as Record<string, unknown>;
 }

@@ -118,7 +118,12 @@ export class Router {
     }
     const urlRegex = `^/${segments.map((s) => (s.startsWith(':') ? '[^/]+' : escapeRegex(s))).join('/')}$`;
     this.routes.push({
-      access: 'rule', ...def, token: def.token ?? 'access', billable: def.billable ?? false, segments, urlRegex,
+      access: 'rule',
+      ...def,
+      token: def.token ?? 'access',
+      billable: def.billable ?? false,
+      segments,
+      urlRegex,
       literalCount: segments.filter((s) => !s.startsWith(':')).length,
     });
   }
@@ -174,8 +179,13 @@ function escapeRegex(s: string): string {
  * it answers the 404 of a path the platform does not have.
  */
 export function assertInvented(ctx: RequestContext, endpoint: InventedEndpoint): void {
-  if (ctx.store.settings.withoutEndpoints?.includes(endpoint)) throw notFound(`no endpoint ${ctx.req.method} ${ctx.req.url.pathname}`);
+  if (ctx.store.settings.withoutEndpoints?.includes(endpoint))
+    throw notFound(`no endpoint ${ctx.req.method} ${ctx.req.url.pathname}`);
 }
 
-export const ok = (body: unknown, headers?: Record<string, string>): ApiResponse => ({ status: 200, body, ...(headers ? { headers } : {}) });
+export const ok = (body: unknown, headers?: Record<string, string>): ApiResponse => ({
+  status: 200,
+  body,
+  ...(headers ? { headers } : {}),
+});
 export const noContent = (): ApiResponse => ({ status: 204 });

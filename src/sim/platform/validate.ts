@@ -3,7 +3,8 @@ import { badRequest } from './errors.js';
 
 export function requiredString(body: Record<string, unknown>, key: string): string {
   const v = body[key];
-  if (typeof v !== 'string' || v.trim() === '') throw badRequest('missing_field', `${key} is required (a non-empty string)`);
+  if (typeof v !== 'string' || v.trim() === '')
+    throw badRequest('missing_field', `${key} is required (a non-empty string)`);
   return v;
 }
 

@@ -69,7 +69,8 @@ export function assertSystem(ctx: RequestContext, what: string): void {
 
 /** Tenant administrators may not make billable changes (Document 1 §1.5). */
 export function assertMayBill(ctx: RequestContext, what: string): void {
-  if (actorOf(ctx.user).level === 'tenant') throw forbidden(`${what} is a billable change, which tenant administrators may not make`);
+  if (actorOf(ctx.user).level === 'tenant')
+    throw forbidden(`${what} is a billable change, which tenant administrators may not make`);
 }
 
 /** The organization node of the caller's own level, if it has one. */

@@ -5,7 +5,6 @@ import { SimEngine } from './engine.js';
 import { dispatch, notFound, parseRoutePath, sendError } from './handler.js';
 import { GENERIC_500, SimHttpError, type RoutingSeed, type SimCredentials } from './types.js';
 
-
 /** One request as the routing simulator saw it (for tests: which method, path and query went out). */
 export interface RoutingSimRequestLog {
   method: string;
@@ -51,9 +50,20 @@ export function createRoutingEngineSim(seed?: RoutingSeed): RoutingEngineSim {
     handle(req: SimRequest, res: ServerResponse): boolean {
       const path = parseRoutePath(req.url.pathname);
       if (!path) return false;
-      const kind = path === 'unknown' ? 'unknown' : path.item === undefined ? 'collection' : path.item === '_bulk' ? 'bulk' : 'item';
+      const kind =
+        path === 'unknown'
+          ? 'unknown'
+          : path.item === undefined
+            ? 'collection'
+            : path.item === '_bulk'
+              ? 'bulk'
+              : 'item';
       try {
-        if (!authorized(req.headers.authorization, engine.credentials)) throw new SimHttpError(401, 'The server could not verify that you are authorized to access the URL requested.');
+        if (!authorized(req.headers.authorization, engine.credentials))
+          throw new SimHttpError(
+            401,
+            'The server could not verify that you are authorized to access the URL requested.',
+          );
         if (path === 'unknown') throw notFound(req);
         dispatch(engine, path, req, res);
       } catch (error) {

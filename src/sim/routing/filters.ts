@@ -10,11 +10,29 @@ export type RowPredicate = (row: SimRow) => boolean;
 
 /** Spec operator names plus the Flask-Restless word aliases. */
 const ALIASES: Record<string, string> = {
-  eq: '==', equals: '==', equal_to: '==',
-  neq: '!=', ne: '!=', does_not_equal: '!=', not_equal_to: '!=',
-  gt: '>', lt: '<', ge: '>=', gte: '>=', geq: '>=', le: '<=', lte: '<=', leq: '<=',
-  not_in: 'not_in', in: 'in', is_null: 'is_null', is_not_null: 'is_not_null',
-  like: 'like', ilike: 'ilike', has: 'has', any: 'any',
+  eq: '==',
+  equals: '==',
+  equal_to: '==',
+  neq: '!=',
+  ne: '!=',
+  does_not_equal: '!=',
+  not_equal_to: '!=',
+  gt: '>',
+  lt: '<',
+  ge: '>=',
+  gte: '>=',
+  geq: '>=',
+  le: '<=',
+  lte: '<=',
+  leq: '<=',
+  not_in: 'not_in',
+  in: 'in',
+  is_null: 'is_null',
+  is_not_null: 'is_not_null',
+  like: 'like',
+  ilike: 'ilike',
+  has: 'has',
+  any: 'any',
 };
 for (const op of ['==', '!=', '>', '<', '>=', '<=']) ALIASES[op] = op;
 
@@ -79,7 +97,8 @@ function compileCondition(cond: Record<string, unknown>, table: SimTable): RowPr
 function compileNested(name: string, op: string, val: unknown, table: SimTable): RowPredicate {
   const list = op === 'any' && Array.isArray(val) ? val : [val];
   const parts = list.map((v) => {
-    if (typeof v !== 'object' || v === null || Array.isArray(v)) throw bad(`operator "${op}" needs a nested condition in "val"`);
+    if (typeof v !== 'object' || v === null || Array.isArray(v))
+      throw bad(`operator "${op}" needs a nested condition in "val"`);
     return compileNode({ name, ...(v as Record<string, unknown>) }, table);
   });
   return (row) => parts.some((p) => p(row));
@@ -88,13 +107,20 @@ function compileNested(name: string, op: string, val: unknown, table: SimTable):
 function compare(op: string, a: unknown, b: unknown): boolean {
   if (a === null || a === undefined || b === null || b === undefined) return false;
   switch (op) {
-    case '==': return a === b;
-    case '!=': return a !== b;
-    case '>': return (a as number) > (b as number);
-    case '<': return (a as number) < (b as number);
-    case '>=': return (a as number) >= (b as number);
-    case '<=': return (a as number) <= (b as number);
-    default: throw bad(`unknown operator "${op}"`);
+    case '==':
+      return a === b;
+    case '!=':
+      return a !== b;
+    case '>':
+      return (a as number) > (b as number);
+    case '<':
+      return (a as number) < (b as number);
+    case '>=':
+      return (a as number) >= (b as number);
+    case '<=':
+      return (a as number) <= (b as number);
+    default:
+      throw bad(`unknown operator "${op}"`);
   }
 }
 
@@ -109,10 +135,21 @@ function fieldType(name: string, table: SimTable): string {
 function coerce(val: unknown, type: string, op: string): unknown {
   if (Array.isArray(val)) return val.map((v) => coerce(v, type, op));
   if (val === null || op === 'like' || op === 'ilike') return val;
-  if ((type === 'integer' || type === 'number') && typeof val === 'string' && val.trim() !== '' && Number.isFinite(Number(val))) return Number(val);
+  if (
+    (type === 'integer' || type === 'number') &&
+    typeof val === 'string' &&
+    val.trim() !== '' &&
+    Number.isFinite(Number(val))
+  )
+    return Number(val);
   if (type === 'string' && (typeof val === 'number' || typeof val === 'boolean')) return String(val);
   if (type === 'boolean' && (val === 'true' || val === 'false')) return val === 'true';
-  const ok = type === 'string' ? typeof val === 'string' : type === 'boolean' ? typeof val === 'boolean' : typeof val === 'number';
+  const ok =
+    type === 'string'
+      ? typeof val === 'string'
+      : type === 'boolean'
+        ? typeof val === 'boolean'
+        : typeof val === 'number';
   if (!ok) throw bad(`value ${JSON.stringify(val)} does not fit a ${type} column`);
   return val;
 }
@@ -123,7 +160,8 @@ function likeToRegExp(pattern: string, insensitive: boolean): RegExp {
   let re = likeCache.get(key);
   if (!re) {
     let src = '';
-    for (const ch of pattern) src += ch === '%' ? '[\\s\\S]*' : ch === '_' ? '[\\s\\S]' : ch.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+    for (const ch of pattern)
+      src += ch === '%' ? '[\\s\\S]*' : ch === '_' ? '[\\s\\S]' : ch.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
     re = new RegExp(`^${src}$`, insensitive ? 'i' : '');
     if (likeCache.size > 1000) likeCache.clear();
     likeCache.set(key, re);

@@ -25,7 +25,10 @@ export function parseRoutePath(pathname: string): RoutePath | 'unknown' | null {
   if (first === 'api' || first === '_sim') return null;
   let parts: string[];
   try {
-    parts = pathname.split('/').filter((p) => p !== '').map(decodeURIComponent);
+    parts = pathname
+      .split('/')
+      .filter((p) => p !== '')
+      .map(decodeURIComponent);
   } catch {
     return 'unknown';
   }
@@ -46,32 +49,47 @@ export function dispatch(engine: SimEngine, path: RoutePath, req: SimRequest, re
   }
   if (path.item !== undefined) return item(table, path.item, method, req, res);
   switch (method) {
-    case 'GET': return list(engine, table, req, res);
-    case 'POST': return sendJson(res, 201, table.insert([body(req)], false)[0]);
+    case 'GET':
+      return list(engine, table, req, res);
+    case 'POST':
+      return sendJson(res, 201, table.insert([body(req)], false)[0]);
     case 'PATCH':
-    case 'PUT': return updateMany(engine, table, req, res);
-    default: throw notAllowed(method);
+    case 'PUT':
+      return updateMany(engine, table, req, res);
+    default:
+      throw notAllowed(method);
   }
 }
 
 function list(engine: SimEngine, table: SimTable, req: SimRequest, res: ServerResponse): void {
   const q = parseQueryParam(req.url.searchParams.get('q'));
   const page = positiveInt(req.url.searchParams.get('page'), 1, 'page');
-  const perPage = Math.min(positiveInt(req.url.searchParams.get('results_per_page'), 10, 'results_per_page'), engine.maxResultsPerPage);
+  const perPage = Math.min(
+    positiveInt(req.url.searchParams.get('results_per_page'), 10, 'results_per_page'),
+    engine.maxResultsPerPage,
+  );
   const ids = selectIds(table, q);
   // Doc3 §4.2: a search that matches nothing is 404, and so is a list of a table holding no
   // record ("404 when data not found"), unless the seed's quirk makes that a 200.
   if (ids.length === 0 && (hasFilters(q) || engine.quirks.emptyListStatus !== 200)) throw notFound(req);
   const start = (page - 1) * perPage;
   const objects: SimRow[] = [];
-  for (let i = start; i < Math.min(start + perPage, ids.length); i++) objects.push(table.rows.get(ids[i] as number) as SimRow);
+  for (let i = start; i < Math.min(start + perPage, ids.length); i++)
+    objects.push(table.rows.get(ids[i] as number) as SimRow);
   sendJson(res, 200, { num_results: ids.length, page, total_pages: Math.ceil(ids.length / perPage), objects });
 }
 
 function bulkCreate(engine: SimEngine, table: SimTable, req: SimRequest, res: ServerResponse): void {
-  if (engine.quirks.bulkStatus) throw new SimHttpError(engine.quirks.bulkStatus, engine.quirks.bulkStatus === 404 ? `The requested URL ${req.url.pathname} was not found on the server.` : 'The method is not allowed for the requested URL.');
+  if (engine.quirks.bulkStatus)
+    throw new SimHttpError(
+      engine.quirks.bulkStatus,
+      engine.quirks.bulkStatus === 404
+        ? `The requested URL ${req.url.pathname} was not found on the server.`
+        : 'The method is not allowed for the requested URL.',
+    );
   const records = body(req);
-  if (!Array.isArray(records)) throw new SimHttpError(400, 'Unable to decode data: "_bulk" expects a JSON array of records');
+  if (!Array.isArray(records))
+    throw new SimHttpError(400, 'Unable to decode data: "_bulk" expects a JSON array of records');
   const rows = table.insert(records, true);
   sendJson(res, 201, { inserted: rows.length });
 }
@@ -80,13 +98,16 @@ function item(table: SimTable, rawId: string, method: string, req: SimRequest, r
   const id = /^\d+$/.test(rawId) ? Number(rawId) : NaN;
   if (!table.rows.has(id)) throw notFound(req);
   switch (method) {
-    case 'GET': return sendJson(res, 200, table.rows.get(id));
+    case 'GET':
+      return sendJson(res, 200, table.rows.get(id));
     case 'PUT':
-    case 'PATCH': return sendJson(res, 200, table.update([id], body(req))[0]);
+    case 'PATCH':
+      return sendJson(res, 200, table.update([id], body(req))[0]);
     case 'DELETE':
       table.remove(id);
       return sendEmpty(res, 204);
-    default: throw notAllowed(method);
+    default:
+      throw notAllowed(method);
   }
 }
 
@@ -98,9 +119,11 @@ function updateMany(engine: SimEngine, table: SimTable, req: SimRequest, res: Se
   }
   const { q: bodyQ, ...changes } = payload as Record<string, unknown>;
   const urlQ = req.url.searchParams.get('q');
-  if (urlQ !== null && bodyQ !== undefined) throw new SimHttpError(400, 'Filter given twice: use either the "q" URL parameter or the "q" key of the body');
+  if (urlQ !== null && bodyQ !== undefined)
+    throw new SimHttpError(400, 'Filter given twice: use either the "q" URL parameter or the "q" key of the body');
   if (Object.keys(changes).length === 0) throw new SimHttpError(400, 'Nothing to update: the body names no field');
-  const q = bodyQ !== undefined ? asQuery(bodyQ) : engine.quirks.ignoreUrlFilterOnWrite ? undefined : parseQueryParam(urlQ);
+  const q =
+    bodyQ !== undefined ? asQuery(bodyQ) : engine.quirks.ignoreUrlFilterOnWrite ? undefined : parseQueryParam(urlQ);
   const ids = selectIds(table, q ? { filters: q.filters } : undefined);
   if (ids.length > 0) table.update([...ids], changes);
   sendJson(res, 200, { num_modified: ids.length });
@@ -131,6 +154,7 @@ function notAllowed(method: string): SimHttpError {
 }
 
 export function sendError(res: ServerResponse, error: SimHttpError): void {
-  const headers: Record<string, string> = error.status === 401 ? { 'www-authenticate': 'Basic realm="routing-engine"' } : {};
+  const headers: Record<string, string> =
+    error.status === 401 ? { 'www-authenticate': 'Basic realm="routing-engine"' } : {};
   sendJson(res, error.status, { code: String(error.status), message: error.message, ...error.extra }, headers);
 }

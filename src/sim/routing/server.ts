@@ -36,7 +36,15 @@ export async function startRoutingEngineSim(options: RoutingSimServerOptions = {
   };
   const tls = options.tlsCert !== undefined && options.tlsKey !== undefined;
   const server: Server = tls
-    ? createHttpsServer({ cert: pem(options.tlsCert as string | Buffer), key: pem(options.tlsKey as string | Buffer), minVersion: 'TLSv1.2', maxVersion: 'TLSv1.2' }, listener)
+    ? createHttpsServer(
+        {
+          cert: pem(options.tlsCert as string | Buffer),
+          key: pem(options.tlsKey as string | Buffer),
+          minVersion: 'TLSv1.2',
+          maxVersion: 'TLSv1.2',
+        },
+        listener,
+      )
     : createHttpServer(listener);
   server.keepAliveTimeout = 30_000;
   await new Promise<void>((resolve, reject) => {
@@ -63,10 +71,17 @@ async function serve(sim: RoutingEngineSim, req: IncomingMessage, res: ServerRes
     const body = await readBody(req);
     if (latency > 0) answerNoSoonerThan(res, arrival + latency);
     const handled = await sim.handle(
-      { method: req.method ?? 'GET', url: new URL(req.url ?? '/', 'http://sim.local'), headers: req.headers, body, remoteAddress: req.socket.remoteAddress ?? '' },
+      {
+        method: req.method ?? 'GET',
+        url: new URL(req.url ?? '/', 'http://sim.local'),
+        headers: req.headers,
+        body,
+        remoteAddress: req.socket.remoteAddress ?? '',
+      },
       res,
     );
-    if (!handled) sendJson(res, 404, { code: '404', message: `The requested URL ${req.url ?? '/'} was not found on the server.` });
+    if (!handled)
+      sendJson(res, 404, { code: '404', message: `The requested URL ${req.url ?? '/'} was not found on the server.` });
   } catch {
     if (!res.headersSent) sendJson(res, 500, { code: '500', message: 'internal simulator error' });
   }

@@ -35,7 +35,11 @@ export class SimTable {
       ...this.fieldNames.filter((f) => fields.get(f)?.unique).map((f) => [f]),
       ...(seed.unique ?? []),
     ];
-    this.uniques = constraints.map((cols) => ({ name: `${name}_${cols.join('_')}_key`, fields: cols, byValue: new Map() }));
+    this.uniques = constraints.map((cols) => ({
+      name: `${name}_${cols.join('_')}_key`,
+      fields: cols,
+      byValue: new Map(),
+    }));
     if (seed.rows) this.loadRows(seed.rows);
   }
 
@@ -172,7 +176,10 @@ export class SimTable {
   private checkNotNull(row: SimRow): void {
     for (const [field, def] of this.fields) {
       if (!def.nullable && (row[field] === null || row[field] === undefined)) {
-        throw new SimHttpError(400, `(psycopg2.errors.NotNullViolation) null value in column "${field}" of relation "${this.name}" violates not-null constraint`);
+        throw new SimHttpError(
+          400,
+          `(psycopg2.errors.NotNullViolation) null value in column "${field}" of relation "${this.name}" violates not-null constraint`,
+        );
       }
     }
   }
@@ -184,11 +191,16 @@ export class SimTable {
       if (key === null) continue;
       const existing = u.byValue.get(key);
       const inBatch = pending?.get(u.name)?.get(key);
-      const clash = (existing !== undefined && existing !== row.id && !rewritten?.has(existing)) || (inBatch !== undefined && inBatch !== row.id);
+      const clash =
+        (existing !== undefined && existing !== row.id && !rewritten?.has(existing)) ||
+        (inBatch !== undefined && inBatch !== row.id);
       if (clash) {
         const cols = u.fields.join(', ');
         const vals = u.fields.map((f) => String(row[f])).join(', ');
-        throw new SimHttpError(400, `(psycopg2.errors.UniqueViolation) duplicate key value violates unique constraint "${u.name}"\nDETAIL:  Key (${cols})=(${vals}) already exists.`);
+        throw new SimHttpError(
+          400,
+          `(psycopg2.errors.UniqueViolation) duplicate key value violates unique constraint "${u.name}"\nDETAIL:  Key (${cols})=(${vals}) already exists.`,
+        );
       }
       if (!pending) continue;
       let batch = pending.get(u.name);
@@ -200,10 +212,14 @@ export class SimTable {
 
 function fitsType(value: unknown, type: SimFieldSeed['type']): boolean {
   switch (type) {
-    case 'string': return typeof value === 'string';
-    case 'integer': return typeof value === 'number' && Number.isSafeInteger(value);
-    case 'number': return typeof value === 'number' && Number.isFinite(value);
-    case 'boolean': return typeof value === 'boolean';
+    case 'string':
+      return typeof value === 'string';
+    case 'integer':
+      return typeof value === 'number' && Number.isSafeInteger(value);
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'boolean':
+      return typeof value === 'boolean';
   }
 }
 

@@ -17,11 +17,17 @@ import { startPlatformSim } from './sim.mjs';
 export async function applyPhase(stateDir) {
   const [file] = (await readdir(stateDir)).filter((f) => f.startsWith('journal-'));
   if (!file) return {};
-  const lines = (await readFile(join(stateDir, file), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+  const lines = (await readFile(join(stateDir, file), 'utf8'))
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   const start = lines.find((l) => l.type === 'run' && l.event === 'start');
   const end = lines.find((l) => l.type === 'run' && l.event === 'end');
   if (!start || !end) return {};
-  return { applyS: (Date.parse(end.at) - Date.parse(start.at)) / 1000, applyRequests: lines.filter((l) => l.type === 'intent').length };
+  return {
+    applyS: (Date.parse(end.at) - Date.parse(start.at)) / 1000,
+    applyRequests: lines.filter((l) => l.type === 'intent').length,
+  };
 }
 
 /**
@@ -38,8 +44,20 @@ export async function runApplyScenario(ctx, scenario) {
     const dir = join(ctx.workDir, `${scenario.name}-${Date.now()}`);
     await writeApplyManifests(join(dir, 'manifests'), scenario.tenants, scenario.entitlements);
     await sim.clearStats();
-    const cli = await runCli(['apply', join(dir, 'manifests'), '--yes', '--concurrency', String(ctx.concurrency), '--state-dir', join(dir, '.switchboard')], { cwd: dir, env: simEnv(sim.url), nodeArgs: ctx.nodeArgs });
-    if (cli.code !== 0) throw new Error(`apply exited ${cli.code}: ${cli.stdout.slice(-1500)} ${cli.stderr.slice(-1500)}`);
+    const cli = await runCli(
+      [
+        'apply',
+        join(dir, 'manifests'),
+        '--yes',
+        '--concurrency',
+        String(ctx.concurrency),
+        '--state-dir',
+        join(dir, '.switchboard'),
+      ],
+      { cwd: dir, env: simEnv(sim.url), nodeArgs: ctx.nodeArgs },
+    );
+    if (cli.code !== 0)
+      throw new Error(`apply exited ${cli.code}: ${cli.stdout.slice(-1500)} ${cli.stderr.slice(-1500)}`);
     const stats = await sim.stats();
     let floorS;
     if (scenario.floor) {

@@ -23,7 +23,11 @@ export async function runCli(args, options) {
   const measureFile = join(dir, 'measure.json');
   const env = { PATH: process.env['PATH'] ?? '', ...options.env, SB_BENCH_MEASURE: measureFile };
   const begin = performance.now();
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', HOOK, CLI, ...args], { cwd: options.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', HOOK, CLI, ...args], {
+    cwd: options.cwd,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const out = [];
   const err = [];
   child.stdout.on('data', (b) => out.push(b));
@@ -54,5 +58,11 @@ export async function runCli(args, options) {
 
 /** The environment that points the CLI at a simulator as its system administrator. */
 export function simEnv(url) {
-  return { SWITCHBOARD_URL: url, SWITCHBOARD_INSTANCE: 'demo', SWITCHBOARD_USERNAME: 'admin', SWITCHBOARD_PASSWORD: 'admin', NO_COLOR: '1' };
+  return {
+    SWITCHBOARD_URL: url,
+    SWITCHBOARD_INSTANCE: 'demo',
+    SWITCHBOARD_USERNAME: 'admin',
+    SWITCHBOARD_PASSWORD: 'admin',
+    NO_COLOR: '1',
+  };
 }

@@ -11,7 +11,13 @@ export const GROUP = 'demo-group';
 export const EMPTY_GROUP = 'bench-empty';
 
 /** The `plan-org` estate of issue #9. */
-export const ORG = { resellers: 20, tenantsPerReseller: 100, subscriptionsPerTenant: 2, entitlementsPerSubscription: 3, addressesPerSubscription: 1 };
+export const ORG = {
+  resellers: 20,
+  tenantsPerReseller: 100,
+  subscriptionsPerTenant: 2,
+  entitlementsPerSubscription: 3,
+  addressesPerSubscription: 1,
+};
 
 const pad = (n, width) => String(n).padStart(width, '0');
 const resellerName = (r) => `bench-r${pad(r, 2)}`;
@@ -30,11 +36,21 @@ const drift = {
 };
 
 function entitlementsOf(s, size) {
-  return Array.from({ length: size.entitlementsPerSubscription }, (_, e) => ({ type: TYPES[(s * size.entitlementsPerSubscription + e) % TYPES.length], entitlement: 5 + e }));
+  return Array.from({ length: size.entitlementsPerSubscription }, (_, e) => ({
+    type: TYPES[(s * size.entitlementsPerSubscription + e) % TYPES.length],
+    entitlement: 5 + e,
+  }));
 }
 
 function addressOf(t, s, a) {
-  return { street: `Bench Street ${t}`, number: `${s + 1}${a > 0 ? `-${a}` : ''}`, postalCode: 1000, city: 'Brussels', country: 'Belgium', isoCode: 'BE' };
+  return {
+    street: `Bench Street ${t}`,
+    number: `${s + 1}${a > 0 ? `-${a}` : ''}`,
+    postalCode: 1000,
+    city: 'Brussels',
+    country: 'Belgium',
+    isoCode: 'BE',
+  };
 }
 
 /**
@@ -52,17 +68,32 @@ export function orgLive(base, size = ORG) {
     for (let k = 0; k < size.tenantsPerReseller; k++) {
       const t = r * size.tenantsPerReseller + k;
       const subscriptions = Array.from({ length: size.subscriptionsPerTenant }, (_, s) => {
-        for (let a = 0; a < size.addressesPerSubscription; a++) addresses.push({ tenant: tenantName(t), subscription: `s${s}`, data: addressOf(t, s, a) });
-        return { name: `s${s}`, billingId: `BT-${pad(t, 4)}-S${s}`, uc: 'uc_alpha', entitlements: entitlementsOf(s, size) };
+        for (let a = 0; a < size.addressesPerSubscription; a++)
+          addresses.push({ tenant: tenantName(t), subscription: `s${s}`, data: addressOf(t, s, a) });
+        return {
+          name: `s${s}`,
+          billingId: `BT-${pad(t, 4)}-S${s}`,
+          uc: 'uc_alpha',
+          entitlements: entitlementsOf(s, size),
+        };
       });
-      seed.tenants.push({ name: tenantName(t), billingId: `BT-${pad(t, 4)}`, markup: t % 7, owner: { reseller: resellerName(r) }, subscriptions });
+      seed.tenants.push({
+        name: tenantName(t),
+        billingId: `BT-${pad(t, 4)}`,
+        markup: t % 7,
+        owner: { reseller: resellerName(r) },
+        subscriptions,
+      });
     }
   }
   return { seed, addresses };
 }
 
 const yamlString = (v) => JSON.stringify(v);
-const flow = (o) => `{ ${Object.entries(o).map(([k, v]) => `${k}: ${typeof v === 'string' ? yamlString(v) : v}`).join(', ')} }`;
+const flow = (o) =>
+  `{ ${Object.entries(o)
+    .map(([k, v]) => `${k}: ${typeof v === 'string' ? yamlString(v) : v}`)
+    .join(', ')} }`;
 
 /** The desired side of `plan-org`: the live estate with its 1% drift, one file per reseller. */
 export async function writeOrgManifests(dir, size = ORG) {
@@ -86,7 +117,10 @@ export async function writeOrgManifests(dir, size = ORG) {
         docs += '      addresses:\n';
         const count = size.addressesPerSubscription + (drift.newAddress(t, s) ? 1 : 0);
         for (let a = 0; a < count; a++) docs += `        - ${flow(addressOf(t, s, a))}\n`;
-        changes += (drift.subscriptionBillingId(t, s) ? 1 : 0) + (drift.entitlements(t, s) ? size.entitlementsPerSubscription : 0) + (drift.newAddress(t, s) ? 1 : 0);
+        changes +=
+          (drift.subscriptionBillingId(t, s) ? 1 : 0) +
+          (drift.entitlements(t, s) ? size.entitlementsPerSubscription : 0) +
+          (drift.newAddress(t, s) ? 1 : 0);
       }
     }
     await writeFile(join(dir, 'tenants', `${resellerName(r)}.yaml`), docs);
@@ -99,13 +133,22 @@ export async function writeOrgManifests(dir, size = ORG) {
 export function orgCounts(size = ORG) {
   const tenants = size.resellers * size.tenantsPerReseller;
   const subscriptions = tenants * size.subscriptionsPerTenant;
-  return { resellers: size.resellers, tenants, subscriptions, entitlements: subscriptions * size.entitlementsPerSubscription, addresses: subscriptions * size.addressesPerSubscription };
+  return {
+    resellers: size.resellers,
+    tenants,
+    subscriptions,
+    entitlements: subscriptions * size.entitlementsPerSubscription,
+    addresses: subscriptions * size.addressesPerSubscription,
+  };
 }
 
 /** `apply-org`: the default data set plus an empty group for the new tenants. */
 export function emptyGroupSeed(base) {
   const seed = structuredClone(base);
-  seed.groups = [...(seed.groups ?? []), { name: EMPTY_GROUP, draasDomain: 'bench.example.net', enabledUcs: ['uc_alpha'] }];
+  seed.groups = [
+    ...(seed.groups ?? []),
+    { name: EMPTY_GROUP, draasDomain: 'bench.example.net', enabledUcs: ['uc_alpha'] },
+  ];
   return seed;
 }
 

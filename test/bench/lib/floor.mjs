@@ -66,11 +66,20 @@ export async function bareCreateSeconds(url, groupUuid, tenants, concurrency) {
       while (next < queue.length) {
         const job = queue[next++];
         if (!job.uuid) {
-          const res = await api.call('POST', `${P}/tenants`, { name: `floor-${job.i}`, billingId: `FLOOR-${job.i}`, markup: '1', owner: { type: 'group', uuid: groupUuid } });
+          const res = await api.call('POST', `${P}/tenants`, {
+            name: `floor-${job.i}`,
+            billingId: `FLOOR-${job.i}`,
+            markup: '1',
+            owner: { type: 'group', uuid: groupUuid },
+          });
           if (res.status !== 200) throw new Error(`POST tenants → ${res.status}`);
           queue.push({ i: job.i, uuid: /** @type {{ uuid: string }} */ (res.body).uuid });
         } else {
-          const res = await api.call('POST', `${P}/tenants/${job.uuid}/subscriptions`, { name: 'main', billingId: `FLOOR-${job.i}-MAIN`, uc: 'uc_alpha' });
+          const res = await api.call('POST', `${P}/tenants/${job.uuid}/subscriptions`, {
+            name: 'main',
+            billingId: `FLOOR-${job.i}-MAIN`,
+            uc: 'uc_alpha',
+          });
           if (res.status !== 200) throw new Error(`POST subscriptions → ${res.status}`);
         }
       }

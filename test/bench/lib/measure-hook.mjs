@@ -10,6 +10,9 @@ if (file) {
   process.on('exit', () => {
     const cpu = process.cpuUsage();
     const usage = process.resourceUsage();
-    writeFileSync(file, JSON.stringify({ cpuUserS: cpu.user / 1e6, cpuSystemS: cpu.system / 1e6, maxRssMB: usage.maxRSS / 1024 }));
+    writeFileSync(
+      file,
+      JSON.stringify({ cpuUserS: cpu.user / 1e6, cpuSystemS: cpu.system / 1e6, maxRssMB: usage.maxRSS / 1024 }),
+    );
   });
 }

@@ -20,7 +20,9 @@ export async function setUpOrg(ctx) {
     await createAddresses(sim, addresses);
     const dir = join(ctx.workDir, 'plan-org');
     const { changes } = await writeOrgManifests(join(dir, 'manifests'));
-    ctx.log(`  estate: ${ORG.resellers} resellers, ${seed.tenants.length - 3} tenants, live addresses created through the API; ${changes} changes of drift (set up in ${((performance.now() - begin) / 1000).toFixed(1)} s)`);
+    ctx.log(
+      `  estate: ${ORG.resellers} resellers, ${seed.tenants.length - 3} tenants, live addresses created through the API; ${changes} changes of drift (set up in ${((performance.now() - begin) / 1000).toFixed(1)} s)`,
+    );
     return { sim, dir, changes };
   } catch (error) {
     await sim.close();

@@ -30,7 +30,9 @@ export function figures(scenario, m, runsWallS) {
     wallS: round(m.wallS),
     idealS: round(idealS),
     wallRatio: round(m.wallS / idealS),
-    ...(m.applyS === undefined || !m.applyRequests ? {} : applyFigures(m.applyS, m.applyRequests, m.latencyMs, m.concurrency)),
+    ...(m.applyS === undefined || !m.applyRequests
+      ? {}
+      : applyFigures(m.applyS, m.applyRequests, m.latencyMs, m.concurrency)),
     concurrency: m.concurrency,
     floorS: m.floorS === undefined ? null : round(m.floorS),
     cpuS: m.cpuS === undefined ? null : round(m.cpuS),
@@ -46,7 +48,12 @@ export function figures(scenario, m, runsWallS) {
 /** An apply's executor phase (from its summary line) against the ideal of the requests it sent. */
 function applyFigures(applyS, applyRequests, latencyMs, concurrency) {
   const applyIdealS = (applyRequests * latencyMs) / concurrency / 1000;
-  return { applyS: round(applyS), applyRequests, applyIdealS: round(applyIdealS), applyRatio: round(applyS / applyIdealS) };
+  return {
+    applyS: round(applyS),
+    applyRequests,
+    applyIdealS: round(applyIdealS),
+    applyRatio: round(applyS / applyIdealS),
+  };
 }
 
 const target = (what, value, limit, unit) => ({ what, value, limit, unit, pass: value !== null && value <= limit });
@@ -61,10 +68,17 @@ export function applyTargets(r, naive) {
     r.targets.push(target('peak RSS', r.peakRssMB, 500, 'MB'));
     if (naive) {
       const speedup = round(naive.wallS / r.wallS, 1);
-      r.targets.push({ what: 'naive wall ÷ plan-org wall', value: speedup, limit: 20, unit: '× (at least)', pass: speedup >= 20 });
+      r.targets.push({
+        what: 'naive wall ÷ plan-org wall',
+        value: speedup,
+        limit: 20,
+        unit: '× (at least)',
+        pass: speedup >= 20,
+      });
     }
   }
-  if (r.scenario === 'apply-tenants' && r.applyRatio !== undefined) r.targets.push(target(`apply phase ÷ ideal at concurrency ${r.concurrency}`, r.applyRatio, 1.3, '×'));
+  if (r.scenario === 'apply-tenants' && r.applyRatio !== undefined)
+    r.targets.push(target(`apply phase ÷ ideal at concurrency ${r.concurrency}`, r.applyRatio, 1.3, '×'));
   if (r.scenario === 'routing') r.targets.push(target('peak RSS', r.peakRssMB, 1536, 'MB'));
   return r;
 }
@@ -72,14 +86,29 @@ export function applyTargets(r, naive) {
 /** The lines printed after a scenario: its figures, then PASS/FAIL per target. */
 export function describe(r) {
   const lines = [
-    `  requests  ${r.requests} issued; lower bound ${r.lowerBound} (${Object.entries(r.boundParts).map(([k, v]) => `${v} ${k}`).join(' + ')}) → ${r.requestRatio}×`,
+    `  requests  ${r.requests} issued; lower bound ${r.lowerBound} (${Object.entries(r.boundParts)
+      .map(([k, v]) => `${v} ${k}`)
+      .join(' + ')}) → ${r.requestRatio}×`,
     `  wall      ${r.wallS} s; ideal ${r.requests} × latency ÷ ${r.concurrency} = ${r.idealS} s → ${r.wallRatio}×${r.runsWallS.length > 1 ? ` (best of ${r.runsWallS.length} runs: ${r.runsWallS.join(', ')} s)` : ''}`,
   ];
-  if (r.applyS !== undefined) lines.push(`  apply     the executor's phase: ${r.applyS} s for ${r.applyRequests} requests; ideal ${r.applyRequests} × latency ÷ ${r.concurrency} = ${r.applyIdealS} s → ${r.applyRatio}×; the rest of the wall is the CLI's start, manifest load and plan`);
-  if (r.floorS !== null && r.applyS !== undefined) lines.push(`  floor     the same ${r.applyRequests} POSTs from a bare undici loop at concurrency ${r.concurrency}: ${r.floorS} s (${round(r.floorS / r.applyIdealS)}× the ideal: the simulator and the machine); apply phase ÷ floor ${round(r.applyS / r.floorS)}×`);
-  else if (r.floorS !== null) lines.push(`  floor     the same reads from a bare undici loop at concurrency ${r.concurrency}: ${r.floorS} s (${round(r.floorS / r.idealS)}× the ideal: the simulator's own time per request on this machine); CLI wall ÷ floor ${round(r.wallS / r.floorS)}×`);
-  if (r.cpuS !== null) lines.push(`  CLI       CPU ${r.cpuS} s (of which system ${r.cpuSystemS} s), peak RSS ${r.peakRssMB} MB`);
+  if (r.applyS !== undefined)
+    lines.push(
+      `  apply     the executor's phase: ${r.applyS} s for ${r.applyRequests} requests; ideal ${r.applyRequests} × latency ÷ ${r.concurrency} = ${r.applyIdealS} s → ${r.applyRatio}×; the rest of the wall is the CLI's start, manifest load and plan`,
+    );
+  if (r.floorS !== null && r.applyS !== undefined)
+    lines.push(
+      `  floor     the same ${r.applyRequests} POSTs from a bare undici loop at concurrency ${r.concurrency}: ${r.floorS} s (${round(r.floorS / r.applyIdealS)}× the ideal: the simulator and the machine); apply phase ÷ floor ${round(r.applyS / r.floorS)}×`,
+    );
+  else if (r.floorS !== null)
+    lines.push(
+      `  floor     the same reads from a bare undici loop at concurrency ${r.concurrency}: ${r.floorS} s (${round(r.floorS / r.idealS)}× the ideal: the simulator's own time per request on this machine); CLI wall ÷ floor ${round(r.wallS / r.floorS)}×`,
+    );
+  if (r.cpuS !== null)
+    lines.push(`  CLI       CPU ${r.cpuS} s (of which system ${r.cpuSystemS} s), peak RSS ${r.peakRssMB} MB`);
   if (r.note) lines.push(`  note      ${r.note}`);
-  for (const t of r.targets) lines.push(`  ${t.pass ? 'PASS' : 'FAIL'}      ${t.what}: ${t.value} ${t.unit === '× (at least)' ? '≥' : '≤'} ${t.limit} ${t.unit.replace(' (at least)', '')}`);
+  for (const t of r.targets)
+    lines.push(
+      `  ${t.pass ? 'PASS' : 'FAIL'}      ${t.what}: ${t.value} ${t.unit === '× (at least)' ? '≥' : '≤'} ${t.limit} ${t.unit.replace(' (at least)', '')}`,
+    );
   return lines.join('\n');
 }

@@ -22,7 +22,11 @@ export async function freePort() {
  */
 export async function startPlatformSim(options) {
   const port = await freePort();
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), CLI, 'sim', '--port', String(port), '--latency', String(options.latencyMs)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    [...(options.nodeArgs ?? []), CLI, 'sim', '--port', String(port), '--latency', String(options.latencyMs)],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   await new Promise((res, rej) => {
     let text = '';
     child.stdout.on('data', (b) => {
@@ -35,7 +39,11 @@ export async function startPlatformSim(options) {
   const url = `http://127.0.0.1:${port}`;
   const agent = new Agent({ connections: 64 });
   const control = async (method, path, body) => {
-    const res = await request(`${url}${path}`, { method, dispatcher: agent, ...(body ? { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } } : {}) });
+    const res = await request(`${url}${path}`, {
+      method,
+      dispatcher: agent,
+      ...(body ? { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } } : {}),
+    });
     const json = await res.body.json();
     if (res.statusCode >= 300) throw new Error(`${method} ${path} → ${res.statusCode}: ${JSON.stringify(json)}`);
     return json;
@@ -85,8 +93,16 @@ export class ApiSession {
 
   async #send(method, path, body, auth) {
     this.requests++;
-    const headers = { ...(auth ? { authorization: `Bearer ${this.token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) };
-    const res = await request(`${this.url}${path}`, { method, headers, dispatcher: this.agent, ...(body ? { body: JSON.stringify(body) } : {}) });
+    const headers = {
+      ...(auth ? { authorization: `Bearer ${this.token}` } : {}),
+      ...(body ? { 'content-type': 'application/json' } : {}),
+    };
+    const res = await request(`${this.url}${path}`, {
+      method,
+      headers,
+      dispatcher: this.agent,
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
     const text = await res.body.text();
     return { status: res.statusCode, body: text ? JSON.parse(text) : undefined };
   }

@@ -22,5 +22,11 @@ export function applyOrgBound() {
 
 /** @param {import('../run.mjs').ScenarioContext} ctx */
 export function run(ctx) {
-  return runApplyScenario(ctx, { name: 'apply-org', tenants: TENANTS, entitlements: ENTITLEMENTS, bound: applyOrgBound(), floor: false });
+  return runApplyScenario(ctx, {
+    name: 'apply-org',
+    tenants: TENANTS,
+    entitlements: ENTITLEMENTS,
+    bound: applyOrgBound(),
+    floor: false,
+  });
 }

@@ -22,5 +22,11 @@ export function applyTenantsBound() {
 
 /** @param {import('../run.mjs').ScenarioContext} ctx */
 export function run(ctx) {
-  return runApplyScenario(ctx, { name: 'apply-tenants', tenants: TENANTS, entitlements: 0, bound: applyTenantsBound(), floor: true });
+  return runApplyScenario(ctx, {
+    name: 'apply-tenants',
+    tenants: TENANTS,
+    entitlements: 0,
+    bound: applyTenantsBound(),
+    floor: true,
+  });
 }

@@ -20,8 +20,12 @@ function objectPaths(state) {
     ...state.tables.resellers.filter((r) => r.name.startsWith('bench-')).map((r) => `${P}/resellers/${r.uuid}`),
     ...tenants.map((t) => `${P}/tenants/${t.uuid}`),
     ...subs.map((s) => T(s)),
-    ...state.tables.entitlements.filter((e) => subById.has(e.subscriptionId)).map((e) => `${T(subById.get(e.subscriptionId))}/entitlements`),
-    ...state.tables.addresses.filter((a) => subById.has(a.subscriptionId)).map((a) => `${T(subById.get(a.subscriptionId))}/addresses/${a.id}`),
+    ...state.tables.entitlements
+      .filter((e) => subById.has(e.subscriptionId))
+      .map((e) => `${T(subById.get(e.subscriptionId))}/entitlements`),
+    ...state.tables.addresses
+      .filter((a) => subById.has(a.subscriptionId))
+      .map((a) => `${T(subById.get(a.subscriptionId))}/addresses/${a.id}`),
   ];
 }
 

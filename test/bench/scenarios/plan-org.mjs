@@ -27,9 +27,17 @@ export function planOrgBound(pageCap) {
 export async function run(ctx) {
   const { sim, dir, changes } = await ctx.shared.org();
   await sim.clearStats();
-  const cli = await runCli(['plan', join(dir, 'manifests'), '--detailed-exitcode', '--concurrency', String(ctx.concurrency)], { cwd: dir, env: simEnv(sim.url), nodeArgs: ctx.nodeArgs });
+  const cli = await runCli(
+    ['plan', join(dir, 'manifests'), '--detailed-exitcode', '--concurrency', String(ctx.concurrency)],
+    { cwd: dir, env: simEnv(sim.url), nodeArgs: ctx.nodeArgs },
+  );
   if (cli.code !== 2) throw new Error(`plan exited ${cli.code} (expected 2: changes): ${cli.stderr.slice(-2000)}`);
-  const summary = cli.stdout.trim().split('\n').filter((l) => /^Plan:/.test(l)).at(-1) ?? '';
+  const summary =
+    cli.stdout
+      .trim()
+      .split('\n')
+      .filter((l) => /^Plan:/.test(l))
+      .at(-1) ?? '';
   const stats = await sim.stats();
   const floorS = await bareReadSeconds(sim.url, planOrgReadPaths(await sim.state()), ctx.concurrency);
   return {

@@ -51,7 +51,9 @@ async function writeManifests(dir, rows) {
 /** @param {import('../run.mjs').ScenarioContext} ctx */
 export async function run(ctx) {
   const rows = ctx.routingRows;
-  const child = fork(join(import.meta.dirname, '../routing-sim.mjs'), [String(rows), String(ctx.latencyMs)], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+  const child = fork(join(import.meta.dirname, '../routing-sim.mjs'), [String(rows), String(ctx.latencyMs)], {
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+  });
   try {
     const begin = performance.now();
     const { url } = await new Promise((resolve, reject) => {
@@ -60,10 +62,32 @@ export async function run(ctx) {
     });
     const dir = join(ctx.workDir, `routing-${Date.now()}`);
     await writeManifests(join(dir, 'manifests'), rows);
-    ctx.log(`  table: ${rows.toLocaleString('en')} live rows; manifests with 1% drift (set up in ${((performance.now() - begin) / 1000).toFixed(1)} s)`);
-    const env = { SWITCHBOARD_URL: url, SWITCHBOARD_USERNAME: 'unused', SWITCHBOARD_PASSWORD: 'unused', SWITCHBOARD_RE_URL: url, SWITCHBOARD_RE_USERNAME: 'bench', SWITCHBOARD_RE_PASSWORD: 'bench', NO_COLOR: '1' };
-    const cli = await runCli(['apply', join(dir, 'manifests'), '--yes', '--concurrency', String(ctx.concurrency), '--state-dir', join(dir, '.switchboard')], { cwd: dir, env, nodeArgs: ctx.nodeArgs });
-    if (cli.code !== 0) throw new Error(`apply exited ${cli.code}: ${cli.stdout.slice(-1500)} ${cli.stderr.slice(-1500)}`);
+    ctx.log(
+      `  table: ${rows.toLocaleString('en')} live rows; manifests with 1% drift (set up in ${((performance.now() - begin) / 1000).toFixed(1)} s)`,
+    );
+    const env = {
+      SWITCHBOARD_URL: url,
+      SWITCHBOARD_USERNAME: 'unused',
+      SWITCHBOARD_PASSWORD: 'unused',
+      SWITCHBOARD_RE_URL: url,
+      SWITCHBOARD_RE_USERNAME: 'bench',
+      SWITCHBOARD_RE_PASSWORD: 'bench',
+      NO_COLOR: '1',
+    };
+    const cli = await runCli(
+      [
+        'apply',
+        join(dir, 'manifests'),
+        '--yes',
+        '--concurrency',
+        String(ctx.concurrency),
+        '--state-dir',
+        join(dir, '.switchboard'),
+      ],
+      { cwd: dir, env, nodeArgs: ctx.nodeArgs },
+    );
+    if (cli.code !== 0)
+      throw new Error(`apply exited ${cli.code}: ${cli.stdout.slice(-1500)} ${cli.stderr.slice(-1500)}`);
     const served = await new Promise((resolve) => {
       child.once('message', resolve);
       child.send('stats');

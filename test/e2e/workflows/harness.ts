@@ -87,11 +87,13 @@ export interface ExpressionContext {
  */
 export function evaluate(text: string, context: ExpressionContext & { env: Record<string, string> }): string {
   return text.replace(/\$\{\{\s*(.*?)\s*\}\}/g, (_all, expr: string) => {
-    if (!/^[A-Za-z_][\w-]*(\.[\w-]+)*$/.test(expr)) throw new Error(`expression not supported by the test harness: ${expr}`);
+    if (!/^[A-Za-z_][\w-]*(\.[\w-]+)*$/.test(expr))
+      throw new Error(`expression not supported by the test harness: ${expr}`);
     const [head, ...path] = expr.split('.');
     if (!head || !(head in context)) throw new Error(`unknown expression context: ${expr}`);
     let value: unknown = (context as unknown as Record<string, unknown>)[head];
-    for (const key of path) value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+    for (const key of path)
+      value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
     return value === undefined || value === null ? '' : String(value);
   });
 }
@@ -107,7 +109,10 @@ export interface StepResult {
 /** A workspace: a checkout with switchboard installed the way `npm ci` would (node_modules/.bin). */
 export async function makeWorkspace(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'switchboard-gha-'));
-  await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'platform-manifests', private: true, devDependencies: { switchboard: '0.1.0' } }));
+  await writeFile(
+    join(dir, 'package.json'),
+    JSON.stringify({ name: 'platform-manifests', private: true, devDependencies: { switchboard: '0.1.0' } }),
+  );
   await mkdir(join(dir, 'node_modules/.bin'), { recursive: true });
   await symlink(REPO_ROOT, join(dir, 'node_modules/switchboard'));
   await symlink('../switchboard/dist/cli/main.js', join(dir, 'node_modules/.bin/switchboard'));
@@ -164,7 +169,11 @@ export async function runStep(options: RunOptions): Promise<StepResult> {
   return { code, stdout, stderr, outputs, summary: await readFile(summaryFile, 'utf8') };
 }
 
-function spawnShell(command: string[], cwd: string, env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+function spawnShell(
+  command: string[],
+  cwd: string,
+  env: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolvePromise, reject) => {
     const [program = 'bash', ...args] = command;
     const child = spawn(program, args, { cwd, env });
@@ -207,7 +216,16 @@ export interface FakeGitHub {
 }
 
 export async function fakeGitHub(file: string, seed: Partial<FakeGitHub> = {}): Promise<void> {
-  const state: FakeGitHub = { repository: 'acme/platform', nextId: 100, comments: [], issues: [], pulls: {}, artifacts: [], calls: [], ...seed };
+  const state: FakeGitHub = {
+    repository: 'acme/platform',
+    nextId: 100,
+    comments: [],
+    issues: [],
+    pulls: {},
+    artifacts: [],
+    calls: [],
+    ...seed,
+  };
   await writeFile(file, JSON.stringify(state));
 }
 

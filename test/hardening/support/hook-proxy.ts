@@ -41,7 +41,13 @@ export async function startHookProxy(upstream: string, hook: ProxyHook, observe?
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://proxy');
-      const seen: ProxiedRequest = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const seen: ProxiedRequest = {
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        query: url.searchParams,
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       requests.push(seen);
       void (async () => {
         const answer = await hook(seen);
@@ -50,13 +56,24 @@ export async function startHookProxy(upstream: string, hook: ProxyHook, observe?
           res.end(answer.body);
           return;
         }
-        const forwarded = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } }, (upstreamAnswer: IncomingMessage) => {
-          res.writeHead(upstreamAnswer.statusCode ?? 502, upstreamAnswer.headers);
-          const body: Buffer[] = [];
-          upstreamAnswer.on('data', (c: Buffer) => body.push(c));
-          upstreamAnswer.on('end', () => observe?.(seen, upstreamAnswer.statusCode ?? 0, Buffer.concat(body).toString('utf8')));
-          upstreamAnswer.pipe(res);
-        });
+        const forwarded = request(
+          {
+            host: target.hostname,
+            port: target.port,
+            method: req.method,
+            path: req.url,
+            headers: { ...req.headers, host: target.host },
+          },
+          (upstreamAnswer: IncomingMessage) => {
+            res.writeHead(upstreamAnswer.statusCode ?? 502, upstreamAnswer.headers);
+            const body: Buffer[] = [];
+            upstreamAnswer.on('data', (c: Buffer) => body.push(c));
+            upstreamAnswer.on('end', () =>
+              observe?.(seen, upstreamAnswer.statusCode ?? 0, Buffer.concat(body).toString('utf8')),
+            );
+            upstreamAnswer.pipe(res);
+          },
+        );
         forwarded.on('error', () => res.socket?.destroy());
         forwarded.end(Buffer.concat(chunks));
       })().catch(() => res.socket?.destroy());

@@ -46,29 +46,44 @@ export async function startChaosProxy(upstream: string, options: ChaosOptions = 
     req.on('end', () => {
       const { loseRate = 0, spikeRate = 0, spikeMs = [200, 800], random = Math.random } = proxy.options;
       const control = (req.url ?? '').startsWith('/_sim/');
-      const record: WireRecord = { method: req.method ?? 'GET', path: (req.url ?? '/').split('?')[0] ?? '/', injected: false, lost: false, spikeMs: 0 };
+      const record: WireRecord = {
+        method: req.method ?? 'GET',
+        path: (req.url ?? '/').split('?')[0] ?? '/',
+        injected: false,
+        lost: false,
+        spikeMs: 0,
+      };
       if (!control) records.push(record);
-      const upstreamReq = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } }, (answer: IncomingMessage) => {
-        const body: Buffer[] = [];
-        answer.on('data', (c: Buffer) => body.push(c));
-        answer.on('end', () => {
-          const text = Buffer.concat(body);
-          record.status = answer.statusCode ?? 0;
-          record.injected = text.includes('"injected_fault"');
-          if (!control && random() < loseRate) {
-            record.lost = true;
-            res.socket?.destroy();
-            return;
-          }
-          const spike = !control && random() < spikeRate ? spikeMs[0] + random() * (spikeMs[1] - spikeMs[0]) : 0;
-          record.spikeMs = Math.round(spike);
-          setTimeout(() => {
-            res.writeHead(answer.statusCode ?? 502, answer.headers);
-            res.end(text);
-          }, spike);
-        });
-        answer.on('error', () => res.socket?.destroy());
-      });
+      const upstreamReq = request(
+        {
+          host: target.hostname,
+          port: target.port,
+          method: req.method,
+          path: req.url,
+          headers: { ...req.headers, host: target.host },
+        },
+        (answer: IncomingMessage) => {
+          const body: Buffer[] = [];
+          answer.on('data', (c: Buffer) => body.push(c));
+          answer.on('end', () => {
+            const text = Buffer.concat(body);
+            record.status = answer.statusCode ?? 0;
+            record.injected = text.includes('"injected_fault"');
+            if (!control && random() < loseRate) {
+              record.lost = true;
+              res.socket?.destroy();
+              return;
+            }
+            const spike = !control && random() < spikeRate ? spikeMs[0] + random() * (spikeMs[1] - spikeMs[0]) : 0;
+            record.spikeMs = Math.round(spike);
+            setTimeout(() => {
+              res.writeHead(answer.statusCode ?? 502, answer.headers);
+              res.end(text);
+            }, spike);
+          });
+          answer.on('error', () => res.socket?.destroy());
+        },
+      );
       upstreamReq.on('error', () => res.socket?.destroy());
       upstreamReq.end(Buffer.concat(chunks));
     });
@@ -85,5 +100,12 @@ export async function startChaosProxy(upstream: string, options: ChaosOptions = 
 
 /** Writes the platform (or the routing engine) handled: not injected, not a 401 (refused before any effect), not authentication. */
 export function handledWrites(records: WireRecord[]): WireRecord[] {
-  return records.filter((r) => r.method !== 'GET' && r.status !== undefined && !r.injected && r.status !== 401 && !r.path.startsWith('/api/v01/auth/'));
+  return records.filter(
+    (r) =>
+      r.method !== 'GET' &&
+      r.status !== undefined &&
+      !r.injected &&
+      r.status !== 401 &&
+      !r.path.startsWith('/api/v01/auth/'),
+  );
 }

@@ -30,10 +30,12 @@ spec:
   }
   for (let t = 0; t < tenants; t++) {
     const name = `${prefix}-t${String(t).padStart(4, '0')}`;
-    const extras = rich || t % 5 === 0
-      ? `      entitlements:\n        - { type: BE geo, entitlement: ${(t % 7) + 1} }\n      locations:\n        - { street: Estate Street, number: "${t}", postalCode: "${POSTAL[t % POSTAL.length] ?? '1000'}" }\n`
-      : '';
-    const admin = t % 10 === 0 ? `  admins:\n    - { email: admin-${name}@estate.example, firstName: Ada, lastName: T${t} }\n` : '';
+    const extras =
+      rich || t % 5 === 0
+        ? `      entitlements:\n        - { type: BE geo, entitlement: ${(t % 7) + 1} }\n      locations:\n        - { street: Estate Street, number: "${t}", postalCode: "${POSTAL[t % POSTAL.length] ?? '1000'}" }\n`
+        : '';
+    const admin =
+      t % 10 === 0 ? `  admins:\n    - { email: admin-${name}@estate.example, firstName: Ada, lastName: T${t} }\n` : '';
     docs.push(`apiVersion: switchboard/v1
 kind: Tenant
 metadata: { name: ${name}, reseller: ${prefix}-r${Math.floor(t / perReseller)} }
@@ -50,13 +52,19 @@ ${extras}`);
 }
 
 /** A temporary folder with `examples/` (optional) and the generated estate in `estate.yaml`. */
-export async function estateDir(tenants: number, options: { examples?: boolean; prefix?: string; rich?: boolean } = {}): Promise<string> {
+export async function estateDir(
+  tenants: number,
+  options: { examples?: boolean; prefix?: string; rich?: boolean } = {},
+): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'sb-reliability-'));
   const manifests = join(dir, 'manifests');
   await mkdir(manifests, { recursive: true });
   if (options.examples !== false) await cp(EXAMPLES, manifests, { recursive: true, filter: isManifestSource });
   if (tenants > 0) {
-    await writeFile(join(manifests, 'estate.yaml'), estateDocuments(tenants, 100, options.prefix, options.rich ?? true));
+    await writeFile(
+      join(manifests, 'estate.yaml'),
+      estateDocuments(tenants, 100, options.prefix, options.rich ?? true),
+    );
   }
   return dir;
 }

@@ -30,7 +30,9 @@ const TYPES = new Set(['run', 'intent', 'outcome', 'change']);
 
 export async function readJournals(stateDir: string): Promise<JournalReport> {
   const report: JournalReport = { files: [], lines: [], torn: [], corrupt: [] };
-  const names = (await readdir(stateDir).catch(() => [] as string[])).filter((n) => n.startsWith('journal-') && n.endsWith('.jsonl')).sort();
+  const names = (await readdir(stateDir).catch(() => [] as string[]))
+    .filter((n) => n.startsWith('journal-') && n.endsWith('.jsonl'))
+    .sort();
   for (const name of names) {
     const file = join(stateDir, name);
     report.files.push(file);

@@ -27,13 +27,19 @@ export function writesOutsidePlan(plan: PlanFile, writes: WireRecord[]): string[
   for (const change of plan.changes) {
     for (const r of change.requests ?? []) {
       allowed.push({ method: r.method, re: pattern(r.path) });
-      if (r.method === 'POST' && /\/admins$/.test(r.path)) allowed.push({ method: 'PUT', re: pattern(`${r.path}/{id:x}`) });
+      if (r.method === 'POST' && /\/admins$/.test(r.path))
+        allowed.push({ method: 'PUT', re: pattern(`${r.path}/{id:x}`) });
       // address creates of one subscription above the bulk threshold go as one PUT A/bulk (Doc 2 §4.5)
-      if (r.method === 'POST' && /\/addresses$/.test(r.path)) allowed.push({ method: 'PUT', re: pattern(`${r.path}/bulk`) });
+      if (r.method === 'POST' && /\/addresses$/.test(r.path))
+        allowed.push({ method: 'PUT', re: pattern(`${r.path}/bulk`) });
     }
   }
   return writes
     .filter((w) => w.method === 'PUT' || w.method === 'DELETE' || w.method === 'PATCH')
-    .filter((w) => !w.path.startsWith('/api/') ? false : !allowed.some((a) => a.method === w.method && a.re.test(decodeURIComponent(w.path))))
+    .filter((w) =>
+      !w.path.startsWith('/api/')
+        ? false
+        : !allowed.some((a) => a.method === w.method && a.re.test(decodeURIComponent(w.path))),
+    )
     .map((w) => `${w.method} ${w.path} → ${String(w.status)}`);
 }

@@ -15,19 +15,25 @@ export interface SimStats {
 }
 
 export async function control<T>(url: string, method: string, what: string, body?: unknown): Promise<T> {
-  const response = await fetch(`${url}/_sim/${what}`, { method, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+  const response = await fetch(`${url}/_sim/${what}`, {
+    method,
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
   if (!response.ok) throw new Error(`/_sim/${what}: ${response.status} ${await response.text()}`);
   return (await response.json()) as T;
 }
 
 export const simState = (url: string) => control<SimState>(url, 'GET', 'state');
 export const simStats = (url: string) => control<SimStats>(url, 'GET', 'stats');
-export const setFaults = (url: string, faults: Record<string, unknown>) => control<unknown>(url, 'POST', 'faults', faults);
-export const advanceClock = (url: string, seconds: number) => control<unknown>(url, 'POST', 'clock', { advanceSeconds: seconds });
+export const setFaults = (url: string, faults: Record<string, unknown>) =>
+  control<unknown>(url, 'POST', 'faults', faults);
+export const advanceClock = (url: string, seconds: number) =>
+  control<unknown>(url, 'POST', 'clock', { advanceSeconds: seconds });
 
 type Row = Record<string, unknown>;
 /** A row's value at a path, as text (`owner.uuid`). */
-const at = (row: Row, ...path: string[]): string => String(path.reduce<unknown>((v, k) => (typeof v === 'object' && v !== null ? (v as Row)[k] : undefined), row));
+const at = (row: Row, ...path: string[]): string =>
+  String(path.reduce<unknown>((v, k) => (typeof v === 'object' && v !== null ? (v as Row)[k] : undefined), row));
 
 /**
  * The identity of a row of each simulator table, as the manifests name objects (CONTRACT

@@ -9,7 +9,13 @@ interface Row {
 }
 
 function table() {
-  return new IndexedTable<Row>({ name: 'rows', key: (r) => r.id, parent: (r) => r.parent, ancestors: (r) => r.ancestors, nameOf: (r) => r.name });
+  return new IndexedTable<Row>({
+    name: 'rows',
+    key: (r) => r.id,
+    parent: (r) => r.parent,
+    ancestors: (r) => r.ancestors,
+    nameOf: (r) => r.name,
+  });
 }
 
 describe('IndexedTable', () => {
@@ -31,13 +37,28 @@ describe('IndexedTable', () => {
 
   it('serves sorted views from a cache that a mutation in the scope invalidates', () => {
     const t = table();
-    for (const [id, name] of [['1', 'b'], ['2', 'C'], ['3', 'a']] as const) t.insert({ id, name, parent: 'p', ancestors: ['p', 'g'] });
+    for (const [id, name] of [
+      ['1', 'b'],
+      ['2', 'C'],
+      ['3', 'a'],
+    ] as const)
+      t.insert({ id, name, parent: 'p', ancestors: ['p', 'g'] });
     const first = t.sorted({ kind: 'ancestor', key: 'g' }, { field: 'name', dir: 'asc' });
     expect(first.map((r) => r.name)).toEqual(['a', 'b', 'C']);
     expect(t.sorted({ kind: 'ancestor', key: 'g' }, { field: 'name', dir: 'asc' })).toBe(first);
     t.insert({ id: '4', name: 'aa', parent: 'p', ancestors: ['p', 'g'] });
-    expect(t.sorted({ kind: 'ancestor', key: 'g' }, { field: 'name', dir: 'desc' }).map((r) => r.name)).toEqual(['C', 'b', 'aa', 'a']);
-    expect(t.sorted({ kind: 'ancestor', key: 'g' }, { field: 'name', dir: 'asc' }).map((r) => r.name)).toEqual(['a', 'aa', 'b', 'C']);
+    expect(t.sorted({ kind: 'ancestor', key: 'g' }, { field: 'name', dir: 'desc' }).map((r) => r.name)).toEqual([
+      'C',
+      'b',
+      'aa',
+      'a',
+    ]);
+    expect(t.sorted({ kind: 'ancestor', key: 'g' }, { field: 'name', dir: 'asc' }).map((r) => r.name)).toEqual([
+      'a',
+      'aa',
+      'b',
+      'C',
+    ]);
   });
 });
 

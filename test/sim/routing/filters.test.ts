@@ -18,7 +18,10 @@ async function ids(query: unknown): Promise<number[]> {
   return r.body.objects.map((o: { id: number }) => o.id);
 }
 const where = (...filters: unknown[]) => ids({ filters });
-const expected = (pred: (i: number) => boolean) => Array.from({ length: 30 }, (_, i) => i).filter(pred).map((i) => i + 1);
+const expected = (pred: (i: number) => boolean) =>
+  Array.from({ length: 30 }, (_, i) => i)
+    .filter(pred)
+    .map((i) => i + 1);
 const prio = (i: number) => (i % 7 === 6 ? null : i % 5);
 
 describe('routing sim: q operators (Doc3 §4.1)', () => {
@@ -31,7 +34,9 @@ describe('routing sim: q operators (Doc3 §4.1)', () => {
 
   it('>, <, >=, <= (null never compares)', async () => {
     expect(await where({ name: 'priority', op: '>', val: 3 })).toEqual(expected((i) => (prio(i) ?? -1) > 3));
-    expect(await where({ name: 'priority', op: '<', val: 1 })).toEqual(expected((i) => prio(i) !== null && (prio(i) as number) < 1));
+    expect(await where({ name: 'priority', op: '<', val: 1 })).toEqual(
+      expected((i) => prio(i) !== null && (prio(i) as number) < 1),
+    );
     expect(await where({ name: 'weight', op: '>=', val: 6.5 })).toEqual(expected((i) => i / 4 >= 6.5));
     expect(await where({ name: 'id', op: '<=', val: 3 })).toEqual([1, 2, 3]);
     expect(await where({ name: 'number', op: '>', val: '+3200000027' })).toEqual([29, 30]);
@@ -55,28 +60,61 @@ describe('routing sim: q operators (Doc3 §4.1)', () => {
   });
 
   it('has and any take nested conditions on the field (design decision)', async () => {
-    expect(await where({ name: 'route', op: 'has', val: { op: 'like', val: '%-0' } })).toEqual(expected((i) => i % 3 === 0));
-    expect(await where({ name: 'priority', op: 'any', val: [{ op: '==', val: 4 }, { op: 'is_null' }] })).toEqual(expected((i) => prio(i) === 4 || prio(i) === null));
-    expect((await call(server, 'GET', `${base}?${q({ filters: [{ name: 'route', op: 'has', val: 'x' }] })}`)).status).toBe(400);
+    expect(await where({ name: 'route', op: 'has', val: { op: 'like', val: '%-0' } })).toEqual(
+      expected((i) => i % 3 === 0),
+    );
+    expect(await where({ name: 'priority', op: 'any', val: [{ op: '==', val: 4 }, { op: 'is_null' }] })).toEqual(
+      expected((i) => prio(i) === 4 || prio(i) === null),
+    );
+    expect(
+      (await call(server, 'GET', `${base}?${q({ filters: [{ name: 'route', op: 'has', val: 'x' }] })}`)).status,
+    ).toBe(400);
   });
 
   it('compares two fields with "field" instead of "val"', async () => {
-    expect(await where({ name: 'priority', op: '>', field: 'weight' })).toEqual(expected((i) => prio(i) !== null && (prio(i) as number) > i / 4));
+    expect(await where({ name: 'priority', op: '>', field: 'weight' })).toEqual(
+      expected((i) => prio(i) !== null && (prio(i) as number) > i / 4),
+    );
   });
 
   it('and / or groups nest at any depth; top-level conditions are AND-ed', async () => {
     const nested = {
       or: [
-        { and: [{ name: 'route', op: '==', val: 'trunk-0' }, { name: 'priority', op: '>=', val: 3 }] },
-        { and: [{ name: 'enabled', op: '==', val: false }, { or: [{ name: 'id', op: '==', val: 2 }, { name: 'id', op: '==', val: 30 }] }] },
+        {
+          and: [
+            { name: 'route', op: '==', val: 'trunk-0' },
+            { name: 'priority', op: '>=', val: 3 },
+          ],
+        },
+        {
+          and: [
+            { name: 'enabled', op: '==', val: false },
+            {
+              or: [
+                { name: 'id', op: '==', val: 2 },
+                { name: 'id', op: '==', val: 30 },
+              ],
+            },
+          ],
+        },
       ],
     };
-    expect(await where(nested)).toEqual(expected((i) => (i % 3 === 0 && (prio(i) ?? -1) >= 3) || (i % 2 === 1 && (i === 1 || i === 29))));
-    expect(await where({ name: 'route', op: '==', val: 'trunk-0' }, { name: 'enabled', op: '==', val: true })).toEqual(expected((i) => i % 6 === 0));
+    expect(await where(nested)).toEqual(
+      expected((i) => (i % 3 === 0 && (prio(i) ?? -1) >= 3) || (i % 2 === 1 && (i === 1 || i === 29))),
+    );
+    expect(await where({ name: 'route', op: '==', val: 'trunk-0' }, { name: 'enabled', op: '==', val: true })).toEqual(
+      expected((i) => i % 6 === 0),
+    );
   });
 
   it('order_by sorts by several fields (nulls last ascending), ties by id', async () => {
-    const r = await ids({ filters: [{ name: 'id', op: '<=', val: 8 }], order_by: [{ field: 'priority', direction: 'desc' }, { field: 'route', direction: 'asc' }] });
+    const r = await ids({
+      filters: [{ name: 'id', op: '<=', val: 8 }],
+      order_by: [
+        { field: 'priority', direction: 'desc' },
+        { field: 'route', direction: 'asc' },
+      ],
+    });
     // ids 1..8 → priorities 0,1,2,3,4,0,null,2 and routes t0,t1,t2,t0,t1,t2,t0,t1; desc puts null first
     expect(r).toEqual([7, 5, 4, 8, 3, 2, 1, 6]);
     expect(await ids({ order_by: [{ field: 'number', direction: 'desc' }] })).toEqual(expected(() => true).reverse());
@@ -84,7 +122,12 @@ describe('routing sim: q operators (Doc3 §4.1)', () => {
 
   it('coerces values to the column type and answers 400 for malformed filters', async () => {
     expect(await where({ name: 'priority', op: '==', val: '4' })).toEqual(expected((i) => prio(i) === 4));
-    for (const bad of [{ name: 'nope', op: '==', val: 1 }, { name: 'route', op: 'regex', val: 'x' }, { name: 'priority', op: '==', val: 'four' }, { name: 'route', op: 'in', val: 'x' }]) {
+    for (const bad of [
+      { name: 'nope', op: '==', val: 1 },
+      { name: 'route', op: 'regex', val: 'x' },
+      { name: 'priority', op: '==', val: 'four' },
+      { name: 'route', op: 'in', val: 'x' },
+    ]) {
       const r = await call(server, 'GET', `${base}?${q({ filters: [bad] })}`);
       expect(r.status, JSON.stringify(bad)).toBe(400);
     }

@@ -35,10 +35,19 @@ export function numbersSeed(count: number, extra: Partial<RoutingSeed> = {}): Ro
 }
 
 /** fetch with Basic auth and a JSON body. */
-export async function call(server: RoutingSimServer, method: string, path: string, body?: unknown, auth: string | null = BASIC): Promise<{ status: number; body: any }> {
+export async function call(
+  server: RoutingSimServer,
+  method: string,
+  path: string,
+  body?: unknown,
+  auth: string | null = BASIC,
+): Promise<{ status: number; body: any }> {
   const res = await fetch(`${server.url}${path}`, {
     method,
-    headers: { ...(auth ? { authorization: auth } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      ...(auth ? { authorization: auth } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await res.text();

@@ -21,10 +21,14 @@ describe('routing sim: a 1,000,000-row table (issue #7)', () => {
     await call(server, 'GET', `${base}?results_per_page=100&page=2`); // warm the id order
     const [page, pageMs] = await timed(() => call(server, 'GET', `${base}?results_per_page=100&page=9000`));
     expect(page.body.objects[0].id).toBe(899_901);
-    const [hit, hitMs] = await timed(() => call(server, 'GET', `${base}?${q({ filters: [{ name: 'number', op: '==', val: '+3200777777' }] })}`));
+    const [hit, hitMs] = await timed(() =>
+      call(server, 'GET', `${base}?${q({ filters: [{ name: 'number', op: '==', val: '+3200777777' }] })}`),
+    );
     expect(hit.body.objects[0].id).toBe(777_778);
     const ids = Array.from({ length: 1000 }, (_, i) => 1 + i * 997);
-    const [patch, patchMs] = await timed(() => call(server, 'PATCH', base, { route: 'moved', q: { filters: [{ name: 'id', op: 'in', val: ids }] } }));
+    const [patch, patchMs] = await timed(() =>
+      call(server, 'PATCH', base, { route: 'moved', q: { filters: [{ name: 'id', op: 'in', val: ids }] } }),
+    );
     expect(patch.body).toEqual({ num_modified: 1000 });
     expect(pageMs).toBeLessThan(100);
     expect(hitMs).toBeLessThan(100);

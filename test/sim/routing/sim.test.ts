@@ -15,7 +15,9 @@ beforeEach(() => server.sim.reset(numbersSeed(250)));
 describe('routing sim: auth and paths', () => {
   it('Doc3 §5: rejects a request without credentials and accepts Basic and Bearer', async () => {
     expect((await call(server, 'GET', base, undefined, null)).status).toBe(401);
-    expect((await call(server, 'GET', base, undefined, `Basic ${Buffer.from('routing:wrong').toString('base64')}`)).status).toBe(401);
+    expect(
+      (await call(server, 'GET', base, undefined, `Basic ${Buffer.from('routing:wrong').toString('base64')}`)).status,
+    ).toBe(401);
     expect((await call(server, 'GET', base, undefined, 'Bearer nope')).status).toBe(401);
     expect((await call(server, 'GET', base)).status).toBe(200);
     expect((await call(server, 'GET', base, undefined, 'Bearer routing-token')).status).toBe(200);
@@ -23,8 +25,22 @@ describe('routing sim: auth and paths', () => {
 
   it('CONTRACT §6: leaves /api/… and /_sim/… to the other handlers', () => {
     const sim = createRoutingEngineSim();
-    const req = (path: string) => ({ method: 'GET', url: new URL(path, 'http://x'), headers: {}, body: Buffer.alloc(0), remoteAddress: '' });
-    const res = { statusCode: 0, writeHead() { return this; }, end() { return this; } } as never;
+    const req = (path: string) => ({
+      method: 'GET',
+      url: new URL(path, 'http://x'),
+      headers: {},
+      body: Buffer.alloc(0),
+      remoteAddress: '',
+    });
+    const res = {
+      statusCode: 0,
+      writeHead() {
+        return this;
+      },
+      end() {
+        return this;
+      },
+    } as never;
     expect(sim.handle(req('/api/v01/draas/demo/tenants'), res)).toBe(false);
     expect(sim.handle(req('/_sim/state/x'), res)).toBe(false);
     expect(sim.handle(req('/draas/active/routes'), res)).toBe(true);
@@ -33,8 +49,13 @@ describe('routing sim: auth and paths', () => {
     expect(sim.handle(req('/draas/nosuchversion/routes'), res)).toBe(true);
   });
 
-  it('Doc3 §7: an unknown version, service shape or malformed path is 404 with {code, message}, not the platform\'s body', async () => {
-    for (const path of ['/draas/nosuchversion/routes', '/draas/active', '/draas/active/routes/1/x', '/draas/%E0%A4%A/routes']) {
+  it("Doc3 §7: an unknown version, service shape or malformed path is 404 with {code, message}, not the platform's body", async () => {
+    for (const path of [
+      '/draas/nosuchversion/routes',
+      '/draas/active',
+      '/draas/active/routes/1/x',
+      '/draas/%E0%A4%A/routes',
+    ]) {
       const r = await call(server, 'GET', path);
       expect(r.status, path).toBe(404);
       expect(r.body, path).toEqual({ code: '404', message: expect.stringContaining('was not found') });
@@ -81,8 +102,16 @@ describe('routing sim: pagination (Doc3 §4.1, §8)', () => {
   it('quirk emptyListStatus 200: an empty table lists as 200 with num_results 0 and total_pages 0; a search with no match stays 404', async () => {
     const quirky = await startRoutingEngineSim({ seed: numbersSeed(3, { quirks: { emptyListStatus: 200 } }) });
     try {
-      expect((await call(quirky, 'GET', '/draas/active/empty')).body).toEqual({ num_results: 0, page: 1, total_pages: 0, objects: [] });
-      expect((await call(quirky, 'GET', `/draas/active/empty?${q({ filters: [{ name: 'name', op: '==', val: 'x' }] })}`)).status).toBe(404);
+      expect((await call(quirky, 'GET', '/draas/active/empty')).body).toEqual({
+        num_results: 0,
+        page: 1,
+        total_pages: 0,
+        objects: [],
+      });
+      expect(
+        (await call(quirky, 'GET', `/draas/active/empty?${q({ filters: [{ name: 'name', op: '==', val: 'x' }] })}`))
+          .status,
+      ).toBe(404);
     } finally {
       await quirky.close();
     }
@@ -97,7 +126,11 @@ describe('routing sim: pagination (Doc3 §4.1, §8)', () => {
 
 describe('routing sim: records (Doc3 §4.2)', () => {
   it('GET by id, 404 for an absent id', async () => {
-    expect((await call(server, 'GET', `${base}/7`)).body).toMatchObject({ id: 7, number: '+3200000006', priority: null });
+    expect((await call(server, 'GET', `${base}/7`)).body).toMatchObject({
+      id: 7,
+      number: '+3200000006',
+      priority: null,
+    });
     expect((await call(server, 'GET', `${base}/9999`)).status).toBe(404);
   });
 
@@ -107,7 +140,9 @@ describe('routing sim: records (Doc3 §4.2)', () => {
     expect(ok.body).toEqual({ id: 251, number: '+3299', route: 'r', priority: null, enabled: null, weight: null });
     const dup = await call(server, 'POST', base, { number: '+3299', route: 'r' });
     expect(dup.status).toBe(400);
-    expect(dup.body.message).toMatch(/duplicate key value violates unique constraint "numbers_number_key"[\s\S]*Key \(number\)=\(\+3299\) already exists/);
+    expect(dup.body.message).toMatch(
+      /duplicate key value violates unique constraint "numbers_number_key"[\s\S]*Key \(number\)=\(\+3299\) already exists/,
+    );
     const bad = await call(server, 'POST', base, { number: '+3298', route: 'r', priority: 'ten' });
     expect(bad.status).toBe(500);
     expect(bad.body).toEqual({ code: '500', message: expect.stringMatching(/unexpected condition/) });
@@ -115,12 +150,23 @@ describe('routing sim: records (Doc3 §4.2)', () => {
   });
 
   it('POST _bulk is one transaction: nothing applied when a record fails, and the error names its index', async () => {
-    const records = [{ number: '+3301', route: 'a' }, { number: '+3302', route: 'b' }, { number: '+3301', route: 'c' }];
+    const records = [
+      { number: '+3301', route: 'a' },
+      { number: '+3302', route: 'b' },
+      { number: '+3301', route: 'c' },
+    ];
     const r = await call(server, 'POST', `${base}/_bulk`, records);
     expect(r.status).toBe(400);
-    expect(r.body).toMatchObject({ code: '400', index: 2, message: expect.stringMatching(/^record 2: .*duplicate key/) });
+    expect(r.body).toMatchObject({
+      code: '400',
+      index: 2,
+      message: expect.stringMatching(/^record 2: .*duplicate key/),
+    });
     expect((await call(server, 'GET', base)).body.num_results).toBe(250);
-    const typed = await call(server, 'POST', `${base}/_bulk`, [{ number: '+3303', route: 'a' }, { number: '+3304', route: 5 }]);
+    const typed = await call(server, 'POST', `${base}/_bulk`, [
+      { number: '+3303', route: 'a' },
+      { number: '+3304', route: 5 },
+    ]);
     expect(typed).toMatchObject({ status: 500, body: { index: 1 } });
     const ok = await call(server, 'POST', `${base}/_bulk`, records.slice(0, 2));
     expect(ok).toEqual({ status: 201, body: { inserted: 2 } });
@@ -128,19 +174,32 @@ describe('routing sim: records (Doc3 §4.2)', () => {
   });
 
   it('PUT and PATCH by id update fields and answer the full record; 400 on unique clash; 404 absent', async () => {
-    expect((await call(server, 'PATCH', `${base}/1`, { route: 'x' })).body).toMatchObject({ id: 1, number: '+3200000000', route: 'x' });
-    expect((await call(server, 'PUT', `${base}/1`, { priority: 9 })).body).toMatchObject({ id: 1, route: 'x', priority: 9 });
+    expect((await call(server, 'PATCH', `${base}/1`, { route: 'x' })).body).toMatchObject({
+      id: 1,
+      number: '+3200000000',
+      route: 'x',
+    });
+    expect((await call(server, 'PUT', `${base}/1`, { priority: 9 })).body).toMatchObject({
+      id: 1,
+      route: 'x',
+      priority: 9,
+    });
     expect((await call(server, 'PATCH', `${base}/1`, { number: '+3200000001' })).status).toBe(400);
     expect((await call(server, 'PATCH', `${base}/1`, { priority: 'x' })).status).toBe(500);
     expect((await call(server, 'PATCH', `${base}/999`, { route: 'x' })).status).toBe(404);
   });
 
   it('DELETE by id answers 204, then 404 (design decision)', async () => {
-    const del = await fetch(`${server.url}${base}/3`, { method: 'DELETE', headers: { authorization: 'Bearer routing-token' } });
+    const del = await fetch(`${server.url}${base}/3`, {
+      method: 'DELETE',
+      headers: { authorization: 'Bearer routing-token' },
+    });
     expect(del.status).toBe(204);
     expect((await call(server, 'DELETE', `${base}/3`)).status).toBe(404);
     expect((await call(server, 'GET', base)).body.num_results).toBe(249);
-    expect((await call(server, 'GET', `${base}?results_per_page=3`)).body.objects.map((o: { id: number }) => o.id)).toEqual([1, 2, 4]);
+    expect(
+      (await call(server, 'GET', `${base}?results_per_page=3`)).body.objects.map((o: { id: number }) => o.id),
+    ).toEqual([1, 2, 4]);
   });
 });
 
@@ -168,7 +227,9 @@ describe('routing sim: collection updates (Doc3 §4.1, §4.2)', () => {
   });
 
   it('a filter that matches nothing modifies nothing (200, num_modified 0)', async () => {
-    expect((await call(server, 'PATCH', base, { route: 'x', q: { filters: [{ name: 'id', op: '==', val: 99999 }] } })).body).toEqual({ num_modified: 0 });
+    expect(
+      (await call(server, 'PATCH', base, { route: 'x', q: { filters: [{ name: 'id', op: '==', val: 99999 }] } })).body,
+    ).toEqual({ num_modified: 0 });
   });
 });
 

@@ -27,12 +27,14 @@ export function authenticate(store: PlatformStore, req: SimRequest, kind: 'acces
   const now = store.clock.now();
   if (kind === 'refresh') {
     const session = store.sessions.findBy('refresh', token)[0];
-    if (!session || session.refreshExpiresAt <= now) throw unauthorized('refresh token unknown or expired: log in again');
+    if (!session || session.refreshExpiresAt <= now)
+      throw unauthorized('refresh token unknown or expired: log in again');
     return withUser(store, session);
   }
   const session = store.sessions.findBy('access', token)[0];
   if (session) {
-    if (session.accessExpiresAt <= now) throw unauthorized('access token expired: renew it with GET /api/v01/auth/access_token');
+    if (session.accessExpiresAt <= now)
+      throw unauthorized('access token expired: renew it with GET /api/v01/auth/access_token');
     return withUser(store, session);
   }
   const m2mUser = store.users.findBy('m2m', token)[0];

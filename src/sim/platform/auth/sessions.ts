@@ -30,8 +30,14 @@ export function openSession(store: PlatformStore, user: UserRow): TokenPair {
   const now = store.clock.now();
   const refreshToken = newToken('rt');
   const session = store.sessions.insert({
-    id: store.newUuid(), userId: user.id, accessToken: newToken('at'), accessExpiresAt: now + ACCESS_TTL_MS,
-    refreshToken, refreshExpiresAt: now + REFRESH_TTL_MS, refreshSign: sha256Hex(refreshToken), createdOn: store.clock.isoNow(),
+    id: store.newUuid(),
+    userId: user.id,
+    accessToken: newToken('at'),
+    accessExpiresAt: now + ACCESS_TTL_MS,
+    refreshToken,
+    refreshExpiresAt: now + REFRESH_TTL_MS,
+    refreshSign: sha256Hex(refreshToken),
+    createdOn: store.clock.isoNow(),
   });
   return pairOf(session, user);
 }
@@ -39,17 +45,25 @@ export function openSession(store: PlatformStore, user: UserRow): TokenPair {
 /** Login and 2FA answers carry the m2m `token` when the user has one. */
 export function pairOf(session: SessionRow, user: UserRow): TokenPair {
   return {
-    access_token: session.accessToken, refresh_token: session.refreshToken,
+    access_token: session.accessToken,
+    refresh_token: session.refreshToken,
     ...(user.m2mToken ? { token: user.m2mToken } : {}),
   };
 }
 
-export function refreshSession(store: PlatformStore, session: SessionRow): { access_token: string; refresh_token: string } {
+export function refreshSession(
+  store: PlatformStore,
+  session: SessionRow,
+): { access_token: string; refresh_token: string } {
   const now = store.clock.now();
   const changes: Partial<SessionRow> = { accessToken: newToken('at'), accessExpiresAt: now + ACCESS_TTL_MS };
   if (session.refreshExpiresAt - now < REFRESH_RENEW_WINDOW_MS) {
     const refreshToken = newToken('rt');
-    Object.assign(changes, { refreshToken, refreshExpiresAt: now + REFRESH_TTL_MS, refreshSign: sha256Hex(refreshToken) });
+    Object.assign(changes, {
+      refreshToken,
+      refreshExpiresAt: now + REFRESH_TTL_MS,
+      refreshSign: sha256Hex(refreshToken),
+    });
   }
   const updated = store.sessions.update(session.id, changes) as SessionRow;
   return { access_token: updated.accessToken, refresh_token: updated.refreshToken };

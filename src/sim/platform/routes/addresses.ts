@@ -25,39 +25,75 @@ const NUMBER_CHARS = /^[A-Za-z0-9 /-]+$/;
 
 export const registerAddressRoutes: RouteModule = (router) => {
   router.add({
-    method: 'GET', path: A, role: 'tenants.instance.subscriptions.instance.addresses.list',
+    method: 'GET',
+    path: A,
+    role: 'tenants.instance.subscriptions.instance.addresses.list',
     handler: (ctx) => {
       const { sub } = visibleSubscription(ctx);
       const q = readListQuery(ctx.query, { searchable: SEARCHABLE, defaultSort: 'id' });
-      const page = listScope(subscriptionTables(ctx.store).addresses, { kind: 'parent', key: String(sub.id) }, q, 'page', ['full_address']);
+      const page = listScope(
+        subscriptionTables(ctx.store).addresses,
+        { kind: 'parent', key: String(sub.id) },
+        q,
+        'page',
+        ['full_address'],
+      );
       const { next: _none, ...body } = pageBody(page, 'addresses', addressView, ctx.forms);
       return ok(body);
     },
   });
   router.add({
-    method: 'GET', path: `${A}/:id`, role: 'tenants.instance.subscription.instance.addresses.read',
+    method: 'GET',
+    path: `${A}/:id`,
+    role: 'tenants.instance.subscription.instance.addresses.read',
     handler: (ctx) => ok(addressView(addressOf(ctx, visibleSubscription(ctx).sub.id))),
   });
   router.add({
-    method: 'POST', path: A, role: 'tenants.instance.subscriptions.instance.addresses.create',
-    handler: (ctx) => ({ status: 201, body: addressView(createAddress(ctx.store, visibleSubscription(ctx).sub.id, ctx.body)) }),
+    method: 'POST',
+    path: A,
+    role: 'tenants.instance.subscriptions.instance.addresses.create',
+    handler: (ctx) => ({
+      status: 201,
+      body: addressView(createAddress(ctx.store, visibleSubscription(ctx).sub.id, ctx.body)),
+    }),
   });
-  router.add({ method: 'PUT', path: `${A}/:id`, role: 'tenants.instance.subscriptions.instance.addresses.instance.update', handler: updateAddress });
   router.add({
-    method: 'DELETE', path: `${A}/:id`, role: 'tenants.instance.subscriptions.instance.addresses.instance.delete',
+    method: 'PUT',
+    path: `${A}/:id`,
+    role: 'tenants.instance.subscriptions.instance.addresses.instance.update',
+    handler: updateAddress,
+  });
+  router.add({
+    method: 'DELETE',
+    path: `${A}/:id`,
+    role: 'tenants.instance.subscriptions.instance.addresses.instance.delete',
     handler: (ctx) => {
       const { sub } = visibleSubscription(ctx);
       const id = intParam(ctx, 'id');
       const row = subscriptionTables(ctx.store).addresses.get(id);
       if (!row || row.subscriptionId !== sub.id) return noContent();
-      const users = ctx.store.numbers.children(String(sub.id)).filter((n) => n.addressId === id).map((n) => n.fullNumber);
-      if (users.length > 0) throw badRequest('address_in_use', `address ${id} is used by ${users.join(', ')}: move those numbers first`);
+      const users = ctx.store.numbers
+        .children(String(sub.id))
+        .filter((n) => n.addressId === id)
+        .map((n) => n.fullNumber);
+      if (users.length > 0)
+        throw badRequest('address_in_use', `address ${id} is used by ${users.join(', ')}: move those numbers first`);
       subscriptionTables(ctx.store).addresses.delete(id);
       return noContent();
     },
   });
-  router.add({ method: 'PUT', path: `${A}/bulk`, role: 'tenants.instance.subscriptions.instance.addresses.bulk', handler: addressBulk });
-  router.add({ method: 'PUT', path: `${T}/address_numbers/bulk`, role: 'tenants.instance.subscriptions.instance.address_numbers.bulk', handler: addressNumberBulk });
+  router.add({
+    method: 'PUT',
+    path: `${A}/bulk`,
+    role: 'tenants.instance.subscriptions.instance.addresses.bulk',
+    handler: addressBulk,
+  });
+  router.add({
+    method: 'PUT',
+    path: `${T}/address_numbers/bulk`,
+    role: 'tenants.instance.subscriptions.instance.address_numbers.bulk',
+    handler: addressNumberBulk,
+  });
 };
 
 export function addressView(a: AddressRow): Record<string, unknown> {
@@ -67,13 +103,15 @@ export function addressView(a: AddressRow): Record<string, unknown> {
 function addressOf(ctx: RequestContext, subscriptionId: number): AddressRow {
   const id = intParam(ctx, 'id');
   const row = subscriptionTables(ctx.store).addresses.get(id);
-  if (!row || row.subscriptionId !== subscriptionId) throw notFound(`address ${id} of subscription ${subscriptionId} not found`);
+  if (!row || row.subscriptionId !== subscriptionId)
+    throw notFound(`address ${id} of subscription ${subscriptionId} not found`);
   return row;
 }
 
 /** Reads and checks address data (Document 2 §2.7). */
 export function readAddressData(raw: unknown): AddressData {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw badRequest('missing_field', 'data is required (an address data object)');
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    throw badRequest('missing_field', 'data is required (an address data object)');
   const d = raw as Record<string, unknown>;
   const out: AddressData = {};
   for (const key of ['number', 'street', 'city', 'state', 'country', 'isoCode', 'premises'] as const) {
@@ -83,30 +121,38 @@ export function readAddressData(raw: unknown): AddressData {
   const pc = d['postalCode'];
   if (pc !== undefined && pc !== null) {
     const n = typeof pc === 'string' && /^\d+$/.test(pc) ? Number(pc) : pc;
-    if (typeof n !== 'number' || !Number.isInteger(n)) throw badRequest('bad_field', 'data.postalCode must be an integer');
+    if (typeof n !== 'number' || !Number.isInteger(n))
+      throw badRequest('bad_field', 'data.postalCode must be an integer');
     out.postalCode = n;
   }
-  if (out.number !== undefined && !NUMBER_CHARS.test(out.number)) throw badRequest('bad_field', 'data.number accepts digits, letters, space, - and /');
-  if (out.isoCode !== undefined && !/^[A-Z]{2}$/.test(out.isoCode)) throw badRequest('bad_field', 'data.isoCode must be an ISO 3166 alpha-2 code');
-  const missing = (['street', 'number', 'postalCode', 'city'] as const).filter((k) => out[k] === undefined || out[k] === '');
+  if (out.number !== undefined && !NUMBER_CHARS.test(out.number))
+    throw badRequest('bad_field', 'data.number accepts digits, letters, space, - and /');
+  if (out.isoCode !== undefined && !/^[A-Z]{2}$/.test(out.isoCode))
+    throw badRequest('bad_field', 'data.isoCode must be an ISO 3166 alpha-2 code');
+  const missing = (['street', 'number', 'postalCode', 'city'] as const).filter(
+    (k) => out[k] === undefined || out[k] === '',
+  );
   if (!out.country && !out.isoCode) missing.push('country' as never);
   if (missing.length > 0) throw badRequest('missing_field', `address data needs ${missing.join(', ')}`);
   return out;
 }
 
 export function fullAddressOf(d: AddressData, store: PlatformStore): string {
-  const country = d.country ?? (d.isoCode ? store.countries.get(d.isoCode)?.name ?? d.isoCode : '');
+  const country = d.country ?? (d.isoCode ? (store.countries.get(d.isoCode)?.name ?? d.isoCode) : '');
   return `${d.street} ${d.number}, ${d.postalCode} ${d.city}, ${country}`;
 }
 
 function readFormat(body: Record<string, unknown>): string | undefined {
   const f = optionalString(body, 'format');
-  if (f !== undefined && !/^[a-z][a-z0-9_-]*$/.test(f)) throw badRequest('bad_field', 'format must be the lower-case name of the map service');
+  if (f !== undefined && !/^[a-z][a-z0-9_-]*$/.test(f))
+    throw badRequest('bad_field', 'format must be the lower-case name of the map service');
   return f;
 }
 
 function assertUnique(store: PlatformStore, subscriptionId: number, full: string, self?: number): void {
-  const clash = subscriptionTables(store).addresses.findBy('full', `${subscriptionId}\u0000${full.toLowerCase()}`).find((a) => a.id !== self);
+  const clash = subscriptionTables(store)
+    .addresses.findBy('full', `${subscriptionId}\u0000${full.toLowerCase()}`)
+    .find((a) => a.id !== self);
   if (clash) throw badRequest('duplicate_address', `address "${full}" already exists (id ${clash.id})`);
 }
 
@@ -115,7 +161,13 @@ export function createAddress(store: PlatformStore, subscriptionId: number, body
   const format = readFormat(body) ?? DEFAULT_FORMAT;
   const full = optionalString(body, 'full_address') || fullAddressOf(data, store);
   assertUnique(store, subscriptionId, full);
-  return subscriptionTables(store).addresses.insert({ id: store.nextId('addresses'), subscriptionId, full_address: full, format, data });
+  return subscriptionTables(store).addresses.insert({
+    id: store.nextId('addresses'),
+    subscriptionId,
+    full_address: full,
+    format,
+    data,
+  });
 }
 
 function updateAddress(ctx: RequestContext): ApiResponse {
@@ -127,7 +179,9 @@ function updateAddress(ctx: RequestContext): ApiResponse {
   const given = optionalString(body, 'full_address');
   const full = given || (body['data'] === undefined ? row.full_address : fullAddressOf(data, store));
   assertUnique(store, sub.id, full, row.id);
-  return ok(addressView(subscriptionTables(store).addresses.update(row.id, { data, format, full_address: full }) as AddressRow));
+  return ok(
+    addressView(subscriptionTables(store).addresses.update(row.id, { data, format, full_address: full }) as AddressRow),
+  );
 }
 
 /** `PUT A/bulk`: creates each address of `data` (code 3076); items keyed by full address. */
@@ -146,7 +200,9 @@ function keyOf(d: Record<string, unknown>, store: PlatformStore): string {
   try {
     return fullAddressOf(readAddressData(d), store);
   } catch {
-    return [d['street'], d['number'], d['postalCode'], d['city'], d['country']].filter((x) => x !== undefined).join(' ');
+    return [d['street'], d['number'], d['postalCode'], d['city'], d['country']]
+      .filter((x) => x !== undefined)
+      .join(' ');
   }
 }
 
@@ -159,12 +215,16 @@ function addressNumberBulk(ctx: RequestContext): ApiResponse {
     const d = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {};
     const number = typeof d['number'] === 'string' ? d['number'] : '';
     return {
-      key: number, data: raw,
+      key: number,
+      data: raw,
       run: () => {
         const item = itemObject(raw);
         const full = requiredString(item, 'full_address');
         const e164 = requiredString(item, 'number');
-        const address = subscriptionTables(store).addresses.findBy('full', `${scope.sub.id}\u0000${full.toLowerCase()}`)[0];
+        const address = subscriptionTables(store).addresses.findBy(
+          'full',
+          `${scope.sub.id}\u0000${full.toLowerCase()}`,
+        )[0];
         if (!address) throw badRequest('unknown_address', `no address "${full}" in subscription ${scope.sub.id}`);
         const n = subscriptionNumber(store, scope.sub.id, e164);
         if (!n) throw badRequest('unknown_number', `number ${e164} does not belong to subscription ${scope.sub.id}`);

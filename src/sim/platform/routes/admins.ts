@@ -23,12 +23,21 @@ export const registerAdminRoutes: RouteModule = (router) => {
     const base = `${P}/${COLLECTION[kind]}/:uuid/admins`;
     const role = `${COLLECTION[kind]}.instance.admins`;
     router.add({
-      method: 'POST', path: base, role: `${role}.create`,
+      method: 'POST',
+      path: base,
+      role: `${role}.create`,
       handler: (ctx) => ok({ id: createAdministrator(ctx.store, kind, parentOf(ctx, kind), ctx.body).id }),
     });
-    router.add({ method: 'PUT', path: `${base}/:username`, role: `${role}.update`, handler: (ctx) => updateAdministrator(ctx, kind) });
     router.add({
-      method: 'DELETE', path: `${base}/:username`, role: `${role}.delete`,
+      method: 'PUT',
+      path: `${base}/:username`,
+      role: `${role}.update`,
+      handler: (ctx) => updateAdministrator(ctx, kind),
+    });
+    router.add({
+      method: 'DELETE',
+      path: `${base}/:username`,
+      role: `${role}.delete`,
       handler: (ctx) => {
         const uuid = parentOf(ctx, kind);
         const username = ctx.params['username'] as string;
@@ -41,7 +50,9 @@ export const registerAdminRoutes: RouteModule = (router) => {
     });
   }
   router.add({
-    method: 'POST', path: `${P}/resellers/:uuid/admins/welcome`, role: 'resellers.instance.admins.welcome.create',
+    method: 'POST',
+    path: `${P}/resellers/:uuid/admins/welcome`,
+    role: 'resellers.instance.admins.welcome.create',
     handler: (ctx) => {
       const uuid = parentOf(ctx, 'reseller');
       const email = requiredEmail(ctx.body, 'adminEmail');
@@ -80,7 +91,12 @@ export function assertEmailFree(store: PlatformStore, email: string): void {
 }
 
 /** Creates an administrator of `reference` (also used by `adminEmail` on group/reseller/tenant create). */
-export function createAdministrator(store: PlatformStore, level: AdminParent, reference: string, body: Record<string, unknown>): UserRow {
+export function createAdministrator(
+  store: PlatformStore,
+  level: AdminParent,
+  reference: string,
+  body: Record<string, unknown>,
+): UserRow {
   const email = requiredEmail(body, 'adminEmail');
   assertEmailFree(store, email);
   const id = store.nextId('users');
@@ -88,9 +104,23 @@ export function createAdministrator(store: PlatformStore, level: AdminParent, re
   const lastName = optionalString(body, 'lastName');
   const mobile = optionalString(body, 'mobile');
   const user = store.users.insert({
-    id, username: email, password: null, email, ...(firstName ? { firstName } : {}), ...(lastName ? { lastName } : {}),
-    ...(mobile ? { mobile } : {}), language: 'en', timezone: '+01:00', adminOf: { level, reference }, rules: 'all',
-    profileId: id, profileName: `${level}-admin`, twoFactor: 'none', alwaysTwoFactor: false, trustedLocs: [], forceReset: true,
+    id,
+    username: email,
+    password: null,
+    email,
+    ...(firstName ? { firstName } : {}),
+    ...(lastName ? { lastName } : {}),
+    ...(mobile ? { mobile } : {}),
+    language: 'en',
+    timezone: '+01:00',
+    adminOf: { level, reference },
+    rules: 'all',
+    profileId: id,
+    profileName: `${level}-admin`,
+    twoFactor: 'none',
+    alwaysTwoFactor: false,
+    trustedLocs: [],
+    forceReset: true,
     registeredOn: store.clock.isoNow(),
   });
   sendWelcome(store, user, 'mails.new_admin');
@@ -100,7 +130,9 @@ export function createAdministrator(store: PlatformStore, level: AdminParent, re
 function sendWelcome(store: PlatformStore, user: UserRow, template: string): void {
   const link = `https://portal.example.net/activate?user=${encodeURIComponent(user.username)}`;
   sendMail(store, {
-    to: user.email as string, template, subject: 'Welcome: set your password',
+    to: user.email as string,
+    template,
+    subject: 'Welcome: set your password',
     body: `An administrator account ${user.username} was created for you. Follow ${link} to set a password and validate the account.`,
     data: { username: user.username, link },
   });
@@ -114,7 +146,10 @@ function updateAdministrator(ctx: RequestContext, kind: AdminParent) {
   const admin = findAdmin(ctx.store, uuid, username);
   if (!admin) throw notFound(`administrator ${username} of ${kind} ${uuid} not found`);
   if (email.toLowerCase() !== admin.username.toLowerCase()) {
-    throw badRequest('email_immutable', 'the e-mail of an administrator cannot change: delete the account and create a new one');
+    throw badRequest(
+      'email_immutable',
+      'the e-mail of an administrator cannot change: delete the account and create a new one',
+    );
   }
   const changes: Partial<UserRow> = { forceReset };
   for (const key of ['firstName', 'lastName', 'mobile'] as const) {

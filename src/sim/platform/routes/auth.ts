@@ -20,22 +20,44 @@ const MAX_TWO_FACTOR_ATTEMPTS = 5;
 export const registerAuthRoutes: RouteModule = (router, store) => {
   const attempts = new Map<string, number>();
   router.add({ method: 'POST', path: `${A}/login`, role: 'auth.login', access: 'public', handler: login });
-  router.add({ method: 'POST', path: `${A}/2fa`, role: 'auth.2fa', access: 'public', handler: (ctx) => secondFactor(ctx, attempts) });
   router.add({
-    method: 'GET', path: `${A}/access_token`, role: 'auth.access_token', access: 'authenticated', token: 'refresh',
+    method: 'POST',
+    path: `${A}/2fa`,
+    role: 'auth.2fa',
+    access: 'public',
+    handler: (ctx) => secondFactor(ctx, attempts),
+  });
+  router.add({
+    method: 'GET',
+    path: `${A}/access_token`,
+    role: 'auth.access_token',
+    access: 'authenticated',
+    token: 'refresh',
     handler: (ctx) => ok(refreshSession(ctx.store, ctx.session!)),
   });
   router.add({
-    method: 'GET', path: `${A}/log_off`, role: 'auth.log_off', access: 'authenticated',
+    method: 'GET',
+    path: `${A}/log_off`,
+    role: 'auth.log_off',
+    access: 'authenticated',
     // Status and body not shown: 200 with no body, like logout. An m2m token has no session to end.
     handler: (ctx) => {
       if (ctx.session) closeSession(ctx.store, ctx.session);
       return { status: 200 };
     },
   });
-  router.add({ method: 'POST', path: `${A}/logout`, role: 'auth.logout', access: 'public', handler: (ctx) => logout(ctx, str(ctx.body['sign']), str(ctx.body['token'])) });
   router.add({
-    method: 'GET', path: `${A}/logout`, role: 'auth.logout', access: 'public',
+    method: 'POST',
+    path: `${A}/logout`,
+    role: 'auth.logout',
+    access: 'public',
+    handler: (ctx) => logout(ctx, str(ctx.body['sign']), str(ctx.body['token'])),
+  });
+  router.add({
+    method: 'GET',
+    path: `${A}/logout`,
+    role: 'auth.logout',
+    access: 'public',
     handler: (ctx) => logout(ctx, ctx.query.get('sign') ?? undefined, ctx.query.get('token') ?? undefined),
   });
   registerResetPasswordRoutes(router, store);
@@ -49,7 +71,8 @@ function login(ctx: RequestContext) {
   const username = str(ctx.body['username']);
   const password = str(ctx.body['password']);
   const user = username ? ctx.store.users.findByName(username)[0] : undefined;
-  if (!user || user.password === null || user.password !== password) throw unauthorized('invalid or unknown credentials');
+  if (!user || user.password === null || user.password !== password)
+    throw unauthorized('invalid or unknown credentials');
   const userAgent = String(ctx.req.headers['user-agent'] ?? '');
   const ip = ctx.req.remoteAddress;
   const trusted = user.trustedLocs.some((t) => t.userAgent === userAgent && t.ip === ip);
@@ -58,14 +81,21 @@ function login(ctx: RequestContext) {
   if (!needed) return ok(openSession(ctx.store, user));
   const option: 'email' | 'totp' = !user.email ? 'totp' : user.twoFactor === 'totp' ? 'totp' : 'email';
   const pending: PendingTwoFactorRow = {
-    payload: `2fa.${randomBytes(24).toString('base64url')}`, userId: user.id, option,
-    expiresAt: ctx.store.clock.now() + TWO_FACTOR_TTL_MS, userAgent, ip,
+    payload: `2fa.${randomBytes(24).toString('base64url')}`,
+    userId: user.id,
+    option,
+    expiresAt: ctx.store.clock.now() + TWO_FACTOR_TTL_MS,
+    userAgent,
+    ip,
   };
   if (option === 'email') {
     pending.code = String(randomInt(0, 1_000_000)).padStart(6, '0');
     sendMail(ctx.store, {
-      to: user.email as string, template: 'mails.2fa', subject: 'Your verification code',
-      body: `Your verification code is ${pending.code}. It expires in 5 minutes.`, data: { code: pending.code, username: user.username },
+      to: user.email as string,
+      template: 'mails.2fa',
+      subject: 'Your verification code',
+      body: `Your verification code is ${pending.code}. It expires in 5 minutes.`,
+      data: { code: pending.code, username: user.username },
     });
   }
   ctx.store.pendingTwoFactor.insert(pending);
@@ -92,7 +122,12 @@ function secondFactor(ctx: RequestContext, attempts: Map<string, number>) {
   ctx.store.pendingTwoFactor.delete(payload);
   const trust = ctx.body['trust'] === true || ctx.body['trust'] === 'true';
   if (trust && !user.trustedLocs.some((t) => t.userAgent === pending.userAgent && t.ip === pending.ip)) {
-    ctx.store.users.update(user.id, { trustedLocs: [...user.trustedLocs, { userAgent: pending.userAgent, ip: pending.ip, createdOn: ctx.store.clock.isoNow() }] });
+    ctx.store.users.update(user.id, {
+      trustedLocs: [
+        ...user.trustedLocs,
+        { userAgent: pending.userAgent, ip: pending.ip, createdOn: ctx.store.clock.isoNow() },
+      ],
+    });
   }
   return ok(openSession(ctx.store, user));
 }
@@ -109,8 +144,14 @@ function codeMatches(store: PlatformStore, pending: PendingTwoFactorRow, user: U
 
 /** Unknown tokens succeed too: the tokens are invalid afterwards either way. */
 function logout(ctx: RequestContext, sign: string | undefined, token: string | undefined) {
-  if (!sign && !token) throw badRequest('missing_field', 'sign (SHA-256 hex of the refresh token) or token (the refresh token) is required');
-  const session = sign ? ctx.store.sessions.findBy('sign', sign.toLowerCase())[0] : ctx.store.sessions.findBy('refresh', token as string)[0];
+  if (!sign && !token)
+    throw badRequest(
+      'missing_field',
+      'sign (SHA-256 hex of the refresh token) or token (the refresh token) is required',
+    );
+  const session = sign
+    ? ctx.store.sessions.findBy('sign', sign.toLowerCase())[0]
+    : ctx.store.sessions.findBy('refresh', token as string)[0];
   if (session) closeSession(ctx.store, session);
   return { status: 200 };
 }

@@ -36,15 +36,21 @@ const TEMPLATE_HEADERS: Record<string, string> = {
 
 export const registerBulkJobRoutes: RouteModule = (router) => {
   router.add({
-    method: 'GET', path: `${T}/addresses/bulk_jobs`, role: 'tenants.instance.subscriptions.instance.addresses.bulk.jobs',
+    method: 'GET',
+    path: `${T}/addresses/bulk_jobs`,
+    role: 'tenants.instance.subscriptions.instance.addresses.bulk.jobs',
     handler: (ctx) => listJobs(ctx, 'addresses'),
   });
   router.add({
-    method: 'GET', path: `${T}/address_numbers/bulk_jobs`, role: 'tenants.instance.subscriptions.instance.address_numbers.bulk.jobs',
+    method: 'GET',
+    path: `${T}/address_numbers/bulk_jobs`,
+    role: 'tenants.instance.subscriptions.instance.address_numbers.bulk.jobs',
     handler: (ctx) => listJobs(ctx, 'address_numbers'),
   });
   router.add({
-    method: 'GET', path: `${T}/bulks/:bulk_id`, role: 'tenants.instance.subscriptions.instance.bulk.jobs.details',
+    method: 'GET',
+    path: `${T}/bulks/:bulk_id`,
+    role: 'tenants.instance.subscriptions.instance.bulk.jobs.details',
     handler: (ctx) => {
       const { sub } = visibleSubscription(ctx);
       const id = intParam(ctx, 'bulk_id');
@@ -54,7 +60,9 @@ export const registerBulkJobRoutes: RouteModule = (router) => {
     },
   });
   router.add({
-    method: 'POST', path: `${T}/downloads/bulk_template`, role: 'tenants.instance.subscriptions.instance.downloads.bulk_template',
+    method: 'POST',
+    path: `${T}/downloads/bulk_template`,
+    role: 'tenants.instance.subscriptions.instance.downloads.bulk_template',
     handler: (ctx) => {
       visibleSubscription(ctx);
       const format = requiredString(ctx.body, 'format');
@@ -64,8 +72,12 @@ export const registerBulkJobRoutes: RouteModule = (router) => {
       if (!header) throw badRequest('bad_field', `kind must be one of ${Object.keys(TEMPLATE_HEADERS).join(', ')}`);
       const filename = optionalString(ctx.body, 'filename') ?? `bulk_template_${kind}.csv`;
       return {
-        status: 200, text: `${header}\r\n`,
-        headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${filename.replace(/"/g, '')}"` },
+        status: 200,
+        text: `${header}\r\n`,
+        headers: {
+          'content-type': 'text/csv; charset=utf-8',
+          'content-disposition': `attachment; filename="${filename.replace(/"/g, '')}"`,
+        },
       };
     },
   });
@@ -82,7 +94,13 @@ export interface BulkInput {
  * Runs a bulk job item by item and stores it. Answers 200 (`code`, `reason`) when at least
  * one item succeeded, 400 when none did.
  */
-export function runBulkJob(ctx: RequestContext, scope: SubscriptionScope, kind: BulkKind, code: number, items: BulkInput[]): ApiResponse {
+export function runBulkJob(
+  ctx: RequestContext,
+  scope: SubscriptionScope,
+  kind: BulkKind,
+  code: number,
+  items: BulkInput[],
+): ApiResponse {
   const { store } = ctx;
   const title = requiredString(ctx.body, 'name');
   const now = store.clock.isoNow();
@@ -92,15 +110,32 @@ export function runBulkJob(ctx: RequestContext, scope: SubscriptionScope, kind: 
       return { id: i + 1, key: item.key, status: 'success', data: item.data, created_on: now, updated_on: now };
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      return { id: i + 1, key: item.key, status: 'error', data: item.data, reason: error.message, created_on: now, updated_on: now };
+      return {
+        id: i + 1,
+        key: item.key,
+        status: 'error',
+        data: item.data,
+        reason: error.message,
+        created_on: now,
+        updated_on: now,
+      };
     }
   });
   const success = jobItems.filter((i) => i.status === 'success').length;
   const status = success === jobItems.length ? 'success' : success === 0 ? 'error' : 'partial';
   const id = store.nextId('bulkJobs');
   const job: BulkJobRow = {
-    id, subscriptionId: scope.sub.id, job_id: `${kind}-${scope.sub.id}-${id}`, title, kind, status, total_count: jobItems.length,
-    success_count: success, created_on: now, updated_on: now, job_items: jobItems,
+    id,
+    subscriptionId: scope.sub.id,
+    job_id: `${kind}-${scope.sub.id}-${id}`,
+    title,
+    kind,
+    status,
+    total_count: jobItems.length,
+    success_count: success,
+    created_on: now,
+    updated_on: now,
+    job_items: jobItems,
   };
   subscriptionTables(store).bulkJobs.insert(job);
   notify(ctx, scope, job);
@@ -114,7 +149,9 @@ function notify(ctx: RequestContext, scope: SubscriptionScope, job: BulkJobRow):
   const to = ctx.user?.email;
   if (!to || scope.group?.configuration['bulk_job_notifications'] === 'false') return;
   sendMail(ctx.store, {
-    to, template: 'mails.bulk_job_done', subject: `Bulk job ${job.title} finished: ${job.status}`,
+    to,
+    template: 'mails.bulk_job_done',
+    subject: `Bulk job ${job.title} finished: ${job.status}`,
     body: `Bulk job ${job.job_id} (${job.kind}) finished with status ${job.status}: ${job.success_count}/${job.total_count} items succeeded.`,
     data: { jobId: job.job_id, id: job.id, status: job.status },
   });
@@ -124,14 +161,20 @@ function listJobs(ctx: RequestContext, kind: BulkKind): ApiResponse {
   const { sub } = visibleSubscription(ctx);
   const q = readListQuery(ctx.query, { searchable: ['title', 'kind'], defaultSort: 'id', filters: ['filters'] });
   let filters: Record<string, unknown>;
-  if (ctx.query.get('next')) filters = q.filters['filters'] ? (JSON.parse(q.filters['filters']) as Record<string, unknown>) : {};
+  if (ctx.query.get('next'))
+    filters = q.filters['filters'] ? (JSON.parse(q.filters['filters']) as Record<string, unknown>) : {};
   else {
     filters = objectQuery(ctx.query, 'filters');
     q.filters = Object.keys(filters).length > 0 ? { filters: JSON.stringify(filters) } : {};
   }
-  const rows = subscriptionTables(ctx.store).bulkJobs.sorted({ kind: 'parent', key: String(sub.id) }, { field: q.sort, dir: q.dir })
-    .filter((j) => j.kind === kind && matchesSearch(j, q.search, ['title', 'kind'])
-      && Object.entries(filters).every(([k, v]) => String((j as unknown as Record<string, unknown>)[k]) === String(v)));
+  const rows = subscriptionTables(ctx.store)
+    .bulkJobs.sorted({ kind: 'parent', key: String(sub.id) }, { field: q.sort, dir: q.dir })
+    .filter(
+      (j) =>
+        j.kind === kind &&
+        matchesSearch(j, q.search, ['title', 'kind']) &&
+        Object.entries(filters).every(([k, v]) => String((j as unknown as Record<string, unknown>)[k]) === String(v)),
+    );
   return ok(pageBody(paginate(rows, q, 'token'), 'bulks', (j) => jobView(j, false), ctx.forms));
 }
 
@@ -142,7 +185,8 @@ function jobView(job: BulkJobRow, withItems: boolean): Record<string, unknown> {
 
 /** Bulk item data must be objects. */
 export function itemObject(v: unknown): Record<string, unknown> {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw badRequest('bad_item', 'each item must be an object');
+  if (typeof v !== 'object' || v === null || Array.isArray(v))
+    throw badRequest('bad_item', 'each item must be an object');
   return v as Record<string, unknown>;
 }
 

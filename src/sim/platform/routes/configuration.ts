@@ -17,11 +17,19 @@ const BRANDING_TYPES: readonly BrandingType[] = ['font', 'image', 'theme'];
 
 export const registerConfigurationRoutes: RouteModule = (router) => {
   router.add({
-    method: 'GET', path: `${G}/configurations/general`, role: 'groups.instance.configurations.general.list',
+    method: 'GET',
+    path: `${G}/configurations/general`,
+    role: 'groups.instance.configurations.general.list',
     handler: (ctx) => {
       const group = administeredGroup(ctx, 'reading the group configuration');
       const full = queryFlag(ctx.query, 'full');
-      const keys = full ? undefined : ctx.query.get('keys')?.split(',').map((k) => k.trim()).filter(Boolean);
+      const keys = full
+        ? undefined
+        : ctx.query
+            .get('keys')
+            ?.split(',')
+            .map((k) => k.trim())
+            .filter(Boolean);
       const search = full ? undefined : ctx.query.get('search')?.toLowerCase();
       const properties: Record<string, string> = {};
       for (const [key, value] of Object.entries(group.configuration)) {
@@ -33,7 +41,9 @@ export const registerConfigurationRoutes: RouteModule = (router) => {
     },
   });
   router.add({
-    method: 'GET', path: `${G}/configurations/pages`, role: 'groups.instance.configurations.branding.pages.read',
+    method: 'GET',
+    path: `${G}/configurations/pages`,
+    role: 'groups.instance.configurations.branding.pages.read',
     handler: (ctx) => {
       assertInvented(ctx, 'brandingRead');
       const group = administeredGroup(ctx, 'reading the branding');
@@ -41,7 +51,13 @@ export const registerConfigurationRoutes: RouteModule = (router) => {
       const all = group.branding[type];
       if (!all) throw notFound(`branding type ${type} was never written for group ${group.uuid}`);
       const full = queryFlag(ctx.query, 'full');
-      const keys = full ? undefined : ctx.query.get('keys')?.split(',').map((k) => k.trim()).filter(Boolean);
+      const keys = full
+        ? undefined
+        : ctx.query
+            .get('keys')
+            ?.split(',')
+            .map((k) => k.trim())
+            .filter(Boolean);
       const search = full ? undefined : ctx.query.get('search')?.toLowerCase();
       const out: Record<string, unknown> = {};
       for (const [key, value] of Object.entries(all)) {
@@ -53,25 +69,32 @@ export const registerConfigurationRoutes: RouteModule = (router) => {
     },
   });
   router.add({
-    method: 'PUT', path: `${G}/configurations/pages`, role: 'groups.instance.configurations.branding.pages.update',
+    method: 'PUT',
+    path: `${G}/configurations/pages`,
+    role: 'groups.instance.configurations.branding.pages.update',
     handler: (ctx) => {
       const group = administeredGroup(ctx, 'changing the branding');
       const { type: rawType, ...properties } = ctx.body;
       const type = brandingType(typeof rawType === 'string' ? rawType : null);
       checkBranding(type, properties);
-      ctx.store.groups.update(group.uuid, { branding: { ...group.branding, [type]: { ...(group.branding[type] ?? {}), ...properties } } });
+      ctx.store.groups.update(group.uuid, {
+        branding: { ...group.branding, [type]: { ...(group.branding[type] ?? {}), ...properties } },
+      });
       return noContent();
     },
   });
   router.add({
-    method: 'GET', path: `${G}/enabled_ucs`, role: 'groups.instance.enabled_ucs.list',
+    method: 'GET',
+    path: `${G}/enabled_ucs`,
+    role: 'groups.instance.enabled_ucs.list',
     handler: (ctx) => ok({ enabled_ucs: administeredGroup(ctx, 'reading the enabled UC platforms').enabledUcs }),
   });
 };
 
 function brandingType(raw: string | null): BrandingType {
   if (raw === null) throw badRequest('missing_field', 'type is required: font, image or theme');
-  if (!(BRANDING_TYPES as readonly string[]).includes(raw)) throw badRequest('bad_field', `type must be font, image or theme, not ${raw}`);
+  if (!(BRANDING_TYPES as readonly string[]).includes(raw))
+    throw badRequest('bad_field', `type must be font, image or theme, not ${raw}`);
   return raw as BrandingType;
 }
 
@@ -86,7 +109,8 @@ function checkBranding(type: BrandingType, properties: Record<string, unknown>):
   const shape = SHAPES[type];
   for (const [key, value] of Object.entries(properties)) {
     const check = shape[key];
-    if (!check) throw badRequest('bad_field', `${key} is not a ${type} property (expected ${Object.keys(shape).join(', ')})`);
+    if (!check)
+      throw badRequest('bad_field', `${key} is not a ${type} property (expected ${Object.keys(shape).join(', ')})`);
     if (!check(value)) throw badRequest('bad_field', `${type}.${key} has the wrong type`);
   }
 }

@@ -23,31 +23,71 @@ const E = `${T}/entitlements`;
 
 export const registerEntitlementRoutes: RouteModule = (router) => {
   router.add({
-    method: 'GET', path: E, role: 'tenants.instance.subscriptions.instance.entitlements.list',
+    method: 'GET',
+    path: E,
+    role: 'tenants.instance.subscriptions.instance.entitlements.list',
     handler: (ctx) => {
       const { sub, group } = visibleSubscription(ctx);
       const regions = subscriptionRegions(ctx.store, sub, group?.regions ?? []);
       const rows = ctx.store.entitlements.sorted({ kind: 'parent', key: String(sub.id) }, { field: 'id', dir: 'asc' });
-      return ok({ entitlements: rows.map((e) => entitlementView(ctx.store, e, regions.map((r) => ({ isoCode: r.isoCode, name: r.name })))) });
+      return ok({
+        entitlements: rows.map((e) =>
+          entitlementView(
+            ctx.store,
+            e,
+            regions.map((r) => ({ isoCode: r.isoCode, name: r.name })),
+          ),
+        ),
+      });
     },
   });
-  router.add({ method: 'POST', path: E, role: 'tenants.instance.subscriptions.entitlements.create', billable: true, handler: createEntitlement });
-  router.add({ method: 'PUT', path: `${E}/:id`, role: 'tenants.instance.subscriptions.entitlements.instance.update', billable: true, handler: updateEntitlement });
-  router.add({ method: 'DELETE', path: `${E}/:id`, role: 'tenants.instance.subscriptions.entitlements.instance.delete', billable: true, handler: deleteEntitlement });
+  router.add({
+    method: 'POST',
+    path: E,
+    role: 'tenants.instance.subscriptions.entitlements.create',
+    billable: true,
+    handler: createEntitlement,
+  });
+  router.add({
+    method: 'PUT',
+    path: `${E}/:id`,
+    role: 'tenants.instance.subscriptions.entitlements.instance.update',
+    billable: true,
+    handler: updateEntitlement,
+  });
+  router.add({
+    method: 'DELETE',
+    path: `${E}/:id`,
+    role: 'tenants.instance.subscriptions.entitlements.instance.delete',
+    billable: true,
+    handler: deleteEntitlement,
+  });
 };
 
 /** Numbers assigned under an entitlement: the seeded counter or the assigned numbers, whichever is higher. */
 export function assignedCount(store: PlatformStore, e: EntitlementRow): number {
-  const numbers = store.numbers.children(String(e.subscriptionId)).filter((n) => n.entitlementId === e.id && n.assignedTo).length;
+  const numbers = store.numbers
+    .children(String(e.subscriptionId))
+    .filter((n) => n.entitlementId === e.id && n.assignedTo).length;
   return Math.max(e.assigned, numbers);
 }
 
-function entitlementView(store: PlatformStore, e: EntitlementRow, regions: { isoCode: string; name: string }[]): Record<string, unknown> {
+function entitlementView(
+  store: PlatformStore,
+  e: EntitlementRow,
+  regions: { isoCode: string; name: string }[],
+): Record<string, unknown> {
   const type = store.entitlementTypes.get(e.licenseModelId);
   const view: Record<string, unknown> = {
-    id: e.id, name: type?.name ?? '', countryCode: type?.countryCode ?? '', ...(type?.isoCode ? { isoCode: type.isoCode } : {}),
-    numberType: type?.numberType ?? '', serviceCapabilities: type?.serviceCapabilities ?? '', entitlement: e.entitlement,
-    vanityType: type?.vanityType ?? null, addressRequired: type?.numberType === 'geo',
+    id: e.id,
+    name: type?.name ?? '',
+    countryCode: type?.countryCode ?? '',
+    ...(type?.isoCode ? { isoCode: type.isoCode } : {}),
+    numberType: type?.numberType ?? '',
+    serviceCapabilities: type?.serviceCapabilities ?? '',
+    entitlement: e.entitlement,
+    vanityType: type?.vanityType ?? null,
+    addressRequired: type?.numberType === 'geo',
     regions: regions.filter((r) => r.isoCode === type?.isoCode).map((r) => r.name),
     ...(e.externalReference ? { externalReference: e.externalReference } : {}),
   };
@@ -64,14 +104,28 @@ function createEntitlement(ctx: RequestContext): ApiResponse {
   assertMayBill(ctx, 'creating an entitlement');
   const typeId = requiredInt(body, 'licenseModelId', 1);
   const type = store.entitlementTypes.get(typeId);
-  if (!type) throw badRequest('unknown_entitlement_type', `licenseModelId ${typeId} is not an entitlement type (see GET …/entitlement_types)`);
+  if (!type)
+    throw badRequest(
+      'unknown_entitlement_type',
+      `licenseModelId ${typeId} is not an entitlement type (see GET …/entitlement_types)`,
+    );
   const existing = findByType(store, sub, typeId);
-  if (existing) throw badRequest('duplicate_entitlement', `subscription ${sub.id} already has entitlement ${existing.id} of type ${type.name}: update it instead`);
+  if (existing)
+    throw badRequest(
+      'duplicate_entitlement',
+      `subscription ${sub.id} already has entitlement ${existing.id} of type ${type.name}: update it instead`,
+    );
   const entitlement = optionalInt(body, 'entitlement') ?? 0;
   const externalReference = optionalString(body, 'externalReference');
   const row = store.entitlements.insert({
-    id: store.nextId('entitlements'), subscriptionId: sub.id, licenseModelId: typeId, entitlement,
-    ...(externalReference ? { externalReference } : {}), assigned: 0, reserved: 0, disconnected: 0,
+    id: store.nextId('entitlements'),
+    subscriptionId: sub.id,
+    licenseModelId: typeId,
+    entitlement,
+    ...(externalReference ? { externalReference } : {}),
+    assigned: 0,
+    reserved: 0,
+    disconnected: 0,
   });
   return ok({ id: row.id });
 }
@@ -95,10 +149,17 @@ function updateEntitlement(ctx: RequestContext): ApiResponse {
   const entitlement = optionalInt(body, 'entitlement');
   const assigned = assignedCount(store, row);
   if (entitlement !== undefined && entitlement < assigned) {
-    throw badRequest('below_assigned', `entitlement cannot be set to ${entitlement}: ${assigned} numbers are assigned under it`, { assigned });
+    throw badRequest(
+      'below_assigned',
+      `entitlement cannot be set to ${entitlement}: ${assigned} numbers are assigned under it`,
+      { assigned },
+    );
   }
   const externalReference = optionalString(body, 'externalReference');
-  store.entitlements.update(id, { ...(entitlement !== undefined ? { entitlement } : {}), ...(externalReference !== undefined ? { externalReference } : {}) });
+  store.entitlements.update(id, {
+    ...(entitlement !== undefined ? { entitlement } : {}),
+    ...(externalReference !== undefined ? { externalReference } : {}),
+  });
   return ok({ id });
 }
 
@@ -109,7 +170,12 @@ function deleteEntitlement(ctx: RequestContext): ApiResponse {
   if (!row) return ok({ id });
   assertMayBill(ctx, 'deleting an entitlement');
   const assigned = assignedCount(store, row);
-  if (assigned > 0) throw badRequest('entitlement_in_use', `entitlement ${id} cannot be deleted: ${assigned} numbers are assigned under it`, { assigned });
+  if (assigned > 0)
+    throw badRequest(
+      'entitlement_in_use',
+      `entitlement ${id} cannot be deleted: ${assigned} numbers are assigned under it`,
+      { assigned },
+    );
   for (const n of store.numbers.children(String(sub.id)).filter((x) => x.entitlementId === id)) {
     const { entitlementId: _drop, ...rest } = n;
     store.numbers.delete(n.id);

@@ -20,7 +20,9 @@ const SEARCHABLE = ['uuid', 'name', 'draasDomain'] as const;
 
 export const registerGroupRoutes: RouteModule = (router) => {
   router.add({
-    method: 'GET', path: `${P}/groups`, role: 'groups.list',
+    method: 'GET',
+    path: `${P}/groups`,
+    role: 'groups.list',
     handler: (ctx) => {
       assertSystem(ctx, 'listing groups');
       const q = readListQuery(ctx.query, { searchable: SEARCHABLE, defaultSort: 'name' });
@@ -29,30 +31,46 @@ export const registerGroupRoutes: RouteModule = (router) => {
     },
   });
   router.add({
-    method: 'GET', path: `${P}/groups/:uuid`, role: 'groups.instance.read',
+    method: 'GET',
+    path: `${P}/groups/:uuid`,
+    role: 'groups.instance.read',
     handler: (ctx) => ok(groupDetailView(ctx.store, administeredGroup(ctx, 'reading a group'), ctx.forms)),
   });
   router.add({ method: 'POST', path: `${P}/groups`, role: 'groups.create', handler: createGroup });
   router.add({
-    method: 'PUT', path: `${P}/groups/:uuid`, role: 'groups.instance.update',
+    method: 'PUT',
+    path: `${P}/groups/:uuid`,
+    role: 'groups.instance.update',
     handler: (ctx) => {
       const group = administeredGroup(ctx, 'updating a group');
       const name = optionalString(ctx.body, 'name');
       const draasDomain = optionalString(ctx.body, 'draasDomain');
       if (name !== undefined && name !== group.name) assertNameFree(ctx.store, name);
-      ctx.store.groups.update(group.uuid, { ...(name ? { name } : {}), ...(draasDomain !== undefined ? { draasDomain } : {}) });
+      ctx.store.groups.update(group.uuid, {
+        ...(name ? { name } : {}),
+        ...(draasDomain !== undefined ? { draasDomain } : {}),
+      });
       return ok({ uuid: group.uuid });
     },
   });
   router.add({
-    method: 'DELETE', path: `${P}/groups/:uuid`, role: 'groups.instance.delete',
+    method: 'DELETE',
+    path: `${P}/groups/:uuid`,
+    role: 'groups.instance.delete',
     handler: (ctx) => {
       assertSystem(ctx, 'deleting a group');
       const uuid = ctx.params['uuid'] as string;
       const { store } = ctx;
       if (!store.groups.has(uuid)) return ok({ uuid }); // missing counts as success
-      const children = store.distributors.countChildren(uuid) + store.resellers.countDescendants(uuid) + store.tenants.countDescendants(uuid);
-      if (children > 0) throw badRequest('has_children', `group ${uuid} still has ${children} distributor(s), reseller(s) or tenant(s): delete them first`);
+      const children =
+        store.distributors.countChildren(uuid) +
+        store.resellers.countDescendants(uuid) +
+        store.tenants.countDescendants(uuid);
+      if (children > 0)
+        throw badRequest(
+          'has_children',
+          `group ${uuid} still has ${children} distributor(s), reseller(s) or tenant(s): delete them first`,
+        );
       for (const admin of store.users.rows().filter((u) => u.adminOf.reference === uuid)) store.users.delete(admin.id);
       for (const p of store.products.children(uuid)) store.products.delete(p.id);
       for (const c of store.catalogItems.children(uuid)) store.catalogItems.delete(c.id);
@@ -86,7 +104,13 @@ function createGroup(ctx: RequestContext) {
   if (adminEmail) assertEmailFree(ctx.store, adminEmail);
   const uuid = ctx.store.newUuid();
   ctx.store.groups.insert({
-    uuid, name, ...(draasDomain ? { draasDomain } : {}), enabledUcs: [], regions: [], configuration: {}, branding: {},
+    uuid,
+    name,
+    ...(draasDomain ? { draasDomain } : {}),
+    enabledUcs: [],
+    regions: [],
+    configuration: {},
+    branding: {},
     createdOn: ctx.store.clock.isoNow(),
   });
   if (adminEmail) createAdministrator(ctx.store, 'group', uuid, ctx.body);
@@ -95,7 +119,8 @@ function createGroup(ctx: RequestContext) {
 
 /** Group names are unique (design decision: they identify groups in manifests). */
 function assertNameFree(store: PlatformStore, name: string): void {
-  if (store.groups.findByName(name).length > 0) throw badRequest('duplicate_name', `a group named ${name} already exists`);
+  if (store.groups.findByName(name).length > 0)
+    throw badRequest('duplicate_name', `a group named ${name} already exists`);
 }
 
 export function groupRowView(g: GroupRow): Record<string, unknown> {

@@ -13,7 +13,16 @@
  */
 import { badRequest, notFound } from '../errors.js';
 import { matchesSearch, paginate, pageBody, readListQuery } from '../pagination.js';
-import { assertInvented, noContent, ok, P, T, type ApiResponse, type RequestContext, type RouteModule } from '../router.js';
+import {
+  assertInvented,
+  noContent,
+  ok,
+  P,
+  T,
+  type ApiResponse,
+  type RequestContext,
+  type RouteModule,
+} from '../router.js';
 import type { PlatformStore } from '../store/store.js';
 import { subscriptionTables, type LocationRow } from '../store/subscription-tables.js';
 import type { PostalCodeRow } from '../store/types.js';
@@ -24,17 +33,34 @@ const L = `${T}/locations`;
 
 export const registerLocationRoutes: RouteModule = (router) => {
   router.add({
-    method: 'GET', path: L, role: 'tenants.instance.subscriptions.instance.locations.list',
+    method: 'GET',
+    path: L,
+    role: 'tenants.instance.subscriptions.instance.locations.list',
     handler: (ctx) => {
       const { sub } = visibleSubscription(ctx);
-      const rows = subscriptionTables(ctx.store).locations.sorted({ kind: 'parent', key: String(sub.id) }, { field: 'id', dir: 'asc' });
+      const rows = subscriptionTables(ctx.store).locations.sorted(
+        { kind: 'parent', key: String(sub.id) },
+        { field: 'id', dir: 'asc' },
+      );
       return ok({ locations: rows.map((l) => locationView(ctx.store, l)) });
     },
   });
-  router.add({ method: 'POST', path: L, role: 'tenants.instance.subscriptions.instance.locations.create', handler: createLocation });
-  router.add({ method: 'PUT', path: `${L}/:id`, role: 'tenants.instance.subscriptions.instance.locations.instance.update', handler: updateLocation });
   router.add({
-    method: 'DELETE', path: `${L}/:id`, role: 'tenants.instance.subscriptions.instance.locations.instance.delete',
+    method: 'POST',
+    path: L,
+    role: 'tenants.instance.subscriptions.instance.locations.create',
+    handler: createLocation,
+  });
+  router.add({
+    method: 'PUT',
+    path: `${L}/:id`,
+    role: 'tenants.instance.subscriptions.instance.locations.instance.update',
+    handler: updateLocation,
+  });
+  router.add({
+    method: 'DELETE',
+    path: `${L}/:id`,
+    role: 'tenants.instance.subscriptions.instance.locations.instance.delete',
     handler: (ctx) => {
       const { sub } = visibleSubscription(ctx);
       const id = intParam(ctx, 'id');
@@ -43,7 +69,13 @@ export const registerLocationRoutes: RouteModule = (router) => {
       return noContent();
     },
   });
-  router.add({ method: 'GET', path: `${P}/public/postal_codes`, role: 'public.postal_codes.list', access: 'authenticated', handler: listPostalCodes });
+  router.add({
+    method: 'GET',
+    path: `${P}/public/postal_codes`,
+    role: 'public.postal_codes.list',
+    access: 'authenticated',
+    handler: listPostalCodes,
+  });
 };
 
 function postalCodeOf(store: PlatformStore, id: number): PostalCodeRow {
@@ -61,7 +93,12 @@ function createLocation(ctx: RequestContext): ApiResponse {
   const postalCodeId = requiredInt(body, 'postalCodeId', 1);
   postalCodeOf(store, postalCodeId);
   const row = subscriptionTables(store).locations.insert({
-    id: store.nextId('locations'), subscriptionId: sub.id, street, number, ...(postbox ? { postbox } : {}), postalCodeId,
+    id: store.nextId('locations'),
+    subscriptionId: sub.id,
+    street,
+    number,
+    ...(postbox ? { postbox } : {}),
+    postalCodeId,
   });
   return ok({ id: row.id });
 }
@@ -87,14 +124,26 @@ function updateLocation(ctx: RequestContext): ApiResponse {
 
 function locationView(store: PlatformStore, l: LocationRow): Record<string, unknown> {
   const pc = store.postalCodes.get(l.postalCodeId);
-  return { id: l.id, street: l.street, number: l.number, ...(l.postbox ? { postbox: l.postbox } : {}), postalCode: pc ? postalCodeView(store, pc) : null };
+  return {
+    id: l.id,
+    street: l.street,
+    number: l.number,
+    ...(l.postbox ? { postbox: l.postbox } : {}),
+    postalCode: pc ? postalCodeView(store, pc) : null,
+  };
 }
 
 export function postalCodeView(store: PlatformStore, pc: PostalCodeRow): Record<string, unknown> {
-  const region = store.groups.rows().flatMap((g) => g.regions).find((r) => r.isoCode === pc.country.isoCode && r.name === pc.region.name);
+  const region = store.groups
+    .rows()
+    .flatMap((g) => g.regions)
+    .find((r) => r.isoCode === pc.country.isoCode && r.name === pc.region.name);
   const country = store.countryCodes.rows().find((c) => c.name === pc.country.name);
   return {
-    id: pc.id, code: pc.code, city: pc.city, state: pc.state,
+    id: pc.id,
+    code: pc.code,
+    city: pc.city,
+    state: pc.state,
     region: { id: region?.id ?? pc.region.id, name: pc.region.name },
     country: { id: country?.id ?? pc.country.id, name: pc.country.name, isoCode: pc.country.isoCode },
   };
@@ -105,8 +154,19 @@ function listPostalCodes(ctx: RequestContext): ApiResponse {
   const q = readListQuery(ctx.query, { searchable: ['code', 'city', 'id'], defaultSort: 'id' });
   const iso = ctx.query.get('isoCode')?.toUpperCase();
   const code = ctx.query.get('code');
-  const rows = ctx.store.postalCodes.sorted({ kind: 'all' }, { field: q.sort, dir: q.dir })
-    .filter((p) => (!iso || p.country.isoCode === iso) && (!code || p.code === code) && matchesSearch(p, q.search, ['code', 'city']));
-  const { next: _none, ...body } = pageBody(paginate(rows, q, 'page'), 'postalCodes', (p) => postalCodeView(ctx.store, p), ctx.forms);
+  const rows = ctx.store.postalCodes
+    .sorted({ kind: 'all' }, { field: q.sort, dir: q.dir })
+    .filter(
+      (p) =>
+        (!iso || p.country.isoCode === iso) &&
+        (!code || p.code === code) &&
+        matchesSearch(p, q.search, ['code', 'city']),
+    );
+  const { next: _none, ...body } = pageBody(
+    paginate(rows, q, 'page'),
+    'postalCodes',
+    (p) => postalCodeView(ctx.store, p),
+    ctx.forms,
+  );
   return ok(body);
 }

@@ -28,25 +28,47 @@ const INVENTORY_KEY = 'draas_external_number_inventory_management_system';
 
 export const registerNumberRoutes: RouteModule = (router) => {
   router.add({
-    method: 'GET', path: `${G}/number_inventory_type`, role: 'groups.instance.number_inventory_type.read',
+    method: 'GET',
+    path: `${G}/number_inventory_type`,
+    role: 'groups.instance.number_inventory_type.read',
     handler: (ctx) => inventoryType(visibleGroup(ctx)),
   });
   router.add({
-    method: 'GET', path: `${T}/number_inventory_type`, role: 'tenants.instance.subscriptions.instance.number_inventory_type.read',
+    method: 'GET',
+    path: `${T}/number_inventory_type`,
+    role: 'tenants.instance.subscriptions.instance.number_inventory_type.read',
     handler: (ctx) => inventoryType(visibleSubscription(ctx).group),
   });
-  router.add({ method: 'GET', path: `${T}/numbers`, role: 'tenants.instance.subscriptions.instance.numbers.list', handler: listNumbers });
   router.add({
-    method: 'GET', path: `${T}/free_numbers`, role: 'tenants.instance.subscriptions.instance.free_numbers.list',
+    method: 'GET',
+    path: `${T}/numbers`,
+    role: 'tenants.instance.subscriptions.instance.numbers.list',
+    handler: listNumbers,
+  });
+  router.add({
+    method: 'GET',
+    path: `${T}/free_numbers`,
+    role: 'tenants.instance.subscriptions.instance.free_numbers.list',
     handler: (ctx) => {
       visibleSubscription(ctx);
       const country = ctx.query.get('country')?.toUpperCase();
-      const free = ctx.store.inventory.sorted({ kind: 'all' }, { field: 'id', dir: 'asc' })
-        .filter((n) => !n.state && (!country || n.isoCode === country) && ctx.store.numbers.findBy('fullNumber', n.id).length === 0);
+      const free = ctx.store.inventory
+        .sorted({ kind: 'all' }, { field: 'id', dir: 'asc' })
+        .filter(
+          (n) =>
+            !n.state &&
+            (!country || n.isoCode === country) &&
+            ctx.store.numbers.findBy('fullNumber', n.id).length === 0,
+        );
       return ok({ freeNumbers: free.map((n) => n.id) });
     },
   });
-  router.add({ method: 'GET', path: `${T}/number_inventory`, role: 'tenants.instance.subscriptions.instance.number_inventory.list', handler: listInventory });
+  router.add({
+    method: 'GET',
+    path: `${T}/number_inventory`,
+    role: 'tenants.instance.subscriptions.instance.number_inventory.list',
+    handler: listInventory,
+  });
 };
 
 function inventoryType(group: GroupRow | undefined): ApiResponse {
@@ -55,15 +77,21 @@ function inventoryType(group: GroupRow | undefined): ApiResponse {
 
 function listNumbers(ctx: RequestContext): ApiResponse {
   const { sub } = visibleSubscription(ctx);
-  const q = readListQuery(ctx.query, { searchable: NUMBER_SEARCHABLE, defaultSort: 'fullNumber', filters: ['filters'] });
+  const q = readListQuery(ctx.query, {
+    searchable: NUMBER_SEARCHABLE,
+    defaultSort: 'fullNumber',
+    filters: ['filters'],
+  });
   let filters: Record<string, unknown>;
-  if (ctx.query.get('next')) filters = q.filters['filters'] ? (JSON.parse(q.filters['filters']) as Record<string, unknown>) : {};
+  if (ctx.query.get('next'))
+    filters = q.filters['filters'] ? (JSON.parse(q.filters['filters']) as Record<string, unknown>) : {};
   else {
     filters = objectQuery(ctx.query, 'filters');
     q.filters = Object.keys(filters).length > 0 ? { filters: JSON.stringify(filters) } : {};
   }
   const keep = numberFilter(filters);
-  const rows = ctx.store.numbers.sorted({ kind: 'parent', key: String(sub.id) }, { field: q.sort, dir: q.dir })
+  const rows = ctx.store.numbers
+    .sorted({ kind: 'parent', key: String(sub.id) }, { field: q.sort, dir: q.dir })
     .filter((n) => matchesSearch(n, q.search, NUMBER_SEARCHABLE) && keep(n));
   const page = paginate(rows, q, 'token');
   const body = pageBody(page, 'numbers', (n) => numberView(ctx.store, n), ctx.forms);
@@ -88,16 +116,29 @@ function numberFilter(filters: Record<string, unknown>): (n: NumberRow) => boole
 export function numberView(store: PlatformStore, n: NumberRow): Record<string, unknown> {
   const address = n.addressId === undefined ? undefined : subscriptionTables(store).addresses.get(n.addressId);
   return {
-    id: n.id, ...(address ? { address: address.full_address, addressId: address.id, addressVerified: true } : {}),
-    assigned: n.assignedTo !== undefined, ...(n.assignedTo ? { assignedTo: { ...n.assignedTo } } : {}),
-    countryCode: n.countryCode, fullNumber: n.fullNumber, isoCode: n.isoCode, nsn: n.nsn,
-    numberDivert: n.numberDivert, numberRewrite: n.numberRewrite, numberType: n.numberType, source: n.source, status: n.status,
+    id: n.id,
+    ...(address ? { address: address.full_address, addressId: address.id, addressVerified: true } : {}),
+    assigned: n.assignedTo !== undefined,
+    ...(n.assignedTo ? { assignedTo: { ...n.assignedTo } } : {}),
+    countryCode: n.countryCode,
+    fullNumber: n.fullNumber,
+    isoCode: n.isoCode,
+    nsn: n.nsn,
+    numberDivert: n.numberDivert,
+    numberRewrite: n.numberRewrite,
+    numberType: n.numberType,
+    source: n.source,
+    status: n.status,
   };
 }
 
 function listInventory(ctx: RequestContext): ApiResponse {
   const { group } = visibleSubscription(ctx);
-  const q = readListQuery(ctx.query, { searchable: ['id'], defaultSort: 'id', filters: ['number_type', 'country_code', 'nsn', 'region'] });
+  const q = readListQuery(ctx.query, {
+    searchable: ['id'],
+    defaultSort: 'id',
+    filters: ['number_type', 'country_code', 'nsn', 'region'],
+  });
   const f = q.filters;
   let regionName: string | undefined;
   if (f['region'] !== undefined) {
@@ -105,9 +146,13 @@ function listInventory(ctx: RequestContext): ApiResponse {
     regionName = group?.regions.find((r) => r.id === Number(f['region']))?.name ?? '\u0000none';
   }
   const cc = f['country_code']?.replace(/^\+/, '');
-  const rows = inventoryRows(ctx.store).filter((n) =>
-    (f['number_type'] === undefined || n.numberType === f['number_type']) && (cc === undefined || n.countryCode === cc)
-    && (f['nsn'] === undefined || n.nsn.includes(f['nsn'])) && (regionName === undefined || n.region === regionName));
+  const rows = inventoryRows(ctx.store).filter(
+    (n) =>
+      (f['number_type'] === undefined || n.numberType === f['number_type']) &&
+      (cc === undefined || n.countryCode === cc) &&
+      (f['nsn'] === undefined || n.nsn.includes(f['nsn'])) &&
+      (regionName === undefined || n.region === regionName),
+  );
   return ok(pageBody(paginate(rows, q, 'token'), 'numbers', (n) => inventoryView(n, ctx.forms), ctx.forms));
 }
 
@@ -117,7 +162,10 @@ function listInventory(ctx: RequestContext): ApiResponse {
  */
 function inventoryView(n: InventoryNumberRow, forms: AnswerForms): Record<string, unknown> {
   const { id, stateUpdatedOn, ...rest } = n;
-  const view: Record<string, unknown> = { id: forms.form('inventoryId') === 'integer' ? Number(id.replace(/^\+/, '')) : id, ...rest };
+  const view: Record<string, unknown> = {
+    id: forms.form('inventoryId') === 'integer' ? Number(id.replace(/^\+/, '')) : id,
+    ...rest,
+  };
   if (stateUpdatedOn !== undefined) view[forms.form('stateUpdatedOn')] = stateUpdatedOn;
   return view;
 }
@@ -129,8 +177,14 @@ function inventoryRows(store: PlatformStore): InventoryNumberRow[] {
   for (const n of store.numbers.rows()) {
     if (n.source !== 'number_inventory' || rows.has(n.fullNumber)) continue;
     rows.set(n.fullNumber, {
-      id: n.fullNumber, countryCode: n.countryCode, isoCode: n.isoCode, nsn: n.nsn, numberType: n.numberType, region: null,
-      state: 'assigned', stateUpdatedOn: store.subscriptions.get(n.subscriptionId)?.createdOn ?? store.clock.isoNow(),
+      id: n.fullNumber,
+      countryCode: n.countryCode,
+      isoCode: n.isoCode,
+      nsn: n.nsn,
+      numberType: n.numberType,
+      region: null,
+      state: 'assigned',
+      stateUpdatedOn: store.subscriptions.get(n.subscriptionId)?.createdOn ?? store.clock.isoNow(),
     });
   }
   for (const n of store.numbers.rows()) if (n.source === 'ported_in') rows.delete(n.fullNumber);

@@ -37,34 +37,56 @@ const SEARCHABLE = ['name', 'orderId', 'date', 'id'] as const;
 
 export const registerOrderRoutes: RouteModule = (router, store) => {
   const orders = store.table<OrderRow>({
-    name: 'orders', key: (o) => String(o.id), searchable: SEARCHABLE,
+    name: 'orders',
+    key: (o) => String(o.id),
+    searchable: SEARCHABLE,
     // Ancestors: the tenant and every level above it (fixed, owners never change).
     ancestors: (o) => [o.tenantUuid, ...(store.tenants.get(o.tenantUuid)?.ancestors ?? [])],
   });
   const levels = [
-    { path: `${P}/groups/:uuid/orders`, role: 'groups.instance.orders', node: (ctx: RequestContext) => visibleGroup(ctx).uuid },
+    {
+      path: `${P}/groups/:uuid/orders`,
+      role: 'groups.instance.orders',
+      node: (ctx: RequestContext) => visibleGroup(ctx).uuid,
+    },
     { path: `${P}/distributors/:uuid/orders`, role: 'distributors.instance.orders', node: visibleDistributor },
-    { path: `${P}/resellers/:uuid/orders`, role: 'resellers.instance.orders', node: (ctx: RequestContext) => visibleOwned(ctx, 'reseller').uuid },
+    {
+      path: `${P}/resellers/:uuid/orders`,
+      role: 'resellers.instance.orders',
+      node: (ctx: RequestContext) => visibleOwned(ctx, 'reseller').uuid,
+    },
   ];
   for (const level of levels) {
     router.add({
-      method: 'GET', path: level.path, role: `${level.role}.list`,
+      method: 'GET',
+      path: level.path,
+      role: `${level.role}.list`,
       handler: (ctx): ApiResponse => {
         const uuid = level.node(ctx);
         const q = readListQuery(ctx.query, { searchable: SEARCHABLE, defaultSort: 'id' });
         const keep = (o: OrderRow) => visibleOrder(ctx, o);
-        return ok(pageBody(listScope(orders, { kind: 'ancestor', key: uuid }, q, 'token', SEARCHABLE, keep), 'orders', (o) => ({ id: o.id, ...orderView(ctx.store, o) }), ctx.forms));
+        return ok(
+          pageBody(
+            listScope(orders, { kind: 'ancestor', key: uuid }, q, 'token', SEARCHABLE, keep),
+            'orders',
+            (o) => ({ id: o.id, ...orderView(ctx.store, o) }),
+            ctx.forms,
+          ),
+        );
       },
     });
     router.add({
-      method: 'GET', path: `${level.path}/:order_id`, role: `${level.role}.instance`,
+      method: 'GET',
+      path: `${level.path}/:order_id`,
+      role: `${level.role}.instance`,
       handler: (ctx): ApiResponse => {
         const uuid = level.node(ctx);
         const id = intParam(ctx, 'order_id');
         const order = orders.get(id);
         if (!order) throw notFound(`order ${id} not found`);
         const under = [order.tenantUuid, ...(ctx.store.tenants.get(order.tenantUuid)?.ancestors ?? [])].includes(uuid);
-        if (!under || !visibleOrder(ctx, order)) throw forbidden(`order ${id} is outside the hierarchy of this administrator level`);
+        if (!under || !visibleOrder(ctx, order))
+          throw forbidden(`order ${id} is outside the hierarchy of this administrator level`);
         return ok({ order: { ...orderView(ctx.store, order), orderItems: order.orderItems.map((i) => ({ ...i })) } });
       },
     });
@@ -87,7 +109,11 @@ function orderView(store: PlatformStore, o: OrderRow): Record<string, unknown> {
   const sub = store.subscriptions.get(o.subscriptionId);
   const tenant = store.tenants.get(o.tenantUuid);
   return {
-    name: o.name, orderId: o.orderId, date: o.date, provisioned: o.provisioned, type: o.type,
+    name: o.name,
+    orderId: o.orderId,
+    date: o.date,
+    provisioned: o.provisioned,
+    type: o.type,
     subscription: { id: o.subscriptionId, name: sub?.name ?? '', billingId: sub?.billingId ?? '' },
     tenant: { id: o.tenantId, name: tenant?.name ?? '', uuid: o.tenantUuid },
   };

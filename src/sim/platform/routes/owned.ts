@@ -26,7 +26,10 @@ function tableOf(store: PlatformStore, kind: OwnedKind) {
 }
 
 /** The row of `:uuid`: 404 when absent, 403 when out of scope. */
-export function visibleOwned<K extends OwnedKind>(ctx: RequestContext, kind: K): K extends 'reseller' ? ResellerRow : TenantRow {
+export function visibleOwned<K extends OwnedKind>(
+  ctx: RequestContext,
+  kind: K,
+): K extends 'reseller' ? ResellerRow : TenantRow {
   const uuid = ctx.params['uuid'] as string;
   const node = ctx.store.node(uuid);
   if (!node || node.type !== kind) throw notFound(`${kind} ${uuid} not found`);
@@ -51,10 +54,16 @@ export function listOwned(ctx: RequestContext, kind: OwnedKind): ApiResponse {
   }
   const parentUuid = q.filters['parent'];
   if (!parentUuid && isSystem(ctx)) {
-    throw badRequest('missing_parent', 'parent (a group, distributor or reseller uuid) is required for system administrators');
+    throw badRequest(
+      'missing_parent',
+      'parent (a group, distributor or reseller uuid) is required for system administrators',
+    );
   }
   const table = tableOf(ctx.store, kind) as unknown as IndexedTable<OwnedRow>;
-  const keep = actor.level === 'reseller' || actor.level === 'tenant' ? (row: OwnedRow) => canSee(actor, nodeOf(kind, row)) : undefined;
+  const keep =
+    actor.level === 'reseller' || actor.level === 'tenant'
+      ? (row: OwnedRow) => canSee(actor, nodeOf(kind, row))
+      : undefined;
   let scope: Scope;
   if (parentUuid) {
     const parent = ctx.store.node(parentUuid);
@@ -86,13 +95,25 @@ export function createOwned(ctx: RequestContext, kind: OwnedKind): ApiResponse {
   if (adminEmail) assertEmailFree(store, adminEmail);
   const now = store.clock.isoNow();
   const row: OwnedRow = {
-    uuid: store.newUuid(), name, ...(billingId ? { billingId } : {}), owner, ...place,
-    markups: markup === undefined ? [] : [{ markup, startDate: now }], regions: [], createdOn: now,
+    uuid: store.newUuid(),
+    name,
+    ...(billingId ? { billingId } : {}),
+    owner,
+    ...place,
+    markups: markup === undefined ? [] : [{ markup, startDate: now }],
+    regions: [],
+    createdOn: now,
   };
   if (kind === 'reseller') store.resellers.insert({ ...row, suspensionProfileId: null });
   else store.tenants.insert(row);
   if (adminEmail) createAdministrator(store, kind, row.uuid, body);
-  recordEvent(store, kind, 'create', row.uuid, ownedDetailView(store, kind, tableOf(store, kind).get(row.uuid) as OwnedRow));
+  recordEvent(
+    store,
+    kind,
+    'create',
+    row.uuid,
+    ownedDetailView(store, kind, tableOf(store, kind).get(row.uuid) as OwnedRow),
+  );
   return ok({ uuid: row.uuid });
 }
 
@@ -115,10 +136,17 @@ function ownerFor(ctx: RequestContext, kind: OwnedKind): OwnerRef {
   return { type: o.type, uuid: o.uuid };
 }
 
-function assertBillingFree(store: PlatformStore, groupUuid: string, billingId: string | undefined, self?: string): void {
+function assertBillingFree(
+  store: PlatformStore,
+  groupUuid: string,
+  billingId: string | undefined,
+  self?: string,
+): void {
   const key = billingKey(groupUuid, billingId);
   if (!key) return;
-  const taken = [...store.resellers.findBy('billing', key), ...store.tenants.findBy('billing', key)].some((r) => r.uuid !== self);
+  const taken = [...store.resellers.findBy('billing', key), ...store.tenants.findBy('billing', key)].some(
+    (r) => r.uuid !== self,
+  );
   if (taken) throw badRequest('duplicate_billing_id', `billingId ${billingId} is already used in this group`);
 }
 
@@ -126,8 +154,15 @@ export function updateOwned(ctx: RequestContext, kind: OwnedKind): ApiResponse {
   const { store, body } = ctx;
   const row = visibleOwned(ctx, kind) as OwnedRow;
   const owner = body['owner'] as { type?: unknown; uuid?: unknown } | undefined | null;
-  if (owner !== undefined && owner !== null && (owner.uuid !== row.owner.uuid || (owner.type !== undefined && owner.type !== row.owner.type))) {
-    throw badRequest('owner_immutable', `the owner of a ${kind} cannot be changed through the API: delete and re-create it`);
+  if (
+    owner !== undefined &&
+    owner !== null &&
+    (owner.uuid !== row.owner.uuid || (owner.type !== undefined && owner.type !== row.owner.type))
+  ) {
+    throw badRequest(
+      'owner_immutable',
+      `the owner of a ${kind} cannot be changed through the API: delete and re-create it`,
+    );
   }
   const name = optionalString(body, 'name');
   const billingId = optionalString(body, 'billingId');
@@ -135,7 +170,8 @@ export function updateOwned(ctx: RequestContext, kind: OwnedKind): ApiResponse {
   if (actorOf(ctx.user).level === 'tenant' && (billingId !== undefined || markup !== undefined)) {
     throw forbidden('billingId and markup are billable: tenant administrators may not change them');
   }
-  if (billingId !== undefined && billingId !== row.billingId) assertBillingFree(store, row.groupUuid, billingId, row.uuid);
+  if (billingId !== undefined && billingId !== row.billingId)
+    assertBillingFree(store, row.groupUuid, billingId, row.uuid);
   const changes: Partial<OwnedRow> = {};
   if (name !== undefined) changes.name = name;
   if (billingId !== undefined) changes.billingId = billingId;
@@ -149,27 +185,42 @@ export function updateOwned(ctx: RequestContext, kind: OwnedKind): ApiResponse {
 }
 
 /** Deletes (missing counts as success); `blockers` says what must be gone first. */
-export function deleteOwned(ctx: RequestContext, kind: OwnedKind, blockers: (row: OwnedRow) => string | undefined, cascade: (row: OwnedRow) => void): ApiResponse {
+export function deleteOwned(
+  ctx: RequestContext,
+  kind: OwnedKind,
+  blockers: (row: OwnedRow) => string | undefined,
+  cascade: (row: OwnedRow) => void,
+): ApiResponse {
   const uuid = ctx.params['uuid'] as string;
   const node = ctx.store.node(uuid);
   if (!node || node.type !== kind) return ok({ uuid });
   assertVisible(ctx, node);
   const row = node.row as OwnedRow;
-  if (actorOf(ctx.user).level === 'tenant') throw forbidden(`deleting a ${kind} is a billable change, which tenant administrators may not make`);
+  if (actorOf(ctx.user).level === 'tenant')
+    throw forbidden(`deleting a ${kind} is a billable change, which tenant administrators may not make`);
   const blocked = blockers(row);
   if (blocked) throw badRequest('has_children', `${kind} ${row.name} still has ${blocked}: delete them first`);
   const before = ownedDetailView(ctx.store, kind, row);
   cascade(row);
-  for (const admin of ctx.store.users.rows().filter((u) => u.adminOf.reference === uuid)) ctx.store.users.delete(admin.id);
+  for (const admin of ctx.store.users.rows().filter((u) => u.adminOf.reference === uuid))
+    ctx.store.users.delete(admin.id);
   tableOf(ctx.store, kind).delete(uuid);
   recordEvent(ctx.store, kind, 'delete', uuid, before);
   return ok({ uuid });
 }
 
-export function ownedRowView(store: PlatformStore, kind: OwnedKind, row: OwnedRow, forms: AnswerForms): Record<string, unknown> {
+export function ownedRowView(
+  store: PlatformStore,
+  kind: OwnedKind,
+  row: OwnedRow,
+  forms: AnswerForms,
+): Record<string, unknown> {
   const markup = activeMarkup(row.markups, store.clock.isoNow());
   const view: Record<string, unknown> = {
-    uuid: row.uuid, name: row.name, billingId: row.billingId ?? '', owner: store.ownerView(row.owner.type, row.owner.uuid),
+    uuid: row.uuid,
+    name: row.name,
+    billingId: row.billingId ?? '',
+    owner: store.ownerView(row.owner.type, row.owner.uuid),
     ...(markup ? { markup: numberIn(forms, 'markup', markup.markup) } : {}),
   };
   if (kind === 'reseller' && (row as ResellerRow).status) view['status'] = (row as ResellerRow).status;
@@ -177,9 +228,17 @@ export function ownedRowView(store: PlatformStore, kind: OwnedKind, row: OwnedRo
 }
 
 /** The detail (Document 1 §2.4, §2.5); events carry it in its default forms. */
-export function ownedDetailView(store: PlatformStore, kind: OwnedKind, row: OwnedRow, forms: AnswerForms = DEFAULT_FORMS): Record<string, unknown> {
+export function ownedDetailView(
+  store: PlatformStore,
+  kind: OwnedKind,
+  row: OwnedRow,
+  forms: AnswerForms = DEFAULT_FORMS,
+): Record<string, unknown> {
   const view: Record<string, unknown> = {
-    uuid: row.uuid, name: row.name, billingId: row.billingId ?? '', owner: store.ownerView(row.owner.type, row.owner.uuid),
+    uuid: row.uuid,
+    name: row.name,
+    billingId: row.billingId ?? '',
+    owner: store.ownerView(row.owner.type, row.owner.uuid),
     markups: sortMarkups(row.markups).map((m) => ({ ...m, markup: numberIn(forms, 'markupEntry', m.markup) })),
   };
   if (kind === 'tenant') view['numberOfSubscriptions'] = store.subscriptions.countChildren(row.uuid);

@@ -36,14 +36,31 @@ const LICENSES = ['ucAlphaUsers', 'sipTrunkChannels'];
 
 export const registerProductRoutes: RouteModule = (router) => {
   const items = (ctx: RequestContext, groupUuid: string) =>
-    ok({ items: ctx.store.catalogItems.sorted({ kind: 'parent', key: groupUuid }, { field: 'id', dir: 'asc' }).map(({ groupUuid: _g, ...c }) => c) });
-  router.add({ method: 'GET', path: `${G}/products/items`, role: 'groups.instance.products.items.read', handler: (ctx) => items(ctx, visibleGroup(ctx).uuid) });
+    ok({
+      items: ctx.store.catalogItems
+        .sorted({ kind: 'parent', key: groupUuid }, { field: 'id', dir: 'asc' })
+        .map(({ groupUuid: _g, ...c }) => c),
+    });
   router.add({
-    method: 'GET', path: `${P}/public/products/items`, role: 'groups.instance.products.items.read',
+    method: 'GET',
+    path: `${G}/products/items`,
+    role: 'groups.instance.products.items.read',
+    handler: (ctx) => items(ctx, visibleGroup(ctx).uuid),
+  });
+  router.add({
+    method: 'GET',
+    path: `${P}/public/products/items`,
+    role: 'groups.instance.products.items.read',
     handler: (ctx) => items(ctx, groupFromParent(ctx, true)),
   });
   const list = (path: string, groupOf: (ctx: RequestContext) => string) =>
-    router.add({ method: 'GET', path, role: 'products.list', access: 'authenticated', handler: (ctx) => listProducts(ctx, groupOf(ctx)) });
+    router.add({
+      method: 'GET',
+      path,
+      role: 'products.list',
+      access: 'authenticated',
+      handler: (ctx) => listProducts(ctx, groupOf(ctx)),
+    });
   list(`${P}/public/products`, (ctx) => groupFromParent(ctx, isSystem(ctx)));
   list(`${G}/products`, (ctx) => visibleGroup(ctx).uuid);
   list(`${P}/distributors/:uuid/products`, (ctx) => {
@@ -55,14 +72,28 @@ export const registerProductRoutes: RouteModule = (router) => {
   list(`${P}/resellers/:uuid/products`, (ctx) => visibleOwned(ctx, 'reseller').groupUuid);
   list(`${P}/tenants/:uuid/products`, (ctx) => visibleOwned(ctx, 'tenant').groupUuid);
   router.add({
-    method: 'GET', path: `${P}/public/products/:product_id`, role: 'products.read', access: 'authenticated',
+    method: 'GET',
+    path: `${P}/public/products/:product_id`,
+    role: 'products.read',
+    access: 'authenticated',
     handler: (ctx) => {
       const p = productOf(ctx, groupFromParent(ctx, isSystem(ctx)));
-      return ok({ name: p.name, ...(p.description !== undefined ? { description: p.description } : {}), sku: p.sku, status: p.status, items: p.items.map((i) => ({ ...i })) });
+      return ok({
+        name: p.name,
+        ...(p.description !== undefined ? { description: p.description } : {}),
+        sku: p.sku,
+        status: p.status,
+        items: p.items.map((i) => ({ ...i })),
+      });
     },
   });
   router.add({ method: 'POST', path: `${G}/products`, role: 'groups.instance.product.create', handler: createProduct });
-  router.add({ method: 'PUT', path: `${G}/products/:product_id`, role: 'groups.instance.product.instance.update', handler: updateProduct });
+  router.add({
+    method: 'PUT',
+    path: `${G}/products/:product_id`,
+    role: 'groups.instance.product.instance.update',
+    handler: updateProduct,
+  });
 };
 
 /** The group of `parent` (required when `required`), else the caller's own group. */
@@ -92,19 +123,50 @@ function listProducts(ctx: RequestContext, groupUuid: string): ApiResponse {
   const q = readListQuery(ctx.query, { searchable: SEARCHABLE, defaultSort: 'name', filters: ['ebaled', 'detailed'] });
   const enabledOnly = queryFlag(ctx.query, 'ebaled');
   const detailed = queryFlag(ctx.query, 'detailed');
-  const page = listScope(ctx.store.products, { kind: 'parent', key: groupUuid }, q, 'token', SEARCHABLE, enabledOnly ? (p) => p.status === 'enabled' : undefined);
-  return ok(pageBody(page, 'products', (p) => ({
-    id: p.id, name: p.name, ...(p.description !== undefined ? { description: p.description } : {}), sku: p.sku, status: p.status,
-    ...(detailed ? { resources: p.items.map((i) => resourceOf(ctx.store, i)) } : {}),
-  }), ctx.forms));
+  const page = listScope(
+    ctx.store.products,
+    { kind: 'parent', key: groupUuid },
+    q,
+    'token',
+    SEARCHABLE,
+    enabledOnly ? (p) => p.status === 'enabled' : undefined,
+  );
+  return ok(
+    pageBody(
+      page,
+      'products',
+      (p) => ({
+        id: p.id,
+        name: p.name,
+        ...(p.description !== undefined ? { description: p.description } : {}),
+        sku: p.sku,
+        status: p.status,
+        ...(detailed ? { resources: p.items.map((i) => resourceOf(ctx.store, i)) } : {}),
+      }),
+      ctx.forms,
+    ),
+  );
 }
 
 function resourceOf(store: PlatformStore, i: Item): Record<string, unknown> {
   if (i.type === 'license') {
-    return { name: i.subType, quantity: i.quantity, service: i.subType === 'sipTrunkChannels' ? 'sip_trunk' : 'uc_alpha', sku: i.subType, type: 'license' };
+    return {
+      name: i.subType,
+      quantity: i.quantity,
+      service: i.subType === 'sipTrunkChannels' ? 'sip_trunk' : 'uc_alpha',
+      sku: i.subType,
+      type: 'license',
+    };
   }
   const et = i.id === undefined ? undefined : store.entitlementTypes.get(i.id);
-  return { name: et?.name ?? String(i.id), quantity: i.quantity, service: 'numbers', sku: et?.externalReference ?? `ET-${i.id}`, ...(et ? { description: et.description } : {}), type: 'entitlement' };
+  return {
+    name: et?.name ?? String(i.id),
+    quantity: i.quantity,
+    service: 'numbers',
+    sku: et?.externalReference ?? `ET-${i.id}`,
+    ...(et ? { description: et.description } : {}),
+    type: 'entitlement',
+  };
 }
 
 function assertProductAdmin(ctx: RequestContext): void {
@@ -120,14 +182,17 @@ function readItems(store: PlatformStore, raw: unknown): Item[] {
     if (typeof x !== 'object' || x === null) throw badRequest('bad_field', `${at} must be an object`);
     const o = x as Record<string, unknown>;
     const quantity = o['quantity'];
-    if (typeof quantity !== 'number' || !Number.isInteger(quantity) || quantity < 1) throw badRequest('bad_field', `${at}.quantity must be an integer ≥ 1`);
+    if (typeof quantity !== 'number' || !Number.isInteger(quantity) || quantity < 1)
+      throw badRequest('bad_field', `${at}.quantity must be an integer ≥ 1`);
     let item: Item;
     if (o['type'] === 'license') {
-      if (typeof o['subType'] !== 'string' || !LICENSES.includes(o['subType'])) throw badRequest('bad_field', `${at}.subType must be ${LICENSES.join(' or ')}`);
+      if (typeof o['subType'] !== 'string' || !LICENSES.includes(o['subType']))
+        throw badRequest('bad_field', `${at}.subType must be ${LICENSES.join(' or ')}`);
       item = { type: 'license', subType: o['subType'], quantity };
     } else if (o['type'] === 'entitlement') {
       const id = o['id'];
-      if (typeof id !== 'number' || !store.entitlementTypes.get(id)) throw badRequest('bad_field', `${at}.id must be an entitlement type id`);
+      if (typeof id !== 'number' || !store.entitlementTypes.get(id))
+        throw badRequest('bad_field', `${at}.id must be an entitlement type id`);
       item = { type: 'entitlement', id, quantity };
     } else throw badRequest('bad_field', `${at}.type must be license or entitlement`);
     const key = `${item.type}:${item.subType ?? item.id}`;
@@ -139,7 +204,8 @@ function readItems(store: PlatformStore, raw: unknown): Item[] {
 
 function readStatus(body: Record<string, unknown>): ProductRow['status'] | undefined {
   const s = optionalString(body, 'status');
-  if (s !== undefined && s !== 'enabled' && s !== 'disabled') throw badRequest('bad_field', 'status must be enabled or disabled');
+  if (s !== undefined && s !== 'enabled' && s !== 'disabled')
+    throw badRequest('bad_field', 'status must be enabled or disabled');
   return s;
 }
 
@@ -149,11 +215,17 @@ function createProduct(ctx: RequestContext): ApiResponse {
   assertProductAdmin(ctx);
   const name = requiredString(body, 'name');
   const sku = requiredString(body, 'sku');
-  if (store.products.findByName(sku, group.uuid).length > 0) throw badRequest('duplicate_sku', `a product with sku ${sku} already exists in this group`);
+  if (store.products.findByName(sku, group.uuid).length > 0)
+    throw badRequest('duplicate_sku', `a product with sku ${sku} already exists in this group`);
   const description = optionalString(body, 'description');
   const items = body['items'] === undefined || body['items'] === null ? [] : readItems(store, body['items']);
   const row = store.products.insert({
-    id: store.nextId('products'), groupUuid: group.uuid, name, sku, status: readStatus(body) ?? 'enabled', items,
+    id: store.nextId('products'),
+    groupUuid: group.uuid,
+    name,
+    sku,
+    status: readStatus(body) ?? 'enabled',
+    items,
     ...(description !== undefined ? { description } : {}),
   });
   return ok({ id: row.id });
@@ -168,7 +240,11 @@ function updateProduct(ctx: RequestContext): ApiResponse {
   if (sku !== undefined && sku !== row.sku) throw badRequest('sku_immutable', 'the sku of a product cannot be changed');
   const name = optionalString(body, 'name');
   const status = readStatus(body);
-  const next: ProductRow = { ...row, ...(name !== undefined ? { name } : {}), ...(status !== undefined ? { status } : {}) };
+  const next: ProductRow = {
+    ...row,
+    ...(name !== undefined ? { name } : {}),
+    ...(status !== undefined ? { status } : {}),
+  };
   if (body['description'] === null) delete next.description;
   else {
     const d = optionalString(body, 'description');

@@ -7,7 +7,10 @@ import type { AnswerForms } from '../variants.js';
 
 export const registerProfileRoutes: RouteModule = (router) => {
   router.add({
-    method: 'GET', path: '/api/v01/system/users/local', role: 'system.users.local.read', access: 'authenticated',
+    method: 'GET',
+    path: '/api/v01/system/users/local',
+    role: 'system.users.local.read',
+    access: 'authenticated',
     handler: (ctx) => ok(profileView(ctx.store, router, ctx.user as UserRow, ctx.forms)),
   });
 };
@@ -18,27 +21,52 @@ export const registerProfileRoutes: RouteModule = (router) => {
  * string or an integer, `registered_on` as a timestamp or an integer (epoch seconds), and
  * `profile.id` as an integer or a string.
  */
-export function profileView(store: PlatformStore, router: Router, user: UserRow, forms: AnswerForms): Record<string, unknown> {
+export function profileView(
+  store: PlatformStore,
+  router: Router,
+  user: UserRow,
+  forms: AnswerForms,
+): Record<string, unknown> {
   const digits = (user.mobile ?? '').replace(/\D/g, '');
-  const mobile = forms.form('mobilenumberType') === 'integer' && digits !== '' ? Number(digits) : user.mobile ?? '';
-  const registeredOn = forms.form('registeredOn') === 'integer' ? Math.floor(Date.parse(`${user.registeredOn}Z`) / 1000) : user.registeredOn;
+  const mobile = forms.form('mobilenumberType') === 'integer' && digits !== '' ? Number(digits) : (user.mobile ?? '');
+  const registeredOn =
+    forms.form('registeredOn') === 'integer'
+      ? Math.floor(Date.parse(`${user.registeredOn}Z`) / 1000)
+      : user.registeredOn;
   return {
-    id: user.id, username: user.username, email: user.email ?? '',
+    id: user.id,
+    username: user.username,
+    email: user.email ?? '',
     ...spelled(forms.form('firstname'), 'firstname', 'first_name', user.firstName ?? ''),
     ...spelled(forms.form('lastname'), 'lastname', 'last_name', user.lastName ?? ''),
     ...spelled(forms.form('mobilenumber'), 'mobilenumber', 'mobile_number', mobile),
-    language: user.language, timezone: user.timezone,
+    language: user.language,
+    timezone: user.timezone,
     admin_of: [adminOfView(store, user)],
     profile: {
       id: forms.form('profileId') === 'string' ? String(user.profileId) : user.profileId,
-      name: user.profileName, created_on: user.registeredOn, updated_on: user.registeredOn,
-      api_rules: profileRules(user, router, user.registeredOn), home: '/', available: true, accesses: [],
+      name: user.profileName,
+      created_on: user.registeredOn,
+      updated_on: user.registeredOn,
+      api_rules: profileRules(user, router, user.registeredOn),
+      home: '/',
+      available: true,
+      accesses: [],
     },
-    profile_id: user.profileId, entity: user.adminOf.level, groups: [], is_system: user.adminOf.level === 'system',
-    local_user: true, modules: ['draas'], properties: { draas_instance: store.instance }, roles: [],
-    registered_on: registeredOn, support_reset_password: true, token: user.m2mToken ?? null,
+    profile_id: user.profileId,
+    entity: user.adminOf.level,
+    groups: [],
+    is_system: user.adminOf.level === 'system',
+    local_user: true,
+    modules: ['draas'],
+    properties: { draas_instance: store.instance },
+    roles: [],
+    registered_on: registeredOn,
+    support_reset_password: true,
+    token: user.m2mToken ?? null,
     trusted_locs: user.trustedLocs.map((t) => ({ user_agent: t.userAgent, ip: t.ip, created_on: t.createdOn })),
-    ui_data: null, ui_profile: 'default',
+    ui_data: null,
+    ui_profile: 'default',
   };
 }
 
@@ -52,7 +80,8 @@ function adminOfView(store: PlatformStore, user: UserRow): Record<string, unknow
   const { level, reference } = user.adminOf;
   const node = reference ? store.node(reference) : undefined;
   const view: Record<string, unknown> = { level, reference };
-  if (node?.type === 'reseller' || node?.type === 'tenant') view['owner'] = store.ownerView(node.row.owner.type, node.row.owner.uuid);
+  if (node?.type === 'reseller' || node?.type === 'tenant')
+    view['owner'] = store.ownerView(node.row.owner.type, node.row.owner.uuid);
   if (node?.type === 'distributor') view['owner'] = store.ownerView('group', node.row.groupUuid);
   if (node) view['name'] = node.row.name;
   return view;

@@ -38,36 +38,75 @@ type Licenses = Record<string, License>;
 
 export const registerReportRoutes: RouteModule = (router) => {
   router.add({
-    method: 'GET', path: `${G}/licenses`, role: 'groups.instance.licenses.list',
+    method: 'GET',
+    path: `${G}/licenses`,
+    role: 'groups.instance.licenses.list',
     handler: (ctx) => {
       const group = visibleGroup(ctx);
       const subs = ctx.store.subscriptions.descendants(group.uuid);
-      return ok({ licenses: licensesOf(ctx.store, subs), ...(queryFlag(ctx.query, 'detailed') ? { group: groupDetail(ctx.store, group.uuid) } : {}) });
+      return ok({
+        licenses: licensesOf(ctx.store, subs),
+        ...(queryFlag(ctx.query, 'detailed') ? { group: groupDetail(ctx.store, group.uuid) } : {}),
+      });
     },
   });
-  router.add({ method: 'GET', path: `${G}/sdrs/phone_usage`, role: 'groups.instance.sdrs.phone_usage', handler: (ctx) => ok({ phoneUsages: phoneUsage(ctx) }) });
-  router.add({ method: 'GET', path: `${G}/sdrs/product_usage`, role: 'groups.instance.sdrs.product_usage', handler: (ctx) => ok({ productUsages: productUsage(ctx) }) });
   router.add({
-    method: 'POST', path: `${G}/downloads/report`, role: 'groups.instance.downloads.report',
+    method: 'GET',
+    path: `${G}/sdrs/phone_usage`,
+    role: 'groups.instance.sdrs.phone_usage',
+    handler: (ctx) => ok({ phoneUsages: phoneUsage(ctx) }),
+  });
+  router.add({
+    method: 'GET',
+    path: `${G}/sdrs/product_usage`,
+    role: 'groups.instance.sdrs.product_usage',
+    handler: (ctx) => ok({ productUsages: productUsage(ctx) }),
+  });
+  router.add({
+    method: 'POST',
+    path: `${G}/downloads/report`,
+    role: 'groups.instance.downloads.report',
     handler: (ctx) => {
       const group = visibleGroup(ctx);
       const rows = subscriptionsWithNames(ctx.store, group.uuid).map(({ sub, tenant }) => {
         const l = licensesOf(ctx.store, [sub]);
-        return [`${tenant.name}/${sub.name}`, ...LICENSE_KEYS.map((k) => String(l[k]?.assigned ?? 0)), String(l['ucAlphaUsers']?.assigned ?? 0), String(l['ucAlphaUsers']?.inUse ?? 0)];
+        return [
+          `${tenant.name}/${sub.name}`,
+          ...LICENSE_KEYS.map((k) => String(l[k]?.assigned ?? 0)),
+          String(l['ucAlphaUsers']?.assigned ?? 0),
+          String(l['ucAlphaUsers']?.inUse ?? 0),
+        ];
       });
-      const header = ['name', ...LICENSE_KEYS.map((k) => `${k}_assigned`), 'ucAlphaUsers_assigned', 'ucAlphaUsers_used'];
+      const header = [
+        'name',
+        ...LICENSE_KEYS.map((k) => `${k}_assigned`),
+        'ucAlphaUsers_assigned',
+        'ucAlphaUsers_used',
+      ];
       return download(ctx, `licenses_group_${group.uuid}`, [header, ...rows]);
     },
   });
   router.add({
-    method: 'POST', path: `${G}/downloads/entitlements`, role: 'groups.instance.downloads.entitlements',
+    method: 'POST',
+    path: `${G}/downloads/entitlements`,
+    role: 'groups.instance.downloads.entitlements',
     handler: (ctx) => {
       const group = visibleGroup(ctx);
-      const rows: string[][] = [['tenant', 'subscription', 'name', 'countryCode', 'numberType', 'entitlement', 'assigned']];
+      const rows: string[][] = [
+        ['tenant', 'subscription', 'name', 'countryCode', 'numberType', 'entitlement', 'assigned'],
+      ];
       for (const { sub, tenant } of subscriptionsWithNames(ctx.store, group.uuid)) {
         for (const e of ctx.store.entitlements.children(String(sub.id))) {
           const t = ctx.store.entitlementTypes.get(e.licenseModelId);
-          rows.push([tenant.name, sub.name, t?.name ?? '', t?.countryCode ?? '', t?.numberType ?? '', String(e.entitlement), String(assignedCount(ctx.store, e))]);
+          rows.push([
+            tenant.name,
+            sub.name,
+            t?.name ?? '',
+            t?.countryCode ?? '',
+            t?.numberType ?? '',
+            String(e.entitlement),
+            String(assignedCount(ctx.store, e)),
+          ]);
         }
       }
       return download(ctx, `entitlements_group_${group.uuid}`, rows);
@@ -98,47 +137,88 @@ function licensesOf(store: PlatformStore, subs: SubscriptionRow[]): Licenses {
   }
   return {
     ucAlphaUsers: {
-      assigned: users, name: 'ucAlphaUsers', description: 'uc_alpha users that may get a number', service: 'uc_alpha',
-      inUse: inUseUsers + inUseResources, inUseUcAlphaResourceAccount: inUseResources, inUseUcAlphaUsers: inUseUsers,
+      assigned: users,
+      name: 'ucAlphaUsers',
+      description: 'uc_alpha users that may get a number',
+      service: 'uc_alpha',
+      inUse: inUseUsers + inUseResources,
+      inUseUcAlphaResourceAccount: inUseResources,
+      inUseUcAlphaUsers: inUseUsers,
     },
-    sipTrunkChannelNational: { assigned: channels, name: 'sipTrunkChannelNational', description: 'SIP trunk channels', service: 'sip_trunk' },
-    sipTrunkChannelInternational: { assigned: 0, name: 'sipTrunkChannelInternational', description: 'International SIP trunk channels', service: 'sip_trunk' },
+    sipTrunkChannelNational: {
+      assigned: channels,
+      name: 'sipTrunkChannelNational',
+      description: 'SIP trunk channels',
+      service: 'sip_trunk',
+    },
+    sipTrunkChannelInternational: {
+      assigned: 0,
+      name: 'sipTrunkChannelInternational',
+      description: 'International SIP trunk channels',
+      service: 'sip_trunk',
+    },
   };
 }
 
 function tenantDetail(store: PlatformStore, t: TenantRow): Record<string, unknown> {
   const subs = store.subscriptions.children(t.uuid).sort((a, b) => a.id - b.id);
   return {
-    uuid: t.uuid, name: t.name, licenses: licensesOf(store, subs),
+    uuid: t.uuid,
+    name: t.name,
+    licenses: licensesOf(store, subs),
     subscriptions: subs.map((s) => ({ id: s.id, name: s.name, licenses: licensesOf(store, [s]) })),
   };
 }
 
 function tenantsOwnedBy(store: PlatformStore, uuid: string): Record<string, unknown>[] {
-  return store.tenants.children(uuid).sort((a, b) => a.name.localeCompare(b.name)).map((t) => tenantDetail(store, t));
+  return store.tenants
+    .children(uuid)
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .map((t) => tenantDetail(store, t));
 }
 
 function resellerDetail(store: PlatformStore, uuid: string, name: string): Record<string, unknown> {
-  return { uuid, name, licenses: licensesOf(store, store.subscriptions.descendants(uuid)), tenants: tenantsOwnedBy(store, uuid) };
-}
-
-function resellersOwnedBy(store: PlatformStore, uuid: string): Record<string, unknown>[] {
-  return store.resellers.children(uuid).sort((a, b) => a.name.localeCompare(b.name)).map((r) => resellerDetail(store, r.uuid, r.name));
-}
-
-function groupDetail(store: PlatformStore, groupUuid: string): Record<string, unknown> {
-  const distributors = store.distributors.children(groupUuid).sort((a, b) => a.name.localeCompare(b.name)).map((d) => ({
-    uuid: d.uuid, name: d.name, licenses: licensesOf(store, store.subscriptions.descendants(d.uuid)),
-    resellers: resellersOwnedBy(store, d.uuid), tenants: tenantsOwnedBy(store, d.uuid),
-  }));
   return {
-    licenses: licensesOf(store, store.subscriptions.descendants(groupUuid)), distributors,
-    resellers: resellersOwnedBy(store, groupUuid), tenants: tenantsOwnedBy(store, groupUuid),
+    uuid,
+    name,
+    licenses: licensesOf(store, store.subscriptions.descendants(uuid)),
+    tenants: tenantsOwnedBy(store, uuid),
   };
 }
 
-function subscriptionsWithNames(store: PlatformStore, groupUuid: string): { sub: SubscriptionRow; tenant: TenantRow }[] {
-  return store.subscriptions.descendants(groupUuid).sort((a, b) => a.id - b.id)
+function resellersOwnedBy(store: PlatformStore, uuid: string): Record<string, unknown>[] {
+  return store.resellers
+    .children(uuid)
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .map((r) => resellerDetail(store, r.uuid, r.name));
+}
+
+function groupDetail(store: PlatformStore, groupUuid: string): Record<string, unknown> {
+  const distributors = store.distributors
+    .children(groupUuid)
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .map((d) => ({
+      uuid: d.uuid,
+      name: d.name,
+      licenses: licensesOf(store, store.subscriptions.descendants(d.uuid)),
+      resellers: resellersOwnedBy(store, d.uuid),
+      tenants: tenantsOwnedBy(store, d.uuid),
+    }));
+  return {
+    licenses: licensesOf(store, store.subscriptions.descendants(groupUuid)),
+    distributors,
+    resellers: resellersOwnedBy(store, groupUuid),
+    tenants: tenantsOwnedBy(store, groupUuid),
+  };
+}
+
+function subscriptionsWithNames(
+  store: PlatformStore,
+  groupUuid: string,
+): { sub: SubscriptionRow; tenant: TenantRow }[] {
+  return store.subscriptions
+    .descendants(groupUuid)
+    .sort((a, b) => a.id - b.id)
     .flatMap((sub) => {
       const tenant = store.tenants.get(sub.tenantUuid);
       return tenant ? [{ sub, tenant }] : [];
@@ -162,9 +242,15 @@ function phoneUsage(ctx: RequestContext): Record<string, unknown>[] {
   const group = visibleGroup(ctx);
   return subscriptionsWithNames(ctx.store, group.uuid).flatMap(({ sub, tenant }) => {
     const names = orgNames(ctx.store, sub, tenant);
-    return ctx.store.numbers.children(String(sub.id)).filter((n) => n.assignedTo?.type === 'uc_alpha')
+    return ctx.store.numbers
+      .children(String(sub.id))
+      .filter((n) => n.assignedTo?.type === 'uc_alpha')
       .sort((a, b) => (a.fullNumber < b.fullNumber ? -1 : 1))
-      .map((n) => ({ ...names, phoneNumber: n.fullNumber, username: n.assignedTo?.ref ?? String(n.assignedTo?.to ?? '') }));
+      .map((n) => ({
+        ...names,
+        phoneNumber: n.fullNumber,
+        username: n.assignedTo?.ref ?? String(n.assignedTo?.to ?? ''),
+      }));
   });
 }
 
@@ -186,7 +272,8 @@ function csvLine(cells: string[]): string {
 
 function download(ctx: RequestContext, base: string, rows: string[][]): ApiResponse {
   const format = requiredString(ctx.body, 'format');
-  if (format === 'xlsx') throw badRequest('unsupported_format', 'the simulator does not write xlsx files: ask for csv or json');
+  if (format === 'xlsx')
+    throw badRequest('unsupported_format', 'the simulator does not write xlsx files: ask for csv or json');
   if (format !== 'csv' && format !== 'json') throw badRequest('bad_field', 'format must be csv, json or xlsx');
   const stamp = ctx.store.clock.isoNow().replace(/[-:T]/g, '');
   const fileName = optionalString(ctx.body, 'filename') ?? `${base}_${stamp}.${format}`;
@@ -197,7 +284,11 @@ function download(ctx: RequestContext, base: string, rows: string[][]): ApiRespo
     return ok({ fileBody: Buffer.from(JSON.stringify(objects)).toString('base64'), fileName });
   }
   return {
-    status: 200, text: csv,
-    headers: { 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${fileName.replace(/"/g, '')}"` },
+    status: 200,
+    text: csv,
+    headers: {
+      'content-type': 'text/csv; charset=utf-8',
+      'content-disposition': `attachment; filename="${fileName.replace(/"/g, '')}"`,
+    },
   };
 }

@@ -11,37 +11,70 @@ import { createOwned, deleteOwned, listOwned, ownedDetailView, updateOwned, visi
 import { assertMayBill } from '../visibility.js';
 
 export const registerResellerRoutes: RouteModule = (router) => {
-  router.add({ method: 'GET', path: `${P}/resellers`, role: 'resellers.list', handler: (ctx) => listOwned(ctx, 'reseller') });
   router.add({
-    method: 'GET', path: `${P}/resellers/:uuid`, role: 'resellers.instance.read',
+    method: 'GET',
+    path: `${P}/resellers`,
+    role: 'resellers.list',
+    handler: (ctx) => listOwned(ctx, 'reseller'),
+  });
+  router.add({
+    method: 'GET',
+    path: `${P}/resellers/:uuid`,
+    role: 'resellers.instance.read',
     handler: (ctx) => ok(ownedDetailView(ctx.store, 'reseller', visibleOwned(ctx, 'reseller'), ctx.forms)),
   });
-  router.add({ method: 'POST', path: `${P}/resellers`, role: 'resellers.create', billable: true, handler: (ctx) => createOwned(ctx, 'reseller') });
-  router.add({ method: 'PUT', path: `${P}/resellers/:uuid`, role: 'resellers.instance.update', handler: (ctx) => updateOwned(ctx, 'reseller') });
   router.add({
-    method: 'DELETE', path: `${P}/resellers/:uuid`, role: 'resellers.instance.delete', billable: true,
-    handler: (ctx) => deleteOwned(ctx, 'reseller', (row) => {
-      const tenants = ctx.store.tenants.countDescendants(row.uuid);
-      const resellers = ctx.store.resellers.countChildren(row.uuid);
-      if (tenants > 0) return `${tenants} tenant(s)`;
-      if (resellers > 0) return `${resellers} reseller(s)`;
-      return undefined;
-    }, () => {}),
+    method: 'POST',
+    path: `${P}/resellers`,
+    role: 'resellers.create',
+    billable: true,
+    handler: (ctx) => createOwned(ctx, 'reseller'),
   });
   router.add({
-    method: 'PUT', path: `${P}/resellers/:uuid/suspension_profile`, role: 'resellers.instance.suspension_profile.update', billable: true,
+    method: 'PUT',
+    path: `${P}/resellers/:uuid`,
+    role: 'resellers.instance.update',
+    handler: (ctx) => updateOwned(ctx, 'reseller'),
+  });
+  router.add({
+    method: 'DELETE',
+    path: `${P}/resellers/:uuid`,
+    role: 'resellers.instance.delete',
+    billable: true,
+    handler: (ctx) =>
+      deleteOwned(
+        ctx,
+        'reseller',
+        (row) => {
+          const tenants = ctx.store.tenants.countDescendants(row.uuid);
+          const resellers = ctx.store.resellers.countChildren(row.uuid);
+          if (tenants > 0) return `${tenants} tenant(s)`;
+          if (resellers > 0) return `${resellers} reseller(s)`;
+          return undefined;
+        },
+        () => {},
+      ),
+  });
+  router.add({
+    method: 'PUT',
+    path: `${P}/resellers/:uuid/suspension_profile`,
+    role: 'resellers.instance.suspension_profile.update',
+    billable: true,
     handler: (ctx) => {
       const reseller = visibleOwned(ctx, 'reseller');
       assertMayBill(ctx, 'suspending a reseller');
-      if (!('suspensionProfileId' in ctx.body)) throw badRequest('missing_field', 'suspensionProfileId (integer or null) is required');
+      if (!('suspensionProfileId' in ctx.body))
+        throw badRequest('missing_field', 'suspensionProfileId (integer or null) is required');
       const id = ctx.body['suspensionProfileId'];
       const changes: Partial<ResellerRow> = {};
       if (id === null) {
         changes.suspensionProfileId = null;
         changes.status = undefined;
       } else {
-        if (typeof id !== 'number' || !Number.isInteger(id)) throw badRequest('bad_field', 'suspensionProfileId must be an integer or null');
-        if (!ctx.store.suspensionProfiles.has(id)) throw badRequest('unknown_suspension_profile', `suspension profile ${id} does not exist`);
+        if (typeof id !== 'number' || !Number.isInteger(id))
+          throw badRequest('bad_field', 'suspensionProfileId must be an integer or null');
+        if (!ctx.store.suspensionProfiles.has(id))
+          throw badRequest('unknown_suspension_profile', `suspension profile ${id} does not exist`);
         changes.suspensionProfileId = id;
         changes.status = 'suspended';
       }

@@ -21,13 +21,24 @@ interface ResetTokenRow {
 }
 
 export const registerResetPasswordRoutes: RouteModule = (router, store) => {
-  const resets = store.table<ResetTokenRow>({ name: 'resetTokens', key: (r) => r.token, parent: (r) => String(r.userId) });
+  const resets = store.table<ResetTokenRow>({
+    name: 'resetTokens',
+    key: (r) => r.token,
+    parent: (r) => String(r.userId),
+  });
   router.add({
-    method: 'POST', path: '/api/v01/auth/reset_password', role: 'auth.reset_password', access: 'public',
+    method: 'POST',
+    path: '/api/v01/auth/reset_password',
+    role: 'auth.reset_password',
+    access: 'public',
     handler: (ctx) => {
       const name = typeof ctx.body['username'] === 'string' ? ctx.body['username'] : undefined;
       const email = typeof ctx.body['email'] === 'string' ? ctx.body['email'].toLowerCase() : undefined;
-      const user = name ? ctx.store.users.findByName(name)[0] : email ? ctx.store.users.findBy('email', email)[0] : undefined;
+      const user = name
+        ? ctx.store.users.findByName(name)[0]
+        : email
+          ? ctx.store.users.findBy('email', email)[0]
+          : undefined;
       const now = ctx.store.clock.now();
       if (!user?.email) return { status: 200 };
       if (resets.children(String(user.id)).some((r) => now - r.sentAt < RESET_MAIL_INTERVAL_MS)) return { status: 200 };
@@ -37,19 +48,26 @@ export const registerResetPasswordRoutes: RouteModule = (router, store) => {
       const proxy = typeof ctx.body['proxy'] === 'string' ? ctx.body['proxy'] : 'https://portal.example.net';
       const link = `${proxy}/reset-password?token=${token}`;
       sendMail(ctx.store, {
-        to: user.email, template: `mails.reset_password${uiId}.${user.language}`, subject: 'Reset your password',
-        body: `Follow ${link} within 20 minutes to choose a new password.`, data: { token, link, username: user.username },
+        to: user.email,
+        template: `mails.reset_password${uiId}.${user.language}`,
+        subject: 'Reset your password',
+        body: `Follow ${link} within 20 minutes to choose a new password.`,
+        data: { token, link, username: user.username },
       });
       return { status: 200 };
     },
   });
   router.add({
-    method: 'POST', path: '/api/v01/auth/reset_password/confirm', role: 'auth.reset_password', access: 'public',
+    method: 'POST',
+    path: '/api/v01/auth/reset_password/confirm',
+    role: 'auth.reset_password',
+    access: 'public',
     handler: (ctx) => {
       const token = typeof ctx.body['token'] === 'string' ? ctx.body['token'] : '';
       const password = typeof ctx.body['password'] === 'string' ? ctx.body['password'] : '';
       const reset = resets.get(token);
-      if (!reset || reset.expiresAt <= ctx.store.clock.now()) throw badRequest('bad_reset_token', 'the reset link is unknown or expired: ask for a new one');
+      if (!reset || reset.expiresAt <= ctx.store.clock.now())
+        throw badRequest('bad_reset_token', 'the reset link is unknown or expired: ask for a new one');
       if (password.length < 4) throw badRequest('weak_password', 'password must have at least 4 characters');
       ctx.store.users.update(reset.userId, { password, forceReset: false });
       for (const r of resets.children(String(reset.userId))) resets.delete(r.token);

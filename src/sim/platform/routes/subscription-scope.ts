@@ -61,7 +61,8 @@ export function optionalBool(body: Record<string, unknown>, key: string): boolea
 export function optionalStringArray(body: Record<string, unknown>, key: string): string[] | undefined {
   const v = body[key];
   if (v === undefined || v === null) return undefined;
-  if (!Array.isArray(v) || !v.every((x) => typeof x === 'string')) throw badRequest('bad_field', `${key} must be an array of strings`);
+  if (!Array.isArray(v) || !v.every((x) => typeof x === 'string'))
+    throw badRequest('bad_field', `${key} must be an array of strings`);
   return v as string[];
 }
 
@@ -79,7 +80,8 @@ export function objectQuery(query: URLSearchParams, name: string): Record<string
     if (Array.isArray(parsed)) {
       for (const c of parsed as { field?: unknown; key?: unknown; value?: unknown }[]) {
         const field = c?.field ?? c?.key;
-        if (typeof field !== 'string') throw badRequest('bad_query', `each ${name} condition needs a field and a value`);
+        if (typeof field !== 'string')
+          throw badRequest('bad_query', `each ${name} condition needs a field and a value`);
         out[field] = c.value;
       }
     } else if (typeof parsed === 'object' && parsed !== null) Object.assign(out, parsed);

@@ -8,14 +8,24 @@ import { subscriptionTables } from '../store/subscription-tables.js';
 import type { Region, SubscriptionRow } from '../store/types.js';
 
 export function subscriptionView(store: PlatformStore, sub: SubscriptionRow): Record<string, unknown> {
-  const view: Record<string, unknown> = { id: sub.id, name: sub.name, billingId: sub.billingId, licenses: { ...sub.licenses }, uc: sub.uc };
+  const view: Record<string, unknown> = {
+    id: sub.id,
+    name: sub.name,
+    billingId: sub.billingId,
+    licenses: { ...sub.licenses },
+    uc: sub.uc,
+  };
   const sp = sub.suspensionProfileId === null ? undefined : store.suspensionProfiles.get(sub.suspensionProfileId);
   if (sp) view['suspensionProfileId'] = sp.barringProfileId;
   return view;
 }
 
 /** Detail view; `detailed` adds `isDeletable` and `assignedEntities`. */
-export function subscriptionDetailView(store: PlatformStore, sub: SubscriptionRow, detailed: boolean): Record<string, unknown> {
+export function subscriptionDetailView(
+  store: PlatformStore,
+  sub: SubscriptionRow,
+  detailed: boolean,
+): Record<string, unknown> {
   const numbers = store.numbers.children(String(sub.id));
   const users = new Set<number>();
   let free = 0;
@@ -33,11 +43,19 @@ export function subscriptionDetailView(store: PlatformStore, sub: SubscriptionRo
     }
   }
   const phoneNumbers: Record<string, number> = { total: numbers.length };
-  for (const [k, v] of [['free', free], ['linkedToUsers', toUsers], ['linkedToTrunkgroups', toTrunks], ['linkedToCarrierConnect', toCarrier]] as const) {
+  for (const [k, v] of [
+    ['free', free],
+    ['linkedToUsers', toUsers],
+    ['linkedToTrunkgroups', toTrunks],
+    ['linkedToCarrierConnect', toCarrier],
+  ] as const) {
     if (v > 0) phoneNumbers[k] = v;
   }
   const view: Record<string, unknown> = {
-    ...subscriptionView(store, sub), numberOfUsers: users.size, numberOfTrunkgroups: sub.trunkGroups.length, phoneNumbers,
+    ...subscriptionView(store, sub),
+    numberOfUsers: users.size,
+    numberOfTrunkgroups: sub.trunkGroups.length,
+    phoneNumbers,
   };
   if (detailed) {
     const blocking = assignedEntities(store, sub);
@@ -56,7 +74,8 @@ export function subscriptionDetailView(store: PlatformStore, sub: SubscriptionRo
 export function assignedEntities(store: PlatformStore, sub: SubscriptionRow): string[] {
   const out: string[] = [];
   const numbers = store.numbers.children(String(sub.id));
-  if (numbers.some((n) => n.assignedTo?.type === 'uc_alpha' && n.assignedTo.subType !== 'carrier_connect')) out.push('MS Users');
+  if (numbers.some((n) => n.assignedTo?.type === 'uc_alpha' && n.assignedTo.subType !== 'carrier_connect'))
+    out.push('MS Users');
   if (sub.trunkGroups.length > 0) out.push('Trunkgroups');
   if (numbers.length > 0) out.push('Phone numbers');
   if (subscriptionTables(store).templates.countChildren(String(sub.id)) > 0) out.push('Templates');
@@ -77,7 +96,12 @@ export function subscriptionRegions(store: PlatformStore, sub: SubscriptionRow, 
     if (out.has(key)) continue;
     const known = groupRegions.find((r) => r.isoCode === pc.country.isoCode && r.name === pc.region.name);
     const now = store.clock.isoNow();
-    out.set(key, known ? { ...known } : { id: pc.region.id, isoCode: pc.country.isoCode, name: pc.region.name, createdOn: now, updatedOn: now });
+    out.set(
+      key,
+      known
+        ? { ...known }
+        : { id: pc.region.id, isoCode: pc.country.isoCode, name: pc.region.name, createdOn: now, updatedOn: now },
+    );
   }
   return [...out.values()].sort((a, b) => a.id - b.id || a.name.localeCompare(b.name));
 }

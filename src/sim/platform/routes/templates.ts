@@ -15,7 +15,13 @@ import { noContent, ok, T, type ApiResponse, type RequestContext, type RouteModu
 import { subscriptionTables, type TemplateRow } from '../store/subscription-tables.js';
 import { optionalString, requiredString } from '../validate.js';
 import type { AnswerForms } from '../variants.js';
-import { intParam, optionalBool, optionalStringArray, visibleSubscription, type SubscriptionScope } from './subscription-scope.js';
+import {
+  intParam,
+  optionalBool,
+  optionalStringArray,
+  visibleSubscription,
+  type SubscriptionScope,
+} from './subscription-scope.js';
 
 const M = `${T}/uc_alpha/templates`;
 const ROLE = 'tenants.instance.subscriptions.instance.uc_alpha.templates';
@@ -23,17 +29,31 @@ const SEARCHABLE = ['sku', 'name', 'description'] as const;
 
 export const registerTemplateRoutes: RouteModule = (router) => {
   router.add({
-    method: 'GET', path: M, role: `${ROLE}.list`,
+    method: 'GET',
+    path: M,
+    role: `${ROLE}.list`,
     handler: (ctx) => {
       const scope = visibleSubscription(ctx);
       const search = ctx.query.get('search') ?? undefined;
-      const all = [defaultTemplate(scope), ...subscriptionTables(ctx.store).templates.sorted({ kind: 'parent', key: String(scope.sub.id) }, { field: 'id', dir: 'asc' })];
+      const all = [
+        defaultTemplate(scope),
+        ...subscriptionTables(ctx.store).templates.sorted(
+          { kind: 'parent', key: String(scope.sub.id) },
+          { field: 'id', dir: 'asc' },
+        ),
+      ];
       const id = (t: TemplateRow) => templateId(t.id, ctx.forms);
-      return ok({ templates: all.filter((t) => matchesSearch(t, search, SEARCHABLE)).map((t) => ({ id: id(t), sku: t.sku, name: t.name, description: t.description })) });
+      return ok({
+        templates: all
+          .filter((t) => matchesSearch(t, search, SEARCHABLE))
+          .map((t) => ({ id: id(t), sku: t.sku, name: t.name, description: t.description })),
+      });
     },
   });
   router.add({
-    method: 'GET', path: `${M}/:template_id`, role: `${ROLE}.get`,
+    method: 'GET',
+    path: `${M}/:template_id`,
+    role: `${ROLE}.get`,
     handler: (ctx) => {
       const scope = visibleSubscription(ctx);
       const id = intParam(ctx, 'template_id');
@@ -43,7 +63,9 @@ export const registerTemplateRoutes: RouteModule = (router) => {
   router.add({ method: 'POST', path: M, role: `${ROLE}.create`, handler: createTemplate });
   router.add({ method: 'PUT', path: `${M}/:template_id`, role: `${ROLE}.update`, handler: updateTemplate });
   router.add({
-    method: 'DELETE', path: `${M}/:template_id`, role: `${ROLE}.delete`,
+    method: 'DELETE',
+    path: `${M}/:template_id`,
+    role: `${ROLE}.delete`,
     handler: (ctx) => {
       const { sub } = visibleSubscription(ctx);
       const id = intParam(ctx, 'template_id');
@@ -57,20 +79,36 @@ export const registerTemplateRoutes: RouteModule = (router) => {
 
 function defaultTemplate(scope: SubscriptionScope): TemplateRow {
   return {
-    id: 0, subscriptionId: scope.sub.id, sku: 'default', name: 'Default', description: 'Default user template',
-    location: scope.group?.regions[0]?.isoCode ?? 'BE', voiceEnabled: true, vrp: 'Global', groups: [], licenses: [], customerLicenses: [],
+    id: 0,
+    subscriptionId: scope.sub.id,
+    sku: 'default',
+    name: 'Default',
+    description: 'Default user template',
+    location: scope.group?.regions[0]?.isoCode ?? 'BE',
+    voiceEnabled: true,
+    vrp: 'Global',
+    groups: [],
+    licenses: [],
+    customerLicenses: [],
   };
 }
 
 function templateOf(ctx: RequestContext, scope: SubscriptionScope, id: number): TemplateRow {
   const row = subscriptionTables(ctx.store).templates.get(id);
-  if (!row || row.subscriptionId !== scope.sub.id) throw notFound(`template ${id} of subscription ${scope.sub.id} not found`);
+  if (!row || row.subscriptionId !== scope.sub.id)
+    throw notFound(`template ${id} of subscription ${scope.sub.id} not found`);
   return row;
 }
 
 function templateView(t: TemplateRow, forms: AnswerForms): Record<string, unknown> {
   const { subscriptionId: _s, ...rest } = t;
-  return { ...rest, id: templateId(t.id, forms), groups: [...t.groups], licenses: [...t.licenses], customerLicenses: [...t.customerLicenses] };
+  return {
+    ...rest,
+    id: templateId(t.id, forms),
+    groups: [...t.groups],
+    licenses: [...t.licenses],
+    customerLicenses: [...t.customerLicenses],
+  };
 }
 
 /** Document 2 §2.10: a template id is a string or an integer. */
@@ -80,7 +118,8 @@ function templateId(id: number, forms: AnswerForms): number | string {
 
 function readLocation(body: Record<string, unknown>, required: boolean): string | undefined {
   const v = required ? requiredString(body, 'location') : optionalString(body, 'location');
-  if (v !== undefined && !/^[A-Z]{2}$/.test(v)) throw badRequest('bad_field', 'location must be an ISO 3166 alpha-2 country code such as BE');
+  if (v !== undefined && !/^[A-Z]{2}$/.test(v))
+    throw badRequest('bad_field', 'location must be an ISO 3166 alpha-2 country code such as BE');
   return v;
 }
 
@@ -89,9 +128,16 @@ function createTemplate(ctx: RequestContext): ApiResponse {
   const { sub } = visibleSubscription(ctx);
   const sku = requiredString(body, 'sku');
   const row: TemplateRow = {
-    id: 0, subscriptionId: sub.id, sku, name: requiredString(body, 'name'), description: requiredString(body, 'description'),
-    location: readLocation(body, true) as string, vrp: requiredString(body, 'vrp'), voiceEnabled: optionalBool(body, 'voiceEnabled') ?? true,
-    groups: optionalStringArray(body, 'groups') ?? [], licenses: optionalStringArray(body, 'licenses') ?? [],
+    id: 0,
+    subscriptionId: sub.id,
+    sku,
+    name: requiredString(body, 'name'),
+    description: requiredString(body, 'description'),
+    location: readLocation(body, true) as string,
+    vrp: requiredString(body, 'vrp'),
+    voiceEnabled: optionalBool(body, 'voiceEnabled') ?? true,
+    groups: optionalStringArray(body, 'groups') ?? [],
+    licenses: optionalStringArray(body, 'licenses') ?? [],
     customerLicenses: optionalStringArray(body, 'customerLicenses') ?? [],
   };
   if (sku === 'default' || subscriptionTables(store).templates.findByName(sku, String(sub.id)).length > 0) {
@@ -108,7 +154,8 @@ function updateTemplate(ctx: RequestContext): ApiResponse {
   if (id === 0) throw badRequest('default_template', 'the default template (id 0) cannot be changed');
   const row = templateOf(ctx, scope, id);
   const sku = optionalString(body, 'sku');
-  if (sku !== undefined && sku !== row.sku) throw badRequest('sku_immutable', 'the sku of a template cannot be changed: create a new template');
+  if (sku !== undefined && sku !== row.sku)
+    throw badRequest('sku_immutable', 'the sku of a template cannot be changed: create a new template');
   const changes: Partial<TemplateRow> = {};
   for (const key of ['name', 'description', 'vrp'] as const) {
     const v = optionalString(body, key);

@@ -29,7 +29,8 @@ export async function readSeedFile(file: string): Promise<Seed> {
   }
   try {
     const seed = parseYaml(text) as unknown;
-    if (typeof seed !== 'object' || seed === null || Array.isArray(seed)) throw new Error('the top level must be a mapping');
+    if (typeof seed !== 'object' || seed === null || Array.isArray(seed))
+      throw new Error('the top level must be a mapping');
     return seed as Seed;
   } catch (error) {
     throw new SwitchboardError('SB_SIM_SEED', `seed file ${file} is not valid YAML/JSON: ${(error as Error).message}`);
@@ -41,7 +42,8 @@ export function applySeed(store: PlatformStore, seed: Seed): void {
   store.instance = seed.instance ?? 'demo';
   if (seed.webhook?.url) store.settings.webhookUrl = seed.webhook.url;
   if (seed.variants !== undefined) {
-    if (typeof seed.variants !== 'string' && typeof seed.variants !== 'number') throw new SeedError('variants', 'must be a number or a string');
+    if (typeof seed.variants !== 'string' && typeof seed.variants !== 'number')
+      throw new SeedError('variants', 'must be a number or a string');
     store.settings.variants = seed.variants;
   }
   store.settings.withoutEndpoints = inventedEndpointsOff(seed.inventedEndpoints);
@@ -69,7 +71,8 @@ export function applySeed(store: PlatformStore, seed: Seed): void {
 function inventedEndpointsOff(given: Seed['inventedEndpoints']): InventedEndpoint[] {
   const off: InventedEndpoint[] = [];
   for (const [name, on] of Object.entries(given ?? {})) {
-    if (name !== 'postalCodes' && name !== 'brandingRead') throw new SeedError(`inventedEndpoints.${name}`, 'unknown: postalCodes or brandingRead');
+    if (name !== 'postalCodes' && name !== 'brandingRead')
+      throw new SeedError(`inventedEndpoints.${name}`, 'unknown: postalCodes or brandingRead');
     if (typeof on !== 'boolean') throw new SeedError(`inventedEndpoints.${name}`, 'must be true or false');
     if (!on) off.push(name);
   }
@@ -80,15 +83,26 @@ function loadReferenceData(store: PlatformStore, seed: Seed, now: string): void 
   for (const e of seed.entitlementTypes ?? []) {
     store.reserveId('entitlementTypes', e.id);
     store.entitlementTypes.insert({
-      id: e.id, name: e.name, description: e.description ?? e.name, externalReference: e.externalReference ?? `ET-${e.id}`,
-      countryCode: e.countryCode, isoCode: e.isoCode, numberType: e.numberType, serviceCapabilities: e.serviceCapabilities ?? 'voice',
-      vanityType: e.vanityType ?? null, createdOn: now, updatedOn: now,
+      id: e.id,
+      name: e.name,
+      description: e.description ?? e.name,
+      externalReference: e.externalReference ?? `ET-${e.id}`,
+      countryCode: e.countryCode,
+      isoCode: e.isoCode,
+      numberType: e.numberType,
+      serviceCapabilities: e.serviceCapabilities ?? 'voice',
+      vanityType: e.vanityType ?? null,
+      createdOn: now,
+      updatedOn: now,
     });
   }
   (seed.postalCodes ?? []).forEach((p) => {
     const country = store.countries.get(p.isoCode);
     store.postalCodes.insert({
-      id: store.nextId('postalCodes'), code: p.code, city: p.city, state: p.state ?? '',
+      id: store.nextId('postalCodes'),
+      code: p.code,
+      city: p.city,
+      state: p.state ?? '',
       region: { id: 0, name: p.region ?? '' },
       country: { id: 0, name: country?.name ?? p.isoCode, isoCode: p.isoCode },
     });
@@ -96,7 +110,14 @@ function loadReferenceData(store: PlatformStore, seed: Seed, now: string): void 
   (seed.numberInventory ?? []).forEach((n, i) => {
     for (const full of expandRange(n.number, n.count ?? 1, `numberInventory[${i}]`)) {
       const cc = countryCodeOf(store, full);
-      store.inventory.insert({ id: full, countryCode: cc, isoCode: n.isoCode, nsn: full.slice(1 + cc.length), numberType: n.numberType, region: n.region ?? null });
+      store.inventory.insert({
+        id: full,
+        countryCode: cc,
+        isoCode: n.isoCode,
+        nsn: full.slice(1 + cc.length),
+        numberType: n.numberType,
+        region: n.region ?? null,
+      });
     }
   });
 }
@@ -105,27 +126,60 @@ function loadGroup(store: PlatformStore, g: SeedGroup, where: string, now: strin
   if (!g.name) throw new SeedError(where, 'name is required');
   const uuid = g.uuid ?? store.newUuid();
   store.groups.insert({
-    uuid, name: g.name, ...(g.draasDomain ? { draasDomain: g.draasDomain } : {}), enabledUcs: g.enabledUcs ?? [],
-    regions: newRegions(store, g.regions), configuration: { ...(g.configuration ?? {}) }, branding: structuredClone(g.branding ?? {}),
+    uuid,
+    name: g.name,
+    ...(g.draasDomain ? { draasDomain: g.draasDomain } : {}),
+    enabledUcs: g.enabledUcs ?? [],
+    regions: newRegions(store, g.regions),
+    configuration: { ...(g.configuration ?? {}) },
+    branding: structuredClone(g.branding ?? {}),
     createdOn: now,
   });
   for (const d of g.distributors ?? []) {
-    store.distributors.insert({ uuid: d.uuid ?? store.newUuid(), name: d.name, groupUuid: uuid, regions: newRegions(store, d.regions), createdOn: now });
+    store.distributors.insert({
+      uuid: d.uuid ?? store.newUuid(),
+      name: d.name,
+      groupUuid: uuid,
+      regions: newRegions(store, d.regions),
+      createdOn: now,
+    });
   }
   for (const c of g.catalogItems ?? []) {
-    store.catalogItems.insert({ id: store.nextId('catalogItems'), groupUuid: uuid, name: c.name, description: c.description ?? c.name, type: c.type, ...(c.subType ? { subType: c.subType } : {}) });
+    store.catalogItems.insert({
+      id: store.nextId('catalogItems'),
+      groupUuid: uuid,
+      name: c.name,
+      description: c.description ?? c.name,
+      type: c.type,
+      ...(c.subType ? { subType: c.subType } : {}),
+    });
   }
   (g.products ?? []).forEach((p, i) => {
     const items = (p.items ?? []).map((item) => {
-      if (item.type === 'license') return { type: 'license' as const, subType: item.subType ?? 'ucAlphaUsers', quantity: item.quantity };
+      if (item.type === 'license')
+        return { type: 'license' as const, subType: item.subType ?? 'ucAlphaUsers', quantity: item.quantity };
       const et = findEntitlementType(store, item.entitlementType, `${where}.products[${i}]`);
       return { type: 'entitlement' as const, id: et, quantity: item.quantity };
     });
-    store.products.insert({ id: store.nextId('products'), groupUuid: uuid, name: p.name, sku: p.sku, status: p.status ?? 'enabled', items, ...(p.description ? { description: p.description } : {}) });
+    store.products.insert({
+      id: store.nextId('products'),
+      groupUuid: uuid,
+      name: p.name,
+      sku: p.sku,
+      status: p.status ?? 'enabled',
+      items,
+      ...(p.description ? { description: p.description } : {}),
+    });
   });
 }
 
-function loadOwned(store: PlatformStore, kind: 'reseller' | 'tenant', s: SeedOwned, where: string, now: string): string {
+function loadOwned(
+  store: PlatformStore,
+  kind: 'reseller' | 'tenant',
+  s: SeedOwned,
+  where: string,
+  now: string,
+): string {
   if (!s.name) throw new SeedError(where, 'name is required');
   const owner = resolveOwner(store, s.owner, `${where}.owner`);
   const place = placeUnder(store, owner);
@@ -133,12 +187,21 @@ function loadOwned(store: PlatformStore, kind: 'reseller' | 'tenant', s: SeedOwn
   const markups = sortMarkups(s.markups ?? (s.markup === undefined ? [] : [{ markup: s.markup, startDate: now }]));
   const uuid = s.uuid ?? store.newUuid();
   const base = {
-    uuid, name: s.name, ...(s.billingId ? { billingId: s.billingId } : {}), owner, ...place, markups,
-    regions: newRegions(store, s.regions), createdOn: now,
+    uuid,
+    name: s.name,
+    ...(s.billingId ? { billingId: s.billingId } : {}),
+    owner,
+    ...place,
+    markups,
+    regions: newRegions(store, s.regions),
+    createdOn: now,
   };
   if (kind === 'tenant') store.tenants.insert(base);
   else {
-    const sp = s.suspensionProfile === undefined ? null : suspensionProfileId(store, s.suspensionProfile, `${where}.suspensionProfile`);
+    const sp =
+      s.suspensionProfile === undefined
+        ? null
+        : suspensionProfileId(store, s.suspensionProfile, `${where}.suspensionProfile`);
     store.resellers.insert({ ...base, suspensionProfileId: sp, ...(s.status ? { status: s.status } : {}) });
   }
   return uuid;
@@ -148,10 +211,18 @@ function resolveOwner(store: PlatformStore, ref: SeedOwnerRef | undefined, where
   if (!ref) throw new SeedError(where, 'owner is required ({group|distributor|reseller: name})');
   if (ref.uuid) {
     const node = store.node(ref.uuid);
-    if (!node || node.type === 'tenant') throw new SeedError(where, `no group, distributor or reseller has uuid ${ref.uuid}`);
+    if (!node || node.type === 'tenant')
+      throw new SeedError(where, `no group, distributor or reseller has uuid ${ref.uuid}`);
     return { type: node.type, uuid: ref.uuid };
   }
-  const type = ref.group !== undefined ? 'group' : ref.distributor !== undefined ? 'distributor' : ref.reseller !== undefined ? 'reseller' : undefined;
+  const type =
+    ref.group !== undefined
+      ? 'group'
+      : ref.distributor !== undefined
+        ? 'distributor'
+        : ref.reseller !== undefined
+          ? 'reseller'
+          : undefined;
   if (!type) throw new SeedError(where, 'owner must name a group, distributor or reseller');
   const name = ref[type] as string;
   const table = type === 'group' ? store.groups : type === 'distributor' ? store.distributors : store.resellers;
@@ -171,18 +242,41 @@ function loadUser(store: PlatformStore, u: SeedUser, where: string, now: string)
   }
   const id = store.nextId('users');
   const row: UserRow = {
-    id, username: u.username, password: u.password ?? null, ...(u.email ? { email: u.email } : {}),
-    ...(u.firstName ? { firstName: u.firstName } : {}), ...(u.lastName ? { lastName: u.lastName } : {}), ...(u.mobile ? { mobile: u.mobile } : {}),
-    language: u.language ?? 'en', timezone: u.timezone ?? '+01:00', adminOf: { level, reference }, rules: u.rules ?? 'all',
-    profileId: id, profileName: u.profileName ?? `${level}-admin`, twoFactor: u.twoFactor ?? 'none', alwaysTwoFactor: u.alwaysTwoFactor ?? false,
-    ...(u.totpSecret ? { totpSecret: u.totpSecret } : {}), ...(u.m2mToken ? { m2mToken: u.m2mToken } : {}),
-    trustedLocs: (u.trustedLocations ?? []).map((t) => ({ ...t, createdOn: now })), forceReset: false, registeredOn: now,
+    id,
+    username: u.username,
+    password: u.password ?? null,
+    ...(u.email ? { email: u.email } : {}),
+    ...(u.firstName ? { firstName: u.firstName } : {}),
+    ...(u.lastName ? { lastName: u.lastName } : {}),
+    ...(u.mobile ? { mobile: u.mobile } : {}),
+    language: u.language ?? 'en',
+    timezone: u.timezone ?? '+01:00',
+    adminOf: { level, reference },
+    rules: u.rules ?? 'all',
+    profileId: id,
+    profileName: u.profileName ?? `${level}-admin`,
+    twoFactor: u.twoFactor ?? 'none',
+    alwaysTwoFactor: u.alwaysTwoFactor ?? false,
+    ...(u.totpSecret ? { totpSecret: u.totpSecret } : {}),
+    ...(u.m2mToken ? { m2mToken: u.m2mToken } : {}),
+    trustedLocs: (u.trustedLocations ?? []).map((t) => ({ ...t, createdOn: now })),
+    forceReset: false,
+    registeredOn: now,
   };
   store.users.insert(row);
 }
 
-function findNodeUuid(store: PlatformStore, level: 'group' | 'distributor' | 'reseller' | 'tenant', name: string | undefined): string | undefined {
-  const table = { group: store.groups, distributor: store.distributors, reseller: store.resellers, tenant: store.tenants }[level];
+function findNodeUuid(
+  store: PlatformStore,
+  level: 'group' | 'distributor' | 'reseller' | 'tenant',
+  name: string | undefined,
+): string | undefined {
+  const table = {
+    group: store.groups,
+    distributor: store.distributors,
+    reseller: store.resellers,
+    tenant: store.tenants,
+  }[level];
   return (table.rows() as { uuid: string; name: string }[]).find((r) => r.name === name)?.uuid;
 }
 
@@ -193,7 +287,12 @@ export function suspensionProfileId(store: PlatformStore, ref: string | number, 
 }
 
 export function findEntitlementType(store: PlatformStore, ref: string | number | undefined, where: string): number {
-  const row = typeof ref === 'number' ? store.entitlementTypes.get(ref) : ref === undefined ? undefined : store.entitlementTypes.findByName(ref)[0];
+  const row =
+    typeof ref === 'number'
+      ? store.entitlementTypes.get(ref)
+      : ref === undefined
+        ? undefined
+        : store.entitlementTypes.findByName(ref)[0];
   if (!row) throw new SeedError(where, `entitlement type ${String(ref)} not found`);
   return row.id;
 }
@@ -209,6 +308,7 @@ export function expandRange(first: string, count: number, where: string): string
 export function countryCodeOf(store: PlatformStore, e164: string): string {
   const digits = e164.slice(1);
   let best = '';
-  for (const c of store.countryCodes.rows()) if (digits.startsWith(c.code) && c.code.length > best.length) best = c.code;
+  for (const c of store.countryCodes.rows())
+    if (digits.startsWith(c.code) && c.code.length > best.length) best = c.code;
   return best || digits.slice(0, 2);
 }

@@ -3,7 +3,13 @@ import type { PlatformStore } from '../store/store.js';
 import { countryCodeOf, expandRange, findEntitlementType, SeedError, suspensionProfileId } from './load-seed.js';
 import type { SeedSubscription } from './types.js';
 
-export function loadSubscriptions(store: PlatformStore, tenantUuid: string, subs: SeedSubscription[], where: string, now: string): void {
+export function loadSubscriptions(
+  store: PlatformStore,
+  tenantUuid: string,
+  subs: SeedSubscription[],
+  where: string,
+  now: string,
+): void {
   const tenant = store.tenants.get(tenantUuid);
   if (!tenant) return;
   subs.forEach((s, i) => {
@@ -12,31 +18,58 @@ export function loadSubscriptions(store: PlatformStore, tenantUuid: string, subs
     const id = s.id ?? store.nextId('subscriptions');
     store.reserveId('subscriptions', id);
     store.subscriptions.insert({
-      id, tenantUuid, ancestors: [tenantUuid, ...tenant.ancestors], name: s.name, billingId: s.billingId, uc: s.uc ?? 'uc_alpha',
+      id,
+      tenantUuid,
+      ancestors: [tenantUuid, ...tenant.ancestors],
+      name: s.name,
+      billingId: s.billingId,
+      uc: s.uc ?? 'uc_alpha',
       licenses: { ucAlphaUsers: s.licenses?.ucAlphaUsers ?? 0, sipTrunkChannels: s.licenses?.sipTrunkChannels ?? 0 },
-      suspensionProfileId: s.suspensionProfile === undefined ? null : suspensionProfileId(store, s.suspensionProfile, `${at}.suspensionProfile`),
-      trunkGroups: s.trunkGroups ?? [], createdOn: now,
+      suspensionProfileId:
+        s.suspensionProfile === undefined
+          ? null
+          : suspensionProfileId(store, s.suspensionProfile, `${at}.suspensionProfile`),
+      trunkGroups: s.trunkGroups ?? [],
+      createdOn: now,
     });
     const entitlementByType = new Map<number, number>();
     (s.entitlements ?? []).forEach((e, j) => {
       const typeId = findEntitlementType(store, e.type, `${at}.entitlements[${j}]`);
       const row = store.entitlements.insert({
-        id: store.nextId('entitlements'), subscriptionId: id, licenseModelId: typeId, entitlement: e.entitlement,
-        ...(e.externalReference ? { externalReference: e.externalReference } : {}), assigned: e.assigned ?? 0, reserved: 0, disconnected: 0,
+        id: store.nextId('entitlements'),
+        subscriptionId: id,
+        licenseModelId: typeId,
+        entitlement: e.entitlement,
+        ...(e.externalReference ? { externalReference: e.externalReference } : {}),
+        assigned: e.assigned ?? 0,
+        reserved: 0,
+        disconnected: 0,
       });
       entitlementByType.set(typeId, row.id);
     });
     (s.numbers ?? []).forEach((n, j) => {
-      const typeId = n.entitlementType === undefined ? undefined : findEntitlementType(store, n.entitlementType, `${at}.numbers[${j}]`);
+      const typeId =
+        n.entitlementType === undefined
+          ? undefined
+          : findEntitlementType(store, n.entitlementType, `${at}.numbers[${j}]`);
       const type = typeId === undefined ? undefined : store.entitlementTypes.get(typeId);
       for (const full of expandRange(n.number, n.count ?? 1, `${at}.numbers[${j}]`)) {
         const cc = countryCodeOf(store, full);
         const entitlementId = typeId === undefined ? undefined : entitlementByType.get(typeId);
         store.numbers.insert({
-          id: store.nextId('numbers'), subscriptionId: id, fullNumber: full, countryCode: cc, isoCode: type?.isoCode ?? '',
-          nsn: full.slice(1 + cc.length), numberType: n.numberType ?? type?.numberType ?? 'geo', source: n.source ?? 'number_inventory',
-          status: n.status ?? 'active', ...(entitlementId === undefined ? {} : { entitlementId }),
-          ...(n.assignedTo ? { assignedTo: n.assignedTo } : {}), numberDivert: '', numberRewrite: '',
+          id: store.nextId('numbers'),
+          subscriptionId: id,
+          fullNumber: full,
+          countryCode: cc,
+          isoCode: type?.isoCode ?? '',
+          nsn: full.slice(1 + cc.length),
+          numberType: n.numberType ?? type?.numberType ?? 'geo',
+          source: n.source ?? 'number_inventory',
+          status: n.status ?? 'active',
+          ...(entitlementId === undefined ? {} : { entitlementId }),
+          ...(n.assignedTo ? { assignedTo: n.assignedTo } : {}),
+          numberDivert: '',
+          numberRewrite: '',
         });
       }
     });

@@ -42,8 +42,19 @@ export interface SeedGroup {
   configuration?: Record<string, string>;
   branding?: Partial<Record<BrandingType, Record<string, unknown>>>;
   distributors?: { name: string; uuid?: string; regions?: SeedRegion[] }[];
-  products?: { sku: string; name: string; description?: string; status?: 'enabled' | 'disabled'; items?: SeedProductItem[] }[];
-  catalogItems?: { name: string; description?: string; type: 'product_license' | 'group_license' | 'entitlement'; subType?: string }[];
+  products?: {
+    sku: string;
+    name: string;
+    description?: string;
+    status?: 'enabled' | 'disabled';
+    items?: SeedProductItem[];
+  }[];
+  catalogItems?: {
+    name: string;
+    description?: string;
+    type: 'product_license' | 'group_license' | 'entitlement';
+    subType?: string;
+  }[];
 }
 
 /** `license` items name `subType`; `entitlement` items name the entitlement type (`entitlementType`, name or id). */

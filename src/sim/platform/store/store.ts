@@ -20,9 +20,27 @@ import { randomUUID } from 'node:crypto';
 import { SimClock } from '../clock.js';
 import { IndexedTable, type TableOptions } from './table.js';
 import type {
-  CatalogItemRow, CountryCodeRow, CountryRow, DistributorRow, EntitlementRow, EntitlementTypeRow, EventRow,
-  GroupRow, InventoryNumberRow, MailRow, NumberRow, OwnerType, PendingTwoFactorRow, PostalCodeRow, ProductRow,
-  ResellerRow, SessionRow, SubscriptionRow, SuspensionProfileRow, TenantRow, UserRow,
+  CatalogItemRow,
+  CountryCodeRow,
+  CountryRow,
+  DistributorRow,
+  EntitlementRow,
+  EntitlementTypeRow,
+  EventRow,
+  GroupRow,
+  InventoryNumberRow,
+  MailRow,
+  NumberRow,
+  OwnerType,
+  PendingTwoFactorRow,
+  PostalCodeRow,
+  ProductRow,
+  ResellerRow,
+  SessionRow,
+  SubscriptionRow,
+  SuspensionProfileRow,
+  TenantRow,
+  UserRow,
 } from './types.js';
 
 /** The JSON of `GET /_sim/state` and of a `--state` file. */
@@ -73,45 +91,117 @@ export class PlatformStore {
   /** Rows restored for tables that are not registered (yet). */
   private readonly pendingRows = new Map<string, unknown[]>();
 
-  readonly groups = this.table<GroupRow>({ name: 'groups', key: (g) => g.uuid, nameOf: (g) => g.name, searchable: ['uuid', 'name', 'draasDomain'] });
-  readonly distributors = this.table<DistributorRow>({ name: 'distributors', key: (d) => d.uuid, parent: (d) => d.groupUuid, ancestors: (d) => [d.groupUuid], nameOf: (d) => d.name });
+  readonly groups = this.table<GroupRow>({
+    name: 'groups',
+    key: (g) => g.uuid,
+    nameOf: (g) => g.name,
+    searchable: ['uuid', 'name', 'draasDomain'],
+  });
+  readonly distributors = this.table<DistributorRow>({
+    name: 'distributors',
+    key: (d) => d.uuid,
+    parent: (d) => d.groupUuid,
+    ancestors: (d) => [d.groupUuid],
+    nameOf: (d) => d.name,
+  });
   readonly resellers = this.table<ResellerRow>({
-    name: 'resellers', key: (r) => r.uuid, parent: (r) => r.owner.uuid, ancestors: (r) => r.ancestors, nameOf: (r) => r.name,
-    searchable: ['uuid', 'name', 'billingId'], lookups: { billing: (r) => billingKey(r.groupUuid, r.billingId) },
+    name: 'resellers',
+    key: (r) => r.uuid,
+    parent: (r) => r.owner.uuid,
+    ancestors: (r) => r.ancestors,
+    nameOf: (r) => r.name,
+    searchable: ['uuid', 'name', 'billingId'],
+    lookups: { billing: (r) => billingKey(r.groupUuid, r.billingId) },
   });
   readonly tenants = this.table<TenantRow>({
-    name: 'tenants', key: (t) => t.uuid, parent: (t) => t.owner.uuid, ancestors: (t) => t.ancestors, nameOf: (t) => t.name,
-    searchable: ['uuid', 'name', 'billingId'], lookups: { billing: (t) => billingKey(t.groupUuid, t.billingId) },
+    name: 'tenants',
+    key: (t) => t.uuid,
+    parent: (t) => t.owner.uuid,
+    ancestors: (t) => t.ancestors,
+    nameOf: (t) => t.name,
+    searchable: ['uuid', 'name', 'billingId'],
+    lookups: { billing: (t) => billingKey(t.groupUuid, t.billingId) },
   });
   readonly users = this.table<UserRow>({
-    name: 'users', key: (u) => String(u.id), nameOf: (u) => u.username,
-    lookups: { email: (u) => u.email?.toLowerCase(), m2m: (u) => u.m2mToken, username: (u) => u.username.toLowerCase() },
+    name: 'users',
+    key: (u) => String(u.id),
+    nameOf: (u) => u.username,
+    lookups: {
+      email: (u) => u.email?.toLowerCase(),
+      m2m: (u) => u.m2mToken,
+      username: (u) => u.username.toLowerCase(),
+    },
   });
   readonly sessions = this.table<SessionRow>({
-    name: 'sessions', key: (s) => s.id, parent: (s) => String(s.userId),
+    name: 'sessions',
+    key: (s) => s.id,
+    parent: (s) => String(s.userId),
     lookups: { access: (s) => s.accessToken, refresh: (s) => s.refreshToken, sign: (s) => s.refreshSign },
   });
   readonly pendingTwoFactor = this.table<PendingTwoFactorRow>({ name: 'pendingTwoFactor', key: (p) => p.payload });
-  readonly suspensionProfiles = this.table<SuspensionProfileRow>({ name: 'suspensionProfiles', key: (s) => String(s.id), nameOf: (s) => s.name });
+  readonly suspensionProfiles = this.table<SuspensionProfileRow>({
+    name: 'suspensionProfiles',
+    key: (s) => String(s.id),
+    nameOf: (s) => s.name,
+  });
   readonly countries = this.table<CountryRow>({ name: 'countries', key: (c) => c.isoCode, nameOf: (c) => c.name });
-  readonly countryCodes = this.table<CountryCodeRow>({ name: 'countryCodes', key: (c) => String(c.id), nameOf: (c) => c.code });
+  readonly countryCodes = this.table<CountryCodeRow>({
+    name: 'countryCodes',
+    key: (c) => String(c.id),
+    nameOf: (c) => c.code,
+  });
   readonly mails = this.table<MailRow>({ name: 'mails', key: (m) => String(m.id) });
   readonly events = this.table<EventRow>({ name: 'events', key: (e) => String(e.id) });
   // Document 2 entities that the default data set carries.
   readonly subscriptions = this.table<SubscriptionRow>({
-    name: 'subscriptions', key: (s) => String(s.id), parent: (s) => s.tenantUuid, ancestors: (s) => s.ancestors, nameOf: (s) => s.name,
-    searchable: ['name', 'billingId'], lookups: { billing: (s) => billingKey(s.ancestors[s.ancestors.length - 1] ?? '', s.billingId) },
+    name: 'subscriptions',
+    key: (s) => String(s.id),
+    parent: (s) => s.tenantUuid,
+    ancestors: (s) => s.ancestors,
+    nameOf: (s) => s.name,
+    searchable: ['name', 'billingId'],
+    lookups: { billing: (s) => billingKey(s.ancestors[s.ancestors.length - 1] ?? '', s.billingId) },
   });
-  readonly entitlementTypes = this.table<EntitlementTypeRow>({ name: 'entitlementTypes', key: (e) => String(e.id), nameOf: (e) => e.name });
-  readonly entitlements = this.table<EntitlementRow>({ name: 'entitlements', key: (e) => String(e.id), parent: (e) => String(e.subscriptionId) });
+  readonly entitlementTypes = this.table<EntitlementTypeRow>({
+    name: 'entitlementTypes',
+    key: (e) => String(e.id),
+    nameOf: (e) => e.name,
+  });
+  readonly entitlements = this.table<EntitlementRow>({
+    name: 'entitlements',
+    key: (e) => String(e.id),
+    parent: (e) => String(e.subscriptionId),
+  });
   readonly numbers = this.table<NumberRow>({
-    name: 'numbers', key: (n) => String(n.id), parent: (n) => String(n.subscriptionId),
-    searchable: ['fullNumber', 'nsn', 'countryCode', 'isoCode'], lookups: { fullNumber: (n) => n.fullNumber },
+    name: 'numbers',
+    key: (n) => String(n.id),
+    parent: (n) => String(n.subscriptionId),
+    searchable: ['fullNumber', 'nsn', 'countryCode', 'isoCode'],
+    lookups: { fullNumber: (n) => n.fullNumber },
   });
-  readonly inventory = this.table<InventoryNumberRow>({ name: 'inventory', key: (n) => n.id, parent: (n) => n.isoCode });
-  readonly postalCodes = this.table<PostalCodeRow>({ name: 'postalCodes', key: (p) => String(p.id), parent: (p) => p.country.isoCode, nameOf: (p) => p.code });
-  readonly products = this.table<ProductRow>({ name: 'products', key: (p) => String(p.id), parent: (p) => p.groupUuid, nameOf: (p) => p.sku, searchable: ['name', 'sku'] });
-  readonly catalogItems = this.table<CatalogItemRow>({ name: 'catalogItems', key: (c) => String(c.id), parent: (c) => c.groupUuid });
+  readonly inventory = this.table<InventoryNumberRow>({
+    name: 'inventory',
+    key: (n) => n.id,
+    parent: (n) => n.isoCode,
+  });
+  readonly postalCodes = this.table<PostalCodeRow>({
+    name: 'postalCodes',
+    key: (p) => String(p.id),
+    parent: (p) => p.country.isoCode,
+    nameOf: (p) => p.code,
+  });
+  readonly products = this.table<ProductRow>({
+    name: 'products',
+    key: (p) => String(p.id),
+    parent: (p) => p.groupUuid,
+    nameOf: (p) => p.sku,
+    searchable: ['name', 'sku'],
+  });
+  readonly catalogItems = this.table<CatalogItemRow>({
+    name: 'catalogItems',
+    key: (c) => String(c.id),
+    parent: (c) => c.groupUuid,
+  });
 
   /**
    * Registers a table (or returns the one already registered under that name). Rows of a
@@ -174,8 +264,13 @@ export class PlatformStore {
     for (const [name, table] of this.tables) tables[name] = table.rows();
     for (const [name, rows] of this.pendingRows) tables[name] = rows;
     return {
-      kind: 'switchboard-sim-state', formatVersion: 1, instance: this.instance, clockOffsetMs: this.clock.offset,
-      settings: { ...this.settings }, sequences: { ...this.sequences }, tables,
+      kind: 'switchboard-sim-state',
+      formatVersion: 1,
+      instance: this.instance,
+      clockOffsetMs: this.clock.offset,
+      settings: { ...this.settings },
+      sequences: { ...this.sequences },
+      tables,
     };
   }
 

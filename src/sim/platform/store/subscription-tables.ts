@@ -127,14 +127,31 @@ export function subscriptionTables(store: PlatformStore): SubscriptionTables {
   if (known) return known;
   const tables: SubscriptionTables = {
     addresses: store.table<AddressRow>({
-      name: 'addresses', key: (a) => String(a.id), parent: bySub, searchable: ['full_address', 'id'],
+      name: 'addresses',
+      key: (a) => String(a.id),
+      parent: bySub,
+      searchable: ['full_address', 'id'],
       lookups: { full: (a) => `${a.subscriptionId}\u0000${a.full_address.toLowerCase()}` },
     }),
     locations: store.table<LocationRow>({ name: 'locations', key: (l) => String(l.id), parent: bySub }),
     bulkJobs: store.table<BulkJobRow>({ name: 'bulkJobs', key: (j) => String(j.id), parent: bySub }),
-    templates: store.table<TemplateRow>({ name: 'templates', key: (t) => String(t.id), parent: bySub, nameOf: (t) => t.sku }),
-    callingPlans: store.table<CallingPlanRow>({ name: 'callingPlans', key: (c) => String(c.id), parent: (c) => c.scope, searchable: ['name', 'country', 'isoCode', 'countryCode', 'classification'] }),
-    prefixes: store.table<PrefixRow>({ name: 'callingPlanPrefixes', key: (p) => String(p.id), parent: (p) => String(p.planId) }),
+    templates: store.table<TemplateRow>({
+      name: 'templates',
+      key: (t) => String(t.id),
+      parent: bySub,
+      nameOf: (t) => t.sku,
+    }),
+    callingPlans: store.table<CallingPlanRow>({
+      name: 'callingPlans',
+      key: (c) => String(c.id),
+      parent: (c) => c.scope,
+      searchable: ['name', 'country', 'isoCode', 'countryCode', 'classification'],
+    }),
+    prefixes: store.table<PrefixRow>({
+      name: 'callingPlanPrefixes',
+      key: (p) => String(p.id),
+      parent: (p) => String(p.planId),
+    }),
   };
   registered.set(store, tables);
   store.subscriptionDeleteHooks.push((subscriptionId) => cascadeSubscription(tables, subscriptionId));
@@ -144,7 +161,9 @@ export function subscriptionTables(store: PlatformStore): SubscriptionTables {
 /** Removes every Document 2 row of a subscription (entitlements and numbers are the core's). */
 export function cascadeSubscription(t: SubscriptionTables, subscriptionId: number): void {
   const key = String(subscriptionId);
-  for (const table of [t.addresses, t.locations, t.bulkJobs, t.templates] as unknown as IndexedTable<{ id: number }>[]) {
+  for (const table of [t.addresses, t.locations, t.bulkJobs, t.templates] as unknown as IndexedTable<{
+    id: number;
+  }>[]) {
     for (const row of table.children(key)) table.delete(row.id);
   }
   for (const plan of t.callingPlans.rows().filter((p) => p.subscriptionId === subscriptionId)) deletePlan(t, plan.id);

@@ -145,7 +145,12 @@ export class IndexedTable<T extends object> {
     let perScope = this.sortedCache.get(scopeId);
     const hit = perScope?.get(sortId);
     if (hit) return hit;
-    const rows = scope.kind === 'all' ? this.rows() : scope.kind === 'parent' ? this.children(scope.key) : this.descendants(scope.key);
+    const rows =
+      scope.kind === 'all'
+        ? this.rows()
+        : scope.kind === 'parent'
+          ? this.children(scope.key)
+          : this.descendants(scope.key);
     const result = sortRows(rows, sort, this.options.key);
     if (!perScope) this.sortedCache.set(scopeId, (perScope = new Map()));
     perScope.set(sortId, result);
@@ -227,7 +232,11 @@ function removeFrom(index: Map<string, Set<string>>, k: string, v: string): void
 
 /** Decorate-sort-undecorate: one field read and lower-casing per row, not per comparison. */
 function sortRows<T extends object>(rows: T[], sort: SortSpec, keyOf: (row: T) => string): T[] {
-  const decorated = rows.map((row) => ({ row, v: sortValue((row as Record<string, unknown>)[sort.field]), k: keyOf(row) }));
+  const decorated = rows.map((row) => ({
+    row,
+    v: sortValue((row as Record<string, unknown>)[sort.field]),
+    k: keyOf(row),
+  }));
   const sign = sort.dir === 'desc' ? -1 : 1;
   decorated.sort((a, b) => {
     if (a.v < b.v) return -sign;
