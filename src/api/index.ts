@@ -8,11 +8,8 @@ export { ApiError, ApiErrorCode, isApiError, type ApiErrorCodeValue } from './er
 export { Permissions, compileRuleUrl, type PermissionCheck } from './permissions.js';
 export { normalizeProfile, type AdminOf, type ApiRule, type UserProfile } from './profile.js';
 export {
-  FIELD_SPELLINGS,
-  canonicalize,
   firstOf,
   isJsonObject,
-  normalizeMarkup,
   pageNumber,
   toBoolean,
   toId,

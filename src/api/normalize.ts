@@ -58,38 +58,3 @@ export function firstOf(record: JsonObject, ...keys: string[]): unknown {
   }
   return undefined;
 }
-
-/**
- * Field spellings that differ between the spec's tables and samples, canonical name first.
- * `canonicalize` renames the variants to the canonical name.
- */
-export const FIELD_SPELLINGS: Readonly<Record<string, readonly string[]>> = {
-  firstName: ['firstName', 'firstname', 'first_name'],
-  lastName: ['lastName', 'lastname', 'last_name'],
-  mobileNumber: ['mobileNumber', 'mobilenumber', 'mobile_number'],
-  nbOfDistributors: ['nbOfDistributors', 'nbOfDisributors'],
-  stateUpdatedOn: ['stateUpdatedOn', 'statusUpdatedOn'],
-  registeredOn: ['registeredOn', 'registered_on'],
-};
-
-/**
- * Returns a shallow copy of `record` in which every known variant spelling is replaced by
- * its canonical name (the first non-null variant wins). Unknown fields are kept as they are.
- */
-export function canonicalize(
-  record: JsonObject,
-  spellings: Readonly<Record<string, readonly string[]>> = FIELD_SPELLINGS,
-): JsonObject {
-  const out: JsonObject = { ...record };
-  for (const [canonical, variants] of Object.entries(spellings)) {
-    const value = firstOf(record, ...variants);
-    for (const variant of variants) delete out[variant];
-    if (value !== undefined) out[canonical] = value;
-  }
-  return out;
-}
-
-/** A markup entry (Doc1 §2.6): `markup` is a number or a numeric string. */
-export function normalizeMarkup(value: unknown): number | undefined {
-  return toNumber(value);
-}

@@ -34,12 +34,19 @@ export interface ScaffoldResult {
   files: { path: string; outcome: ScaffoldOutcome }[];
 }
 
+/** The schema file of a document kind (the starter manifests are a Group and a Tenant document). */
+function schemaFileOf(kind: string): string {
+  const file = SCHEMA_FILES[kind];
+  if (!file) throw new Error(`no schema file for document kind ${kind}`);
+  return file;
+}
+
 /** Every file init writes into `dir`, with its text. */
 export async function scaffoldFiles(dir: string): Promise<ScaffoldFile[]> {
   const root = path.resolve(dir);
   // Where `npm ci` puts the schemas (or vendored ones found above `dir`): modelines and the
   // editor settings point there, so they resolve in every clone, not only on this machine.
-  const schemas = schemasDirFor(root, SCHEMA_FILES.Tenant, path.join(root, INSTALLED_SCHEMAS));
+  const schemas = schemasDirFor(root, schemaFileOf('Tenant'), path.join(root, INSTALLED_SCHEMAS));
   const modeline = (file: string, schemaFile: string): string =>
     schemaModeline(path.join(root, file), schemas, schemaFile);
   const relativeSchemas = path.relative(root, schemas).split(path.sep).join('/');
@@ -48,8 +55,8 @@ export async function scaffoldFiles(dir: string): Promise<ScaffoldFile[]> {
   const files: ScaffoldFile[] = [
     { path: 'package.json', text: templates.packageJson(templates.packageName(path.basename(root))) },
     { path: CONFIG_FILE_NAME, text: templates.configYaml() },
-    { path: group, text: templates.groupYaml(modeline(group, SCHEMA_FILES.Group)) },
-    { path: tenant, text: templates.tenantYaml(modeline(tenant, SCHEMA_FILES.Tenant)) },
+    { path: group, text: templates.groupYaml(modeline(group, schemaFileOf('Group'))) },
+    { path: tenant, text: templates.tenantYaml(modeline(tenant, schemaFileOf('Tenant'))) },
     { path: '.vscode/settings.json', text: templates.vscodeSettings(relativeSchemas) },
     { path: '.vscode/extensions.json', text: templates.vscodeExtensions() },
     { path: '.gitignore', text: templates.gitignore() },

@@ -1,7 +1,6 @@
 import { isPlainObject } from '../core/values.js';
 import { normalizeValue, pathId } from './fields.js';
 import { subscriptionPath } from './subscription-path.js';
-import { fullAddress } from '../manifest/index.js';
 import type { BulkRoute, FieldSpec, KindContext, KindDefinition, LiveObject } from './types.js';
 
 /** The parts of Doc 2 §2.7's address data; `postalCode` is an integer there. */
@@ -41,6 +40,31 @@ function body(fields: Record<string, unknown>): Record<string, unknown> {
   return result;
 }
 
+/**
+ * An address's full address formed from its parts, as "<street> <number>, <postalCode>
+ * <city>, <country>" (CONTRACT §2's example "Rue Haute 10, 1000 Brussels, Belgium");
+ * without a number, "<street>, <postalCode> ...". A manifest that leaves `fullAddress` out
+ * gets this one, and it is the address's identity.
+ */
+export function fullAddress(parts: Readonly<Record<string, unknown>>): string {
+  const number = parts['number'];
+  const street =
+    number !== undefined && number !== '' ? `${String(parts['street'])} ${String(number)}` : String(parts['street']);
+  return `${street}, ${String(parts['postalCode'])} ${String(parts['city'])}, ${String(parts['country'])}`;
+}
+
+/** The platform's bulk address CSV header (Doc 2 §4.6, kind `addresses`): an `addressesFrom` file's columns. */
+export const ADDRESS_CSV_HEADER: readonly string[] = [
+  'premises',
+  'city',
+  'country',
+  'isoCode',
+  'number',
+  'postalCode',
+  'state',
+  'street',
+];
+
 const ROLE = 'tenants.instance.subscriptions.instance';
 const ADDRESSES = /\/subscriptions\/[^/]+\/addresses$/;
 
@@ -64,7 +88,7 @@ const addressBulk: BulkRoute = {
   eligible: (body) => {
     const full = field(body, 'full_address');
     const data = field(body, 'data');
-    return data !== undefined && (full === undefined || full === fullAddress(data as Record<string, never>));
+    return data !== undefined && (full === undefined || full === fullAddress(data as Record<string, unknown>));
   },
   jobsRole: `${ROLE}.addresses.bulk.jobs`,
   detailRole: `${ROLE}.bulk.jobs.details`,
@@ -79,6 +103,11 @@ export const addressKind: KindDefinition = {
   kind: 'Address',
   parentKinds: ['Subscription'],
   collection: 'addresses',
+  manifest: {
+    noun: 'address',
+    identity: ['fullAddress'],
+    csv: { key: 'addressesFrom', header: ADDRESS_CSV_HEADER, rowSchema: 'tenant.schema.json#/$defs/address' },
+  },
   fields,
   bulk: addressBulk,
   identity: (f) => String(f['fullAddress']),

@@ -46,6 +46,11 @@ export const administratorKind: KindDefinition = {
   kind: 'Administrator',
   parentKinds: Object.keys(parents),
   collection: 'admins',
+  manifest: {
+    noun: 'administrator',
+    identity: ['email'],
+    uniqueInPlatform: { ignoreCase: true, why: 'an e-mail address can be used by one account only' },
+  },
   fields,
   unreadable: true,
   identity: (f) => String(f['email']),

@@ -45,6 +45,7 @@ export const brandingKind: KindDefinition = {
   kind: 'Branding',
   parentKinds: ['Group'],
   collection: 'branding',
+  manifest: { noun: 'branding', identity: ['type'], shape: 'map' },
   fields,
   identity: (f) => String(f['type']),
   address: (parent, identity) => `${parent}/branding/${identity}`,

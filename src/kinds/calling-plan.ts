@@ -14,11 +14,14 @@ const planFields: readonly FieldSpec[] = [
   { name: 'countryCode', change: 'replace', type: 'string' },
   { name: 'isoCode', change: 'replace', type: 'string' },
   { name: 'region', change: 'replace', type: 'string' },
-  { name: 'classification', change: 'replace', type: 'string' },
+  // Read for display only: the create and update calls do not accept it (Doc 2 §4.9).
+  { name: 'classification', change: 'readOnly', type: 'string' },
 ];
 
 interface PlanFlavour {
   kind: string;
+  /** The manifest's word for one list. */
+  noun: string;
   parentKind: string;
   collection: string;
   segment: string;
@@ -35,6 +38,7 @@ const TG = 'tenants.instance.subscriptions.instance.trunk_group.instance';
 const flavours: readonly PlanFlavour[] = [
   {
     kind: 'GroupCallingPlan',
+    noun: 'block list',
     parentKind: 'Group',
     collection: 'callingPlans',
     segment: 'block_list',
@@ -50,6 +54,7 @@ const flavours: readonly PlanFlavour[] = [
   },
   {
     kind: 'TrunkGroupBlockList',
+    noun: 'block list',
     parentKind: 'TrunkGroup',
     collection: 'blockList',
     segment: 'block_list',
@@ -66,6 +71,7 @@ const flavours: readonly PlanFlavour[] = [
   },
   {
     kind: 'TrunkGroupAllowList',
+    noun: 'allow list',
     parentKind: 'TrunkGroup',
     collection: 'allowList',
     segment: 'allow_list',
@@ -88,6 +94,7 @@ function planKind(flavour: PlanFlavour): KindDefinition {
     kind: flavour.kind,
     parentKinds: [flavour.parentKind],
     collection: flavour.collection,
+    manifest: { noun: flavour.noun, identity: ['name'] },
     fields: planFields,
     createBeforeDelete: true,
     identity: (f) => String(f['name']),
@@ -118,8 +125,8 @@ export const callingPlanKinds: readonly KindDefinition[] = flavours.map(planKind
 
 const prefixFields: readonly FieldSpec[] = [
   { name: 'prefix', change: 'replace', type: 'string' },
-  { name: 'name', change: 'update', type: 'string' },
   { name: 'isExact', change: 'update', type: 'boolean' },
+  { name: 'name', change: 'update', type: 'string' },
 ];
 
 function prefixesPath(parent: { kind: string; ids: IdChain }, ctx: KindContext): { path: string; role: string } {
@@ -142,6 +149,7 @@ export const prefixKind: KindDefinition = {
   kind: 'Prefix',
   parentKinds: flavours.map((f) => f.kind),
   collection: 'prefixes',
+  manifest: { noun: 'prefix', identity: ['prefix'] },
   fields: prefixFields,
   identity: (f) => String(f['prefix']),
   address: (parent, identity) => `${parent}/prefix/${identity}`,
@@ -172,7 +180,8 @@ export const trunkGroupKind: KindDefinition = {
   kind: 'TrunkGroup',
   parentKinds: ['Subscription'],
   collection: 'trunkGroups',
-  fields: [{ name: 'id', change: 'replace', type: 'string' }],
+  manifest: { noun: 'trunk group', identity: ['id'] },
+  fields: [{ name: 'id', change: 'replace', type: 'integer' }],
   assumedToExist: true,
   identity: (f) => String(f['id']),
   address: (parent, identity) => `${parent}/trunkgroup/${identity}`,

@@ -42,6 +42,7 @@ export const entitlementKind: KindDefinition = {
   kind: 'Entitlement',
   parentKinds: ['Subscription'],
   collection: 'entitlements',
+  manifest: { noun: 'entitlement', identity: ['type', 'typeId'], extraFields: ['typeId'] },
   fields,
   identity: (f) => String(f['type'] ?? f['typeId']),
   // Manifests may name the type by id; the live entitlement only carries the type's name.

@@ -10,6 +10,7 @@ const fields: readonly FieldSpec[] = [
 export const groupKind: KindDefinition = {
   kind: 'Group',
   parentKinds: [],
+  manifest: { noun: 'group', identity: ['name'], document: { schema: 'group.schema.json', metadataFields: ['name'] } },
   fields,
   identity: (f) => String(f['name']),
   address: (_parent, identity) => `group/${identity}`,

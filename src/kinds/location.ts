@@ -68,6 +68,7 @@ export const locationKind: KindDefinition = {
   kind: 'Location',
   parentKinds: ['Subscription'],
   collection: 'locations',
+  manifest: { noun: 'location', identity: ['street', 'number', 'postalCode'] },
   fields,
   identity: (f) => `${String(f['street'])} ${String(f['number'])} ${String(f['postalCode'])}`,
   address: (parent, identity) => `${parent}/location/${identity}`,

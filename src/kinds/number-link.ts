@@ -39,6 +39,7 @@ export const numberLinkKind: KindDefinition = {
   kind: 'NumberAddressLink',
   parentKinds: ['Subscription'],
   collection: 'numbers',
+  manifest: { noun: 'link', identity: ['number'], shape: 'map', refersTo: { field: 'address', kind: 'Address' } },
   fields,
   bulk: linkBulk,
   // No delete: an undeclared number stays as it is (the API cannot detach an address, Doc 2 §4.5).

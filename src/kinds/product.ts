@@ -25,7 +25,7 @@ const fields: readonly FieldSpec[] = [
   {
     name: 'items',
     change: 'update',
-    type: 'object',
+    type: 'set',
     normalize: normaliseItems,
     elements: { type: 'string', subType: 'string?', id: 'integer?', quantity: 'integer' },
   },
@@ -39,6 +39,7 @@ export const productKind: KindDefinition = {
   kind: 'Product',
   parentKinds: ['Group'],
   collection: 'products',
+  manifest: { noun: 'product', identity: ['sku'] },
   fields,
   cannotDelete: 'the platform API cannot delete products (Doc 2 §4.11); disable it with status: disabled',
   identity: (f) => String(f['sku']),

@@ -17,6 +17,11 @@ const apiFields = fields.filter((f) => f.name !== 'suspensionProfile');
 export const resellerKind: KindDefinition = {
   kind: 'Reseller',
   parentKinds: ['Group', 'Distributor'],
+  manifest: {
+    noun: 'reseller',
+    identity: ['name'],
+    document: { schema: 'reseller.schema.json', metadataFields: ['name'] },
+  },
   fields,
   identity: (f) => String(f['name']),
   address: (_parent, identity) => `reseller/${identity}`,

@@ -21,6 +21,7 @@ export const subscriptionKind: KindDefinition = {
   kind: 'Subscription',
   parentKinds: ['Tenant'],
   collection: 'subscriptions',
+  manifest: { noun: 'subscription', identity: ['name'] },
   fields,
   holdsData: true,
   identity: (f) => String(f['name']),

@@ -8,7 +8,8 @@ const fields: readonly FieldSpec[] = [
   { name: 'description', change: 'update', type: 'string' },
   { name: 'location', change: 'update', type: 'string' },
   { name: 'vrp', change: 'update', type: 'string' },
-  { name: 'voiceEnabled', change: 'update', type: 'boolean' },
+  // Read for display only: the create and update calls do not accept it (Doc 2 §4.8).
+  { name: 'voiceEnabled', change: 'readOnly', type: 'boolean' },
   { name: 'groups', change: 'update', type: 'set', elements: 'string' },
   { name: 'licenses', change: 'update', type: 'set', elements: 'string' },
   { name: 'customerLicenses', change: 'update', type: 'set', elements: 'string' },
@@ -29,6 +30,7 @@ export const templateKind: KindDefinition = {
   kind: 'Template',
   parentKinds: ['Subscription'],
   collection: 'templates',
+  manifest: { noun: 'template', identity: ['sku'] },
   fields,
   identity: (f) => String(f['sku']),
   address: (parent, identity) => `${parent}/template/${identity}`,

@@ -12,6 +12,11 @@ const fields: readonly FieldSpec[] = [
 export const tenantKind: KindDefinition = {
   kind: 'Tenant',
   parentKinds: ['Group', 'Distributor', 'Reseller'],
+  manifest: {
+    noun: 'tenant',
+    identity: ['name'],
+    document: { schema: 'tenant.schema.json', metadataFields: ['name'] },
+  },
   fields,
   holdsData: true,
   identity: (f) => String(f['name']),

@@ -12,7 +12,12 @@ export type FieldChange =
   /** The API cannot change it: a difference means delete + create (a replace). */
   | 'replace'
   /** Never returned by the API: compared through the last-applied digest, sent on create/update. */
-  | 'writeOnly';
+  | 'writeOnly'
+  /**
+   * Read from the API and shown (a delete's `before`), never declared or sent: the create and
+   * update calls do not accept it, and the manifest schema refuses it (`x-ignored`).
+   */
+  | 'readOnly';
 
 /** How values are normalised on both sides before they are compared. */
 export type FieldType = 'string' | 'number' | 'integer' | 'boolean' | 'list' | 'set' | 'object';
@@ -167,6 +172,8 @@ export interface KindDefinition {
   parentKinds: readonly string[];
   /** The manifest collection (in the parent's spec) that declares these objects, for prune scope. */
   collection?: string;
+  /** How the kind appears in manifests: the manifest loader's whole knowledge of it. */
+  manifest: ManifestForm;
   /** Managed fields. Identity fields are listed too (change 'replace' or 'update'). */
   fields: readonly FieldSpec[];
   /** The identity inside the parent, from normalised fields (must agree with the manifest's address). */
@@ -248,6 +255,69 @@ export interface KindDefinition {
    * this kind) and the plan says once why, ending with `note`.
    */
   readMayBeMissing?: { note: string };
+}
+
+/**
+ * How a kind appears in manifests. The loader walks each document with these columns: for
+ * every key of a spec (and of every item in it) it finds the kind whose `parentKinds` hold
+ * the item's kind and whose `collection` (or `csv.key`) is the key, takes the item's fields
+ * from the field table, and emits `kind.address(parent, kind.identity(fields))`. A field
+ * the table types `string` that a manifest writes as a number (a house number, a postal
+ * code, a country code) becomes text; object and list values get their keys sorted, so
+ * that digests do not depend on key order.
+ */
+export interface ManifestForm {
+  /** The manifest's word for one object, for diagnostics ("the subscription declares no address"). */
+  noun: string;
+  /** The fields that identify an object inside its parent (`DesiredObject.identity`); several when alternatives. */
+  identity: readonly string[];
+  /** A top-level document kind (`kind: Tenant`); absent for kinds nested in a parent's spec. */
+  document?: DocumentForm;
+  /**
+   * How the parent's `collection` holds the items: `list`, an array of items (the default);
+   * `map`, an object keyed by the first identity field (a subscription's `numbers` by number,
+   * a group's `branding` by type).
+   */
+  shape?: 'list' | 'map';
+  /**
+   * Manifest keys that are no field of the table, kept as fields for a hook to resolve
+   * (`canonicalize` turns an entitlement's `typeId` into its `type`).
+   */
+  extraFields?: readonly string[];
+  /** A CSV file, named in the parent's item, whose rows add objects of this kind to the collection. */
+  csv?: CsvSource;
+  /**
+   * The identity is unique across the whole platform, not only inside its parent (an
+   * administrator's e-mail): a second declaration anywhere in the set is an error.
+   */
+  uniqueInPlatform?: { ignoreCase: boolean; why: string };
+  /**
+   * A field naming a sibling object of `kind` by identity (a number's `address`, by full
+   * address): the loader warns when the parent declares that collection without it.
+   */
+  refersTo?: { field: string; kind: string };
+}
+
+/**
+ * How a top-level document maps to its object. Its parent, one of `parentKinds`, is named in
+ * `metadata` under that kind's name in lower case (`group:`, `distributor:`, `reseller:`),
+ * by name or `{uuid}`.
+ */
+export interface DocumentForm {
+  /** The document's schema in `schemas/` (its `$schema`). */
+  schema: string;
+  /** Fields taken from `metadata` instead of `spec` (the name). */
+  metadataFields: readonly string[];
+}
+
+/** A CSV source of a kind's objects (`addressesFrom`). */
+export interface CsvSource {
+  /** The key in the parent's item that names the file, relative to the manifest. */
+  key: string;
+  /** The only columns allowed, in the platform's order. */
+  header: readonly string[];
+  /** The schema each row is validated against (`file#/$defs/...`): the collection's item schema. */
+  rowSchema: string;
 }
 
 /**

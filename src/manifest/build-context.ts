@@ -1,11 +1,14 @@
+import * as path from 'node:path';
 import type { Reporter } from './reporter.js';
-import type { DesiredObject, JsonValue } from './types.js';
+import type { RowAppender } from './build-routing.js';
+import type { DesiredObject, DesiredRoutingTable, JsonValue } from './types.js';
 import { pointer } from './normalise.js';
 import { DigestBuilder } from './digest.js';
 
 /** A parent as a document names it, resolved once every document is known. */
 export interface ParentDecl {
-  kind: 'Group' | 'Reseller' | 'Distributor';
+  /** One of the document kind's `parentKinds`. */
+  kind: string;
   name?: string;
   uuid?: string;
   /** Path of the metadata key that names it, for diagnostics. */
@@ -14,21 +17,31 @@ export interface ParentDecl {
 
 /** A CSV file a document asks for, read after all documents are built. */
 export interface CsvJob {
-  type: 'addresses' | 'records';
   /** Absolute path of the CSV file and the name diagnostics use. */
   absolute: string;
   display: string;
   /** The object the rows belong to (a subscription, or a routing table). */
   owner: DesiredObject;
   ctx: DocContext;
-  /** Path of the `addressesFrom` / `recordsFrom` key. */
+  /** Path of the key that names the file (`addressesFrom`, `recordsFrom`). */
   path: (string | number)[];
+  /** Adds the rows of the file's text. */
+  add(text: string): void;
+}
+
+/** How one document kind is read: the address of its object, and the builder of its objects. */
+export interface DocumentBuilder {
+  address(metadata: Json): string;
+  /** Emits the objects of a document valid against its schema. */
+  build(ctx: DocContext, metadata: Json, spec: Json): void;
 }
 
 /** What the builders add to. */
 export class BuildOutput {
   readonly objects: DesiredObject[] = [];
   readonly csvJobs: CsvJob[] = [];
+  /** The routing tables of the documents, each with the appender that adds its rows. */
+  readonly tables = new Map<DesiredRoutingTable, RowAppender>();
   readonly parents = new Map<DesiredObject, ParentDecl>();
   readonly digest = new DigestBuilder();
   constructor(readonly reporter: Reporter) {}
@@ -119,25 +132,7 @@ function sensitiveFields(
 
 export type Json = Record<string, JsonValue>;
 
-/** The declared fields among `names` (present keys only; explicit null kept). */
-export function pick(source: Json, names: readonly string[]): Json {
-  const out: Json = {};
-  for (const name of names) if (name in source) out[name] = source[name] as JsonValue;
-  return out;
-}
-
-/** Child list `key` of a node, or undefined when not declared. */
-export function list(source: Json, key: string): Json[] | undefined {
-  const value = source[key];
-  return Array.isArray(value) ? (value as Json[]) : undefined;
-}
-
-/** Which of `keys` the node declares (for prune scope). */
-export function declared(source: Json, keys: readonly string[]): string[] {
-  return keys.filter((k) => source[k] !== undefined);
-}
-
-/** Numbers written unquoted where the API wants strings ("10", "1000"). */
-export function asText(value: JsonValue | undefined): JsonValue | undefined {
-  return typeof value === 'number' ? String(value) : value;
+/** The name diagnostics use for a CSV file named in a manifest (relative to it). */
+export function csvDisplayName(ctx: DocContext, file: string): string {
+  return path.posix.normalize(path.posix.join(ctx.displayDir, file.split(path.sep).join('/')));
 }

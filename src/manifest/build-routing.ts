@@ -1,4 +1,6 @@
-import { emit, type DocContext, type Json } from './build-context.js';
+import * as path from 'node:path';
+import { routingTableKind } from '../kinds/routing-table.js';
+import { csvDisplayName, emit, type DocContext, type DocumentBuilder, type Json } from './build-context.js';
 import { sortKeys } from './digest.js';
 import { Codes } from './codes.js';
 import type { Place, Reporter } from './reporter.js';
@@ -7,16 +9,43 @@ import { cellColumn, readCsv } from './csv.js';
 
 type FieldType = DesiredRoutingTable['fieldTypes'][string];
 
-/** A RoutingTable document: the table object and its inline records. */
-export function buildRoutingTable(ctx: DocContext, metadata: Json, spec: Json): DesiredRoutingTable {
+/**
+ * The routing engine's table documents: the table object, its inline `records` and its
+ * `recordsFrom` CSV file (read after every document), kept compact in a DesiredRoutingTable.
+ */
+export const routingTableDocument: DocumentBuilder = {
+  address: (metadata) =>
+    routingTableKind.address(String(metadata['service']), String(metadata['version']), String(metadata['name'])),
+  build: (ctx, metadata, spec) => {
+    const table = buildRoutingTable(ctx, metadata, spec);
+    const appender = new RowAppender(table, ctx.out.reporter);
+    ctx.out.tables.set(table, appender);
+    addInlineRecords(ctx, appender, (spec['records'] as Json[] | undefined) ?? []);
+    if (typeof spec['recordsFrom'] === 'string') {
+      const file = spec['recordsFrom'];
+      const display = csvDisplayName(ctx, file);
+      ctx.out.csvJobs.push({
+        absolute: path.resolve(ctx.dir, file),
+        display,
+        owner: table.table,
+        ctx,
+        path: ['spec', 'recordsFrom'],
+        add: (text) => addCsvRecords(text, display, appender, ctx.out.reporter),
+      });
+    }
+  },
+};
+
+/** A RoutingTable document's table object, its rows still to add. */
+function buildRoutingTable(ctx: DocContext, metadata: Json, spec: Json): DesiredRoutingTable {
   const service = String(metadata['service']);
   const version = String(metadata['version']);
   const name = String(metadata['name']);
   const key = (spec['key'] as string[]).slice();
   const fieldTypes = sortKeys((spec['fields'] as Json | undefined) ?? {}) as Record<string, FieldType>;
   const table = emit(ctx, {
-    kind: 'RoutingTable',
-    address: `routing/${service}/${version}/${name}`,
+    kind: routingTableKind.kind,
+    address: routingTableKind.address(service, version, name),
     identity: { service, version, name },
     fields: { service, version, name, key, ...(spec['fields'] ? { fields: fieldTypes } : {}) },
     path: [],
@@ -155,7 +184,7 @@ export class RowAppender {
 }
 
 /** Inline `records` of a RoutingTable document. */
-export function addInlineRecords(ctx: DocContext, appender: RowAppender, records: Json[]): void {
+function addInlineRecords(ctx: DocContext, appender: RowAppender, records: Json[]): void {
   records.forEach((record, i) => {
     const path = ['spec', 'records', i];
     const row: RowValue[] = [];
@@ -190,7 +219,7 @@ export function addInlineRecords(ctx: DocContext, appender: RowAppender, records
 }
 
 /** Rows of a `recordsFrom` CSV file: header = field names, cells typed by the hints. */
-export function addCsvRecords(text: string, file: string, appender: RowAppender, reporter: Reporter): void {
+function addCsvRecords(text: string, file: string, appender: RowAppender, reporter: Reporter): void {
   let header: string[] = [];
   let columns: number[] = [];
   let types: (FieldType | undefined)[] = [];

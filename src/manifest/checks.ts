@@ -1,3 +1,4 @@
+import { hasKind, kindOf, kinds } from '../kinds/index.js';
 import { Codes } from './codes.js';
 import type { BuildOutput } from './build-context.js';
 import type { Reporter } from './reporter.js';
@@ -46,7 +47,7 @@ export function dropDuplicates(
 }
 
 /**
- * Links Reseller and Tenant documents to their parents: a declared parent gives a
+ * Links documents to the parents their metadata names: a declared parent gives a
  * `parentAddress`; a uuid or an undeclared name gives a `parentRef` (an undeclared name
  * must exist live: the planner looks it up; it is listed in the external parents).
  */
@@ -59,8 +60,9 @@ export function resolveParents(out: BuildOutput, declared: ReadonlyMap<string, D
       continue;
     }
     const name = decl.name ?? '';
-    const kind = decl.kind === 'Reseller' ? 'Reseller' : 'Group';
-    const address = `${kind.toLowerCase()}/${name}`;
+    const kind = decl.kind;
+    // Only a kind of the table can be named: the schemas take a distributor by uuid only.
+    const address = hasKind(kind) ? kindOf(kind).address(undefined, name) : `${kind}/${name}`;
     if (declared.has(address)) {
       object.parentAddress = address;
       continue;
@@ -107,59 +109,81 @@ export function checkBillingIds(
   }
 }
 
+/** The top of an object's tree: its declared group, or the undeclared parent it hangs under. */
 function rootOf(o: DesiredObject, byAddress: ReadonlyMap<string, DesiredObject>): string {
   let node: DesiredObject | undefined = o;
   for (let depth = 0; node && depth < 10; depth++) {
-    if (node.kind === 'Group') return node.address;
     if (node.parentRef) return JSON.stringify(node.parentRef);
+    if (node.parentAddress === undefined) return node.address;
     node = node.parentAddress === undefined ? undefined : byAddress.get(node.parentAddress);
   }
   return '?';
 }
 
-/** An administrator's e-mail is unique in the whole platform (Doc 1 §4.2: 400 "e-mail exists"). */
-export function checkAdminEmails(objects: readonly DesiredObject[], reporter: Reporter): void {
+/**
+ * Identities unique in the whole platform (`manifest.uniqueInPlatform`): an administrator's
+ * e-mail (Doc 1 §4.2: 400 "e-mail exists") may be declared once in the set.
+ */
+export function checkPlatformUnique(objects: readonly DesiredObject[], reporter: Reporter): void {
+  const unique = new Map(
+    kinds.flatMap((k) =>
+      k.manifest.uniqueInPlatform ? [[k.kind, { kind: k, rule: k.manifest.uniqueInPlatform }] as const] : [],
+    ),
+  );
+  if (unique.size === 0) return;
   const seen = new Map<string, DesiredObject>();
   for (const o of objects) {
-    if (o.kind !== 'Administrator') continue;
-    const email = String(o.identity['email']).toLowerCase();
-    const earlier = seen.get(email);
+    const entry = unique.get(o.kind);
+    if (!entry) continue;
+    const identity = entry.kind.identity(o.fields);
+    const key = `${o.kind}|${entry.rule.ignoreCase ? identity.toLowerCase() : identity}`;
+    const earlier = seen.get(key);
     if (!earlier) {
-      seen.set(email, o);
+      seen.set(key, o);
       continue;
     }
     reporter.error(
       Codes.duplicateAdmin,
-      `administrator ${String(o.identity['email'])} is also declared under ${earlier.parentAddress ?? '?'} (${where(reporter, earlier)}); an e-mail address can be used by one account only`,
+      `${entry.kind.manifest.noun} ${identity} is also declared under ${earlier.parentAddress ?? '?'} (${where(reporter, earlier)}); ${entry.rule.why}`,
       placeOf(reporter, o),
     );
   }
 }
 
 /**
- * A number linked to an address that its subscription does not declare is probably a
- * typo; when the subscription declares no addresses the address may exist live.
+ * A field naming a sibling by identity (`manifest.refersTo`: a number's address, by full
+ * address) that its parent does not declare is probably a typo; when the parent declares
+ * no such collection the sibling may exist live.
  */
-export function checkNumberAddresses(
+export function checkReferences(
   objects: readonly DesiredObject[],
   byAddress: ReadonlyMap<string, DesiredObject>,
   children: (a: string) => readonly DesiredObject[],
   reporter: Reporter,
 ): void {
+  const referring = new Map(
+    kinds.flatMap((k) =>
+      k.manifest.refersTo
+        ? [[k.kind, { kind: k, ref: k.manifest.refersTo, target: kindOf(k.manifest.refersTo.kind) }] as const]
+        : [],
+    ),
+  );
+  if (referring.size === 0) return;
   for (const o of objects) {
-    if (o.kind !== 'NumberAddressLink' || typeof o.fields['address'] !== 'string' || o.parentAddress === undefined)
-      continue;
-    const subscription = byAddress.get(o.parentAddress);
-    if (!subscription?.declaredCollections.includes('addresses')) continue;
-    const full = o.fields['address'];
-    if (byAddress.has(`${subscription.address}/address/${full}`)) continue;
-    const known = children(subscription.address)
-      .filter((c) => c.kind === 'Address')
-      .map((c) => String(c.identity['fullAddress']));
+    const entry = referring.get(o.kind);
+    const value = entry && o.fields[entry.ref.field];
+    if (!entry || typeof value !== 'string' || o.parentAddress === undefined) continue;
+    const { target } = entry;
+    const parent = byAddress.get(o.parentAddress);
+    if (!parent || target.collection === undefined || !parent.declaredCollections.includes(target.collection)) continue;
+    if (byAddress.has(target.address(parent.address, value))) continue;
+    const known = children(parent.address)
+      .filter((c) => c.kind === target.kind)
+      .map((c) => target.identity(c.fields));
     reporter.warning(
       Codes.unknownAddress,
-      `the subscription declares no address "${full}"${didYouMean(full, known)}; the link needs it to exist live`,
-      placeOf(reporter, o, 'address'),
+      `the ${kindOf(parent.kind).manifest.noun} declares no ${target.manifest.noun} "${value}"${didYouMean(value, known)}; the ${entry.kind.manifest.noun} needs it to exist live`,
+      placeOf(reporter, o, entry.ref.field),
     );
   }
 }

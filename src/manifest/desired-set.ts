@@ -1,3 +1,4 @@
+import { routingTableKind } from '../kinds/routing-table.js';
 import type { NodePath } from './positions.js';
 import { indexKeyOf } from './build-routing.js';
 import type { Reporter } from './reporter.js';
@@ -23,6 +24,13 @@ export class DesiredSet {
     private readonly byAddress = new Map(objects.map((o) => [o.address, o])),
   ) {
     for (const t of routingTables) this.tables.set(t.table.address, t);
+  }
+
+  /** The objects of the platform's kinds: every object but the routing tables (whose rows are not objects). */
+  platformObjects(): DesiredObject[] {
+    if (this.routingTables.length === 0) return [...this.objects];
+    const tables = new Set(this.routingTables.map((t) => t.table));
+    return this.objects.filter((o) => !tables.has(o));
   }
 
   /** Number of objects, routing rows included. */
@@ -66,7 +74,7 @@ export class DesiredSet {
     const file = table.sourceFiles[fileIndex]!;
     const inline = table.inlinePaths[index];
     return {
-      kind: 'RoutingRow',
+      kind: routingTableKind.rowKind,
       address: `${table.table.address}/${suffix}`,
       parentAddress: table.table.address,
       identity,
@@ -88,7 +96,7 @@ export class DesiredSet {
   }
 
   private routingRow(address: string): DesiredObject | undefined {
-    if (!address.startsWith('routing/')) return undefined;
+    if (!address.startsWith(`${routingTableKind.addressWord}/`)) return undefined;
     const parts = address.split('/');
     const tableAddress = parts.slice(0, 4).join('/');
     const table = this.tables.get(tableAddress);

@@ -1,14 +1,27 @@
 import * as path from 'node:path';
-import { BuildOutput, type DocContext, type Json } from './build-context.js';
-import { buildGroup, buildReseller } from './build-org.js';
-import { buildTenant } from './build-tenant.js';
-import { addInlineRecords, buildRoutingTable, RowAppender } from './build-routing.js';
+import { routingTableKind } from '../kinds/routing-table.js';
+import { BuildOutput, type DocContext, type DocumentBuilder, type Json } from './build-context.js';
+import { routingTableDocument } from './build-routing.js';
 import { Codes } from './codes.js';
+import { MANIFEST_KINDS } from './document-kinds.js';
 import { normaliseDocument } from './normalise.js';
 import { schemaIssues } from './schema-errors.js';
 import { schemaSet } from './schemas.js';
 import { didYouMean } from './suggest.js';
-import { MANIFEST_KINDS, type DesiredRoutingTable, type ManifestKind } from './types.js';
+import { platformDocuments } from './walker.js';
+
+let builders: ReadonlyMap<string, DocumentBuilder> | undefined;
+
+/**
+ * The builder of each document kind: the kind table's document kinds are walked through the
+ * table (walker.ts); the routing side registers its table documents (build-routing.ts).
+ */
+function builderOf(kind: string): DocumentBuilder {
+  builders ??= new Map([...platformDocuments(), [routingTableKind.kind, routingTableDocument]]);
+  const builder = builders.get(kind);
+  if (!builder) throw new Error(`no builder for document kind ${kind}`);
+  return builder;
+}
 
 /** Where a document comes from. */
 export interface DocumentSource {
@@ -29,7 +42,6 @@ export function processDocument(
   raw: unknown,
   env: Record<string, string | undefined>,
   out: BuildOutput,
-  tables: Map<DesiredRoutingTable, RowAppender>,
 ): void {
   const reporter = out.reporter;
   const at = (p: (string | number)[], extra: { key?: boolean; offsetInString?: number } = {}) => ({
@@ -47,7 +59,7 @@ export function processDocument(
     reporter.error(Codes.required, `missing required field "kind" (one of ${MANIFEST_KINDS.join(', ')})`, at([]));
     return;
   }
-  if (typeof kind !== 'string' || !(MANIFEST_KINDS as readonly string[]).includes(kind)) {
+  if (typeof kind !== 'string' || !MANIFEST_KINDS.includes(kind)) {
     reporter.error(
       Codes.unknownKind,
       `unknown kind "${String(kind)}"; expected one of ${MANIFEST_KINDS.join(', ')}${didYouMean(String(kind), MANIFEST_KINDS)}`,
@@ -59,31 +71,27 @@ export function processDocument(
   for (const issue of normalised.issues)
     reporter.error(issue.code, issue.message, at(issue.path, { offsetInString: issue.offsetInString }));
   if (normalised.value === undefined) return;
-  const validate = schemaSet().validators[kind as ManifestKind];
+  const validate = schemaSet().validators[kind];
+  if (!validate) throw new Error(`no schema for document kind ${kind}`);
   const valid = validate(normalised.value);
   if (!valid) {
     for (const issue of schemaIssues(validate.errors ?? [], normalised.value))
       reporter.error(issue.code, issue.message, at(issue.path, { key: issue.key }));
   }
   if (!valid || normalised.issues.length > 0) return;
-  build(kind as ManifestKind, source, normalised.value as Json, normalised.sensitive, out, tables);
+  build(builderOf(kind), source, normalised.value as Json, normalised.sensitive, out);
 }
 
 function build(
-  kind: ManifestKind,
+  builder: DocumentBuilder,
   source: DocumentSource,
   document: Json,
   sensitive: Set<string>,
   out: BuildOutput,
-  tables: Map<DesiredRoutingTable, RowAppender>,
 ): void {
   const metadata = document['metadata'] as Json;
   const spec = (document['spec'] as Json | undefined) ?? {};
-  const name = String(metadata['name']);
-  const documentAddress =
-    kind === 'RoutingTable'
-      ? `routing/${String(metadata['service'])}/${String(metadata['version'])}/${name}`
-      : `${kind.toLowerCase()}/${name}`;
+  const documentAddress = builder.address(metadata);
   out.digest.addDocument(documentAddress, document, sensitive);
   const ctx: DocContext = {
     out,
@@ -96,30 +104,5 @@ function build(
     documentAddress,
     sensitive,
   };
-  switch (kind) {
-    case 'Group':
-      return buildGroup(ctx, name, spec);
-    case 'Reseller':
-      return buildReseller(ctx, name, metadata, spec);
-    case 'Tenant':
-      return buildTenant(ctx, name, metadata, spec);
-    case 'RoutingTable': {
-      const table = buildRoutingTable(ctx, metadata, spec);
-      const appender = new RowAppender(table, out.reporter);
-      tables.set(table, appender);
-      addInlineRecords(ctx, appender, (spec['records'] as Json[] | undefined) ?? []);
-      if (typeof spec['recordsFrom'] === 'string') {
-        const file = spec['recordsFrom'];
-        out.csvJobs.push({
-          type: 'records',
-          absolute: path.resolve(ctx.dir, file),
-          display: path.posix.normalize(path.posix.join(ctx.displayDir, file.split(path.sep).join('/'))),
-          owner: table.table,
-          ctx,
-          path: ['spec', 'recordsFrom'],
-        });
-      }
-      return;
-    }
-  }
+  builder.build(ctx, metadata, spec);
 }

@@ -6,10 +6,9 @@
 export { loadManifests, type LoadOptions, type LoadResult } from './load.js';
 export { DesiredSet } from './desired-set.js';
 export { Codes, type Code } from './codes.js';
-export { fieldTraits, schemaSet, SCHEMAS_DIR, SCHEMA_FILES, type FieldTraits } from './schemas.js';
-export { fullAddress } from './build-tenant.js';
+export { schemaSet, SCHEMAS_DIR, SCHEMA_FILES } from './schemas.js';
+export { MANIFEST_KINDS } from './document-kinds.js';
 export { sortDiagnostics } from './reporter.js';
 export { MAX_MANIFEST_BYTES, MAX_CSV_BYTES } from './files.js';
 export { MAX_ALIAS_COUNT } from './parse.js';
-export { ADDRESS_CSV_HEADER } from './csv-jobs.js';
 export * from './types.js';

@@ -1,6 +1,5 @@
 import { BuildOutput } from './build-context.js';
-import type { RowAppender } from './build-routing.js';
-import { checkAdminEmails, checkBillingIds, checkNumberAddresses, dropDuplicates, resolveParents } from './checks.js';
+import { checkBillingIds, checkPlatformUnique, checkReferences, dropDuplicates, resolveParents } from './checks.js';
 import { Codes } from './codes.js';
 import { runCsvJobs } from './csv-jobs.js';
 import { DesiredSet } from './desired-set.js';
@@ -8,7 +7,7 @@ import { processDocument } from './documents.js';
 import { discoverFiles, MAX_MANIFEST_BYTES, readTextFile } from './files.js';
 import { parseManifest } from './parse.js';
 import { Reporter, sortDiagnostics } from './reporter.js';
-import type { DesiredRoutingTable, Diagnostic } from './types.js';
+import type { Diagnostic } from './types.js';
 
 export interface LoadOptions {
   /** Values for `${VAR}` (default: process.env). */
@@ -42,7 +41,6 @@ export async function loadManifests(paths: string[], options: LoadOptions = {}):
   const env = options.env ?? process.env;
   const reporter = new Reporter();
   const out = new BuildOutput(reporter);
-  const tables = new Map<DesiredRoutingTable, RowAppender>();
   const files = await discoverFiles(paths, cwd, reporter);
   const read = new Set<string>();
   for (const file of files) {
@@ -66,17 +64,17 @@ export async function loadManifests(paths: string[], options: LoadOptions = {}):
     }
     const mayHaveAliases = text.includes('*');
     for (const { doc, value } of docs) {
-      processDocument({ file: file.display, absolute: file.absolute, doc, mayHaveAliases }, value, env, out, tables);
+      processDocument({ file: file.display, absolute: file.absolute, doc, mayHaveAliases }, value, env, out);
     }
   }
-  await runCsvJobs(out.csvJobs, tables, read);
+  await runCsvJobs(out.csvJobs, read);
   const { kept: objects, byAddress } = dropDuplicates(out.objects, reporter);
   const externalParents = resolveParents(out, byAddress);
-  const routingTables = [...tables.keys()].filter((t) => byAddress.get(t.table.address) === t.table);
+  const routingTables = [...out.tables.keys()].filter((t) => byAddress.get(t.table.address) === t.table);
   const set = new DesiredSet(objects, routingTables, externalParents, reporter, byAddress);
   checkBillingIds(objects, reporter, byAddress);
-  checkAdminEmails(objects, reporter);
-  checkNumberAddresses(objects, byAddress, (a) => set.children(a), reporter);
+  checkPlatformUnique(objects, reporter);
+  checkReferences(objects, byAddress, (a) => set.children(a), reporter);
   const diagnostics = sortDiagnostics(reporter.diagnostics);
   return {
     set,

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import { Ajv2020, type ErrorObject, type ValidateFunction, type AnySchemaObject } from 'ajv/dist/2020.js';
 import type { FormatsPlugin } from 'ajv-formats';
+import { SCHEMA_FILES } from './document-kinds.js';
 import type { ManifestKind } from './types.js';
 
 /**
@@ -10,25 +11,22 @@ import type { ManifestKind } from './types.js';
  * editors read them for completion and hover help, and `validate` checks with them. They
  * are compiled once per process, in ajv's strict mode.
  *
- * Two annotation keywords of our own (registered below so strict mode accepts them):
+ * Annotation keywords of our own (registered below so strict mode accepts them):
  * - `x-immutable: true`: the API cannot change the field; a change means a replace.
+ * - `x-sensitive: true`: the value is secret (shown as `(sensitive)`, stored as a digest).
  * - `x-ignored: "<reason>"`: a field of the API's read view (or one the calls do not
  *   accept) that a manifest cannot set; it fails validation with the reason as the
  *   message. For editors, the same properties carry `doNotSuggest: true` (not offered by
  *   completion) and `deprecationMessage` (the warning yaml-language-server shows, saying
  *   why), and the read-only ones the standard `readOnly: true`.
- * `writeOnly: true` (standard) marks fields the API never returns.
+ * `writeOnly: true` (standard) marks fields the API never returns. Each kind's field table
+ * (`src/kinds/`) says the same: test/manifest/schema-agreement.test.ts checks that they agree.
  */
 
 /** The schemas folder of the package (same relative place from src/ and dist/). */
 export const SCHEMAS_DIR = fileURLToPath(new URL('../../schemas/', import.meta.url));
 
-export const SCHEMA_FILES: Record<ManifestKind, string> = {
-  Group: 'group.schema.json',
-  Reseller: 'reseller.schema.json',
-  Tenant: 'tenant.schema.json',
-  RoutingTable: 'routing-table.schema.json',
-};
+export { SCHEMA_FILES };
 const SHARED_FILES = ['definitions.schema.json', 'manifest.schema.json'];
 
 export interface SchemaSet {
@@ -64,6 +62,7 @@ export function schemaSet(options: { validateSchema?: boolean } = {}): SchemaSet
   const addFormats = require('ajv-formats') as FormatsPlugin;
   addFormats(ajv, ['email']);
   ajv.addKeyword({ keyword: 'x-immutable', schemaType: 'boolean' });
+  ajv.addKeyword({ keyword: 'x-sensitive', schemaType: 'boolean' });
   // Editor annotations (yaml-language-server, VS Code): no effect on validation.
   ajv.addKeyword({ keyword: 'doNotSuggest', schemaType: 'boolean' });
   ajv.addKeyword({ keyword: 'deprecationMessage', schemaType: 'string' });
@@ -90,36 +89,4 @@ export function schemaSet(options: { validateSchema?: boolean } = {}): SchemaSet
   const set = { ajv, validators, schemas };
   if (options.validateSchema === undefined) cached = set;
   return set;
-}
-
-/** Field traits read from the schemas, for the planner. */
-export interface FieldTraits {
-  /** Never returned by the API (`writeOnly: true`). */
-  writeOnly: boolean;
-  /** The API cannot change it (`x-immutable: true`): a change replaces the object. */
-  immutable: boolean;
-}
-
-/**
- * Traits of the properties of a schema node, by property name. `ref` is a schema file
- * plus an optional `#/$defs/...` pointer, e.g. `tenant.schema.json#/$defs/subscription`.
- */
-export function fieldTraits(ref: string): Record<string, FieldTraits> {
-  const node = resolveRef(ref);
-  const out: Record<string, FieldTraits> = {};
-  const properties = (node['properties'] ?? {}) as Record<string, AnySchemaObject>;
-  for (const [name, prop] of Object.entries(properties)) {
-    if (prop['x-ignored'] !== undefined) continue;
-    out[name] = { writeOnly: prop['writeOnly'] === true, immutable: prop['x-immutable'] === true };
-  }
-  return out;
-}
-
-function resolveRef(ref: string): AnySchemaObject {
-  const [file = '', pointer = ''] = ref.split('#');
-  const { schemas } = schemaSet();
-  let node: unknown = schemas[file];
-  for (const part of pointer.split('/').filter(Boolean)) node = (node as Record<string, unknown>)[part];
-  if (!node || typeof node !== 'object') throw new Error(`no schema node at ${ref}`);
-  return node as AnySchemaObject;
 }

@@ -2,36 +2,8 @@ import type { Diagnostic, SourcePosition } from '../core/errors.js';
 
 export type { Diagnostic, SourcePosition };
 
-/** The document kinds of CONTRACT §2. */
-export const MANIFEST_KINDS = ['Group', 'Reseller', 'Tenant', 'RoutingTable'] as const;
-export type ManifestKind = (typeof MANIFEST_KINDS)[number];
-
-/**
- * Every kind of desired object the loader produces. Nested kinds come from the documents'
- * `spec` (a tenant's subscriptions, a subscription's entitlements, ...). `TrunkGroup` is a
- * container only: the API has no trunk-group endpoints, it exists so that its block and
- * allow lists have a parent address. `RoutingRow` objects are materialised on demand only
- * (see {@link DesiredRoutingTable}).
- */
-export type DesiredKind =
-  | 'Group'
-  | 'Reseller'
-  | 'Tenant'
-  | 'Subscription'
-  | 'Entitlement'
-  | 'Address'
-  | 'Location'
-  | 'Template'
-  | 'TrunkGroup'
-  | 'TrunkGroupCallingPlan'
-  | 'GroupCallingPlan'
-  | 'Prefix'
-  | 'Product'
-  | 'Administrator'
-  | 'Branding'
-  | 'NumberAddressLink'
-  | 'RoutingTable'
-  | 'RoutingRow';
+/** A document kind of CONTRACT §2: one of `MANIFEST_KINDS` (see document-kinds.ts). */
+export type ManifestKind = string;
 
 export type JsonScalar = string | number | boolean | null;
 export type JsonValue = JsonScalar | JsonValue[] | { [key: string]: JsonValue };
@@ -40,9 +12,7 @@ export type JsonValue = JsonScalar | JsonValue[] | { [key: string]: JsonValue };
  * A parent that the manifest set does not declare. By name: it must exist live (the
  * planner looks it up by name). By uuid: an existing object.
  */
-export type ParentRef =
-  | { kind: 'Group' | 'Reseller'; name: string }
-  | { kind: 'Group' | 'Reseller' | 'Distributor'; uuid: string };
+export type ParentRef = { kind: string; name: string } | { kind: string; uuid: string };
 
 /**
  * Where a desired object was written: the manifest file, the document's index in it, and
@@ -61,9 +31,12 @@ export type Origin =
     }
   | { type: 'csv'; file: string; line: number };
 
-/** One object the manifests declare. Plain data except for nothing: safe to serialise. */
+/**
+ * One object the manifests declare. Plain data except for nothing: safe to serialise. Its
+ * kind is one of the kind table's (`src/kinds/`), or a routing table or row.
+ */
 export interface DesiredObject {
-  kind: DesiredKind;
+  kind: string;
   /** CONTRACT §3.1 address, unique in the set. */
   address: string;
   /** Address of the parent when the parent is declared in the manifest set. */
@@ -85,10 +58,10 @@ export interface DesiredObject {
   /** Inherited from the document's `metadata.protect`: never delete or replace. */
   protect: boolean;
   /**
-   * The child collections this object declares (manifest key: `subscriptions`,
-   * `entitlements`, `addresses` (also set by `addressesFrom`), `locations`, `templates`,
-   * `trunkGroups`, `blockList`, `allowList`, `numbers`, `admins`, `callingPlans`,
-   * `prefixes`, `products`, `branding`, `records`). Prune only touches these (CONTRACT §3.4).
+   * The child collections this object declares: the manifest keys of its item that are a
+   * child kind's `collection` (`subscriptions`, `addresses`, …; a CSV source such as
+   * `addressesFrom` declares its kind's collection), or `records` for a routing table.
+   * Prune only touches these (CONTRACT §3.4).
    */
   declaredCollections: readonly string[];
   /** Address of the document's top object (`tenant/acme-corp` for its entitlements). */
@@ -134,7 +107,7 @@ export interface DesiredRoutingTable {
 
 /** A parent referenced by name and not declared: must exist live. */
 export interface ExternalParent {
-  kind: 'Group' | 'Reseller';
+  kind: string;
   name: string;
   /** Addresses of the objects that reference it. */
   referencedBy: string[];

@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { platformMessageOf } from '../../src/api/errors.js';
 import {
-  canonicalize,
   firstOf,
-  normalizeMarkup,
   pageNumber,
   toBoolean,
   toId,
@@ -19,7 +17,7 @@ import { decodeBase32 } from '../../src/api/totp.js';
 
 describe('normalisation helpers', () => {
   it('Doc1 §2.6: markup as a number or a numeric string', () => {
-    expect(normalizeMarkup('4.5')).toBe(4.5);
+    expect(toNumber('4.5')).toBe(4.5);
     expect(toNumber(3)).toBe(3);
     expect(toNumber(' 7 ')).toBe(7);
     expect(toNumber('-1e2')).toBe(-100);
@@ -45,15 +43,7 @@ describe('normalisation helpers', () => {
     expect(pageNumber('two')).toBeUndefined();
   });
 
-  it('Doc1 §2.3, §2.2: spelling variants fold into one canonical name', () => {
-    expect(canonicalize({ uuid: 'g', nbOfDisributors: 2 })).toEqual({ uuid: 'g', nbOfDistributors: 2 });
-    expect(canonicalize({ nbOfDistributors: 3, nbOfDisributors: 2 })).toEqual({ nbOfDistributors: 3 });
-    expect(canonicalize({ first_name: 'Ada', lastname: 'L', mobile_number: '+32' })).toEqual({
-      firstName: 'Ada',
-      lastName: 'L',
-      mobileNumber: '+32',
-    });
-    expect(canonicalize({ statusUpdatedOn: 't' })).toEqual({ stateUpdatedOn: 't' });
+  it('Doc1 §2.2: the first present spelling of a field, and booleans as the API spells them', () => {
     expect(firstOf({ a: null, b: 0 }, 'a', 'b')).toBe(0);
     expect(toBoolean('true')).toBe(true);
     expect(toBoolean('no')).toBeUndefined();

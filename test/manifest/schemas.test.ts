@@ -1,8 +1,9 @@
 import { readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fieldTraits, loadManifests, schemaSet, SCHEMAS_DIR } from '../../src/manifest/index.js';
+import { loadManifests, schemaSet, SCHEMAS_DIR } from '../../src/manifest/index.js';
 import { readSchema } from '../../src/manifest/schemas.js';
+import { schemaProperty } from './schema-agreement.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -65,15 +66,16 @@ describe('schemas/', () => {
     expect(set.routingTables[0]?.rows.length).toBeGreaterThan(1000);
   });
 
-  it('marks write-only and immutable fields for the planner', () => {
-    expect(fieldTraits('definitions.schema.json#/$defs/admin')['firstName']).toEqual({
+  it('marks write-only and immutable fields (which the kind table agrees with: schema-agreement.test.ts)', () => {
+    const traits = (ref: string, name: string) => schemaProperty(schemaSet().schemas, ref, name);
+    expect(traits('definitions.schema.json#/$defs/admin', 'firstName')).toMatchObject({
       writeOnly: true,
       immutable: false,
     });
-    expect(fieldTraits('tenant.schema.json#/$defs/entitlement')['externalReference']?.writeOnly).toBe(true);
-    expect(fieldTraits('tenant.schema.json#/$defs/subscription')['uc']?.immutable).toBe(true);
-    expect(fieldTraits('definitions.schema.json#/$defs/callingPlan')['country']?.immutable).toBe(true);
-    expect(fieldTraits('definitions.schema.json#/$defs/callingPlan')['name']?.immutable).toBe(false);
-    expect(fieldTraits('tenant.schema.json#/$defs/subscription')['licenses']).toBeUndefined();
+    expect(traits('tenant.schema.json#/$defs/entitlement', 'externalReference')?.writeOnly).toBe(true);
+    expect(traits('tenant.schema.json#/$defs/subscription', 'uc')?.immutable).toBe(true);
+    expect(traits('definitions.schema.json#/$defs/callingPlan', 'country')?.immutable).toBe(true);
+    expect(traits('definitions.schema.json#/$defs/callingPlan', 'name')?.immutable).toBe(false);
+    expect(traits('tenant.schema.json#/$defs/subscription', 'licenses')?.refused).toBe(true);
   });
 });
