@@ -5,13 +5,7 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /** A query value; arrays repeat the parameter, objects are sent as JSON text (e.g. `filters`). */
 export type QueryValue =
-  | string
-  | number
-  | boolean
-  | null
-  | undefined
-  | readonly (string | number)[]
-  | Record<string, unknown>;
+  string | number | boolean | null | undefined | readonly (string | number)[] | Record<string, unknown>;
 export type Query = Readonly<Record<string, QueryValue>>;
 
 /** Username/password login, with an optional RFC 6238 secret for the `totp` second factor. */

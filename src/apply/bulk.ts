@@ -160,15 +160,13 @@ async function findJob(
   name: string,
   env: ChangeEnv,
 ): Promise<Record<string, unknown> | undefined> {
-  const jobs = await env.sender
-    .lookupClient(name, 'find bulk job')
-    .listPages<Record<string, unknown>>({
-      path: route.jobsPath(path),
-      itemsKey: 'bulks',
-      style: 'token',
-      query: { search: name },
-      role: route.jobsRole,
-    });
+  const jobs = await env.sender.lookupClient(name, 'find bulk job').listPages<Record<string, unknown>>({
+    path: route.jobsPath(path),
+    itemsKey: 'bulks',
+    style: 'token',
+    query: { search: name },
+    role: route.jobsRole,
+  });
   return jobs.filter((j) => j['title'] === name).sort((a, b) => Number(b['id']) - Number(a['id']))[0];
 }
 

@@ -86,7 +86,7 @@ export class Journal {
     const bytes = Buffer.from(`${maskSecrets(JSON.stringify({ at: new Date().toISOString(), ...entry }))}\n`);
     try {
       // A write to a regular file is normally whole; a short one (disk full) is continued or fails.
-      for (let offset = 0; offset < bytes.length; ) offset += writeSync(this.handle.fd, bytes, offset);
+      for (let offset = 0; offset < bytes.length;) offset += writeSync(this.handle.fd, bytes, offset);
     } catch (error) {
       throw new SwitchboardError('SB_JOURNAL', `cannot write the journal ${this.path}: ${(error as Error).message}`);
     }

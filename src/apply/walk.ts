@@ -15,9 +15,7 @@ export interface WalkNode {
 
 /** What became of one address. */
 export type Outcome =
-  | { status: 'applied' }
-  | { status: 'failed'; message: string; code?: string }
-  | { status: 'skipped'; reason: string };
+  { status: 'applied' } | { status: 'failed'; message: string; code?: string } | { status: 'skipped'; reason: string };
 
 export interface WalkOptions {
   /** Nodes running at once (each runs its requests one after the other). */

@@ -81,9 +81,11 @@ export async function findScope(reader: ExportReader, mayGet: MayGet, address: s
       roots
         .filter((r) => kind.parentKinds.includes(r.kind.kind))
         .map(async (r) =>
-          (await reader.list(kind, r.live, { search: name })).map(
-            (l): OrgEntry => ({ kind, live: l.live, owner: l.owner ?? { kind: r.kind.kind, id: r.live.id } }),
-          ),
+          (await reader.list(kind, r.live, { search: name })).map((l): OrgEntry => ({
+            kind,
+            live: l.live,
+            owner: l.owner ?? { kind: r.kind.kind, id: r.live.id },
+          })),
         ),
     );
     found = matches(searched.flat());

@@ -25,7 +25,7 @@ function wordOf(sample: string): string {
 export function addressPairs(address: string): [string, string][] {
   const segments = address.split('/');
   const pairs: [string, string][] = [];
-  for (let i = 0; i < segments.length; ) {
+  for (let i = 0; i < segments.length;) {
     const word = segments[i] as string;
     let end = i + 2; // an identity has at least one segment
     while (end < segments.length - 1 && !WORDS.has(segments[end] as string)) end++;

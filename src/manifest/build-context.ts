@@ -63,8 +63,10 @@ export interface DocContext {
 }
 
 /** What one object adds to the document's flags and origin: its own part of a DesiredObject. */
-export interface EmitArgs
-  extends Pick<DesiredObject, 'kind' | 'address' | 'parentAddress' | 'parentRef' | 'identity' | 'fields'> {
+export interface EmitArgs extends Pick<
+  DesiredObject,
+  'kind' | 'address' | 'parentAddress' | 'parentRef' | 'identity' | 'fields'
+> {
   path: (string | number)[];
   collections?: string[];
   /** Defaults to the document node at `path`. */

@@ -3,8 +3,7 @@ import { PositionIndex, type NodePath } from './positions.js';
 
 /** Where a finding is: a ready position, or a node of a manifest document. */
 export type Place =
-  | SourcePosition
-  | { file: string; doc: number; path: NodePath; key?: boolean; offsetInString?: number };
+  SourcePosition | { file: string; doc: number; path: NodePath; key?: boolean; offsetInString?: number };
 
 /**
  * Collects diagnostics and turns document paths into file:line:col through each file's

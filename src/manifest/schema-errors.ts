@@ -135,8 +135,7 @@ function oneOfMessage(error: ErrorObject): string {
 
 function knownProperties(schema: unknown): string[] {
   const properties = (schema as AnySchemaObject | undefined)?.['properties'] as
-    | Record<string, AnySchemaObject>
-    | undefined;
+    Record<string, AnySchemaObject> | undefined;
   if (!properties) return [];
   return Object.entries(properties)
     .filter(([, s]) => typeof s === 'object' && s['x-ignored'] === undefined)

@@ -11,7 +11,7 @@ import { SENSITIVE, WRITE_ONLY, isPlaceholder, type Change, type PatchOperation 
  * rewrite a terminal (ANSI escapes) or hide text in a review ("Trojan Source") when they
  * come from live data. They are shown escaped (`\u001b`) instead.
  */
-// eslint-disable-next-line no-control-regex
+
 const UNSAFE_CHARS =
   /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
 

@@ -62,10 +62,7 @@ export interface RowDelete {
 
 export interface RowDiffProblem {
   code:
-    | 'SB_ROUTING_DUPLICATE_KEY'
-    | 'SB_ROUTING_MISSING_KEY'
-    | 'SB_ROUTING_BAD_VALUE'
-    | 'SB_ROUTING_LIVE_DUPLICATE_KEY';
+    'SB_ROUTING_DUPLICATE_KEY' | 'SB_ROUTING_MISSING_KEY' | 'SB_ROUTING_BAD_VALUE' | 'SB_ROUTING_LIVE_DUPLICATE_KEY';
   message: string;
   source?: string;
 }

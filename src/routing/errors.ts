@@ -7,10 +7,7 @@ import { SwitchboardError } from '../core/errors.js';
  * changing while it was read).
  */
 export type RoutingErrorCode =
-  | 'SB_ROUTING_HTTP'
-  | 'SB_ROUTING_NETWORK'
-  | 'SB_ROUTING_RESPONSE'
-  | 'SB_ROUTING_LIST_CHANGED';
+  'SB_ROUTING_HTTP' | 'SB_ROUTING_NETWORK' | 'SB_ROUTING_RESPONSE' | 'SB_ROUTING_LIST_CHANGED';
 
 /**
  * A failed routing-engine call, with what a caller needs to report or retry it. The

@@ -46,7 +46,9 @@ const SIM_ROUTING = { username: 'routing', password: 'routing' };
  */
 export async function openSession(options: ConnectOptions, needs: SessionNeeds): Promise<Session> {
   const simulator = options.sim
-    ? await (await import('../sim/index.js')).startSimulator({
+    ? await (
+        await import('../sim/index.js')
+      ).startSimulator({
         port: 0,
         host: '127.0.0.1',
         logger: options.logger,

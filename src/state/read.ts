@@ -1,6 +1,6 @@
 import { kindOf, kinds } from '../kinds/index.js';
 import type { KindContext, KindDefinition, ListSpec, LiveObject, LiveParts } from '../kinds/types.js';
-import { ApiError, ApiErrorCode } from '../api/errors.js';
+import { ApiError } from '../api/errors.js';
 import { assertReadable } from './item-shape.js';
 import { fetchListItems } from './list-items.js';
 import { missingReadObjects, recordedObjects } from './recorded.js';

@@ -288,7 +288,7 @@ describe('concurrency and accounting', () => {
     expect(stats.requests).toBeGreaterThanOrEqual(14); // + login + profile
     const text = formatStats(stats);
     expect(text).toContain('GET    /api/v01/draas/{instance}/slowly/{id}  requests=12 retries=0 errors=0');
-    expect(text.split('\n').at(-1)).toMatch(/^total  requests=\d+ retries=0/);
+    expect(text.split('\n').at(-1)).toMatch(/^total {2}requests=\d+ retries=0/);
   });
 
   it('counts bytes sent', async () => {

@@ -61,7 +61,7 @@ describe('YAML_CORE_SCHEMA: the fast path reads scalars as the yaml package (YAM
     };
     for (let i = 0; i < 5000; i++) {
       let scalar = '';
-      for (let length = 1 + next(7); scalar.length < length; ) scalar += alphabet[next(alphabet.length)];
+      for (let length = 1 + next(7); scalar.length < length;) scalar += alphabet[next(alphabet.length)];
       if (/^[-~]$|^- |^[.]{3}|^-{3}/.test(scalar)) continue; // a sequence entry or a document marker, not a scalar
       const text = `v: ${scalar}\n`;
       let exact: unknown;

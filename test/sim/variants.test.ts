@@ -4,7 +4,7 @@ import { defaultSeed, startSimulator, type RunningSimulator } from '../../src/si
 import { LOOSE_FIELDS } from '../../src/sim/platform/variants.js';
 import { loginAs, P, uuidOf } from './helpers.js';
 
-let sims: RunningSimulator[] = [];
+const sims: RunningSimulator[] = [];
 afterEach(async () => {
   await Promise.all(sims.splice(0).map((s) => s.close()));
 });
