@@ -1,0 +1,278 @@
+import { ApiError } from '../api/errors.js';
+import { hasKind, kindOf, kinds } from '../kinds/index.js';
+import type { KindDefinition, LiveObject } from '../kinds/types.js';
+import { moveRecorded } from './last-applied.js';
+import type { DesiredNode, LastApplied, LiveState } from './types.js';
+
+/** The owner an API item names (Doc 1 §2.6), as a kind and id. */
+export interface OwnerRef {
+  kind: string;
+  id: string;
+  name?: string;
+}
+
+/** What binding identities needs of the live-state reader. */
+export interface ReaderPort {
+  readonly state: LiveState;
+  /** The objects of `kind` listed under `parent` (top level when undefined), taken into scope. */
+  listed(kind: KindDefinition, parent: LiveObject | undefined): Promise<LiveObject[]>;
+  /** The same list without taking its objects into scope: a search (cached). */
+  peek(kind: KindDefinition, parent: LiveObject | undefined): Promise<LiveObject[]>;
+  /** The owner the API item of a listed object named, when its kind reads one. */
+  ownerOf(live: LiveObject): OwnerRef | undefined;
+  /** A listed object by kind and id. */
+  byId(kind: string, id: string): LiveObject | undefined;
+  /** A declared object by address. */
+  desired(address: string): DesiredNode | undefined;
+}
+
+/** A declared parent: live, or declared and created by this plan (its address). */
+export type DeclaredParent = LiveObject | { pending: string };
+
+/**
+ * Which live object a declared object is. By its pinned id (`metadata.uuid`), else by its
+ * name, else by one of its former names (`renamedFrom`: a rename, the live object then known
+ * by its new address). For a kind whose parent cannot change (`fixedParent`), an object not
+ * found under its declared parent is looked for in the scope that can see it, and one found
+ * under another owner refuses the plan: it is never updated where it is, nor created again.
+ */
+export class Identities {
+  /** `kind id` → the address a rename gave the object. */
+  private readonly claimed = new Map<string, string>();
+  private view: LastApplied;
+
+  constructor(
+    private readonly port: ReaderPort,
+    private readonly record: LastApplied,
+  ) {
+    this.view = record;
+  }
+
+  /** The last-applied record as the live addresses see it: entries of a renamed object follow it. */
+  get lastApplied(): LastApplied {
+    return this.view;
+  }
+
+  /** The address a rename gave a listed object, if one did. */
+  renamedTo(live: LiveObject): string | undefined {
+    return this.claimed.get(idKey(live.kind, live.id));
+  }
+
+  /** Binds a node to the live object it declares, among `listing` (its declared parent's list). */
+  async bind(
+    node: DesiredNode,
+    kind: KindDefinition,
+    parent: DeclaredParent | undefined,
+    listing: readonly LiveObject[],
+  ): Promise<void> {
+    const found = node.pinnedId === undefined ? this.byName(node, listing) : this.byPin(node, listing);
+    if (found === 'refused') return;
+    if (!found) {
+      await this.lookElsewhere(node, kind, parent);
+      return;
+    }
+    this.claim(found, node.address);
+    const owner = this.port.ownerOf(found);
+    if (kind.fixedParent && parent && 'id' in parent && owner && (owner.kind !== parent.kind || owner.id !== parent.id))
+      this.refuseOwner(node, kind, parent, found);
+  }
+
+  /** A node whose declared parent this plan creates: the object may exist already, under another owner. */
+  async bindUnderPending(node: DesiredNode, kind: KindDefinition, parentAddress: string): Promise<void> {
+    if (kind.fixedParent || node.pinnedId !== undefined)
+      await this.lookElsewhere(node, kind, { pending: parentAddress });
+  }
+
+  private byName(node: DesiredNode, listing: readonly LiveObject[]): LiveObject | 'refused' | undefined {
+    const current = listing.find((o) => o.address === node.address);
+    const former = (node.previousAddresses ?? []).flatMap((a) => listing.filter((o) => o.address === a));
+    if (former.length === 0) return current;
+    if (current || former.length > 1) {
+      const all = [...(current ? [current] : []), ...former].map((o) => `${o.address} (id ${o.id})`);
+      this.refuse(
+        node,
+        'SB_RENAME_CONFLICT',
+        `renamedFrom cannot tell which live object this is: ${all.join(' and ')} ${all.length === 2 ? 'both' : 'all'} exist. ` +
+          'Delete or rename the one that is not meant on the platform, or take its name out of renamedFrom.',
+      );
+      return 'refused';
+    }
+    return former[0];
+  }
+
+  private byPin(node: DesiredNode, listing: readonly LiveObject[]): LiveObject | 'refused' | undefined {
+    const pinned = listing.find((o) => o.id === node.pinnedId);
+    if (!pinned || pinned.address === node.address) return pinned;
+    const taken = listing.find((o) => o.address === node.address) ?? this.port.state.byAddress.get(node.address);
+    if (taken && taken.id !== pinned.id) {
+      this.refuse(
+        node,
+        'SB_RENAME_CONFLICT',
+        `metadata.uuid ${node.pinnedId} is ${pinned.address}, and renaming it to ${node.address} would take the name ` +
+          `of another live object (id ${taken.id}). Delete or rename that one on the platform first, or correct metadata.name.`,
+      );
+      return 'refused';
+    }
+    return pinned;
+  }
+
+  /** Not under its declared parent: a moved object of a `fixedParent` kind, or a pinned id that does not exist. */
+  private async lookElsewhere(
+    node: DesiredNode,
+    kind: KindDefinition,
+    parent: DeclaredParent | undefined,
+  ): Promise<void> {
+    if (!kind.fixedParent && node.pinnedId === undefined) return;
+    // A top-level object has no elsewhere: its list was the whole list.
+    const candidates = parent ? await this.scope(kind, this.rootOf(parent)) : [];
+    const found =
+      node.pinnedId !== undefined
+        ? candidates.find((o) => o.id === node.pinnedId)
+        : (candidates.find((o) => o.address === node.address) ??
+          candidates.find((o) => node.previousAddresses?.includes(o.address)));
+    if (found && parent) {
+      // Its children are read where it is, so the plan still shows what would change in them.
+      this.claim(found, node.address);
+      this.refuseOwner(node, kind, parent, found);
+      return;
+    }
+    if (node.pinnedId === undefined) return;
+    const where = !parent
+      ? 'among those these credentials can list'
+      : `${'id' in parent ? `under ${parent.address} or ` : ''}anywhere these credentials can see`;
+    this.refuse(
+      node,
+      'SB_PINNED_MISSING',
+      `metadata.uuid ${node.pinnedId}: no ${kind.manifest.noun} with this uuid exists ${where}, and a pinned ` +
+        `document is never created. Correct the uuid, or remove metadata.uuid to create a new ${kind.manifest.noun}.`,
+    );
+  }
+
+  /**
+   * Where else a moved object can be: the kind's list under its tree's root object (a group's
+   * list holds its whole subtree, Doc 1 §4.3, §4.4), under every root the caller can list when
+   * the root is not known, or the caller's own list (no parent) when it cannot list roots.
+   */
+  private async scope(kind: KindDefinition, root: LiveObject | null | undefined): Promise<LiveObject[]> {
+    if (root === null) return []; // a root this plan creates holds nothing yet
+    if (root) return this.port.peek(kind, root);
+    try {
+      const tops = (await Promise.all(rootKindsOf(kind).map((r) => this.port.listed(r, undefined)))).flat();
+      if (tops.length > 0) return (await Promise.all(tops.map((t) => this.port.peek(kind, t)))).flat();
+    } catch (error) {
+      if (!isRefused(error)) throw error;
+    }
+    try {
+      return await this.port.peek(kind, undefined);
+    } catch (error) {
+      if (isRefused(error)) return [];
+      throw error;
+    }
+  }
+
+  /** The root object (a group) a declared parent hangs under; null when this plan creates it; undefined when unknown. */
+  private rootOf(parent: DeclaredParent): LiveObject | null | undefined {
+    let at: DeclaredParent = parent;
+    for (let depth = 0; depth < 10; depth++) {
+      if ('id' in at) return this.rootOfLive(at);
+      const live = this.port.state.byAddress.get(at.pending);
+      if (live) return this.rootOfLive(live);
+      const declared = this.port.desired(at.pending);
+      const next = declared && declaredParentAddress(declared);
+      if (!declared) return undefined;
+      if (next === undefined) return null;
+      at = { pending: next };
+    }
+    return undefined;
+  }
+
+  private rootOfLive(live: LiveObject): LiveObject | undefined {
+    for (const root of kinds.filter((k) => k.parentKinds.length === 0)) {
+      const id = live.ids[root.kind];
+      if (id !== undefined) return live.kind === root.kind ? live : this.port.byId(root.kind, id);
+    }
+    return undefined;
+  }
+
+  /** The live object is the node's, at the node's address (a rename when it had another). */
+  private claim(live: LiveObject, address: string): void {
+    this.claimed.set(idKey(live.kind, live.id), address);
+    if (live.address === address) return;
+    const { byAddress, collections } = this.port.state;
+    if (byAddress.get(live.address)?.id === live.id) byAddress.delete(live.address);
+    byAddress.set(address, { ...live, address, previousAddress: live.address });
+    for (const collection of collections) {
+      if (collection.kind !== live.kind) continue;
+      const index = collection.addresses.indexOf(live.address);
+      if (index !== -1) collection.addresses[index] = address;
+    }
+    const view = new Map(this.view);
+    moveRecorded(view, live.address, address);
+    this.view = view;
+  }
+
+  private refuseOwner(node: DesiredNode, kind: KindDefinition, parent: DeclaredParent, live: LiveObject): void {
+    const fixed = kind.fixedParent;
+    if (!fixed) return;
+    const owner = this.port.ownerOf(live);
+    const declared = 'id' in parent ? parent.address : `${parent.pending} (which this plan would create)`;
+    const actual = owner
+      ? ownerLabel(owner)
+      : `another owner (found under ${live.parentAddress ?? 'the caller’s scope'})`;
+    const keep = owner ? ` (metadata.${owner.kind.toLowerCase()}: ${ownerReference(owner)})` : '';
+    this.refuse(
+      node,
+      'SB_OWNER_CHANGE',
+      `declared under ${declared}, but the live ${kind.manifest.noun} (id ${live.id}) is under ${actual}: the API ` +
+        `cannot move it to another owner (${fixed.reference}). Either keep its owner${keep}, or ${fixed.remedy}.`,
+    );
+  }
+
+  private refuse(node: DesiredNode, code: string, message: string): void {
+    (this.port.state.refusals ??= []).push({ code, address: node.address, message });
+  }
+}
+
+export function idKey(kind: string, id: string): string {
+  return `${kind}\u0000${id}`;
+}
+
+/** The address a declared node's parent has (declared, or named by uuid or name in its metadata). */
+function declaredParentAddress(node: DesiredNode): string | undefined {
+  if (node.parentAddress !== undefined) return node.parentAddress;
+  const ref = node.parentRef;
+  if (!ref) return undefined;
+  if (ref.uuid !== undefined) return `${ref.kind.toLowerCase()}/${ref.uuid}`;
+  return ref.name === undefined || !hasKind(ref.kind) ? undefined : kindOf(ref.kind).address(undefined, ref.name);
+}
+
+/** The top-level kinds above a kind (groups), through its parent kinds. */
+function rootKindsOf(kind: KindDefinition): KindDefinition[] {
+  const roots = new Set<KindDefinition>();
+  const visit = (k: KindDefinition) => {
+    for (const name of k.parentKinds) {
+      if (!hasKind(name)) continue;
+      const parent = kindOf(name);
+      if (parent.parentKinds.length === 0) roots.add(parent);
+      else visit(parent);
+    }
+  };
+  visit(kind);
+  return [...roots];
+}
+
+/** `reseller/north (uuid …)`, or `distributor 5d1a… ` for an owner the manifests name by uuid only. */
+function ownerLabel(owner: OwnerRef): string {
+  if (owner.name !== undefined && hasKind(owner.kind))
+    return `${kindOf(owner.kind).address(undefined, owner.name)} (uuid ${owner.id})`;
+  return `${owner.kind.toLowerCase()} ${owner.id}`;
+}
+
+/** How a manifest names that owner: by name when its kind can be named, else `{ uuid: … }`. */
+function ownerReference(owner: OwnerRef): string {
+  return owner.name !== undefined && hasKind(owner.kind) ? owner.name : `{ uuid: ${owner.id} }`;
+}
+
+function isRefused(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 403;
+}
