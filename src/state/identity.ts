@@ -71,6 +71,8 @@ export class Identities {
       await this.lookElsewhere(node, kind, parent);
       return;
     }
+    if (kind.fixedParent && parent && node.previousAddresses && (await this.takenElsewhere(node, kind, parent, found)))
+      return;
     this.claim(found, node.address);
     const owner = this.port.ownerOf(found);
     if (kind.fixedParent && parent && 'id' in parent && owner && (owner.kind !== parent.kind || owner.id !== parent.id))
@@ -88,13 +90,7 @@ export class Identities {
     const former = (node.previousAddresses ?? []).flatMap((a) => listing.filter((o) => o.address === a));
     if (former.length === 0) return current;
     if (current || former.length > 1) {
-      const all = [...(current ? [current] : []), ...former].map((o) => `${o.address} (id ${o.id})`);
-      this.refuse(
-        node,
-        'SB_RENAME_CONFLICT',
-        `renamedFrom cannot tell which live object this is: ${all.join(' and ')} ${all.length === 2 ? 'both' : 'all'} exist. ` +
-          'Delete or rename the one that is not meant on the platform, or take its name out of renamedFrom.',
-      );
+      this.refuseAmbiguous(node, [...(current ? [current] : []), ...former]);
       return 'refused';
     }
     return former[0];
@@ -116,6 +112,36 @@ export class Identities {
     return pinned;
   }
 
+  /**
+   * A renamed object of a kind whose parent cannot change: the other name may be taken under
+   * another owner of the group, which the declared parent's list does not show.
+   */
+  private async takenElsewhere(
+    node: DesiredNode,
+    kind: KindDefinition,
+    parent: DeclaredParent,
+    found: LiveObject,
+  ): Promise<boolean> {
+    const names = new Set([node.address, ...(node.previousAddresses ?? [])]);
+    const others = (await this.scope(kind, this.rootOf(parent))).filter(
+      (o) => o.id !== found.id && names.has(o.address),
+    );
+    if (others.length === 0) return false;
+    this.refuseAmbiguous(node, [found, ...others]);
+    return true;
+  }
+
+  /** Several live objects carry the names a node goes by: which one it means, nobody can tell. */
+  private refuseAmbiguous(node: DesiredNode, live: readonly LiveObject[]): void {
+    const all = live.map((o) => `${o.address} (id ${o.id})`);
+    this.refuse(
+      node,
+      'SB_RENAME_CONFLICT',
+      `renamedFrom cannot tell which live object this is: ${all.join(' and ')} ${all.length === 2 ? 'both' : 'all'} ` +
+        'exist. Delete or rename the one that is not meant on the platform, or take its name out of renamedFrom.',
+    );
+  }
+
   /** Not under its declared parent: a moved object of a `fixedParent` kind, or a pinned id that does not exist. */
   private async lookElsewhere(
     node: DesiredNode,
@@ -123,8 +149,11 @@ export class Identities {
     parent: DeclaredParent | undefined,
   ): Promise<void> {
     if (!kind.fixedParent && node.pinnedId === undefined) return;
-    // A top-level object has no elsewhere: its list was the whole list.
-    const candidates = parent ? await this.scope(kind, this.rootOf(parent)) : [];
+    // A top-level object has no elsewhere: its list was the whole list. A name is looked for in
+    // its declared owner's group (where billing ids are unique, Doc 1 §2.4); an id, which names
+    // one object on the whole platform, wherever the caller can see.
+    const root = node.pinnedId === undefined && parent ? this.rootOf(parent) : undefined;
+    const candidates = parent ? await this.scope(kind, root) : [];
     const found =
       node.pinnedId !== undefined
         ? candidates.find((o) => o.id === node.pinnedId)
@@ -149,9 +178,9 @@ export class Identities {
   }
 
   /**
-   * Where else a moved object can be: the kind's list under its tree's root object (a group's
-   * list holds its whole subtree, Doc 1 §4.3, §4.4), under every root the caller can list when
-   * the root is not known, or the caller's own list (no parent) when it cannot list roots.
+   * Where else a moved object can be: the kind's list under the root object (a group's list
+   * holds its whole subtree, Doc 1 §4.3, §4.4), under every root the caller can list when no
+   * root is given, or the caller's own list (no parent) when it cannot list roots.
    */
   private async scope(kind: KindDefinition, root: LiveObject | null | undefined): Promise<LiveObject[]> {
     if (root === null) return []; // a root this plan creates holds nothing yet
@@ -197,8 +226,12 @@ export class Identities {
   /** The live object is the node's, at the node's address (a rename when it had another). */
   private claim(live: LiveObject, address: string): void {
     this.claimed.set(idKey(live.kind, live.id), address);
-    if (live.address === address) return;
     const { byAddress, collections } = this.port.state;
+    if (live.address === address) {
+      // Found by a search (not in scope yet): what is below it is read where it is.
+      if (!byAddress.has(address)) byAddress.set(address, live);
+      return;
+    }
     if (byAddress.get(live.address)?.id === live.id) byAddress.delete(live.address);
     byAddress.set(address, { ...live, address, previousAddress: live.address });
     for (const collection of collections) {
