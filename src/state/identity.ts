@@ -40,6 +40,10 @@ export class Identities {
   /** `kind id` → the address a rename gave the object. */
   private readonly claimed = new Map<string, string>();
   private view: LastApplied;
+  /** Lists indexed by address and id, once each: a scan per declared object would be quadratic. */
+  private readonly indexes = new WeakMap<readonly LiveObject[], ListIndex>();
+  /** The wider scopes searched, by kind and root. */
+  private readonly scopes = new Map<string, Promise<LiveObject[]>>();
 
   constructor(
     private readonly port: ReaderPort,
@@ -86,8 +90,9 @@ export class Identities {
   }
 
   private byName(node: DesiredNode, listing: readonly LiveObject[]): LiveObject | 'refused' | undefined {
-    const current = listing.find((o) => o.address === node.address);
-    const former = (node.previousAddresses ?? []).flatMap((a) => listing.filter((o) => o.address === a));
+    const index = this.indexOf(listing);
+    const current = index.byAddress.get(node.address);
+    const former = (node.previousAddresses ?? []).flatMap((a) => index.byAddress.get(a) ?? []);
     if (former.length === 0) return current;
     if (current || former.length > 1) {
       this.refuseAmbiguous(node, [...(current ? [current] : []), ...former]);
@@ -97,9 +102,10 @@ export class Identities {
   }
 
   private byPin(node: DesiredNode, listing: readonly LiveObject[]): LiveObject | 'refused' | undefined {
-    const pinned = listing.find((o) => o.id === node.pinnedId);
+    const index = this.indexOf(listing);
+    const pinned = node.pinnedId === undefined ? undefined : index.byId.get(node.pinnedId);
     if (!pinned || pinned.address === node.address) return pinned;
-    const taken = listing.find((o) => o.address === node.address) ?? this.port.state.byAddress.get(node.address);
+    const taken = index.byAddress.get(node.address) ?? this.port.state.byAddress.get(node.address);
     if (taken && taken.id !== pinned.id) {
       this.refuse(
         node,
@@ -153,12 +159,12 @@ export class Identities {
     // its declared owner's group (where billing ids are unique, Doc 1 §2.4); an id, which names
     // one object on the whole platform, wherever the caller can see.
     const root = node.pinnedId === undefined && parent ? this.rootOf(parent) : undefined;
-    const candidates = parent ? await this.scope(kind, root) : [];
+    const candidates = this.indexOf(parent ? await this.scope(kind, root) : []);
     const found =
       node.pinnedId !== undefined
-        ? candidates.find((o) => o.id === node.pinnedId)
-        : (candidates.find((o) => o.address === node.address) ??
-          candidates.find((o) => node.previousAddresses?.includes(o.address)));
+        ? candidates.byId.get(node.pinnedId)
+        : (candidates.byAddress.get(node.address) ??
+          node.previousAddresses?.map((a) => candidates.byAddress.get(a)).find((o) => o !== undefined));
     if (found && parent) {
       // Its children are read where it is, so the plan still shows what would change in them.
       this.claim(found, node.address);
@@ -182,12 +188,23 @@ export class Identities {
    * holds its whole subtree, Doc 1 §4.3, §4.4), under every root the caller can list when no
    * root is given, or the caller's own list (no parent) when it cannot list roots.
    */
-  private async scope(kind: KindDefinition, root: LiveObject | null | undefined): Promise<LiveObject[]> {
-    if (root === null) return []; // a root this plan creates holds nothing yet
+  private scope(kind: KindDefinition, root: LiveObject | null | undefined): Promise<LiveObject[]> {
+    if (root === null) return Promise.resolve([]); // a root this plan creates holds nothing yet
     if (root) return this.port.peek(kind, root);
+    const key = kind.kind;
+    let scope = this.scopes.get(key);
+    if (!scope) {
+      scope = this.everywhere(kind);
+      this.scopes.set(key, scope);
+    }
+    return scope;
+  }
+
+  /** The kind under every root the caller can list, else its own list. */
+  private async everywhere(kind: KindDefinition): Promise<LiveObject[]> {
     try {
       const tops = (await Promise.all(rootKindsOf(kind).map((r) => this.port.listed(r, undefined)))).flat();
-      if (tops.length > 0) return (await Promise.all(tops.map((t) => this.port.peek(kind, t)))).flat();
+      return (await Promise.all(tops.map((t) => this.port.peek(kind, t)))).flat();
     } catch (error) {
       if (!isRefused(error)) throw error;
     }
@@ -197,6 +214,19 @@ export class Identities {
       if (isRefused(error)) return [];
       throw error;
     }
+  }
+
+  private indexOf(list: readonly LiveObject[]): ListIndex {
+    let index = this.indexes.get(list);
+    if (!index) {
+      index = { byAddress: new Map(), byId: new Map() };
+      for (const live of list) {
+        if (!index.byAddress.has(live.address)) index.byAddress.set(live.address, live);
+        if (!index.byId.has(live.id)) index.byId.set(live.id, live);
+      }
+      this.indexes.set(list, index);
+    }
+    return index;
   }
 
   /** The root object (a group) a declared parent hangs under; null when this plan creates it; undefined when unknown. */
@@ -264,6 +294,11 @@ export class Identities {
   private refuse(node: DesiredNode, code: string, message: string): void {
     (this.port.state.refusals ??= []).push({ code, address: node.address, message });
   }
+}
+
+interface ListIndex {
+  byAddress: Map<string, LiveObject>;
+  byId: Map<string, LiveObject>;
 }
 
 export function idKey(kind: string, id: string): string {

@@ -245,6 +245,19 @@ describe('renames (renamedFrom) and pins (metadata.uuid)', () => {
     ]);
   });
 
+  it('a tenant found by name whose former name is taken under another reseller of the group is refused too', async () => {
+    const initech = { uuid: 't-7', name: 'initech', ...owner('reseller', 'r-2', 'south') };
+    const lists = { ...estate, [`${P}/tenants?parent=g-1`]: [acme, initech] };
+    const out = await plan([tenant(north, { previousAddresses: ['tenant/initech'] })], lists);
+    expect(out.changes).toEqual([]);
+    expect(out.refusals.map((r) => [r.code, r.message])).toEqual([
+      [
+        'SB_RENAME_CONFLICT',
+        expect.stringContaining('tenant/acme-corp (id t-1) and tenant/initech (id t-7) both exist'),
+      ],
+    ]);
+  });
+
   it('a pinned document binds by id: another name is a rename, an unknown id is refused and nothing below it is planned', async () => {
     const pinned = tenant(north, { address: 'tenant/acme-global', fields: { name: 'acme-global' }, pinnedId: 't-1' });
     const renamed = await plan([pinned], estate);
