@@ -20,7 +20,7 @@ export interface ReaderPort {
   peek(kind: KindDefinition, parent: LiveObject | undefined): Promise<LiveObject[]>;
   /** The owner the API item of a listed object named, when its kind reads one. */
   ownerOf(live: LiveObject): OwnerRef | undefined;
-  /** A listed object by kind and id. */
+  /** A listed top-level object (a group) by kind and id. */
   byId(kind: string, id: string): LiveObject | undefined;
   /** A declared object by address. */
   desired(address: string): DesiredNode | undefined;

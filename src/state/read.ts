@@ -20,7 +20,7 @@ export class LiveReader {
   private readonly peeks = new Map<string, Promise<LiveObject[]>>();
   /** Owners the listed items name (kinds with `ownerOf`), by kind and id. */
   private readonly owners = new Map<string, OwnerRef>();
-  /** Objects taken into scope, by kind and id. */
+  /** Top-level objects taken into scope (groups), by kind and id: the roots a search starts from. */
   private readonly byId = new Map<string, LiveObject>();
   private declared: ReadonlyMap<string, DesiredNode> = new Map();
   private readonly identities: Identities;
@@ -370,7 +370,7 @@ export class LiveReader {
   private remember(live: LiveObject): void {
     const renamed = this.identities.renamedTo(live);
     if (renamed !== undefined && renamed !== live.address) return; // already in scope under its new address
-    this.byId.set(idKey(live.kind, live.id), live);
+    if (ROOT_KINDS.has(live.kind)) this.byId.set(idKey(live.kind, live.id), live);
     const existing = this.state.byAddress.get(live.address);
     if (existing && existing.id !== live.id) {
       this.problem(
@@ -392,6 +392,8 @@ export class LiveReader {
 function externalParent(kind: string, uuid: string): LiveObject {
   return { kind, address: `${kind.toLowerCase()}/${uuid}`, id: uuid, ids: { [kind]: uuid }, fields: {} };
 }
+
+const ROOT_KINDS: ReadonlySet<string> = new Set(kinds.filter((k) => k.parentKinds.length === 0).map((k) => k.kind));
 
 function childKindsOf(kindName: string): KindDefinition[] {
   return kinds.filter((k) => k.parentKinds.includes(kindName));

@@ -279,6 +279,28 @@ describe('renames (renamedFrom) and pins (metadata.uuid)', () => {
   });
 });
 
+describe('a pinned group (a top-level kind)', () => {
+  it('is found by id in the groups list: another name is a rename, an unknown id refused', async () => {
+    const group = (pinnedId: string): DesiredNode => ({
+      kind: 'Group',
+      address: 'group/demo',
+      fields: { name: 'demo' },
+      pinnedId,
+    });
+    const renamed = await plan([group('g-1')], estate);
+    expect(renamed.changes.map((c) => [c.address, c.previousAddress, c.requests[0]?.path])).toEqual([
+      ['group/demo', 'group/demo-group', `${P}/groups/g-1`],
+    ]);
+    const missing = await plan([group('g-9')], estate);
+    expect(missing.changes).toEqual([]);
+    expect(missing.refusals.map((r) => r.message)).toEqual([
+      expect.stringMatching(
+        /^metadata\.uuid g-9: no group with this uuid exists among those these credentials can list/,
+      ),
+    ]);
+  });
+});
+
 describe('the last-applied record follows a rename', () => {
   it('moves the entries at and below the old address, never over a newer one', () => {
     const entry = (n: string): LastAppliedEntry => ({ kind: 'Administrator', digests: { n } });
