@@ -1,33 +1,8 @@
-import { ApiError } from '../api/errors.js';
-import { hasKind, kindOf, kinds } from '../kinds/index.js';
+import { hasKind, kindOf } from '../kinds/index.js';
 import type { KindDefinition, LiveObject } from '../kinds/types.js';
 import { moveRecorded } from './last-applied.js';
-import type { DesiredNode, LastApplied, LiveState } from './types.js';
-
-/** The owner an API item names (Doc 1 §2.6), as a kind and id. */
-export interface OwnerRef {
-  kind: string;
-  id: string;
-  name?: string;
-}
-
-/** What binding identities needs of the live-state reader. */
-export interface ReaderPort {
-  readonly state: LiveState;
-  /** The objects of `kind` listed under `parent` (top level when undefined), taken into scope. */
-  listed(kind: KindDefinition, parent: LiveObject | undefined): Promise<LiveObject[]>;
-  /** The same list without taking its objects into scope: a search (cached). */
-  peek(kind: KindDefinition, parent: LiveObject | undefined): Promise<LiveObject[]>;
-  /** The owner the API item of a listed object named, when its kind reads one. */
-  ownerOf(live: LiveObject): OwnerRef | undefined;
-  /** A listed top-level object (a group) by kind and id. */
-  byId(kind: string, id: string): LiveObject | undefined;
-  /** A declared object by address. */
-  desired(address: string): DesiredNode | undefined;
-}
-
-/** A declared parent: live, or declared and created by this plan (its address). */
-export type DeclaredParent = LiveObject | { pending: string };
+import { idKey, SearchScope, type DeclaredParent, type OwnerRef, type ReaderPort } from './search-scope.js';
+import type { DesiredNode, LastApplied } from './types.js';
 
 /**
  * Which live object a declared object is. By its pinned id (`metadata.uuid`), else by its
@@ -40,16 +15,14 @@ export class Identities {
   /** `kind id` → the address a rename gave the object. */
   private readonly claimed = new Map<string, string>();
   private view: LastApplied;
-  /** Lists indexed by address and id, once each: a scan per declared object would be quadratic. */
-  private readonly indexes = new WeakMap<readonly LiveObject[], ListIndex>();
-  /** The wider scopes searched, by kind and root. */
-  private readonly scopes = new Map<string, Promise<LiveObject[]>>();
+  private readonly search: SearchScope;
 
   constructor(
     private readonly port: ReaderPort,
-    private readonly record: LastApplied,
+    record: LastApplied,
   ) {
     this.view = record;
+    this.search = new SearchScope(port);
   }
 
   /** The last-applied record as the live addresses see it: entries of a renamed object follow it. */
@@ -90,7 +63,7 @@ export class Identities {
   }
 
   private byName(node: DesiredNode, listing: readonly LiveObject[]): LiveObject | 'refused' | undefined {
-    const index = this.indexOf(listing);
+    const index = this.search.indexOf(listing);
     const current = index.byAddress.get(node.address);
     const former = (node.previousAddresses ?? []).flatMap((a) => index.byAddress.get(a) ?? []);
     if (former.length === 0) return current;
@@ -102,7 +75,7 @@ export class Identities {
   }
 
   private byPin(node: DesiredNode, listing: readonly LiveObject[]): LiveObject | 'refused' | undefined {
-    const index = this.indexOf(listing);
+    const index = this.search.indexOf(listing);
     const pinned = node.pinnedId === undefined ? undefined : index.byId.get(node.pinnedId);
     if (!pinned || pinned.address === node.address) return pinned;
     const taken = index.byAddress.get(node.address) ?? this.port.state.byAddress.get(node.address);
@@ -129,7 +102,7 @@ export class Identities {
     found: LiveObject,
   ): Promise<boolean> {
     const names = new Set([node.address, ...(node.previousAddresses ?? [])]);
-    const others = (await this.scope(kind, this.rootOf(parent))).filter(
+    const others = (await this.search.scope(kind, this.search.rootOf(parent))).filter(
       (o) => o.id !== found.id && names.has(o.address),
     );
     if (others.length === 0) return false;
@@ -158,8 +131,8 @@ export class Identities {
     // A top-level object has no elsewhere: its list was the whole list. A name is looked for in
     // its declared owner's group (where billing ids are unique, Doc 1 §2.4); an id, which names
     // one object on the whole platform, wherever the caller can see.
-    const root = node.pinnedId === undefined && parent ? this.rootOf(parent) : undefined;
-    const candidates = this.indexOf(parent ? await this.scope(kind, root) : []);
+    const root = node.pinnedId === undefined && parent ? this.search.rootOf(parent) : undefined;
+    const candidates = this.search.indexOf(parent ? await this.search.scope(kind, root) : []);
     const found =
       node.pinnedId !== undefined
         ? candidates.byId.get(node.pinnedId)
@@ -181,76 +154,6 @@ export class Identities {
       `metadata.uuid ${node.pinnedId}: no ${kind.manifest.noun} with this uuid exists ${where}, and a pinned ` +
         `document is never created. Correct the uuid, or remove metadata.uuid to create a new ${kind.manifest.noun}.`,
     );
-  }
-
-  /**
-   * Where else a moved object can be: the kind's list under the root object (a group's list
-   * holds its whole subtree, Doc 1 §4.3, §4.4), under every root the caller can list when no
-   * root is given, or the caller's own list (no parent) when it cannot list roots.
-   */
-  private scope(kind: KindDefinition, root: LiveObject | null | undefined): Promise<LiveObject[]> {
-    if (root === null) return Promise.resolve([]); // a root this plan creates holds nothing yet
-    if (root) return this.port.peek(kind, root);
-    const key = kind.kind;
-    let scope = this.scopes.get(key);
-    if (!scope) {
-      scope = this.everywhere(kind);
-      this.scopes.set(key, scope);
-    }
-    return scope;
-  }
-
-  /** The kind under every root the caller can list, else its own list. */
-  private async everywhere(kind: KindDefinition): Promise<LiveObject[]> {
-    try {
-      const tops = (await Promise.all(rootKindsOf(kind).map((r) => this.port.listed(r, undefined)))).flat();
-      return (await Promise.all(tops.map((t) => this.port.peek(kind, t)))).flat();
-    } catch (error) {
-      if (!isRefused(error)) throw error;
-    }
-    try {
-      return await this.port.peek(kind, undefined);
-    } catch (error) {
-      if (isRefused(error)) return [];
-      throw error;
-    }
-  }
-
-  private indexOf(list: readonly LiveObject[]): ListIndex {
-    let index = this.indexes.get(list);
-    if (!index) {
-      index = { byAddress: new Map(), byId: new Map() };
-      for (const live of list) {
-        if (!index.byAddress.has(live.address)) index.byAddress.set(live.address, live);
-        if (!index.byId.has(live.id)) index.byId.set(live.id, live);
-      }
-      this.indexes.set(list, index);
-    }
-    return index;
-  }
-
-  /** The root object (a group) a declared parent hangs under; null when this plan creates it; undefined when unknown. */
-  private rootOf(parent: DeclaredParent): LiveObject | null | undefined {
-    let at: DeclaredParent = parent;
-    for (let depth = 0; depth < 10; depth++) {
-      if ('id' in at) return this.rootOfLive(at);
-      const live = this.port.state.byAddress.get(at.pending);
-      if (live) return this.rootOfLive(live);
-      const declared = this.port.desired(at.pending);
-      const next = declared && declaredParentAddress(declared);
-      if (!declared) return undefined;
-      if (next === undefined) return null;
-      at = { pending: next };
-    }
-    return undefined;
-  }
-
-  private rootOfLive(live: LiveObject): LiveObject | undefined {
-    for (const root of kinds.filter((k) => k.parentKinds.length === 0)) {
-      const id = live.ids[root.kind];
-      if (id !== undefined) return live.kind === root.kind ? live : this.port.byId(root.kind, id);
-    }
-    return undefined;
   }
 
   /** The live object is the node's, at the node's address (a rename when it had another). */
@@ -296,39 +199,6 @@ export class Identities {
   }
 }
 
-interface ListIndex {
-  byAddress: Map<string, LiveObject>;
-  byId: Map<string, LiveObject>;
-}
-
-export function idKey(kind: string, id: string): string {
-  return `${kind}\u0000${id}`;
-}
-
-/** The address a declared node's parent has (declared, or named by uuid or name in its metadata). */
-function declaredParentAddress(node: DesiredNode): string | undefined {
-  if (node.parentAddress !== undefined) return node.parentAddress;
-  const ref = node.parentRef;
-  if (!ref) return undefined;
-  if (ref.uuid !== undefined) return `${ref.kind.toLowerCase()}/${ref.uuid}`;
-  return ref.name === undefined || !hasKind(ref.kind) ? undefined : kindOf(ref.kind).address(undefined, ref.name);
-}
-
-/** The top-level kinds above a kind (groups), through its parent kinds. */
-function rootKindsOf(kind: KindDefinition): KindDefinition[] {
-  const roots = new Set<KindDefinition>();
-  const visit = (k: KindDefinition) => {
-    for (const name of k.parentKinds) {
-      if (!hasKind(name)) continue;
-      const parent = kindOf(name);
-      if (parent.parentKinds.length === 0) roots.add(parent);
-      else visit(parent);
-    }
-  };
-  visit(kind);
-  return [...roots];
-}
-
 /** `reseller/north (uuid …)`, or `distributor 5d1a… ` for an owner the manifests name by uuid only. */
 function ownerLabel(owner: OwnerRef): string {
   if (owner.name !== undefined && hasKind(owner.kind))
@@ -339,8 +209,4 @@ function ownerLabel(owner: OwnerRef): string {
 /** How a manifest names that owner: by name when its kind can be named, else `{ uuid: … }`. */
 function ownerReference(owner: OwnerRef): string {
   return owner.name !== undefined && hasKind(owner.kind) ? owner.name : `{ uuid: ${owner.id} }`;
-}
-
-function isRefused(error: unknown): boolean {
-  return error instanceof ApiError && error.status === 403;
 }

@@ -1,7 +1,8 @@
 import { kindOf, kinds } from '../kinds/index.js';
 import type { KindContext, KindDefinition, ListSpec, LiveObject, LiveParts } from '../kinds/types.js';
 import { ApiError } from '../api/errors.js';
-import { Identities, idKey, type OwnerRef, type ReaderPort } from './identity.js';
+import { Identities } from './identity.js';
+import { idKey, type OwnerRef, type ReaderPort } from './search-scope.js';
 import { assertReadable } from './item-shape.js';
 import { fetchListItems } from './list-items.js';
 import { missingReadObjects, recordedObjects } from './recorded.js';
