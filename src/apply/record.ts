@@ -1,7 +1,7 @@
 import { kindOf } from '../kinds/index.js';
 import { normalizeField } from '../kinds/fields.js';
 import { writeOnlyDigests } from '../plan/diff.js';
-import { writeLastApplied } from '../state/last-applied.js';
+import { moveRecorded, writeLastApplied } from '../state/last-applied.js';
 import type { DesiredNode, LastAppliedEntry } from '../state/types.js';
 
 /** How often a long run writes the record while it goes (ms). */
@@ -47,6 +47,11 @@ export class RecordKeeper {
         this.dirty = true;
       }
     }
+  }
+
+  /** After a successful rename: what was recorded under the old address (and below it) follows the object. */
+  renamed(from: string, to: string): void {
+    if (moveRecorded(this.entries, from, to)) this.dirty = true;
   }
 
   /** Starts the periodic writes. */

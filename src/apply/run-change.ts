@@ -58,6 +58,8 @@ export async function runChange(change: Change, step: Step, env: ChangeEnv): Pro
     case 'replace':
       if (step !== 'create') await removeOld();
       if (step !== 'delete-old') await createObject(change, kind, requireDesired(change, desired), env);
+      // A renamed object replaced: nothing lives under its former address any more.
+      if (step !== 'create' && change.previousAddress !== undefined) env.record?.deleted(change.previousAddress);
       break;
   }
 }
@@ -202,6 +204,7 @@ async function updateObject(change: Change, kind: KindDefinition, desired: Desir
   if (!kind.update) throw new ChangeError(`the API cannot update ${kind.kind} objects`, 'SB_APPLY_CANNOT_UPDATE');
   for (const request of plannedRequests(change, 'update', env))
     await env.sender.send(env.ids.resolve(request), change.address, 'update');
+  if (change.previousAddress !== undefined) env.record?.renamed(change.previousAddress, change.address);
   env.record?.applied(desired);
 }
 

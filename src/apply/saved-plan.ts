@@ -53,6 +53,10 @@ function staleReason(saved: Change, now: Change | undefined): string | undefined
   if (now.action !== saved.action) return `the plan would now ${now.action} (saved: ${saved.action})`;
   if (now.provider !== saved.provider)
     return `the plan would now make it through the ${now.provider} provider (saved: ${saved.provider})`;
+  if ((now.previousAddress ?? null) !== (saved.previousAddress ?? null)) {
+    const from = (c: Change) => (c.previousAddress === undefined ? 'no rename' : `a rename from ${c.previousAddress}`);
+    return `the plan would now make ${from(now)} (saved: ${from(saved)})`;
+  }
   if ((now.liveDigest ?? null) !== (saved.liveDigest ?? null)) return 'the live object changed since the plan was made';
   const requests = (c: Change) => c.requests.map((r) => `${r.method} ${r.path}`).join('\n');
   if (requests(now) !== requests(saved)) return 'the requests it needs changed (a parent was re-created?)';

@@ -94,7 +94,7 @@ function planKind(flavour: PlanFlavour): KindDefinition {
     kind: flavour.kind,
     parentKinds: [flavour.parentKind],
     collection: flavour.collection,
-    manifest: { noun: flavour.noun, identity: ['name'] },
+    manifest: { noun: flavour.noun, identity: ['name'], renamable: { field: 'name' } },
     fields: planFields,
     createBeforeDelete: true,
     identity: (f) => String(f['name']),

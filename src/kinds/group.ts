@@ -10,7 +10,12 @@ const fields: readonly FieldSpec[] = [
 export const groupKind: KindDefinition = {
   kind: 'Group',
   parentKinds: [],
-  manifest: { noun: 'group', identity: ['name'], document: { schema: 'group.schema.json', metadataFields: ['name'] } },
+  manifest: {
+    noun: 'group',
+    identity: ['name'],
+    document: { schema: 'group.schema.json', metadataFields: ['name'], pinnable: true },
+    renamable: { field: 'name' },
+  },
   fields,
   identity: (f) => String(f['name']),
   address: (_parent, identity) => `group/${identity}`,

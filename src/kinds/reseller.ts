@@ -20,9 +20,15 @@ export const resellerKind: KindDefinition = {
   manifest: {
     noun: 'reseller',
     identity: ['name'],
-    document: { schema: 'reseller.schema.json', metadataFields: ['name'] },
+    document: { schema: 'reseller.schema.json', metadataFields: ['name'], pinnable: true },
+    renamable: { field: 'name' },
   },
   fields,
+  fixedParent: {
+    reference: 'Document 1 §4.3: "The owner cannot be changed through the API"',
+    remedy:
+      'declare a new reseller (another name and billingId) under the new owner, move its tenants there, then delete the old one',
+  },
   identity: (f) => String(f['name']),
   address: (_parent, identity) => `reseller/${identity}`,
   list: (parent, ctx) => ({

@@ -21,7 +21,7 @@ export const subscriptionKind: KindDefinition = {
   kind: 'Subscription',
   parentKinds: ['Tenant'],
   collection: 'subscriptions',
-  manifest: { noun: 'subscription', identity: ['name'] },
+  manifest: { noun: 'subscription', identity: ['name'], renamable: { field: 'name' } },
   fields,
   holdsData: true,
   identity: (f) => String(f['name']),

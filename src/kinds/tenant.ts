@@ -15,10 +15,16 @@ export const tenantKind: KindDefinition = {
   manifest: {
     noun: 'tenant',
     identity: ['name'],
-    document: { schema: 'tenant.schema.json', metadataFields: ['name'] },
+    document: { schema: 'tenant.schema.json', metadataFields: ['name'], pinnable: true },
+    renamable: { field: 'name' },
   },
   fields,
   holdsData: true,
+  fixedParent: {
+    reference: 'Document 1 §4.4: "Owner cannot be changed through the API"',
+    remedy:
+      'declare a new tenant (another name and billingId) under the new owner, move its subscriptions there, then delete the old one',
+  },
   identity: (f) => String(f['name']),
   address: (_parent, identity) => `tenant/${identity}`,
   list: (parent, ctx) => ({

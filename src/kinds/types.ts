@@ -105,6 +105,11 @@ export interface LiveObject {
   /** Facts the safety checks need (assigned counts, deletable flags), not diffed. */
   facts?: Record<string, unknown>;
   /**
+   * The address the object had when it was read, when a manifest renames it (`renamedFrom`, or
+   * a pinned `metadata.uuid` under another name): it is then known by its new address.
+   */
+  previousAddress?: string;
+  /**
    * Known only from the last-applied record, because its read was missing (`readMayBeMissing`):
    * every declared field is compared through its recorded digest, as write-only fields are.
    */
@@ -195,7 +200,8 @@ export interface KindDefinition {
   /**
    * The object's actual parent as a listed API item names it (its `owner`), for lists
    * that answer a parent's whole subtree (a group's tenants include its resellers'
-   * tenants). `export` places each object under this owner; the planner does not use it.
+   * tenants). `export` places each object under this owner; the reader checks it against
+   * the declared parent of a kind with `fixedParent`.
    */
   ownerOf?(item: Record<string, unknown>): { kind: string; id: string; name?: string } | undefined;
   /**
@@ -234,8 +240,20 @@ export interface KindDefinition {
   holdsData?: boolean;
   /** Replace by creating the new object before deleting the old one (calling plans). */
   createBeforeDelete?: boolean;
-  /** Live objects never deleted whatever prune says (the default template, id 0). */
+  /**
+   * Objects the API gives every parent and never lets anyone delete (the default template,
+   * id 0): never deleted whatever prune says, and not "unmanaged" either, since no manifest
+   * could make them go.
+   */
   isUndeletable?(live: LiveObject): boolean;
+  /**
+   * The API cannot move the object to another parent (its owner), and its address does not
+   * name the parent, so a manifest can declare it under another one: a declared object found
+   * live under another parent than declared is refused (`SB_OWNER_CHANGE`), never updated
+   * where it is nor created a second time. Its `reference` is the API document's section
+   * that says so; `remedy` says what to do instead (after "either keep the owner, or …").
+   */
+  fixedParent?: { reference: string; remedy: string };
   /** Spec constraints checked before anything is sent; a message refuses the change. */
   checkUpdate?(desired: DesiredLike, live: LiveObject): string | undefined;
   checkDelete?(live: LiveObject): string | undefined;
@@ -296,6 +314,13 @@ export interface ManifestForm {
    * address): the loader warns when the parent declares that collection without it.
    */
   refersTo?: { field: string; kind: string };
+  /**
+   * The object's identity is a name the API can change on the same id (`field`, an `update`
+   * field): a manifest may list the names it had before under `renamedFrom` (in `metadata`
+   * for a document, a key of the item for a nested kind), and an object found live under one
+   * of them is renamed (one update) instead of created again.
+   */
+  renamable?: { field: string };
 }
 
 /**
@@ -308,6 +333,12 @@ export interface DocumentForm {
   schema: string;
   /** Fields taken from `metadata` instead of `spec` (the name). */
   metadataFields: readonly string[];
+  /**
+   * `metadata.uuid` binds the document to the live object with that id (the kind's id is a
+   * uuid): a name that differs is a rename, and an id that does not exist is an error, never
+   * a create.
+   */
+  pinnable?: boolean;
 }
 
 /** A CSV source of a kind's objects (`addressesFrom`). */

@@ -1,10 +1,11 @@
 import { hasKind, kindOf, kinds } from '../kinds/index.js';
 import { Codes } from './codes.js';
+import { PINNED_ID_KEY, RENAMED_FROM_KEY } from './kind-plans.js';
 import type { BuildOutput } from './build-context.js';
 import type { Reporter } from './reporter.js';
 import { placeOf } from './desired-set.js';
 import { didYouMean } from './suggest.js';
-import type { DesiredObject, ExternalParent } from './types.js';
+import type { DesiredObject, ExternalParent, SourcePosition } from './types.js';
 
 /** file:line:col of an object, for "first at ..." messages. */
 function where(reporter: Reporter, o: DesiredObject, field?: string): string {
@@ -186,4 +187,68 @@ export function checkReferences(
       placeOf(reporter, o, entry.ref.field),
     );
   }
+}
+
+/**
+ * Former names (`renamedFrom`) and pins (`metadata.uuid`) must each say one thing: a former
+ * name is no object's current name in the set, nor another object's former name, nor the
+ * object's own; one live object is pinned by one document at most.
+ */
+export function checkIdentities(
+  objects: readonly DesiredObject[],
+  byAddress: ReadonlyMap<string, DesiredObject>,
+  reporter: Reporter,
+): void {
+  const formerOf = new Map<string, DesiredObject>();
+  const pinned = new Map<string, DesiredObject>();
+  for (const o of objects) {
+    for (const previous of o.previousAddresses ?? []) {
+      const at = keyPlace(reporter, o, RENAMED_FROM_KEY);
+      const declared = byAddress.get(previous);
+      const earlier = formerOf.get(previous);
+      if (previous === o.address) reporter.error(Codes.rename, `${RENAMED_FROM_KEY} lists the current name`, at);
+      else if (declared)
+        reporter.error(
+          Codes.rename,
+          `${RENAMED_FROM_KEY} names ${previous}, which is declared too (${where(reporter, declared)}): a name is either current or former`,
+          at,
+        );
+      else if (earlier)
+        reporter.error(
+          Codes.rename,
+          `${previous} is also a former name of ${earlier.address} (${where(reporter, earlier)}): one object can take it over`,
+          at,
+        );
+      else formerOf.set(previous, o);
+    }
+    if (o.pinnedId === undefined) continue;
+    const key = `${o.kind}|${o.pinnedId}`;
+    const earlier = pinned.get(key);
+    if (!earlier) pinned.set(key, o);
+    else
+      reporter.error(
+        Codes.duplicateUuid,
+        `metadata.${PINNED_ID_KEY} ${o.pinnedId} also pins ${earlier.address} (${where(reporter, earlier)}): one document per live object`,
+        keyPlace(reporter, o, PINNED_ID_KEY),
+      );
+  }
+  // A parent named by a former name: found today, gone once the rename is applied.
+  for (const o of objects) {
+    const ref = o.parentRef;
+    if (!ref || !('name' in ref) || !hasKind(ref.kind)) continue;
+    const renamed = formerOf.get(kindOf(ref.kind).address(undefined, ref.name));
+    if (!renamed) continue;
+    reporter.error(
+      Codes.rename,
+      `${ref.name} is a former name of ${renamed.address} (${where(reporter, renamed)}): name the ${kindOf(ref.kind).manifest.noun} ${kindOf(ref.kind).identity(renamed.fields)}`,
+      keyPlace(reporter, o, ref.kind.toLowerCase()),
+    );
+  }
+}
+
+/** Where a key of an object's own node is written: `metadata.<key>` for a document, else the item's key. */
+function keyPlace(reporter: Reporter, o: DesiredObject, key: string): SourcePosition {
+  if (o.origin.type !== 'yaml') return placeOf(reporter, o);
+  const path = o.origin.document ? ['metadata', key] : [...o.origin.path, key];
+  return reporter.resolve({ file: o.origin.file, doc: o.origin.doc, path, key: true });
 }

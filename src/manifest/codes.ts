@@ -29,5 +29,7 @@ export const Codes = {
   duplicateRow: 'SB_DUPLICATE_ROW',
   rowType: 'SB_ROW_TYPE',
   unknownAddress: 'SB_UNKNOWN_ADDRESS',
+  rename: 'SB_RENAME',
+  duplicateUuid: 'SB_DUPLICATE_UUID',
 } as const;
 export type Code = (typeof Codes)[keyof typeof Codes];

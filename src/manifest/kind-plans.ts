@@ -21,6 +21,8 @@ export interface KindPlan {
   keyField?: string;
   /** Child collections and CSV sources by their key in this kind's items. */
   children?: ReadonlyMap<string, ChildPlan>;
+  /** The identity field the API can change, when items may say `renamedFrom` (`manifest.renamable`). */
+  renamableField?: string;
 }
 
 interface FieldPlan {
@@ -36,6 +38,11 @@ export interface ChildPlan {
   /** The key names a CSV file of items, not the items. */
   csv: boolean;
 }
+
+/** The key listing an object's former names: in `metadata` for a document, in the item for a nested kind. */
+export const RENAMED_FROM_KEY = 'renamedFrom';
+/** The `metadata` key pinning a document to a live object's id (`DocumentForm.pinnable`). */
+export const PINNED_ID_KEY = 'uuid';
 
 let plans: Map<string, KindPlan> | undefined;
 
@@ -78,7 +85,31 @@ function planOf(kind: KindDefinition): KindPlan {
   const derived = kind.fields.filter((spec) => spec.derived !== undefined);
   const plan: KindPlan = { kind, form, fields, derived };
   if (form.shape === 'map') plan.keyField = form.identity[0];
+  if (form.renamable) plan.renamableField = renamableField(kind, form.renamable.field);
   return plan;
+}
+
+/** A rename changes the identity field through an update: the table must say both. */
+function renamableField(kind: KindDefinition, field: string): string {
+  const spec = kind.fields.find((f) => f.name === field);
+  if (!kind.manifest.identity.includes(field) || spec?.change !== 'update' || !kind.update)
+    throw new Error(`kind table: ${kind.kind} is renamable by "${field}", which is not an updatable identity field`);
+  return field;
+}
+
+/**
+ * The addresses an object had under the former names an item lists (`renamedFrom`): its
+ * address with each name in place of the current one, under the same parent.
+ */
+export function previousAddressesOf(
+  plan: KindPlan,
+  fields: Json,
+  parentAddress: string | undefined,
+  formerNames: JsonValue | undefined,
+): string[] | undefined {
+  const field = plan.renamableField;
+  if (field === undefined || !Array.isArray(formerNames) || formerNames.length === 0) return undefined;
+  return formerNames.map((name) => plan.kind.address(parentAddress, plan.kind.identity({ ...fields, [field]: name })));
 }
 
 /**

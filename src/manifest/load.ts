@@ -1,5 +1,12 @@
 import { BuildOutput } from './build-context.js';
-import { checkBillingIds, checkPlatformUnique, checkReferences, dropDuplicates, resolveParents } from './checks.js';
+import {
+  checkBillingIds,
+  checkIdentities,
+  checkPlatformUnique,
+  checkReferences,
+  dropDuplicates,
+  resolveParents,
+} from './checks.js';
 import { Codes } from './codes.js';
 import { runCsvJobs } from './csv-jobs.js';
 import { DesiredSet } from './desired-set.js';
@@ -74,6 +81,7 @@ export async function loadManifests(paths: string[], options: LoadOptions = {}):
   const set = new DesiredSet(objects, routingTables, externalParents, reporter, byAddress);
   checkBillingIds(objects, reporter, byAddress);
   checkPlatformUnique(objects, reporter);
+  checkIdentities(objects, byAddress, reporter);
   checkReferences(objects, byAddress, (a) => set.children(a), reporter);
   const diagnostics = sortDiagnostics(reporter.diagnostics);
   return {

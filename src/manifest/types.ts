@@ -64,6 +64,13 @@ export interface DesiredObject {
    * Prune only touches these (CONTRACT §3.4).
    */
   declaredCollections: readonly string[];
+  /**
+   * The addresses the object had under the names its `renamedFrom` lists (a kind the table
+   * marks `renamable`): the plan renames a live object found there instead of creating one.
+   */
+  previousAddresses?: readonly string[];
+  /** `metadata.uuid` of a pinnable document: the live object it is bound to. */
+  pinnedId?: string;
   /** Address of the document's top object (`tenant/acme-corp` for its entitlements). */
   documentAddress: string;
   origin: Origin;

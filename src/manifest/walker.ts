@@ -3,7 +3,17 @@ import type { DocumentForm, KindDefinition } from '../kinds/types.js';
 import { csvDisplayName, emit } from './build-context.js';
 import type { CsvJob, DocContext, DocumentBuilder, Json, ParentDecl } from './build-context.js';
 import { addCsvItems } from './csv-items.js';
-import { addressOf, fieldsOf, identityOf, kindPlans, type ChildPlan, type KindPlan } from './kind-plans.js';
+import {
+  addressOf,
+  fieldsOf,
+  identityOf,
+  kindPlans,
+  PINNED_ID_KEY,
+  previousAddressesOf,
+  RENAMED_FROM_KEY,
+  type ChildPlan,
+  type KindPlan,
+} from './kind-plans.js';
 import type { DesiredObject, JsonValue } from './types.js';
 
 /**
@@ -31,8 +41,15 @@ function documentBuilder(plan: KindPlan, document: DocumentForm): DocumentBuilde
     address: (metadata) => plan.kind.address(undefined, plan.kind.identity(fieldsOf(plan, {}, undefined, metadata))),
     build: (ctx, metadata, spec) => {
       const fields = fieldsOf(plan, spec, undefined, metadata);
-      const place = { at: [], keysAt: ['spec'], metadataFields: document.metadataFields };
+      const place = {
+        at: [],
+        keysAt: ['spec'],
+        metadataFields: document.metadataFields,
+        formerNames: metadata[RENAMED_FROM_KEY],
+      };
       const object = emitItem(ctx, plan, spec, fields, place);
+      const pinned = metadata[PINNED_ID_KEY];
+      if (document.pinnable && typeof pinned === 'string') object.pinnedId = pinned;
       const parent = parentDecl(plan.kind, metadata);
       if (parent) ctx.out.parents.set(object, parent);
     },
@@ -61,6 +78,8 @@ interface ItemPlace {
   parentAddress?: string;
   /** Documents only: the fields under `metadata`. */
   metadataFields?: readonly string[];
+  /** Documents only: `metadata.renamedFrom` (an item's own key otherwise). */
+  formerNames?: JsonValue | undefined;
 }
 
 /** Emits one item's object, then the objects of the collections it declares. */
@@ -77,6 +96,11 @@ function emitItem(ctx: DocContext, plan: KindPlan, item: Json, fields: Json, pla
     collections: nested?.collections,
     metadataFields: place.metadataFields,
   });
+  if (plan.renamableField !== undefined) {
+    const formerNames = place.metadataFields ? place.formerNames : item[RENAMED_FROM_KEY];
+    const previous = previousAddressesOf(plan, fields, place.parentAddress, formerNames);
+    if (previous) object.previousAddresses = previous;
+  }
   if (nested) for (const [key, child] of nested.entries) emitChildren(ctx, child, key, item[key], object, place.keysAt);
   return object;
 }

@@ -21,6 +21,8 @@ function toNode(object: DesiredObject, set: DesiredSet): DesiredNode {
   };
   if (object.parentAddress !== undefined) node.parentAddress = object.parentAddress;
   if (object.parentRef) node.parentRef = { ...object.parentRef };
+  if (object.previousAddresses) node.previousAddresses = object.previousAddresses;
+  if (object.pinnedId !== undefined) node.pinnedId = object.pinnedId;
   // Positions cost more to compute than the whole parse: only the objects a plan shows ask.
   Object.defineProperty(node, 'source', {
     enumerable: true,

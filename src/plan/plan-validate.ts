@@ -125,6 +125,13 @@ function checkChange(change: unknown, at: string, p: Problems): void {
     p.add(`${at}.action must be one of create, update, delete, replace (got ${JSON.stringify(action)})`);
   }
   p.optionalString(change['id'], `${at}.id`);
+  // A rename (an addition to the contract): only an object that exists live has a former address.
+  const previous = change['previousAddress'];
+  p.optionalString(previous, `${at}.previousAddress`);
+  if (previous !== undefined && action !== 'update' && action !== 'replace')
+    p.add(`${at}.previousAddress is only for an update or a replace (a rename), not a ${String(action)}`);
+  if (previous !== undefined && previous === change['address'])
+    p.add(`${at}.previousAddress must differ from its address`);
   for (const side of ['before', 'after']) {
     const v = change[side];
     if (v !== null && !isPlainObject(v)) p.add(`${at}.${side} must be an object or null`);

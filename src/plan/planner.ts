@@ -71,6 +71,8 @@ class Planner {
   private readonly desiredByAddress: Map<string, DesiredNode>;
   /** Addresses whose object is (re)created by this plan: their descendants are created too. */
   private readonly recreated = new Set<string>();
+  /** Declared addresses nothing is planned for: refused by the reader, and what hangs under them unread. */
+  private readonly skipped = new Set<string>();
 
   constructor(private readonly input: PlannerInput) {
     this.desiredByAddress = new Map(input.desired.map((d) => [d.address, d]));
@@ -78,6 +80,10 @@ class Planner {
 
   async run(): Promise<PlannerOutput> {
     for (const problem of this.input.live.problems) this.out.problems.push({ code: 'SB_LIVE_PARENT', ...problem });
+    for (const refusal of this.input.live.refusals ?? []) {
+      this.out.refusals.push(refusal);
+      this.skipped.add(refusal.address);
+    }
     for (const node of this.input.desired) await this.planNode(node);
     this.planUndeclared();
     this.out.changes = orderChanges(this.out.changes);
@@ -88,6 +94,16 @@ class Planner {
     const kind = kindOf(node.kind);
     if (kind.assumedToExist) return;
     const parentAddress = this.parentAddressOf(node);
+    if (this.skipped.has(node.address)) return;
+    // Below a refused object that is not live, nothing was read: planning creates there would mislead.
+    if (
+      parentAddress !== undefined &&
+      this.skipped.has(parentAddress) &&
+      !this.input.live.byAddress.has(parentAddress)
+    ) {
+      this.skipped.add(node.address);
+      return;
+    }
     const parentRecreated = parentAddress !== undefined && this.recreated.has(parentAddress);
     const live = parentRecreated ? undefined : this.input.live.byAddress.get(node.address);
     try {
@@ -152,18 +168,16 @@ class Planner {
       this.recreated.add(node.address);
       this.out.requests.set(node.address, { create, delete: remove });
       const requests = kind.createBeforeDelete ? [...create, ...remove] : [...remove, ...create];
-      this.push(node, kind, 'replace', { ...base, requests, reason: `the API cannot change ${replaced.join(', ')}` });
+      const renamed = live.previousAddress === undefined ? '' : `; renamed from ${live.previousAddress}`;
+      const reason = `the API cannot change ${replaced.join(', ')}${renamed}`;
+      this.push(node, kind, 'replace', { ...base, requests, reason });
       return;
     }
     const refusal = kind.checkUpdate?.(node, live);
     if (refusal) this.out.refusals.push({ code: 'SB_CONSTRAINT', address: node.address, message: refusal });
     const requests = kind.update ? await kind.update(node, live, this.input.ctx, diff.changed) : [];
     this.out.requests.set(node.address, { update: requests });
-    this.push(node, kind, 'update', {
-      ...base,
-      requests,
-      reason: `declared ${diff.changed.join(', ')} ${diff.changed.length === 1 ? 'differs' : 'differ'} from live`,
-    });
+    this.push(node, kind, 'update', { ...base, requests, reason: updateReason(kind, live, diff.changed) });
   }
 
   /** Live objects of listed collections that nothing declares: pruned or reported as unmanaged. */
@@ -179,8 +193,9 @@ class Planner {
       for (const address of collection.addresses) {
         if (this.desiredByAddress.has(address)) continue;
         const live = this.input.live.byAddress.get(address);
-        if (!live) continue;
-        if (!pruning || kind.isUndeletable?.(live) || this.input.options.keep?.(address)) {
+        // Given to every parent and never deletable (the default template): no manifest could manage it away.
+        if (!live || kind.isUndeletable?.(live)) continue;
+        if (!pruning || this.input.options.keep?.(address)) {
           this.out.unmanaged.push({ address, kind: kind.kind, id: live.id });
           continue;
         }
@@ -252,6 +267,7 @@ class Planner {
     };
     if (detail.live) {
       change.id = detail.live.id;
+      if (detail.live.previousAddress !== undefined) change.previousAddress = detail.live.previousAddress;
       change.liveDigest = liveDigest(detail.live);
     }
     if (Object.keys(detail.sensitiveDigests).length > 0) change.sensitiveDigests = detail.sensitiveDigests;
@@ -293,6 +309,16 @@ class Planner {
     if (node.parentRef?.uuid !== undefined) return { [node.parentRef.kind]: node.parentRef.uuid };
     return this.idsOf(parentAddress);
   }
+}
+
+/** Why an object is updated: what differs, a rename first (its name is the identity that changes). */
+function updateReason(kind: KindDefinition, live: LiveObject, changed: readonly string[]): string {
+  const renamedBy = live.previousAddress === undefined ? undefined : kind.manifest.renamable?.field;
+  const others = changed.filter((name) => name !== renamedBy);
+  const differ =
+    others.length === 0 ? '' : `declared ${others.join(', ')} ${others.length === 1 ? 'differs' : 'differ'} from live`;
+  if (live.previousAddress === undefined) return differ;
+  return differ ? `renamed from ${live.previousAddress}; ${differ}` : `renamed from ${live.previousAddress}`;
 }
 
 function planned(request: RequestSpec): PlannedRequest {

@@ -2,7 +2,7 @@
  * Helpers shared by the renderers. Everything here works from the plan's data alone
  * (addresses, before/after, patch, sensitiveDigests): no kind is ever named.
  */
-import { parentAddressOf } from '../kinds/address-path.js';
+import { addressPairs, parentAddressOf } from '../kinds/address-path.js';
 import { stableStringify } from './digest.js';
 import { SENSITIVE, WRITE_ONLY, isPlaceholder, type Change, type PatchOperation } from './types.js';
 
@@ -111,6 +111,17 @@ export function fieldLines(change: Change): FieldLine[] {
 /** The collection an address belongs to: its parent's address (see src/kinds/address-path.ts), or '' at the top. */
 export function parentAddress(address: string): string {
   return parentAddressOf(address) ?? '';
+}
+
+/**
+ * What a renamed object was called, as a plan shows it: its former name when it stays under
+ * the same parent (`tenant/new (renamed from old)`), else its former address.
+ */
+export function formerName(change: Change): string | undefined {
+  const previous = change.previousAddress;
+  if (previous === undefined) return undefined;
+  if (parentAddressOf(previous) !== parentAddressOf(change.address)) return previous;
+  return addressPairs(previous).at(-1)?.[1] ?? previous;
 }
 
 /** Per-action counts of the changes a renderer left out. */

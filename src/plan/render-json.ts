@@ -38,6 +38,7 @@ export function orderPlan(plan: Plan): Plan {
 
 const CHANGE_KEYS = [
   'address',
+  'previousAddress',
   'kind',
   'provider',
   'action',

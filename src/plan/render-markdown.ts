@@ -5,7 +5,7 @@
  * refusals always survive; change blocks are cut first.
  */
 import { cut, escapeMd, fence } from './markdown-escape.js';
-import { fieldLines, redactChange, safeText, type FieldLine } from './render-common.js';
+import { fieldLines, formerName, redactChange, safeText, type FieldLine } from './render-common.js';
 import { countChanges, summaryLine, unmanagedLine } from './summary.js';
 import type { Change, Plan, PlanMessage } from './types.js';
 
@@ -118,7 +118,9 @@ function destructiveFirst(changes: readonly Change[]): Change[] {
 
 function renderBlock(change: Change): string {
   const id = change.id === undefined ? '' : `, id ${escapeMd(cut(change.id, 100))}`;
-  const summary = `${BADGES[change.action]} <code>${escapeMd(cut(change.address, LINE_BUDGET))}</code> (${escapeMd(cut(change.kind, 100))}${id})`;
+  const former = formerName(change);
+  const renamed = former === undefined ? '' : ` renamed from <code>${escapeMd(cut(former, LINE_BUDGET))}</code>`;
+  const summary = `${BADGES[change.action]} <code>${escapeMd(cut(change.address, LINE_BUDGET))}</code>${renamed} (${escapeMd(cut(change.kind, 100))}${id})`;
   const body: string[] = [];
   if (change.reason) body.push(`<i>Reason:</i> ${escapeMd(cut(change.reason, 1_000))}`);
   if (change.source) body.push(`<i>Declared at:</i> <code>${escapeMd(cut(change.source, LINE_BUDGET))}</code>`);

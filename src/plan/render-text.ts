@@ -5,6 +5,7 @@
 import {
   fieldLines,
   foldCollections,
+  formerName,
   formatByAction,
   redactChange,
   safeText,
@@ -90,7 +91,9 @@ function renderChange(change: Change, paint: Paint): string[] {
   const style = ACTION_STYLE[change.action];
   const id = change.id === undefined ? '' : `, id ${safeText(change.id)}`;
   const head = `${MARKERS[change.action]} ${safeText(change.address)}`;
-  const lines = [`${paint(style, paint('bold', head))} ${paint('dim', `(${safeText(change.kind)}${id})`)}`];
+  const former = formerName(change);
+  const renamed = former === undefined ? '' : ` ${paint(style, `(renamed from ${safeText(former)})`)}`;
+  const lines = [`${paint(style, paint('bold', head))}${renamed} ${paint('dim', `(${safeText(change.kind)}${id})`)}`];
   const fields = change.action === 'delete' ? [] : fieldLines(change);
   for (const line of fields) lines.push(`      ${renderField(line, paint)}`);
   // Deletes and replaces always say why; so does a change whose values cannot be shown

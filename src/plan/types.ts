@@ -45,6 +45,11 @@ export interface Change {
   /** Which provider plans and applies it (plan files written before it existed have none: see plan-file.ts). */
   provider: ProviderName;
   action: Exclude<Action, 'noop'>;
+  /**
+   * A rename: the address the object had (its former name). The change is an update (or a
+   * replace) of the live object found there, which then has `address`.
+   */
+  previousAddress?: string;
   /** Live id, when the object exists (uuid, integer id as string, …). */
   id?: string;
   before: Record<string, unknown> | null;

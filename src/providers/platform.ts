@@ -57,7 +57,8 @@ export function platformProvider(input: PlatformInput): Provider {
       planned = await computeChanges({
         desired: state.desired,
         live: state.live,
-        lastApplied: input.lastApplied,
+        // After a rename, what was recorded under the old address answers for the new one.
+        lastApplied: state.live.lastApplied ?? input.lastApplied,
         ctx,
         options,
       });

@@ -80,3 +80,20 @@ export async function writeLastApplied(
     );
   }
 }
+
+/**
+ * After a rename: the entries of the object at `from` and of everything below it move to
+ * `to`. An entry already recorded at the new address (written since) is newer and stays.
+ * Returns whether anything moved.
+ */
+export function moveRecorded(entries: Map<string, LastAppliedEntry>, from: string, to: string): boolean {
+  let moved = false;
+  for (const [address, entry] of [...entries]) {
+    const rest = address === from ? '' : address.startsWith(`${from}/`) ? address.slice(from.length) : undefined;
+    if (rest === undefined) continue;
+    entries.delete(address);
+    if (!entries.has(`${to}${rest}`)) entries.set(`${to}${rest}`, entry);
+    moved = true;
+  }
+  return moved;
+}

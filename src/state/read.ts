@@ -1,6 +1,8 @@
 import { kindOf, kinds } from '../kinds/index.js';
 import type { KindContext, KindDefinition, ListSpec, LiveObject, LiveParts } from '../kinds/types.js';
 import { ApiError } from '../api/errors.js';
+import { Identities } from './identity.js';
+import { idKey, type OwnerRef, type ReaderPort } from './search-scope.js';
 import { assertReadable } from './item-shape.js';
 import { fetchListItems } from './list-items.js';
 import { missingReadObjects, recordedObjects } from './recorded.js';
@@ -15,8 +17,14 @@ import type { DesiredNode, LastApplied, ListedCollection, ListingClient, LiveSta
 export class LiveReader {
   private readonly state: LiveState = { byAddress: new Map(), collections: [], problems: [] };
   private readonly listings = new Map<string, Promise<LiveObject[]>>();
-  /** Owners named by items listed without a parent (kinds with `ownerOf`), by the item's address. */
-  private readonly owners = new Map<string, { kind: string; id: string; name?: string }>();
+  /** Lists read without taking their objects into scope (searches), and the lists listings take. */
+  private readonly peeks = new Map<string, Promise<LiveObject[]>>();
+  /** Owners the listed items name (kinds with `ownerOf`), by kind and id. */
+  private readonly owners = new Map<string, OwnerRef>();
+  /** Top-level objects taken into scope (groups), by kind and id: the roots a search starts from. */
+  private readonly byId = new Map<string, LiveObject>();
+  private declared: ReadonlyMap<string, DesiredNode> = new Map();
+  private readonly identities: Identities;
   /** Kinds whose lists the platform refused (403) while looking for an owner. */
   private readonly refusedLists = new Set<string>();
   /** Kinds whose missing read the plan already mentions. */
@@ -26,10 +34,13 @@ export class LiveReader {
     private readonly client: ListingClient,
     private readonly ctx: KindContext,
     private readonly lastApplied: LastApplied = new Map(),
-  ) {}
+  ) {
+    this.identities = new Identities(this.port(), lastApplied);
+  }
 
   async read(desired: readonly DesiredNode[], kindOrder: readonly string[]): Promise<LiveState> {
     const byAddress = new Map(desired.map((d) => [d.address, d]));
+    this.declared = byAddress;
     const byKind = new Map<string, DesiredNode[]>();
     for (const d of desired) {
       const level = byKind.get(d.kind);
@@ -41,13 +52,31 @@ export class LiveReader {
       await Promise.all(level.map((d) => this.readOne(d, byAddress)));
     }
     await Promise.all(desired.map((d) => this.readDeclaredCollections(d)));
+    if (this.identities.lastApplied !== this.lastApplied) this.state.lastApplied = this.identities.lastApplied;
     return this.state;
+  }
+
+  /** What identity binding (identity.ts) may use of this reader. */
+  private port(): ReaderPort {
+    return {
+      state: this.state,
+      listed: (kind, parent) => this.listUnder(kind, parent),
+      peek: (kind, parent) => this.peek(kind, parent),
+      ownerOf: (live) => this.owners.get(idKey(live.kind, live.id)),
+      byId: (kind, id) => this.byId.get(idKey(kind, id)),
+      desired: (address) => this.declared.get(address),
+    };
   }
 
   private async readOne(node: DesiredNode, byAddress: Map<string, DesiredNode>): Promise<void> {
     const kind = kindOf(node.kind);
     const parent = await this.resolveParent(node, byAddress);
-    if (parent === 'pending') return; // the parent is created by this plan: so is everything below it
+    if (parent === 'pending') {
+      // The parent is created by this plan, and so is everything below it, unless it exists elsewhere.
+      if (node.parentAddress !== undefined && byAddress.has(node.parentAddress))
+        await this.identities.bindUnderPending(node, kind, node.parentAddress);
+      return;
+    }
     if (kind.assumedToExist) {
       if (parent) this.remember(this.assumed(kind, node, parent));
       return;
@@ -56,7 +85,8 @@ export class LiveReader {
       this.rememberFromLastApplied(kind, parent, node.address);
       return;
     }
-    await this.listUnderOrOwn(kind, parent, node);
+    const listing = await this.listUnderOrOwn(kind, parent, node);
+    if (listing) await this.identities.bind(node, kind, parent, listing);
     // Every listed item is remembered by address: a lookup, not a scan of the collection.
     const live = this.state.byAddress.get(node.address);
     if (live && kind.detail && Object.keys(node.fields).some((f) => !kind.detail?.listed.includes(f))) {
@@ -120,7 +150,7 @@ export class LiveReader {
   ): Promise<LiveObject | undefined> {
     if (!child.ownerOf || !child.list?.(undefined, this.ctx)) return undefined;
     for (const listed of await this.listUnder(child, undefined)) {
-      const owner = this.owners.get(listed.address);
+      const owner = this.owners.get(idKey(listed.kind, listed.id));
       if (owner?.kind !== kindName || owner.name !== name) continue;
       const address = kindOf(kindName).address(undefined, name);
       const parent: LiveObject = { kind: kindName, address, id: owner.id, ids: { [kindName]: owner.id }, fields: {} };
@@ -132,11 +162,16 @@ export class LiveReader {
 
   /**
    * Lists under the parent; when the platform refuses that list (403: a tenant administrator
-   * may not list under its reseller), the caller's own list stands in, owners checked.
+   * may not list under its reseller), the caller's own list stands in (owners are checked
+   * when the node is bound). Undefined when the node cannot be read at all.
    */
-  private async listUnderOrOwn(kind: KindDefinition, parent: LiveObject | undefined, node: DesiredNode): Promise<void> {
+  private async listUnderOrOwn(
+    kind: KindDefinition,
+    parent: LiveObject | undefined,
+    node: DesiredNode,
+  ): Promise<LiveObject[] | undefined> {
     try {
-      await this.listUnder(kind, parent);
+      return await this.listUnder(kind, parent);
     } catch (error) {
       if (
         !parent ||
@@ -146,26 +181,15 @@ export class LiveReader {
         !kind.list?.(undefined, this.ctx)
       )
         throw error;
-      await this.listUnder(kind, undefined);
+      const own = await this.listUnder(kind, undefined);
+      const names = new Set([node.address, ...(node.previousAddresses ?? [])]);
+      if (own.some((o) => names.has(o.address) || o.id === node.pinnedId)) return own;
       // Not in it: absent or out of sight, nobody can tell; never a create planned blind.
-      if (!this.state.byAddress.has(node.address))
-        this.problem(
-          node.address,
-          `cannot be read with these credentials: the list under ${parent.address} answered 403`,
-        );
-      else this.checkOwner(node, parent);
-    }
-  }
-
-  /** An object listed without a parent must have the owner its manifest names: the API cannot move it (Doc 1 §4.3, §4.4). */
-  private checkOwner(node: DesiredNode, parent: LiveObject): void {
-    const owner = this.owners.get(node.address);
-    if (owner && (owner.kind !== parent.kind || owner.id !== parent.id)) {
-      const named = `${owner.kind.toLowerCase()} ${owner.name ?? owner.id}`;
       this.problem(
         node.address,
-        `is owned by ${named}, not by ${parent.address}: the owner cannot change through the API`,
+        `cannot be read with these credentials: the list under ${parent.address} answered 403`,
       );
+      return undefined;
     }
   }
 
@@ -186,10 +210,31 @@ export class LiveReader {
     const key = `${kind.kind}@${parent?.address ?? ''}`;
     let listing = this.listings.get(key);
     if (!listing) {
-      listing = this.fetchCollection(kind, parent);
+      listing = this.peek(kind, parent).then((objects) => this.take(kind, parent, objects));
       this.listings.set(key, listing);
     }
     return listing;
+  }
+
+  /** Lists one collection once per run (cached), without taking its objects into scope. */
+  private peek(kind: KindDefinition, parent: LiveObject | undefined): Promise<LiveObject[]> {
+    const key = `${kind.kind}@${parent?.address ?? ''}`;
+    let listing = this.peeks.get(key);
+    if (!listing) {
+      listing = this.fetchCollection(kind, parent);
+      this.peeks.set(key, listing);
+    }
+    return listing;
+  }
+
+  /** A listed collection is in scope: its objects are remembered by address (a renamed one by its new address). */
+  private take(kind: KindDefinition, parent: LiveObject | undefined, objects: LiveObject[]): LiveObject[] {
+    const addresses = objects.map((o) => this.identities.renamedTo(o) ?? o.address);
+    const collection: ListedCollection = { kind: kind.kind, addresses };
+    if (parent) collection.parentAddress = parent.address;
+    this.state.collections.push(collection);
+    for (const object of objects) this.remember(object);
+    return objects;
   }
 
   private async fetchCollection(kind: KindDefinition, parent: LiveObject | undefined): Promise<LiveObject[]> {
@@ -199,21 +244,18 @@ export class LiveReader {
     const items = (
       await Promise.all((Array.isArray(specs) ? specs : [specs]).map((s) => this.fetchItemsOf(kind, s, missing)))
     ).flat();
-    const objects: LiveObject[] = missing.flatMap((spec) => missingReadObjects(this.lastApplied, kind, parent, spec));
+    const recorded = this.identities.lastApplied;
+    const objects: LiveObject[] = missing.flatMap((spec) => missingReadObjects(recorded, kind, parent, spec));
     for (const { spec, item } of items) {
       // Most kinds convert synchronously: a promise per item only where fromApi needs one.
       const converted = kind.fromApi(item, this.ctx, parent);
       const parts = converted instanceof Promise ? await converted : converted;
       assertReadable(kind, item, parts, spec);
       const live = this.toLive(kind, parts, parent);
-      const owner = parent ? undefined : kind.ownerOf?.(item);
-      if (owner) this.owners.set(live.address, owner);
+      const owner = kind.ownerOf?.(item);
+      if (owner) this.owners.set(idKey(kind.kind, live.id), owner);
       objects.push(live);
     }
-    const collection: ListedCollection = { kind: kind.kind, addresses: objects.map((o) => o.address) };
-    if (parent) collection.parentAddress = parent.address;
-    this.state.collections.push(collection);
-    for (const object of objects) this.remember(object);
     return objects;
   }
 
@@ -299,7 +341,7 @@ export class LiveReader {
   private rememberFromLastApplied(kind: KindDefinition, parent: LiveObject | undefined, onlyAddress?: string): void {
     const addresses: string[] = [];
     for (const live of recordedObjects(
-      this.lastApplied,
+      this.identities.lastApplied,
       kind,
       parent,
       (address) => onlyAddress === undefined || address === onlyAddress,
@@ -327,6 +369,9 @@ export class LiveReader {
   }
 
   private remember(live: LiveObject): void {
+    const renamed = this.identities.renamedTo(live);
+    if (renamed !== undefined && renamed !== live.address) return; // already in scope under its new address
+    if (ROOT_KINDS.has(live.kind)) this.byId.set(idKey(live.kind, live.id), live);
     const existing = this.state.byAddress.get(live.address);
     if (existing && existing.id !== live.id) {
       this.problem(
@@ -348,6 +393,8 @@ export class LiveReader {
 function externalParent(kind: string, uuid: string): LiveObject {
   return { kind, address: `${kind.toLowerCase()}/${uuid}`, id: uuid, ids: { [kind]: uuid }, fields: {} };
 }
+
+const ROOT_KINDS: ReadonlySet<string> = new Set(kinds.filter((k) => k.parentKinds.length === 0).map((k) => k.kind));
 
 function childKindsOf(kindName: string): KindDefinition[] {
   return kinds.filter((k) => k.parentKinds.includes(kindName));

@@ -19,6 +19,10 @@ export interface DesiredNode {
   protect?: boolean;
   /** Child collections this object declares (e.g. `subscriptions`, `addresses`). */
   declaredCollections?: readonly string[];
+  /** The addresses it had under its former names (`renamedFrom`): a live object there is renamed. */
+  previousAddresses?: readonly string[];
+  /** The live id it is bound to (`metadata.uuid`): found by id, never created. */
+  pinnedId?: string;
   /** `file:line:col` of the object, for messages. */
   source?: string;
 }
@@ -49,6 +53,14 @@ export interface LiveState {
   problems: { address: string; message: string }[];
   /** What the plan should say about how it read (a missing read it planned around), once each. */
   warnings?: { code: string; message: string; address?: string }[];
+  /**
+   * Declared objects whose live identity the API cannot reconcile (exit 3): found under
+   * another owner than declared, renamed onto a name that is taken, pinned to an id that
+   * does not exist. Nothing is planned for them.
+   */
+  refusals?: { code: string; message: string; address: string }[];
+  /** The last-applied record as the live addresses see it, when a rename moved entries. */
+  lastApplied?: LastApplied;
 }
 
 /** The subset of the API client the reader uses (the client satisfies it; tests fake it). */

@@ -151,7 +151,12 @@ export async function applyWith(
   });
 }
 
-export const groups = { [`${P}/groups`]: [{ uuid: 'g-1', name: 'demo-group' }] };
+export const groups = {
+  [`${P}/groups`]: [{ uuid: 'g-1', name: 'demo-group' }],
+  // The group's list holds its whole subtree: where a new tenant is first looked for (it cannot move).
+  [`${P}/tenants?parent=g-1`]: [],
+  [`${P}/resellers?parent=g-1`]: [],
+};
 export const north = {
   [`${P}/resellers?parent=g-1`]: [{ uuid: 'r-1', name: 'north', billingId: 'R-NORTH' }],
   [`${P}/tenants?parent=r-1`]: [],

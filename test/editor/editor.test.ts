@@ -101,7 +101,9 @@ describe('yaml-language-server on a scaffolded repository', () => {
     const messages = diagnostics.map((d) => `${d.range.start.line}: ${d.message}`);
     const line = text.split('\n').indexOf('  markupp: 0');
     expect(messages).toContain(`${line}: Property markupp is not allowed.`);
-    expect(messages).toContain(`${line + 1}: Read-only: uuid is assigned by the platform and cannot be set.`);
+    expect(messages).toContain(
+      `${line + 1}: Read-only: uuid is assigned by the platform and cannot be set; to bind this document to an existing tenant, give metadata.uuid.`,
+    );
     expect(messages.join('\n')).not.toContain('Matches a schema that is not allowed');
   });
 

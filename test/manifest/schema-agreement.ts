@@ -1,4 +1,5 @@
 import type { ElementType, FieldSpec, FieldType, KindDefinition, ValueShape } from '../../src/kinds/types.js';
+import { PINNED_ID_KEY, RENAMED_FROM_KEY } from '../../src/manifest/kind-plans.js';
 
 /**
  * Where schemas/*.json and the kind table (src/kinds/) disagree, as messages naming the kind,
@@ -12,7 +13,9 @@ import type { ElementType, FieldSpec, FieldType, KindDefinition, ValueShape } fr
  *   `boolean`, `list`/`set` ↔ array, `object` ↔ object; list elements and object entries too;
  * - traits: `x-immutable` ↔ change 'replace', `writeOnly` ↔ 'writeOnly', refused ↔
  *   'readOnly', `x-sensitive` ↔ sensitive (identity fields name the object: their change
- *   is not compared).
+ *   is not compared);
+ * - identity keys: a `renamable` kind's items (a document's metadata) have `renamedFrom`, a
+ *   list of names, and a `pinnable` document's metadata has `uuid`; no other kind has them.
  */
 
 type Node = Record<string, unknown>;
@@ -155,17 +158,19 @@ class Walk {
     return [];
   }
 
-  /** A document's metadata: its own fields, one key per parent kind, and the flags. */
+  /** A document's metadata: its own fields, one key per parent kind, the identity keys and the flags. */
   metadata(kind: KindDefinition, metadata: At): void {
     const fields = kind.manifest.document?.metadataFields ?? [];
+    const identity = identityKeys(kind, true);
     const expected = new Set([...fields, ...kind.parentKinds.map((k) => k.toLowerCase()), 'prune', 'protect']);
     const at = `${kind.kind}.metadata`;
+    this.identityKeys(kind, metadata, identity);
     for (const name of expected) {
       if (!this.property(metadata, name))
         this.say(`${at}.${name}: the kind table expects it, the schema (${metadata.where}) has no such property`);
     }
     for (const name of Object.keys((metadata.node['properties'] as Node | undefined) ?? {})) {
-      if (expected.has(name)) continue;
+      if (expected.has(name) || identity.includes(name)) continue;
       this.say(
         `${at}.${name}: the schema (${metadata.where}) declares it, the kind table neither as a field nor as a parent`,
       );
@@ -188,6 +193,9 @@ class Walk {
     const keyField = form.shape === 'map' ? form.identity[0] : undefined;
     const children = this.kinds.filter((k) => k.collection !== undefined && k.parentKinds.includes(kind.kind));
     const where = nodes.map((n) => n.where).join(', ');
+    // A document's own identity keys are in its metadata; a nested kind's in each item.
+    const identity = form.document ? [] : identityKeys(kind, false);
+    for (const node of nodes) this.identityKeys(kind, node, identity);
     for (const spec of kind.fields) {
       if (skip.has(spec.name) || spec.name === keyField) continue;
       const found = nodes.map((n) => this.property(n, spec.name)).filter((at): at is At => at !== undefined);
@@ -197,7 +205,8 @@ class Walk {
     for (const node of nodes) {
       for (const name of Object.keys((node.node['properties'] as Node | undefined) ?? {})) {
         const at = this.property(node, name) as At;
-        const known = kind.fields.some((f) => f.name === name) || form.extraFields?.includes(name);
+        const known =
+          kind.fields.some((f) => f.name === name) || form.extraFields?.includes(name) || identity.includes(name);
         if (skip.has(name) || known || refused(at)) continue;
         const collection = children.find((c) => c.collection === name);
         const csv = children.find((c) => c.manifest.csv?.key === name);
@@ -213,6 +222,20 @@ class Walk {
     for (const child of children) {
       if (nodes.some((n) => this.property(n, child.collection as string))) continue;
       this.say(`${child.kind}: the collection "${child.collection}" of ${kind.kind} is not in the schema (${where})`);
+    }
+  }
+
+  /** `renamedFrom` is a list of strings, `uuid` a string, where the table says the kind has them. */
+  private identityKeys(kind: KindDefinition, node: At, keys: readonly string[]): void {
+    for (const key of keys) {
+      const at = this.property(node, key);
+      const want = key === RENAMED_FROM_KEY ? 'array' : 'string';
+      if (!at)
+        this.say(`${kind.kind}.${key}: the kind table expects it, the schema (${node.where}) has no such property`);
+      else if (this.types(at).join() !== want)
+        this.say(`${kind.kind}.${key}: the schema (${at.where}) says ${this.types(at).join(' or ')}, not ${want}`);
+      else if (want === 'array' && this.types(this.child(at, 'items') ?? at).join() !== 'string')
+        this.say(`${kind.kind}.${key}: the schema (${at.where}) does not list names (strings)`);
     }
   }
 
@@ -337,6 +360,13 @@ class Walk {
         this.say(`${name}: the schema (${at.where}) gives its ${what} a "${field}", the field table does not`);
     }
   }
+}
+
+/** The keys naming an object's identity the kind table gives it: `renamedFrom` (renamable), `uuid` (pinnable document). */
+function identityKeys(kind: KindDefinition, metadata: boolean): string[] {
+  const keys = kind.manifest.renamable ? [RENAMED_FROM_KEY] : [];
+  if (metadata && kind.manifest.document?.pinnable) keys.push(PINNED_ID_KEY);
+  return keys;
 }
 
 /** Whether a keyword is true on the property or on one of its `$ref` targets. */

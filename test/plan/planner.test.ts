@@ -131,7 +131,11 @@ describe('planner: creates under new parents', () => {
         fields: { type: 'BE geo', entitlement: 5 },
       },
     ];
-    const out = await plan(desired, { ...groups, ...northTenants });
+    // The group's list holds its whole subtree (Doc 1 §4.4): a new tenant is first looked for there.
+    const groupTenants = { [`${P}/tenants?parent=g-1`]: northTenants[`${P}/tenants?parent=r-1`] ?? [] };
+    const out = await plan(desired, { ...groups, ...northTenants, ...groupTenants });
+    expect(out.calls).toContain(`${P}/tenants?parent=g-1`);
+    expect(out.refusals).toEqual([]);
     expect(out.changes.map((c) => [c.action, c.address, c.dependsOn])).toEqual([
       ['create', 'tenant/new', []],
       ['create', 'tenant/new/subscription/main', ['tenant/new']],
@@ -224,13 +228,11 @@ describe('planner: spec quirks', () => {
 describe('planner: prune and unmanaged objects', () => {
   const withTemplates = (prune: boolean): DesiredNode[] => [tenant({}), { ...subscription({}, ['templates']), prune }];
 
-  it('without prune, undeclared live objects of a declared collection are listed as unmanaged', async () => {
+  it('without prune, undeclared live objects of a declared collection are listed as unmanaged, but not the default template', async () => {
     const out = await plan(withTemplates(false), { ...groups, ...northTenants, ...subscriptionLive });
     expect(out.changes).toEqual([]);
-    expect(out.unmanaged.map((u) => u.address)).toEqual([
-      'tenant/acme-corp/subscription/main/template/DEFAULT',
-      'tenant/acme-corp/subscription/main/template/TPL-OLD',
-    ]);
+    // The API gives every subscription the default template (id 0) and never deletes it: no manifest could manage it.
+    expect(out.unmanaged.map((u) => u.address)).toEqual(['tenant/acme-corp/subscription/main/template/TPL-OLD']);
   });
 
   it('with prune, deletes them with a reason, but never the default template (id 0)', async () => {
@@ -239,7 +241,7 @@ describe('planner: prune and unmanaged objects', () => {
       ['delete', 'tenant/acme-corp/subscription/main/template/TPL-OLD'],
     ]);
     expect(out.changes[0]!.reason).toMatch(/not declared in tenant\/acme-corp\/subscription\/main/);
-    expect(out.unmanaged.map((u) => u.address)).toEqual(['tenant/acme-corp/subscription/main/template/DEFAULT']);
+    expect(out.unmanaged).toEqual([]);
   });
 
   it('--exclude: an excluded live object is never deleted, whatever prune says', async () => {

@@ -221,20 +221,25 @@ describe('owners below system level (Doc 1 §4.2 groups for system administrator
     });
   });
 
-  it('an object listed that way under another owner than the manifest names is a problem (the owner cannot change)', async () => {
+  it('an object listed that way under another owner than the manifest names is refused (the owner cannot change)', async () => {
     const byUuid: DesiredNode = {
       kind: 'Tenant',
       address: 'tenant/acme-corp',
       parentRef: { kind: 'Reseller', uuid: 'r-2' },
-      fields: { name: 'acme-corp' },
+      fields: { name: 'acme-corp', markup: 9 },
     };
     const out = await plan([byUuid], fakeClient(visible, { [`${P}/tenants?parent=r-2`]: 403 }));
-    expect(out.live.problems).toEqual([
+    expect(out.live.problems).toEqual([]);
+    expect(out.refusals).toEqual([
       {
+        code: 'SB_OWNER_CHANGE',
         address: 'tenant/acme-corp',
-        message: expect.stringContaining('is owned by reseller north, not by reseller/r-2'),
+        message: expect.stringContaining(
+          'declared under reseller/r-2, but the live tenant (id t-1) is under reseller/north (uuid r-1)',
+        ),
       },
     ]);
+    expect(out.changes).toEqual([]);
     // An object the caller's own list does not hold is not planned as a create: it may exist out of sight.
     const hidden: DesiredNode = {
       kind: 'Tenant',

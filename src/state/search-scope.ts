@@ -1,0 +1,149 @@
+import { ApiError } from '../api/errors.js';
+import { hasKind, kindOf, kinds } from '../kinds/index.js';
+import type { KindDefinition, LiveObject } from '../kinds/types.js';
+import type { DesiredNode, LiveState } from './types.js';
+
+/** The owner an API item names (Doc 1 §2.6), as a kind and id. */
+export interface OwnerRef {
+  kind: string;
+  id: string;
+  name?: string;
+}
+
+/** What binding identities needs of the live-state reader. */
+export interface ReaderPort {
+  readonly state: LiveState;
+  /** The objects of `kind` listed under `parent` (top level when undefined), taken into scope. */
+  listed(kind: KindDefinition, parent: LiveObject | undefined): Promise<LiveObject[]>;
+  /** The same list without taking its objects into scope: a search (cached). */
+  peek(kind: KindDefinition, parent: LiveObject | undefined): Promise<LiveObject[]>;
+  /** The owner the API item of a listed object named, when its kind reads one. */
+  ownerOf(live: LiveObject): OwnerRef | undefined;
+  /** A listed top-level object (a group) by kind and id. */
+  byId(kind: string, id: string): LiveObject | undefined;
+  /** A declared object by address. */
+  desired(address: string): DesiredNode | undefined;
+}
+
+/** A declared parent: live, or declared and created by this plan (its address). */
+export type DeclaredParent = LiveObject | { pending: string };
+
+interface ListIndex {
+  byAddress: Map<string, LiveObject>;
+  byId: Map<string, LiveObject>;
+}
+
+/**
+ * Where identity binding looks beyond a declared parent's list (identity.ts), and the
+ * indexes it looks things up in: each list indexed once, each wider scope read once.
+ */
+export class SearchScope {
+  /** Lists indexed by address and id, once each: a scan per declared object would be quadratic. */
+  private readonly indexes = new WeakMap<readonly LiveObject[], ListIndex>();
+  /** The kind under every root, by kind. */
+  private readonly scopes = new Map<string, Promise<LiveObject[]>>();
+
+  constructor(private readonly port: ReaderPort) {}
+
+  /**
+   * Where else a moved object can be: the kind's list under the root object (a group's list
+   * holds its whole subtree, Doc 1 §4.3, §4.4), under every root the caller can list when no
+   * root is given, or the caller's own list (no parent) when it cannot list roots.
+   */
+  scope(kind: KindDefinition, root: LiveObject | null | undefined): Promise<LiveObject[]> {
+    if (root === null) return Promise.resolve([]); // a root this plan creates holds nothing yet
+    if (root) return this.port.peek(kind, root);
+    const key = kind.kind;
+    let scope = this.scopes.get(key);
+    if (!scope) {
+      scope = this.everywhere(kind);
+      this.scopes.set(key, scope);
+    }
+    return scope;
+  }
+
+  /** The kind under every root the caller can list, else its own list. */
+  private async everywhere(kind: KindDefinition): Promise<LiveObject[]> {
+    try {
+      const tops = (await Promise.all(rootKindsOf(kind).map((r) => this.port.listed(r, undefined)))).flat();
+      return (await Promise.all(tops.map((t) => this.port.peek(kind, t)))).flat();
+    } catch (error) {
+      if (!isRefused(error)) throw error;
+    }
+    try {
+      return await this.port.peek(kind, undefined);
+    } catch (error) {
+      if (isRefused(error)) return [];
+      throw error;
+    }
+  }
+
+  indexOf(list: readonly LiveObject[]): ListIndex {
+    let index = this.indexes.get(list);
+    if (!index) {
+      index = { byAddress: new Map(), byId: new Map() };
+      for (const live of list) {
+        if (!index.byAddress.has(live.address)) index.byAddress.set(live.address, live);
+        if (!index.byId.has(live.id)) index.byId.set(live.id, live);
+      }
+      this.indexes.set(list, index);
+    }
+    return index;
+  }
+
+  /** The root object (a group) a declared parent hangs under; null when this plan creates it; undefined when unknown. */
+  rootOf(parent: DeclaredParent): LiveObject | null | undefined {
+    let at: DeclaredParent = parent;
+    for (let depth = 0; depth < 10; depth++) {
+      if ('id' in at) return this.rootOfLive(at);
+      const live = this.port.state.byAddress.get(at.pending);
+      if (live) return this.rootOfLive(live);
+      const declared = this.port.desired(at.pending);
+      const next = declared && declaredParentAddress(declared);
+      if (!declared) return undefined;
+      if (next === undefined) return null;
+      at = { pending: next };
+    }
+    return undefined;
+  }
+
+  private rootOfLive(live: LiveObject): LiveObject | undefined {
+    for (const root of kinds.filter((k) => k.parentKinds.length === 0)) {
+      const id = live.ids[root.kind];
+      if (id !== undefined) return live.kind === root.kind ? live : this.port.byId(root.kind, id);
+    }
+    return undefined;
+  }
+}
+
+export function idKey(kind: string, id: string): string {
+  return `${kind}\u0000${id}`;
+}
+
+/** The address a declared node's parent has (declared, or named by uuid or name in its metadata). */
+function declaredParentAddress(node: DesiredNode): string | undefined {
+  if (node.parentAddress !== undefined) return node.parentAddress;
+  const ref = node.parentRef;
+  if (!ref) return undefined;
+  if (ref.uuid !== undefined) return `${ref.kind.toLowerCase()}/${ref.uuid}`;
+  return ref.name === undefined || !hasKind(ref.kind) ? undefined : kindOf(ref.kind).address(undefined, ref.name);
+}
+
+/** The top-level kinds above a kind (groups), through its parent kinds. */
+function rootKindsOf(kind: KindDefinition): KindDefinition[] {
+  const roots = new Set<KindDefinition>();
+  const visit = (k: KindDefinition) => {
+    for (const name of k.parentKinds) {
+      if (!hasKind(name)) continue;
+      const parent = kindOf(name);
+      if (parent.parentKinds.length === 0) roots.add(parent);
+      else visit(parent);
+    }
+  };
+  visit(kind);
+  return [...roots];
+}
+
+function isRefused(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 403;
+}
