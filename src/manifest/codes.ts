@@ -29,5 +29,6 @@ export const Codes = {
   duplicateRow: 'SB_DUPLICATE_ROW',
   rowType: 'SB_ROW_TYPE',
   unknownAddress: 'SB_UNKNOWN_ADDRESS',
+  policy: 'SB_POLICY_RULE',
 } as const;
 export type Code = (typeof Codes)[keyof typeof Codes];

@@ -1,4 +1,5 @@
 import { BuildOutput } from './build-context.js';
+import { uniqueRules } from './build-policy.js';
 import { checkBillingIds, checkPlatformUnique, checkReferences, dropDuplicates, resolveParents } from './checks.js';
 import { Codes } from './codes.js';
 import { runCsvJobs } from './csv-jobs.js';
@@ -7,6 +8,7 @@ import { processDocument } from './documents.js';
 import { discoverFiles, MAX_MANIFEST_BYTES, readTextFile } from './files.js';
 import { parseManifest } from './parse.js';
 import { Reporter, sortDiagnostics } from './reporter.js';
+import type { PolicyRule } from './policy-types.js';
 import type { Diagnostic } from './types.js';
 
 export interface LoadOptions {
@@ -21,6 +23,8 @@ export interface LoadOptions {
 export interface LoadResult {
   /** The desired objects. With errors in `diagnostics`, it holds only the valid documents' objects. */
   set: DesiredSet;
+  /** The rules of the Policy documents (the valid ones), in the order they are written. */
+  policies: PolicyRule[];
   /** Every finding, sorted by file, line, column. */
   diagnostics: Diagnostic[];
   /** Manifest and CSV files read, relative to cwd, sorted. */
@@ -75,9 +79,11 @@ export async function loadManifests(paths: string[], options: LoadOptions = {}):
   checkBillingIds(objects, reporter, byAddress);
   checkPlatformUnique(objects, reporter);
   checkReferences(objects, byAddress, (a) => set.children(a), reporter);
+  const policies = uniqueRules(out.policies, reporter);
   const diagnostics = sortDiagnostics(reporter.diagnostics);
   return {
     set,
+    policies,
     diagnostics,
     files: [...read].sort(),
     digest: out.digest.digest(),
