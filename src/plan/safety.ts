@@ -82,17 +82,20 @@ export function liveCountsByKind(parts: readonly Pick<RailFacts, 'liveCounts'>[]
 /**
  * Whether a change counts toward an update share: a replace does, and an update does when it
  * changes a value the live object holds. An update that only sets fields that are empty live
- * (null or absent: a number given its first emergency address) overwrites nothing, and does
- * not count; a write-only field, whose live value nobody can read, counts.
+ * (null, absent or empty text: a number given its first emergency address) overwrites
+ * nothing, and does not count; a write-only field, whose live value nobody can read, counts.
  */
 export function overwrites(change: Change): boolean {
   if (change.action === 'replace') return true;
   if (change.action !== 'update') return false;
   const before = change.before ?? {};
   const fields = new Set(change.patch.map((op) => topField(op.path)));
-  for (const field of fields)
-    if (field !== undefined && before[field] !== null && before[field] !== undefined) return true;
+  for (const field of fields) if (field !== undefined && !isEmpty(before[field])) return true;
   return false;
+}
+
+function isEmpty(value: unknown): boolean {
+  return value === null || value === undefined || value === '';
 }
 
 /**
