@@ -148,7 +148,10 @@ class Preflight {
       }
     }
     return [...byAddress].map(([address, { desired, live }]) => {
-      const figure = (child.capacity as NonNullable<KindDefinition['capacity']>)(desired, live && this.liveAt(address));
+      // What a replace or a create leaves is a new object: the live one's figures do not count.
+      const action = this.changed.get(address)?.action;
+      const current = action === 'create' || action === 'replace' ? undefined : live;
+      const figure = (child.capacity as NonNullable<KindDefinition['capacity']>)(desired, current);
       const { of: _of, ...row } = figure;
       return { address, scope: parent, ...row };
     });
