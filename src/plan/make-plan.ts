@@ -30,6 +30,8 @@ export interface PlanChecks {
   capacity: readonly CapacityRow[];
   /** The policy rules overridden with --allow-policy (absent from the plan when none). */
   overrides: readonly string[];
+  /** What checking the policies cost: rules checked, CPU milliseconds (for `--stats` and the benchmark). */
+  policyCost?: { rules: number; cpuMs: number };
 }
 
 export interface AssembledPlan {

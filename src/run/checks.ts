@@ -37,7 +37,9 @@ export async function planChecks(input: ChecksInput): Promise<PlanChecks> {
     errors.push(...found.refusals);
     warnings.push(...found.warnings);
   }
+  let policyCost: PlanChecks['policyCost'];
   if (input.rules.length > 0) {
+    const begin = process.cpuUsage();
     const planned = new Set(input.parts.flatMap((p) => p.declaredAddresses));
     const outcome = evaluatePolicies(
       input.rules,
@@ -56,8 +58,10 @@ export async function planChecks(input: ChecksInput): Promise<PlanChecks> {
     );
     errors.push(...outcome.errors);
     warnings.push(...outcome.warnings);
+    const used = process.cpuUsage(begin);
+    policyCost = { rules: input.rules.length, cpuMs: Math.round((used.user + used.system) / 1000) };
   }
-  return { errors, warnings, capacity, overrides: [...input.allowPolicy] };
+  return { errors, warnings, capacity, overrides: [...input.allowPolicy], ...(policyCost ? { policyCost } : {}) };
 }
 
 /**

@@ -38,6 +38,8 @@ export interface PlanRun {
   session: Session;
   lastApplied: Map<string, LastAppliedEntry>;
   lastAppliedFile: string;
+  /** What checking the manifests' policies cost (absent without policies). */
+  policyCost?: { rules: number; cpuMs: number };
 }
 
 /**
@@ -114,7 +116,8 @@ export async function planRun(
       }));
       throw new DiagnosticsError(diagnostics);
     }
-    return { plan, providers, parts, session, lastApplied, lastAppliedFile };
+    const cost = checks.policyCost ? { policyCost: checks.policyCost } : {};
+    return { plan, providers, parts, session, lastApplied, lastAppliedFile, ...cost };
   } catch (error) {
     if (!existing) await session.close();
     throw error;
