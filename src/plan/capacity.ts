@@ -1,8 +1,8 @@
-import { parentAddressOf } from '../kinds/address-path.js';
 import { kindOf, kinds } from '../kinds/index.js';
 import type { CapacityReport, IdChain, KindContext, KindDefinition, LiveObject, RequestSpec } from '../kinds/types.js';
 import type { CapacityRead, CapacityReads } from '../state/capacity-reads.js';
 import type { DesiredNode, LiveState } from '../state/types.js';
+import { PlanIndex } from './plan-index.js';
 import type { CapacityRow, Change, PlanMessage } from './types.js';
 
 /** A headroom under this share of its quantity gets a warning. */
@@ -46,50 +46,14 @@ export async function capacityPreflight(input: CapacityInput): Promise<CapacityO
 
 class Preflight {
   private readonly out: CapacityOutput = { rows: [], refusals: [], warnings: [] };
-  private readonly desired: Map<string, DesiredNode>;
-  private readonly changed: Map<string, Change>;
+  private readonly index: PlanIndex;
   private readonly reports = new Map<string, Promise<CapacityRead<unknown>>>();
   private readonly lists = new Map<string, Promise<CapacityRead<LiveObject[]>>>();
   private readonly unchecked = new Set<string>();
-  private childrenOf: Map<string, DesiredNode[]> | undefined;
-  private listed: Map<string, readonly string[]> | undefined;
-  private liveById: Map<string, LiveObject> | undefined;
   private ancestors: Promise<CapacityRead<LiveObject[]>> | undefined;
 
   constructor(private readonly input: CapacityInput) {
-    this.desired = new Map(input.desired.map((d) => [d.address, d]));
-    this.changed = new Map(input.changes.map((c) => [c.address, c]));
-  }
-
-  /** Declared objects by parent address (built on first use). */
-  private declaredUnder(address: string): readonly DesiredNode[] {
-    if (!this.childrenOf) {
-      this.childrenOf = new Map();
-      for (const node of this.input.desired) {
-        if (node.parentAddress === undefined) continue;
-        const list = this.childrenOf.get(node.parentAddress);
-        if (list) list.push(node);
-        else this.childrenOf.set(node.parentAddress, [node]);
-      }
-    }
-    return this.childrenOf.get(address) ?? [];
-  }
-
-  /** The addresses of a collection the plan read, by kind and parent (built on first use). */
-  private listedUnder(kind: string, parent: string): readonly string[] | undefined {
-    this.listed ??= new Map(
-      this.input.live.collections.map((c) => [`${c.kind}@${c.parentAddress ?? ''}`, c.addresses]),
-    );
-    return this.listed.get(`${kind}@${parent}`);
-  }
-
-  /** A live object by kind and id (built on first use). */
-  private liveObject(kind: string, id: string): LiveObject | undefined {
-    if (!this.liveById) {
-      this.liveById = new Map();
-      for (const o of this.input.live.byAddress.values()) this.liveById.set(`${o.kind}\u0000${o.id}`, o);
-    }
-    return this.liveById.get(`${kind}\u0000${id}`);
+    this.index = new PlanIndex(input.desired, input.live, input.changes);
   }
 
   async run(): Promise<CapacityOutput> {
@@ -98,25 +62,14 @@ class Preflight {
     return this.out;
   }
 
-  /** The live object at an address, unless this plan creates it anew. */
-  private liveAt(address: string): LiveObject | undefined {
-    const action = this.changed.get(address)?.action;
-    return action === 'create' || action === 'replace' ? undefined : this.input.live.byAddress.get(address);
-  }
-
-  private kindAt(address: string): KindDefinition | undefined {
-    const kind = this.desired.get(address)?.kind ?? this.input.live.byAddress.get(address)?.kind;
-    return kind === undefined ? undefined : kindOf(kind);
-  }
-
   /** Objects of a capacity-holding kind that a change touches (itself or below), in plan order. */
   private touchedScopes(): string[] {
     const scopes = new Set<string>();
     for (const change of this.input.changes) {
-      for (let at: string | undefined = change.address; at !== undefined; at = this.parentOf(at)) {
-        const kind = this.kindAt(at);
+      for (let at: string | undefined = change.address; at !== undefined; at = this.index.parentOf(at)) {
+        const kind = this.index.kindAt(at);
         if (!kind || !holdsCapacity(kind)) continue;
-        if (this.changed.get(at)?.action !== 'delete') scopes.add(at);
+        if (this.index.action(at) !== 'delete') scopes.add(at);
         break;
       }
     }
@@ -124,8 +77,8 @@ class Preflight {
   }
 
   private async scopeRows(address: string): Promise<void> {
-    const kind = this.kindAt(address) as KindDefinition;
-    const live = this.liveAt(address);
+    const kind = this.index.kindAt(address) as KindDefinition;
+    const live = this.index.liveAt(address);
     const rows: CapacityRow[] = [];
     for (const child of kinds.filter((k) => k.capacity && k.parentKinds.includes(kind.kind))) {
       for (const row of await this.childRows(child, address, live)) rows.push(row);
@@ -139,17 +92,17 @@ class Preflight {
   /** One row per capacity object below the scope: declared ones and live ones, deletes left out. */
   private async childRows(child: KindDefinition, parent: string, parentLive?: LiveObject): Promise<CapacityRow[]> {
     const byAddress = new Map<string, { desired?: DesiredNode; live?: LiveObject }>();
-    for (const node of this.declaredUnder(parent))
+    for (const node of this.index.declaredUnder(parent))
       if (node.kind === child.kind) byAddress.set(node.address, { desired: node });
     if (parentLive) {
       for (const live of await this.liveChildren(child, parentLive)) {
-        if (this.changed.get(live.address)?.action === 'delete') continue;
+        if (this.index.action(live.address) === 'delete') continue;
         byAddress.set(live.address, { ...byAddress.get(live.address), live });
       }
     }
     return [...byAddress].map(([address, { desired, live }]) => {
       // What a replace or a create leaves is a new object: the live one's figures do not count.
-      const action = this.changed.get(address)?.action;
+      const action = this.index.action(address);
       const current = action === 'create' || action === 'replace' ? undefined : live;
       const figure = (child.capacity as NonNullable<KindDefinition['capacity']>)(desired, current);
       const { of: _of, ...row } = figure;
@@ -159,12 +112,8 @@ class Preflight {
 
   /** The live children of a kind: as the plan read them, else listed now (once). */
   private async liveChildren(child: KindDefinition, parent: LiveObject): Promise<LiveObject[]> {
-    const listed = this.listedUnder(child.kind, parent.address);
-    if (listed)
-      return listed.flatMap((a) => {
-        const live = this.input.live.byAddress.get(a);
-        return live ? [live] : [];
-      });
+    const listed = this.index.listedUnder(child.kind, parent.address);
+    if (listed) return listed;
     const read = await this.list(child.kind, parent);
     if ('ok' in read) return read.ok;
     this.uncheck(parent.address, `its ${child.manifest.noun}s cannot be read: ${read.unreadable}`);
@@ -248,15 +197,15 @@ class Preflight {
     if (change.action !== 'create' && change.action !== 'replace') return;
     const kind = kindOf(change.kind);
     const reference = kind.liveReference;
-    const value = reference && this.desired.get(change.address)?.fields[reference.field];
+    const value = reference && this.index.declared(change.address)?.fields[reference.field];
     if (!reference || value === null || value === undefined) return;
-    const ancestor = this.liveAncestor(change.address);
+    const ancestor = this.index.liveAncestor(change.address);
     const id = ancestor && (await this.ancestorId(kind, ancestor.ids, reference.under));
     if (id === undefined) {
       this.uncheck(change.address, `no ${reference.under.toLowerCase()} this plan can read holds it`);
       return;
     }
-    const owner = this.liveObject(reference.under, id);
+    const owner = this.index.liveObject(reference.under, id);
     const parent: LiveObject = owner ?? {
       kind: reference.under,
       address: `${reference.under.toLowerCase()}/${id}`,
@@ -281,28 +230,6 @@ class Preflight {
       address: change.address,
       message: `${reference.field} "${String(value)}" is not one of the ${target.manifest.noun}s of ${parent.address} (${names.join(', ')}): ${reference.why}`,
     });
-  }
-
-  /** The nearest live object above an address that this plan does not create. */
-  private liveAncestor(address: string): LiveObject | undefined {
-    for (let at = this.parentOf(address); at !== undefined; at = this.parentOf(at)) {
-      const live = this.liveAt(at);
-      if (live) return live;
-      // A document names its parent (`reseller: north`) instead of hanging under its address.
-      const node = this.desired.get(at);
-      const ref = node?.parentAddress === undefined ? node?.parentRef : undefined;
-      if (ref?.uuid !== undefined) return this.liveObject(ref.kind, ref.uuid);
-      if (ref?.name !== undefined) return this.input.live.byAddress.get(kindOf(ref.kind).address(undefined, ref.name));
-    }
-    return undefined;
-  }
-
-  private parentOf(address: string): string | undefined {
-    return (
-      this.desired.get(address)?.parentAddress ??
-      this.input.live.byAddress.get(address)?.parentAddress ??
-      parentAddressOf(address)
-    );
   }
 
   private uncheck(address: string, why: string): void {

@@ -90,14 +90,18 @@ export async function planRun(
       const live = parts.flatMap((p) => [...p.liveAddresses()]);
       assertPatternsMatch({ targets: options.target, excludes: options.exclude, declared, tables, live });
     }
-    const checks = await planChecks({
-      set: loaded.set,
-      rules: loaded.policies,
-      providers,
-      parts,
-      allowPolicy,
-      thresholds: !options.scopeFromPlan,
-    });
+    // A plan that cannot be made (exit 1) is not checked further: nothing more is read for it.
+    const impossible = parts.some((p) => p.problems.length > 0);
+    const checks = impossible
+      ? { errors: [], warnings: [], capacity: [], overrides: allowPolicy }
+      : await planChecks({
+          set: loaded.set,
+          rules: loaded.policies,
+          providers,
+          parts,
+          allowPolicy,
+          thresholds: !options.scopeFromPlan,
+        });
     const { target, exclude, prune, allowReplace, maxDeletePercent } = options;
     const maxUpdatePercent = options.maxUpdatePercent ?? DEFAULT_MAX_UPDATE_PERCENT;
     const header = {
