@@ -5,6 +5,8 @@
  * consulted by apply.
  */
 
+import type { CapacityFigure } from '../kinds/types.js';
+
 export const PLAN_FORMAT_VERSION = 1;
 
 export type Action = 'create' | 'update' | 'delete' | 'replace' | 'noop';
@@ -91,23 +93,14 @@ export interface PlanMessage {
 
 /**
  * One line of the plan's Capacity section: an entitlement or a licence of a subscription
- * the plan touches, what the plan leaves declared against what the platform reports.
+ * the plan touches, what the plan leaves declared against what the platform reports (the
+ * figures are the kind table's, `CapacityFigure`, less the quantity the warning is a share of).
  */
-export interface CapacityRow {
+export interface CapacityRow extends Omit<CapacityFigure, 'of'> {
   /** The object the figure belongs to (the entitlement; the subscription for its licences). */
   address: string;
   /** The touched object whose capacity the row is part of (the subscription), when it is not `address`. */
   scope?: string;
-  /** What is counted: `entitlement BE geo`, `licence ucAlphaUsers`. */
-  subject: string;
-  /** The quantity the plan leaves (the manifest's, else the live one); null when manifests cannot declare it. */
-  declared: number | null;
-  assigned: number;
-  reserved: number;
-  /** What of `assigned` is used, when the platform reports it (a licence's `inUse`). */
-  inUse?: number;
-  /** What may still be taken; null when nothing says. */
-  headroom: number | null;
   /** Set when the headroom is under 10 % (or below zero). */
   warning?: string;
 }
