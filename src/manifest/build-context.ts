@@ -41,6 +41,8 @@ export interface DocumentBuilder {
 export interface BuiltRule {
   rule: PolicyRule;
   idAt: SourcePosition;
+  /** Where `match.table` is written, when it is. */
+  tableAt?: SourcePosition;
 }
 
 /** What the builders add to. */

@@ -33,8 +33,11 @@ export const policyDocument: DocumentBuilder = {
     rules.forEach((rule, i) => {
       const at = ['spec', 'rules', i];
       const built = new RuleReader(ctx, String(metadata['name']), at).read(rule);
-      const idAt = ctx.out.reporter.resolve({ file: ctx.file, doc: ctx.doc, path: [...at, 'id'] });
-      if (built) ctx.out.policies.push({ rule: built, idAt });
+      const place = (path: (string | number)[]) =>
+        ctx.out.reporter.resolve({ file: ctx.file, doc: ctx.doc, path: [...at, ...path] });
+      if (!built) return;
+      const tableAt = built.match.table === undefined ? {} : { tableAt: place(['match', 'table']) };
+      ctx.out.policies.push({ rule: built, idAt: place(['id']), ...tableAt });
     });
   },
 };
@@ -234,10 +237,23 @@ function percentOf(value: unknown): number {
   return typeof value === 'number' ? value : Number(String(value).replace('%', ''));
 }
 
-/** Rule ids must be unique across the set: `--allow-policy ID` and every violation name one rule. */
-export function uniqueRules(built: readonly BuiltRule[], reporter: Reporter): PolicyRule[] {
+/**
+ * Rule ids must be unique across the set: `--allow-policy ID` and every violation name one
+ * rule. A rule over the rows of a table no manifest declares checks nothing: said, as a warning.
+ */
+export function uniqueRules(
+  built: readonly BuiltRule[],
+  tables: ReadonlySet<string>,
+  reporter: Reporter,
+): PolicyRule[] {
   const seen = new Map<string, PolicyRule>();
-  for (const { rule, idAt } of built) {
+  for (const { rule, idAt, tableAt } of built) {
+    if (tableAt && rule.match.table !== undefined && !tables.has(rule.match.table))
+      reporter.warning(
+        Codes.policy,
+        `no manifest declares the routing table ${rule.match.table}: rule ${rule.id} checks nothing`,
+        tableAt,
+      );
     const first = seen.get(rule.id);
     if (first)
       reporter.error(

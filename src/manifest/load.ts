@@ -79,7 +79,7 @@ export async function loadManifests(paths: string[], options: LoadOptions = {}):
   checkBillingIds(objects, reporter, byAddress);
   checkPlatformUnique(objects, reporter);
   checkReferences(objects, byAddress, (a) => set.children(a), reporter);
-  const policies = uniqueRules(out.policies, reporter);
+  const policies = uniqueRules(out.policies, new Set(routingTables.map((t) => t.table.address)), reporter);
   const diagnostics = sortDiagnostics(reporter.diagnostics);
   return {
     set,

@@ -27,7 +27,9 @@ describe('Policy documents', () => {
       match: { kind: RoutingRow }
       reference: { field: route, table: draas/active/carriers, key: carrier }
 `);
-    expect(diagnostics).toEqual([]);
+    expect(diagnostics.map((d) => `${d.severity} ${d.source?.line}:${d.source?.column} ${d.message}`)).toEqual([
+      'warning 12:41 no manifest declares the routing table routing/draas/active/routes: rule b checks nothing',
+    ]);
     expect(set.objects).toEqual([]); // a policy declares no object
     expect(policies.map(({ source: _s, ...rule }) => rule)).toEqual([
       {
