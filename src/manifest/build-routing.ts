@@ -92,6 +92,12 @@ export function rowKey(
   return parts.join(KEY_SEPARATOR);
 }
 
+/** The address of row `index` of a table (`routing/<service>/<version>/<table>/<key>=<value>,…`). */
+export function rowAddress(table: DesiredRoutingTable, index: number): string {
+  const key = rowKey(table, table.rows[index] ?? [], (field) => table.columns.indexOf(field)) ?? '';
+  return `${table.table.address}/${keySuffix(table, key)}`;
+}
+
 /** The address suffix of a row's index key: `number=+3221234567` (`field=value,…` in key order). */
 export function keySuffix(table: DesiredRoutingTable, indexKey: string): string {
   const values = table.key.length === 1 ? [indexKey] : indexKey.split(KEY_SEPARATOR);

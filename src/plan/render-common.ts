@@ -4,7 +4,7 @@
  */
 import { addressPairs, parentAddressOf } from '../kinds/address-path.js';
 import { stableStringify } from './digest.js';
-import { SENSITIVE, WRITE_ONLY, isPlaceholder, type Change, type PatchOperation } from './types.js';
+import { SENSITIVE, WRITE_ONLY, isPlaceholder, type CapacityRow, type Change, type PatchOperation } from './types.js';
 
 /**
  * Control characters (C0, DEL, C1), bidi overrides and zero-width characters, which could
@@ -171,4 +171,33 @@ export function formatByAction(byAction: HiddenCounts): string {
     .filter((a) => byAction[a] > 0)
     .map((a) => `${a}: ${byAction[a]}`)
     .join(', ');
+}
+
+/** The Capacity section's rows grouped by the touched object they belong to, in plan order. */
+export function capacityGroups(rows: readonly CapacityRow[]): { scope: string; rows: CapacityRow[] }[] {
+  const groups = new Map<string, CapacityRow[]>();
+  for (const row of rows) {
+    const scope = row.scope ?? row.address;
+    const group = groups.get(scope);
+    if (group) group.push(row);
+    else groups.set(scope, [row]);
+  }
+  return [...groups].map(([scope, list]) => ({ scope, rows: list }));
+}
+
+/** The figures of the Capacity section, in column order. */
+export const CAPACITY_COLUMNS = ['declared', 'assigned', 'reserved', 'in use', 'headroom'] as const;
+
+/**
+ * A capacity row's figures by column: undefined where the row has none (a licence is not
+ * declared; an entitlement has no `in use`), so that renderers keep the columns aligned.
+ */
+export function capacityFigures(row: CapacityRow): (number | undefined)[] {
+  return [
+    row.declared ?? undefined,
+    row.assigned,
+    row.declared !== null || row.reserved > 0 ? row.reserved : undefined,
+    row.inUse,
+    row.headroom ?? undefined,
+  ];
 }

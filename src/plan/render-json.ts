@@ -5,7 +5,7 @@
  * `createdAt`) and diff cleanly.
  */
 import { redactChange } from './render-common.js';
-import type { Change, PatchOperation, Plan, PlanMessage, PlannedRequest } from './types.js';
+import type { CapacityRow, Change, PatchOperation, Plan, PlanMessage, PlannedRequest, PlanOptions } from './types.js';
 
 /** The plan as pretty-printed JSON (two spaces), ending with a newline. */
 export function renderJson(plan: Plan): string {
@@ -15,8 +15,8 @@ export function renderJson(plan: Plan): string {
 /**
  * A copy of the plan with the contract's key order (object data sorted by key) and
  * sensitive fields masked.
- * `unmanaged` (not in the contract's example) sits between `changes` and `warnings`, and
- * `options` (neither) after `manifests`.
+ * `unmanaged` (not in the contract's example) sits between `changes` and `warnings`, then
+ * `capacity`; `options` (neither) after `manifests`, then `policy`.
  */
 export function orderPlan(plan: Plan): Plan {
   return {
@@ -25,16 +25,38 @@ export function orderPlan(plan: Plan): Plan {
     tool: { name: plan.tool.name, version: plan.tool.version },
     target: pick(plan.target, ['baseUrl', 'instance', 'routingEngine']),
     manifests: { digest: plan.manifests.digest, files: [...plan.manifests.files] },
-    ...(plan.options
-      ? { options: pick(plan.options, ['target', 'exclude', 'prune', 'allowReplace', 'maxDeletePercent']) }
-      : {}),
+    ...(plan.options ? { options: pick(plan.options, OPTION_KEYS) } : {}),
+    ...(plan.policy ? { policy: { overrides: [...plan.policy.overrides] } } : {}),
     summary: pick(plan.summary, ['create', 'update', 'replace', 'delete', 'noop', 'unmanaged']),
     changes: plan.changes.map((c) => orderChange(redactChange(c))),
     unmanaged: plan.unmanaged.map((u) => pick(u, ['address', 'kind', 'id'])),
+    ...(plan.capacity ? { capacity: { rows: plan.capacity.rows.map((r) => pick(r, CAPACITY_KEYS)) } } : {}),
     warnings: plan.warnings.map(orderMessage),
     errors: plan.errors.map(orderMessage),
   };
 }
+
+const OPTION_KEYS = [
+  'target',
+  'exclude',
+  'prune',
+  'allowReplace',
+  'maxDeletePercent',
+  'maxUpdatePercent',
+  'allowPolicy',
+] as const satisfies readonly (keyof PlanOptions)[];
+
+const CAPACITY_KEYS = [
+  'address',
+  'scope',
+  'subject',
+  'declared',
+  'assigned',
+  'reserved',
+  'inUse',
+  'headroom',
+  'warning',
+] as const satisfies readonly (keyof CapacityRow)[];
 
 const CHANGE_KEYS = [
   'address',
@@ -69,7 +91,7 @@ function orderChange(change: Change): Change {
 }
 
 function orderMessage(m: PlanMessage): PlanMessage {
-  return pick(m, ['code', 'message', 'address', 'role']);
+  return pick(m, ['code', 'message', 'address', 'role', 'rule', 'source']);
 }
 
 /** `source`'s listed keys, in the listed order, leaving out those that are undefined. */

@@ -4,12 +4,14 @@ import { VERSION } from '../core/package.js';
 import { loadManifests, type DesiredSet } from '../manifest/index.js';
 import { toDesiredNodes } from '../plan/desired.js';
 import { assemblePlan } from '../plan/make-plan.js';
+import { DEFAULT_MAX_UPDATE_PERCENT } from '../plan/safety.js';
 import type { PlanPart } from '../plan/part.js';
 import { assertPatternsMatch, matchesPattern, selectTargets } from '../plan/targets.js';
 import type { Plan, PlanOptions } from '../plan/types.js';
 import { platformProvider, routingInScope, routingProvider, type Provider } from '../providers/index.js';
 import { lastAppliedPath, readLastApplied } from '../state/last-applied.js';
 import type { DesiredNode, LastAppliedEntry } from '../state/types.js';
+import { planChecks, readsUndeclaredTables, unknownOverrides } from './checks.js';
 import { connectOptionsOf, openSession, type Session } from './session.js';
 
 /** The options of `plan` that `apply` and `demo` share (the command line's, flat). */
@@ -36,6 +38,8 @@ export interface PlanRun {
   session: Session;
   lastApplied: Map<string, LastAppliedEntry>;
   lastAppliedFile: string;
+  /** What checking the manifests' policies cost (absent without policies). */
+  policyCost?: { rules: number; cpuMs: number };
 }
 
 /**
@@ -52,8 +56,12 @@ export async function planRun(
 ): Promise<PlanRun> {
   const loaded = await loadManifests(paths.length > 0 ? paths : ['.']);
   if (!loaded.ok) throw new DiagnosticsError(loaded.diagnostics);
+  const allowPolicy = options.allowPolicy ?? [];
+  const overrides = unknownOverrides(loaded.policies, allowPolicy);
+  if (overrides.length > 0) throw new DiagnosticsError(overrides);
   const nodes = toDesiredNodes(loaded.set);
-  const needs = { platform: nodes.length > 0, routing: loaded.set.routingTables.length > 0 };
+  const policyTables = readsUndeclaredTables(loaded.set, loaded.policies);
+  const needs = { platform: nodes.length > 0, routing: loaded.set.routingTables.length > 0 || policyTables };
   const session = existing ?? (await openSession(connectOptionsOf(options, logger), needs));
   try {
     const lastAppliedFile = lastAppliedPath(options.stateDir, session.target.instance || 'routing');
@@ -64,6 +72,7 @@ export async function planRun(
       selectTargets(nodes, options.target, options.exclude),
       lastApplied,
       options,
+      policyTables,
     );
     const planning = {
       prune: options.prune,
@@ -81,14 +90,27 @@ export async function planRun(
       const live = parts.flatMap((p) => [...p.liveAddresses()]);
       assertPatternsMatch({ targets: options.target, excludes: options.exclude, declared, tables, live });
     }
+    // A plan that cannot be made (exit 1) is not checked further: nothing more is read for it.
+    const impossible = parts.some((p) => p.problems.length > 0);
+    const checks = impossible
+      ? { errors: [], warnings: [], capacity: [], overrides: allowPolicy }
+      : await planChecks({
+          set: loaded.set,
+          rules: loaded.policies,
+          providers,
+          parts,
+          allowPolicy,
+          thresholds: !options.scopeFromPlan,
+        });
     const { target, exclude, prune, allowReplace, maxDeletePercent } = options;
+    const maxUpdatePercent = options.maxUpdatePercent ?? DEFAULT_MAX_UPDATE_PERCENT;
     const header = {
       target: session.target,
       manifests: { digest: loaded.digest, files: loaded.files },
-      recordedOptions: { target, exclude, prune, allowReplace, maxDeletePercent },
+      recordedOptions: { target, exclude, prune, allowReplace, maxDeletePercent, maxUpdatePercent, allowPolicy },
       toolVersion: VERSION,
     };
-    const { plan, problems } = assemblePlan(parts, header, options);
+    const { plan, problems } = assemblePlan(parts, header, { ...options, maxUpdatePercent }, checks);
     if (problems.length > 0) {
       const diagnostics = problems.map((p) => ({
         severity: 'error' as const,
@@ -98,7 +120,8 @@ export async function planRun(
       }));
       throw new DiagnosticsError(diagnostics);
     }
-    return { plan, providers, parts, session, lastApplied, lastAppliedFile };
+    const cost = checks.policyCost ? { policyCost: checks.policyCost } : {};
+    return { plan, providers, parts, session, lastApplied, lastAppliedFile, ...cost };
   } catch (error) {
     if (!existing) await session.close();
     throw error;
@@ -112,6 +135,7 @@ function providersFor(
   desired: DesiredNode[],
   lastApplied: Map<string, LastAppliedEntry>,
   targets: PlanOptions,
+  policyTables: boolean,
 ): Provider[] {
   const providers: Provider[] = [];
   const { client } = session;
@@ -119,7 +143,9 @@ function providersFor(
     const settings = session.settings ? { settings: session.settings } : {};
     providers.push(platformProvider({ client, P: client.paths.P, desired, lastApplied, ...settings }));
   }
-  if (session.routing && routingInScope(set, targets))
-    providers.push(routingProvider({ client: session.routing, set }));
+  // Also for a policy that reads a table no manifest declares (the provider then plans no row).
+  const planTables = routingInScope(set, targets);
+  if (session.routing && (planTables || policyTables))
+    providers.push(routingProvider({ client: session.routing, set, planTables }));
   return providers;
 }

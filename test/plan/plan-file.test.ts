@@ -237,6 +237,32 @@ describe('plan file', () => {
       expect(e.message).toContain('options.maxDeletePercent must be a number from 0 to 100');
     });
 
+    it('policy overrides, capacity rows or message origins of the wrong shape, and overrides recorded twice that differ', async () => {
+      const e = await rejection(
+        edited((p) => {
+          const raw = p as Record<string, unknown>;
+          raw['options'] = { ...(p.options ?? {}), maxUpdatePercent: -1, allowPolicy: 'geo-cap' };
+          raw['policy'] = { overrides: [1] };
+          raw['capacity'] = {
+            rows: [{ address: 'a', subject: 's', declared: 1.5, assigned: -1, reserved: 0, headroom: null }],
+          };
+          p.errors[0] = { ...p.errors[0], rule: 7 } as unknown as Plan['errors'][number];
+        }),
+      );
+      expect(e.message).toContain('options.maxUpdatePercent must be a number from 0 to 100');
+      expect(e.message).toContain('options.allowPolicy must be an array');
+      expect(e.message).toContain('policy.overrides must hold strings only');
+      expect(e.message).toContain('capacity.rows[0].declared must be an integer or null');
+      expect(e.message).toContain('capacity.rows[0].assigned must be a non-negative integer');
+      expect(e.message).toContain('errors[0].rule must be a string');
+      const twice = await rejection(
+        edited((p) => {
+          p.policy = { overrides: ['geo-cap', 'ids'] };
+        }),
+      );
+      expect(twice.message).toContain('policy.overrides (geo-cap, ids) differ from options.allowPolicy (geo-cap)');
+    });
+
     it('a summary that disagrees with the changes', async () => {
       const e = await rejection(
         edited((p) => {

@@ -30,9 +30,11 @@ describe('renderJson', () => {
       'target',
       'manifests',
       'options',
+      'policy',
       'summary',
       'changes',
       'unmanaged',
+      'capacity',
       'warnings',
       'errors',
     ]);

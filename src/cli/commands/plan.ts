@@ -59,7 +59,11 @@ export const registerPlan: CommandRegistrar = (program: Command, context) => {
         const color = options.color && process.stdout.isTTY === true && !process.env['NO_COLOR'];
         ctx.stdout.write(renderPlan(run.plan, options.format, color));
         if (options.stats) {
-          const stats = { platform: run.session.client?.stats(), routingEngine: run.session.routing?.stats };
+          const stats = {
+            platform: run.session.client?.stats(),
+            routingEngine: run.session.routing?.stats,
+            ...(run.policyCost ? { policies: run.policyCost } : {}),
+          };
           process.stderr.write(`${JSON.stringify(stats)}\n`);
         }
         ctx.exitCode = planExitCode(run.plan, options.detailedExitcode);

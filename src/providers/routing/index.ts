@@ -1,6 +1,7 @@
 import type { DesiredSet } from '../../manifest/index.js';
 import { matchesPattern } from '../../plan/targets.js';
-import type { RoutingClient } from '../../routing/index.js';
+import { valueText } from '../../plan/policy/facts.js';
+import type { RoutingClient, RoutingTableRef } from '../../routing/index.js';
 import { stage } from '../stage.js';
 import type { Provider } from '../types.js';
 import { applyRouting } from './apply.js';
@@ -12,6 +13,8 @@ export interface RoutingInput {
   client: RoutingClient;
   /** The manifests: their RoutingTable documents and rows. */
   set: DesiredSet;
+  /** False when no declared table is in the plan's scope: the provider then only reads for the policies. */
+  planTables?: boolean;
 }
 
 /**
@@ -23,13 +26,15 @@ export interface RoutingInput {
 export function routingProvider(input: RoutingInput): Provider {
   let live: LiveTable[] | undefined;
   let planned: RoutingPlanOutput | undefined;
+  const tableValues = new Map<string, Promise<Set<string>>>();
   return {
     name: 'routing',
     async read() {
-      live = await readRoutingTables(input.set, input.client);
+      live = input.planTables === false ? [] : await readRoutingTables(input.set, input.client);
     },
     async plan(options) {
       planned = planRoutingTables(input.set, stage(live, 'plan', 'read'), { prune: options.prune });
+      const tables = planned.tables.map((t) => t.address);
       live = undefined; // the diff keeps what apply needs: a million live rows need not stay
       const liveRows = [...planned.liveCounts.values()].reduce((a, b) => a + b, 0);
       return {
@@ -42,12 +47,29 @@ export function routingProvider(input: RoutingInput): Provider {
         refusals: [],
         problems: planned.problems,
         liveCounts: new Map([[ROUTING_ROW, liveRows]]),
+        liveCountsIn: planned.liveCounts,
         protectedAddresses: new Set(),
-        declaredAddresses: input.set.routingTables.map((t) => t.table.address),
+        declaredAddresses: tables,
         liveAddresses: () => [],
         holdsData: () => false,
         preflight: () => [],
       };
+    },
+    // A policy reference to a table no manifest declares reads its rows live, once.
+    async liveValues(ref) {
+      const address = ref.table;
+      if (address === undefined || input.set.routingTables.some((t) => t.table.address === address)) return undefined;
+      const [, service = '', version = '', table = ''] = address.split('/');
+      let rows = tableValues.get(`${address}\u0000${ref.field}`);
+      if (!rows) {
+        const field = ref.field;
+        const read = input.client.readAll({ service, version: version as RoutingTableRef['version'], table });
+        rows = read.then(
+          ({ rows: records }) => new Set(records.flatMap((r) => (r[field] == null ? [] : [valueText(r[field])]))),
+        );
+        tableValues.set(`${address}\u0000${ref.field}`, rows);
+      }
+      return rows;
     },
     async apply(changes, env) {
       const { tables } = stage(planned, 'apply', 'plan');
