@@ -3,7 +3,7 @@
  * (addresses, before/after, patch, sensitiveDigests): no kind is ever named.
  */
 import { parentAddressOf } from '../kinds/address-path.js';
-import { stableStringify } from './digest.js';
+import { canonicalJson, compareKeys } from '../core/canonical-json.js';
 import { SENSITIVE, WRITE_ONLY, isPlaceholder, type Change, type PatchOperation } from './types.js';
 
 /**
@@ -21,12 +21,13 @@ export function safeText(s: string): string {
 }
 
 /**
- * A value as one line of compact JSON (keys in the plan's order), made safe for display.
+ * A value as one line of canonical JSON (keys sorted, as the plan file holds them), made
+ * safe for display.
  * The plan's markers (`(sensitive)`, `(write-only)`) print bare: they are not values.
  */
 export function compact(value: unknown): string {
   if (value === SENSITIVE || value === WRITE_ONLY) return value;
-  return safeText(JSON.stringify(value) ?? 'null');
+  return safeText(canonicalJson(value));
 }
 
 /** The top-level field an RFC 6902 path points into (`/admins/0/email` → `admins`). */
@@ -71,8 +72,8 @@ export type FieldLine =
  * Field-level differences between before and after, at the top level (nested values are
  * shown whole, as compact JSON). A field is changed when its values differ or when the
  * patch touches it: a write-only or sensitive field reads `(sensitive)` on both sides and
- * only the patch says it changes. Unchanged fields are left out. Order: after's fields,
- * then fields only in before.
+ * only the patch says it changes. Unchanged fields are left out. Order: the fields' names
+ * in canonical order (RFC 8785: UTF-16 code units).
  */
 export function fieldLines(change: Change): FieldLine[] {
   const before = change.before ?? {};
@@ -86,7 +87,8 @@ export function fieldLines(change: Change): FieldLine[] {
   const show = (field: string, value: unknown): string =>
     Object.hasOwn(sensitive, field) && !isPlaceholder(value) ? SENSITIVE : compact(value);
   const lines: FieldLine[] = [];
-  const fields = [...Object.keys(after), ...Object.keys(before).filter((k) => !Object.hasOwn(after, k))];
+  // Canonical order, as the plan file holds them: a plan read back renders as it did when made.
+  const fields = [...new Set([...Object.keys(after), ...Object.keys(before)])].sort(compareKeys);
   for (const field of fields) {
     const isSensitive = Object.hasOwn(sensitive, field);
     const inBefore = change.before !== null && Object.hasOwn(before, field);
@@ -95,7 +97,7 @@ export function fieldLines(change: Change): FieldLine[] {
       lines.push({ type: 'add', field, after: show(field, after[field]), sensitive: isSensitive });
     } else if (inBefore && !inAfter) {
       lines.push({ type: 'remove', field, before: show(field, before[field]), sensitive: isSensitive });
-    } else if (touched.has(field) || stableStringify(before[field]) !== stableStringify(after[field])) {
+    } else if (touched.has(field) || canonicalJson(before[field]) !== canonicalJson(after[field])) {
       lines.push({
         type: 'change',
         field,

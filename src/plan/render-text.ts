@@ -11,7 +11,7 @@ import {
   type FieldLine,
   type RenderItem,
 } from './render-common.js';
-import { countChanges, summaryLine, unmanagedLine } from './summary.js';
+import { countChanges, digestLine, summaryLine, unmanagedLine } from './summary.js';
 import type { Change, Plan, PlanMessage } from './types.js';
 
 export interface TextOptions {
@@ -68,6 +68,8 @@ export function renderText(plan: Plan, options: TextOptions): string {
   out.push(summaryLine(countChanges(plan.changes)));
   const unmanaged = unmanagedLine(plan.summary.unmanaged);
   if (unmanaged) out.push(unmanaged);
+  const digest = digestLine(plan);
+  if (digest) out.push(paint('dim', digest));
   return `${out.join('\n')}\n`;
 }
 

@@ -5,6 +5,7 @@ import { loadManifests, type DesiredSet } from '../manifest/index.js';
 import { toDesiredNodes } from '../plan/desired.js';
 import { assemblePlan } from '../plan/make-plan.js';
 import type { PlanPart } from '../plan/part.js';
+import { sealPlan } from '../plan/plan-digest.js';
 import { assertPatternsMatch, matchesPattern, selectTargets } from '../plan/targets.js';
 import type { Plan, PlanOptions } from '../plan/types.js';
 import { platformProvider, routingInScope, routingProvider, type Provider } from '../providers/index.js';
@@ -98,7 +99,8 @@ export async function planRun(
       }));
       throw new DiagnosticsError(diagnostics);
     }
-    return { plan, providers, parts, session, lastApplied, lastAppliedFile };
+    // The digest the plan file, the printed plan and the journal show (plan-digest.ts).
+    return { plan: sealPlan(plan), providers, parts, session, lastApplied, lastAppliedFile };
   } catch (error) {
     if (!existing) await session.close();
     throw error;
