@@ -86,7 +86,9 @@ describe('renderText', () => {
     expect(out).toContain(
       '-/+ tenant/acme-corp/subscription/main (Subscription, id 77aa0000-0000-4000-8000-000000000003)\n      uc: "uc_alpha" → "uc_beta"\n      # uc cannot be changed in place',
     );
-    expect(out).toContain('  + tenant/new-co (Tenant)\n      + admins = [{"email":"ops@new.example"}]\n      + billingId = "T-NEW"\n');
+    expect(out).toContain(
+      '  + tenant/new-co (Tenant)\n      + admins = [{"email":"ops@new.example"}]\n      + billingId = "T-NEW"\n',
+    );
   });
 
   it('lists fields in canonical order whatever order the plan holds them in (as the plan file does)', () => {

@@ -104,6 +104,11 @@ export function reportMain(): void {
     return value === undefined ? '' : (JSON.stringify(value) ?? 'null');
   }
 
+  /** Text as it is, anything else as {@link show} writes it. */
+  function text(value: unknown): string {
+    return typeof value === 'string' ? value : show(value);
+  }
+
   /** A link to a manifest position (`file:line[:col]`) at the planned commit, or the position as text. */
   function position(source: string): Node {
     const match = /^(.*?):(\d+)(?::\d+)?$/.exec(source);
@@ -132,7 +137,7 @@ export function reportMain(): void {
     for (const [key, value] of Object.entries(message)) {
       if (key === 'code' || key === 'message' || key === 'address' || value === undefined) continue;
       const label = key === 'rule' ? 'policy rule' : key === 'source' ? 'declared at' : key;
-      const shown = key === 'source' && typeof value === 'string' ? position(value) : el('code', {}, show(value));
+      const shown = key === 'source' && typeof value === 'string' ? position(value) : el('code', {}, text(value));
       item.append(' ', el('span', { class: 'hint' }, `(${label} `, shown, ')'));
       if (!MESSAGE_FIELDS.has(key)) item.setAttribute('data-extra', key);
     }
