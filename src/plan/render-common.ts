@@ -3,6 +3,7 @@
  * (addresses, before/after, patch, sensitiveDigests): no kind is ever named.
  */
 import { parentAddressOf } from '../kinds/address-path.js';
+import { kinds } from '../kinds/index.js';
 import { canonicalJson, compareKeys } from '../core/canonical-json.js';
 import { SENSITIVE, WRITE_ONLY, isPlaceholder, type Change, type PatchOperation } from './types.js';
 
@@ -72,8 +73,8 @@ export type FieldLine =
  * Field-level differences between before and after, at the top level (nested values are
  * shown whole, as compact JSON). A field is changed when its values differ or when the
  * patch touches it: a write-only or sensitive field reads `(sensitive)` on both sides and
- * only the patch says it changes. Unchanged fields are left out. Order: the fields' names
- * in canonical order (RFC 8785: UTF-16 code units).
+ * only the patch says it changes. Unchanged fields are left out. Order: the kind's field
+ * table (a manifest's usual order), then other names in canonical order.
  */
 export function fieldLines(change: Change): FieldLine[] {
   const before = change.before ?? {};
@@ -87,8 +88,9 @@ export function fieldLines(change: Change): FieldLine[] {
   const show = (field: string, value: unknown): string =>
     Object.hasOwn(sensitive, field) && !isPlaceholder(value) ? SENSITIVE : compact(value);
   const lines: FieldLine[] = [];
-  // Canonical order, as the plan file holds them: a plan read back renders as it did when made.
-  const fields = [...new Set([...Object.keys(after), ...Object.keys(before)])].sort(compareKeys);
+  // The kind's field-table order, then canonical order: never the order the plan holds them in,
+  // so a plan read back from its file (keys sorted) renders exactly as it did when made.
+  const fields = [...new Set([...Object.keys(after), ...Object.keys(before)])].sort(fieldOrder(change.kind));
   for (const field of fields) {
     const isSensitive = Object.hasOwn(sensitive, field);
     const inBefore = change.before !== null && Object.hasOwn(before, field);
@@ -108,6 +110,24 @@ export function fieldLines(change: Change): FieldLine[] {
     }
   }
   return lines;
+}
+
+/** Each kind's field names by their place in its field table. */
+const FIELD_PLACES: ReadonlyMap<string, ReadonlyMap<string, number>> = new Map(
+  kinds.map((kind) => [kind.kind, new Map(kind.fields.map((field, i) => [field.name, i]))]),
+);
+
+/** A kind's field names in its field table's order (undefined for a kind outside the table). */
+export function fieldNamesOf(kind: string): string[] | undefined {
+  const places = FIELD_PLACES.get(kind);
+  return places ? [...places.keys()] : undefined;
+}
+
+/** Orders a kind's field names: by its field table, then the others in canonical order. */
+function fieldOrder(kind: string): (a: string, b: string) => number {
+  const places = FIELD_PLACES.get(kind);
+  if (!places) return compareKeys;
+  return (a, b) => (places.get(a) ?? Infinity) - (places.get(b) ?? Infinity) || compareKeys(a, b);
 }
 
 /** The collection an address belongs to: its parent's address (see src/kinds/address-path.ts), or '' at the top. */

@@ -17,6 +17,7 @@ import { reportMain } from './html/report-script.js';
 import { REPORT_STYLE } from './html/report-style.js';
 import type { SourceLinks } from './html/source-links.js';
 import { renderCapacity, renderFacts, renderOptions, type CapacityRow } from './html/sections.js';
+import { fieldNamesOf } from './render-common.js';
 import { planDocument } from './render-json.js';
 import { ACTION_ORDER, countChanges, summaryLine, unmanagedLine } from './summary.js';
 import type { Plan } from './types.js';
@@ -44,9 +45,16 @@ const CSP = [
 /** The plan as an HTML report. Ends with a newline. */
 export function renderHtml(plan: Plan, options: HtmlOptions = {}): string {
   const doc = planDocument(plan);
+  const fieldOrder: Record<string, string[]> = {};
+  for (const kind of new Set(doc.changes.map((c) => c.kind))) {
+    const names = fieldNamesOf(kind);
+    if (names) fieldOrder[kind] = names;
+  }
   const data = {
     plan: { changes: doc.changes, unmanaged: doc.unmanaged, warnings: doc.warnings, errors: doc.errors },
     groups: groupChanges(doc.changes),
+    // Fields are listed as the text plan lists them: the kind's field table first.
+    fieldOrder,
     links: options.sourceLinks ?? null,
   };
   const counts = countChanges(doc.changes);

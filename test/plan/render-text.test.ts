@@ -76,9 +76,9 @@ describe('renderText', () => {
   it('CONTRACT §3.5: markers, field changes, additions, removals and reasons', () => {
     const out = renderText(samplePlan(), { color: false });
     expect(out).toContain(
-      '  ~ tenant/acme-corp (Tenant, id 4b7c1d2e-0000-4000-8000-000000000001)\n' +
+      '  ~ tenant/acme-corp (Tenant, id 4b7c1d2e-0000-4000-8000-000000000001)\n      markup: 4 → 5\n' +
         '      + description = "Acme <script>alert(1)</script> | a|b"\n      - legacyTag\n' +
-        '      limits: {"channels":10,"users":50} → {"channels":20,"users":50}\n      markup: 4 → 5\n',
+        '      limits: {"channels":10,"users":50} → {"channels":20,"users":50}\n',
     );
     expect(out).toContain(
       '  - tenant/old-co (Tenant, id 9f00aa00-0000-4000-8000-000000000002)\n      # not declared; reseller/north has metadata.prune: true\n',
@@ -87,11 +87,11 @@ describe('renderText', () => {
       '-/+ tenant/acme-corp/subscription/main (Subscription, id 77aa0000-0000-4000-8000-000000000003)\n      uc: "uc_alpha" → "uc_beta"\n      # uc cannot be changed in place',
     );
     expect(out).toContain(
-      '  + tenant/new-co (Tenant)\n      + admins = [{"email":"ops@new.example"}]\n      + billingId = "T-NEW"\n',
+      '  + tenant/new-co (Tenant)\n      + billingId = "T-NEW"\n      + markup = 5\n      + admins = [{"email":"ops@new.example"}]\n',
     );
   });
 
-  it('lists fields in canonical order whatever order the plan holds them in (as the plan file does)', () => {
+  it("lists fields in the kind's field-table order, then canonical order, whatever order the plan holds them in", () => {
     const plan = samplePlan();
     const reversed = {
       ...plan,

@@ -53,6 +53,7 @@ export function reportMain(): void {
       errors: MessageData[];
     };
     groups: Group[];
+    fieldOrder: Record<string, string[]>;
     links: Links | null;
   }
   type Entry = { t: 'h'; level: 3 | 4 | 5; text: string; count: number } | { t: 'c'; i: number };
@@ -189,7 +190,11 @@ export function reportMain(): void {
     const after = change.after ?? {};
     const token = (path: string): string => (path.split('/')[1] ?? '').replace(/~1/g, '/').replace(/~0/g, '~');
     const touched = new Set(change.patch.map((op) => token(op.path)));
-    const names = [...Object.keys(after), ...Object.keys(before).filter((k) => !Object.hasOwn(after, k))];
+    const order = data.fieldOrder[change.kind] ?? [];
+    const place = (name: string): number => (order.includes(name) ? order.indexOf(name) : order.length);
+    const names = [...new Set([...Object.keys(after), ...Object.keys(before)])].sort(
+      (a, b) => place(a) - place(b) || (a < b ? -1 : a > b ? 1 : 0),
+    );
     if (names.length === 0) return [];
     const rows = names.map((name) => {
       const inBefore = change.before !== null && Object.hasOwn(before, name);
