@@ -62,7 +62,8 @@ export function orderPlan(plan: Plan): Plan {
   return pick({ ...rest, ...ordered }, PLAN_KEYS);
 }
 
-const PLAN_KEYS = [
+/** The plan file's known top-level keys, in the contract's order (`digest` is planDocument's). */
+export const PLAN_KEYS = [
   'formatVersion',
   'createdAt',
   'tool',

@@ -18,8 +18,8 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** Writes `text` as a plan file and expects readPlanFile to reject it with SB_PLAN_FILE. */
-async function rejection(text: string): Promise<SwitchboardError> {
+/** Writes `text` as a plan file and expects readPlanFile to reject it with `code` and `exitCode`, naming the file. */
+async function refusedWith(text: string, code: string, exitCode: number): Promise<SwitchboardError> {
   const path = join(dir, 'plan.json');
   await writeFile(path, text);
   const error = await readPlanFile(path).then(
@@ -27,11 +27,14 @@ async function rejection(text: string): Promise<SwitchboardError> {
     (e: unknown) => e,
   );
   expect(error).toBeInstanceOf(SwitchboardError);
-  const sbError = error as SwitchboardError;
-  expect(sbError.code).toBe('SB_PLAN_FILE');
-  expect(sbError.exitCode).toBe(1);
-  expect(sbError.message).toContain(path);
-  return sbError;
+  expect(error).toMatchObject({ code, exitCode });
+  expect((error as Error).message).toContain(path);
+  return error as SwitchboardError;
+}
+
+/** Expects readPlanFile to reject `text` with SB_PLAN_FILE (exit 1). */
+function rejection(text: string): Promise<SwitchboardError> {
+  return refusedWith(text, 'SB_PLAN_FILE', 1);
 }
 
 /** The sample plan as parsed JSON, edited by `edit`, as text: without its digest, which the edit would break. */
@@ -42,18 +45,11 @@ function edited(edit: (plan: Record<string, unknown> & Plan) => void): string {
   return JSON.stringify(plan);
 }
 
-/** Writes `text` as a plan file and expects readPlanFile to refuse it as changed (SB_PLAN_DIGEST, exit 3). */
+/** Expects readPlanFile to refuse `text` as changed after it was written (SB_PLAN_DIGEST, exit 3). */
 async function changedRefusal(text: string): Promise<SwitchboardError> {
-  const path = join(dir, 'plan.json');
-  await writeFile(path, text);
-  const error = await readPlanFile(path).then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(SwitchboardError);
-  expect(error).toMatchObject({ code: 'SB_PLAN_DIGEST', exitCode: 3 });
-  expect((error as Error).message).toContain(`${path} was changed after switchboard wrote it`);
-  return error as SwitchboardError;
+  const error = await refusedWith(text, 'SB_PLAN_DIGEST', 3);
+  expect(error.message).toContain('was changed after switchboard wrote it');
+  return error;
 }
 
 describe('plan file digest', () => {

@@ -2,13 +2,16 @@
 /**
  * The HTML report's script. It runs in the browser, not in Node: render-html.ts inlines
  * the text of {@link reportMain} as `(function …)()`, so the function must be whole in
- * itself (no imports, no module variables, no helpers from outside its body). It reads the
- * plan from the page's <script type="application/json"> block and builds the lists from it
- * lazily (a chunk of entries at a time, as they scroll into view), so a plan of 100,000
+ * itself (no module variables, no helpers from outside its body; only type imports, which
+ * leave nothing behind). It reads the plan from the page's <script type="application/json">
+ * block and builds the lists from it lazily (a chunk of entries at a time, as they scroll into view), so a plan of 100,000
  * changes opens at once. It only ever sets text (textContent, never markup), so a value
  * from the plan cannot become HTML. (The `dom` library referenced above types this file;
  * the Node code around it uses none of it.)
  */
+import type { ChangeGroup } from './groups.js';
+import type { SourceLinks } from './source-links.js';
+
 export function reportMain(): void {
   type Action = 'create' | 'update' | 'replace' | 'delete';
   interface ChangeData {
@@ -32,19 +35,6 @@ export function reportMain(): void {
     address?: string;
     [field: string]: unknown;
   }
-  interface Group {
-    top: string;
-    sub: string | null;
-    parent: string;
-    kind: string;
-    self: boolean;
-    items: number[];
-  }
-  interface Links {
-    base: string;
-    prefix: string;
-    workspace: string;
-  }
   interface ReportData {
     plan: {
       changes: ChangeData[];
@@ -52,9 +42,9 @@ export function reportMain(): void {
       warnings: MessageData[];
       errors: MessageData[];
     };
-    groups: Group[];
+    groups: ChangeGroup[];
     fieldOrder: Record<string, string[]>;
-    links: Links | null;
+    links: SourceLinks | null;
   }
   type Entry = { t: 'h'; level: 3 | 4 | 5; text: string; count: number } | { t: 'c'; i: number };
 

@@ -4,6 +4,7 @@
  * and the plan's details. Fields the report does not know are shown too, generically, so a
  * field added to the plan data appears without a change here. Every value is escaped.
  */
+import { PLAN_KEYS } from '../render-json.js';
 import { escapeHtml } from './escape.js';
 import type { Plan } from '../types.js';
 
@@ -31,22 +32,8 @@ const OPTION_FLAGS: Record<string, string> = {
 };
 
 const CAPACITY_COLUMNS = ['address', 'subject', 'declared', 'assigned', 'reserved', 'headroom', 'warning'];
-const PLAN_FIELDS = new Set([
-  'formatVersion',
-  'createdAt',
-  'digest',
-  'tool',
-  'target',
-  'manifests',
-  'options',
-  'summary',
-  'changes',
-  'unmanaged',
-  'warnings',
-  'errors',
-  'policy',
-  'capacity',
-]);
+/** Top-level fields shown in their own places; any other one is listed with the plan's details. */
+const PLAN_FIELDS: ReadonlySet<string> = new Set([...PLAN_KEYS, 'digest', 'policy', 'capacity']);
 
 /** A value for display: text as it is, lists joined, anything else as compact JSON. */
 function display(value: unknown): string {
