@@ -123,3 +123,33 @@ describe('sortKeysDeep', () => {
     expect(canonicalJson(sorted)).toBe(canonicalJson(value));
   });
 });
+
+describe('canonicalJson: the fast path and the written form agree', () => {
+  /** RFC 8785 by the letter, for JSON values: the reference the implementation is checked against. */
+  function reference(value: unknown): string {
+    if (Array.isArray(value)) return `[${value.map(reference).join(',')}]`;
+    if (typeof value === 'object' && value !== null) {
+      const record = value as Record<string, unknown>;
+      const keys = Object.keys(record).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      return `{${keys.map((k) => `${JSON.stringify(k)}:${reference(record[k])}`).join(',')}}`;
+    }
+    return JSON.stringify(value);
+  }
+
+  it('on random values with shuffled keys, integer-like keys, escapes and numbers', () => {
+    let seed = 7;
+    const random = (): number => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const names = ['b', 'a', '10', '2', 'é', '\u20ac', 'z\n', '__proto__', 'A', ''];
+    const make = (depth: number): unknown => {
+      const r = random();
+      if (depth > 3 || r < 0.3) return [1e21, -0, 0.1, 'x"\\\u0001', true, null][Math.floor(random() * 6)];
+      if (r < 0.5) return Array.from({ length: Math.floor(random() * 4) }, () => make(depth + 1));
+      const entries = names.filter(() => random() < 0.4).map((k) => [k, make(depth + 1)]);
+      return Object.fromEntries(entries);
+    };
+    for (let i = 0; i < 500; i++) {
+      const value = make(0);
+      expect(canonicalJson(value)).toBe(reference(JSON.parse(JSON.stringify(value))));
+    }
+  });
+});
