@@ -2,7 +2,7 @@ import pLimit from 'p-limit';
 import { SwitchboardError } from '../core/errors.js';
 import { silentLogger, type Logger } from '../core/logger.js';
 import { assertSecureTransport } from '../config/transport-security.js';
-import { TokenManager, type AuthAnswer, type AuthCall } from './auth.js';
+import { TokenManager, type AuthAnswer, type AuthCall, type LoginKind } from './auth.js';
 import { ApiError, ApiErrorCode } from './errors.js';
 import { collectPages } from './pagination.js';
 import { Permissions } from './permissions.js';
@@ -159,6 +159,11 @@ export class ApiClient {
   /** The caller's profile, read once at connect. */
   async profile(): Promise<UserProfile> {
     return this.userProfile;
+  }
+
+  /** Who the client acts as (the profile's username) and how it logged in, for the journal's run record. */
+  get login(): { username: string; kind: LoginKind } {
+    return { username: this.userProfile.username, kind: this.tokens.loginKind };
   }
 
   /** The caller's api_rules as a checker: `permissions.check('post', path)`. */

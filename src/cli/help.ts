@@ -19,6 +19,12 @@ const EXIT_CODES: Record<string, string[]> = {
     '3  a safety rail refused: plan errors, a stale saved plan, an option contradicting it',
     '130  interrupted twice (Ctrl-C again while the requests in flight finished)',
   ],
+  show: [
+    '0  the plan was shown (refused or not: its refusals are part of it)',
+    '1  the file cannot be read, or is not a plan',
+    '3  the file was changed after switchboard wrote it (its digest does not match)',
+  ],
+  audit: ['0  the table was printed (torn or foreign lines are listed on stderr)', '1  a journal cannot be read'],
   export: [
     '0  the manifests were written',
     '1  an error (a non-empty --out without --force, an unknown scope, an unreachable server)',
@@ -35,7 +41,7 @@ const CONNECTING = new Set(['plan', 'apply', 'export']);
 /** Commands that read manifests, hence their `${VAR}` references. */
 const READING_MANIFESTS = new Set(['validate', 'plan', 'apply']);
 /** Commands that colour their output on a terminal. */
-const COLOURING = new Set(['plan', 'apply', 'demo']);
+const COLOURING = new Set(['plan', 'show', 'apply', 'demo']);
 
 /** The footer of `switchboard <name> --help`. */
 export function commandHelpFooter(name: string): string {

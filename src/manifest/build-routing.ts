@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { routingTableKind } from '../kinds/routing-table.js';
 import { csvDisplayName, emit, type DocContext, type DocumentBuilder, type Json } from './build-context.js';
-import { sortKeys } from './digest.js';
+import { sortKeysDeep } from '../core/canonical-json.js';
 import { Codes } from './codes.js';
 import type { Place, Reporter } from './reporter.js';
 import type { DesiredRoutingTable, JsonScalar, RowValue } from './types.js';
@@ -42,7 +42,7 @@ function buildRoutingTable(ctx: DocContext, metadata: Json, spec: Json): Desired
   const version = String(metadata['version']);
   const name = String(metadata['name']);
   const key = (spec['key'] as string[]).slice();
-  const fieldTypes = sortKeys((spec['fields'] as Json | undefined) ?? {}) as Record<string, FieldType>;
+  const fieldTypes = sortKeysDeep((spec['fields'] as Json | undefined) ?? {}) as Record<string, FieldType>;
   const table = emit(ctx, {
     kind: routingTableKind.kind,
     address: routingTableKind.address(service, version, name),

@@ -4,7 +4,7 @@
  * Problems are collected (up to a few) and reported at once, with their JSON path.
  */
 import { isPlainObject } from '../core/values.js';
-import { isDigest } from './digest.js';
+import { isDigest } from '../core/canonical-json.js';
 import { topField } from './render-common.js';
 import { PLAN_FORMAT_VERSION, PROVIDER_NAMES, isPlaceholder, type Plan } from './types.js';
 

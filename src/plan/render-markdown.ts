@@ -14,7 +14,7 @@ import {
   safeText,
   type FieldLine,
 } from './render-common.js';
-import { countChanges, summaryLine, unmanagedLine } from './summary.js';
+import { countChanges, digestLine, summaryLine, unmanagedLine } from './summary.js';
 import type { CapacityRow, Change, Plan, PlanMessage } from './types.js';
 
 export interface MarkdownOptions {
@@ -63,6 +63,8 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
     const where = options.artifactHint ? `: ${cut(options.artifactHint, 500)}` : '.';
     parts.push(`**${left} more ${left === 1 ? 'change' : 'changes'} in the JSON artifact**${where}`);
   }
+  // Always last and never cut (FOOTER_RESERVE): the digest the apply log shows again.
+  if (digestLine(plan)) parts.push(`<sub>Plan digest: <code>${plan.digest}</code></sub>`);
   return `${parts.join('\n\n')}\n`;
 }
 

@@ -15,7 +15,7 @@ import {
   type FieldLine,
   type RenderItem,
 } from './render-common.js';
-import { countChanges, summaryLine, unmanagedLine } from './summary.js';
+import { countChanges, digestLine, summaryLine, unmanagedLine } from './summary.js';
 import type { CapacityRow, Change, Plan, PlanMessage } from './types.js';
 
 export interface TextOptions {
@@ -77,6 +77,8 @@ export function renderText(plan: Plan, options: TextOptions): string {
   out.push(summaryLine(countChanges(plan.changes)));
   const unmanaged = unmanagedLine(plan.summary.unmanaged);
   if (unmanaged) out.push(unmanaged);
+  const digest = digestLine(plan);
+  if (digest) out.push(paint('dim', digest));
   return `${out.join('\n')}\n`;
 }
 

@@ -113,6 +113,12 @@ export interface CapacityRow extends Omit<CapacityFigure, 'of'> {
 export interface Plan {
   formatVersion: typeof PLAN_FORMAT_VERSION;
   createdAt: string;
+  /**
+   * `sha256:` of the RFC 8785 canonical JSON of the plan file without this field (see
+   * plan-digest.ts): what a reviewer saw is what `apply --plan` applies. Set once the plan
+   * is made; absent in plan files written before it existed.
+   */
+  digest?: string;
   tool: { name: 'switchboard'; version: string };
   target: { baseUrl: string; instance: string; routingEngine?: string };
   manifests: { digest: string; files: string[] };

@@ -12,6 +12,8 @@ export interface ExecuteOptions {
   updateChunkSize?: number;
   /** Go on after a failure (CLI `--keep-going`); otherwise nothing is sent after it. */
   keepGoing?: boolean;
+  /** Told the keys of the rows each successful request applied (for the journal's change lines). */
+  onApplied?: (action: RoutingFailure['action'], keys: string[]) => void;
 }
 
 /** One thing that did not happen, with where the row came from. */
@@ -83,6 +85,7 @@ class Run {
           try {
             await this.client.delete(this.ref, d.id);
             this.report.deleted++;
+            this.options.onApplied?.('delete', [d.key]);
           } catch (error) {
             this.fail({ action: 'delete', key: d.key }, error);
           }
@@ -112,6 +115,10 @@ class Run {
         this.report.created += await this.client.bulkCreate(
           this.ref,
           pending.map((c) => c.values),
+        );
+        this.options.onApplied?.(
+          'create',
+          pending.map((c) => c.key),
         );
         return;
       } catch (error) {
@@ -152,6 +159,7 @@ class Run {
           try {
             await this.client.create(this.ref, c.values);
             this.report.created++;
+            this.options.onApplied?.('create', [c.key]);
           } catch (error) {
             this.fail({ action: 'create', key: c.key, ...(c.source ? { source: c.source } : {}) }, error);
           }
@@ -172,6 +180,10 @@ class Run {
             try {
               const n = await this.client.updateWhere(this.ref, idsFilter(rows.map((r) => r.id)), group.changes);
               this.report.updated += n;
+              this.options.onApplied?.(
+                'update',
+                rows.map((r) => r.key),
+              );
               if (n !== rows.length)
                 this.report.warnings.push(
                   `PATCH of ${rows.length} rows (${rows[0]?.key} …) modified ${n}: rows were deleted meanwhile`,

@@ -46,6 +46,8 @@ export class RoutingHttp {
   private readonly pool: Pool;
   private readonly prefix: string;
   private readonly authHeader: string;
+  /** Who the engine sees (Basic auth's user; a token names nobody) and how, for the journal's run record. */
+  readonly login: { username?: string; kind: 'token' | 'password' };
   private readonly timeoutMs: number;
   private readonly retry: RetryPolicy;
 
@@ -57,6 +59,7 @@ export class RoutingHttp {
       'token' in conn.auth
         ? `Bearer ${registerSecret(conn.auth.token)}`
         : `Basic ${registerSecret(Buffer.from(`${conn.auth.username}:${registerSecret(conn.auth.password)}`).toString('base64'))}`;
+    this.login = 'token' in conn.auth ? { kind: 'token' } : { username: conn.auth.username, kind: 'password' };
     this.timeoutMs = conn.timeoutMs ?? 60_000;
     this.retry = new RetryPolicy(conn.retries === undefined ? {} : { retries: conn.retries });
     const tls =

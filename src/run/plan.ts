@@ -6,6 +6,7 @@ import { toDesiredNodes } from '../plan/desired.js';
 import { assemblePlan } from '../plan/make-plan.js';
 import { DEFAULT_MAX_UPDATE_PERCENT } from '../plan/safety.js';
 import type { PlanPart } from '../plan/part.js';
+import { sealPlan } from '../plan/plan-digest.js';
 import { assertPatternsMatch, matchesPattern, selectTargets } from '../plan/targets.js';
 import type { Plan, PlanOptions } from '../plan/types.js';
 import { platformProvider, routingInScope, routingProvider, type Provider } from '../providers/index.js';
@@ -121,7 +122,8 @@ export async function planRun(
       throw new DiagnosticsError(diagnostics);
     }
     const cost = checks.policyCost ? { policyCost: checks.policyCost } : {};
-    return { plan, providers, parts, session, lastApplied, lastAppliedFile, ...cost };
+    // The digest the plan file, the printed plan and the journal show (plan-digest.ts).
+    return { plan: sealPlan(plan), providers, parts, session, lastApplied, lastAppliedFile, ...cost };
   } catch (error) {
     if (!existing) await session.close();
     throw error;

@@ -4,6 +4,14 @@ import type { Change, Plan, PlanOptions } from '../plan/types.js';
 import { providerOfKind } from '../providers/index.js';
 import type { PlanRun } from './plan.js';
 
+/**
+ * A saved plan, to show it (`show`): read, its digest checked (a changed file is refused,
+ * exit 3), a change written before changes named their provider given it by its kind.
+ */
+export function readPlan(file: string): Promise<Plan> {
+  return readPlanFile(file, { providerOf: (change) => providerOfKind(change.kind) });
+}
+
 /** `apply --plan FILE`: the saved plan, and the options and scope to plan again with. */
 export interface SavedPlanRun<O extends PlanOptions> {
   saved: Plan;
@@ -24,7 +32,7 @@ export async function readSavedPlan<O extends PlanOptions>(
   given: O,
   isExplicit: (option: keyof PlanOptions) => boolean,
 ): Promise<SavedPlanRun<O>> {
-  const saved = await readPlanFile(file, { providerOf: (change) => providerOfKind(change.kind) });
+  const saved = await readPlan(file);
   const options = { ...given, ...savedPlanOptions(saved, given, isExplicit, file) };
   const scope = { ...options, ...rereadScope(saved, options, file), scopeFromPlan: true };
   return { saved, file, options, scope };

@@ -1,7 +1,13 @@
-import type { Journal } from '../../apply/journal.js';
+import type { Journal, JournalEntry } from '../../apply/journal.js';
 import type { ChangeResult } from '../../apply/types.js';
 import type { Change } from '../../plan/types.js';
-import { executeRoutingChanges, routingAddress, type RoutingClient, type RowDiff } from '../../routing/index.js';
+import {
+  executeRoutingChanges,
+  routingAddress,
+  type RoutingClient,
+  type RoutingFailure,
+  type RowDiff,
+} from '../../routing/index.js';
 import { ROUTING_ROW, type RoutingTablePlan } from './plan.js';
 
 /** What the routing tables' part of a run did (rows are counted, failures listed). */
@@ -44,7 +50,13 @@ export async function applyRouting(
       path: table.address,
       purpose: `${total} row changes`,
     });
-    const report = await executeRoutingChanges(client, table.ref, diff, { keepGoing: !options.failFast });
+    const applied: { action: Change['action']; key: string }[] = [];
+    const report = await executeRoutingChanges(client, table.ref, diff, {
+      keepGoing: !options.failFast,
+      onApplied: (action, keys) => {
+        for (const key of keys) applied.push({ action, key });
+      },
+    });
     const ok = report.failures.length === 0;
     await options.journal?.append({
       type: 'outcome',
@@ -54,6 +66,7 @@ export async function applyRouting(
       ...(ok ? {} : { message: `${report.failures.length} row failure(s)` }),
       ms: Math.round(performance.now() - begin),
     });
+    options.journal?.appendAll(rowLines(diff, applied, report.failures, address, wanted));
     out.applied += report.created + report.updated + report.deleted;
     out.skipped += report.skipped;
     const failedRows = total - report.created - report.updated - report.deleted - report.skipped;
@@ -68,6 +81,52 @@ export async function applyRouting(
     }
   }
   return out;
+}
+
+/**
+ * One journal change line per row of the table, as the platform writes one per object: the
+ * rows the engine applied, the rows that failed (with the engine's message and their
+ * source), and the rest (not sent: an earlier failure stopped the table, or their `_bulk`
+ * chunk failed as a whole).
+ */
+function rowLines(
+  diff: RowDiff,
+  applied: readonly { action: Change['action']; key: string }[],
+  failures: readonly RoutingFailure[],
+  address: (key: string) => string,
+  wanted: ReadonlyMap<string, Change>,
+): JournalEntry[] {
+  const lines: JournalEntry[] = [];
+  const settled = new Set<string>();
+  for (const row of applied) {
+    settled.add(row.key);
+    lines.push({ type: 'change', address: address(row.key), action: row.action, outcome: 'applied' });
+  }
+  for (const failure of failures) {
+    if (settled.has(failure.key)) continue;
+    settled.add(failure.key);
+    const source = failure.source ?? wanted.get(address(failure.key))?.source;
+    const at = address(failure.key);
+    lines.push({
+      type: 'change',
+      address: at,
+      action: failure.action,
+      outcome: 'failed',
+      message: failure.message,
+      ...(source ? { source } : {}),
+    });
+  }
+  const rows: [Change['action'], string][] = [
+    ...diff.deletes.map((d): [Change['action'], string] => ['delete', d.key]),
+    ...diff.creates.map((c): [Change['action'], string] => ['create', c.key]),
+    ...diff.updateGroups.flatMap((g) => g.rows.map((r): [Change['action'], string] => ['update', r.key])),
+  ];
+  for (const [action, key] of rows) {
+    if (settled.has(key)) continue;
+    const reason = 'not sent: an earlier failure stopped this table, or its _bulk chunk failed as a whole';
+    lines.push({ type: 'change', address: address(key), action, outcome: 'skipped', message: reason });
+  }
+  return lines;
 }
 
 /** A failed row the plan has no change for (a chunk's summary key): reported under its address. */

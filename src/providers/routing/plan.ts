@@ -1,5 +1,5 @@
 import type { DesiredRoutingTable, DesiredSet } from '../../manifest/index.js';
-import { digestOf } from '../../plan/digest.js';
+import { digestOf } from '../../core/canonical-json.js';
 import type { Change, PlanMessage } from '../../plan/types.js';
 import {
   basePath,
