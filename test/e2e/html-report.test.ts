@@ -157,7 +157,7 @@ describe.skipIf(!CHROMIUM && !process.env['CI'])('the HTML report in headless Ch
     expect(await renamed.locator('a[href]').first().getAttribute('href')).toBe(
       `https://github.com/acme/platform/blob/${SHA}/tenants/acme.yaml#L1`,
     );
-    const policy = page.locator('#refusal-list li', { hasText: 'SB_POLICY' });
+    const policy = page.locator('#refusal-list li', { hasText: 'policy pricing/markup' });
     expect(await policy.textContent(), (await policy.textContent()) ?? '').toContain('(policy rule pricing/markup)');
     expect(await policy.locator('a').getAttribute('href')).toBe(
       `https://github.com/acme/platform/blob/${SHA}/policies/pricing.yaml#L7`,
