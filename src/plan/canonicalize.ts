@@ -21,7 +21,7 @@ export async function canonicalize(
     if (hook) {
       try {
         const { address, fields } = await hook(node, ctx);
-        if (address !== node.address) next = { ...node, address, fields };
+        if (address !== node.address) next = { ...node, address, fields, declaredAs: node.address };
       } catch (error) {
         problems.push({
           code: 'SB_UNKNOWN_REFERENCE',

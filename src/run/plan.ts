@@ -5,7 +5,7 @@ import { loadManifests, type DesiredSet } from '../manifest/index.js';
 import { toDesiredNodes } from '../plan/desired.js';
 import { assemblePlan } from '../plan/make-plan.js';
 import type { PlanPart } from '../plan/part.js';
-import { assertPatternsMatch, matchesPattern, selectTargets } from '../plan/targets.js';
+import { assertPatternsMatch, matchesPattern } from '../plan/targets.js';
 import type { Plan, PlanOptions } from '../plan/types.js';
 import { platformProvider, routingInScope, routingProvider, type Provider } from '../providers/index.js';
 import { lastAppliedPath, readLastApplied } from '../state/last-applied.js';
@@ -58,13 +58,7 @@ export async function planRun(
   try {
     const lastAppliedFile = lastAppliedPath(options.stateDir, session.target.instance || 'routing');
     const lastApplied = await readLastApplied(lastAppliedFile);
-    const providers = providersFor(
-      session,
-      loaded.set,
-      selectTargets(nodes, options.target, options.exclude),
-      lastApplied,
-      options,
-    );
+    const providers = providersFor(session, loaded.set, nodes, lastApplied, options);
     const planning = {
       prune: options.prune,
       keep: (address: string) => options.exclude.some((p) => matchesPattern(p, address)),
@@ -117,7 +111,8 @@ function providersFor(
   const { client } = session;
   if (client) {
     const settings = session.settings ? { settings: session.settings } : {};
-    providers.push(platformProvider({ client, P: client.paths.P, desired, lastApplied, ...settings }));
+    const scope = { target: targets.target, exclude: targets.exclude };
+    providers.push(platformProvider({ client, P: client.paths.P, desired, targets: scope, lastApplied, ...settings }));
   }
   if (session.routing && routingInScope(set, targets))
     providers.push(routingProvider({ client: session.routing, set }));
