@@ -24,7 +24,11 @@ export function orderPlan(plan: Plan): Plan {
     createdAt: plan.createdAt,
     tool: { name: plan.tool.name, version: plan.tool.version },
     target: pick(plan.target, ['baseUrl', 'instance', 'routingEngine']),
-    manifests: { digest: plan.manifests.digest, files: [...plan.manifests.files] },
+    manifests: {
+      digest: plan.manifests.digest,
+      files: [...plan.manifests.files],
+      ...(plan.manifests.paths ? { paths: [...plan.manifests.paths] } : {}),
+    },
     ...(plan.options
       ? { options: pick(plan.options, ['target', 'exclude', 'prune', 'allowReplace', 'maxDeletePercent']) }
       : {}),

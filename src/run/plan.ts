@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import { DiagnosticsError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { VERSION } from '../core/package.js';
@@ -50,7 +51,8 @@ export async function planRun(
   logger: Logger,
   existing?: Session,
 ): Promise<PlanRun> {
-  const loaded = await loadManifests(paths.length > 0 ? paths : ['.']);
+  const given = paths.length > 0 ? paths : ['.'];
+  const loaded = await loadManifests(given);
   if (!loaded.ok) throw new DiagnosticsError(loaded.diagnostics);
   const nodes = toDesiredNodes(loaded.set);
   const needs = { platform: nodes.length > 0, routing: loaded.set.routingTables.length > 0 };
@@ -78,7 +80,7 @@ export async function planRun(
     const { target, exclude, prune, allowReplace, maxDeletePercent } = options;
     const header = {
       target: session.target,
-      manifests: { digest: loaded.digest, files: loaded.files },
+      manifests: { digest: loaded.digest, files: loaded.files, paths: recordedPaths(given, process.cwd()) },
       recordedOptions: { target, exclude, prune, allowReplace, maxDeletePercent },
       toolVersion: VERSION,
     };
@@ -97,6 +99,19 @@ export async function planRun(
     if (!existing) await session.close();
     throw error;
   }
+}
+
+/**
+ * The manifest paths as a plan file records them: relative to the folder the plan is made
+ * in (a CI job's checkout is elsewhere on the next machine), with `/`; absolute when outside it.
+ */
+export function recordedPaths(paths: readonly string[], cwd: string): string[] {
+  return paths.map((p) => {
+    const relative = path.relative(cwd, path.resolve(cwd, p));
+    if (relative === '') return '.';
+    if (relative.startsWith('..') || path.isAbsolute(relative)) return path.resolve(cwd, p);
+    return relative.split(path.sep).join('/');
+  });
 }
 
 /** The providers of one run: the platform when connected, the routing engine when a declared table is in scope. */

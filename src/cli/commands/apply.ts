@@ -50,15 +50,16 @@ export const registerApply: CommandRegistrar = (program: Command, context) => {
     .action(async (paths: string[], given: ApplyOptions, command: Command) => {
       const ctx = context();
       const saved = given.plan
-        ? await readSavedPlan(given.plan, given, (key) => command.getOptionValueSource(key) === 'cli')
+        ? await readSavedPlan(given.plan, given, (key) => command.getOptionValueSource(key) === 'cli', paths)
         : undefined;
+      if (saved?.fromPlan) process.stderr.write(`Note: manifests from the plan file: ${saved.paths.join(' ')}\n`);
       const options = saved?.options ?? given;
       // Taken before planning: a run that planned while another applied would apply a stale plan.
       await withApplyLock(
         options.stateDir,
         (note) => process.stderr.write(`Note: ${note}.\n`),
         async () => {
-          const run = await planRun(paths, saved?.scope ?? options, ctx.logger);
+          const run = await planRun(saved?.paths ?? paths, saved?.scope ?? options, ctx.logger);
           try {
             ctx.exitCode = await applyCommand(run, saved, options, ctx);
           } finally {
