@@ -1,3 +1,4 @@
+import { lookalikeWarnings } from './lookalikes.js';
 import type { PlanPart } from './part.js';
 import { checkSafety, type SafetyOptions } from './safety.js';
 import { summarize } from './summary.js';
@@ -47,7 +48,11 @@ export function assemblePlan(parts: readonly PlanPart[], header: PlanHeader, opt
     summary: summarize(changes, noop, unmanagedCount),
     changes,
     unmanaged,
-    warnings: [...partialPlanWarning(header.recordedOptions), ...parts.flatMap((p) => p.warnings), ...unchecked],
+    warnings: [
+      ...partialPlanWarning(header.recordedOptions),
+      ...parts.flatMap((p) => [...p.warnings, ...lookalikeWarnings(p)]),
+      ...unchecked,
+    ],
     errors: [...parts.flatMap((p) => p.refusals), ...checkSafety(parts, options)],
   };
   return { plan, problems: parts.flatMap((p) => p.problems) };

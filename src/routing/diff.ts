@@ -1,4 +1,5 @@
-import { BAD, casterTable, isUnsafeInteger, isUnsafeIntegerText, type Caster } from './cast.js';
+import { foldIdentity } from '../core/values.js';
+import { BAD, casterTable, isUnsafeInteger, isUnsafeIntegerText, liveTypeOf, type Caster } from './cast.js';
 import type { RoutingFieldType, RoutingRecord } from './types.js';
 
 /**
@@ -21,6 +22,11 @@ export interface ColumnarRows {
   columns: readonly string[];
   rows: readonly (readonly unknown[])[];
   sourceOf?: (row: number) => string | undefined;
+  /**
+   * Whether a row's cells are text whose type the file does not say (a CSV line), as
+   * opposed to typed values (a YAML record). Absent: every row is typed.
+   */
+  isText?: (row: number) => boolean;
 }
 
 export interface RowDiffOptions {
@@ -30,6 +36,12 @@ export interface RowDiffOptions {
   fieldTypes?: Readonly<Record<string, RoutingFieldType>>;
   /** Delete live rows that no desired row matches. */
   prune: boolean;
+  /**
+   * The manifest declares no `spec.fields`: a text cell in a column no live value types
+   * would be a guess, and is a problem ({@link RowDiffProblem} `SB_ROUTING_UNTYPED`).
+   * With `spec.fields` given, the columns it leaves out are strings.
+   */
+  typesUndeclared?: boolean;
 }
 
 export interface RowCreate {
@@ -62,7 +74,11 @@ export interface RowDelete {
 
 export interface RowDiffProblem {
   code:
-    'SB_ROUTING_DUPLICATE_KEY' | 'SB_ROUTING_MISSING_KEY' | 'SB_ROUTING_BAD_VALUE' | 'SB_ROUTING_LIVE_DUPLICATE_KEY';
+    | 'SB_ROUTING_DUPLICATE_KEY'
+    | 'SB_ROUTING_MISSING_KEY'
+    | 'SB_ROUTING_BAD_VALUE'
+    | 'SB_ROUTING_LIVE_DUPLICATE_KEY'
+    | 'SB_ROUTING_UNTYPED';
   message: string;
   source?: string;
 }
@@ -77,6 +93,16 @@ export interface RowDiff {
   unmanaged: number;
   /** Rows left out of the diff, with why; the planner reports them as errors. */
   problems: RowDiffProblem[];
+  /** Created rows whose key equals a live row's once trimmed and case-folded (a likely second copy). */
+  lookalikes: RowLookalike[];
+}
+
+/** A row to be created next to a live row whose key differs only by case or surrounding spaces. */
+export interface RowLookalike {
+  key: string;
+  source?: string;
+  liveKey: string;
+  liveId: number;
 }
 
 const SEP = '\u001f';
@@ -91,7 +117,18 @@ export function diffRows(
   const casterOf = casterTable(live, options.fieldTypes ?? {});
   const casters = table.columns.map((c) => casterOf(c));
   const keyCols = options.key.map((k) => table.columns.indexOf(k));
-  const out: RowDiff = { creates: [], updateGroups: [], deletes: [], noops: 0, unmanaged: 0, problems: [] };
+  const out: RowDiff = {
+    creates: [],
+    updateGroups: [],
+    deletes: [],
+    noops: 0,
+    unmanaged: 0,
+    problems: [],
+    lookalikes: [],
+  };
+  const guessed = options.typesUndeclared
+    ? untypedTextColumns(table, live, options.fieldTypes ?? {})
+    : new Map<number, number>();
   const liveIndex = indexLive(live, options.key, out.problems);
   const groups = new Map<string, UpdateGroup>();
   // Matched live rows are flagged by position: a byte each, not a Set entry.
@@ -100,6 +137,7 @@ export function diffRows(
   const ctx: RowContext = { table, casters, options, out, groups };
   for (let i = 0; i < table.rows.length; i++) {
     const cells = table.rows[i] as readonly unknown[];
+    if (guessed.size > 0 && table.isText?.(i) === true) noteGuesses(guessed, cells, i);
     const k = desiredKey(cells, keyCols, casters);
     if (k === null || k === BAD) {
       const message =
@@ -128,6 +166,20 @@ export function diffRows(
     }
   }
   out.updateGroups = [...groups.values()];
+  const untyped = [...guessed].filter(([, row]) => row >= 0);
+  if (untyped.length > 0) {
+    const names = untyped.map(([column]) => `"${table.columns[column] as string}"`);
+    const message =
+      `${names.length === 1 ? 'column' : 'columns'} ${names.join(', ')} ${names.length === 1 ? 'has' : 'have'} no ` +
+      'declared type and no live row shows one (the table is empty, or the column holds no value); CSV cells are ' +
+      'text, and text sent to a boolean or integer column fails on every row or is stored as text. Declare the ' +
+      `types in spec.fields (string, integer, number or boolean), e.g. fields: { ${untyped
+        .map(([column]) => `${table.columns[column] as string}: …`)
+        .join(', ')} }`;
+    const first = Math.min(...untyped.map(([, row]) => row));
+    out.problems.push(withSource({ code: 'SB_ROUTING_UNTYPED' as const, message }, table.sourceOf?.(first)));
+  }
+  if (out.creates.length > 0 && liveIndex.size > 0) findLookalikes(out, liveIndex, live, options.key);
   for (const index of liveIndex.values()) {
     if (matched[index] === 1) continue;
     const row = live[index] as RoutingRecord;
@@ -135,6 +187,49 @@ export function diffRows(
     else out.unmanaged++;
   }
   return out;
+}
+
+/**
+ * Columns whose type nothing says (not declared, no live value): column index → the first
+ * text row giving it a value (-1 until one does).
+ */
+function untypedTextColumns(
+  table: ColumnarRows,
+  live: readonly RoutingRecord[],
+  declared: Readonly<Record<string, RoutingFieldType>>,
+): Map<number, number> {
+  const out = new Map<number, number>();
+  if (!table.isText) return out;
+  table.columns.forEach((field, c) => {
+    if (declared[field] === undefined && liveTypeOf(live, field) === undefined) out.set(c, -1);
+  });
+  return out;
+}
+
+function noteGuesses(guessed: Map<number, number>, cells: readonly unknown[], row: number): void {
+  for (const [column, first] of guessed) if (first < 0 && cells[column] !== undefined) guessed.set(column, row);
+}
+
+/** Created keys that a live key equals once trimmed and case-folded; the diff's creates are in manifest order. */
+function findLookalikes(
+  out: RowDiff,
+  liveIndex: ReadonlyMap<string, number>,
+  live: readonly RoutingRecord[],
+  key: readonly string[],
+): void {
+  const folded = new Map<string, number>();
+  for (const [k, index] of liveIndex) folded.set(foldKey(k), index);
+  for (const create of out.creates) {
+    const k = key.map((field) => String(create.values[field])).join(SEP);
+    const index = folded.get(foldKey(k));
+    if (index === undefined) continue;
+    const row = live[index] as RoutingRecord;
+    out.lookalikes.push(withSource({ key: create.key, liveKey: label(row, key), liveId: row.id }, create.source));
+  }
+}
+
+function foldKey(k: string): string {
+  return k.includes(SEP) ? k.split(SEP).map(foldIdentity).join(SEP) : foldIdentity(k);
 }
 
 interface RowContext {

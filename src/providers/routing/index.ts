@@ -38,7 +38,7 @@ export function routingProvider(input: RoutingInput): Provider {
         noop: planned.noop,
         unmanaged: [],
         unmanagedCount: planned.unmanaged,
-        warnings: [],
+        warnings: planned.warnings,
         refusals: [],
         problems: planned.problems,
         liveCounts: new Map([[ROUTING_ROW, liveRows]]),

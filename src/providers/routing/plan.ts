@@ -30,6 +30,7 @@ export interface RoutingPlanOutput {
   /** Live rows per table address, for the delete threshold. */
   liveCounts: Map<string, number>;
   problems: PlanMessage[];
+  warnings: PlanMessage[];
 }
 
 /** One declared table and its live rows, as read. */
@@ -70,6 +71,7 @@ export function planRoutingTables(
     unmanaged: 0,
     liveCounts: new Map(),
     problems: [],
+    warnings: [],
   };
   for (const live of tables) planTable(live, set, options, out);
   return out;
@@ -90,9 +92,16 @@ function planTable(
         const at = set.sourceOf(set.row(table, row));
         return at ? `${at.file}:${at.line}` : undefined;
       },
+      // A CSV line's cells are text; an inline record's are typed by YAML.
+      isText: (row) => table.inlinePaths[row] === undefined,
     },
     rows,
-    { key: table.key, fieldTypes: table.fieldTypes, prune },
+    {
+      key: table.key,
+      fieldTypes: table.fieldTypes,
+      prune,
+      typesUndeclared: table.table.fields['fields'] === undefined,
+    },
   );
   for (const problem of diff.problems) {
     out.problems.push({
@@ -103,6 +112,7 @@ function planTable(
   }
   const base = basePath(ref);
   const address = (key: string) => routingAddress(ref, key);
+  lookalikeWarnings(diff, address, out.warnings);
   const liveById = new Map(rows.map((r) => [r.id, r]));
   for (const create of diff.creates) {
     out.changes.push(
@@ -150,6 +160,30 @@ function planTable(
   out.unmanaged += diff.unmanaged;
   out.liveCounts.set(table.table.address, rows.length);
   out.tables.push({ ref, address: table.table.address, diff, liveRows: rows.length });
+}
+
+/** Lookalike keys listed by name up to this many per table; the rest are counted. */
+const MAX_LOOKALIKES_LISTED = 20;
+
+/** A warning per created row whose key a live row's equals once trimmed and case-folded. */
+function lookalikeWarnings(diff: RowDiff, address: (key: string) => string, warnings: PlanMessage[]): void {
+  for (const l of diff.lookalikes.slice(0, MAX_LOOKALIKES_LISTED)) {
+    warnings.push({
+      code: 'SB_KEY_LOOKALIKE',
+      address: address(l.key),
+      message:
+        `created${l.source ? ` (${l.source})` : ''} next to the live row ${l.liveKey} (id ${l.liveId}): the keys ` +
+        'differ only by case or surrounding spaces. If they are one row, declare the live spelling (or fix the ' +
+        'live row); otherwise the table will hold both',
+    });
+  }
+  const more = diff.lookalikes.length - MAX_LOOKALIKES_LISTED;
+  if (more > 0) {
+    warnings.push({
+      code: 'SB_KEY_LOOKALIKE',
+      message: `… and ${more} more created rows whose keys differ from a live row's only by case or spaces`,
+    });
+  }
 }
 
 function change(
