@@ -8,7 +8,7 @@ import { collectPages } from './pagination.js';
 import { Permissions } from './permissions.js';
 import { normalizeProfile, type UserProfile } from './profile.js';
 import { RequestRunner, buildUrl } from './request-runner.js';
-import { DEFAULT_RETRY, RetryBudget, isRetryable, parseRetryAfter, sleep } from './retry.js';
+import { DEFAULT_RETRY, DEFAULT_TIMEOUT_MS, RetryBudget, isRetryable, parseRetryAfter, sleep } from './retry.js';
 import { RequestStats, routePattern } from './stats.js';
 import { Transport, TransportError } from './transport.js';
 import type { ApiClientOptions, ApiResponse, ClientStats, ListOptions, RequestOptions, RetryOptions } from './types.js';
@@ -72,7 +72,7 @@ export class ApiClient {
     assertSecureTransport(base, options.insecure === true, 'baseUrl');
     const monotonicNow = options.monotonicNow ?? (() => performance.now());
     const retry: RetryOptions = { ...DEFAULT_RETRY, ...options.retry };
-    const timeoutMs = options.timeoutMs ?? 30_000;
+    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const transport = new Transport({
       ...(options.caFile ? { caFile: options.caFile } : {}),
       insecure: options.insecure === true,

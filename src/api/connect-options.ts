@@ -15,6 +15,7 @@ export function clientOptionsFor(connection: ConnectionConfig, tuning: ClientTun
     ...(connection.instance ? { instance: connection.instance } : {}),
     ...(connection.caFile ? { caFile: connection.caFile } : {}),
     ...(connection.insecure ? { insecure: true } : {}),
+    ...(connection.timeoutMs === undefined ? {} : { timeoutMs: connection.timeoutMs }),
     ...tuning,
   };
 }

@@ -164,6 +164,37 @@ export class RoutingClient {
     return asRecord('POST', basePath(ref), (await this.http.request('POST', basePath(ref), '', values)).body);
   }
 
+  /**
+   * Whether the engine serves `POST <base>/_bulk` (Document 3 §4.2 lists it; plain
+   * Flask-Restless engines lack it), asked with `OPTIONS <base>/_bulk` (not shown in
+   * Document 3; Flask answers it for every route): false on 404, or when `Allow` lists no
+   * POST (the record route took `_bulk` for an id); undefined when the answer says nothing
+   * (no `Allow`, another status): the apply then tries `_bulk` and falls back on 404/405.
+   */
+  async bulkSupport(ref: RoutingTableRef): Promise<boolean | undefined> {
+    const path = `${basePath(ref)}/_bulk`;
+    try {
+      const res = await this.http.request('OPTIONS', path, '');
+      const allow = res.headers['allow'];
+      const text = Array.isArray(allow) ? allow.join(',') : allow;
+      if (!text) return undefined;
+      return text.split(',').some((m) => m.trim().toUpperCase() === 'POST');
+    } catch (error) {
+      if (!(error instanceof RoutingApiError) || error.status === 0) throw error;
+      return error.status === 404 ? false : undefined;
+    }
+  }
+
+  /** Why the engine counts as gone for the rest of the run (see Reachability); undefined while it answers. */
+  get unreachable(): string | undefined {
+    return this.http.reach.unreachable;
+  }
+
+  /** Ends the run's traffic: requests in flight are cancelled, new ones fail at once (`SB_ROUTING_ABORTED`). */
+  cancel(why: string): void {
+    this.http.reach.cancel(why);
+  }
+
   /** `POST <base>/_bulk`: one transaction; the error's `index` names the failing record. */
   async bulkCreate(ref: RoutingTableRef, records: Record<string, unknown>[]): Promise<number> {
     const path = `${basePath(ref)}/_bulk`;

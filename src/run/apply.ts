@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { defaultJournalPath, Journal } from '../apply/journal.js';
 import { ApplyLock } from '../apply/lock.js';
-import { PROGRESS_LOG_INTERVAL_MS, Progress } from '../apply/progress.js';
+import { Progress, progressInterval } from '../apply/progress.js';
 import { RecordKeeper } from '../apply/record.js';
 import type { ApplyResult } from '../apply/types.js';
 import { SwitchboardError } from '../core/errors.js';
@@ -51,7 +51,7 @@ export async function applyRun(
   }
   const journal = await Journal.open(options.journal ?? defaultJournalPath(options.stateDir));
   const record = new RecordKeeper(run.lastAppliedFile, target, run.lastApplied);
-  const progress = new Progress(changes.length, options.progressOut, options.progressMs ?? PROGRESS_LOG_INTERVAL_MS);
+  const progress = new Progress(changes.length, options.progressOut, options.progressMs ?? progressInterval());
   record.start();
   progress.start();
   await journal.append({ type: 'run', event: 'start', runId, target, changes: changes.length });
@@ -72,8 +72,11 @@ export async function applyRun(
         record,
         ...(options.signal ? { signal: options.signal } : {}),
         onSettle: (outcome) => progress.settle(outcome),
+        onNote: (note) => progress.note(note),
       });
       result.results.push(...out.results);
+      if (out.unsent) (result.unsent ??= []).push(...out.unsent);
+      if (out.notes) (result.notes ??= []).push(...out.notes);
       result.applied += out.applied;
       result.failed += out.failed;
       result.skipped += out.skipped;

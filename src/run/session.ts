@@ -118,6 +118,7 @@ function connectRouting(connection: ConnectionConfig, options: ConnectOptions): 
     logger: options.logger,
     ...(engine.caFile ? { caFile: engine.caFile } : {}),
     ...(engine.insecure ? { insecure: true } : {}),
+    ...(engine.timeoutMs === undefined ? {} : { timeoutMs: engine.timeoutMs }),
   });
 }
 

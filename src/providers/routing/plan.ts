@@ -20,6 +20,8 @@ export interface RoutingTablePlan {
   address: string;
   diff: RowDiff;
   liveRows: number;
+  /** False when the engine was found to have no `_bulk` for it: creates go out one POST per record. */
+  bulk?: boolean;
 }
 
 export interface RoutingPlanOutput {
@@ -182,6 +184,28 @@ function lookalikeWarnings(diff: RowDiff, address: (key: string) => string, warn
     warnings.push({
       code: 'SB_KEY_LOOKALIKE',
       message: `… and ${more} more created rows whose keys differ from a live row's only by case or spaces`,
+    });
+  }
+}
+
+/**
+ * Asks the engine, for each table with rows to create, whether it serves `_bulk`; where it
+ * does not, the plan shows the requests that will really be sent (one `POST <base>` per
+ * record) and says so in a warning, and apply sends them from the start.
+ */
+export async function probeBulk(planned: RoutingPlanOutput, client: RoutingClient): Promise<void> {
+  for (const table of planned.tables) {
+    if (table.diff.creates.length === 0 || (await client.bulkSupport(table.ref)) !== false) continue;
+    table.bulk = false;
+    const base = basePath(table.ref);
+    const prefix = `${table.address}/`;
+    for (const c of planned.changes)
+      if (c.action === 'create' && c.address.startsWith(prefix)) c.requests = [{ method: 'POST', path: base }];
+    const n = table.diff.creates.length;
+    planned.warnings.push({
+      code: 'SB_ROUTING_NO_BULK',
+      address: table.address,
+      message: `the routing engine has no bulk create for this table (OPTIONS ${base}/_bulk allows no POST): its ${n} row(s) to create go out as ${n} POST(s) of one record each`,
     });
   }
 }
