@@ -47,6 +47,7 @@ export class ApiClient {
 
   private constructor(
     private readonly runner: RequestRunner,
+    private readonly stop: AbortController,
     private readonly tokens: TokenManager,
     private readonly transport: Transport,
     private readonly requestStats: RequestStats,
@@ -89,7 +90,9 @@ export class ApiClient {
       logger,
     });
     let permissions: Permissions | undefined;
+    const stop = new AbortController();
     const runner = new RequestRunner({
+      stop: stop.signal,
       baseUrl: base,
       transport,
       tokens,
@@ -114,6 +117,7 @@ export class ApiClient {
       }
       return new ApiClient(
         runner,
+        stop,
         tokens,
         transport,
         stats,
@@ -169,6 +173,14 @@ export class ApiClient {
   /** Request accounting since connect (for `--stats`). */
   stats(): ClientStats {
     return { ...this.requestStats.snapshot(), tokenRenewals: this.tokens.renewalCount };
+  }
+
+  /**
+   * Cancels the client's traffic (the run was interrupted): requests under way end, and any
+   * later one fails at once, with `SB_API_ABORTED`. `close()` still logs out.
+   */
+  cancel(): void {
+    this.stop.abort();
   }
 
   /** Logs out (failures tolerated) and closes the pools. Safe to call twice. */

@@ -12,12 +12,13 @@ const EXIT_CODES: Record<string, string[]> = {
     '1  an error: manifests, configuration, connection, platform, an unmatched --target',
     '2  with --detailed-exitcode: the plan has changes',
     '3  a safety rail refused the plan (delete threshold, protect, permission, replace)',
+    '130, 143  interrupted (Ctrl-C, SIGTERM) while reading the live state',
   ],
   apply: [
     '0  every change was applied (or there was nothing to do)',
-    '1  a change failed or was skipped, the run was cancelled, or an error before applying',
+    '1  a change failed or was skipped (interrupted while applying too), the run was cancelled, or an error',
     '3  a safety rail refused: plan errors, a stale saved plan, an option contradicting it',
-    '130  interrupted twice (Ctrl-C again while the requests in flight finished)',
+    '130, 143  interrupted (Ctrl-C, SIGTERM) before applying, or a second time while applying',
   ],
   export: [
     '0  the manifests were written',

@@ -104,7 +104,8 @@ function newRunId(): string {
 /**
  * Runs `work` holding the state folder's apply lock, taken before planning: a run that
  * planned while another applied would apply a stale plan. `onNote` hears about a lock taken
- * over from a run that is gone.
+ * over from a run that is gone. The lock is released when `work` ends, whatever the way,
+ * and when the process exits meanwhile.
  */
 export async function withApplyLock<T>(
   stateDir: string,
@@ -113,9 +114,13 @@ export async function withApplyLock<T>(
 ): Promise<T> {
   const { lock, tookOver } = await ApplyLock.acquire(stateDir);
   if (tookOver) onNote(tookOver);
+  // A process that ends at once (a second Ctrl-C or SIGTERM) still leaves no lock behind.
+  const releaseOnExit = () => lock.releaseSync();
+  process.once('exit', releaseOnExit);
   try {
     return await work();
   } finally {
+    process.off('exit', releaseOnExit);
     await lock.release();
   }
 }

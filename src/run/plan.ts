@@ -11,6 +11,7 @@ import type { Plan, PlanOptions } from '../plan/types.js';
 import { platformProvider, routingInScope, routingProvider, type Provider } from '../providers/index.js';
 import { lastAppliedPath, readLastApplied } from '../state/last-applied.js';
 import type { DesiredNode, LastAppliedEntry } from '../state/types.js';
+import { asInterrupted } from './interrupt.js';
 import { connectOptionsOf, openSession, type Session } from './session.js';
 
 /** The options of `plan` that `apply` and `demo` share (the command line's, flat). */
@@ -25,6 +26,11 @@ export interface PlanRunOptions extends PlanOptions {
   checkPermissions?: boolean;
   /** Targets made by `apply --plan` from the saved changes (checked when the plan was made). */
   scopeFromPlan?: boolean;
+  /**
+   * Aborted (a signal, see watchInterrupts): the reads under way are cancelled and planRun
+   * rejects with the signal's reason (`SB_INTERRUPTED`).
+   */
+  signal?: AbortSignal;
 }
 
 /** A plan made in this process: the plan, and the providers that made it (and apply it). */
@@ -51,12 +57,21 @@ export async function planRun(
   logger: Logger,
   existing?: Session,
 ): Promise<PlanRun> {
+  const { signal } = options;
   const given = paths.length > 0 ? paths : ['.'];
   const loaded = await loadManifests(given);
   if (!loaded.ok) throw new DiagnosticsError(loaded.diagnostics);
   const nodes = toDesiredNodes(loaded.set);
   const needs = { platform: nodes.length > 0, routing: loaded.set.routingTables.length > 0 };
+  if (signal?.aborted) throw asInterrupted(new Error('interrupted'), signal);
   const session = existing ?? (await openSession(connectOptionsOf(options, logger), needs));
+  // Cancelling the clients ends the reads under way at once: a plan is never half used.
+  const cancel = () => {
+    session.client?.cancel();
+    session.routing?.cancel('the run was interrupted');
+  };
+  if (signal?.aborted) cancel();
+  else signal?.addEventListener('abort', cancel, { once: true });
   try {
     const lastAppliedFile = lastAppliedPath(options.stateDir, session.target.instance || 'routing');
     const lastApplied = await readLastApplied(lastAppliedFile);
@@ -94,10 +109,13 @@ export async function planRun(
       }));
       throw new DiagnosticsError(diagnostics);
     }
+    if (signal?.aborted) throw asInterrupted(new Error('interrupted'), signal);
     return { plan, providers, parts, session, lastApplied, lastAppliedFile };
   } catch (error) {
     if (!existing) await session.close();
-    throw error;
+    throw asInterrupted(error, signal);
+  } finally {
+    signal?.removeEventListener('abort', cancel);
   }
 }
 

@@ -9,14 +9,15 @@ import { Option, type Command } from 'commander';
 import { renderSummary } from '../../apply/summary.js';
 import { ExitCode, SwitchboardError } from '../../core/errors.js';
 import { renderText } from '../../plan/render-text.js';
-import type { Change } from '../../plan/types.js';
 import {
   applyRun,
   changesToApply,
+  interruptedError,
   planRun,
   readSavedPlan,
+  watchInterrupts,
   withApplyLock,
-  type ApplyRunResult,
+  type Interrupt,
   type PlanRun,
   type PlanRunOptions,
   type SavedPlanRun,
@@ -49,24 +50,30 @@ export const registerApply: CommandRegistrar = (program: Command, context) => {
     .option('--no-color', 'no colours, even on a terminal')
     .action(async (paths: string[], given: ApplyOptions, command: Command) => {
       const ctx = context();
-      const saved = given.plan
-        ? await readSavedPlan(given.plan, given, (key) => command.getOptionValueSource(key) === 'cli', paths)
-        : undefined;
-      if (saved?.fromPlan) process.stderr.write(`Note: manifests from the plan file: ${saved.paths.join(' ')}\n`);
-      const options = saved?.options ?? given;
-      // Taken before planning: a run that planned while another applied would apply a stale plan.
-      await withApplyLock(
-        options.stateDir,
-        (note) => process.stderr.write(`Note: ${note}.\n`),
-        async () => {
-          const run = await planRun(saved?.paths ?? paths, saved?.scope ?? options, ctx.logger);
-          try {
-            ctx.exitCode = await applyCommand(run, saved, options, ctx);
-          } finally {
-            await run.session.close();
-          }
-        },
-      );
+      const interrupt = watchInterrupts((line) => process.stderr.write(`\n${line}\n`));
+      try {
+        const saved = given.plan
+          ? await readSavedPlan(given.plan, given, (key) => command.getOptionValueSource(key) === 'cli', paths)
+          : undefined;
+        if (saved?.fromPlan) process.stderr.write(`Note: manifests from the plan file: ${saved.paths.join(' ')}\n`);
+        const options = saved?.options ?? given;
+        // Taken before planning: a run that planned while another applied would apply a stale plan.
+        await withApplyLock(
+          options.stateDir,
+          (note) => process.stderr.write(`Note: ${note}.\n`),
+          async () => {
+            const scope = { ...(saved?.scope ?? options), signal: interrupt.signal };
+            const run = await planRun(saved?.paths ?? paths, scope, ctx.logger);
+            try {
+              ctx.exitCode = await applyCommand(run, saved, options, ctx, interrupt);
+            } finally {
+              await run.session.close();
+            }
+          },
+        );
+      } finally {
+        interrupt.dispose();
+      }
     });
 };
 
@@ -75,6 +82,7 @@ async function applyCommand(
   saved: SavedPlanRun<ApplyOptions> | undefined,
   options: ApplyOptions,
   ctx: CliContext,
+  interrupt: Interrupt,
 ): Promise<number> {
   const color = options.color && process.stdout.isTTY === true && !process.env['NO_COLOR'];
   const shown = saved?.saved ?? run.plan;
@@ -85,18 +93,28 @@ async function applyCommand(
   }
   const changes = changesToApply(run, saved);
   if (changes.length === 0) return ExitCode.ok;
-  if (!(await confirmed(options, ctx))) {
+  interrupt.phase = 'confirm';
+  if (!(await confirmed(options, ctx, interrupt))) {
     ctx.stdout.write('Apply cancelled. Nothing was changed.\n');
     return ExitCode.error;
   }
-  const result = await execute(run, changes, options);
+  if (interrupt.received) throw interruptedError(interrupt.received, 'confirm');
+  interrupt.phase = 'apply';
+  const result = await applyRun(run, changes, {
+    concurrency: options.concurrency,
+    failFast: options.failFast,
+    stateDir: options.stateDir,
+    ...(options.journal ? { journal: options.journal } : {}),
+    progressOut: process.stderr,
+    signal: interrupt.signal,
+  });
   ctx.stdout.write(renderSummary(result.result, result.journal));
   // Skipped changes (after a failure, --fail-fast, Ctrl-C) leave a partial apply: exit 1 too.
   return result.result.failed + result.result.skipped > 0 ? ExitCode.error : ExitCode.ok;
 }
 
-/** `--yes`, or "yes" typed on a terminal; without a terminal `--yes` is required. */
-async function confirmed(options: ApplyOptions, ctx: CliContext): Promise<boolean> {
+/** `--yes`, or "yes" typed on a terminal; without a terminal `--yes` is required. A signal ends the question. */
+async function confirmed(options: ApplyOptions, ctx: CliContext, interrupt: Interrupt): Promise<boolean> {
   if (options.yes) return true;
   if (!process.stdin.isTTY) {
     throw new SwitchboardError(
@@ -105,32 +123,15 @@ async function confirmed(options: ApplyOptions, ctx: CliContext): Promise<boolea
     );
   }
   const rl = createInterface({ input: process.stdin, output: ctx.stdout });
+  // On a terminal, readline takes Ctrl-C itself: pass it on as the signal it is.
+  rl.on('SIGINT', () => process.kill(process.pid, 'SIGINT'));
   try {
-    const answer = await rl.question('\nApply these changes? Only "yes" is accepted: ');
+    const answer = await rl.question('\nApply these changes? Only "yes" is accepted: ', { signal: interrupt.signal });
     return answer.trim() === 'yes';
+  } catch (error) {
+    if (interrupt.received) throw interruptedError(interrupt.received, 'confirm');
+    throw error;
   } finally {
     rl.close();
-  }
-}
-
-async function execute(run: PlanRun, changes: Change[], options: ApplyOptions): Promise<ApplyRunResult> {
-  const interrupt = new AbortController();
-  const onSigint = () => {
-    if (interrupt.signal.aborted) process.exit(130);
-    process.stderr.write('\nInterrupted: finishing the requests in flight (Ctrl-C again to quit at once)…\n');
-    interrupt.abort();
-  };
-  process.on('SIGINT', onSigint);
-  try {
-    return await applyRun(run, changes, {
-      concurrency: options.concurrency,
-      failFast: options.failFast,
-      stateDir: options.stateDir,
-      ...(options.journal ? { journal: options.journal } : {}),
-      progressOut: process.stderr,
-      signal: interrupt.signal,
-    });
-  } finally {
-    process.off('SIGINT', onSigint);
   }
 }
