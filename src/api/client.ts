@@ -1,5 +1,6 @@
 import pLimit from 'p-limit';
 import { SwitchboardError } from '../core/errors.js';
+import type { ReadMeter } from '../core/read-meter.js';
 import { silentLogger, type Logger } from '../core/logger.js';
 import { assertSecureTransport } from '../config/transport-security.js';
 import { TokenManager, type AuthAnswer, type AuthCall } from './auth.js';
@@ -56,6 +57,7 @@ export class ApiClient {
     private readonly perms: Permissions,
     baseUrl: string,
     instance: string,
+    private readonly meter?: ReadMeter,
   ) {
     this.baseUrl = baseUrl;
     this.instance = instance;
@@ -126,6 +128,7 @@ export class ApiClient {
         permissions,
         base.href.replace(/\/+$/, ''),
         instance,
+        options.meter,
       );
     } catch (error) {
       await tokens.logout().catch(() => undefined);
@@ -143,10 +146,11 @@ export class ApiClient {
   /** Every item of a list, whatever its pagination style (see ListOptions.style). */
   async listPages<T = unknown>(options: ListOptions): Promise<T[]> {
     const route = routePattern(options.path);
+    const { meter } = this;
     const items = await collectPages(
       options,
-      (query, signal) =>
-        this.request<unknown>({
+      async (query, signal) => {
+        const page = await this.request<unknown>({
           method: 'GET',
           path: options.path,
           query,
@@ -154,7 +158,10 @@ export class ApiClient {
           route,
           ...(options.role ? { role: options.role } : {}),
           ...(options.notFoundIsEmpty ? { notFoundIsEmpty: true } : {}),
-        }),
+        });
+        meter?.page(itemCount(page.body, options.itemsKey));
+        return page;
+      },
       this.logger,
     );
     return items as T[];
@@ -190,6 +197,12 @@ export class ApiClient {
     await this.tokens.logout();
     await this.transport.close();
   }
+}
+
+/** The items a list page holds, for the progress line (the pagination checks them). */
+function itemCount(body: unknown, itemsKey: string): number {
+  const items = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[itemsKey] : undefined;
+  return Array.isArray(items) ? items.length : Array.isArray(body) ? body.length : 0;
 }
 
 function parseBaseUrl(text: string): URL {

@@ -2,7 +2,7 @@ import type { ConnectionConfig } from '../config/load-connection.js';
 import type { ApiClientOptions } from './types.js';
 
 /** Client settings a command adds to the connection (`--concurrency`, the logger, …). */
-export type ClientTuning = Pick<ApiClientOptions, 'concurrency' | 'logger' | 'timeoutMs' | 'retry'>;
+export type ClientTuning = Pick<ApiClientOptions, 'concurrency' | 'logger' | 'timeoutMs' | 'retry' | 'meter'>;
 
 /**
  * `ApiClient.connect` options for a loaded connection:

@@ -51,6 +51,7 @@ export function commandHelpFooter(name: string): string {
   if (COLOURING.has(name)) lines.push('  NO_COLOR               set (to anything): no colours, as --no-color');
   if (READING_MANIFESTS.has(name)) lines.push('  any ${VAR} a manifest references; its value is treated as a secret');
   if (CONNECTING.has(name)) {
+    lines.push('  SWITCHBOARD_PROGRESS_INTERVAL_MS  ms between progress lines on stderr without a terminal (5000)');
     lines.push('  without switchboard.config.yaml, the connection comes from:');
     const names = Object.values(ENVIRONMENT_VARIABLES);
     for (let i = 0; i < names.length; i += 4) lines.push(`    ${names.slice(i, i + 4).join('  ')}`);

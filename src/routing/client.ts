@@ -1,5 +1,6 @@
 import pLimit from 'p-limit';
 import type { Logger } from '../core/logger.js';
+import type { ReadMeter } from '../core/read-meter.js';
 import { silentLogger } from '../core/logger.js';
 import { RoutingApiError } from './errors.js';
 import { RoutingHttp, type RoutingConnection, type RoutingRequestStats } from './http.js';
@@ -12,6 +13,8 @@ export interface RoutingClientOptions extends RoutingConnection {
   /** Page size asked for when reading a whole table; the server caps it (default 10,000). */
   readPageSize?: number;
   logger?: Logger;
+  /** Counts the pages read and the rows they held (the progress line of plan). */
+  meter?: ReadMeter;
 }
 
 /** A whole table (or search result) and how it was read. */
@@ -40,8 +43,10 @@ export class RoutingClient {
   readonly logger: Logger;
   readonly concurrency: number;
   private readonly readPageSize: number;
+  private readonly meter: ReadMeter | undefined;
 
   constructor(options: RoutingClientOptions) {
+    this.meter = options.meter;
     this.concurrency = options.concurrency ?? 8;
     this.http = new RoutingHttp({ ...options, connections: options.connections ?? this.concurrency });
     this.logger = options.logger ?? silentLogger;
@@ -64,7 +69,9 @@ export class RoutingClient {
     ];
     try {
       const res = await this.http.request('GET', basePath(ref), params.join('&'));
-      return asPage('GET', basePath(ref), res.body);
+      const page = asPage('GET', basePath(ref), res.body);
+      this.meter?.page(page.objects.length);
+      return page;
     } catch (error) {
       if (error instanceof RoutingApiError && error.status === 404) return null;
       throw error;

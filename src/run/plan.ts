@@ -11,7 +11,9 @@ import type { Plan, PlanOptions } from '../plan/types.js';
 import { platformProvider, routingInScope, routingProvider, type Provider } from '../providers/index.js';
 import { lastAppliedPath, readLastApplied } from '../state/last-applied.js';
 import type { DesiredNode, LastAppliedEntry } from '../state/types.js';
+import { ReadMeter } from '../core/read-meter.js';
 import { asInterrupted } from './interrupt.js';
+import { ReadProgress } from './read-progress.js';
 import { connectOptionsOf, openSession, type Session } from './session.js';
 
 /** The options of `plan` that `apply` and `demo` share (the command line's, flat). */
@@ -31,6 +33,8 @@ export interface PlanRunOptions extends PlanOptions {
    * rejects with the signal's reason (`SB_INTERRUPTED`).
    */
   signal?: AbortSignal;
+  /** Where the read progress goes (stderr), when it is shown: see ReadProgress. */
+  progressOut?: NodeJS.WritableStream & { isTTY?: boolean };
 }
 
 /** A plan made in this process: the plan, and the providers that made it (and apply it). */
@@ -64,7 +68,15 @@ export async function planRun(
   const nodes = toDesiredNodes(loaded.set);
   const needs = { platform: nodes.length > 0, routing: loaded.set.routingTables.length > 0 };
   if (signal?.aborted) throw asInterrupted(new Error('interrupted'), signal);
-  const session = existing ?? (await openSession(connectOptionsOf(options, logger), needs));
+  const meter = new ReadMeter();
+  const progress = options.progressOut && !existing ? new ReadProgress('plan', meter, options.progressOut) : undefined;
+  progress?.start();
+  const session =
+    existing ??
+    (await openSession({ ...connectOptionsOf(options, logger), meter }, needs).catch((error: unknown) => {
+      progress?.stop();
+      throw error;
+    }));
   // Cancelling the clients ends the reads under way at once: a plan is never half used.
   const cancel = () => {
     session.client?.cancel();
@@ -115,6 +127,7 @@ export async function planRun(
     if (!existing) await session.close();
     throw asInterrupted(error, signal);
   } finally {
+    progress?.stop();
     signal?.removeEventListener('abort', cancel);
   }
 }

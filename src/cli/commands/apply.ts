@@ -62,7 +62,7 @@ export const registerApply: CommandRegistrar = (program: Command, context) => {
           options.stateDir,
           (note) => process.stderr.write(`Note: ${note}.\n`),
           async () => {
-            const scope = { ...(saved?.scope ?? options), signal: interrupt.signal };
+            const scope = { ...(saved?.scope ?? options), signal: interrupt.signal, progressOut: process.stderr };
             const run = await planRun(saved?.paths ?? paths, scope, ctx.logger);
             try {
               ctx.exitCode = await applyCommand(run, saved, options, ctx, interrupt);

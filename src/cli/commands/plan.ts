@@ -54,9 +54,8 @@ export const registerPlan: CommandRegistrar = (program: Command, context) => {
     .action(async (paths: string[], options: PlanOptions) => {
       const ctx = context();
       const interrupt = watchInterrupts((line) => process.stderr.write(`\n${line}\n`));
-      const run = await planRun(paths, { ...options, signal: interrupt.signal }, ctx.logger).finally(() =>
-        interrupt.dispose(),
-      );
+      const reading = { ...options, signal: interrupt.signal, progressOut: process.stderr };
+      const run = await planRun(paths, reading, ctx.logger).finally(() => interrupt.dispose());
       try {
         if (options.out) await writePlanFile(options.out, run.plan);
         const color = options.color && process.stdout.isTTY === true && !process.env['NO_COLOR'];
