@@ -21,7 +21,7 @@ afterAll(async () => {
 });
 
 const env = () => ({ ...simEnv(sim.url), SWITCHBOARD_PROGRESS_INTERVAL_MS: '150' });
-const counts = (stderr: string, verb: string) =>
+const counts = (stderr: string, verb: string): [number, number][] =>
   [...stderr.matchAll(new RegExp(`${verb}: read (\\d+) objects in (\\d+) pages?, [\\d.]+/s, \\d+ s`, 'g'))].map((m) => [
     Number(m[1]),
     Number(m[2]),
