@@ -1,5 +1,8 @@
-import { foldIdentity } from '../core/values.js';
-import { BAD, casterTable, isUnsafeInteger, isUnsafeIntegerText, liveTypeOf, type Caster } from './cast.js';
+import { BAD, casterTable, isUnsafeInteger, isUnsafeIntegerText, type Caster } from './cast.js';
+import { findLookalikes, noteGuesses, untypedProblem, untypedTextColumns } from './diff-checks.js';
+import { label, SEP } from './row-key.js';
+
+export { label } from './row-key.js';
 import type { RoutingFieldType, RoutingRecord } from './types.js';
 
 /**
@@ -105,8 +108,6 @@ export interface RowLookalike {
   liveId: number;
 }
 
-const SEP = '\u001f';
-
 /** Computes creates, grouped updates, deletes and noops. */
 export function diffRows(
   desired: readonly DesiredRow[] | ColumnarRows,
@@ -166,19 +167,7 @@ export function diffRows(
     }
   }
   out.updateGroups = [...groups.values()];
-  const untyped = [...guessed].filter(([, row]) => row >= 0);
-  if (untyped.length > 0) {
-    const names = untyped.map(([column]) => `"${table.columns[column] as string}"`);
-    const message =
-      `${names.length === 1 ? 'column' : 'columns'} ${names.join(', ')} ${names.length === 1 ? 'has' : 'have'} no ` +
-      'declared type and no live row shows one (the table is empty, or the column holds no value); CSV cells are ' +
-      'text, and text sent to a boolean or integer column fails on every row or is stored as text. Declare the ' +
-      `types in spec.fields (string, integer, number or boolean), e.g. fields: { ${untyped
-        .map(([column]) => `${table.columns[column] as string}: …`)
-        .join(', ')} }`;
-    const first = Math.min(...untyped.map(([, row]) => row));
-    out.problems.push(withSource({ code: 'SB_ROUTING_UNTYPED' as const, message }, table.sourceOf?.(first)));
-  }
+  untypedProblem(guessed, table, out.problems);
   if (out.creates.length > 0 && liveIndex.size > 0) findLookalikes(out, liveIndex, live, options.key);
   for (const index of liveIndex.values()) {
     if (matched[index] === 1) continue;
@@ -187,49 +176,6 @@ export function diffRows(
     else out.unmanaged++;
   }
   return out;
-}
-
-/**
- * Columns whose type nothing says (not declared, no live value): column index → the first
- * text row giving it a value (-1 until one does).
- */
-function untypedTextColumns(
-  table: ColumnarRows,
-  live: readonly RoutingRecord[],
-  declared: Readonly<Record<string, RoutingFieldType>>,
-): Map<number, number> {
-  const out = new Map<number, number>();
-  if (!table.isText) return out;
-  table.columns.forEach((field, c) => {
-    if (declared[field] === undefined && liveTypeOf(live, field) === undefined) out.set(c, -1);
-  });
-  return out;
-}
-
-function noteGuesses(guessed: Map<number, number>, cells: readonly unknown[], row: number): void {
-  for (const [column, first] of guessed) if (first < 0 && cells[column] !== undefined) guessed.set(column, row);
-}
-
-/** Created keys that a live key equals once trimmed and case-folded; the diff's creates are in manifest order. */
-function findLookalikes(
-  out: RowDiff,
-  liveIndex: ReadonlyMap<string, number>,
-  live: readonly RoutingRecord[],
-  key: readonly string[],
-): void {
-  const folded = new Map<string, number>();
-  for (const [k, index] of liveIndex) folded.set(foldKey(k), index);
-  for (const create of out.creates) {
-    const k = key.map((field) => String(create.values[field])).join(SEP);
-    const index = folded.get(foldKey(k));
-    if (index === undefined) continue;
-    const row = live[index] as RoutingRecord;
-    out.lookalikes.push(withSource({ key: create.key, liveKey: label(row, key), liveId: row.id }, create.source));
-  }
-}
-
-function foldKey(k: string): string {
-  return k.includes(SEP) ? k.split(SEP).map(foldIdentity).join(SEP) : foldIdentity(k);
 }
 
 interface RowContext {
@@ -360,11 +306,6 @@ function columnar(rows: readonly DesiredRow[]): ColumnarRows {
     out[i] = cells;
   }
   return { columns, rows: out, sourceOf: (i) => rows[i]?.source };
-}
-
-/** `field=value[,field=value…]`, the tail of a routing address (CONTRACT §3.1). */
-export function label(row: Record<string, unknown>, key: readonly string[]): string {
-  return key.map((k) => `${k}=${String(row[k])}`).join(',');
 }
 
 function problem(ctx: RowContext, i: number, code: RowDiffProblem['code'], message: string): void {

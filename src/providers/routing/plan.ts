@@ -194,6 +194,7 @@ function lookalikeWarnings(diff: RowDiff, address: (key: string) => string, warn
  * record) and says so in a warning, and apply sends them from the start.
  */
 export async function probeBulk(planned: RoutingPlanOutput, client: RoutingClient): Promise<void> {
+  if (planned.problems.length > 0) return; // no plan is made: nothing to ask
   for (const table of planned.tables) {
     if (table.diff.creates.length === 0 || (await client.bulkSupport(table.ref)) !== false) continue;
     table.bulk = false;
