@@ -12,13 +12,16 @@ export function renderSummary(result: ApplyResult, journalPath?: string, plan?: 
   const lines: string[] = [];
   const failed = result.results.filter((r) => r.outcome.status === 'failed');
   const skipped = result.results.filter((r) => r.outcome.status === 'skipped');
-  if (failed.length > 0) {
+  const unsent = result.unsent ?? [];
+  if (failed.length > 0 || unsent.length > 0) {
     lines.push('', 'Failed:');
     for (const { change, outcome } of failed) {
       if (outcome.status !== 'failed') continue;
       lines.push(`  ✗ ${change.action} ${change.address}${change.source ? ` (${change.source})` : ''}`);
       lines.push(`      ${outcome.message}`);
     }
+    // Changes a system was gone for: one line, not one per change.
+    for (const u of unsent) lines.push(`  ✗ ${u.count} ${u.what} not sent`, `      ${u.reason}`);
   }
   if (skipped.length > 0) {
     lines.push('', 'Skipped:');
@@ -27,6 +30,7 @@ export function renderSummary(result: ApplyResult, journalPath?: string, plan?: 
     }
     if (skipped.length > MAX_SKIPPED_LISTED) lines.push(`  … and ${skipped.length - MAX_SKIPPED_LISTED} more`);
   }
+  if (result.notes && result.notes.length > 0) lines.push('', 'Notes:', ...result.notes.map((n) => `  ${n}`));
   const seconds = (result.elapsedMs / 1000).toFixed(1);
   lines.push('');
   lines.push(

@@ -12,12 +12,13 @@ const EXIT_CODES: Record<string, string[]> = {
     '1  an error: manifests, configuration, connection, platform, an unmatched --target',
     '2  with --detailed-exitcode: the plan has changes',
     '3  a safety rail refused the plan (delete threshold, protect, permission, replace)',
+    '130, 143  interrupted (Ctrl-C, SIGTERM) while reading the live state',
   ],
   apply: [
     '0  every change was applied (or there was nothing to do)',
-    '1  a change failed or was skipped, the run was cancelled, or an error before applying',
+    '1  a change failed or was skipped (interrupted while applying too), the run was cancelled, or an error',
     '3  a safety rail refused: plan errors, a stale saved plan, an option contradicting it',
-    '130  interrupted twice (Ctrl-C again while the requests in flight finished)',
+    '130, 143  interrupted (Ctrl-C, SIGTERM) before applying, or a second time while applying',
   ],
   show: [
     '0  the plan was shown (refused or not: its refusals are part of it)',
@@ -56,6 +57,7 @@ export function commandHelpFooter(name: string): string {
   if (COLOURING.has(name)) lines.push('  NO_COLOR               set (to anything): no colours, as --no-color');
   if (READING_MANIFESTS.has(name)) lines.push('  any ${VAR} a manifest references; its value is treated as a secret');
   if (CONNECTING.has(name)) {
+    lines.push('  SWITCHBOARD_PROGRESS_INTERVAL_MS  ms between progress lines on stderr without a terminal (5000)');
     lines.push('  without switchboard.config.yaml, the connection comes from:');
     const names = Object.values(ENVIRONMENT_VARIABLES);
     for (let i = 0; i < names.length; i += 4) lines.push(`    ${names.slice(i, i + 4).join('  ')}`);

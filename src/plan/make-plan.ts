@@ -1,3 +1,4 @@
+import { lookalikeWarnings } from './lookalikes.js';
 import type { PlanPart } from './part.js';
 import { checkSafety, type SafetyOptions } from './safety.js';
 import { summarize } from './summary.js';
@@ -70,7 +71,7 @@ export function assemblePlan(
     ...(checks && checks.capacity.length > 0 ? { capacity: { rows: [...checks.capacity] } } : {}),
     warnings: [
       ...partialPlanWarning(header.recordedOptions),
-      ...parts.flatMap((p) => p.warnings),
+      ...parts.flatMap((p) => [...p.warnings, ...lookalikeWarnings(p)]),
       ...unchecked,
       ...(checks?.warnings ?? []),
     ],

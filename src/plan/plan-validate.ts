@@ -91,6 +91,8 @@ function checkHeader(plan: Json, p: Problems): void {
   if (p.object(manifests, 'manifests')) {
     p.digest(manifests['digest'], 'manifests.digest');
     p.strings(manifests['files'], 'manifests.files');
+    // `paths` is an addition: absent in plans made before it.
+    if (manifests['paths'] !== undefined) p.strings(manifests['paths'], 'manifests.paths');
   }
   // `options` is an addition to the contract: absent in plans made before it.
   const options = plan['options'];

@@ -47,7 +47,11 @@ export function orderPlan(plan: Plan): Plan {
     createdAt: plan.createdAt,
     tool: { name: plan.tool.name, version: plan.tool.version },
     target: pick(plan.target, ['baseUrl', 'instance', 'routingEngine']),
-    manifests: { digest: plan.manifests.digest, files: [...plan.manifests.files] },
+    manifests: {
+      digest: plan.manifests.digest,
+      files: [...plan.manifests.files],
+      ...(plan.manifests.paths ? { paths: [...plan.manifests.paths] } : {}),
+    },
     ...(plan.options ? { options: pick(plan.options, OPTION_KEYS) } : {}),
     ...(plan.policy ? { policy: { overrides: [...plan.policy.overrides] } } : {}),
     summary: pick(plan.summary, ['create', 'update', 'replace', 'delete', 'noop', 'unmanaged']),

@@ -121,7 +121,15 @@ export interface Plan {
   digest?: string;
   tool: { name: 'switchboard'; version: string };
   target: { baseUrl: string; instance: string; routingEngine?: string };
-  manifests: { digest: string; files: string[] };
+  manifests: {
+    digest: string;
+    files: string[];
+    /**
+     * The manifest paths the plan was made from, relative to the folder it was made in
+     * (absolute when outside it): `apply --plan FILE` without paths loads these.
+     */
+    paths?: string[];
+  };
   /** The options that shaped the plan; `apply --plan` plans again with the same ones. */
   options?: PlanOptions;
   /** The policy rules overridden for this plan (`--allow-policy`); absent when none. */

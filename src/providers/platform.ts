@@ -6,6 +6,7 @@ import { capacityPreflight } from '../plan/capacity.js';
 import { canonicalize } from '../plan/canonicalize.js';
 import { kindRails } from '../plan/kind-rails.js';
 import { valueText } from '../plan/policy/facts.js';
+import { selectTargets } from '../plan/targets.js';
 import { computeChanges, type PlannerOutput } from '../plan/planner.js';
 import type { PermissionCheck } from '../plan/safety.js';
 import type { PlanMessage } from '../plan/types.js';
@@ -23,8 +24,13 @@ export interface PlatformInput {
   client: PlatformClient;
   /** `P` of the instance in use (`/api/v01/draas/{instance}`). */
   P: string;
-  /** The declared objects in scope (targets applied). */
+  /** Every declared object of the manifests. */
   desired: readonly DesiredNode[];
+  /**
+   * `--target` / `--exclude`: applied once the objects are canonical, so that a pattern may
+   * name either address of an object (as planned, as written).
+   */
+  targets?: { target: readonly string[]; exclude: readonly string[] };
   /** The last-applied record the plan compares write-only fields with. */
   lastApplied: LastApplied;
   /** Connection settings the kinds need (the branding read path). */
@@ -48,8 +54,9 @@ export function platformProvider(input: PlatformInput): Provider {
   return {
     name: 'platform',
     async read() {
-      const problems: PlanMessage[] = [];
-      const desired = await canonicalize(input.desired, ctx, problems);
+      const found: PlanMessage[] = [];
+      const canonical = await canonicalize(input.desired, ctx, found);
+      const { desired, problems } = inScope(canonical, found, input);
       const reader = new LiveReader(input.client, ctx, input.lastApplied);
       const live = await reader.read(
         desired,
@@ -130,6 +137,24 @@ export function platformProvider(input: PlatformInput): Provider {
       });
     },
   };
+}
+
+/**
+ * The declared objects the targets select, and the canonicalisation problems of those
+ * (an unknown type id outside `--target` is not this plan's problem).
+ */
+function inScope(
+  canonical: DesiredNode[],
+  problems: PlanMessage[],
+  input: PlatformInput,
+): { desired: DesiredNode[]; problems: PlanMessage[] } {
+  if (!input.targets) return { desired: canonical, problems };
+  const { target, exclude } = input.targets;
+  const desired = selectTargets(canonical, target, exclude);
+  if (problems.length === 0) return { desired, problems };
+  const addresses = new Set(selectTargets(input.desired, target, exclude).map((d) => d.address));
+  for (const d of desired) addresses.add(d.address);
+  return { desired, problems: problems.filter((p) => p.address === undefined || addresses.has(p.address)) };
 }
 
 /** The platform plans the kind table's kinds. */

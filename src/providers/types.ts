@@ -41,6 +41,8 @@ export interface ProviderApplyEnv {
   signal?: AbortSignal;
   /** Called once per change when its outcome is known (the progress line). */
   onSettle(outcome: Outcome): void;
+  /** A line worth saying at once, on stderr (an engine without a bulk create); the summary repeats it. */
+  onNote?(note: string): void;
 }
 
 /**

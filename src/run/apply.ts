@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { defaultJournalPath, Journal, type RunRecord } from '../apply/journal.js';
 import { ApplyLock } from '../apply/lock.js';
-import { PROGRESS_LOG_INTERVAL_MS, Progress } from '../apply/progress.js';
+import { Progress, progressInterval } from '../apply/progress.js';
 import { RecordKeeper } from '../apply/record.js';
 import type { ApplyResult } from '../apply/types.js';
 import { SwitchboardError } from '../core/errors.js';
@@ -57,7 +57,7 @@ export async function applyRun(
   const runInfo = await runRecord(run, { stateDir: options.stateDir, ...options.provenance });
   const journal = await Journal.open(options.journal ?? defaultJournalPath(options.stateDir));
   const record = new RecordKeeper(run.lastAppliedFile, target, run.lastApplied);
-  const progress = new Progress(changes.length, options.progressOut, options.progressMs ?? PROGRESS_LOG_INTERVAL_MS);
+  const progress = new Progress(changes.length, options.progressOut, options.progressMs ?? progressInterval());
   record.start();
   progress.start();
   await journal.append({ type: 'run', event: 'start', runId, target, changes: changes.length, ...runInfo });
@@ -78,8 +78,11 @@ export async function applyRun(
         record,
         ...(options.signal ? { signal: options.signal } : {}),
         onSettle: (outcome) => progress.settle(outcome),
+        onNote: (note) => progress.note(note),
       });
       result.results.push(...out.results);
+      if (out.unsent) (result.unsent ??= []).push(...out.unsent);
+      if (out.notes) (result.notes ??= []).push(...out.notes);
       result.applied += out.applied;
       result.failed += out.failed;
       result.skipped += out.skipped;
@@ -107,7 +110,8 @@ function newRunId(): string {
 /**
  * Runs `work` holding the state folder's apply lock, taken before planning: a run that
  * planned while another applied would apply a stale plan. `onNote` hears about a lock taken
- * over from a run that is gone.
+ * over from a run that is gone. The lock is released when `work` ends, whatever the way,
+ * and when the process exits meanwhile.
  */
 export async function withApplyLock<T>(
   stateDir: string,
@@ -116,9 +120,13 @@ export async function withApplyLock<T>(
 ): Promise<T> {
   const { lock, tookOver } = await ApplyLock.acquire(stateDir);
   if (tookOver) onNote(tookOver);
+  // A process that ends at once (a second Ctrl-C or SIGTERM) still leaves no lock behind.
+  const releaseOnExit = () => lock.releaseSync();
+  process.once('exit', releaseOnExit);
   try {
     return await work();
   } finally {
+    process.off('exit', releaseOnExit);
     await lock.release();
   }
 }

@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import { DiagnosticsError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { VERSION } from '../core/package.js';
@@ -7,12 +8,15 @@ import { assemblePlan } from '../plan/make-plan.js';
 import { DEFAULT_MAX_UPDATE_PERCENT } from '../plan/safety.js';
 import type { PlanPart } from '../plan/part.js';
 import { sealPlan } from '../plan/plan-digest.js';
-import { assertPatternsMatch, matchesPattern, selectTargets } from '../plan/targets.js';
+import { assertPatternsMatch, matchesPattern } from '../plan/targets.js';
 import type { Plan, PlanOptions } from '../plan/types.js';
 import { platformProvider, routingInScope, routingProvider, type Provider } from '../providers/index.js';
 import { lastAppliedPath, readLastApplied } from '../state/last-applied.js';
 import type { DesiredNode, LastAppliedEntry } from '../state/types.js';
+import { ReadMeter } from '../core/read-meter.js';
 import { planChecks, readsUndeclaredTables, unknownOverrides } from './checks.js';
+import { asInterrupted } from './interrupt.js';
+import { ReadProgress } from './read-progress.js';
 import { connectOptionsOf, openSession, type Session } from './session.js';
 
 /** The options of `plan` that `apply` and `demo` share (the command line's, flat). */
@@ -27,6 +31,13 @@ export interface PlanRunOptions extends PlanOptions {
   checkPermissions?: boolean;
   /** Targets made by `apply --plan` from the saved changes (checked when the plan was made). */
   scopeFromPlan?: boolean;
+  /**
+   * Aborted (a signal, see watchInterrupts): the reads under way are cancelled and planRun
+   * rejects with the signal's reason (`SB_INTERRUPTED`).
+   */
+  signal?: AbortSignal;
+  /** Where the read progress goes (stderr), when it is shown: see ReadProgress. */
+  progressOut?: NodeJS.WritableStream & { isTTY?: boolean };
 }
 
 /** A plan made in this process: the plan, and the providers that made it (and apply it). */
@@ -55,7 +66,9 @@ export async function planRun(
   logger: Logger,
   existing?: Session,
 ): Promise<PlanRun> {
-  const loaded = await loadManifests(paths.length > 0 ? paths : ['.']);
+  const { signal } = options;
+  const given = paths.length > 0 ? paths : ['.'];
+  const loaded = await loadManifests(given);
   if (!loaded.ok) throw new DiagnosticsError(loaded.diagnostics);
   const allowPolicy = options.allowPolicy ?? [];
   const overrides = unknownOverrides(loaded.policies, allowPolicy);
@@ -63,18 +76,27 @@ export async function planRun(
   const nodes = toDesiredNodes(loaded.set);
   const policyTables = readsUndeclaredTables(loaded.set, loaded.policies);
   const needs = { platform: nodes.length > 0, routing: loaded.set.routingTables.length > 0 || policyTables };
-  const session = existing ?? (await openSession(connectOptionsOf(options, logger), needs));
+  if (signal?.aborted) throw asInterrupted(new Error('interrupted'), signal);
+  const meter = new ReadMeter();
+  const progress = options.progressOut && !existing ? new ReadProgress('plan', meter, options.progressOut) : undefined;
+  progress?.start();
+  const session =
+    existing ??
+    (await openSession({ ...connectOptionsOf(options, logger), meter }, needs).catch((error: unknown) => {
+      progress?.stop();
+      throw error;
+    }));
+  // Cancelling the clients ends the reads under way at once: a plan is never half used.
+  const cancel = () => {
+    session.client?.cancel();
+    session.routing?.cancel('the run was interrupted');
+  };
+  if (signal?.aborted) cancel();
+  else signal?.addEventListener('abort', cancel, { once: true });
   try {
     const lastAppliedFile = lastAppliedPath(options.stateDir, session.target.instance || 'routing');
     const lastApplied = await readLastApplied(lastAppliedFile);
-    const providers = providersFor(
-      session,
-      loaded.set,
-      selectTargets(nodes, options.target, options.exclude),
-      lastApplied,
-      options,
-      policyTables,
-    );
+    const providers = providersFor(session, loaded.set, nodes, lastApplied, options, policyTables);
     const planning = {
       prune: options.prune,
       keep: (address: string) => options.exclude.some((p) => matchesPattern(p, address)),
@@ -107,7 +129,7 @@ export async function planRun(
     const maxUpdatePercent = options.maxUpdatePercent ?? DEFAULT_MAX_UPDATE_PERCENT;
     const header = {
       target: session.target,
-      manifests: { digest: loaded.digest, files: loaded.files },
+      manifests: { digest: loaded.digest, files: loaded.files, paths: recordedPaths(given, process.cwd()) },
       recordedOptions: { target, exclude, prune, allowReplace, maxDeletePercent, maxUpdatePercent, allowPolicy },
       toolVersion: VERSION,
     };
@@ -121,13 +143,30 @@ export async function planRun(
       }));
       throw new DiagnosticsError(diagnostics);
     }
+    if (signal?.aborted) throw asInterrupted(new Error('interrupted'), signal);
     const cost = checks.policyCost ? { policyCost: checks.policyCost } : {};
     // The digest the plan file, the printed plan and the journal show (plan-digest.ts).
     return { plan: sealPlan(plan), providers, parts, session, lastApplied, lastAppliedFile, ...cost };
   } catch (error) {
     if (!existing) await session.close();
-    throw error;
+    throw asInterrupted(error, signal);
+  } finally {
+    progress?.stop();
+    signal?.removeEventListener('abort', cancel);
   }
+}
+
+/**
+ * The manifest paths as a plan file records them: relative to the folder the plan is made
+ * in (a CI job's checkout is elsewhere on the next machine), with `/`; absolute when outside it.
+ */
+export function recordedPaths(paths: readonly string[], cwd: string): string[] {
+  return paths.map((p) => {
+    const relative = path.relative(cwd, path.resolve(cwd, p));
+    if (relative === '') return '.';
+    if (relative.startsWith('..') || path.isAbsolute(relative)) return path.resolve(cwd, p);
+    return relative.split(path.sep).join('/');
+  });
 }
 
 /** The providers of one run: the platform when connected, the routing engine when a declared table is in scope. */
@@ -143,7 +182,8 @@ function providersFor(
   const { client } = session;
   if (client) {
     const settings = session.settings ? { settings: session.settings } : {};
-    providers.push(platformProvider({ client, P: client.paths.P, desired, lastApplied, ...settings }));
+    const scope = { target: targets.target, exclude: targets.exclude };
+    providers.push(platformProvider({ client, P: client.paths.P, desired, targets: scope, lastApplied, ...settings }));
   }
   // Also for a policy that reads a table no manifest declares (the provider then plans no row).
   const planTables = routingInScope(set, targets);

@@ -10,17 +10,18 @@ import type { RunRecord } from '../../apply/journal.js';
 import { emptySummaryJson, renderSummary, summaryJson, type ApplySummaryJson } from '../../apply/summary.js';
 import { ExitCode, SwitchboardError } from '../../core/errors.js';
 import { renderText } from '../../plan/render-text.js';
-import type { Change, PlanMessage } from '../../plan/types.js';
+import type { PlanMessage } from '../../plan/types.js';
 import {
   applyRun,
   changesToApply,
+  interruptedError,
   planRun,
   readSavedPlan,
+  watchInterrupts,
   withApplyLock,
-  type ApplyRunResult,
+  type Interrupt,
   type PlanRun,
   type PlanRunOptions,
-  type ProvenanceOptions,
   type SavedPlanRun,
 } from '../../run/index.js';
 import { addPlanOptions, manifestPathsArgument } from '../options.js';
@@ -66,10 +67,12 @@ export const registerApply: CommandRegistrar = (program: Command, context) => {
     )
     .action(async (paths: string[], given: ApplyOptions, command: Command) => {
       const ctx = context();
+      const interrupt = watchInterrupts((line) => process.stderr.write(`\n${line}\n`));
       try {
         const saved = given.plan
-          ? await readSavedPlan(given.plan, given, (key) => command.getOptionValueSource(key) === 'cli')
+          ? await readSavedPlan(given.plan, given, (key) => command.getOptionValueSource(key) === 'cli', paths)
           : undefined;
+        if (saved?.fromPlan) process.stderr.write(`Note: manifests from the plan file: ${saved.paths.join(' ')}\n`);
         if (saved && saved.saved.digest === undefined) {
           process.stderr.write(
             `Note: ${saved.file} carries no digest (made by a switchboard that did not record one): the journal records none.\n`,
@@ -81,9 +84,11 @@ export const registerApply: CommandRegistrar = (program: Command, context) => {
           options.stateDir,
           (note) => process.stderr.write(`Note: ${note}.\n`),
           async () => {
-            const run = await planRun(paths, saved?.scope ?? options, ctx.logger);
+            const scope = { ...(saved?.scope ?? options), signal: interrupt.signal, progressOut: process.stderr };
+            const manifestPaths = saved?.paths ?? paths;
+            const run = await planRun(manifestPaths, scope, ctx.logger);
             try {
-              ctx.exitCode = await applyCommand(run, saved, options, paths, ctx);
+              ctx.exitCode = await applyCommand(run, saved, options, manifestPaths, ctx, interrupt);
             } finally {
               await run.session.close();
             }
@@ -93,6 +98,8 @@ export const registerApply: CommandRegistrar = (program: Command, context) => {
         // A script reading --format json gets one document whatever happened; the message goes to stderr as usual.
         if (given.format === 'json') ctx.stdout.write(`${JSON.stringify(failureJson(error), null, 2)}\n`);
         throw error;
+      } finally {
+        interrupt.dispose();
       }
     });
 };
@@ -110,6 +117,7 @@ async function applyCommand(
   options: ApplyOptions,
   paths: string[],
   ctx: CliContext,
+  interrupt: Interrupt,
 ): Promise<number> {
   const json = options.format === 'json';
   // With --format json, stdout holds the JSON document only: the plan and the notes go to stderr.
@@ -129,16 +137,27 @@ async function applyCommand(
     if (json) report(emptySummaryJson('nothing to do', plan));
     return ExitCode.ok;
   }
-  if (!(await confirmed(options, human))) {
+  interrupt.phase = 'confirm';
+  if (!(await confirmed(options, human, interrupt))) {
     human.write('Apply cancelled. Nothing was changed.\n');
     if (json) report(emptySummaryJson('cancelled', plan));
     return ExitCode.error;
   }
-  const result = await execute(run, changes, options, {
-    ...(saved
-      ? { savedPlan: { file: saved.file, ...(saved.saved.digest ? { digest: saved.saved.digest } : {}) } }
-      : {}),
-    manifestPaths: paths.length > 0 ? paths : ['.'],
+  if (interrupt.received) throw interruptedError(interrupt.received, 'confirm');
+  interrupt.phase = 'apply';
+  const result = await applyRun(run, changes, {
+    concurrency: options.concurrency,
+    failFast: options.failFast,
+    stateDir: options.stateDir,
+    ...(options.journal ? { journal: options.journal } : {}),
+    progressOut: process.stderr,
+    signal: interrupt.signal,
+    provenance: {
+      ...(saved
+        ? { savedPlan: { file: saved.file, ...(saved.saved.digest ? { digest: saved.saved.digest } : {}) } }
+        : {}),
+      manifestPaths: paths.length > 0 ? paths : ['.'],
+    },
   });
   if (json) report(summaryJson(result.result, result.journal, result.record.plan));
   else ctx.stdout.write(renderSummary(result.result, result.journal, result.record.plan));
@@ -150,8 +169,8 @@ function messageJson(m: PlanMessage): ApplySummaryJson['errors'][number] {
   return { code: m.code, message: m.message, ...(m.address ? { address: m.address } : {}) };
 }
 
-/** `--yes`, or "yes" typed on a terminal; without a terminal `--yes` is required. */
-async function confirmed(options: ApplyOptions, output: NodeJS.WritableStream): Promise<boolean> {
+/** `--yes`, or "yes" typed on a terminal; without a terminal `--yes` is required. A signal ends the question. */
+async function confirmed(options: ApplyOptions, output: NodeJS.WritableStream, interrupt: Interrupt): Promise<boolean> {
   if (options.yes) return true;
   if (!process.stdin.isTTY) {
     throw new SwitchboardError(
@@ -160,38 +179,15 @@ async function confirmed(options: ApplyOptions, output: NodeJS.WritableStream): 
     );
   }
   const rl = createInterface({ input: process.stdin, output });
+  // On a terminal, readline takes Ctrl-C itself: pass it on as the signal it is.
+  rl.on('SIGINT', () => process.kill(process.pid, 'SIGINT'));
   try {
-    const answer = await rl.question('\nApply these changes? Only "yes" is accepted: ');
+    const answer = await rl.question('\nApply these changes? Only "yes" is accepted: ', { signal: interrupt.signal });
     return answer.trim() === 'yes';
+  } catch (error) {
+    if (interrupt.received) throw interruptedError(interrupt.received, 'confirm');
+    throw error;
   } finally {
     rl.close();
-  }
-}
-
-async function execute(
-  run: PlanRun,
-  changes: Change[],
-  options: ApplyOptions,
-  provenance: ProvenanceOptions,
-): Promise<ApplyRunResult> {
-  const interrupt = new AbortController();
-  const onSigint = () => {
-    if (interrupt.signal.aborted) process.exit(130);
-    process.stderr.write('\nInterrupted: finishing the requests in flight (Ctrl-C again to quit at once)…\n');
-    interrupt.abort();
-  };
-  process.on('SIGINT', onSigint);
-  try {
-    return await applyRun(run, changes, {
-      concurrency: options.concurrency,
-      failFast: options.failFast,
-      stateDir: options.stateDir,
-      ...(options.journal ? { journal: options.journal } : {}),
-      progressOut: process.stderr,
-      signal: interrupt.signal,
-      provenance,
-    });
-  } finally {
-    process.off('SIGINT', onSigint);
   }
 }

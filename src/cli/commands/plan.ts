@@ -12,7 +12,7 @@ import { renderJson } from '../../plan/render-json.js';
 import { renderMarkdown } from '../../plan/render-markdown.js';
 import { renderText } from '../../plan/render-text.js';
 import type { Plan } from '../../plan/types.js';
-import { planRun, type PlanRunOptions } from '../../run/index.js';
+import { planRun, watchInterrupts, type PlanRunOptions } from '../../run/index.js';
 import { addPlanOptions, manifestPathsArgument } from '../options.js';
 import type { CommandRegistrar } from '../program.js';
 
@@ -72,7 +72,9 @@ export const registerPlan: CommandRegistrar = (program: Command, context) => {
     .option('--stats', 'print request counts on stderr', false)
     .action(async (paths: string[], options: PlanOptions) => {
       const ctx = context();
-      const run = await planRun(paths, options, ctx.logger);
+      const interrupt = watchInterrupts((line) => process.stderr.write(`\n${line}\n`));
+      const reading = { ...options, signal: interrupt.signal, progressOut: process.stderr };
+      const run = await planRun(paths, reading, ctx.logger).finally(() => interrupt.dispose());
       try {
         if (options.out) await writePlanFile(options.out, run.plan);
         ctx.stdout.write(renderPlan(run.plan, options.format, useColor(options.color)));

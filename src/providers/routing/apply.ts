@@ -16,33 +16,62 @@ export interface RoutingApplyResult {
   failed: number;
   skipped: number;
   failures: ChangeResult[];
+  /** Rows not sent because the engine stopped answering (counted in `failed`), and why. */
+  unsent: number;
+  unsentReason?: string;
+  /** One line per table that needed one: the `_bulk` fallback. */
+  notes: string[];
+}
+
+export interface RoutingApplyOptions {
+  failFast: boolean;
+  journal?: Journal;
+  /** Aborted (Ctrl-C): nothing more is started. */
+  signal?: AbortSignal;
+  /** Rows as they settle (the progress line). */
+  onRows?: (status: 'applied' | 'failed' | 'skipped', count: number) => void;
+  /** A line for stderr as soon as it is known (the `_bulk` fallback of a table). */
+  onNote?: (note: string) => void;
 }
 
 /**
  * Applies the routing-engine rows of the plan with the routing executor (deletes, `_bulk`
  * creates, grouped PATCHes), table by table, keeping only the rows whose change is to be
  * applied (all of them, or a saved plan's). Failures name the row's address and source.
+ * Once the engine is gone, the rows left (of this table and the next ones) are not sent
+ * and are reported once.
  */
 export async function applyRouting(
   tables: readonly RoutingTablePlan[],
   changes: readonly Change[],
   client: RoutingClient,
-  options: { failFast: boolean; journal?: Journal },
+  options: RoutingApplyOptions,
 ): Promise<RoutingApplyResult> {
   const wanted = new Map(changes.map((c) => [c.address, c]));
-  const out: RoutingApplyResult = { applied: 0, failed: 0, skipped: 0, failures: [] };
+  const out: RoutingApplyResult = { applied: 0, failed: 0, skipped: 0, failures: [], unsent: 0, notes: [] };
+  const count = (status: 'applied' | 'failed' | 'skipped', n: number) => {
+    out[status] += n;
+    options.onRows?.(status, n);
+  };
   for (const table of tables) {
     const address = (key: string) => routingAddress(table.ref, key);
     const diff = selectRows(table.diff, (key) => wanted.has(address(key)));
     const total = diff.creates.length + diff.deletes.length + diff.updateGroups.reduce((n, g) => n + g.rows.length, 0);
     if (total === 0) continue;
-    if (options.failFast && out.failed > 0) {
-      out.skipped += total;
+    if ((options.failFast && out.failed > 0) || options.signal?.aborted) {
+      count('skipped', total);
+      continue;
+    }
+    const gone = client.unreachable;
+    if (gone !== undefined) {
+      out.unsent += total;
+      out.unsentReason ??= gone;
+      count('failed', total);
       continue;
     }
     const seq = options.journal?.nextSeq() ?? 0;
     const begin = performance.now();
-    await options.journal?.append({
+    options.journal?.append({
       type: 'intent',
       seq,
       address: table.address,
@@ -53,24 +82,33 @@ export async function applyRouting(
     const applied: { action: Change['action']; key: string }[] = [];
     const report = await executeRoutingChanges(client, table.ref, diff, {
       keepGoing: !options.failFast,
+      bulk: table.bulk !== false,
+      ...(options.signal ? { signal: options.signal } : {}),
+      onRows: count,
       onApplied: (action, keys) => {
         for (const key of keys) applied.push({ action, key });
       },
     });
-    const ok = report.failures.length === 0;
-    await options.journal?.append({
+    const problems = [
+      ...(report.failures.length > 0 ? [`${report.failures.length} row failure(s)`] : []),
+      ...(report.unsent > 0 ? [`${report.unsent} row change(s) not sent: ${report.unsentReason ?? ''}`] : []),
+    ];
+    options.journal?.append({
       type: 'outcome',
       seq,
       address: table.address,
-      ok,
-      ...(ok ? {} : { message: `${report.failures.length} row failure(s)` }),
+      ok: problems.length === 0,
+      ...(problems.length > 0 ? { message: problems.join('; ') } : {}),
       ms: Math.round(performance.now() - begin),
     });
     options.journal?.appendAll(rowLines(diff, applied, report.failures, address, wanted));
-    out.applied += report.created + report.updated + report.deleted;
-    out.skipped += report.skipped;
-    const failedRows = total - report.created - report.updated - report.deleted - report.skipped;
-    out.failed += Math.max(failedRows, report.failures.length);
+    out.unsent += report.unsent;
+    if (report.unsentReason !== undefined) out.unsentReason ??= report.unsentReason;
+    for (const note of report.warnings) {
+      const line = `${table.address}: ${note}`;
+      out.notes.push(line);
+      options.onNote?.(line);
+    }
     for (const failure of report.failures) {
       const change = wanted.get(address(failure.key)) ?? unplannedRow(address(failure.key), failure.action);
       const source = failure.source ?? change.source;
@@ -123,7 +161,8 @@ function rowLines(
   ];
   for (const [action, key] of rows) {
     if (settled.has(key)) continue;
-    const reason = 'not sent: an earlier failure stopped this table, or its _bulk chunk failed as a whole';
+    const reason =
+      'not sent: an earlier failure or an interrupt stopped this table, the engine stopped answering, or its _bulk chunk failed as a whole';
     lines.push({ type: 'change', address: address(key), action, outcome: 'skipped', message: reason });
   }
   return lines;
