@@ -2,6 +2,7 @@
 export class RequestStats {
   private counts = new Map<string, { method: string; route: string; count: number }>();
   private faults = new Map<string, number>();
+  private rateLimited = { platform: 0, routingEngine: 0 };
   total = 0;
 
   record(method: string, route: string): void {
@@ -16,9 +17,15 @@ export class RequestStats {
     this.faults.set(kind, (this.faults.get(kind) ?? 0) + 1);
   }
 
+  /** A request answered 429 by the rate limit (./rate-limit.ts): not handled, so not in `total`. */
+  recordRateLimited(api: 'platform' | 'routingEngine'): void {
+    this.rateLimited[api]++;
+  }
+
   reset(): void {
     this.counts = new Map();
     this.faults = new Map();
+    this.rateLimited = { platform: 0, routingEngine: 0 };
     this.total = 0;
   }
 
@@ -29,6 +36,7 @@ export class RequestStats {
       byRoute: Object.fromEntries(routes.map((r) => [`${r.method} ${r.route}`, r.count])),
       routes,
       faults: Object.fromEntries(this.faults),
+      rateLimited: { ...this.rateLimited },
     };
   }
 }
