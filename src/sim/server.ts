@@ -130,6 +130,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       persister?.changed();
       return;
     }
+    stats.arrived();
     const deadline = arrival + baseLatency + target.faults.latencyMs;
     const api = simReq.url.pathname.startsWith('/api/') ? 'platform' : 'routingEngine';
     const retryAfterS = rateLimiter.admit(api);

@@ -3,7 +3,17 @@ export class RequestStats {
   private counts = new Map<string, { method: string; route: string; count: number }>();
   private faults = new Map<string, number>();
   private rateLimited = { platform: 0, routingEngine: 0 };
+  /** Arrival times (epoch ms) of the first and last platform or routing-engine request: the rate a run reached. */
+  private firstAt: number | undefined;
+  private lastAt: number | undefined;
   total = 0;
+
+  /** Every platform or routing-engine request, answered or refused, as it arrives. */
+  arrived(): void {
+    const now = Date.now();
+    this.firstAt ??= now;
+    this.lastAt = now;
+  }
 
   record(method: string, route: string): void {
     const key = `${method} ${route}`;
@@ -26,6 +36,8 @@ export class RequestStats {
     this.counts = new Map();
     this.faults = new Map();
     this.rateLimited = { platform: 0, routingEngine: 0 };
+    this.firstAt = undefined;
+    this.lastAt = undefined;
     this.total = 0;
   }
 
@@ -37,6 +49,8 @@ export class RequestStats {
       routes,
       faults: Object.fromEntries(this.faults),
       rateLimited: { ...this.rateLimited },
+      firstRequestAt: this.firstAt ?? null,
+      lastRequestAt: this.lastAt ?? null,
     };
   }
 }
