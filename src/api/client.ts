@@ -1,10 +1,10 @@
-import pLimit from 'p-limit';
 import { SwitchboardError } from '../core/errors.js';
 import { silentLogger, type Logger } from '../core/logger.js';
 import { assertSecureTransport } from '../config/transport-security.js';
 import { TokenManager, type AuthAnswer, type AuthCall } from './auth.js';
 import { ApiError, ApiErrorCode } from './errors.js';
 import { collectPages } from './pagination.js';
+import { RequestLimiter } from './limiter.js';
 import { Permissions } from './permissions.js';
 import { normalizeProfile, type UserProfile } from './profile.js';
 import { RequestRunner, buildUrl } from './request-runner.js';
@@ -50,6 +50,7 @@ export class ApiClient {
     private readonly tokens: TokenManager,
     private readonly transport: Transport,
     private readonly requestStats: RequestStats,
+    private readonly limiter: RequestLimiter,
     private readonly logger: Logger,
     private readonly userProfile: UserProfile,
     private readonly perms: Permissions,
@@ -73,10 +74,11 @@ export class ApiClient {
     const monotonicNow = options.monotonicNow ?? (() => performance.now());
     const retry: RetryOptions = { ...DEFAULT_RETRY, ...options.retry };
     const timeoutMs = options.timeoutMs ?? 30_000;
+    const limiter = new RequestLimiter(options.concurrency ?? 8, monotonicNow, { maxPauseMs: retry.maxElapsedMs });
     const transport = new Transport({
       ...(options.caFile ? { caFile: options.caFile } : {}),
       insecure: options.insecure === true,
-      connections: Math.max(options.concurrency ?? 8, 1) + 2,
+      connections: limiter.slots + 2,
     });
     const stats = new RequestStats();
     const sendAuth = authSender(base, transport, stats, timeoutMs, retry);
@@ -93,7 +95,7 @@ export class ApiClient {
       baseUrl: base,
       transport,
       tokens,
-      limit: pLimit(Math.max(options.concurrency ?? 8, 1)),
+      limiter,
       stats,
       retry,
       timeoutMs,
@@ -117,6 +119,7 @@ export class ApiClient {
         tokens,
         transport,
         stats,
+        limiter,
         logger,
         profile,
         permissions,
@@ -168,13 +171,20 @@ export class ApiClient {
 
   /** Request accounting since connect (for `--stats`). */
   stats(): ClientStats {
-    return { ...this.requestStats.snapshot(), tokenRenewals: this.tokens.renewalCount };
+    const concurrency = this.limiter.report();
+    return {
+      ...this.requestStats.snapshot(),
+      tokenRenewals: this.tokens.renewalCount,
+      ...(concurrency ? { concurrency } : {}),
+    };
   }
 
   /** Logs out (failures tolerated) and closes the pools. Safe to call twice. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    const concurrency = this.limiter.report();
+    if (concurrency) this.logger.info({ concurrency }, 'platform API: what --concurrency auto did');
     await this.tokens.logout();
     await this.transport.close();
   }

@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Pool, type Dispatcher } from 'undici';
+import type { LoadSignal } from '../api/adaptive-concurrency.js';
+import { RequestLimiter, type AttemptOutcome, type ConcurrencySetting } from '../api/limiter.js';
 import { RetryPolicy, natureOf, parseRetryAfter, sleep, type AttemptFailure } from '../api/retry.js';
 import { registerSecret } from '../core/secrets.js';
 import { RoutingApiError, isRetryableStatus } from './errors.js';
@@ -14,7 +16,9 @@ export interface RoutingConnection {
   caFile?: string;
   /** Skip certificate verification (CONTRACT §5 `insecure: true`). */
   insecure?: boolean;
-  /** Connections kept to the engine (default 8). */
+  /** Requests in flight: a number, or `auto` to find it (default 8; docs/connecting.md "Concurrency"). */
+  concurrency?: ConcurrencySetting;
+  /** Connections kept to the engine (default: the most requests `concurrency` lets run at once). */
   connections?: number;
   /** Per-request timeout in ms (default 60,000). */
   timeoutMs?: number;
@@ -48,8 +52,13 @@ export class RoutingHttp {
   private readonly authHeader: string;
   private readonly timeoutMs: number;
   private readonly retry: RetryPolicy;
+  readonly limiter: RequestLimiter;
 
   constructor(conn: RoutingConnection) {
+    this.retry = new RetryPolicy(conn.retries === undefined ? {} : { retries: conn.retries });
+    this.limiter = new RequestLimiter(conn.concurrency ?? 8, undefined, {
+      maxPauseMs: this.retry.options.maxElapsedMs,
+    });
     const url = new URL(conn.url);
     this.prefix = url.pathname.replace(/\/+$/, '');
     // The credentials and their Basic encoding are secrets: an engine may echo the header.
@@ -58,7 +67,6 @@ export class RoutingHttp {
         ? `Bearer ${registerSecret(conn.auth.token)}`
         : `Basic ${registerSecret(Buffer.from(`${conn.auth.username}:${registerSecret(conn.auth.password)}`).toString('base64'))}`;
     this.timeoutMs = conn.timeoutMs ?? 60_000;
-    this.retry = new RetryPolicy(conn.retries === undefined ? {} : { retries: conn.retries });
     const tls =
       url.protocol === 'https:'
         ? {
@@ -68,7 +76,11 @@ export class RoutingHttp {
             ...(conn.caFile ? { ca: readFileSync(conn.caFile) } : {}),
           }
         : {};
-    this.pool = new Pool(url.origin, { connections: conn.connections ?? 8, pipelining: 1, connect: tls });
+    this.pool = new Pool(url.origin, {
+      connections: conn.connections ?? this.limiter.slots,
+      pipelining: 1,
+      connect: tls,
+    });
   }
 
   /** Sends one request, again while the retry policy says so (a POST only after a 429). */
@@ -76,7 +88,7 @@ export class RoutingHttp {
     const budget = this.retry.start();
     for (;;) {
       try {
-        return await this.once(method, path, query, body);
+        return await this.limiter.run(() => this.once(method, path, query, body), loadOf);
       } catch (error) {
         if (!(error instanceof RoutingApiError)) throw error;
         const retryable = this.retry.retryable(natureOf(method), failureOf(error));
@@ -155,6 +167,17 @@ function httpError(
     index,
     retryAfterMs,
   });
+}
+
+/** What a call says about the engine's load (`--concurrency auto`): 429, 503 and timeouts are overload. */
+function loadOf(outcome: AttemptOutcome<RoutingResponse>): LoadSignal | 'answer' {
+  if (outcome.ok) return 'answer';
+  const error = outcome.error;
+  if (!(error instanceof RoutingApiError)) return { kind: 'none' };
+  if (error.status === 429 || error.status === 503) return { kind: 'overload', retryAfterMs: error.retryAfterMs };
+  if (error.status > 0) return 'answer';
+  const code = (error.cause as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && code.includes('TIMEOUT') ? { kind: 'overload' } : { kind: 'none' };
 }
 
 /** The policy's reading of a failed call: its status, or no answer (a TLS failure is marked final when it is made). */

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { slotsOf, type ConcurrencySetting } from '../api/index.js';
 import { defaultJournalPath, Journal } from '../apply/journal.js';
 import { ApplyLock } from '../apply/lock.js';
 import { PROGRESS_LOG_INTERVAL_MS, Progress } from '../apply/progress.js';
@@ -9,7 +10,7 @@ import type { Change } from '../plan/types.js';
 import type { PlanRun } from './plan.js';
 
 export interface ApplyRunOptions {
-  concurrency: number;
+  concurrency: ConcurrencySetting;
   failFast: boolean;
   stateDir: string;
   /** `--journal FILE`; default `<state-dir>/journal-<timestamp>.jsonl`. */
@@ -65,7 +66,7 @@ export async function applyRun(
         continue;
       }
       const out = await provider.apply(mine, {
-        concurrency: options.concurrency,
+        concurrency: slotsOf(options.concurrency),
         failFast: options.failFast,
         runId,
         journal,

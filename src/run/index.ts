@@ -10,3 +10,4 @@ export { planRun, type PlanRun, type PlanRunOptions } from './plan.js';
 export { changesToApply, readSavedPlan, type SavedPlanRun } from './saved-plan.js';
 export { connectOptionsOf, openSession, type ConnectOptions, type Session, type SessionNeeds } from './session.js';
 export { VERSION } from '../core/package.js';
+export type { ConcurrencySetting } from '../api/index.js';

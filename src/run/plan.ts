@@ -1,3 +1,4 @@
+import type { ConcurrencySetting } from '../api/index.js';
 import { DiagnosticsError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { VERSION } from '../core/package.js';
@@ -18,7 +19,7 @@ export interface PlanRunOptions extends PlanOptions {
   config?: string;
   sim?: boolean;
   seed?: string;
-  concurrency: number;
+  concurrency: ConcurrencySetting;
   stateDir: string;
   /** `plan --no-check-permissions`: the permission pre-flight is skipped (a warning says so). */
   checkPermissions?: boolean;

@@ -1,4 +1,4 @@
-import { ApiClient, clientOptionsFor } from '../api/index.js';
+import { ApiClient, clientOptionsFor, type ConcurrencySetting } from '../api/index.js';
 import { loadConnection, type ConnectionConfig } from '../config/index.js';
 import { SwitchboardError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
@@ -14,7 +14,7 @@ export interface ConnectOptions {
   sim?: boolean;
   /** `--seed FILE` for `--sim`. */
   seed?: string;
-  concurrency: number;
+  concurrency: ConcurrencySetting;
   logger: Logger;
 }
 
@@ -128,7 +128,7 @@ export function connectOptionsOf(
     config?: string | undefined;
     sim?: boolean | undefined;
     seed?: string | undefined;
-    concurrency: number;
+    concurrency: ConcurrencySetting;
   },
   logger: Logger,
 ): ConnectOptions {
