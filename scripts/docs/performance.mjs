@@ -1,4 +1,4 @@
-import { applyTargets, limitText } from '../../test/bench/lib/report.mjs';
+import { applyTargets, fixedOutcome, limitText } from '../../test/bench/lib/report.mjs';
 
 /**
  * The figures of docs/performance.md, rendered from test/bench/results.json (written by
@@ -143,6 +143,13 @@ function adaptive(list) {
     '|---|---:|---:|---:|---:|---:|',
     `| limited to ${num(r.rateLimit)} requests/s | ${num(l.served)} | ${num(l.rateLimited)} (${num(l.share429)} %) | ` +
       `${num(l.ratePerS)} | ${num(l.wallS)} | ${did(l.concurrency)} |`,
+    ...(r.limitedFixed
+      ? [
+          `| limited to ${num(r.rateLimit)} requests/s, \`--concurrency ${r.concurrency}\` | | ` +
+            `${num(r.limitedFixed.rateLimited)} (${num(r.limitedFixed.share429)} %) | | ${num(r.limitedFixed.wallS)}, ` +
+            `${fixedOutcome(r.limitedFixed)} | ${num(r.concurrency)} |`,
+        ]
+      : []),
     `| no limit, auto | | | | ${num(u.autoWallS)} | ${did(u.concurrency)} |`,
     `| no limit, \`--concurrency ${r.concurrency}\` | | | | ${num(u.fixedWallS)} | ${num(r.concurrency)} |`,
   ];

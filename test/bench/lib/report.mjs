@@ -133,3 +133,10 @@ export function describe(r) {
 export function targetLines(targets) {
   return targets.map((t) => `  ${t.pass ? 'PASS' : 'FAIL'}      ${t.what}: ${t.value} ${limitText(t)}`);
 }
+
+/** How `adaptive`'s run of a fixed number against the rate limit ended. */
+export function fixedOutcome(f) {
+  if (f.exitCode === 2) return 'planned';
+  const why = f.retriesSpent ? `: a request was still answered 429 after ${f.retriesSpent} retries` : '';
+  return `failed (exit ${f.exitCode}${why})`;
+}

@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import { runCli, simEnv } from '../lib/cli.mjs';
-import { round, targetLines } from '../lib/report.mjs';
+import { fixedOutcome, round, targetLines } from '../lib/report.mjs';
 
 const RATE_LIMIT = 500;
 
@@ -17,14 +17,16 @@ function statsOf(stderr) {
   return line ? JSON.parse(line).platform : undefined;
 }
 
-async function plan(ctx, org, concurrency) {
+/** `expectFailure`: a fixed number against the limit may run out of retries (exit 1); that is a figure, not an error. */
+async function plan(ctx, org, concurrency, expectFailure = false) {
   const { sim, dir } = org;
   await sim.clearStats();
   const cli = await runCli(
     ['plan', join(dir, 'manifests'), '--detailed-exitcode', '--concurrency', String(concurrency), '--stats'],
     { cwd: dir, env: simEnv(sim.url), nodeArgs: ctx.nodeArgs },
   );
-  if (cli.code !== 2) throw new Error(`plan exited ${cli.code} (expected 2: changes): ${cli.stderr.slice(-2000)}`);
+  if (cli.code !== 2 && !(expectFailure && cli.code === 1))
+    throw new Error(`plan exited ${cli.code} (expected 2: changes): ${cli.stderr.slice(-2000)}`);
   return { cli, served: await sim.stats(), client: statsOf(cli.stderr) };
 }
 
@@ -39,6 +41,8 @@ export async function run(ctx) {
   try {
     await org.sim.reset(withLimit(RATE_LIMIT));
     const limited = await plan(ctx, org, 'auto');
+    await org.sim.reset(withLimit(RATE_LIMIT));
+    const limitedFixed = await plan(ctx, org, ctx.concurrency, true);
     await org.sim.reset(withLimit(undefined));
     const fixed = await plan(ctx, org, ctx.concurrency);
     const auto = await plan(ctx, org, 'auto');
@@ -57,6 +61,20 @@ export async function run(ctx) {
         share429: round((100 * refused) / (served.total + refused), 2),
         cpuS: round(limited.cli.cpuS),
         concurrency: limited.client?.concurrency,
+      },
+      // For comparison, not a target: a fixed number against the same limit.
+      limitedFixed: {
+        wallS: round(limitedFixed.cli.wallS),
+        exitCode: limitedFixed.cli.code,
+        retriesSpent: Number(
+          /→ 429: rate limited by the platform \(gave up after (\d+) retries\)/.exec(limitedFixed.cli.stderr)?.[1] ?? 0,
+        ),
+        rateLimited: limitedFixed.served.rateLimited.platform,
+        share429: round(
+          (100 * limitedFixed.served.rateLimited.platform) /
+            (limitedFixed.served.total + limitedFixed.served.rateLimited.platform),
+          2,
+        ),
       },
       unlimited: {
         fixedWallS: round(fixed.cli.wallS),
@@ -84,6 +102,7 @@ export function figures(attempts, ctx) {
     concurrency: ctx.concurrency,
     latencyMs: best.latencyMs,
     limited: best.limited,
+    limitedFixed: best.limitedFixed,
     unlimited: best.unlimited,
     runsWallS: attempts.map((a) => round(a.wallS)),
     targets: best.targets,
@@ -128,6 +147,7 @@ export function describe(r) {
       : '';
   return [
     `  limited   ${r.rateLimit} requests/s: ${l.served} served in ${l.windowS} s from the first request to the last → ${l.ratePerS}/s; ${l.rateLimited} answered 429 (${l.share429} %); wall ${l.wallS} s; ${did(l.concurrency)}`,
+    `  fixed     --concurrency ${r.concurrency} against the same limit: ${r.limitedFixed.rateLimited} answered 429 (${r.limitedFixed.share429} %), wall ${r.limitedFixed.wallS} s, ${fixedOutcome(r.limitedFixed)}`,
     `  no limit  auto ${u.autoWallS} s, --concurrency ${r.concurrency} ${u.fixedWallS} s → ${u.ratio}×; ${did(u.concurrency)}`,
     ...targetLines(r.targets),
   ].join('\n');
