@@ -12,6 +12,7 @@ import {
 } from '../api/retry.js';
 import { registerSecret } from '../core/secrets.js';
 import { RoutingApiError, isRetryableStatus, type RoutingErrorCode } from './errors.js';
+import { exchange, type RawAnswer } from './exchange.js';
 import { Reachability } from './reachability.js';
 import type { RoutingAuth } from './types.js';
 
@@ -156,40 +157,38 @@ export class RoutingHttp {
   private async once(method: string, path: string, query: string, body?: unknown): Promise<RoutingResponse> {
     this.stats[method] = (this.stats[method] ?? 0) + 1;
     const fullPath = `${this.prefix}${path}${query ? `?${query}` : ''}`;
-    let res: Dispatcher.ResponseData;
+    let res: RawAnswer;
     try {
-      res = await this.pool.request({
-        method: method as Dispatcher.HttpMethod,
-        path: fullPath,
-        headers: {
-          authorization: this.authHeader,
-          accept: 'application/json',
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      res = await exchange(
+        this.pool,
+        {
+          method: method as Dispatcher.HttpMethod,
+          path: fullPath,
+          headers: {
+            authorization: this.authHeader,
+            accept: 'application/json',
+            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          },
+          body: body === undefined ? null : JSON.stringify(body),
+          headersTimeout: this.timeoutMs,
+          bodyTimeout: this.timeoutMs,
         },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        headersTimeout: this.timeoutMs,
-        bodyTimeout: this.timeoutMs,
-        signal: this.reach.signal,
-      });
+        this.reach.signal,
+      );
     } catch (error) {
       throw networkError(method, path, error, this.timeoutMs);
     }
-    let text: string;
-    try {
-      text = await res.body.text();
-    } catch (error) {
-      throw networkError(method, path, error, this.timeoutMs);
-    }
+    const { text } = res;
     const parsed = parseBody(text);
-    if (res.statusCode >= 400) {
+    if (res.status >= 400) {
       const retryAfter =
-        res.statusCode === 429 || res.statusCode === 503 ? parseRetryAfter(res.headers['retry-after']) : undefined;
-      throw httpError(method, path, res.statusCode, parsed, text, retryAfter);
+        res.status === 429 || res.status === 503 ? parseRetryAfter(res.headers['retry-after']) : undefined;
+      throw httpError(method, path, res.status, parsed, text, retryAfter);
     }
     const headers = res.headers;
     return parsed.json
-      ? { status: res.statusCode, body: parsed.value, headers }
-      : { status: res.statusCode, body: null, text, headers };
+      ? { status: res.status, body: parsed.value, headers }
+      : { status: res.status, body: null, text, headers };
   }
 }
 
