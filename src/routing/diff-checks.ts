@@ -37,17 +37,27 @@ export function findLookalikes(
   live: readonly RoutingRecord[],
   key: readonly string[],
 ): void {
+  // Only the live keys that folding changes are folded into a map of their own: a key of
+  // printable ASCII without spaces or capitals is its own folded form, and is found in
+  // `liveIndex` itself. Folding all 1,000,000 keys of a table into a second map took 0.4 s.
+  // The live index lists rows in ascending position, and the last live key of a folded
+  // form has always been the one reported: the greater index of the two lookups.
   const folded = new Map<string, number>();
-  for (const [k, index] of liveIndex) folded.set(foldKey(k), index);
+  for (const [k, index] of liveIndex) if (!ALREADY_FOLDED.test(k)) folded.set(foldKey(k), index);
   for (const create of out.creates) {
-    const k = key.map((field) => String(create.values[field])).join(SEP);
-    const index = folded.get(foldKey(k));
+    const k = foldKey(key.map((field) => String(create.values[field])).join(SEP));
+    const changed = folded.get(k);
+    const same = ALREADY_FOLDED.test(k) ? liveIndex.get(k) : undefined;
+    const index = same === undefined || (changed !== undefined && changed > same) ? changed : same;
     if (index === undefined) continue;
     const row = live[index] as RoutingRecord;
     const lookalike = { key: create.key, liveKey: label(row, key), liveId: row.id };
     out.lookalikes.push(create.source === undefined ? lookalike : { ...lookalike, source: create.source });
   }
 }
+
+/** Printable ASCII but space and capitals, and the key separator: what `foldKey` leaves as it is. */
+const ALREADY_FOLDED = /^[\x1f!-@[-~]*$/;
 
 function foldKey(k: string): string {
   return k.includes(SEP) ? k.split(SEP).map(foldIdentity).join(SEP) : foldIdentity(k);

@@ -121,6 +121,39 @@ describe('routing row diff (issue #7)', () => {
     ]);
   });
 
+  it('finds lookalikes among live keys that folding leaves as they are and keys it changes, the later live row named', () => {
+    const liveRows: RoutingRecord[] = [
+      { id: 1, uri: 'sip:bob@x', zone: 'eu' },
+      { id: 2, uri: ' SIP:Bob@X', zone: 'EU' },
+      { id: 3, uri: 'SIP:ANN@X ', zone: 'eu' },
+      { id: 4, uri: 'sip:ann@x', zone: 'eu ' },
+      { id: 5, uri: 'sip:cé@x', zone: 'eu' },
+      { id: 6, uri: 'sip:dan@x', zone: 'us' },
+      { id: 7, uri: 'SIP:EVE@X', zone: 'eu' },
+      { id: 8, uri: 'sip:eve@x', zone: 'eu' },
+    ];
+    const diff = diffRows(
+      [
+        row({ uri: 'Sip:Bob@x', zone: 'eu' }, 'u.csv:2'),
+        row({ uri: 'sip:ann@x', zone: 'eu' }, 'u.csv:3'),
+        row({ uri: 'sip:CÉ@x', zone: 'eu' }, 'u.csv:4'),
+        row({ uri: 'SIP:DAN@X', zone: 'US' }),
+        row({ uri: 'Sip:Eve@x', zone: 'eu' }),
+        row({ uri: 'sip:fay@x', zone: 'eu' }),
+      ],
+      liveRows,
+      { key: ['uri', 'zone'], prune: false },
+    );
+    expect(diff.creates).toHaveLength(6);
+    expect(diff.lookalikes).toEqual([
+      { key: 'uri=Sip:Bob@x,zone=eu', liveKey: 'uri= SIP:Bob@X,zone=EU', liveId: 2, source: 'u.csv:2' },
+      { key: 'uri=sip:ann@x,zone=eu', liveKey: 'uri=sip:ann@x,zone=eu ', liveId: 4, source: 'u.csv:3' },
+      { key: 'uri=sip:CÉ@x,zone=eu', liveKey: 'uri=sip:cé@x,zone=eu', liveId: 5, source: 'u.csv:4' },
+      { key: 'uri=SIP:DAN@X,zone=US', liveKey: 'uri=sip:dan@x,zone=us', liveId: 6 },
+      { key: 'uri=Sip:Eve@x,zone=eu', liveKey: 'uri=sip:eve@x,zone=eu', liveId: 8 },
+    ]);
+  });
+
   it('diffs 1,000,000 CSV rows with 1% drift in well under 3 s of CPU', () => {
     const n = 1_000_000;
     const liveRows: RoutingRecord[] = new Array(n);
