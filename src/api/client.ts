@@ -158,7 +158,7 @@ export class ApiClient {
           method: 'GET',
           path: options.path,
           query,
-          signal,
+          ...(signal ? { signal } : {}),
           route,
           ...(options.role ? { role: options.role } : {}),
           ...(options.notFoundIsEmpty ? { notFoundIsEmpty: true } : {}),
