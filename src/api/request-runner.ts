@@ -366,11 +366,18 @@ function exhausted(error: ApiError, retries: number, why: string | undefined): A
 export function buildUrl(base: URL, path: string, query: Query | undefined): URL {
   const prefix = base.pathname.replace(/\/+$/, '');
   const url = new URL(`${prefix}${path.startsWith('/') ? path : `/${path}`}`, base.origin);
-  for (const [key, value] of Object.entries(query ?? {})) {
+  if (query === undefined) return url;
+  // Each append to `url.searchParams` serialises the whole query into the URL again; the
+  // same parameters gathered first and set once give the same text (already encoded, the
+  // URL parser leaves it as it is). Only when the path brings no query of its own.
+  const params = url.search === '' ? new URLSearchParams() : url.searchParams;
+  for (const [key, value] of Object.entries(query)) {
     if (value === undefined || value === null) continue;
-    if (Array.isArray(value)) for (const item of value) url.searchParams.append(key, String(item));
-    else if (typeof value === 'object') url.searchParams.append(key, JSON.stringify(value));
-    else url.searchParams.append(key, String(value));
+    if (Array.isArray(value)) for (const item of value) params.append(key, String(item));
+    else if (typeof value === 'object') params.append(key, JSON.stringify(value));
+    else params.append(key, String(value));
   }
+  const text = params === url.searchParams ? '' : params.toString();
+  if (text !== '') url.search = text;
   return url;
 }
