@@ -6,7 +6,7 @@ export function manifestPathsArgument(): Argument {
   return new Argument('[paths...]', 'manifest files or folders').default([], '.');
 }
 
-/** Options shared by the commands that talk to a platform (CONTRACT §1). */
+/** Options shared by the commands that talk to a platform (docs/commands.md). */
 export function addConnectionOptions(command: Command): Command {
   return command
     .option('--env <name>', 'a named environment of switchboard.config.yaml')

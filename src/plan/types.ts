@@ -1,5 +1,5 @@
 /**
- * The plan: plain, serialisable data (CONTRACT.md section 4). Built by the planner (pure),
+ * The plan: plain, serialisable data (docs/plans.md). Built by the planner (pure),
  * rendered by the renderers (pure), saved with `--out`, applied by the executor.
  * Nothing in here is read back for display only: `reason` is for humans and is never
  * consulted by apply.
@@ -145,7 +145,7 @@ export interface Plan {
   errors: PlanMessage[];
 }
 
-/** The command-line options that change what a plan holds (an addition to CONTRACT §4). */
+/** The command-line options that change what a plan holds (an addition to docs/plans.md). */
 export interface PlanOptions {
   target: string[];
   exclude: string[];

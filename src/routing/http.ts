@@ -16,14 +16,14 @@ import { exchange, type RawAnswer } from './exchange.js';
 import { Reachability } from './reachability.js';
 import type { RoutingAuth } from './types.js';
 
-/** How to reach one routing engine (CONTRACT §5 `routingEngine`). */
+/** How to reach one routing engine (docs/connecting.md `routingEngine`). */
 export interface RoutingConnection {
   /** e.g. `https://em.example.net:5000`; a path prefix is kept. */
   url: string;
   auth: RoutingAuth;
   /** PEM file of the CA that signed the engine's certificate. */
   caFile?: string;
-  /** Skip certificate verification (CONTRACT §5 `insecure: true`). */
+  /** Skip certificate verification (docs/connecting.md `insecure: true`). */
   insecure?: boolean;
   /** Requests in flight: a number, or `auto` to find it (default 8; docs/connecting.md "Concurrency"). */
   concurrency?: ConcurrencySetting;

@@ -7,7 +7,7 @@ import { RoutingClient } from '../routing/index.js';
 import type { KindSettings } from '../kinds/types.js';
 import type { RunningSimulator } from '../sim/index.js';
 
-/** The options every platform-facing command shares (CONTRACT §1, §5). */
+/** The options every platform-facing command shares (docs/commands.md, §5). */
 export interface ConnectOptions {
   env?: string;
   config?: string;

@@ -1,5 +1,5 @@
 /**
- * `switchboard sim`: serves the embedded simulator (CONTRACT §6) until interrupted. With
+ * `switchboard sim`: serves the embedded simulator (docs/simulator.md) until interrupted. With
  * `--state FILE` the data survives restarts (written on every change, debounced, and on exit).
  */
 import type { Command } from 'commander';

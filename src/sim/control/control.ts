@@ -1,5 +1,5 @@
 /**
- * The control surface under `/_sim/` (CONTRACT §6): not part of the platform's API, no
+ * The control surface under `/_sim/` (docs/simulator.md): not part of the platform's API, no
  * authentication, never subject to faults or latency.
  *
  * | endpoint | effect |

@@ -11,7 +11,7 @@ const TYPES = ENTITLEMENT_TYPES;
 export const GROUP = 'demo-group';
 export const EMPTY_GROUP = 'bench-empty';
 
-/** The `plan-org` estate of issue #9. */
+/** The `plan-org` estate. */
 export const ORG = {
   resellers: 20,
   tenantsPerReseller: 100,
