@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Pool, type Dispatcher } from 'undici';
 import { SwitchboardError } from '../core/errors.js';
+import { AnswerGatherer } from './answer-gatherer.js';
 
 /** Why an attempt produced no usable HTTP answer. */
 export type TransportFailure = 'network' | 'tls' | 'timeout' | 'aborted' | 'truncated';
@@ -113,11 +114,8 @@ export class Transport {
  * The handler of one attempt: gathers the answer, enforces the deadline, follows the
  * caller's signal, and settles the promise exactly once.
  */
-class Attempt implements Dispatcher.DispatchHandler {
+class Attempt extends AnswerGatherer {
   private controller: Dispatcher.DispatchController | undefined;
-  private status: number | undefined;
-  private headers: Record<string, string | string[] | undefined> = {};
-  private readonly chunks: Buffer[] = [];
   private timedOut = false;
   private settled = false;
   private readonly timer: NodeJS.Timeout;
@@ -129,6 +127,7 @@ class Attempt implements Dispatcher.DispatchHandler {
     private readonly resolve: (response: RawResponse) => void,
     private readonly reject: (error: TransportError) => void,
   ) {
+    super();
     this.timer = setTimeout(() => {
       this.timedOut = true;
       this.abort();
@@ -146,23 +145,9 @@ class Attempt implements Dispatcher.DispatchHandler {
     if (this.settled) controller.abort(new Error('request cancelled'));
   }
 
-  onResponseStart(
-    _controller: Dispatcher.DispatchController,
-    statusCode: number,
-    headers: Record<string, string | string[] | undefined>,
-  ): void {
-    this.status = statusCode;
-    this.headers = headers;
-    this.chunks.length = 0; // a 1xx answer came first: only the final answer's body counts
-  }
-
-  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    this.chunks.push(chunk);
-  }
-
   onResponseEnd(): void {
     if (this.settle()) return;
-    const buffer = this.chunks.length === 1 ? (this.chunks[0] as Buffer) : Buffer.concat(this.chunks);
+    const buffer = this.body();
     this.resolve({
       status: this.status ?? 0,
       headers: this.headers,

@@ -1,4 +1,5 @@
 import type { Dispatcher, Pool } from 'undici';
+import { AnswerGatherer } from '../api/answer-gatherer.js';
 
 /** What one request to the engine brought back: status, headers (as undici parses them) and the body's text. */
 export interface RawAnswer {
@@ -34,11 +35,8 @@ function reasonOf(signal: AbortSignal): unknown {
   return signal.reason ?? new Error('Request aborted');
 }
 
-class Gatherer implements Dispatcher.DispatchHandler {
+class Gatherer extends AnswerGatherer {
   private controller: Dispatcher.DispatchController | undefined;
-  private status = 0;
-  private headers: Record<string, string | string[] | undefined> = {};
-  private readonly chunks: Buffer[] = [];
   private settled = false;
   private readonly onAbort = (): void => {
     const reason = reasonOf(this.signal);
@@ -51,6 +49,7 @@ class Gatherer implements Dispatcher.DispatchHandler {
     private readonly resolve: (answer: RawAnswer) => void,
     private readonly reject: (error: unknown) => void,
   ) {
+    super();
     signal.addEventListener('abort', this.onAbort, { once: true });
   }
 
@@ -59,24 +58,9 @@ class Gatherer implements Dispatcher.DispatchHandler {
     if (this.settled) controller.abort(reasonOf(this.signal) as Error);
   }
 
-  onResponseStart(
-    _controller: Dispatcher.DispatchController,
-    statusCode: number,
-    headers: Record<string, string | string[] | undefined>,
-  ): void {
-    this.status = statusCode;
-    this.headers = headers;
-    this.chunks.length = 0; // a 1xx answer came first: only the final answer's body counts
-  }
-
-  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    this.chunks.push(chunk);
-  }
-
   onResponseEnd(): void {
     if (this.settle()) return;
-    const buffer = this.chunks.length === 1 ? (this.chunks[0] as Buffer) : Buffer.concat(this.chunks);
-    this.resolve({ status: this.status, headers: this.headers, text: buffer.toString('utf8') });
+    this.resolve({ status: this.status ?? 0, headers: this.headers, text: this.body().toString('utf8') });
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
