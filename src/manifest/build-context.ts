@@ -4,6 +4,7 @@ import type { RowAppender } from './build-routing.js';
 import type { DesiredObject, DesiredRoutingTable, JsonValue } from './types.js';
 import { pointer } from './normalise.js';
 import { DigestBuilder } from './digest.js';
+import type { DocumentRecorder } from './document-records.js';
 
 /** A parent as a document names it, resolved once every document is known. */
 export interface ParentDecl {
@@ -44,7 +45,11 @@ export class BuildOutput {
   readonly tables = new Map<DesiredRoutingTable, RowAppender>();
   readonly parents = new Map<DesiredObject, ParentDecl>();
   readonly digest = new DigestBuilder();
-  constructor(readonly reporter: Reporter) {}
+  constructor(
+    readonly reporter: Reporter,
+    /** A record per valid document, when the caller asked for them. */
+    readonly documents?: DocumentRecorder,
+  ) {}
 }
 
 /** The document being built. */

@@ -12,3 +12,6 @@ export { sortDiagnostics } from './reporter.js';
 export { MAX_MANIFEST_BYTES, MAX_CSV_BYTES } from './files.js';
 export { MAX_ALIAS_COUNT } from './parse.js';
 export * from './types.js';
+export type { DocumentRecord, RecordedObject } from './document-records.js';
+export type { FileSource, ManifestFile } from './files.js';
+export { discoverFiles } from './files.js';

@@ -103,6 +103,17 @@ function checkHeader(plan: Json, p: Problems): void {
     if (typeof percent !== 'number' || !(percent >= 0 && percent <= 100))
       p.add('options.maxDeletePercent must be a number from 0 to 100');
   }
+  // `scope` (plans made with --changed-since) is an addition too.
+  const scope = plan['scope'];
+  if (scope !== undefined && p.object(scope, 'scope')) {
+    p.string(scope['changedSince'], 'scope.changedSince');
+    p.string(scope['commit'], 'scope.commit');
+    p.count(scope['documents'], 'scope.documents');
+    p.count(scope['ofDocuments'], 'scope.ofDocuments');
+    p.strings(scope['addresses'], 'scope.addresses');
+    if (p.object(scope['files'], 'scope.files'))
+      for (const [file, digest] of Object.entries(scope['files'])) p.string(digest, `scope.files.${file}`);
+  }
   const summary = plan['summary'];
   if (p.object(summary, 'summary')) {
     for (const key of ['create', 'update', 'replace', 'delete', 'noop']) p.count(summary[key], `summary.${key}`);

@@ -10,6 +10,7 @@ import type { Plan, PlanOptions } from '../plan/types.js';
 import { platformProvider, routingInScope, routingProvider, type Provider } from '../providers/index.js';
 import { lastAppliedPath, readLastApplied } from '../state/last-applied.js';
 import type { DesiredNode, LastAppliedEntry } from '../state/types.js';
+import { changedScope, checkScopeFiles, planScope } from './changed-since.js';
 import { connectOptionsOf, openSession, type Session } from './session.js';
 
 /** The options of `plan` that `apply` and `demo` share (the command line's, flat). */
@@ -24,6 +25,10 @@ export interface PlanRunOptions extends PlanOptions {
   checkPermissions?: boolean;
   /** Targets made by `apply --plan` from the saved changes (checked when the plan was made). */
   scopeFromPlan?: boolean;
+  /** `--changed-since REF`: only the documents changed since that git commit are read and compared. */
+  changedSince?: string;
+  /** `apply --plan` of a `--changed-since` plan: the files it read, which must still be the same. */
+  scopeFiles?: Record<string, string>;
 }
 
 /** A plan made in this process: the plan, and the providers that made it (and apply it). */
@@ -50,21 +55,25 @@ export async function planRun(
   logger: Logger,
   existing?: Session,
 ): Promise<PlanRun> {
-  const loaded = await loadManifests(paths.length > 0 ? paths : ['.']);
+  const changedSince = options.changedSince;
+  const loaded = await loadManifests(paths.length > 0 ? paths : ['.'], { documents: changedSince !== undefined });
   if (!loaded.ok) throw new DiagnosticsError(loaded.diagnostics);
+  if (options.scopeFiles) await checkScopeFiles(options.scopeFiles);
+  const scope = changedSince === undefined ? undefined : await changedScope(paths, changedSince, loaded);
   const nodes = toDesiredNodes(loaded.set);
-  const needs = { platform: nodes.length > 0, routing: loaded.set.routingTables.length > 0 };
+  // No document changed: nothing is read (no target at all would select everything).
+  const inScope = !scope ? nodes : scope.targets.length === 0 ? [] : selectTargets(nodes, scope.targets, []);
+  const selected = selectTargets(inScope, options.target, options.exclude);
+  const tableInScope = (table: string) => !scope || scope.targets.some((p) => matchesPattern(p, table));
+  const needs = {
+    platform: selected.length > 0,
+    routing: loaded.set.routingTables.some((t) => tableInScope(t.table.address)),
+  };
   const session = existing ?? (await openSession(connectOptionsOf(options, logger), needs));
   try {
     const lastAppliedFile = lastAppliedPath(options.stateDir, session.target.instance || 'routing');
     const lastApplied = await readLastApplied(lastAppliedFile);
-    const providers = providersFor(
-      session,
-      loaded.set,
-      selectTargets(nodes, options.target, options.exclude),
-      lastApplied,
-      options,
-    );
+    const providers = providersFor(session, loaded.set, selected, lastApplied, options, tableInScope);
     const planning = {
       prune: options.prune,
       keep: (address: string) => options.exclude.some((p) => matchesPattern(p, address)),
@@ -86,6 +95,7 @@ export async function planRun(
       target: session.target,
       manifests: { digest: loaded.digest, files: loaded.files },
       recordedOptions: { target, exclude, prune, allowReplace, maxDeletePercent },
+      ...(scope ? { scope: planScope(scope) } : {}),
       toolVersion: VERSION,
     };
     const { plan, problems } = assemblePlan(parts, header, options);
@@ -112,6 +122,7 @@ function providersFor(
   desired: DesiredNode[],
   lastApplied: Map<string, LastAppliedEntry>,
   targets: PlanOptions,
+  tableInScope: (table: string) => boolean,
 ): Provider[] {
   const providers: Provider[] = [];
   const { client } = session;
@@ -119,7 +130,7 @@ function providersFor(
     const settings = session.settings ? { settings: session.settings } : {};
     providers.push(platformProvider({ client, P: client.paths.P, desired, lastApplied, ...settings }));
   }
-  if (session.routing && routingInScope(set, targets))
-    providers.push(routingProvider({ client: session.routing, set }));
+  if (session.routing && routingInScope(set, targets) && set.routingTables.some((t) => tableInScope(t.table.address)))
+    providers.push(routingProvider({ client: session.routing, set, tables: tableInScope }));
   return providers;
 }

@@ -2,7 +2,8 @@ import { checkSavedPlan, rereadScope, savedPlanOptions } from '../apply/saved-pl
 import { readPlanFile } from '../plan/plan-file.js';
 import type { Change, Plan, PlanOptions } from '../plan/types.js';
 import { providerOfKind } from '../providers/index.js';
-import type { PlanRun } from './plan.js';
+import { RefusedError } from '../core/errors.js';
+import type { PlanRun, PlanRunOptions } from './plan.js';
 
 /** `apply --plan FILE`: the saved plan, and the options and scope to plan again with. */
 export interface SavedPlanRun<O extends PlanOptions> {
@@ -19,14 +20,24 @@ export interface SavedPlanRun<O extends PlanOptions> {
  * change's kind) and works out how to plan again: with the plan's own options, over the
  * subtrees its changes touch. `isExplicit` says which options the command line gave.
  */
-export async function readSavedPlan<O extends PlanOptions>(
+export async function readSavedPlan<O extends PlanRunOptions>(
   file: string,
   given: O,
   isExplicit: (option: keyof PlanOptions) => boolean,
 ): Promise<SavedPlanRun<O>> {
   const saved = await readPlanFile(file, { providerOf: (change) => providerOfKind(change.kind) });
   const options = { ...given, ...savedPlanOptions(saved, given, isExplicit, file) };
-  const scope = { ...options, ...rereadScope(saved, options, file), scopeFromPlan: true };
+  const { changedSince: _notAgain, ...rest } = options;
+  const scope: O = { ...rest, ...rereadScope(saved, options, file), scopeFromPlan: true } as O;
+  if (given.changedSince !== undefined && given.changedSince !== saved.scope?.changedSince) {
+    const made = saved.scope ? `--changed-since ${saved.scope.changedSince}` : 'no --changed-since';
+    throw new RefusedError(
+      'SB_PLAN_OPTIONS',
+      `${file} was made with ${made}, this command gives --changed-since ${given.changedSince}: leave it out (the plan's own scope is used) or make a new plan`,
+    );
+  }
+  // Applied on merge, where git may no longer answer for the ref: the files the plan recorded say what it read.
+  if (saved.scope) scope.scopeFiles = saved.scope.files;
   return { saved, file, options, scope };
 }
 

@@ -12,6 +12,8 @@ export interface RoutingInput {
   client: RoutingClient;
   /** The manifests: their RoutingTable documents and rows. */
   set: DesiredSet;
+  /** The tables in scope (`--changed-since`), by address: all when not given. */
+  tables?: (address: string) => boolean;
 }
 
 /**
@@ -26,7 +28,7 @@ export function routingProvider(input: RoutingInput): Provider {
   return {
     name: 'routing',
     async read() {
-      live = await readRoutingTables(input.set, input.client);
+      live = await readRoutingTables(input.set, input.client, input.tables);
     },
     async plan(options) {
       planned = planRoutingTables(input.set, stage(live, 'plan', 'read'), { prune: options.prune });
@@ -43,7 +45,7 @@ export function routingProvider(input: RoutingInput): Provider {
         problems: planned.problems,
         liveCounts: new Map([[ROUTING_ROW, liveRows]]),
         protectedAddresses: new Set(),
-        declaredAddresses: input.set.routingTables.map((t) => t.table.address),
+        declaredAddresses: input.set.routingTables.map((t) => t.table.address).filter((a) => input.tables?.(a) ?? true),
         liveAddresses: () => [],
         holdsData: () => false,
         preflight: () => [],
