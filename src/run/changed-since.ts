@@ -45,12 +45,14 @@ export async function changedScope(
   try {
     const files = new RepoFiles(git);
     const records = current.documents?.records ?? [];
-    const touched: DocumentRecord[] = [];
+    // The manifests to compare: those that changed, and those a document of which reads a data file that changed.
+    const touchedFiles = new Set<string>();
     for (const record of records) {
       if ((await files.changed(record.absolute)) || (await someAsync(record.dataFiles, (f) => files.changed(f))))
-        touched.push(record);
+        touchedFiles.add(record.absolute);
     }
-    const before = await documentsAtCommit(git, files, touched, await removedManifests(git, given), {
+    const touched = records.filter((r) => touchedFiles.has(r.absolute));
+    const before = await documentsAtCommit(git, files, touchedFiles, await removedManifests(git, given), {
       cwd,
       env: options.env ?? process.env,
     });
@@ -127,13 +129,13 @@ async function removedManifests(git: GitChanges, given: readonly string[]): Prom
 async function documentsAtCommit(
   git: GitChanges,
   files: RepoFiles,
-  touched: readonly DocumentRecord[],
+  touched: ReadonlySet<string>,
   removed: readonly string[],
   options: { cwd: string; env: Record<string, string | undefined> },
 ): Promise<DocumentRecord[]> {
   const manifests = new Set<string>(removed);
-  for (const record of touched) {
-    const relative = await files.relative(record.absolute);
+  for (const absolute of touched) {
+    const relative = await files.relative(absolute);
     if (relative === undefined || !git.tracked.has(relative) || git.changed.get(relative) === 'A') continue;
     // Its real path: the data files it names are then found at their real paths too, which git's answer for.
     manifests.add(path.join(git.root, relative));
