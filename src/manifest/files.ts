@@ -14,10 +14,6 @@ const MANIFEST_EXTENSIONS = new Set(['.yaml', '.yml']);
 export interface ManifestFile {
   absolute: string;
   display: string;
-  /** Its real path (symbolic links resolved). */
-  real: string;
-  /** Reached through a symbolic link (the file, or a folder above it below the path given). */
-  linked: boolean;
 }
 
 /**
@@ -54,7 +50,8 @@ export async function discoverFiles(
     const absolute = path.resolve(cwd, given);
     const shown = displayPath(absolute, cwd);
     if (source?.has(absolute)) {
-      if (!seen.has(absolute)) found.push({ absolute, display: shown, real: absolute, linked: false });
+      // A file as it was (given by its path): it may no longer exist on disk.
+      if (!seen.has(absolute)) found.push({ absolute, display: shown });
       seen.add(absolute);
       continue;
     }
@@ -62,15 +59,12 @@ export async function discoverFiles(
       const info = await stat(absolute);
       if (info.isDirectory()) {
         const before = found.length;
-        await walk(absolute, cwd, { seen, visited: new Set(), found, linked: false });
+        await walk(absolute, cwd, seen, new Set(), found);
         if (found.length === before) {
           reporter.error(Codes.noManifests, 'no *.yaml or *.yml manifest in this folder', position(shown));
         }
       } else {
-        const real = await realpath(absolute).catch(() => absolute);
-        const dir = await realpath(path.dirname(absolute)).catch(() => path.dirname(absolute));
-        const inRealDir = path.join(dir, path.basename(absolute));
-        addFile(absolute, real, real !== inRealDir, cwd, seen, found);
+        await addFile(absolute, cwd, seen, found);
       }
     } catch (error) {
       reporter.error(Codes.read, `cannot read: ${ioReason(error)}`, position(shown));
@@ -79,51 +73,39 @@ export async function discoverFiles(
   return found.sort((a, b) => (a.display < b.display ? -1 : a.display > b.display ? 1 : 0));
 }
 
-interface Walk {
-  seen: Set<string>;
-  visited: Set<string>;
-  found: ManifestFile[];
-  /** The folder was reached through a symbolic link. */
-  linked: boolean;
-}
-
-async function walk(dir: string, cwd: string, state: Walk): Promise<void> {
+async function walk(
+  dir: string,
+  cwd: string,
+  seen: Set<string>,
+  visited: Set<string>,
+  found: ManifestFile[],
+): Promise<void> {
   const real = await realpath(dir);
-  if (state.visited.has(real)) return;
-  state.visited.add(real);
+  if (visited.has(real)) return;
+  visited.add(real);
   const entries = await readdir(dir, { withFileTypes: true });
   for (const entry of entries) {
     if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
     const full = path.join(dir, entry.name);
     let isDir = entry.isDirectory();
     let isFile = entry.isFile();
-    const link = entry.isSymbolicLink();
-    if (link) {
+    if (entry.isSymbolicLink()) {
       const target = await stat(full).catch(() => undefined);
       isDir = target?.isDirectory() ?? false;
       isFile = target?.isFile() ?? MANIFEST_EXTENSIONS.has(path.extname(entry.name));
     }
-    if (isDir) await walk(full, cwd, { ...state, linked: state.linked || link });
+    if (isDir) await walk(full, cwd, seen, visited, found);
     else if (isFile && MANIFEST_EXTENSIONS.has(path.extname(entry.name).toLowerCase())) {
-      // Only a link needs resolving: below a real folder, an entry's real path is the folder's plus its name
-      // (a realpath per file cost a quarter of a second on 20,000 files).
-      const realFile = link ? await realpath(full).catch(() => full) : path.join(real, entry.name);
-      addFile(full, realFile, state.linked || link, cwd, state.seen, state.found);
+      await addFile(full, cwd, seen, found);
     }
   }
 }
 
-function addFile(
-  absolute: string,
-  real: string,
-  linked: boolean,
-  cwd: string,
-  seen: Set<string>,
-  found: ManifestFile[],
-): void {
-  if (seen.has(real)) return;
-  seen.add(real);
-  found.push({ absolute, display: displayPath(absolute, cwd), real, linked });
+async function addFile(absolute: string, cwd: string, seen: Set<string>, found: ManifestFile[]): Promise<void> {
+  const key = await realpath(absolute).catch(() => absolute);
+  if (seen.has(key)) return;
+  seen.add(key);
+  found.push({ absolute, display: displayPath(absolute, cwd) });
 }
 
 /**

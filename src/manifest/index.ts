@@ -13,5 +13,4 @@ export { MAX_MANIFEST_BYTES, MAX_CSV_BYTES } from './files.js';
 export { MAX_ALIAS_COUNT } from './parse.js';
 export * from './types.js';
 export type { DocumentRecord, RecordedObject } from './document-records.js';
-export type { FileSource, ManifestFile } from './files.js';
-export { discoverFiles } from './files.js';
+export type { FileSource } from './files.js';
