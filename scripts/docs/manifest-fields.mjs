@@ -13,6 +13,7 @@ const KINDS = [
   { file: 'reseller.schema.json', kind: 'Reseller' },
   { file: 'tenant.schema.json', kind: 'Tenant' },
   { file: 'routing-table.schema.json', kind: 'RoutingTable' },
+  { file: 'policy.schema.json', kind: 'Policy' },
 ];
 
 /** References shown as a value form rather than as an object of their own. */

@@ -7,7 +7,7 @@ import { applyTargets } from '../../test/bench/lib/report.mjs';
  */
 
 /** Scenarios in the order the page discusses them; others follow alphabetically. */
-const ORDER = ['plan-org', 'naive', 'apply-tenants', 'apply-org', 'routing', 'changed-since'];
+const ORDER = ['plan-org', 'naive', 'apply-tenants', 'apply-org', 'routing', 'policies', 'changed-since'];
 
 const dash = '–';
 

@@ -41,6 +41,9 @@ export interface TokenManagerOptions {
   logger: Logger;
 }
 
+/** How a caller logs in: a machine-to-machine token, a password, or a password and a TOTP code. */
+export type LoginKind = 'token' | 'password' | 'totp';
+
 interface Tokens {
   access: string;
   refresh: string;
@@ -60,6 +63,7 @@ export class TokenManager {
   private tokens: Tokens | undefined;
   private inflight: Promise<Tokens> | undefined;
   private renewals = 0;
+  private answeredTotp = false;
 
   constructor(
     private readonly auth: AuthConfig,
@@ -76,6 +80,15 @@ export class TokenManager {
   /** Number of logins and refreshes after the first login. */
   get renewalCount(): number {
     return this.renewals;
+  }
+
+  /**
+   * How the caller proved who it is, for the journal's run record: a machine-to-machine
+   * token, a password, or a password and a TOTP code (once a login asked for one).
+   */
+  get loginKind(): LoginKind {
+    if (isTokenAuth(this.auth)) return 'token';
+    return this.answeredTotp ? 'totp' : 'password';
   }
 
   /** A bearer token valid for at least the refresh margin. */
@@ -233,6 +246,7 @@ export class TokenManager {
     }
     const tokens = isJsonObject(answer.json) ? tokensOf(answer.json, issuedAt) : undefined;
     if (!tokens) throw badAuthAnswer('POST', AUTH_PATHS.twoFactor, answer.status, 'the 2FA answer carries no tokens');
+    this.answeredTotp = true;
     return tokens;
   }
 }

@@ -1,14 +1,15 @@
 import pLimit from 'p-limit';
 import { SwitchboardError } from '../core/errors.js';
+import type { ReadMeter } from '../core/read-meter.js';
 import { silentLogger, type Logger } from '../core/logger.js';
 import { assertSecureTransport } from '../config/transport-security.js';
-import { TokenManager, type AuthAnswer, type AuthCall } from './auth.js';
+import { TokenManager, type AuthAnswer, type AuthCall, type LoginKind } from './auth.js';
 import { ApiError, ApiErrorCode } from './errors.js';
 import { collectPages } from './pagination.js';
 import { Permissions } from './permissions.js';
 import { normalizeProfile, type UserProfile } from './profile.js';
 import { RequestRunner, buildUrl } from './request-runner.js';
-import { DEFAULT_RETRY, RetryBudget, isRetryable, parseRetryAfter, sleep } from './retry.js';
+import { DEFAULT_RETRY, DEFAULT_TIMEOUT_MS, RetryBudget, isRetryable, parseRetryAfter, sleep } from './retry.js';
 import { RequestStats, routePattern } from './stats.js';
 import { Transport, TransportError } from './transport.js';
 import type { ApiClientOptions, ApiResponse, ClientStats, ListOptions, RequestOptions, RetryOptions } from './types.js';
@@ -47,6 +48,7 @@ export class ApiClient {
 
   private constructor(
     private readonly runner: RequestRunner,
+    private readonly stop: AbortController,
     private readonly tokens: TokenManager,
     private readonly transport: Transport,
     private readonly requestStats: RequestStats,
@@ -55,6 +57,7 @@ export class ApiClient {
     private readonly perms: Permissions,
     baseUrl: string,
     instance: string,
+    private readonly meter?: ReadMeter,
   ) {
     this.baseUrl = baseUrl;
     this.instance = instance;
@@ -72,7 +75,7 @@ export class ApiClient {
     assertSecureTransport(base, options.insecure === true, 'baseUrl');
     const monotonicNow = options.monotonicNow ?? (() => performance.now());
     const retry: RetryOptions = { ...DEFAULT_RETRY, ...options.retry };
-    const timeoutMs = options.timeoutMs ?? 30_000;
+    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const transport = new Transport({
       ...(options.caFile ? { caFile: options.caFile } : {}),
       insecure: options.insecure === true,
@@ -89,7 +92,9 @@ export class ApiClient {
       logger,
     });
     let permissions: Permissions | undefined;
+    const stop = new AbortController();
     const runner = new RequestRunner({
+      stop: stop.signal,
       baseUrl: base,
       transport,
       tokens,
@@ -114,6 +119,7 @@ export class ApiClient {
       }
       return new ApiClient(
         runner,
+        stop,
         tokens,
         transport,
         stats,
@@ -122,6 +128,7 @@ export class ApiClient {
         permissions,
         base.href.replace(/\/+$/, ''),
         instance,
+        options.meter,
       );
     } catch (error) {
       await tokens.logout().catch(() => undefined);
@@ -139,10 +146,11 @@ export class ApiClient {
   /** Every item of a list, whatever its pagination style (see ListOptions.style). */
   async listPages<T = unknown>(options: ListOptions): Promise<T[]> {
     const route = routePattern(options.path);
+    const { meter } = this;
     const items = await collectPages(
       options,
-      (query, signal) =>
-        this.request<unknown>({
+      async (query, signal) => {
+        const page = await this.request<unknown>({
           method: 'GET',
           path: options.path,
           query,
@@ -150,7 +158,10 @@ export class ApiClient {
           route,
           ...(options.role ? { role: options.role } : {}),
           ...(options.notFoundIsEmpty ? { notFoundIsEmpty: true } : {}),
-        }),
+        });
+        meter?.page(itemCount(page.body, options.itemsKey));
+        return page;
+      },
       this.logger,
     );
     return items as T[];
@@ -159,6 +170,11 @@ export class ApiClient {
   /** The caller's profile, read once at connect. */
   async profile(): Promise<UserProfile> {
     return this.userProfile;
+  }
+
+  /** Who the client acts as (the profile's username) and how it logged in, for the journal's run record. */
+  get login(): { username: string; kind: LoginKind } {
+    return { username: this.userProfile.username, kind: this.tokens.loginKind };
   }
 
   /** The caller's api_rules as a checker: `permissions.check('post', path)`. */
@@ -171,6 +187,14 @@ export class ApiClient {
     return { ...this.requestStats.snapshot(), tokenRenewals: this.tokens.renewalCount };
   }
 
+  /**
+   * Cancels the client's traffic (the run was interrupted): requests under way end, and any
+   * later one fails at once, with `SB_API_ABORTED`. `close()` still logs out.
+   */
+  cancel(): void {
+    this.stop.abort();
+  }
+
   /** Logs out (failures tolerated) and closes the pools. Safe to call twice. */
   async close(): Promise<void> {
     if (this.closed) return;
@@ -178,6 +202,12 @@ export class ApiClient {
     await this.tokens.logout();
     await this.transport.close();
   }
+}
+
+/** The items a list page holds, for the progress line (the pagination checks them). */
+function itemCount(body: unknown, itemsKey: string): number {
+  const items = typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[itemsKey] : undefined;
+  return Array.isArray(items) ? items.length : Array.isArray(body) ? body.length : 0;
 }
 
 function parseBaseUrl(text: string): URL {

@@ -2,7 +2,7 @@ import type { ConnectionConfig } from '../config/load-connection.js';
 import type { ApiClientOptions } from './types.js';
 
 /** Client settings a command adds to the connection (`--concurrency`, the logger, …). */
-export type ClientTuning = Pick<ApiClientOptions, 'concurrency' | 'logger' | 'timeoutMs' | 'retry'>;
+export type ClientTuning = Pick<ApiClientOptions, 'concurrency' | 'logger' | 'timeoutMs' | 'retry' | 'meter'>;
 
 /**
  * `ApiClient.connect` options for a loaded connection:
@@ -15,6 +15,7 @@ export function clientOptionsFor(connection: ConnectionConfig, tuning: ClientTun
     ...(connection.instance ? { instance: connection.instance } : {}),
     ...(connection.caFile ? { caFile: connection.caFile } : {}),
     ...(connection.insecure ? { insecure: true } : {}),
+    ...(connection.timeoutMs === undefined ? {} : { timeoutMs: connection.timeoutMs }),
     ...tuning,
   };
 }

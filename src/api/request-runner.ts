@@ -21,6 +21,8 @@ export interface RunnerDeps {
   userAgent: string;
   /** The caller's permissions once the profile is known (for the wording of 403s). */
   permissions: () => Permissions | undefined;
+  /** Aborted when the client is cancelled: no attempt starts, those under way and backoff waits end. */
+  stop?: AbortSignal;
   random?: () => number;
 }
 
@@ -38,6 +40,7 @@ export class RequestRunner {
     const budget = new RetryBudget(this.deps.retry, this.deps.monotonicNow, this.deps.random);
     let reauthenticated = false;
     for (;;) {
+      if (this.deps.stop?.aborted) throw this.cancelled(options);
       const attempt = await this.deps.limit(() => this.attempt(options, budget.retries > 0));
       const outcome = this.classify<T>(options, attempt);
       if (outcome.kind === 'done') return outcome.response;
@@ -74,7 +77,11 @@ export class RequestRunner {
         'retrying request',
       );
       try {
-        await sleep(decision.delayMs, options.signal);
+        const stop = this.deps.stop;
+        await sleep(
+          decision.delayMs,
+          options.signal && stop ? AbortSignal.any([options.signal, stop]) : (options.signal ?? stop),
+        );
       } catch {
         throw this.error(options, {
           code: ApiErrorCode.aborted,
@@ -104,6 +111,7 @@ export class RequestRunner {
         ...(body === undefined ? {} : { body }),
         timeoutMs: options.timeoutMs ?? this.deps.timeoutMs,
         ...(options.signal ? { signal: options.signal } : {}),
+        ...(this.deps.stop ? { stop: this.deps.stop } : {}),
       });
       const ok = raw.status < 400;
       this.deps.stats.record({
@@ -298,6 +306,11 @@ export class RequestRunner {
       detail: role ? `caller lacks role ${role}` : 'caller lacks the rights for this call',
       ...(role ? { role } : {}),
     };
+  }
+
+  /** The request was not sent: the client was cancelled (the run was interrupted). */
+  private cancelled(options: RequestOptions): ApiError {
+    return this.error(options, { code: ApiErrorCode.aborted, retryable: false, detail: 'request cancelled' });
   }
 
   private error(

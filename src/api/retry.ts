@@ -12,12 +12,15 @@ export const DEFAULT_RETRY: RetryOptions = {
   maxDelayMs: 10_000,
 };
 
+/** Timeout of one attempt (headers and body), for the platform and the routing engine alike. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
 /** The longest delay `setTimeout` takes (2^31 − 1 ms); a longer one would fire at once. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * What sending a request twice would do, which decides what may be retried:
- * - `read`: nothing (a GET; a login or token refresh, which create nothing);
+ * - `read`: nothing (a GET, HEAD or OPTIONS; a login or token refresh, which create nothing);
  * - `write`: the same as once (PUT, PATCH, DELETE);
  * - `create`: a second object (POST): only a 429 ("not processed") is sent again.
  */
@@ -25,7 +28,7 @@ export type RequestNature = 'read' | 'write' | 'create';
 
 export function natureOf(method: string): RequestNature {
   const upper = method.toUpperCase();
-  if (upper === 'GET' || upper === 'HEAD') return 'read';
+  if (upper === 'GET' || upper === 'HEAD' || upper === 'OPTIONS') return 'read';
   return upper === 'POST' ? 'create' : 'write';
 }
 

@@ -28,6 +28,8 @@ export interface RawRequest {
   body?: string;
   timeoutMs: number;
   signal?: AbortSignal;
+  /** The client's own signal (the run was cancelled), followed as `signal` is. */
+  stop?: AbortSignal;
 }
 
 export interface RawResponse {
@@ -132,8 +134,11 @@ class Attempt implements Dispatcher.DispatchHandler {
       this.abort();
     }, request.timeoutMs);
     this.timer.unref(); // as AbortSignal.timeout's timer: a pending deadline alone keeps no process alive
-    if (request.signal?.aborted) queueMicrotask(() => this.abort());
-    else request.signal?.addEventListener('abort', this.onAbort, { once: true });
+    if (request.signal?.aborted || request.stop?.aborted) queueMicrotask(() => this.abort());
+    else {
+      request.signal?.addEventListener('abort', this.onAbort, { once: true });
+      request.stop?.addEventListener('abort', this.onAbort, { once: true });
+    }
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
@@ -174,11 +179,12 @@ class Attempt implements Dispatcher.DispatchHandler {
   /** Rejects with the failure's kind: aborted, timeout, tls, truncated (after a status line) or network. */
   fail(error: unknown): void {
     if (this.settle()) return;
-    const why = this.request.signal?.aborted
-      ? 'aborted'
-      : this.timedOut || isTimeoutError(error)
-        ? 'timeout'
-        : undefined;
+    const why =
+      this.request.signal?.aborted || this.request.stop?.aborted
+        ? 'aborted'
+        : this.timedOut || isTimeoutError(error)
+          ? 'timeout'
+          : undefined;
     const failure: TransportFailure =
       why ?? (this.status !== undefined ? 'truncated' : isTlsError(error) ? 'tls' : 'network');
     this.reject(
@@ -198,6 +204,7 @@ class Attempt implements Dispatcher.DispatchHandler {
     this.settled = true;
     clearTimeout(this.timer);
     this.request.signal?.removeEventListener('abort', this.onAbort);
+    this.request.stop?.removeEventListener('abort', this.onAbort);
     return false;
   }
 }

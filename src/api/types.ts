@@ -1,4 +1,5 @@
 import type { Logger } from '../core/logger.js';
+import type { ReadMeter } from '../core/read-meter.js';
 
 /** HTTP methods the platform API uses. */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -64,6 +65,8 @@ export interface ApiClientOptions {
   monotonicNow?: () => number;
   /** Wall clock in ms for TOTP codes (default `Date.now`). */
   wallNow?: () => number;
+  /** Counts the list pages read and the items they held (the progress line of plan and export). */
+  meter?: ReadMeter;
 }
 
 /** One platform API call; `T` is the body type `decode` produces. */

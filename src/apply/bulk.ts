@@ -2,7 +2,7 @@ import { ApiError } from '../api/errors.js';
 import { parentAddressOf } from '../kinds/address-path.js';
 import { kindOf } from '../kinds/index.js';
 import type { RequestSpec } from '../kinds/types.js';
-import { stableStringify } from '../plan/digest.js';
+import { canonicalJson } from '../core/canonical-json.js';
 import type { Change } from '../plan/types.js';
 import type { BulkRoute } from './bulk-routes.js';
 import { parentStandIn } from './ids.js';
@@ -182,11 +182,11 @@ function reportItems(
   outcomes: Map<string, Outcome>,
 ): void {
   const items = Array.isArray(job['job_items']) ? (job['job_items'] as JobItem[]) : [];
-  const byData = new Map(items.map((item) => [stableStringify(item.data ?? null), item]));
+  const byData = new Map(items.map((item) => [canonicalJson(item.data ?? null), item]));
   const byKey = new Map(items.map((item) => [String(item.key ?? '').toLowerCase(), item]));
   for (const member of members) {
     const data = route.items(member.request.body).find((d) => d !== undefined);
-    const item = byData.get(stableStringify(data ?? null)) ?? byKey.get(member.identity.toLowerCase());
+    const item = byData.get(canonicalJson(data ?? null)) ?? byKey.get(member.identity.toLowerCase());
     if (item?.status === 'success' || (!item && job['status'] === 'success')) {
       outcomes.set(member.change.address, { status: 'applied' });
       continue;

@@ -5,17 +5,42 @@ import { SwitchboardError } from '../core/errors.js';
 import { maskSecrets } from '../core/secrets.js';
 
 /**
+ * Who applied what from where, in a run's start line: the actor (the platform profile's
+ * username and how it logged in; the routing engine's user when it has one), the plan's
+ * digest and where the plan came from, the manifests' digest, switchboard's version, the
+ * manifests repository's commit (when there is one) and the CI run (when there is one).
+ */
+export interface RunRecord {
+  actor?: { username: string; login: 'password' | 'totp' | 'token' };
+  routingActor?: { username?: string; login: 'password' | 'token' };
+  /** `digest` is null for a plan file made before plans carried one. */
+  plan:
+    { digest: string | null; source: 'file'; file: string } | { digest: string | null; source: 'planned in this run' };
+  manifests: { digest: string; files: number };
+  tool: { name: 'switchboard'; version: string };
+  /** `dirty`: the manifests differed from the commit (uncommitted or untracked files). */
+  git?: { commit: string; dirty: boolean };
+  /** The identifying variables of the CI run (GITHUB_*, CI_*), and its address. */
+  ci?: { system: string; url?: string; vars: Record<string, string> };
+}
+
+/**
  * One line of the journal. Never a body, a token or a secret: the method, the path (ids
  * only), the change it belongs to, and what came back (status, created id, error code and
  * the platform's message).
  */
 export type JournalEntry =
-  | {
+  | ({
       type: 'run';
-      event: 'start' | 'end';
+      event: 'start';
       runId: string;
       target?: { baseUrl: string; instance: string };
       changes?: number;
+    } & Partial<RunRecord>)
+  | {
+      type: 'run';
+      event: 'end';
+      runId: string;
       summary?: Record<string, number>;
     }
   | { type: 'intent'; seq: number; address: string; method: string; path: string; purpose: string }
@@ -82,8 +107,16 @@ export class Journal {
 
   /** Writes the line now; throws SB_JOURNAL when it cannot be written. */
   append(entry: JournalEntry): void {
+    this.appendAll([entry]);
+  }
+
+  /** Writes the lines now, in one write (the rows of a routing table); throws SB_JOURNAL when they cannot be written. */
+  appendAll(entries: readonly JournalEntry[]): void {
+    if (entries.length === 0) return;
+    const at = new Date().toISOString();
     // A platform message may quote a header or a body: known secrets are masked here.
-    const bytes = Buffer.from(`${maskSecrets(JSON.stringify({ at: new Date().toISOString(), ...entry }))}\n`);
+    const text = entries.map((entry) => `${JSON.stringify({ at, ...entry })}\n`).join('');
+    const bytes = Buffer.from(maskSecrets(text));
     try {
       // A write to a regular file is normally whole; a short one (disk full) is continued or fails.
       for (let offset = 0; offset < bytes.length;) offset += writeSync(this.handle.fd, bytes, offset);

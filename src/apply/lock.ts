@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync, rmSync } from 'node:fs';
 import { link, lstat, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -81,6 +82,18 @@ export class ApplyLock {
       }
     }
     throw new SwitchboardError('SB_APPLY_LOCKED', `cannot take ${path}: another apply took it first`);
+  }
+
+  /**
+   * As `release`, synchronously: for a process ending at once (`process.on('exit')`, a
+   * second Ctrl-C), where nothing asynchronous runs any more.
+   */
+  releaseSync(): void {
+    try {
+      if (readFileSync(this.path, 'utf8') === this.text) rmSync(this.path, { force: true });
+    } catch {
+      // gone already, or unreadable: the next run judges what is there
+    }
   }
 
   /** Removes the lock if it is still this run's (failures are left for the next run to judge). */

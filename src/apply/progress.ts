@@ -1,7 +1,22 @@
+import { SwitchboardError } from '../core/errors.js';
 import type { Outcome } from './walk.js';
 
 /** Without a terminal, a progress line this often (ms). */
 export const PROGRESS_LOG_INTERVAL_MS = 5_000;
+/** The environment variable that changes it (a CI log that wants fewer lines, or more). */
+export const PROGRESS_INTERVAL_VARIABLE = 'SWITCHBOARD_PROGRESS_INTERVAL_MS';
+
+/** How often a progress line is logged without a terminal: `SWITCHBOARD_PROGRESS_INTERVAL_MS`, else 5 s. */
+export function progressInterval(env: Readonly<Record<string, string | undefined>> = process.env): number {
+  const text = env[PROGRESS_INTERVAL_VARIABLE];
+  if (text === undefined || text === '') return PROGRESS_LOG_INTERVAL_MS;
+  const ms = /^\s*\d+\s*$/.test(text) ? Number(text) : NaN;
+  if (ms >= 10 && ms <= 3_600_000) return ms;
+  throw new SwitchboardError(
+    'SB_CONFIG',
+    `${PROGRESS_INTERVAL_VARIABLE}=${text}: expected a whole number of milliseconds from 10 to 3600000`,
+  );
+}
 /** On a terminal, the line is redrawn at most this often (ms). */
 const REDRAW_MS = 100;
 
@@ -38,6 +53,12 @@ export class Progress {
     if (now - this.lastDraw < REDRAW_MS && this.done < this.total) return;
     this.lastDraw = now;
     this.out.write(`\r\x1b[2K${this.line()}`);
+  }
+
+  /** A line that must not wait for the summary (stderr): on a terminal, above the redrawn line. */
+  note(text: string): void {
+    if (!this.out.isTTY) return void this.out.write(`Note: ${text}\n`);
+    this.out.write(`\r\x1b[2KNote: ${text}\n${this.line()}`);
   }
 
   stop(): void {

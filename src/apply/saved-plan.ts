@@ -69,13 +69,17 @@ const OPTION_FLAGS: Record<keyof PlanOptions, string> = {
   prune: '--prune',
   allowReplace: '--allow-replace',
   maxDeletePercent: '--max-delete-percent',
+  maxUpdatePercent: '--max-update-percent',
+  allowPolicy: '--allow-policy',
 };
 
 /**
  * The options `apply --plan` plans again with: the saved plan's own (a plan made with
  * `--prune` or `--target` is checked against a fresh plan made the same way). An option
- * also given on the command line must say the same, or the run is refused (exit 3). A plan
- * file without `options` (made before they were recorded) leaves the given ones as they are.
+ * also given on the command line must say the same, or the run is refused (exit 3). The
+ * policy overrides are the exception: whoever applies must give the plan's `--allow-policy`
+ * again, exactly, so that no override is applied without being asked for at apply too. A
+ * plan file without `options` (made before they were recorded) leaves the given ones as they are.
  */
 export function savedPlanOptions(
   saved: Plan,
@@ -83,26 +87,47 @@ export function savedPlanOptions(
   isExplicit: (option: keyof PlanOptions) => boolean,
   planFile: string,
 ): PlanOptions {
-  if (!saved.options) return given;
-  const used = { ...saved.options };
+  const overrides = overridesClash(saved, given);
+  if (!saved.options) {
+    if (overrides) throw optionsRefused(planFile, [overrides]);
+    return given;
+  }
+  const used: PlanOptions = {
+    ...saved.options,
+    maxUpdatePercent: saved.options.maxUpdatePercent ?? given.maxUpdatePercent,
+    allowPolicy: saved.options.allowPolicy ?? [],
+  };
   const clashes: string[] = [];
   for (const key of Object.keys(OPTION_FLAGS) as (keyof PlanOptions)[]) {
+    if (key === 'allowPolicy') continue;
     if (isExplicit(key) && JSON.stringify(given[key]) !== JSON.stringify(used[key])) {
       clashes.push(
         `${OPTION_FLAGS[key]}: the plan was made with ${describeOption(key, used[key])}, this command gives ${describeOption(key, given[key])}`,
       );
     }
   }
-  if (clashes.length > 0) {
-    throw new RefusedError(
-      'SB_PLAN_OPTIONS',
-      `${planFile} was made with other options:\n${clashes.map((c) => `  ${c}`).join('\n')}\nLeave them out (the plan's own are used) or make a new plan.`,
-    );
-  }
+  if (overrides) clashes.push(overrides);
+  if (clashes.length > 0) throw optionsRefused(planFile, clashes);
   return used;
 }
 
+/** The plan's policy overrides and the command line's must be the same rules (in any order). */
+function overridesClash(saved: Plan, given: PlanOptions): string | undefined {
+  const made = [...new Set(saved.options?.allowPolicy ?? saved.policy?.overrides ?? [])].sort();
+  const now = [...new Set(given.allowPolicy ?? [])].sort();
+  if (JSON.stringify(made) === JSON.stringify(now)) return undefined;
+  return `--allow-policy: the plan was made with ${describeOption('allowPolicy', made)}, this command gives ${describeOption('allowPolicy', now)}; whoever applies a plan gives its policy overrides again, the same`;
+}
+
+function optionsRefused(planFile: string, clashes: string[]): RefusedError {
+  return new RefusedError(
+    'SB_PLAN_OPTIONS',
+    `${planFile} was made with other options:\n${clashes.map((c) => `  ${c}`).join('\n')}\nLeave them out (the plan's own are used; --allow-policy excepted) or make a new plan.`,
+  );
+}
+
 function describeOption(key: keyof PlanOptions, value: PlanOptions[keyof PlanOptions]): string {
+  if (value === undefined) return `no ${OPTION_FLAGS[key]}`;
   if (Array.isArray(value))
     return value.length === 0 ? `no ${OPTION_FLAGS[key]}` : value.map((v) => `${OPTION_FLAGS[key]} ${v}`).join(' ');
   if (typeof value === 'boolean') return value ? OPTION_FLAGS[key] : `no ${OPTION_FLAGS[key]}`;
@@ -116,8 +141,9 @@ function describeOption(key: keyof PlanOptions, value: PlanOptions[keyof PlanOpt
  * subtree and its ancestors, see src/plan/targets.ts). The saved plan's safety rails were
  * checked when it was made, and a saved plan with refusals is refused here; the delete
  * share is therefore not checked again on this narrower scope, where its percentages would
- * be of a few objects. Everything else (protect, replace, permissions) is per object and
- * checked again.
+ * be of a few objects; so are the update share and the policies' thresholds. Everything
+ * else (protect, replace, permissions, the policies' other rules, capacity) is per object
+ * and checked again.
  */
 export function rereadScope(saved: Plan, options: PlanOptions, planFile: string): PlanOptions {
   if (saved.errors.length > 0) {
@@ -130,5 +156,5 @@ export function rereadScope(saved: Plan, options: PlanOptions, planFile: string)
   const targets = new Set<string>();
   for (const change of saved.changes)
     targets.add(change.action === 'delete' ? (parentAddressOf(change.address) ?? change.address) : change.address);
-  return { ...options, target: [...targets], maxDeletePercent: 100 };
+  return { ...options, target: [...targets], maxDeletePercent: 100, maxUpdatePercent: 100 };
 }

@@ -1,3 +1,4 @@
+import type { RunRecord } from './journal.js';
 import type { ApplyResult } from './types.js';
 
 /** Lists at most this many skipped changes by name; the rest are counted. */
@@ -7,17 +8,20 @@ const MAX_SKIPPED_LISTED = 20;
  * The closing summary of `apply` (stdout): the counts, every failure with the platform's
  * message and the manifest position it comes from, and what was skipped because of it.
  */
-export function renderSummary(result: ApplyResult, journalPath?: string): string {
+export function renderSummary(result: ApplyResult, journalPath?: string, plan?: RunRecord['plan']): string {
   const lines: string[] = [];
   const failed = result.results.filter((r) => r.outcome.status === 'failed');
   const skipped = result.results.filter((r) => r.outcome.status === 'skipped');
-  if (failed.length > 0) {
+  const unsent = result.unsent ?? [];
+  if (failed.length > 0 || unsent.length > 0) {
     lines.push('', 'Failed:');
     for (const { change, outcome } of failed) {
       if (outcome.status !== 'failed') continue;
       lines.push(`  ✗ ${change.action} ${change.address}${change.source ? ` (${change.source})` : ''}`);
       lines.push(`      ${outcome.message}`);
     }
+    // Changes a system was gone for: one line, not one per change.
+    for (const u of unsent) lines.push(`  ✗ ${u.count} ${u.what} not sent`, `      ${u.reason}`);
   }
   if (skipped.length > 0) {
     lines.push('', 'Skipped:');
@@ -26,14 +30,81 @@ export function renderSummary(result: ApplyResult, journalPath?: string): string
     }
     if (skipped.length > MAX_SKIPPED_LISTED) lines.push(`  … and ${skipped.length - MAX_SKIPPED_LISTED} more`);
   }
+  if (result.notes && result.notes.length > 0) lines.push('', 'Notes:', ...result.notes.map((n) => `  ${n}`));
   const seconds = (result.elapsedMs / 1000).toFixed(1);
   lines.push('');
   lines.push(
     `Apply ${result.failed + result.skipped > 0 ? 'incomplete' : 'complete'}: ${result.applied} applied, ${result.failed} failed, ${result.skipped} skipped (${result.requests} requests, ${seconds} s).`,
   );
   if (journalPath) lines.push(`Journal: ${journalPath}`);
+  if (plan) lines.push(planLine(plan));
   if (result.failed + result.skipped > 0) {
     lines.push('Fix the failures and run apply again: what was applied is matched by identity and not repeated.');
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** `Plan digest: sha256:… (plan.json)`: which reviewed plan this run applied, as the journal records it. */
+export function planLine(plan: RunRecord['plan']): string {
+  const from = plan.source === 'file' ? plan.file : plan.source;
+  return plan.digest ? `Plan digest: ${plan.digest} (${from})` : `Plan digest: none (${from} carries no digest)`;
+}
+
+/** What `apply --format json` prints: the run's outcome as one JSON document, for CI scripts. */
+export interface ApplySummaryJson {
+  /** `complete`, `incomplete` (a failure or a skip), `nothing to do`, `refused`, `cancelled`, `error`. */
+  outcome: 'complete' | 'incomplete' | 'nothing to do' | 'refused' | 'cancelled' | 'error';
+  applied: number;
+  failed: number;
+  skipped: number;
+  /** Every failed change, with the error's code and the platform's message. */
+  failures: { address: string; action: string; code?: string; message: string; source?: string }[];
+  /** Skipped changes, with why (a routing table's unsent rows are counted in `skipped` only). */
+  skips: { address: string; action: string; reason: string }[];
+  requests: number;
+  durationMs: number;
+  journal: string | null;
+  plan: RunRecord['plan'] | null;
+  /** Refusals (outcome `refused`) or the error that stopped the run (`error`), with their codes. */
+  errors: { code: string; message: string; address?: string }[];
+}
+
+/** The JSON summary of an apply that ran (every failure and skip listed). */
+export function summaryJson(result: ApplyResult, journal: string, plan: RunRecord['plan']): ApplySummaryJson {
+  const failures: ApplySummaryJson['failures'] = [];
+  const skips: ApplySummaryJson['skips'] = [];
+  for (const { change, outcome } of result.results) {
+    const what = { address: change.address, action: change.action };
+    if (outcome.status === 'failed') {
+      failures.push({
+        ...what,
+        ...(outcome.code ? { code: outcome.code } : {}),
+        message: outcome.message,
+        ...(change.source ? { source: change.source } : {}),
+      });
+    } else if (outcome.status === 'skipped') skips.push({ ...what, reason: outcome.reason });
+  }
+  return {
+    outcome: result.failed + result.skipped > 0 ? 'incomplete' : 'complete',
+    applied: result.applied,
+    failed: result.failed,
+    skipped: result.skipped,
+    failures,
+    skips,
+    requests: result.requests,
+    durationMs: Math.round(result.elapsedMs),
+    journal,
+    plan,
+    errors: [],
+  };
+}
+
+/** The JSON summary of an apply that sent nothing (nothing to do, refused, cancelled, an error). */
+export function emptySummaryJson(
+  outcome: Exclude<ApplySummaryJson['outcome'], 'complete' | 'incomplete'>,
+  plan: RunRecord['plan'] | null,
+  errors: ApplySummaryJson['errors'] = [],
+): ApplySummaryJson {
+  const none = { applied: 0, failed: 0, skipped: 0, failures: [], skips: [], requests: 0, durationMs: 0 };
+  return { outcome, ...none, journal: null, plan, errors };
 }

@@ -66,4 +66,11 @@ export interface ApplyResult {
   /** Requests sent (bulk ones count once). */
   requests: number;
   elapsedMs: number;
+  /**
+   * Changes not sent because their system stopped answering: counted in `failed`, reported
+   * once each (`✗ 693 routing row changes not sent: …`), not one line per change.
+   */
+  unsent?: { count: number; what: string; reason: string }[];
+  /** What the summary says besides the counts (an engine without a bulk create), once each. */
+  notes?: string[];
 }

@@ -12,13 +12,20 @@ const EXIT_CODES: Record<string, string[]> = {
     '1  an error: manifests, configuration, connection, platform, an unmatched --target',
     '2  with --detailed-exitcode: the plan has changes',
     '3  a safety rail refused the plan (delete threshold, protect, permission, replace)',
+    '130, 143  interrupted (Ctrl-C, SIGTERM) while reading the live state',
   ],
   apply: [
     '0  every change was applied (or there was nothing to do)',
-    '1  a change failed or was skipped, the run was cancelled, or an error before applying',
+    '1  a change failed or was skipped (interrupted while applying too), the run was cancelled, or an error',
     '3  a safety rail refused: plan errors, a stale saved plan, an option contradicting it',
-    '130  interrupted twice (Ctrl-C again while the requests in flight finished)',
+    '130, 143  interrupted (Ctrl-C, SIGTERM) before applying, or a second time while applying',
   ],
+  show: [
+    '0  the plan was shown (refused or not: its refusals are part of it)',
+    '1  the file cannot be read, or is not a plan',
+    '3  the file was changed after switchboard wrote it (its digest does not match)',
+  ],
+  audit: ['0  the table was printed (torn or foreign lines are listed on stderr)', '1  a journal cannot be read'],
   export: [
     '0  the manifests were written',
     '1  an error (a non-empty --out without --force, an unknown scope, an unreachable server)',
@@ -35,7 +42,7 @@ const CONNECTING = new Set(['plan', 'apply', 'export']);
 /** Commands that read manifests, hence their `${VAR}` references. */
 const READING_MANIFESTS = new Set(['validate', 'plan', 'apply']);
 /** Commands that colour their output on a terminal. */
-const COLOURING = new Set(['plan', 'apply', 'demo']);
+const COLOURING = new Set(['plan', 'show', 'apply', 'demo']);
 
 /** The footer of `switchboard <name> --help`. */
 export function commandHelpFooter(name: string): string {
@@ -50,6 +57,7 @@ export function commandHelpFooter(name: string): string {
   if (COLOURING.has(name)) lines.push('  NO_COLOR               set (to anything): no colours, as --no-color');
   if (READING_MANIFESTS.has(name)) lines.push('  any ${VAR} a manifest references; its value is treated as a secret');
   if (CONNECTING.has(name)) {
+    lines.push('  SWITCHBOARD_PROGRESS_INTERVAL_MS  ms between progress lines on stderr without a terminal (5000)');
     lines.push('  without switchboard.config.yaml, the connection comes from:');
     const names = Object.values(ENVIRONMENT_VARIABLES);
     for (let i = 0; i < names.length; i += 4) lines.push(`    ${names.slice(i, i + 4).join('  ')}`);

@@ -31,6 +31,18 @@ export function addPlanOptions(command: Command): Command {
     )
     .option('--prune', 'delete undeclared live objects in every declared collection', false)
     .option('--max-delete-percent <n>', 'refuse deleting more than this share of a kind in scope', percent, 10)
+    .option(
+      '--max-update-percent <n>',
+      'refuse overwriting values of more than this share of a kind in scope (once 10 exist)',
+      percent,
+      30,
+    )
+    .option(
+      '--allow-policy <id>',
+      'override this policy rule for this plan: its violations become warnings (repeatable; recorded in the plan)',
+      collect,
+      [],
+    )
     .option('--allow-replace', 'allow replacing objects that hold data (tenants, subscriptions)', false)
     .option('--state-dir <dir>', 'where the last-applied record and the journal live', '.switchboard');
 }

@@ -20,6 +20,8 @@ export interface RoutingEngineConnection {
   auth: { username: string; password: string } | { token: string };
   caFile?: string;
   insecure?: boolean;
+  /** Timeout of one request attempt to the engine, in ms (default 30,000, as the platform's). */
+  timeoutMs?: number;
 }
 
 /** Where and how to reach one platform (CONTRACT §5). */
@@ -33,6 +35,8 @@ export interface ConnectionConfig {
   /** Absolute path of a PEM CA bundle. */
   caFile?: string;
   insecure?: boolean;
+  /** Timeout of one platform API request attempt, in ms (default 30,000). */
+  timeoutMs?: number;
   /**
    * Where the platform serves the group's branding read, below `P/groups/{uuid}/`: the API
    * documents do not show it (Document 1 §4.2); switchboard's default is `configurations/pages`.
@@ -58,8 +62,19 @@ export interface LoadConnectionOptions {
   cwd?: string;
 }
 
-const ENV_KEYS = new Set(['url', 'instance', 'auth', 'routingEngine', 'caFile', 'insecure', 'brandingReadPath']);
-const RE_KEYS = new Set(['url', 'auth', 'caFile', 'insecure']);
+const ENV_KEYS = new Set([
+  'url',
+  'instance',
+  'auth',
+  'routingEngine',
+  'caFile',
+  'insecure',
+  'timeoutMs',
+  'brandingReadPath',
+]);
+const RE_KEYS = new Set(['url', 'auth', 'caFile', 'insecure', 'timeoutMs']);
+/** The longest request timeout accepted (an hour): anything longer is a typo, or a hang. */
+const MAX_TIMEOUT_MS = 3_600_000;
 
 /**
  * Loads the connection of one environment: from the config file when there is one (its
@@ -126,6 +141,7 @@ function readEnvironment(
   const auth = needed ? readAuth(raw['auth'], 'auth', names, problems, true) : undefined;
   const caFile = optionalString(raw['caFile'], names.of('caFile'), problems);
   const insecure = optionalBoolean(raw['insecure'], names.of('insecure'), problems);
+  const timeoutMs = optionalTimeout(raw['timeoutMs'], names.of('timeoutMs'), problems);
   const brandingReadPath = readBrandingPath(raw['brandingReadPath'], names.of('brandingReadPath'), problems);
   let routingEngine: RoutingEngineConnection | undefined;
   if (raw['routingEngine'] !== undefined) {
@@ -135,11 +151,13 @@ function readEnvironment(
       unknownKeys(re, RE_KEYS, names.of('routingEngine.'), problems);
       const reCa = optionalString(re['caFile'], names.of('routingEngine.caFile'), problems);
       const reInsecure = optionalBoolean(re['insecure'], names.of('routingEngine.insecure'), problems);
+      const reTimeout = optionalTimeout(re['timeoutMs'], names.of('routingEngine.timeoutMs'), problems);
       routingEngine = {
         url: requiredString(re['url'], names.of('routingEngine.url'), problems) ?? '',
         auth: readAuth(re['auth'], 'routingEngine.auth', names, problems, false) ?? { token: '' },
         ...(reCa ? { caFile: resolve(baseDir, reCa) } : {}),
         ...(reInsecure === undefined ? {} : { insecure: reInsecure }),
+        ...(reTimeout === undefined ? {} : { timeoutMs: reTimeout }),
       };
     }
   }
@@ -150,6 +168,7 @@ function readEnvironment(
     ...(routingEngine ? { routingEngine } : {}),
     ...(caFile ? { caFile: resolve(baseDir, caFile) } : {}),
     ...(insecure === undefined ? {} : { insecure }),
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
     ...(brandingReadPath ? { brandingReadPath } : {}),
   };
 }
@@ -218,6 +237,7 @@ function fromEnvironment(
     auth: authFromEnv(pick, 'SWITCHBOARD_', { totpSecret: pick('SWITCHBOARD_TOTP_SECRET') }),
     caFile: pick('SWITCHBOARD_CA_FILE'),
     insecure: booleanVariable(pick('SWITCHBOARD_INSECURE'), 'SWITCHBOARD_INSECURE', problems),
+    timeoutMs: pick('SWITCHBOARD_TIMEOUT_MS'),
     brandingReadPath: pick('SWITCHBOARD_BRANDING_READ_PATH'),
   };
   if (pick('SWITCHBOARD_RE_URL')) {
@@ -226,6 +246,7 @@ function fromEnvironment(
       auth: authFromEnv(pick, 'SWITCHBOARD_RE_', {}),
       caFile: pick('SWITCHBOARD_RE_CA_FILE'),
       insecure: booleanVariable(pick('SWITCHBOARD_RE_INSECURE'), 'SWITCHBOARD_RE_INSECURE', problems),
+      timeoutMs: pick('SWITCHBOARD_RE_TIMEOUT_MS'),
     };
   }
   const config = readEnvironment(dropUndefined(raw), environmentNames, cwd, problems, platform);
@@ -334,6 +355,17 @@ function optionalString(value: unknown, at: string, problems: string[]): string 
   if (typeof value === 'string') return value === '' ? undefined : value;
   if (typeof value === 'number') return String(value);
   problems.push(`${at}: expected a string`);
+  return undefined;
+}
+
+/** Milliseconds, as a number or (from a variable) its text: a whole number from 1 to an hour. */
+function optionalTimeout(value: unknown, at: string, problems: string[]): number | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  const n = typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
+  if (typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= MAX_TIMEOUT_MS) return n;
+  problems.push(
+    `${at}: expected a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}, not ${JSON.stringify(value)}`,
+  );
   return undefined;
 }
 

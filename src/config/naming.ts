@@ -39,6 +39,7 @@ export const ENVIRONMENT_VARIABLES: Readonly<Record<string, string>> = {
   'auth.totpSecret': 'SWITCHBOARD_TOTP_SECRET',
   caFile: 'SWITCHBOARD_CA_FILE',
   insecure: 'SWITCHBOARD_INSECURE',
+  timeoutMs: 'SWITCHBOARD_TIMEOUT_MS',
   brandingReadPath: 'SWITCHBOARD_BRANDING_READ_PATH',
   'routingEngine.url': 'SWITCHBOARD_RE_URL',
   'routingEngine.auth.token': 'SWITCHBOARD_RE_TOKEN',
@@ -46,6 +47,7 @@ export const ENVIRONMENT_VARIABLES: Readonly<Record<string, string>> = {
   'routingEngine.auth.password': 'SWITCHBOARD_RE_PASSWORD',
   'routingEngine.caFile': 'SWITCHBOARD_RE_CA_FILE',
   'routingEngine.insecure': 'SWITCHBOARD_RE_INSECURE',
+  'routingEngine.timeoutMs': 'SWITCHBOARD_RE_TIMEOUT_MS',
 };
 
 /** Names when the connection comes from `SWITCHBOARD_*` variables. */

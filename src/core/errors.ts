@@ -10,6 +10,10 @@ export const ExitCode = {
   error: 1,
   changes: 2,
   refused: 3,
+  /** Stopped by SIGINT (Ctrl-C) before anything was applied: 128 + 2, the shell's convention. */
+  interrupted: 130,
+  /** Stopped by SIGTERM before anything was applied: 128 + 15. */
+  terminated: 143,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 

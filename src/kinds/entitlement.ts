@@ -66,7 +66,8 @@ export const entitlementKind: KindDefinition = {
   fromApi: (item) => ({
     id: String(item['id']),
     fields: fieldsFromApi(fields, item),
-    facts: { assigned: Number(item['assigned'] ?? 0) },
+    // Both only served when at least 1 (Doc 2 §2.3).
+    facts: { assigned: Number(item['assigned'] ?? 0), reserved: Number(item['reserved'] ?? 0) },
   }),
   createdId: { from: 'body', field: 'id' },
   create: async (desired, parent, ctx) => {
@@ -104,6 +105,21 @@ export const entitlementKind: KindDefinition = {
       role: 'tenants.instance.subscriptions.entitlements.instance.delete',
     },
   ],
+  // Reserved numbers are not counted when entitlements are enforced (Doc 2 §2.3): shown, not subtracted.
+  capacity: (desired, live) => {
+    const declared = desired && desired.fields['entitlement'] != null ? Number(desired.fields['entitlement']) : null;
+    // A create without `entitlement` gets the API's default, 0 (Doc 2 §4.3).
+    const quantity = declared ?? Number(live?.fields['entitlement'] ?? 0);
+    const assigned = Number(live?.facts?.['assigned'] ?? 0);
+    return {
+      subject: `entitlement ${String(desired?.fields['type'] ?? live?.fields['type'])}`,
+      declared: quantity,
+      assigned,
+      reserved: Number(live?.facts?.['reserved'] ?? 0),
+      headroom: quantity - assigned,
+      of: quantity,
+    };
+  },
   checkUpdate: (desired, live) => {
     const wanted = Number(desired.fields['entitlement']);
     const assigned = Number(live.facts?.['assigned'] ?? 0);

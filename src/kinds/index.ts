@@ -2,6 +2,7 @@ import { addressKind } from './address.js';
 import { administratorKind } from './administrator.js';
 import { brandingKind } from './branding.js';
 import { callingPlanKinds, prefixKind, trunkGroupKind } from './calling-plan.js';
+import { enabledUcKind } from './enabled-uc.js';
 import { entitlementKind } from './entitlement.js';
 import { groupKind } from './group.js';
 import { locationKind } from './location.js';
@@ -30,6 +31,7 @@ export const kinds: readonly KindDefinition[] = [
   administratorKind,
   brandingKind,
   numberLinkKind,
+  enabledUcKind,
 ];
 
 const byName = new Map(kinds.map((k) => [k.kind, k]));

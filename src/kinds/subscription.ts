@@ -1,4 +1,5 @@
 import { fieldsFromApi, pathId } from './fields.js';
+import { subscriptionLicences } from './licences.js';
 import { suspensionProfileId, suspensionProfileName } from './suspension.js';
 import type { DesiredLike, FieldSpec, KindContext, KindDefinition, LiveObject, RequestSpec } from './types.js';
 
@@ -24,6 +25,14 @@ export const subscriptionKind: KindDefinition = {
   manifest: { noun: 'subscription', identity: ['name'], renamable: { field: 'name' } },
   fields,
   holdsData: true,
+  capacityReport: subscriptionLicences,
+  liveReference: {
+    field: 'uc',
+    kind: 'EnabledUc',
+    under: 'Group',
+    code: 'SB_UC_NOT_ENABLED',
+    why: 'the platform refuses a subscription on a UC platform its group does not enable (Doc 1 §4.2)',
+  },
   identity: (f) => String(f['name']),
   address: (parent, identity) => `${parent}/subscription/${identity}`,
   list: (parent, ctx) =>

@@ -89,6 +89,11 @@ export interface ListSpec {
   notFoundIsEmpty?: boolean;
   /** Values merged into every item read (what the request's query implied, e.g. a type). */
   inject?: Record<string, unknown>;
+  /**
+   * The list holds scalars, not objects (a group's enabled UC platforms: an array of
+   * strings, Doc 1 §4.2): each one is read as the item `{ [scalarItems]: value }`.
+   */
+  scalarItems?: string;
 }
 
 /** One live object, normalised to manifest field names. */
@@ -273,6 +278,58 @@ export interface KindDefinition {
    * this kind) and the plan says once why, ending with `note`.
    */
   readMayBeMissing?: { note: string };
+  /**
+   * The object is a capacity of its parent (an entitlement: how many numbers of a type a
+   * subscription may select, Doc 2 §2.3): its figure in the plan's Capacity section, from
+   * what the plan leaves declared and what the platform reports (either side may be absent).
+   */
+  capacity?(desired: DesiredLike | undefined, live: LiveObject | undefined): CapacityFigure;
+  /**
+   * Capacity figures the platform reports for a live object of this kind in a report read
+   * once per ancestor (a subscription's licences, in its group's licence report, Doc 2 §4.2).
+   */
+  capacityReport?: CapacityReport;
+  /**
+   * A field whose value must be the identity of a live object of another kind under an
+   * ancestor of the object (a subscription's `uc`: one of its group's enabled UC platforms,
+   * Doc 1 §4.2). A create or replace that sets it otherwise is refused before anything is sent.
+   */
+  liveReference?: { field: string; kind: string; under: string; code: string; why: string };
+}
+
+/** One line of the plan's Capacity section. */
+export interface CapacityFigure {
+  /** What is counted: `entitlement BE geo`, `licence ucAlphaUsers`. */
+  subject: string;
+  /** The quantity the plan leaves declared; null when manifests cannot declare it (licences). */
+  declared: number | null;
+  /** What the platform reports as assigned (numbers under an entitlement, licences to a subscription). */
+  assigned: number;
+  reserved: number;
+  /** What of `assigned` is used, when the platform reports it (a licence's `inUse`). */
+  inUse?: number;
+  /** What may still be taken; null when nothing says. */
+  headroom: number | null;
+  /** The quantity the headroom is a share of (the low-headroom warning); null when unknown. */
+  of: number | null;
+}
+
+/** A report of an ancestor that holds capacity figures of objects below it (see `capacityReport`). */
+export interface CapacityReport {
+  /** The kind of the ancestor whose report it is (one read per ancestor and run). */
+  ancestor: string;
+  /** The GET that reads the report of the ancestor with this id. */
+  request(ancestorId: string, ctx: KindContext): RequestSpec;
+  /**
+   * The figures of one live object in the report: undefined when the report does not list
+   * it; a problem when the report cannot be what the API documents say (a misread answer).
+   */
+  figures(report: unknown, live: LiveObject): CapacityFigure[] | undefined | { problem: string };
+  /**
+   * Whether the report lists an object of this id chain (its tenant, reseller or distributor):
+   * how the ancestor of an object hanging under a parent named by uuid is found.
+   */
+  covers(report: unknown, ids: IdChain): boolean;
 }
 
 /**

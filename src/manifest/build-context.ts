@@ -1,7 +1,8 @@
 import * as path from 'node:path';
 import type { Reporter } from './reporter.js';
 import type { RowAppender } from './build-routing.js';
-import type { DesiredObject, DesiredRoutingTable, JsonValue } from './types.js';
+import type { PolicyRule } from './policy-types.js';
+import type { DesiredObject, DesiredRoutingTable, JsonValue, SourcePosition } from './types.js';
 import { pointer } from './normalise.js';
 import { DigestBuilder } from './digest.js';
 import type { DocumentRecorder } from './document-records.js';
@@ -37,6 +38,14 @@ export interface DocumentBuilder {
   build(ctx: DocContext, metadata: Json, spec: Json): void;
 }
 
+/** A rule of a Policy document, and where its id is written (a repeated id is reported there). */
+export interface BuiltRule {
+  rule: PolicyRule;
+  idAt: SourcePosition;
+  /** Where `match.table` is written, when it is. */
+  tableAt?: SourcePosition;
+}
+
 /** What the builders add to. */
 export class BuildOutput {
   readonly objects: DesiredObject[] = [];
@@ -44,6 +53,8 @@ export class BuildOutput {
   /** The routing tables of the documents, each with the appender that adds its rows. */
   readonly tables = new Map<DesiredRoutingTable, RowAppender>();
   readonly parents = new Map<DesiredObject, ParentDecl>();
+  /** The rules of the Policy documents, each with the position of its id. */
+  readonly policies: BuiltRule[] = [];
   readonly digest = new DigestBuilder();
   constructor(
     readonly reporter: Reporter,

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { routingTableKind } from '../kinds/routing-table.js';
 import { csvDisplayName, emit, type DocContext, type DocumentBuilder, type Json } from './build-context.js';
-import { sortKeys } from './digest.js';
+import { sortKeysDeep } from '../core/canonical-json.js';
 import { Codes } from './codes.js';
 import type { Place, Reporter } from './reporter.js';
 import type { DesiredRoutingTable, JsonScalar, RowValue } from './types.js';
@@ -42,7 +42,7 @@ function buildRoutingTable(ctx: DocContext, metadata: Json, spec: Json): Desired
   const version = String(metadata['version']);
   const name = String(metadata['name']);
   const key = (spec['key'] as string[]).slice();
-  const fieldTypes = sortKeys((spec['fields'] as Json | undefined) ?? {}) as Record<string, FieldType>;
+  const fieldTypes = sortKeysDeep((spec['fields'] as Json | undefined) ?? {}) as Record<string, FieldType>;
   const table = emit(ctx, {
     kind: routingTableKind.kind,
     address: routingTableKind.address(service, version, name),
@@ -90,6 +90,12 @@ export function rowKey(
     parts.push(String(value));
   }
   return parts.join(KEY_SEPARATOR);
+}
+
+/** The address of row `index` of a table (`routing/<service>/<version>/<table>/<key>=<value>,…`). */
+export function rowAddress(table: DesiredRoutingTable, index: number): string {
+  const key = rowKey(table, table.rows[index] ?? [], (field) => table.columns.indexOf(field)) ?? '';
+  return `${table.table.address}/${keySuffix(table, key)}`;
 }
 
 /** The address suffix of a row's index key: `number=+3221234567` (`field=value,…` in key order). */

@@ -31,5 +31,6 @@ export const Codes = {
   unknownAddress: 'SB_UNKNOWN_ADDRESS',
   rename: 'SB_RENAME',
   duplicateUuid: 'SB_DUPLICATE_UUID',
+  policy: 'SB_POLICY_RULE',
 } as const;
 export type Code = (typeof Codes)[keyof typeof Codes];

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import type { JsonValue } from './types.js';
 import { pointer } from './normalise.js';
 
 /**
@@ -40,14 +39,5 @@ function maskSensitive(value: unknown, sensitive: ReadonlySet<string>, path: (st
   if (Array.isArray(value)) return value.map((v, i) => maskSensitive(v, sensitive, [...path, i]));
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) out[k] = maskSensitive(v, sensitive, [...path, k]);
-  return out;
-}
-
-/** A copy with object keys sorted at every level (nested field values are built this way). */
-export function sortKeys(value: JsonValue): JsonValue {
-  if (value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map(sortKeys);
-  const out: Record<string, JsonValue> = {};
-  for (const k of Object.keys(value).sort()) out[k] = sortKeys(value[k] as JsonValue);
   return out;
 }

@@ -1,6 +1,8 @@
 import * as path from 'node:path';
+import { policyKind } from '../kinds/policy.js';
 import { routingTableKind } from '../kinds/routing-table.js';
 import { BuildOutput, type DocContext, type DocumentBuilder, type Json } from './build-context.js';
+import { policyDocument } from './build-policy.js';
 import { routingTableDocument } from './build-routing.js';
 import { Codes } from './codes.js';
 import { MANIFEST_KINDS } from './document-kinds.js';
@@ -14,10 +16,15 @@ let builders: ReadonlyMap<string, DocumentBuilder> | undefined;
 
 /**
  * The builder of each document kind: the kind table's document kinds are walked through the
- * table (walker.ts); the routing side registers its table documents (build-routing.ts).
+ * table (walker.ts); the routing side registers its table documents (build-routing.ts), and
+ * the policies theirs (build-policy.ts).
  */
 function builderOf(kind: string): DocumentBuilder {
-  builders ??= new Map([...platformDocuments(), [routingTableKind.kind, routingTableDocument]]);
+  builders ??= new Map([
+    ...platformDocuments(),
+    [routingTableKind.kind, routingTableDocument],
+    [policyKind.kind, policyDocument],
+  ]);
   const builder = builders.get(kind);
   if (!builder) throw new Error(`no builder for document kind ${kind}`);
   return builder;

@@ -1,7 +1,7 @@
 import { kinds } from '../kinds/index.js';
 import type { FieldSpec, KindDefinition, ManifestForm } from '../kinds/types.js';
 import type { Json } from './build-context.js';
-import { sortKeys } from './digest.js';
+import { sortKeysDeep } from '../core/canonical-json.js';
 import type { JsonScalar, JsonValue } from './types.js';
 
 /**
@@ -129,7 +129,7 @@ export function fieldsOf(plan: KindPlan, item: Json, key?: string, metadata?: Js
     if (typeof value === 'number') {
       if (field.text) value = String(value);
     } else if (value !== null && typeof value === 'object') {
-      value = sortKeys(value);
+      value = sortKeysDeep(value);
     }
     out[field.name] = value;
   }

@@ -1,4 +1,5 @@
 import { BuildOutput } from './build-context.js';
+import { uniqueRules } from './build-policy.js';
 import {
   checkBillingIds,
   checkIdentities,
@@ -15,6 +16,7 @@ import { DocumentRecorder, type DocumentRecord } from './document-records.js';
 import { discoverFiles, MAX_MANIFEST_BYTES, readTextFile, type FileSource } from './files.js';
 import { parseManifest } from './parse.js';
 import { Reporter, sortDiagnostics } from './reporter.js';
+import type { PolicyRule } from './policy-types.js';
 import type { Diagnostic } from './types.js';
 
 export interface LoadOptions {
@@ -33,6 +35,8 @@ export interface LoadOptions {
 export interface LoadResult {
   /** The desired objects. With errors in `diagnostics`, it holds only the valid documents' objects. */
   set: DesiredSet;
+  /** The rules of the Policy documents (the valid ones), in the order they are written. */
+  policies: PolicyRule[];
   /** Every finding, sorted by file, line, column. */
   diagnostics: Diagnostic[];
   /** Manifest and CSV files read, relative to cwd, sorted. */
@@ -94,9 +98,11 @@ export async function loadManifests(paths: string[], options: LoadOptions = {}):
   checkPlatformUnique(objects, reporter);
   checkIdentities(objects, byAddress, reporter);
   checkReferences(objects, byAddress, (a) => set.children(a), reporter);
+  const policies = uniqueRules(out.policies, new Set(routingTables.map((t) => t.table.address)), reporter);
   const diagnostics = sortDiagnostics(reporter.diagnostics);
   return {
     set,
+    policies,
     diagnostics,
     files: [...read].sort(),
     digest: out.digest.digest(),

@@ -1,3 +1,4 @@
+import { SwitchboardError } from '../core/errors.js';
 import { kindOf } from '../kinds/index.js';
 import type { KindContext } from '../kinds/types.js';
 import type { DesiredNode } from '../state/types.js';
@@ -6,7 +7,7 @@ import type { PlanMessage } from './types.js';
 /**
  * Applies the kinds' canonicalize hooks (e.g. an entitlement declared by type id is
  * identified by its type's name) before anything is read. Unknown references and objects
- * declared twice that way are problems (exit 1).
+ * declared twice that way are problems (exit 1); a reference list that cannot be read is thrown.
  */
 export async function canonicalize(
   nodes: readonly DesiredNode[],
@@ -21,13 +22,12 @@ export async function canonicalize(
     if (hook) {
       try {
         const { address, fields } = await hook(node, ctx);
-        if (address !== node.address) next = { ...node, address, fields };
+        if (address !== node.address) next = { ...node, address, fields, declaredAs: node.address };
       } catch (error) {
-        problems.push({
-          code: 'SB_UNKNOWN_REFERENCE',
-          address: node.address,
-          message: error instanceof Error ? error.message : String(error),
-        });
+        // An unknown reference is the manifest's problem; a failed or misread reference-data
+        // read is not (it fails the run naming its request, like any other read).
+        if (!(error instanceof SwitchboardError) || error.code !== 'SB_UNKNOWN_REFERENCE') throw error;
+        problems.push({ code: error.code, address: node.address, message: error.message });
         continue;
       }
     }

@@ -2,7 +2,7 @@ import { kindOf } from '../kinds/index.js';
 import { fieldSpec, normalizeField } from '../kinds/fields.js';
 import type { FieldSpec, KindDefinition, LiveObject } from '../kinds/types.js';
 import type { DesiredNode, LastApplied } from '../state/types.js';
-import { digestOf, stableStringify } from './digest.js';
+import { canonicalJson, digestOf } from '../core/canonical-json.js';
 import { SENSITIVE, WRITE_ONLY } from './types.js';
 
 /** The outcome of comparing one declared object with its live counterpart. */
@@ -101,7 +101,7 @@ function recordedDigest(spec: FieldSpec, value: unknown): string {
 export function sameValue(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  return stableStringify(a) === stableStringify(b);
+  return canonicalJson(a) === canonicalJson(b);
 }
 
 function isSecret(spec: FieldSpec, desired?: DesiredNode): boolean {

@@ -1,8 +1,16 @@
+import { lookalikeWarnings } from './lookalikes.js';
 import type { PlanPart } from './part.js';
 import { checkSafety, type SafetyOptions } from './safety.js';
 import { summarize } from './summary.js';
 import { partialPlanWarning } from './targets.js';
-import { PLAN_FORMAT_VERSION, type Plan, type PlanMessage, type PlanOptions, type PlanScope } from './types.js';
+import {
+  PLAN_FORMAT_VERSION,
+  type CapacityRow,
+  type Plan,
+  type PlanMessage,
+  type PlanOptions,
+  type PlanScope,
+} from './types.js';
 
 /** What a plan says besides its providers' parts. */
 export interface PlanHeader {
@@ -23,6 +31,19 @@ const PERMISSIONS_NOT_CHECKED: PlanMessage = {
     'apply checks those of the user that applies',
 };
 
+/** What the checks made after the providers planned add to the plan (capacity pre-flight, policies). */
+export interface PlanChecks {
+  /** Refusals (exit 3): a subscription's UC platform not enabled, error rules violated. */
+  errors: readonly PlanMessage[];
+  warnings: readonly PlanMessage[];
+  /** The Capacity section (absent from the plan when empty). */
+  capacity: readonly CapacityRow[];
+  /** The policy rules overridden with --allow-policy (absent from the plan when none). */
+  overrides: readonly string[];
+  /** What checking the policies cost: rules checked, CPU milliseconds (for `--stats` and the benchmark). */
+  policyCost?: { rules: number; cpuMs: number };
+}
+
 export interface AssembledPlan {
   plan: Plan;
   /** Mistakes that make the plan impossible (exit 1), besides the plan's refusals (exit 3). */
@@ -31,9 +52,15 @@ export interface AssembledPlan {
 
 /**
  * The plan from its providers' parts, in provider order: their changes, counts and
- * findings, and every refusal of the safety rails (nothing is sent here).
+ * findings, every refusal of the safety rails, and what the later checks found (the
+ * capacity pre-flight, the policies). Nothing is sent here.
  */
-export function assemblePlan(parts: readonly PlanPart[], header: PlanHeader, options: SafetyOptions): AssembledPlan {
+export function assemblePlan(
+  parts: readonly PlanPart[],
+  header: PlanHeader,
+  options: SafetyOptions,
+  checks?: PlanChecks,
+): AssembledPlan {
   const changes = parts.flatMap((p) => p.changes);
   const unchecked = options.checkPermissions === false && changes.length > 0 ? [PERMISSIONS_NOT_CHECKED] : [];
   const noop = parts.reduce((n, p) => n + p.noop, 0);
@@ -47,16 +74,19 @@ export function assemblePlan(parts: readonly PlanPart[], header: PlanHeader, opt
     manifests: header.manifests,
     ...(header.recordedOptions ? { options: header.recordedOptions } : {}),
     ...(header.scope ? { scope: header.scope } : {}),
+    ...(checks && checks.overrides.length > 0 ? { policy: { overrides: [...checks.overrides] } } : {}),
     summary: summarize(changes, noop, unmanagedCount),
     changes,
     unmanaged,
+    ...(checks && checks.capacity.length > 0 ? { capacity: { rows: [...checks.capacity] } } : {}),
     warnings: [
       ...scopedPlanWarning(header.scope),
       ...partialPlanWarning(header.recordedOptions),
-      ...parts.flatMap((p) => p.warnings),
+      ...parts.flatMap((p) => [...p.warnings, ...lookalikeWarnings(p)]),
       ...unchecked,
+      ...(checks?.warnings ?? []),
     ],
-    errors: [...parts.flatMap((p) => p.refusals), ...checkSafety(parts, options)],
+    errors: [...parts.flatMap((p) => p.refusals), ...checkSafety(parts, options), ...(checks?.errors ?? [])],
   };
   return { plan, problems: parts.flatMap((p) => p.problems) };
 }

@@ -1,3 +1,4 @@
+import type { DesiredNode } from '../state/types.js';
 import type { Change, PlanMessage, ProviderName } from './types.js';
 
 /** A live object in scope that the manifests do not declare and that is not pruned. */
@@ -30,12 +31,16 @@ export interface PlanPart {
   problems: PlanMessage[];
   /** Live objects in scope by kind: what the delete-share rail takes a share of. */
   liveCounts: ReadonlyMap<string, number>;
+  /** Live objects in scope by the address of the table holding them (a routing table's rows): a policy threshold's share. */
+  liveCountsIn?: ReadonlyMap<string, number>;
   /** Declared addresses marked `metadata.protect: true`: never deleted or replaced. */
   protectedAddresses: ReadonlySet<string>;
   /** Whether replacing an object of this kind deletes data it holds (refused without --allow-replace). */
   holdsData(kind: string): boolean;
   /** Declared addresses as this provider planned them (after canonicalisation), for the target check. */
   declaredAddresses: readonly string[];
+  /** The declared objects as this provider planned them (canonical fields), for the policy rules; absent for row tables. */
+  declaredObjects?: readonly DesiredNode[];
   /** Live addresses it read (an `--exclude` may name an undeclared live object); empty for row tables. */
   liveAddresses(): Iterable<string>;
   /** Permission pre-flight: a refusal for each request of `changes` the caller's credentials do not allow. */

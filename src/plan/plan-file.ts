@@ -7,7 +7,8 @@ import { randomBytes } from 'node:crypto';
 import { open, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { SwitchboardError } from '../core/errors.js';
-import { maskSecrets } from '../core/secrets.js';
+import { isPlainObject } from '../core/values.js';
+import { carriesDigest, changedPlanError, checkPlanDigest } from './plan-digest.js';
 import { cleartextProblems, planProblems } from './plan-validate.js';
 import { renderJson } from './render-json.js';
 import type { Change, Plan, ProviderName } from './types.js';
@@ -25,8 +26,8 @@ export async function writePlanFile(path: string, plan: Plan): Promise<void> {
   if (leaks.length > 0) {
     throw new SwitchboardError(PLAN_FILE_ERROR, `refusing to write ${path}: ${leaks.join('; ')}`);
   }
-  // Platform messages in warnings and refusals may quote a secret: masked like every output.
-  const text = maskSecrets(renderJson(plan));
+  // Platform messages in warnings and refusals may quote a secret: renderJson masks them like every output.
+  const text = renderJson(plan);
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {
     const handle = await open(temp, 'wx', 0o600);
@@ -67,14 +68,26 @@ export async function readPlanFile(path: string, options: ReadPlanOptions = {}):
   return parsePlan(text, path, options);
 }
 
-/** Parses and validates plan JSON (`source` names it in messages). */
+/**
+ * Parses and validates plan JSON (`source` names it in messages). Before anything else, a
+ * plan carrying a digest is checked against it: a changed plan (or one that no longer
+ * parses although it carries one) is refused, exit 3 (SB_PLAN_DIGEST).
+ */
 export function parsePlan(text: string, source: string, options: ReadPlanOptions = {}): Plan {
   let value: unknown;
   try {
     value = JSON.parse(text.replace(/^\uFEFF/, ''));
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
+    if (carriesDigest(text)) throw changedPlanError(source, `it is no longer valid JSON (${reason})`);
     throw new SwitchboardError(PLAN_FILE_ERROR, `${source} is not valid JSON (${reason}). ${RECREATE}`);
+  }
+  if (isPlainObject(value)) {
+    const check = checkPlanDigest(value);
+    if (check.status === 'mismatch') {
+      const recorded = typeof check.recorded === 'string' ? check.recorded : JSON.stringify(check.recorded);
+      throw changedPlanError(source, `it records the digest ${recorded}, its content has ${check.computed}`);
+    }
   }
   const problems = planProblems(value);
   if (problems.length > 0) {

@@ -4,7 +4,7 @@
  * Problems are collected (up to a few) and reported at once, with their JSON path.
  */
 import { isPlainObject } from '../core/values.js';
-import { isDigest } from './digest.js';
+import { isDigest } from '../core/canonical-json.js';
 import { topField } from './render-common.js';
 import { PLAN_FORMAT_VERSION, PROVIDER_NAMES, isPlaceholder, type Plan } from './types.js';
 
@@ -91,6 +91,8 @@ function checkHeader(plan: Json, p: Problems): void {
   if (p.object(manifests, 'manifests')) {
     p.digest(manifests['digest'], 'manifests.digest');
     p.strings(manifests['files'], 'manifests.files');
+    // `paths` is an addition: absent in plans made before it.
+    if (manifests['paths'] !== undefined) p.strings(manifests['paths'], 'manifests.paths');
   }
   // `options` is an addition to the contract: absent in plans made before it.
   const options = plan['options'];
@@ -102,6 +104,11 @@ function checkHeader(plan: Json, p: Problems): void {
     const percent = options['maxDeletePercent'];
     if (typeof percent !== 'number' || !(percent >= 0 && percent <= 100))
       p.add('options.maxDeletePercent must be a number from 0 to 100');
+    // Both additions of later versions: absent in plans made before them.
+    const updates = options['maxUpdatePercent'];
+    if (updates !== undefined && (typeof updates !== 'number' || !(updates >= 0 && updates <= 100)))
+      p.add('options.maxUpdatePercent must be a number from 0 to 100');
+    if (options['allowPolicy'] !== undefined) p.strings(options['allowPolicy'], 'options.allowPolicy');
   }
   // `scope` (plans made with --changed-since) is an addition too.
   const scope = plan['scope'];
@@ -114,6 +121,11 @@ function checkHeader(plan: Json, p: Problems): void {
     if (p.object(scope['files'], 'scope.files'))
       for (const [file, digest] of Object.entries(scope['files'])) p.string(digest, `scope.files.${file}`);
   }
+  const policy = plan['policy'];
+  if (policy !== undefined && p.object(policy, 'policy')) p.strings(policy['overrides'], 'policy.overrides');
+  const capacity = plan['capacity'];
+  if (capacity !== undefined && p.object(capacity, 'capacity') && p.array(capacity['rows'], 'capacity.rows'))
+    capacity['rows'].forEach((row, i) => checkCapacityRow(row, `capacity.rows[${i}]`, p));
   const summary = plan['summary'];
   if (p.object(summary, 'summary')) {
     for (const key of ['create', 'update', 'replace', 'delete', 'noop']) p.count(summary[key], `summary.${key}`);
@@ -190,8 +202,17 @@ function checkMessage(m: unknown, at: string, p: Problems): void {
   if (!p.object(m, at)) return;
   p.string(m['code'], `${at}.code`);
   p.string(m['message'], `${at}.message`);
-  p.optionalString(m['address'], `${at}.address`);
-  p.optionalString(m['role'], `${at}.role`);
+  for (const key of ['address', 'role', 'rule', 'source']) p.optionalString(m[key], `${at}.${key}`);
+}
+
+function checkCapacityRow(row: unknown, at: string, p: Problems): void {
+  if (!p.object(row, at)) return;
+  for (const key of ['address', 'subject']) p.string(row[key], `${at}.${key}`);
+  for (const key of ['scope', 'warning']) p.optionalString(row[key], `${at}.${key}`);
+  for (const key of ['assigned', 'reserved']) p.count(row[key], `${at}.${key}`);
+  if (row['inUse'] !== undefined) p.count(row['inUse'], `${at}.inUse`);
+  for (const key of ['declared', 'headroom'])
+    if (row[key] !== null && !Number.isInteger(row[key])) p.add(`${at}.${key} must be an integer or null`);
 }
 
 /** Counts that must agree with the changes, and addresses that must be unique. */
@@ -207,6 +228,13 @@ function checkConsistency(plan: Plan, p: Problems): void {
     const declared = plan.summary[action as 'create'];
     if (declared !== n) p.add(`summary.${action} is ${declared} but the plan has ${n} ${action} change(s)`);
   }
+  // The overrides are recorded twice (what was asked, what the plan shows): they must agree.
+  const asked = [...(plan.options?.allowPolicy ?? [])].sort();
+  const shown = [...(plan.policy?.overrides ?? [])].sort();
+  if (plan.options?.allowPolicy !== undefined && JSON.stringify(asked) !== JSON.stringify(shown))
+    p.add(
+      `policy.overrides (${shown.join(', ') || 'none'}) differ from options.allowPolicy (${asked.join(', ') || 'none'})`,
+    );
 }
 
 /** Collects problems; each check returns whether the value had the expected type. */

@@ -4,7 +4,7 @@ import { pendingId } from '../kinds/fields.js';
 import type { IdChain, KindContext, KindDefinition, LiveObject, ParentRef, RequestSpec } from '../kinds/types.js';
 import type { DesiredNode, LastApplied, LiveState } from '../state/types.js';
 import { createdFields, deletedFields, diffFields } from './diff.js';
-import { digestOf } from './digest.js';
+import { digestOf } from '../core/canonical-json.js';
 import { orderChanges } from './order.js';
 import type { Change, PatchOperation, PlanMessage, PlannedRequest } from './types.js';
 

@@ -3,8 +3,9 @@
  * (addresses, before/after, patch, sensitiveDigests): no kind is ever named.
  */
 import { addressPairs, parentAddressOf } from '../kinds/address-path.js';
-import { stableStringify } from './digest.js';
-import { SENSITIVE, WRITE_ONLY, isPlaceholder, type Change, type PatchOperation } from './types.js';
+import { kinds } from '../kinds/index.js';
+import { canonicalJson, compareKeys } from '../core/canonical-json.js';
+import { SENSITIVE, WRITE_ONLY, isPlaceholder, type CapacityRow, type Change, type PatchOperation } from './types.js';
 
 /**
  * Control characters (C0, DEL, C1), bidi overrides and zero-width characters, which could
@@ -21,12 +22,13 @@ export function safeText(s: string): string {
 }
 
 /**
- * A value as one line of compact JSON (keys in the plan's order), made safe for display.
+ * A value as one line of canonical JSON (keys sorted, as the plan file holds them), made
+ * safe for display.
  * The plan's markers (`(sensitive)`, `(write-only)`) print bare: they are not values.
  */
 export function compact(value: unknown): string {
   if (value === SENSITIVE || value === WRITE_ONLY) return value;
-  return safeText(JSON.stringify(value) ?? 'null');
+  return safeText(canonicalJson(value));
 }
 
 /** The top-level field an RFC 6902 path points into (`/admins/0/email` → `admins`). */
@@ -71,8 +73,8 @@ export type FieldLine =
  * Field-level differences between before and after, at the top level (nested values are
  * shown whole, as compact JSON). A field is changed when its values differ or when the
  * patch touches it: a write-only or sensitive field reads `(sensitive)` on both sides and
- * only the patch says it changes. Unchanged fields are left out. Order: after's fields,
- * then fields only in before.
+ * only the patch says it changes. Unchanged fields are left out. Order: the kind's field
+ * table (a manifest's usual order), then other names in canonical order.
  */
 export function fieldLines(change: Change): FieldLine[] {
   const before = change.before ?? {};
@@ -86,7 +88,9 @@ export function fieldLines(change: Change): FieldLine[] {
   const show = (field: string, value: unknown): string =>
     Object.hasOwn(sensitive, field) && !isPlaceholder(value) ? SENSITIVE : compact(value);
   const lines: FieldLine[] = [];
-  const fields = [...Object.keys(after), ...Object.keys(before).filter((k) => !Object.hasOwn(after, k))];
+  // The kind's field-table order, then canonical order: never the order the plan holds them in,
+  // so a plan read back from its file (keys sorted) renders exactly as it did when made.
+  const fields = [...new Set([...Object.keys(after), ...Object.keys(before)])].sort(fieldOrder(change.kind));
   for (const field of fields) {
     const isSensitive = Object.hasOwn(sensitive, field);
     const inBefore = change.before !== null && Object.hasOwn(before, field);
@@ -95,7 +99,7 @@ export function fieldLines(change: Change): FieldLine[] {
       lines.push({ type: 'add', field, after: show(field, after[field]), sensitive: isSensitive });
     } else if (inBefore && !inAfter) {
       lines.push({ type: 'remove', field, before: show(field, before[field]), sensitive: isSensitive });
-    } else if (touched.has(field) || stableStringify(before[field]) !== stableStringify(after[field])) {
+    } else if (touched.has(field) || canonicalJson(before[field]) !== canonicalJson(after[field])) {
       lines.push({
         type: 'change',
         field,
@@ -106,6 +110,24 @@ export function fieldLines(change: Change): FieldLine[] {
     }
   }
   return lines;
+}
+
+/** Each kind's field names by their place in its field table. */
+const FIELD_PLACES: ReadonlyMap<string, ReadonlyMap<string, number>> = new Map(
+  kinds.map((kind) => [kind.kind, new Map(kind.fields.map((field, i) => [field.name, i]))]),
+);
+
+/** A kind's field names in its field table's order (undefined for a kind outside the table). */
+export function fieldNamesOf(kind: string): string[] | undefined {
+  const places = FIELD_PLACES.get(kind);
+  return places ? [...places.keys()] : undefined;
+}
+
+/** Orders a kind's field names: by its field table, then the others in canonical order. */
+function fieldOrder(kind: string): (a: string, b: string) => number {
+  const places = FIELD_PLACES.get(kind);
+  if (!places) return compareKeys;
+  return (a, b) => (places.get(a) ?? Infinity) - (places.get(b) ?? Infinity) || compareKeys(a, b);
 }
 
 /** The collection an address belongs to: its parent's address (see src/kinds/address-path.ts), or '' at the top. */
@@ -171,4 +193,33 @@ export function formatByAction(byAction: HiddenCounts): string {
     .filter((a) => byAction[a] > 0)
     .map((a) => `${a}: ${byAction[a]}`)
     .join(', ');
+}
+
+/** The Capacity section's rows grouped by the touched object they belong to, in plan order. */
+export function capacityGroups(rows: readonly CapacityRow[]): { scope: string; rows: CapacityRow[] }[] {
+  const groups = new Map<string, CapacityRow[]>();
+  for (const row of rows) {
+    const scope = row.scope ?? row.address;
+    const group = groups.get(scope);
+    if (group) group.push(row);
+    else groups.set(scope, [row]);
+  }
+  return [...groups].map(([scope, list]) => ({ scope, rows: list }));
+}
+
+/** The figures of the Capacity section, in column order. */
+export const CAPACITY_COLUMNS = ['declared', 'assigned', 'reserved', 'in use', 'headroom'] as const;
+
+/**
+ * A capacity row's figures by column: undefined where the row has none (a licence is not
+ * declared; an entitlement has no `in use`), so that renderers keep the columns aligned.
+ */
+export function capacityFigures(row: CapacityRow): (number | undefined)[] {
+  return [
+    row.declared ?? undefined,
+    row.assigned,
+    row.declared !== null || row.reserved > 0 ? row.reserved : undefined,
+    row.inUse,
+    row.headroom ?? undefined,
+  ];
 }

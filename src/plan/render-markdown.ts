@@ -5,9 +5,17 @@
  * refusals always survive; change blocks are cut first.
  */
 import { cut, escapeMd, fence } from './markdown-escape.js';
-import { fieldLines, formerName, redactChange, safeText, type FieldLine } from './render-common.js';
-import { countChanges, summaryLine, unmanagedLine } from './summary.js';
-import type { Change, Plan, PlanMessage } from './types.js';
+import {
+  CAPACITY_COLUMNS,
+  capacityFigures,
+  fieldLines,
+  formerName,
+  redactChange,
+  safeText,
+  type FieldLine,
+} from './render-common.js';
+import { countChanges, digestLine, summaryLine, unmanagedLine } from './summary.js';
+import type { CapacityRow, Change, Plan, PlanMessage } from './types.js';
 
 export interface MarkdownOptions {
   /** At most this many change blocks (default 200); the rest is counted. */
@@ -23,6 +31,7 @@ export interface MarkdownOptions {
 export const MARKDOWN_LIMIT = 60_000;
 const REFUSALS_BUDGET = 30_000;
 const WARNINGS_BUDGET = 8_000;
+const CAPACITY_BUDGET = 8_000;
 const BLOCK_BUDGET = 6_000;
 const LINE_BUDGET = 400;
 const FOOTER_RESERVE = 1_000;
@@ -54,6 +63,8 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
     const where = options.artifactHint ? `: ${cut(options.artifactHint, 500)}` : '.';
     parts.push(`**${left} more ${left === 1 ? 'change' : 'changes'} in the JSON artifact**${where}`);
   }
+  // Always last and never cut (FOOTER_RESERVE): the digest the apply log shows again.
+  if (digestLine(plan)) parts.push(`<sub>Plan digest: <code>${plan.digest}</code></sub>`);
   return `${parts.join('\n\n')}\n`;
 }
 
@@ -84,7 +95,40 @@ function renderMessages(plan: Plan): string[] {
   if (plan.warnings.length > 0) {
     parts.push(alert('WARNING', '**Warnings**', plan.warnings, WARNINGS_BUDGET, 'warnings'));
   }
+  if (plan.policy && plan.policy.overrides.length > 0) {
+    const ids = plan.policy.overrides.map((id) => `<code>${escapeMd(cut(id, 200))}</code>`).join(', ');
+    parts.push(`> [!IMPORTANT]\n> **Policy rules overridden for this plan** (--allow-policy): ${ids}`);
+  }
+  if (plan.capacity && plan.capacity.rows.length > 0) parts.push(capacityTable(plan.capacity.rows));
   return parts;
+}
+
+/**
+ * The Capacity section as a table, rows with a warning first, cut to its budget (the JSON
+ * plan has every row).
+ */
+function capacityTable(rows: readonly CapacityRow[]): string {
+  const ordered = [...rows.filter((r) => r.warning), ...rows.filter((r) => !r.warning)];
+  const lines = [
+    '#### Capacity',
+    '',
+    `| object | capacity | ${CAPACITY_COLUMNS.join(' | ')} |`,
+    `|---|---|${CAPACITY_COLUMNS.map(() => '---:').join('|')}|`,
+  ];
+  let used = 0;
+  let listed = 0;
+  for (const row of ordered) {
+    const figures = capacityFigures(row).map((v) => (v === undefined ? '' : String(v)));
+    const last = figures.length - 1;
+    if (row.warning) figures[last] = `⚠️ ${figures[last] ?? ''} (${escapeMd(cut(row.warning, 200))})`;
+    const line = `| <code>${escapeMd(cut(row.scope ?? row.address, LINE_BUDGET))}</code> | ${escapeMd(cut(row.subject, 200))} | ${figures.join(' | ')} |`;
+    if (used + line.length > CAPACITY_BUDGET) break;
+    lines.push(line);
+    used += line.length + 1;
+    listed += 1;
+  }
+  if (listed < rows.length) lines.push('', `_… and ${rows.length - listed} more rows in the JSON artifact_`);
+  return lines.join('\n');
 }
 
 /** A GitHub alert block listing messages, cut to `budget` characters. */
@@ -106,7 +150,12 @@ function alert(type: string, title: string, messages: PlanMessage[], budget: num
 function formatMessage(m: PlanMessage): string {
   const where = m.address ? ` <code>${escapeMd(cut(m.address, LINE_BUDGET))}</code>` : '';
   const role = m.role ? ` (role <code>${escapeMd(cut(m.role, 200))}</code>)` : '';
-  return `<code>${escapeMd(cut(m.code, 100))}</code>${where}: ${escapeMd(cut(m.message, 1_000))}${role}`;
+  const origin = [
+    m.rule ? `rule <code>${escapeMd(cut(m.rule, 200))}</code>` : '',
+    m.source ? `at <code>${escapeMd(cut(m.source, LINE_BUDGET))}</code>` : '',
+  ].filter(Boolean);
+  const tail = origin.length > 0 ? ` (${origin.join(', ')})` : '';
+  return `<code>${escapeMd(cut(m.code, 100))}</code>${where}: ${escapeMd(cut(m.message, 1_000))}${role}${tail}`;
 }
 
 /** Replaces and deletes first, so a size cut never hides them behind harmless changes. */

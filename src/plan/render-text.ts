@@ -3,6 +3,9 @@
  * one block per change, the closing summary line. Pure: plan in, string out.
  */
 import {
+  CAPACITY_COLUMNS,
+  capacityFigures,
+  capacityGroups,
   fieldLines,
   foldCollections,
   formerName,
@@ -12,8 +15,8 @@ import {
   type FieldLine,
   type RenderItem,
 } from './render-common.js';
-import { countChanges, summaryLine, unmanagedLine } from './summary.js';
-import type { Change, Plan, PlanMessage } from './types.js';
+import { countChanges, digestLine, summaryLine, unmanagedLine } from './summary.js';
+import type { CapacityRow, Change, Plan, PlanMessage } from './types.js';
 
 export interface TextOptions {
   /** ANSI colours (on a TTY only; the CLI decides). */
@@ -62,21 +65,53 @@ export function renderText(plan: Plan, options: TextOptions): string {
     for (const m of plan.warnings) out.push(paint('yellow', `  ! ${formatMessage(m)}`));
     out.push('');
   }
+  if (plan.policy && plan.policy.overrides.length > 0) {
+    const ids = plan.policy.overrides.map(safeText).join(', ');
+    out.push(paint('yellow', `Policy rules overridden for this plan (--allow-policy): ${ids}`), '');
+  }
   if (plan.changes.length > 0) {
     out.push('switchboard will perform the following actions:', '');
     for (const item of foldCollections(plan.changes, maxRows, shown)) out.push(...renderItem(item, paint), '');
   }
+  if (plan.capacity && plan.capacity.rows.length > 0) out.push(...renderCapacity(plan.capacity.rows, paint), '');
   out.push(summaryLine(countChanges(plan.changes)));
   const unmanaged = unmanagedLine(plan.summary.unmanaged);
   if (unmanaged) out.push(unmanaged);
+  const digest = digestLine(plan);
+  if (digest) out.push(paint('dim', digest));
   return `${out.join('\n')}\n`;
 }
 
-/** `SB_CODE address: message (role: name)` for one refusal or warning. */
+/** `SB_CODE address: message (role: name) (rule id, file:line:col)` for one refusal or warning. */
 export function formatMessage(m: PlanMessage): string {
   const where = m.address ? ` ${safeText(m.address)}:` : ':';
   const role = m.role ? ` (role: ${safeText(m.role)})` : '';
-  return `${safeText(m.code)}${where} ${safeText(m.message)}${role}`;
+  const origin = [m.rule ? `rule ${safeText(m.rule)}` : '', m.source ? `at ${safeText(m.source)}` : ''].filter(Boolean);
+  return `${safeText(m.code)}${where} ${safeText(m.message)}${role}${origin.length > 0 ? ` (${origin.join(', ')})` : ''}`;
+}
+
+/**
+ * The Capacity section: per touched object, one line per capacity with its figures in
+ * aligned columns, and the low-headroom warning after the line.
+ */
+function renderCapacity(rows: readonly CapacityRow[], paint: Paint): string[] {
+  const cells = rows.map((row) => ({
+    row,
+    subject: safeText(row.subject),
+    figures: capacityFigures(row).map((v, i) => (v === undefined ? '' : `${CAPACITY_COLUMNS[i]} ${v}`)),
+  }));
+  const subjectWidth = Math.max(...cells.map((c) => c.subject.length));
+  const widths = CAPACITY_COLUMNS.map((_, i) => Math.max(...cells.map((c) => c.figures[i]?.length ?? 0)));
+  const lines = ['Capacity (what the plan leaves, against what the platform reports):'];
+  for (const group of capacityGroups(rows)) {
+    lines.push(`  ${safeText(group.scope)}`);
+    for (const { row, subject, figures } of cells.filter((c) => group.rows.includes(c.row))) {
+      const columns = figures.map((f, i) => f.padEnd(widths[i] ?? 0)).filter((_, i) => (widths[i] ?? 0) > 0);
+      const line = `      ${[subject.padEnd(subjectWidth), ...columns].join('  ')}`.trimEnd();
+      lines.push(row.warning ? paint('yellow', `${line}  ! ${safeText(row.warning)}`) : line);
+    }
+  }
+  return lines;
 }
 
 function renderItem(item: RenderItem, paint: Paint): string[] {

@@ -1,10 +1,13 @@
 import type { PlanPart } from './part.js';
-import type { PlanMessage } from './types.js';
+import { topField } from './render-common.js';
+import type { Change, PlanMessage } from './types.js';
 
 /** The safety rails' settings (CONTRACT §3.2-3.4). */
 export interface SafetyOptions {
   /** Deletes allowed per kind, as a share of that kind's live objects in scope (default 10). */
   maxDeletePercent: number;
+  /** Updates (and replaces) allowed per kind, as a share of its live objects in scope (default 30). */
+  maxUpdatePercent?: number;
   /** `--allow-replace`: replacing objects that hold data is allowed. */
   allowReplace: boolean;
   /**
@@ -17,6 +20,12 @@ export interface SafetyOptions {
 
 /** Deletes of at most this many objects of a kind never trip the percentage rail. */
 export const DELETE_THRESHOLD_MIN_COUNT = 3;
+
+/** `--max-update-percent` when not given. */
+export const DEFAULT_MAX_UPDATE_PERCENT = 30;
+
+/** The update share is checked for a kind only when at least this many of its live objects are in scope. */
+export const UPDATE_THRESHOLD_MIN_LIVE = 10;
 
 /** What the caller may do, from its profile's api_rules (the client's permission checker). */
 export interface PermissionCheck {
@@ -36,6 +45,7 @@ export function checkSafety(parts: readonly RailFacts[], options: SafetyOptions)
     ...parts.flatMap(checkProtected),
     ...parts.flatMap((part) => checkReplaces(part, options)),
     ...checkDeleteThreshold(parts, options),
+    ...checkUpdateThreshold(parts, options.maxUpdatePercent ?? DEFAULT_MAX_UPDATE_PERCENT),
     ...(options.checkPermissions === false ? [] : parts.flatMap((part) => part.preflight(part.changes))),
   ];
 }
@@ -61,14 +71,64 @@ function checkReplaces(part: RailFacts, options: SafetyOptions): PlanMessage[] {
     }));
 }
 
+/** Live objects in scope by kind, over every provider's part. */
+export function liveCountsByKind(parts: readonly Pick<RailFacts, 'liveCounts'>[]): Map<string, number> {
+  const liveByKind = new Map<string, number>();
+  for (const part of parts)
+    for (const [kind, count] of part.liveCounts) liveByKind.set(kind, (liveByKind.get(kind) ?? 0) + count);
+  return liveByKind;
+}
+
+/**
+ * Whether a change counts toward an update share: a replace does, and an update does when it
+ * changes a value the live object holds. An update that only sets fields that are empty live
+ * (null, absent or empty text: a number given its first emergency address) overwrites
+ * nothing, and does not count; a write-only field, whose live value nobody can read, counts.
+ */
+export function overwrites(change: Change): boolean {
+  if (change.action === 'replace') return true;
+  if (change.action !== 'update') return false;
+  const before = change.before ?? {};
+  const fields = new Set(change.patch.map((op) => topField(op.path)));
+  for (const field of fields) if (field !== undefined && !isEmpty(before[field])) return true;
+  return false;
+}
+
+function isEmpty(value: unknown): boolean {
+  return value === null || value === undefined || value === '';
+}
+
+/**
+ * A mass update is as dangerous as a mass delete (a re-route of every number): more than
+ * `maxPercent` of a kind's live objects in scope updated (or replaced), once at least
+ * {@link UPDATE_THRESHOLD_MIN_LIVE} of them exist, is refused. Only overwrites count.
+ */
+function checkUpdateThreshold(parts: readonly RailFacts[], maxPercent: number): PlanMessage[] {
+  const updatesByKind = new Map<string, number>();
+  for (const part of parts)
+    for (const c of part.changes) if (overwrites(c)) updatesByKind.set(c.kind, (updatesByKind.get(c.kind) ?? 0) + 1);
+  const liveByKind = liveCountsByKind(parts);
+  const refusals: PlanMessage[] = [];
+  for (const [kind, updates] of updatesByKind) {
+    const live = liveByKind.get(kind) ?? 0;
+    if (live < UPDATE_THRESHOLD_MIN_LIVE) continue;
+    const percent = (Math.min(updates, live) / live) * 100;
+    if (percent > maxPercent) {
+      refusals.push({
+        code: 'SB_UPDATE_THRESHOLD',
+        message: `the plan overwrites values of ${updates} of ${live} live ${kind} objects in scope (${percent.toFixed(1)}%), above --max-update-percent ${maxPercent}`,
+      });
+    }
+  }
+  return refusals;
+}
+
 function checkDeleteThreshold(parts: readonly RailFacts[], options: SafetyOptions): PlanMessage[] {
   const deletesByKind = new Map<string, number>();
-  const liveByKind = new Map<string, number>();
-  for (const part of parts) {
+  for (const part of parts)
     for (const c of part.changes)
       if (c.action === 'delete') deletesByKind.set(c.kind, (deletesByKind.get(c.kind) ?? 0) + 1);
-    for (const [kind, count] of part.liveCounts) liveByKind.set(kind, (liveByKind.get(kind) ?? 0) + count);
-  }
+  const liveByKind = liveCountsByKind(parts);
   const refusals: PlanMessage[] = [];
   for (const [kind, deletes] of deletesByKind) {
     const total = Math.max(liveByKind.get(kind) ?? deletes, deletes);

@@ -2,7 +2,8 @@
  * Counting a plan's changes and the closing lines every renderer shares, so the text,
  * markdown and JSON outputs can never disagree on what a plan does.
  */
-import type { Change, PlanSummary } from './types.js';
+import { isDigest } from '../core/canonical-json.js';
+import type { Change, Plan, PlanSummary } from './types.js';
 
 /** The four counted actions of a change (noop is never a `Change`). */
 export type ChangeCounts = Pick<PlanSummary, 'create' | 'update' | 'replace' | 'delete'>;
@@ -34,4 +35,12 @@ export function unmanagedLine(unmanaged: number): string {
   return unmanaged === 1
     ? '1 live object in scope is not managed by these manifests.'
     : `${unmanaged} live objects in scope are not managed by these manifests.`;
+}
+
+/**
+ * `Plan digest: sha256:…` (the plan file's own digest, plan-digest.ts), or '' for a plan
+ * without one: what a reviewer compares with the digest an apply log and the journal show.
+ */
+export function digestLine(plan: Pick<Plan, 'digest'>): string {
+  return isDigest(plan.digest) ? `Plan digest: ${plan.digest}` : '';
 }

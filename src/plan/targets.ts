@@ -16,23 +16,36 @@ export function selectTargets(
   // Neither option given (the usual run): everything is selected as it is. Walking every
   // node's ancestors for nothing cost ~0.1 s on 22,000 objects (issue #9 plan-org profile).
   if (targets.length === 0 && excludes.length === 0) return [...desired];
-  const byAddress = new Map(desired.map((d) => [d.address, d]));
-  const matches = (patterns: readonly string[], address: string) => patterns.some((p) => matchesPattern(p, address));
-  const selected = new Set<string>();
-  const ancestors = new Set<string>();
-  for (const node of desired) {
-    if (targets.length > 0 && !matches(targets, node.address)) continue;
-    selected.add(node.address);
-    for (let parent = node.parentAddress; parent !== undefined; parent = byAddress.get(parent)?.parentAddress)
-      ancestors.add(parent);
+  // A node is found under either spelling of its address: as planned and as written.
+  const byAddress = new Map<string, DesiredNode>();
+  for (const d of desired) {
+    byAddress.set(d.address, d);
+    if (d.declaredAs !== undefined) byAddress.set(d.declaredAs, d);
   }
-  const excluded = (d: DesiredNode) =>
-    matches(excludes, d.address) || (d.parentAddress !== undefined && matches(excludes, d.parentAddress));
+  const matches = (patterns: readonly string[], d: DesiredNode) =>
+    patterns.some(
+      (p) => matchesPattern(p, d.address) || (d.declaredAs !== undefined && matchesPattern(p, d.declaredAs)),
+    );
+  const selected = new Set<DesiredNode>();
+  const ancestors = new Set<DesiredNode>();
+  for (const node of desired) {
+    if (targets.length > 0 && !matches(targets, node)) continue;
+    selected.add(node);
+    for (let parent = byAddress.get(node.parentAddress ?? ''); parent !== undefined;) {
+      ancestors.add(parent);
+      parent = parent.parentAddress === undefined ? undefined : byAddress.get(parent.parentAddress);
+    }
+  }
+  const excluded = (d: DesiredNode) => {
+    const parent = d.parentAddress === undefined ? undefined : byAddress.get(d.parentAddress);
+    if (matches(excludes, d) || (parent !== undefined && matches(excludes, parent))) return true;
+    return d.parentAddress !== undefined && excludes.some((p) => matchesPattern(p, d.parentAddress as string));
+  };
   return desired.flatMap((d) => {
     if (excluded(d)) return [];
-    if (selected.has(d.address)) return [d];
+    if (selected.has(d)) return [d];
     // Kept only so that it exists first: its collections are not in scope, so nothing is pruned there.
-    return ancestors.has(d.address) ? [{ ...d, declaredCollections: [] }] : [];
+    return ancestors.has(d) ? [{ ...d, declaredCollections: [] }] : [];
   });
 }
 

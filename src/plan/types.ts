@@ -5,6 +5,8 @@
  * consulted by apply.
  */
 
+import type { CapacityFigure } from '../kinds/types.js';
+
 export const PLAN_FORMAT_VERSION = 1;
 
 export type Action = 'create' | 'update' | 'delete' | 'replace' | 'noop';
@@ -88,22 +90,58 @@ export interface PlanMessage {
   address?: string;
   /** For permission refusals: the role the caller lacks. */
   role?: string;
+  /** For policy violations (`SB_POLICY`): the id of the rule. */
+  rule?: string;
+  /** The manifest position (`file:line:col`) of what the message is about, when there is one. */
+  source?: string;
+}
+
+/**
+ * One line of the plan's Capacity section: an entitlement or a licence of a subscription
+ * the plan touches, what the plan leaves declared against what the platform reports (the
+ * figures are the kind table's, `CapacityFigure`, less the quantity the warning is a share of).
+ */
+export interface CapacityRow extends Omit<CapacityFigure, 'of'> {
+  /** The object the figure belongs to (the entitlement; the subscription for its licences). */
+  address: string;
+  /** The touched object whose capacity the row is part of (the subscription), when it is not `address`. */
+  scope?: string;
+  /** Set when the headroom is under 10 % (or below zero). */
+  warning?: string;
 }
 
 export interface Plan {
   formatVersion: typeof PLAN_FORMAT_VERSION;
   createdAt: string;
+  /**
+   * `sha256:` of the RFC 8785 canonical JSON of the plan file without this field (see
+   * plan-digest.ts): what a reviewer saw is what `apply --plan` applies. Set once the plan
+   * is made; absent in plan files written before it existed.
+   */
+  digest?: string;
   tool: { name: 'switchboard'; version: string };
   target: { baseUrl: string; instance: string; routingEngine?: string };
-  manifests: { digest: string; files: string[] };
+  manifests: {
+    digest: string;
+    files: string[];
+    /**
+     * The manifest paths the plan was made from, relative to the folder it was made in
+     * (absolute when outside it): `apply --plan FILE` without paths loads these.
+     */
+    paths?: string[];
+  };
   /** The options that shaped the plan; `apply --plan` plans again with the same ones. */
   options?: PlanOptions;
   /** `--changed-since`: the plan read and compared only the documents changed since a commit. */
   scope?: PlanScope;
+  /** The policy rules overridden for this plan (`--allow-policy`); absent when none. */
+  policy?: { overrides: string[] };
   summary: PlanSummary;
   changes: Change[];
   /** Live objects in scope left alone (not declared, not pruned). */
   unmanaged: { address: string; kind: string; id?: string }[];
+  /** The capacity of the subscriptions the plan touches; absent when it touches none. */
+  capacity?: { rows: CapacityRow[] };
   warnings: PlanMessage[];
   /** Refusals by the safety rails. A plan with errors is printed in full and not applied. */
   errors: PlanMessage[];
@@ -130,6 +168,10 @@ export interface PlanOptions {
   prune: boolean;
   allowReplace: boolean;
   maxDeletePercent: number;
+  /** Updates allowed per kind, as a share of its live objects in scope (absent in plans made before it). */
+  maxUpdatePercent?: number;
+  /** Policy rules overridden for this plan (absent in plans made before it). */
+  allowPolicy?: string[];
 }
 
 /** What sensitive values look like in a plan, a render, a journal. */

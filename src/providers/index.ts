@@ -8,7 +8,7 @@ import { ROUTING_ROW } from './routing/index.js';
 
 export { platformProvider, type PlatformClient, type PlatformInput } from './platform.js';
 export { ROUTING_ROW, routingInScope, routingProvider, type RoutingInput } from './routing/index.js';
-export type { Provider, ProviderApplyEnv, ProviderPlanOptions } from './types.js';
+export type { LiveValuesRef, Provider, ProviderApplyEnv, ProviderPlanOptions } from './types.js';
 
 /** Which provider plans objects of a kind (for plan files that do not say); undefined when none does. */
 export function providerOfKind(kind: string): ProviderName | undefined {

@@ -2,11 +2,15 @@ import { applyChanges } from '../apply/executor.js';
 import type { ApplyClient } from '../apply/types.js';
 import { hasKind, kinds } from '../kinds/index.js';
 import type { KindContext, KindSettings } from '../kinds/types.js';
+import { capacityPreflight } from '../plan/capacity.js';
 import { canonicalize } from '../plan/canonicalize.js';
 import { kindRails } from '../plan/kind-rails.js';
+import { valueText } from '../plan/policy/facts.js';
+import { selectTargets } from '../plan/targets.js';
 import { computeChanges, type PlannerOutput } from '../plan/planner.js';
 import type { PermissionCheck } from '../plan/safety.js';
 import type { PlanMessage } from '../plan/types.js';
+import { capacityReads, misreadReport, unreadableOn } from '../state/capacity-reads.js';
 import { LiveReader } from '../state/read.js';
 import { createReferenceData, type RefsClient } from '../state/refs.js';
 import type { DesiredNode, LastApplied, ListingClient, LiveState } from '../state/types.js';
@@ -20,8 +24,13 @@ export interface PlatformInput {
   client: PlatformClient;
   /** `P` of the instance in use (`/api/v01/draas/{instance}`). */
   P: string;
-  /** The declared objects in scope (targets applied). */
+  /** Every declared object of the manifests. */
   desired: readonly DesiredNode[];
+  /**
+   * `--target` / `--exclude`: applied once the objects are canonical, so that a pattern may
+   * name either address of an object (as planned, as written).
+   */
+  targets?: { target: readonly string[]; exclude: readonly string[] };
   /** The last-applied record the plan compares write-only fields with. */
   lastApplied: LastApplied;
   /** Connection settings the kinds need (the branding read path). */
@@ -39,18 +48,21 @@ export function platformProvider(input: PlatformInput): Provider {
     refs: createReferenceData(input.client, input.P),
     ...(input.settings ? { settings: input.settings } : {}),
   };
-  let read: { desired: DesiredNode[]; live: LiveState; problems: PlanMessage[] } | undefined;
+  let read: { desired: DesiredNode[]; live: LiveState; problems: PlanMessage[]; reader: LiveReader } | undefined;
   let planned: PlannerOutput | undefined;
+  const liveValues = new Map<string, Promise<Set<string> | undefined>>();
   return {
     name: 'platform',
     async read() {
-      const problems: PlanMessage[] = [];
-      const desired = await canonicalize(input.desired, ctx, problems);
-      const live = await new LiveReader(input.client, ctx, input.lastApplied).read(
+      const found: PlanMessage[] = [];
+      const canonical = await canonicalize(input.desired, ctx, found);
+      const { desired, problems } = inScope(canonical, found, input);
+      const reader = new LiveReader(input.client, ctx, input.lastApplied);
+      const live = await reader.read(
         desired,
         kinds.map((k) => k.kind),
       );
-      read = { desired, live, problems };
+      read = { desired, live, problems, reader };
     },
     async plan(options) {
       const state = stage(read, 'plan', 'read');
@@ -72,9 +84,40 @@ export function platformProvider(input: PlatformInput): Provider {
         refusals: planned.refusals,
         problems: [...state.problems, ...planned.problems],
         declaredAddresses: state.desired.map((d) => d.address),
+        declaredObjects: state.desired,
         liveAddresses: () => state.live.byAddress.keys(),
         ...kindRails(state.desired, state.live, input.client.permissions),
       };
+    },
+    async capacity() {
+      const state = stage(read, 'capacity', 'read');
+      const out = stage(planned, 'capacity', 'plan');
+      const { misread, ...result } = await capacityPreflight({
+        changes: out.changes,
+        desired: state.desired,
+        live: state.live,
+        ctx,
+        reads: capacityReads(state.reader, input.client),
+      });
+      if (misread) throw misreadReport(misread.request, misread.problem);
+      return result;
+    },
+    // A policy reference to a kind: every live object of it the caller can list (refused: unchecked).
+    async liveValues(ref) {
+      if (ref.kind === undefined || !hasKind(ref.kind)) return undefined;
+      const { reader } = stage(read, 'liveValues', 'read');
+      const key = `${ref.kind}\u0000${ref.field}`;
+      let values = liveValues.get(key);
+      if (!values) {
+        const { kind, field } = ref;
+        values = unreadableOn(() => reader.listAll(kind)).then((listed) =>
+          'ok' in listed
+            ? new Set(listed.ok.flatMap((o) => (o.fields[field] == null ? [] : [valueText(o.fields[field])])))
+            : undefined,
+        );
+        liveValues.set(key, values);
+      }
+      return values;
     },
     async apply(changes, env) {
       const state = stage(read, 'apply', 'read');
@@ -94,6 +137,24 @@ export function platformProvider(input: PlatformInput): Provider {
       });
     },
   };
+}
+
+/**
+ * The declared objects the targets select, and the canonicalisation problems of those
+ * (an unknown type id outside `--target` is not this plan's problem).
+ */
+function inScope(
+  canonical: DesiredNode[],
+  problems: PlanMessage[],
+  input: PlatformInput,
+): { desired: DesiredNode[]; problems: PlanMessage[] } {
+  if (!input.targets) return { desired: canonical, problems };
+  const { target, exclude } = input.targets;
+  const desired = selectTargets(canonical, target, exclude);
+  if (problems.length === 0) return { desired, problems };
+  const addresses = new Set(selectTargets(input.desired, target, exclude).map((d) => d.address));
+  for (const d of desired) addresses.add(d.address);
+  return { desired, problems: problems.filter((p) => p.address === undefined || addresses.has(p.address)) };
 }
 
 /** The platform plans the kind table's kinds. */

@@ -14,6 +14,7 @@ import type { Journal } from '../apply/journal.js';
 import type { RecordKeeper } from '../apply/record.js';
 import type { ApplyResult } from '../apply/types.js';
 import type { Outcome } from '../apply/walk.js';
+import type { CapacityOutput } from '../plan/capacity.js';
 import type { PlanPart } from '../plan/part.js';
 import type { Change, ProviderName } from '../plan/types.js';
 
@@ -40,6 +41,8 @@ export interface ProviderApplyEnv {
   signal?: AbortSignal;
   /** Called once per change when its outcome is known (the progress line). */
   onSettle(outcome: Outcome): void;
+  /** A line worth saying at once, on stderr (an engine without a bulk create); the summary repeats it. */
+  onNote?(note: string): void;
 }
 
 /**
@@ -55,4 +58,22 @@ export interface Provider {
   plan(options: ProviderPlanOptions): Promise<PlanPart>;
   /** Applies `changes` (each of this provider, from this run's plan); never rejects for a change's failure. */
   apply(changes: readonly Change[], env: ProviderApplyEnv): Promise<ApplyResult>;
+  /**
+   * The capacity pre-flight of its planned changes, after `plan`: the Capacity section's rows,
+   * and what it refuses or warns about. Absent for a provider whose objects hold no capacity.
+   */
+  capacity?(): Promise<Omit<CapacityOutput, 'misread'>>;
+  /**
+   * The values `field` takes over the live objects of `kind` (the rows of `table`, a table's
+   * address, for the routing engine), for the policies' references; read once, after `plan`.
+   * Undefined when they are not this provider's to read.
+   */
+  liveValues?(ref: LiveValuesRef): Promise<ReadonlySet<string> | undefined>;
+}
+
+/** What a policy reference names: a kind's objects, or a routing table's rows. */
+export interface LiveValuesRef {
+  kind?: string;
+  table?: string;
+  field: string;
 }

@@ -64,12 +64,13 @@ export function casterTable(
   const cache = new Map<string, Caster>();
   return (field) => {
     let caster = cache.get(field);
-    if (!caster) cache.set(field, (caster = casterFor(declared[field] ?? liveType(live, field))));
+    if (!caster) cache.set(field, (caster = casterFor(declared[field] ?? liveTypeOf(live, field))));
     return caster;
   };
 }
 
-function liveType(live: readonly RoutingRecord[], field: string): RoutingFieldType | undefined {
+/** The type of a column's first non-null live value; undefined when no live row gives it one. */
+export function liveTypeOf(live: readonly RoutingRecord[], field: string): RoutingFieldType | undefined {
   for (const row of live) {
     const v = row[field];
     if (v === null || v === undefined) continue;

@@ -1,5 +1,6 @@
 import pLimit from 'p-limit';
 import type { Logger } from '../core/logger.js';
+import type { ReadMeter } from '../core/read-meter.js';
 import { silentLogger } from '../core/logger.js';
 import { RoutingApiError } from './errors.js';
 import { RoutingHttp, type RoutingConnection, type RoutingRequestStats } from './http.js';
@@ -12,6 +13,8 @@ export interface RoutingClientOptions extends RoutingConnection {
   /** Page size asked for when reading a whole table; the server caps it (default 10,000). */
   readPageSize?: number;
   logger?: Logger;
+  /** Counts the pages read and the rows they held (the progress line of plan). */
+  meter?: ReadMeter;
 }
 
 /** A whole table (or search result) and how it was read. */
@@ -40,8 +43,10 @@ export class RoutingClient {
   readonly logger: Logger;
   readonly concurrency: number;
   private readonly readPageSize: number;
+  private readonly meter: ReadMeter | undefined;
 
   constructor(options: RoutingClientOptions) {
+    this.meter = options.meter;
     this.concurrency = options.concurrency ?? 8;
     this.http = new RoutingHttp({ ...options, connections: options.connections ?? this.concurrency });
     this.logger = options.logger ?? silentLogger;
@@ -64,7 +69,9 @@ export class RoutingClient {
     ];
     try {
       const res = await this.http.request('GET', basePath(ref), params.join('&'));
-      return asPage('GET', basePath(ref), res.body);
+      const page = asPage('GET', basePath(ref), res.body);
+      this.meter?.page(page.objects.length);
+      return page;
     } catch (error) {
       if (error instanceof RoutingApiError && error.status === 404) return null;
       throw error;
@@ -162,6 +169,37 @@ export class RoutingClient {
   /** `POST <base>`: 201 with the record and its new id. */
   async create(ref: RoutingTableRef, values: Record<string, unknown>): Promise<RoutingRecord> {
     return asRecord('POST', basePath(ref), (await this.http.request('POST', basePath(ref), '', values)).body);
+  }
+
+  /**
+   * Whether the engine serves `POST <base>/_bulk` (Document 3 §4.2 lists it; plain
+   * Flask-Restless engines lack it), asked with `OPTIONS <base>/_bulk` (not shown in
+   * Document 3; Flask answers it for every route): false on 404, or when `Allow` lists no
+   * POST (the record route took `_bulk` for an id); undefined when the answer says nothing
+   * (no `Allow`, another status): the apply then tries `_bulk` and falls back on 404/405.
+   */
+  async bulkSupport(ref: RoutingTableRef): Promise<boolean | undefined> {
+    const path = `${basePath(ref)}/_bulk`;
+    try {
+      const res = await this.http.request('OPTIONS', path, '');
+      const allow = res.headers['allow'];
+      const text = Array.isArray(allow) ? allow.join(',') : allow;
+      if (!text) return undefined;
+      return text.split(',').some((m) => m.trim().toUpperCase() === 'POST');
+    } catch (error) {
+      if (!(error instanceof RoutingApiError) || error.status === 0) throw error;
+      return error.status === 404 ? false : undefined;
+    }
+  }
+
+  /** Why the engine counts as gone for the rest of the run (see Reachability); undefined while it answers. */
+  get unreachable(): string | undefined {
+    return this.http.reach.unreachable;
+  }
+
+  /** Ends the run's traffic: requests in flight are cancelled, new ones fail at once (`SB_ROUTING_ABORTED`). */
+  cancel(why: string): void {
+    this.http.reach.cancel(why);
   }
 
   /** `POST <base>/_bulk`: one transaction; the error's `index` names the failing record. */

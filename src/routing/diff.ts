@@ -1,4 +1,8 @@
 import { BAD, casterTable, isUnsafeInteger, isUnsafeIntegerText, type Caster } from './cast.js';
+import { findLookalikes, noteGuesses, untypedProblem, untypedTextColumns } from './diff-checks.js';
+import { label, SEP } from './row-key.js';
+
+export { label } from './row-key.js';
 import type { RoutingFieldType, RoutingRecord } from './types.js';
 
 /**
@@ -21,6 +25,11 @@ export interface ColumnarRows {
   columns: readonly string[];
   rows: readonly (readonly unknown[])[];
   sourceOf?: (row: number) => string | undefined;
+  /**
+   * Whether a row's cells are text whose type the file does not say (a CSV line), as
+   * opposed to typed values (a YAML record). Absent: every row is typed.
+   */
+  isText?: (row: number) => boolean;
 }
 
 export interface RowDiffOptions {
@@ -30,6 +39,12 @@ export interface RowDiffOptions {
   fieldTypes?: Readonly<Record<string, RoutingFieldType>>;
   /** Delete live rows that no desired row matches. */
   prune: boolean;
+  /**
+   * The manifest declares no `spec.fields`: a text cell in a column no live value types
+   * would be a guess, and is a problem ({@link RowDiffProblem} `SB_ROUTING_UNTYPED`).
+   * With `spec.fields` given, the columns it leaves out are strings.
+   */
+  typesUndeclared?: boolean;
 }
 
 export interface RowCreate {
@@ -62,7 +77,11 @@ export interface RowDelete {
 
 export interface RowDiffProblem {
   code:
-    'SB_ROUTING_DUPLICATE_KEY' | 'SB_ROUTING_MISSING_KEY' | 'SB_ROUTING_BAD_VALUE' | 'SB_ROUTING_LIVE_DUPLICATE_KEY';
+    | 'SB_ROUTING_DUPLICATE_KEY'
+    | 'SB_ROUTING_MISSING_KEY'
+    | 'SB_ROUTING_BAD_VALUE'
+    | 'SB_ROUTING_LIVE_DUPLICATE_KEY'
+    | 'SB_ROUTING_UNTYPED';
   message: string;
   source?: string;
 }
@@ -77,9 +96,17 @@ export interface RowDiff {
   unmanaged: number;
   /** Rows left out of the diff, with why; the planner reports them as errors. */
   problems: RowDiffProblem[];
+  /** Created rows whose key equals a live row's once trimmed and case-folded (a likely second copy). */
+  lookalikes: RowLookalike[];
 }
 
-const SEP = '\u001f';
+/** A row to be created next to a live row whose key differs only by case or surrounding spaces. */
+export interface RowLookalike {
+  key: string;
+  source?: string;
+  liveKey: string;
+  liveId: number;
+}
 
 /** Computes creates, grouped updates, deletes and noops. */
 export function diffRows(
@@ -91,7 +118,18 @@ export function diffRows(
   const casterOf = casterTable(live, options.fieldTypes ?? {});
   const casters = table.columns.map((c) => casterOf(c));
   const keyCols = options.key.map((k) => table.columns.indexOf(k));
-  const out: RowDiff = { creates: [], updateGroups: [], deletes: [], noops: 0, unmanaged: 0, problems: [] };
+  const out: RowDiff = {
+    creates: [],
+    updateGroups: [],
+    deletes: [],
+    noops: 0,
+    unmanaged: 0,
+    problems: [],
+    lookalikes: [],
+  };
+  const guessed = options.typesUndeclared
+    ? untypedTextColumns(table, live, options.fieldTypes ?? {})
+    : new Map<number, number>();
   const liveIndex = indexLive(live, options.key, out.problems);
   const groups = new Map<string, UpdateGroup>();
   // Matched live rows are flagged by position: a byte each, not a Set entry.
@@ -100,6 +138,7 @@ export function diffRows(
   const ctx: RowContext = { table, casters, options, out, groups };
   for (let i = 0; i < table.rows.length; i++) {
     const cells = table.rows[i] as readonly unknown[];
+    if (guessed.size > 0 && table.isText?.(i) === true) noteGuesses(guessed, cells, i);
     const k = desiredKey(cells, keyCols, casters);
     if (k === null || k === BAD) {
       const message =
@@ -128,6 +167,8 @@ export function diffRows(
     }
   }
   out.updateGroups = [...groups.values()];
+  untypedProblem(guessed, table, out.problems);
+  if (out.creates.length > 0 && liveIndex.size > 0) findLookalikes(out, liveIndex, live, options.key);
   for (const index of liveIndex.values()) {
     if (matched[index] === 1) continue;
     const row = live[index] as RoutingRecord;
@@ -265,11 +306,6 @@ function columnar(rows: readonly DesiredRow[]): ColumnarRows {
     out[i] = cells;
   }
   return { columns, rows: out, sourceOf: (i) => rows[i]?.source };
-}
-
-/** `field=value[,field=value…]`, the tail of a routing address (CONTRACT §3.1). */
-export function label(row: Record<string, unknown>, key: readonly string[]): string {
-  return key.map((k) => `${k}=${String(row[k])}`).join(',');
 }
 
 function problem(ctx: RowContext, i: number, code: RowDiffProblem['code'], message: string): void {

@@ -4,10 +4,17 @@ import { SwitchboardError } from '../core/errors.js';
  * Stable codes: `SB_ROUTING_HTTP` (the engine answered an error status),
  * `SB_ROUTING_NETWORK` (connection, TLS or timeout), `SB_ROUTING_RESPONSE` (a success
  * status with a body the client cannot use), `SB_ROUTING_LIST_CHANGED` (a table kept
- * changing while it was read).
+ * changing while it was read), `SB_ROUTING_UNREACHABLE` (not sent: the engine stopped
+ * answering earlier in the run), `SB_ROUTING_ABORTED` (not sent or cancelled: the run was
+ * interrupted).
  */
 export type RoutingErrorCode =
-  'SB_ROUTING_HTTP' | 'SB_ROUTING_NETWORK' | 'SB_ROUTING_RESPONSE' | 'SB_ROUTING_LIST_CHANGED';
+  | 'SB_ROUTING_HTTP'
+  | 'SB_ROUTING_NETWORK'
+  | 'SB_ROUTING_RESPONSE'
+  | 'SB_ROUTING_LIST_CHANGED'
+  | 'SB_ROUTING_UNREACHABLE'
+  | 'SB_ROUTING_ABORTED';
 
 /**
  * A failed routing-engine call, with what a caller needs to report or retry it. The

@@ -12,6 +12,17 @@ export interface ExecuteOptions {
   updateChunkSize?: number;
   /** Go on after a failure (CLI `--keep-going`); otherwise nothing is sent after it. */
   keepGoing?: boolean;
+  /** Told the keys of the rows each successful request applied (for the journal's change lines). */
+  onApplied?: (action: RoutingFailure['action'], keys: string[]) => void;
+  /**
+   * False when the plan found that the engine has no `_bulk` (`RoutingClient.bulkSupport`):
+   * creates go out as one POST per record from the start. Default true.
+   */
+  bulk?: boolean;
+  /** Aborted (Ctrl-C): nothing more is started; requests in flight finish. */
+  signal?: AbortSignal;
+  /** Rows settled as they settle (the progress line): `count` rows with one outcome. */
+  onRows?: (status: 'applied' | 'failed' | 'skipped', count: number) => void;
 }
 
 /** One thing that did not happen, with where the row came from. */
@@ -29,9 +40,16 @@ export interface ExecuteReport {
   created: number;
   updated: number;
   deleted: number;
-  /** Rows not attempted because an earlier failure stopped the run. */
+  /** Rows not attempted: an earlier failure stopped the run (`--fail-fast`), or it was interrupted. */
   skipped: number;
   failures: RoutingFailure[];
+  /**
+   * Rows not sent because the engine stopped answering earlier in the run: failed, but
+   * reported once (`unsentReason`), not row by row.
+   */
+  unsent: number;
+  unsentReason?: string;
+  /** What the summary should say besides the counts (the `_bulk` fallback), once per table. */
   warnings: string[];
   /** True when `_bulk` was unavailable and single POSTs were used. */
   bulkFallback: boolean;
@@ -39,7 +57,8 @@ export interface ExecuteReport {
 
 /**
  * Applies a row diff: deletes by id (freeing unique values first), creates through `_bulk`
- * in chunks, then one collection PATCH per update group and chunk, with the filter in the body.
+ * in chunks (one POST per record on an engine without it), then one collection PATCH per
+ * update group and chunk, with the filter in the body.
  */
 export async function executeRoutingChanges(
   client: RoutingClient,
@@ -61,6 +80,7 @@ class Run {
     deleted: 0,
     skipped: 0,
     failures: [],
+    unsent: 0,
     warnings: [],
     bulkFallback: false,
   };
@@ -73,16 +93,18 @@ class Run {
     private readonly options: ExecuteOptions,
   ) {
     this.limit = pLimit(client.concurrency);
+    if (options.bulk === false) this.noBulk('the plan found none');
   }
 
   async deletes(diff: RowDiff): Promise<void> {
     await Promise.all(
       diff.deletes.map((d) =>
         this.limit(async () => {
-          if (this.stopped) return void this.report.skipped++;
+          if (this.held(1)) return;
           try {
             await this.client.delete(this.ref, d.id);
-            this.report.deleted++;
+            this.done('deleted', 1);
+            this.options.onApplied?.('delete', [d.key]);
           } catch (error) {
             this.fail({ action: 'delete', key: d.key }, error);
           }
@@ -95,10 +117,7 @@ class Run {
     const size = this.options.bulkSize ?? 1000;
     for (let start = 0; start < creates.length; start += size) {
       const chunk = creates.slice(start, start + size);
-      if (this.stopped) {
-        this.report.skipped += chunk.length;
-        continue;
-      }
+      if (this.held(chunk.length)) continue;
       if (this.report.bulkFallback) await this.singles(chunk);
       else await this.bulk(chunk);
     }
@@ -108,20 +127,24 @@ class Run {
   private async bulk(chunk: RowCreate[]): Promise<void> {
     let pending = chunk;
     while (pending.length > 0) {
+      if (this.held(pending.length)) return;
       try {
-        this.report.created += await this.client.bulkCreate(
+        const inserted = await this.client.bulkCreate(
           this.ref,
           pending.map((c) => c.values),
+        );
+        this.done('created', inserted, pending.length);
+        this.options.onApplied?.(
+          'create',
+          pending.map((c) => c.key),
         );
         return;
       } catch (error) {
         if (error instanceof RoutingApiError && (error.status === 404 || error.status === 405)) {
-          this.report.bulkFallback = true;
-          this.report.warnings.push(
-            `POST …/_bulk answered ${error.status}: this engine has no bulk create; sending one POST per record instead`,
-          );
+          this.noBulk(`POST …/_bulk answered ${error.status}`);
           return this.singles(pending);
         }
+        if (this.notSent(error, pending.length)) return;
         const bad = error instanceof RoutingApiError && error.index !== undefined ? pending[error.index] : undefined;
         // Without an index the culprit is unknown: with keep-going, one POST per record finds it.
         if (!bad && this.options.keepGoing) return this.singles(pending);
@@ -134,9 +157,10 @@ class Run {
           },
           error,
           `chunk of ${pending.length} not applied`,
+          bad ? 1 : pending.length,
         );
         if (!this.options.keepGoing) {
-          this.report.skipped += pending.length - (bad ? 1 : 0);
+          if (bad) this.skip(pending.length - 1);
           return;
         }
         pending = pending.filter((c) => c !== bad);
@@ -148,10 +172,11 @@ class Run {
     await Promise.all(
       chunk.map((c) =>
         this.limit(async () => {
-          if (this.stopped) return void this.report.skipped++;
+          if (this.held(1)) return;
           try {
             await this.client.create(this.ref, c.values);
-            this.report.created++;
+            this.done('created', 1);
+            this.options.onApplied?.('create', [c.key]);
           } catch (error) {
             this.fail({ action: 'create', key: c.key, ...(c.source ? { source: c.source } : {}) }, error);
           }
@@ -168,15 +193,20 @@ class Run {
         const rows = group.rows.slice(start, start + size);
         tasks.push(
           this.limit(async () => {
-            if (this.stopped) return void (this.report.skipped += rows.length);
+            if (this.held(rows.length)) return;
             try {
               const n = await this.client.updateWhere(this.ref, idsFilter(rows.map((r) => r.id)), group.changes);
-              this.report.updated += n;
+              this.done('updated', n, rows.length);
+              this.options.onApplied?.(
+                'update',
+                rows.map((r) => r.key),
+              );
               if (n !== rows.length)
                 this.report.warnings.push(
                   `PATCH of ${rows.length} rows (${rows[0]?.key} …) modified ${n}: rows were deleted meanwhile`,
                 );
             } catch (error) {
+              if (this.notSent(error, rows.length)) return;
               for (const r of rows)
                 this.fail({ action: 'update', key: r.key, ...(r.source ? { source: r.source } : {}) }, error);
             }
@@ -187,10 +217,62 @@ class Run {
     await Promise.all(tasks);
   }
 
-  private fail(what: Pick<RoutingFailure, 'action' | 'key' | 'source'>, error: unknown, note?: string): void {
+  /** The engine has no `_bulk`: one POST per record from now on, said once for the table. */
+  private noBulk(how: string): void {
+    if (this.report.bulkFallback) return;
+    this.report.bulkFallback = true;
+    this.report.warnings.push(
+      `${how}: this engine has no bulk create (POST …/_bulk), so its rows were created with one POST per record`,
+    );
+  }
+
+  /**
+   * True (and the rows accounted for) when `count` rows are not to be started: the engine is
+   * gone (unsent), the run was interrupted, or an earlier failure stops it (skipped).
+   */
+  private held(count: number): boolean {
+    if (this.report.unsentReason !== undefined) return this.unsend(count, this.report.unsentReason);
+    const gone = this.client.unreachable;
+    if (gone !== undefined) return this.unsend(count, gone);
+    if (this.stopped || this.options.signal?.aborted) {
+      this.skip(count);
+      return true;
+    }
+    return false;
+  }
+
+  /** True (and the rows accounted for) when `error` says the request was never sent: engine gone, run cancelled. */
+  private notSent(error: unknown, count: number): boolean {
+    if (!(error instanceof RoutingApiError)) return false;
+    if (error.code === 'SB_ROUTING_UNREACHABLE') return this.unsend(count, error.serverMessage);
+    if (error.code !== 'SB_ROUTING_ABORTED') return false;
+    this.skip(count);
+    return true;
+  }
+
+  private unsend(count: number, reason: string): true {
+    this.report.unsent += count;
+    this.report.unsentReason ??= reason;
+    this.options.onRows?.('failed', count);
+    return true;
+  }
+
+  private skip(count: number): void {
+    this.report.skipped += count;
+    this.options.onRows?.('skipped', count);
+  }
+
+  private done(what: 'created' | 'updated' | 'deleted', count: number, settled = count): void {
+    this.report[what] += count;
+    this.options.onRows?.('applied', settled);
+  }
+
+  private fail(what: Pick<RoutingFailure, 'action' | 'key' | 'source'>, error: unknown, note?: string, rows = 1): void {
+    if (this.notSent(error, rows)) return;
     const code = error instanceof RoutingApiError ? error.code : 'SB_ROUTING_INTERNAL';
     const message = error instanceof Error ? error.message : String(error);
     this.report.failures.push({ ...what, code, message: note ? `${message} (${note})` : message });
+    this.options.onRows?.('failed', rows);
     if (!this.options.keepGoing) this.stopped = true;
   }
 }

@@ -1,8 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { Pool, type Dispatcher } from 'undici';
-import { RetryPolicy, natureOf, parseRetryAfter, sleep, type AttemptFailure } from '../api/retry.js';
+import {
+  DEFAULT_TIMEOUT_MS,
+  RetryPolicy,
+  natureOf,
+  parseRetryAfter,
+  sleep,
+  type AttemptFailure,
+} from '../api/retry.js';
 import { registerSecret } from '../core/secrets.js';
-import { RoutingApiError, isRetryableStatus } from './errors.js';
+import { RoutingApiError, isRetryableStatus, type RoutingErrorCode } from './errors.js';
+import { Reachability } from './reachability.js';
 import type { RoutingAuth } from './types.js';
 
 /** How to reach one routing engine (CONTRACT §5 `routingEngine`). */
@@ -16,7 +24,7 @@ export interface RoutingConnection {
   insecure?: boolean;
   /** Connections kept to the engine (default 8). */
   connections?: number;
-  /** Per-request timeout in ms (default 60,000). */
+  /** Timeout of one attempt in ms, as the platform client's (default 30,000). */
   timeoutMs?: number;
   /**
    * Retries under the platform client's retry policy (network errors, 429 and 502–504 for
@@ -32,6 +40,7 @@ export interface RoutingResponse {
   body: unknown;
   /** Raw text when the body was not JSON (an HTML error page, say). */
   text?: string;
+  headers: Record<string, string | string[] | undefined>;
 }
 
 /** Requests sent, by method; what the benchmark and apply summaries report. */
@@ -46,8 +55,12 @@ export class RoutingHttp {
   private readonly pool: Pool;
   private readonly prefix: string;
   private readonly authHeader: string;
+  /** Who the engine sees (Basic auth's user; a token names nobody) and how, for the journal's run record. */
+  readonly login: { username?: string; kind: 'token' | 'password' };
   private readonly timeoutMs: number;
   private readonly retry: RetryPolicy;
+  /** Whether requests may still go: the engine answers, and the run was not cancelled. */
+  readonly reach: Reachability;
 
   constructor(conn: RoutingConnection) {
     const url = new URL(conn.url);
@@ -57,7 +70,9 @@ export class RoutingHttp {
       'token' in conn.auth
         ? `Bearer ${registerSecret(conn.auth.token)}`
         : `Basic ${registerSecret(Buffer.from(`${conn.auth.username}:${registerSecret(conn.auth.password)}`).toString('base64'))}`;
-    this.timeoutMs = conn.timeoutMs ?? 60_000;
+    this.login = 'token' in conn.auth ? { kind: 'token' } : { username: conn.auth.username, kind: 'password' };
+    this.timeoutMs = conn.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.reach = new Reachability(url.origin);
     this.retry = new RetryPolicy(conn.retries === undefined ? {} : { retries: conn.retries });
     const tls =
       url.protocol === 'https:'
@@ -71,18 +86,43 @@ export class RoutingHttp {
     this.pool = new Pool(url.origin, { connections: conn.connections ?? 8, pipelining: 1, connect: tls });
   }
 
-  /** Sends one request, again while the retry policy says so (a POST only after a 429). */
+  /**
+   * Sends one request, again while the retry policy says so (a POST only after a 429). Once
+   * the engine is gone or the run cancelled ({@link Reachability}), nothing is sent: the
+   * request fails at once, and a wait or an attempt under way ends.
+   */
   async request(method: string, path: string, query: string, body?: unknown): Promise<RoutingResponse> {
     const budget = this.retry.start();
+    let attempts = 0;
+    let answered = false;
     for (;;) {
+      const refused = this.reach.refusal(method, path);
+      if (refused) throw refused;
+      attempts++;
       try {
-        return await this.once(method, path, query, body);
+        const response = await this.once(method, path, query, body);
+        this.reach.answered();
+        return response;
       } catch (error) {
         if (!(error instanceof RoutingApiError)) throw error;
+        const stopped = this.reach.refusal(method, path);
+        if (stopped) throw stopped;
+        if (error.status > 0) {
+          answered = true;
+          this.reach.answered();
+        }
         const retryable = this.retry.retryable(natureOf(method), failureOf(error));
         const decision = budget.next({ retryable, retryAfterMs: error.retryAfterMs });
-        if (!decision.retry) throw error;
-        await sleep(decision.delayMs);
+        if (!decision.retry) {
+          // No answer to any attempt (refused, reset, timed out; not a TLS failure): is the engine still there?
+          if (!answered && error.status === 0 && error.retryable) this.reach.silent(error, attempts);
+          throw budget.retries > 0 || decision.why ? exhausted(error, budget.retries, decision.why) : error;
+        }
+        try {
+          await sleep(decision.delayMs, this.reach.signal);
+        } catch {
+          throw this.reach.refusal(method, path) ?? error;
+        }
       }
     }
   }
@@ -107,18 +147,27 @@ export class RoutingHttp {
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs,
+        signal: this.reach.signal,
       });
     } catch (error) {
-      throw networkError(method, path, error);
+      throw networkError(method, path, error, this.timeoutMs);
     }
-    const text = await res.body.text();
+    let text: string;
+    try {
+      text = await res.body.text();
+    } catch (error) {
+      throw networkError(method, path, error, this.timeoutMs);
+    }
     const parsed = parseBody(text);
     if (res.statusCode >= 400) {
       const retryAfter =
         res.statusCode === 429 || res.statusCode === 503 ? parseRetryAfter(res.headers['retry-after']) : undefined;
       throw httpError(method, path, res.statusCode, parsed, text, retryAfter);
     }
-    return parsed.json ? { status: res.statusCode, body: parsed.value } : { status: res.statusCode, body: null, text };
+    const headers = res.headers;
+    return parsed.json
+      ? { status: res.statusCode, body: parsed.value, headers }
+      : { status: res.statusCode, body: null, text, headers };
   }
 }
 
@@ -157,6 +206,21 @@ function httpError(
   });
 }
 
+/** The error of a request the retry budget ended, saying so. */
+function exhausted(error: RoutingApiError, retries: number, why: string | undefined): RoutingApiError {
+  const note = why ?? `gave up after ${retries} ${retries === 1 ? 'retry' : 'retries'}`;
+  return new RoutingApiError(error.code as RoutingErrorCode, {
+    method: error.method,
+    path: error.path,
+    status: error.status,
+    serverMessage: `${error.serverMessage} (${note})`,
+    retryable: error.retryable,
+    index: error.index,
+    retryAfterMs: error.retryAfterMs,
+    cause: error,
+  });
+}
+
 /** The policy's reading of a failed call: its status, or no answer (a TLS failure is marked final when it is made). */
 function failureOf(error: RoutingApiError): AttemptFailure {
   if (error.status > 0) return { status: error.status };
@@ -176,12 +240,15 @@ function excerpt(text: string): string {
   return plain.length > 200 ? `${plain.slice(0, 200)}…` : plain || 'empty body';
 }
 
-function networkError(method: string, path: string, error: unknown): RoutingApiError {
+function networkError(method: string, path: string, error: unknown, timeoutMs: number): RoutingApiError {
   const err = error as { code?: string; message?: string };
   const tls = typeof err.code === 'string' && /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO/.test(err.code);
+  const timeout = typeof err.code === 'string' && /TIMEOUT/.test(err.code);
   const why = tls
     ? `TLS failure (${err.code}): check caFile, or whether the engine speaks TLS 1.2`
-    : `${err.code ?? 'network error'}: ${err.message ?? 'no response'}`;
+    : timeout
+      ? `no answer within ${timeoutMs} ms (${err.code})`
+      : `${err.code ?? 'network error'}: ${err.message ?? 'no response'}`;
   return new RoutingApiError('SB_ROUTING_NETWORK', {
     method,
     path,

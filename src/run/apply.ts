@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { defaultJournalPath, Journal } from '../apply/journal.js';
+import { defaultJournalPath, Journal, type RunRecord } from '../apply/journal.js';
 import { ApplyLock } from '../apply/lock.js';
-import { PROGRESS_LOG_INTERVAL_MS, Progress } from '../apply/progress.js';
+import { Progress, progressInterval } from '../apply/progress.js';
 import { RecordKeeper } from '../apply/record.js';
 import type { ApplyResult } from '../apply/types.js';
 import { SwitchboardError } from '../core/errors.js';
 import type { Change } from '../plan/types.js';
 import type { PlanRun } from './plan.js';
+import { runRecord, type ProvenanceOptions } from './provenance.js';
 
 export interface ApplyRunOptions {
   concurrency: number;
@@ -21,11 +22,15 @@ export interface ApplyRunOptions {
   progressMs?: number;
   /** Aborting stops starting new changes (Ctrl-C); those in flight finish. */
   signal?: AbortSignal;
+  /** Where the plan came from and what the run record says about the manifests (provenance.ts). */
+  provenance?: ProvenanceOptions;
 }
 
 export interface ApplyRunResult {
   result: ApplyResult;
   journal: string;
+  /** The journal's run record: who applied which plan from where. */
+  record: RunRecord;
   /** The progress line as it stood at the end. */
   finalProgress: string;
 }
@@ -49,12 +54,13 @@ export async function applyRun(
     const why = `the plan changes ${orphan.address} through the ${orphan.provider} provider, which this run did not plan with`;
     throw new SwitchboardError('SB_APPLY_NO_PROVIDER', why);
   }
+  const runInfo = await runRecord(run, { stateDir: options.stateDir, ...options.provenance });
   const journal = await Journal.open(options.journal ?? defaultJournalPath(options.stateDir));
   const record = new RecordKeeper(run.lastAppliedFile, target, run.lastApplied);
-  const progress = new Progress(changes.length, options.progressOut, options.progressMs ?? PROGRESS_LOG_INTERVAL_MS);
+  const progress = new Progress(changes.length, options.progressOut, options.progressMs ?? progressInterval());
   record.start();
   progress.start();
-  await journal.append({ type: 'run', event: 'start', runId, target, changes: changes.length });
+  await journal.append({ type: 'run', event: 'start', runId, target, changes: changes.length, ...runInfo });
   try {
     const result: ApplyResult = { results: [], applied: 0, failed: 0, skipped: 0, requests: 0, elapsedMs: 0 };
     for (const provider of run.providers) {
@@ -72,8 +78,11 @@ export async function applyRun(
         record,
         ...(options.signal ? { signal: options.signal } : {}),
         onSettle: (outcome) => progress.settle(outcome),
+        onNote: (note) => progress.note(note),
       });
       result.results.push(...out.results);
+      if (out.unsent) (result.unsent ??= []).push(...out.unsent);
+      if (out.notes) (result.notes ??= []).push(...out.notes);
       result.applied += out.applied;
       result.failed += out.failed;
       result.skipped += out.skipped;
@@ -82,7 +91,7 @@ export async function applyRun(
     }
     const { applied, failed, skipped, requests } = result;
     await journal.append({ type: 'run', event: 'end', runId, summary: { applied, failed, skipped, requests } });
-    return { result, journal: journal.path, finalProgress: progress.line() };
+    return { result, journal: journal.path, record: runInfo, finalProgress: progress.line() };
   } finally {
     progress.stop();
     await record.close();
@@ -101,7 +110,8 @@ function newRunId(): string {
 /**
  * Runs `work` holding the state folder's apply lock, taken before planning: a run that
  * planned while another applied would apply a stale plan. `onNote` hears about a lock taken
- * over from a run that is gone.
+ * over from a run that is gone. The lock is released when `work` ends, whatever the way,
+ * and when the process exits meanwhile.
  */
 export async function withApplyLock<T>(
   stateDir: string,
@@ -110,9 +120,13 @@ export async function withApplyLock<T>(
 ): Promise<T> {
   const { lock, tookOver } = await ApplyLock.acquire(stateDir);
   if (tookOver) onNote(tookOver);
+  // A process that ends at once (a second Ctrl-C or SIGTERM) still leaves no lock behind.
+  const releaseOnExit = () => lock.releaseSync();
+  process.once('exit', releaseOnExit);
   try {
     return await work();
   } finally {
+    process.off('exit', releaseOnExit);
     await lock.release();
   }
 }

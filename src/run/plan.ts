@@ -1,16 +1,23 @@
+import * as path from 'node:path';
 import { DiagnosticsError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { VERSION } from '../core/package.js';
 import { loadManifests, type DesiredSet } from '../manifest/index.js';
 import { toDesiredNodes } from '../plan/desired.js';
 import { assemblePlan } from '../plan/make-plan.js';
+import { DEFAULT_MAX_UPDATE_PERCENT } from '../plan/safety.js';
 import type { PlanPart } from '../plan/part.js';
+import { sealPlan } from '../plan/plan-digest.js';
 import { assertPatternsMatch, matchesPattern, selectTargets } from '../plan/targets.js';
 import type { Plan, PlanOptions } from '../plan/types.js';
 import { platformProvider, routingInScope, routingProvider, type Provider } from '../providers/index.js';
 import { lastAppliedPath, readLastApplied } from '../state/last-applied.js';
 import type { DesiredNode, LastAppliedEntry } from '../state/types.js';
+import { ReadMeter } from '../core/read-meter.js';
 import { changedScope, checkScopeFiles, planScope } from './changed-since.js';
+import { planChecks, readsUndeclaredTables, unknownOverrides } from './checks.js';
+import { asInterrupted } from './interrupt.js';
+import { ReadProgress } from './read-progress.js';
 import { connectOptionsOf, openSession, type Session } from './session.js';
 
 /** The options of `plan` that `apply` and `demo` share (the command line's, flat). */
@@ -29,6 +36,13 @@ export interface PlanRunOptions extends PlanOptions {
   changedSince?: string;
   /** `apply --plan` of a `--changed-since` plan: the files it read, which must still be the same. */
   scopeFiles?: Record<string, string>;
+  /**
+   * Aborted (a signal, see watchInterrupts): the reads under way are cancelled and planRun
+   * rejects with the signal's reason (`SB_INTERRUPTED`).
+   */
+  signal?: AbortSignal;
+  /** Where the read progress goes (stderr), when it is shown: see ReadProgress. */
+  progressOut?: NodeJS.WritableStream & { isTTY?: boolean };
 }
 
 /** A plan made in this process: the plan, and the providers that made it (and apply it). */
@@ -41,6 +55,8 @@ export interface PlanRun {
   session: Session;
   lastApplied: Map<string, LastAppliedEntry>;
   lastAppliedFile: string;
+  /** What checking the manifests' policies cost (absent without policies). */
+  policyCost?: { rules: number; cpuMs: number };
 }
 
 /**
@@ -55,25 +71,44 @@ export async function planRun(
   logger: Logger,
   existing?: Session,
 ): Promise<PlanRun> {
+  const { signal } = options;
+  const given = paths.length > 0 ? paths : ['.'];
   const changedSince = options.changedSince;
-  const loaded = await loadManifests(paths.length > 0 ? paths : ['.'], { documents: changedSince !== undefined });
+  const loaded = await loadManifests(given, { documents: changedSince !== undefined });
   if (!loaded.ok) throw new DiagnosticsError(loaded.diagnostics);
   if (options.scopeFiles) await checkScopeFiles(options.scopeFiles);
-  const scope = changedSince === undefined ? undefined : await changedScope(paths, changedSince, loaded);
-  const nodes = toDesiredNodes(loaded.set);
+  const scope = changedSince === undefined ? undefined : await changedScope(given, changedSince, loaded);
+  const allowPolicy = options.allowPolicy ?? [];
+  const overrides = unknownOverrides(loaded.policies, allowPolicy);
+  if (overrides.length > 0) throw new DiagnosticsError(overrides);
+  const all = toDesiredNodes(loaded.set);
   // No document changed: nothing is read (no target at all would select everything).
-  const inScope = !scope ? nodes : scope.targets.length === 0 ? [] : selectTargets(nodes, scope.targets, []);
-  const selected = selectTargets(inScope, options.target, options.exclude);
+  const nodes = !scope ? all : scope.targets.length === 0 ? [] : selectTargets(all, scope.targets, []);
   const tableInScope = (table: string) => !scope || scope.targets.some((p) => matchesPattern(p, table));
-  const needs = {
-    platform: selected.length > 0,
-    routing: loaded.set.routingTables.some((t) => tableInScope(t.table.address)),
+  const policyTables = readsUndeclaredTables(loaded.set, loaded.policies);
+  const tables = loaded.set.routingTables.some((t) => tableInScope(t.table.address));
+  const needs = { platform: nodes.length > 0, routing: tables || policyTables };
+  if (signal?.aborted) throw asInterrupted(new Error('interrupted'), signal);
+  const meter = new ReadMeter();
+  const progress = options.progressOut && !existing ? new ReadProgress('plan', meter, options.progressOut) : undefined;
+  progress?.start();
+  const session =
+    existing ??
+    (await openSession({ ...connectOptionsOf(options, logger), meter }, needs).catch((error: unknown) => {
+      progress?.stop();
+      throw error;
+    }));
+  // Cancelling the clients ends the reads under way at once: a plan is never half used.
+  const cancel = () => {
+    session.client?.cancel();
+    session.routing?.cancel('the run was interrupted');
   };
-  const session = existing ?? (await openSession(connectOptionsOf(options, logger), needs));
+  if (signal?.aborted) cancel();
+  else signal?.addEventListener('abort', cancel, { once: true });
   try {
     const lastAppliedFile = lastAppliedPath(options.stateDir, session.target.instance || 'routing');
     const lastApplied = await readLastApplied(lastAppliedFile);
-    const providers = providersFor(session, loaded.set, selected, lastApplied, options, tableInScope);
+    const providers = providersFor(session, loaded.set, nodes, lastApplied, options, { policyTables, tableInScope });
     const planning = {
       prune: options.prune,
       keep: (address: string) => options.exclude.some((p) => matchesPattern(p, address)),
@@ -90,15 +125,28 @@ export async function planRun(
       const live = parts.flatMap((p) => [...p.liveAddresses()]);
       assertPatternsMatch({ targets: options.target, excludes: options.exclude, declared, tables, live });
     }
+    // A plan that cannot be made (exit 1) is not checked further: nothing more is read for it.
+    const impossible = parts.some((p) => p.problems.length > 0);
+    const checks = impossible
+      ? { errors: [], warnings: [], capacity: [], overrides: allowPolicy }
+      : await planChecks({
+          set: loaded.set,
+          rules: loaded.policies,
+          providers,
+          parts,
+          allowPolicy,
+          thresholds: !options.scopeFromPlan,
+        });
     const { target, exclude, prune, allowReplace, maxDeletePercent } = options;
+    const maxUpdatePercent = options.maxUpdatePercent ?? DEFAULT_MAX_UPDATE_PERCENT;
     const header = {
       target: session.target,
-      manifests: { digest: loaded.digest, files: loaded.files },
-      recordedOptions: { target, exclude, prune, allowReplace, maxDeletePercent },
+      manifests: { digest: loaded.digest, files: loaded.files, paths: recordedPaths(given, process.cwd()) },
+      recordedOptions: { target, exclude, prune, allowReplace, maxDeletePercent, maxUpdatePercent, allowPolicy },
       ...(scope ? { scope: planScope(scope) } : {}),
       toolVersion: VERSION,
     };
-    const { plan, problems } = assemblePlan(parts, header, options);
+    const { plan, problems } = assemblePlan(parts, header, { ...options, maxUpdatePercent }, checks);
     if (problems.length > 0) {
       const diagnostics = problems.map((p) => ({
         severity: 'error' as const,
@@ -108,11 +156,30 @@ export async function planRun(
       }));
       throw new DiagnosticsError(diagnostics);
     }
-    return { plan, providers, parts, session, lastApplied, lastAppliedFile };
+    if (signal?.aborted) throw asInterrupted(new Error('interrupted'), signal);
+    const cost = checks.policyCost ? { policyCost: checks.policyCost } : {};
+    // The digest the plan file, the printed plan and the journal show (plan-digest.ts).
+    return { plan: sealPlan(plan), providers, parts, session, lastApplied, lastAppliedFile, ...cost };
   } catch (error) {
     if (!existing) await session.close();
-    throw error;
+    throw asInterrupted(error, signal);
+  } finally {
+    progress?.stop();
+    signal?.removeEventListener('abort', cancel);
   }
+}
+
+/**
+ * The manifest paths as a plan file records them: relative to the folder the plan is made
+ * in (a CI job's checkout is elsewhere on the next machine), with `/`; absolute when outside it.
+ */
+export function recordedPaths(paths: readonly string[], cwd: string): string[] {
+  return paths.map((p) => {
+    const relative = path.relative(cwd, path.resolve(cwd, p));
+    if (relative === '') return '.';
+    if (relative.startsWith('..') || path.isAbsolute(relative)) return path.resolve(cwd, p);
+    return relative.split(path.sep).join('/');
+  });
 }
 
 /** The providers of one run: the platform when connected, the routing engine when a declared table is in scope. */
@@ -122,15 +189,19 @@ function providersFor(
   desired: DesiredNode[],
   lastApplied: Map<string, LastAppliedEntry>,
   targets: PlanOptions,
-  tableInScope: (table: string) => boolean,
+  routing: { policyTables: boolean; tableInScope: (table: string) => boolean },
 ): Provider[] {
   const providers: Provider[] = [];
   const { client } = session;
   if (client) {
     const settings = session.settings ? { settings: session.settings } : {};
-    providers.push(platformProvider({ client, P: client.paths.P, desired, lastApplied, ...settings }));
+    const scope = { target: targets.target, exclude: targets.exclude };
+    providers.push(platformProvider({ client, P: client.paths.P, desired, targets: scope, lastApplied, ...settings }));
   }
-  if (session.routing && routingInScope(set, targets) && set.routingTables.some((t) => tableInScope(t.table.address)))
-    providers.push(routingProvider({ client: session.routing, set, tables: tableInScope }));
+  // Also for a policy that reads a table no manifest declares (the provider then plans no row).
+  const { policyTables, tableInScope } = routing;
+  const planTables = routingInScope(set, targets) && set.routingTables.some((t) => tableInScope(t.table.address));
+  if (session.routing && (planTables || policyTables))
+    providers.push(routingProvider({ client: session.routing, set, planTables, tables: tableInScope }));
   return providers;
 }

@@ -5,6 +5,14 @@ import { providerOfKind } from '../providers/index.js';
 import { RefusedError } from '../core/errors.js';
 import type { PlanRun, PlanRunOptions } from './plan.js';
 
+/**
+ * A saved plan, to show it (`show`): read, its digest checked (a changed file is refused,
+ * exit 3), a change written before changes named their provider given it by its kind.
+ */
+export function readPlan(file: string): Promise<Plan> {
+  return readPlanFile(file, { providerOf: (change) => providerOfKind(change.kind) });
+}
+
 /** `apply --plan FILE`: the saved plan, and the options and scope to plan again with. */
 export interface SavedPlanRun<O extends PlanOptions> {
   saved: Plan;
@@ -13,19 +21,24 @@ export interface SavedPlanRun<O extends PlanOptions> {
   options: O;
   /** What to read again: the subtrees the saved changes touch. */
   scope: O;
+  /** The manifest paths to load: those given, else those the plan file records (`fromPlan`). */
+  paths: string[];
+  fromPlan: boolean;
 }
 
 /**
  * Reads a saved plan (a file written before changes named their provider gets it from the
  * change's kind) and works out how to plan again: with the plan's own options, over the
- * subtrees its changes touch. `isExplicit` says which options the command line gave.
+ * subtrees its changes touch, from the given manifest paths or, when none are given, the
+ * plan's own. `isExplicit` says which options the command line gave.
  */
 export async function readSavedPlan<O extends PlanRunOptions>(
   file: string,
   given: O,
   isExplicit: (option: keyof PlanOptions) => boolean,
+  paths: readonly string[] = [],
 ): Promise<SavedPlanRun<O>> {
-  const saved = await readPlanFile(file, { providerOf: (change) => providerOfKind(change.kind) });
+  const saved = await readPlan(file);
   const options = { ...given, ...savedPlanOptions(saved, given, isExplicit, file) };
   const { changedSince: _notAgain, ...rest } = options;
   const scope: O = { ...rest, ...rereadScope(saved, options, file), scopeFromPlan: true } as O;
@@ -38,7 +51,10 @@ export async function readSavedPlan<O extends PlanRunOptions>(
   }
   // Applied on merge, where git may no longer answer for the ref: the files the plan recorded say what it read.
   if (saved.scope) scope.scopeFiles = saved.scope.files;
-  return { saved, file, options, scope };
+  // Without paths, the plan's own (relative to where it was made: the same checkout); a plan
+  // file written before they were recorded falls back to the current folder, as before.
+  const recorded = paths.length === 0 ? saved.manifests.paths : undefined;
+  return { saved, file, options, scope, paths: recorded ?? [...paths], fromPlan: recorded !== undefined };
 }
 
 /** The changes to apply: the fresh plan's, or (with a saved plan) the fresh ones it holds, after checking it is not stale. */

@@ -2,6 +2,7 @@ import { ApiClient, clientOptionsFor } from '../api/index.js';
 import { loadConnection, type ConnectionConfig } from '../config/index.js';
 import { SwitchboardError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
+import type { ReadMeter } from '../core/read-meter.js';
 import { RoutingClient } from '../routing/index.js';
 import type { KindSettings } from '../kinds/types.js';
 import type { RunningSimulator } from '../sim/index.js';
@@ -16,6 +17,8 @@ export interface ConnectOptions {
   seed?: string;
   concurrency: number;
   logger: Logger;
+  /** Counts what the clients read (the progress line). */
+  meter?: ReadMeter;
 }
 
 /** The endpoints a run needs (the manifests say which: routing tables alone need no platform API). */
@@ -100,7 +103,8 @@ export async function openSession(options: ConnectOptions, needs: SessionNeeds):
 }
 
 function connectPlatform(connection: ConnectionConfig, options: ConnectOptions): Promise<ApiClient> {
-  return ApiClient.connect(clientOptionsFor(connection, { concurrency: options.concurrency, logger: options.logger }));
+  const { concurrency, logger, meter } = options;
+  return ApiClient.connect(clientOptionsFor(connection, { concurrency, logger, ...(meter ? { meter } : {}) }));
 }
 
 function connectRouting(connection: ConnectionConfig, options: ConnectOptions): RoutingClient {
@@ -116,8 +120,10 @@ function connectRouting(connection: ConnectionConfig, options: ConnectOptions): 
     auth: engine.auth,
     concurrency: options.concurrency,
     logger: options.logger,
+    ...(options.meter ? { meter: options.meter } : {}),
     ...(engine.caFile ? { caFile: engine.caFile } : {}),
     ...(engine.insecure ? { insecure: true } : {}),
+    ...(engine.timeoutMs === undefined ? {} : { timeoutMs: engine.timeoutMs }),
   });
 }
 

@@ -122,6 +122,8 @@ function fits(type: FieldType, value: unknown, raw: unknown): boolean {
       return (
         typeof value === 'string' &&
         !(typeof raw === 'object' && raw !== null && value === JSON.stringify(raw)) &&
+        // A conversion that fed an object to String() (a name looked up from a misread id).
+        !value.includes('[object ') &&
         !isJsonContainer(value)
       );
     case 'number':

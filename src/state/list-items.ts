@@ -3,7 +3,8 @@ import type { ListingClient } from './types.js';
 
 /**
  * The raw items of one ListSpec: every page of a list, or the one object a single GET
- * answers (`style: 'object'`), with the spec's `inject` values merged into each item.
+ * answers (`style: 'object'`), scalars read as items (`scalarItems`), with the spec's
+ * `inject` values merged into each item.
  * Shared by the live-state reader and export.
  */
 export async function fetchListItems(client: ListingClient, spec: ListSpec): Promise<Record<string, unknown>[]> {
@@ -26,5 +27,15 @@ export async function fetchListItems(client: ListingClient, spec: ListSpec): Pro
     ...(spec.role ? { role: spec.role } : {}),
     ...(spec.notFoundIsEmpty ? { notFoundIsEmpty: true } : {}),
   });
-  return spec.inject ? items.map((item) => ({ ...item, ...spec.inject })) : items;
+  const key = spec.scalarItems;
+  const objects = key === undefined ? items : items.map((value) => scalarItem(key, value));
+  return spec.inject ? objects.map((item) => ({ ...item, ...spec.inject })) : objects;
+}
+
+/**
+ * A scalar of a list of scalars as an item: a string or a number becomes `{ [key]: value }`;
+ * anything else is left as it is, for the reader's shape check to refuse as a misread.
+ */
+function scalarItem(key: string, value: unknown): Record<string, unknown> {
+  return typeof value === 'string' || typeof value === 'number' ? { [key]: value } : (value as Record<string, unknown>);
 }

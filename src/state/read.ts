@@ -68,6 +68,19 @@ export class LiveReader {
     };
   }
 
+  /**
+   * The live objects of a kind under a live parent, listed once per run (a collection the
+   * plan already read is not read again); for the checks made after the plan.
+   */
+  listUnderParent(kindName: string, parent: LiveObject): Promise<LiveObject[]> {
+    return this.listUnder(kindOf(kindName), parent);
+  }
+
+  /** Every live object of a kind the caller can list, under every live parent (cached as above). */
+  listAll(kindName: string): Promise<LiveObject[]> {
+    return this.allOf(kindName);
+  }
+
   private async readOne(node: DesiredNode, byAddress: Map<string, DesiredNode>): Promise<void> {
     const kind = kindOf(node.kind);
     const parent = await this.resolveParent(node, byAddress);

@@ -25,6 +25,12 @@ export interface DesiredNode {
   pinnedId?: string;
   /** `file:line:col` of the object, for messages. */
   source?: string;
+  /**
+   * The address as the manifest spells it, when the kind's `canonicalize` hook rewrote it
+   * (an entitlement declared by type id is planned under its type's name): `--target`,
+   * `--exclude` and a saved plan's scope match either.
+   */
+  declaredAs?: string;
 }
 
 /**

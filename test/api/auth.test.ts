@@ -46,6 +46,7 @@ describe('authentication', () => {
       draasInstance: 'demo',
     });
     expect(fake.count('GET', /users\/local$/)).toBe(1);
+    expect(client.login).toEqual({ username: 'admin', kind: 'password' });
   });
 
   it('Doc1 §5.2: refused credentials fail with SB_API_UNAUTHORIZED and never echo the password', async () => {
@@ -63,6 +64,8 @@ describe('authentication', () => {
     const twoFa = fake.seen.find((s) => s.path === '/api/v01/auth/2fa');
     expect(twoFa?.body).toMatchObject({ '2fa_payload': 'pl-totpuser', trust: true });
     expect(String((twoFa?.body as { code: string }).code)).toMatch(/^\d{6}$/);
+    // The journal's run record says how the actor proved who it is.
+    expect(client.login).toEqual({ username: 'totpuser', kind: 'totp' });
   });
 
   it('Doc1 §5.1: an e-mailed second factor fails clearly, pointing at totpSecret and machine tokens', async () => {
@@ -96,6 +99,7 @@ describe('authentication', () => {
     expect(refreshes()).toBe(0);
     expect(fake.count('POST', /\/auth\/logout$/)).toBe(0);
     expect(fake.seen.at(-1)?.bearer).toBe('m2m-static-token-0001');
+    expect(client.login.kind).toBe('token');
   });
 
   it('Doc1 §8: renews the access token when less than 20 s of its 2 minutes are left, before sending', async () => {

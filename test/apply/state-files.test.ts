@@ -8,7 +8,7 @@ import { Progress } from '../../src/apply/progress.js';
 import { RecordKeeper } from '../../src/apply/record.js';
 import { checkSavedPlan, rereadScope, savedPlanOptions } from '../../src/apply/saved-plan.js';
 import { RefusedError } from '../../src/core/errors.js';
-import { digestOf } from '../../src/plan/digest.js';
+import { digestOf } from '../../src/core/canonical-json.js';
 import type { Change, Plan } from '../../src/plan/types.js';
 import { readLastApplied } from '../../src/state/last-applied.js';
 
@@ -147,11 +147,35 @@ describe('saved plan checks (CONTRACT §4)', () => {
   });
 
   it('plans again with the options recorded in the saved plan; one given on the command line must agree (exit 3 otherwise)', () => {
-    const recorded = { target: ['tenant/a'], exclude: [], prune: true, allowReplace: false, maxDeletePercent: 10 };
-    const given = { target: [], exclude: [], prune: false, allowReplace: false, maxDeletePercent: 10 };
+    const recorded = {
+      target: ['tenant/a'],
+      exclude: [],
+      prune: true,
+      allowReplace: false,
+      maxDeletePercent: 10,
+      maxUpdatePercent: 30,
+      allowPolicy: [],
+    };
+    const given = {
+      target: [],
+      exclude: [],
+      prune: false,
+      allowReplace: false,
+      maxDeletePercent: 10,
+      maxUpdatePercent: 30,
+      allowPolicy: [],
+    };
     const saved = plan([], { options: recorded });
     expect(savedPlanOptions(saved, given, () => false, 'plan.json')).toEqual(recorded);
     expect(savedPlanOptions(saved, { ...given, prune: true }, (key) => key === 'prune', 'plan.json')).toEqual(recorded);
+    // A plan made before --max-update-percent and --allow-policy were recorded: the given update share, no override.
+    const { maxUpdatePercent: _u, allowPolicy: _a, ...older } = recorded;
+    expect(
+      savedPlanOptions(plan([], { options: older }), { ...given, maxUpdatePercent: 40 }, () => false, 'p'),
+    ).toEqual({
+      ...recorded,
+      maxUpdatePercent: 40,
+    });
     const refused = (() => {
       try {
         savedPlanOptions(
@@ -175,6 +199,25 @@ describe('saved plan checks (CONTRACT §4)', () => {
     expect(savedPlanOptions(plan([]), given, () => true, 'plan.json')).toEqual(given);
   });
 
+  it('applies a plan with policy overrides only when the command line gives the same ones again (in any order)', () => {
+    const options = { target: [], exclude: [], prune: false, allowReplace: false, maxDeletePercent: 10 };
+    const saved = plan([], {
+      options: { ...options, maxUpdatePercent: 30, allowPolicy: ['geo-cap', 'ids'] },
+      policy: { overrides: ['geo-cap', 'ids'] },
+    });
+    const given = (allowPolicy: string[]) => ({ ...options, maxUpdatePercent: 30, allowPolicy });
+    expect(savedPlanOptions(saved, given(['ids', 'geo-cap']), () => true, 'p').allowPolicy).toEqual(['geo-cap', 'ids']);
+    for (const wrong of [[], ['geo-cap'], ['geo-cap', 'ids', 'other']]) {
+      expect(() => savedPlanOptions(saved, given(wrong), () => false, 'plan.json')).toThrow(
+        expect.objectContaining({ code: 'SB_PLAN_OPTIONS', exitCode: 3 }),
+      );
+    }
+    // Without overrides, none may be given; a plan file without options is held to the same.
+    expect(() => savedPlanOptions(plan([]), given(['ids']), () => true, 'plan.json')).toThrow(
+      /--allow-policy: the plan was made with no --allow-policy, this command gives --allow-policy ids/,
+    );
+  });
+
   it('re-reads only what the saved changes touch: each change, a delete by its owner; a refused plan is refused', () => {
     const options = { target: [], exclude: ['tenant/legacy'], prune: true, allowReplace: false, maxDeletePercent: 10 };
     const saved = plan([
@@ -189,6 +232,7 @@ describe('saved plan checks (CONTRACT §4)', () => {
       prune: true,
       allowReplace: false,
       maxDeletePercent: 100,
+      maxUpdatePercent: 100,
     });
     expect(rereadScope(plan([]), options, 'plan.json')).toEqual(options);
     const refused = plan([change('tenant/a', 'delete', 'sha256:1')], {

@@ -17,7 +17,7 @@ import { ROOT } from './lib/cli.mjs';
 import { figuresTable } from '../../scripts/docs/performance.mjs';
 import { applyTargets, describe, figures } from './lib/report.mjs';
 
-const SCENARIOS = ['plan-org', 'naive', 'apply-tenants', 'apply-org', 'routing', 'changed-since'];
+const SCENARIOS = ['plan-org', 'naive', 'apply-tenants', 'apply-org', 'routing', 'policies', 'changed-since'];
 const RESULTS = join(import.meta.dirname, 'results.json');
 
 const { values, positionals } = parseArgs({

@@ -73,14 +73,15 @@ export function stepsOf(items: Item[]): Step[] {
 }
 
 /**
- * What may differ between two runs: uuids, journal file names, timings, and the port
- * of the test's simulator (shown as the page's 8080).
+ * What may differ between two runs: uuids, digests (a page writes `sha256:…`), journal
+ * file names, timings, and the port of the test's simulator (shown as the page's 8080).
  */
 export function mask(text: string, port?: string): string {
   let out = text;
   if (port) out = out.replace(new RegExp(`(:|&#58;)${port}\\b`, 'g'), `$1${PAGE_PORT}`);
   return out
     .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uuid>')
+    .replace(/sha256:[0-9a-f]{64}/g, 'sha256:…')
     .replace(/journal-[0-9TZ-]+\.jsonl/g, 'journal-<time>.jsonl')
     .replace(/\b\d+\.\d+( ?)(s\b|\/s)/g, '<n>$1$2')
     .split('\n')

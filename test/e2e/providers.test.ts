@@ -52,20 +52,23 @@ describe('providers in plans (end to end)', () => {
       ['routing/draas/standby/routes/number=+3229992001', 'routing'],
     ]);
 
-    // A change claiming another provider than the fresh plan gives it is stale (exit 3).
-    const tampered = {
-      ...plan,
-      changes: plan.changes.map((c) => ({ ...c, provider: c.provider === 'platform' ? 'routing' : 'platform' })),
-    };
-    await writeFile(file, JSON.stringify(tampered));
+    // A change claiming another provider than the fresh plan gives it is stale (exit 3); the
+    // edit breaks the file's digest too, so it is tried on a file without one (as made before digests).
+    const { digest: _digest, ...undigested } = plan as PlanFile & { digest?: string };
+    const swapped = plan.changes.map((c) => ({ ...c, provider: c.provider === 'platform' ? 'routing' : 'platform' }));
+    await writeFile(file, JSON.stringify({ ...plan, changes: swapped }));
+    const changed = await runCli(['apply', '.', '--plan', file, '--yes'], { env, cwd });
+    expect(changed.code).toBe(3);
+    expect(changed.stderr).toContain('was changed after switchboard wrote it');
+    await writeFile(file, JSON.stringify({ ...undigested, changes: swapped }));
     const stale = await runCli(['apply', '.', '--plan', file, '--yes'], { env, cwd });
     expect(stale.code).toBe(3);
     expect(stale.stderr).toContain(
       'tenant/provider-co: the plan would now make it through the platform provider (saved: routing)',
     );
 
-    // Written before changes named their provider: each gets it from its kind.
-    const old = { ...plan, changes: plan.changes.map(({ provider: _provider, ...rest }) => rest) };
+    // Written before changes named their provider (and before plans carried a digest): each gets it from its kind.
+    const old = { ...undigested, changes: plan.changes.map(({ provider: _provider, ...rest }) => rest) };
     await writeFile(file, JSON.stringify(old));
     const applied = await runCli(['apply', '.', '--plan', file, '--yes'], { env, cwd });
     expect(applied.stdout).toContain('Apply complete: 2 applied, 0 failed, 0 skipped');

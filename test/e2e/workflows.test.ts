@@ -132,6 +132,7 @@ describe('examples/.github/workflows: the shell steps, run against a simulator (
   });
 
   let reviewed: string; // the PR workspace whose plan was reviewed
+  let reviewedDigest: string; // its plan's digest, on the pull-request comment
 
   it('plan.yml: validates, writes plan.md and plan.json, keeps ONE pull-request comment (created, then updated)', async () => {
     await fakeGitHub(ghState, { comments: [{ id: 1, issue: 7, body: 'LGTM' }] });
@@ -150,10 +151,16 @@ describe('examples/.github/workflows: the shell steps, run against a simulator (
     expect(planned.summary).toBe(md);
     const json = JSON.parse(await readFile(join(reviewed, 'plan.json'), 'utf8')) as {
       formatVersion: number;
+      digest: string;
       summary: { create: number };
     };
     expect(json.formatVersion).toBe(1);
     expect(json.summary.create).toBeGreaterThan(0);
+    reviewedDigest = json.digest;
+    expect(md).toContain(`<sub>Plan digest: <code>${json.digest}</code></sub>`);
+    const html = await readFile(join(reviewed, 'plan.html'), 'utf8');
+    expect(html).toMatch(/^<!DOCTYPE html>/);
+    expect(html).toContain(`Plan digest: <code>${json.digest}</code>`);
 
     for (let i = 0; i < 2; i++) {
       const posted = await step(plan, 'plan', 'Post the plan on the pull request', reviewed, ctx);
@@ -166,6 +173,8 @@ describe('examples/.github/workflows: the shell steps, run against a simulator (
     const comment = gh.comments[1]?.body ?? '';
     expect(comment.startsWith('<!-- switchboard-plan -->\n### switchboard plan')).toBe(true);
     expect(comment).toContain(`artifact <code>switchboard-plan-${HEAD}</code>`);
+    // The digest the apply log shows again.
+    expect(comment).toContain(`Plan digest: <code>${reviewedDigest}</code>`);
     expect(comment.length).toBeLessThan(65_536);
   }, 60_000);
 
@@ -271,9 +280,17 @@ describe('examples/.github/workflows: the shell steps, run against a simulator (
     const applied = await step(apply, 'apply', 'Apply', main, ctx);
     expect(applied.code, applied.stderr).toBe(0);
     expect(applied.stdout).toContain('Applying the plan reviewed on pull request #7.');
+    expect(applied.stdout).toContain(`Reviewed plan digest: ${reviewedDigest}\n`);
     expect(applied.stdout).toMatch(/Apply complete: \d+ applied, 0 failed, 0 skipped/);
+    expect(applied.stdout).toContain(`Plan digest: ${reviewedDigest} (reviewed-plan/plan.json)`);
     const journal = await readFile(join(runnerTemp, 'switchboard/journal-555-1.jsonl'), 'utf8');
     expect(journal).toContain('"event":"end"');
+    expect(journal).toContain(`"plan":{"digest":"${reviewedDigest}","source":"file","file":"reviewed-plan/plan.json"}`);
+    const audit = await readFile(join(runnerTemp, 'switchboard/journal-555-1.audit.csv'), 'utf8');
+    const rows = audit.trimEnd().split('\r\n');
+    expect(rows[0]).toMatch(/^time,actor,login,address,action,outcome,http_status,plan_digest/);
+    expect(rows.length).toBeGreaterThan(10);
+    expect(rows.slice(1).every((r) => r.includes(`,admin,password,`) && r.includes(reviewedDigest))).toBe(true);
 
     const committed = await step(apply, 'apply', 'Commit the last-applied record', main, ctx);
     expect(committed.code, committed.stderr).toBe(0);
@@ -372,10 +389,10 @@ describe('examples/.github/workflows: the shell steps, run against a simulator (
   }
 });
 
-/** What actions/download-artifact does with the plan artifact (plan.json and plan.md). */
+/** What actions/download-artifact does with the plan artifact (plan.json, plan.md and plan.html). */
 async function downloadArtifact(from: string, into: string): Promise<void> {
   await mkdir(join(into, 'reviewed-plan'), { recursive: true });
-  for (const f of ['plan.json', 'plan.md']) await cp(join(from, f), join(into, 'reviewed-plan', f));
+  for (const f of ['plan.json', 'plan.md', 'plan.html']) await cp(join(from, f), join(into, 'reviewed-plan', f));
 }
 
 /** Makes `dir` a git checkout of main with a bare remote (returned), as actions/checkout leaves it. */

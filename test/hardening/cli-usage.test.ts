@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXAMPLES, runCli } from '../e2e/cli-helpers.js';
 
-const COMMANDS = ['validate', 'plan', 'apply', 'export', 'sim', 'demo'];
+const COMMANDS = ['validate', 'plan', 'apply', 'show', 'audit', 'export', 'sim', 'demo'];
 
 describe('unknown values of enumerated options are errors (docs/commands.md)', () => {
   it('plan --format yaml: exit 1 listing the formats, no plan printed', async () => {
@@ -17,7 +17,7 @@ describe('unknown values of enumerated options are errors (docs/commands.md)', (
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain(
-      "option '--format <format>' argument 'yaml' is invalid. Allowed choices are text, json, markdown.",
+      "option '--format <format>' argument 'yaml' is invalid. Allowed choices are text, json, markdown, html.",
     );
   });
 
@@ -74,7 +74,7 @@ describe("every command's help", () => {
     expect(plan).toContain('3  a safety rail refused the plan');
     expect(plan).toContain('SWITCHBOARD_URL');
     expect(plan).toContain('SWITCHBOARD_RE_TOKEN');
-    expect(plan).toMatch(/\(choices: "text", "json", "markdown",\s+default: "text"\)/);
+    expect(plan).toMatch(/\(choices: "text", "json", "markdown",\s+"html", default: "text"\)/);
     expect((await runCli(['apply', '--help'])).stdout).toMatch(/paths\s+manifest files or folders \(default: \.\)/);
     expect((await runCli(['validate', '--help'])).stdout).not.toContain('SWITCHBOARD_URL');
   });

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { brandingKind } from '../../src/kinds/branding.js';
+import { enabledUcKind } from '../../src/kinds/enabled-uc.js';
+import type { ListSpec, LiveParts } from '../../src/kinds/types.js';
+import { liveShapeProblem } from '../../src/state/item-shape.js';
+import { fetchListItems } from '../../src/state/list-items.js';
 import { productKind } from '../../src/kinds/product.js';
 import { normalizeField } from '../../src/kinds/fields.js';
 import { kinds } from '../../src/kinds/index.js';
@@ -52,6 +56,37 @@ describe('Branding (Doc1 §2.10, §4.2)', () => {
       role: 'groups.instance.configurations.branding.pages.update',
       body: { type: 'font', name: 'Inter', allowed: ['Inter'] },
     });
+  });
+});
+
+describe('EnabledUc (Doc1 §4.2)', () => {
+  it("lists the group's enabled UC platforms, an array of strings, one object per platform; nothing writes them", async () => {
+    const spec = enabledUcKind.list?.(group, ctx);
+    expect(spec).toEqual({
+      path: `${P}/groups/g-1/enabled_ucs`,
+      itemsKey: 'enabled_ucs',
+      style: 'none',
+      role: 'groups.instance.enabled_ucs.list',
+      scalarItems: 'uc',
+    });
+    const client = {
+      listPages: async <T>() => ['uc_alpha', 'uc_beta', { bad: true }] as T[],
+      request: async <T>() => ({ status: 200, body: undefined as T }),
+    };
+    const items = await fetchListItems(client, spec as ListSpec);
+    expect(items).toEqual([{ uc: 'uc_alpha' }, { uc: 'uc_beta' }, { bad: true }]);
+    const [alpha] = items.map((item) => enabledUcKind.fromApi(item, ctx, group) as LiveParts);
+    expect(alpha).toEqual({ id: 'uc_alpha', fields: { uc: 'uc_alpha' } });
+    // What is not a string cannot be a platform: the read fails as a misread answer.
+    const misread = enabledUcKind.fromApi(items[2] as Record<string, unknown>, ctx, group) as LiveParts;
+    expect(liveShapeProblem(enabledUcKind, items[2], misread)).toMatch(/identity cannot be formed/);
+    expect(enabledUcKind.address('group/g', 'uc_alpha')).toBe('group/g/enabled_uc/uc_alpha');
+    expect([enabledUcKind.create, enabledUcKind.update, enabledUcKind.delete]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    expect(enabledUcKind.cannotDelete).toMatch(/cannot disable/);
   });
 });
 

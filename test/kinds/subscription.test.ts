@@ -78,7 +78,18 @@ describe('Entitlement (Doc2 §2.3, §4.3)', () => {
       ctx,
       subscription,
     );
-    expect(parts).toEqual({ id: '9', fields: { type: 'BE geo', entitlement: 10 }, facts: { assigned: 2 } });
+    // `reserved` is served only when at least 1 (Doc 2 §2.3): absent reads as 0.
+    expect(parts).toEqual({
+      id: '9',
+      fields: { type: 'BE geo', entitlement: 10 },
+      facts: { assigned: 2, reserved: 0 },
+    });
+    const reserved = await entitlementKind.fromApi(
+      { id: 9, name: 'BE geo', entitlement: 10, reserved: 3 },
+      ctx,
+      subscription,
+    );
+    expect(reserved.facts).toEqual({ assigned: 0, reserved: 3 });
     const [create] = await entitlementKind.create!(
       {
         kind: 'Entitlement',

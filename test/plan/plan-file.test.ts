@@ -1,12 +1,14 @@
+import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { canonicalJson } from '../../src/core/canonical-json.js';
 import { SwitchboardError } from '../../src/core/errors.js';
 import { readPlanFile, writePlanFile } from '../../src/plan/plan-file.js';
 import { renderJson } from '../../src/plan/render-json.js';
 import type { Plan } from '../../src/plan/types.js';
-import { SECRETS, samplePlan } from '../fixtures/plans/sample-plan.js';
+import { SECRETS, emptyPlan, samplePlan } from '../fixtures/plans/sample-plan.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -16,8 +18,8 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** Writes `text` as a plan file and expects readPlanFile to reject it with SB_PLAN_FILE. */
-async function rejection(text: string): Promise<SwitchboardError> {
+/** Writes `text` as a plan file and expects readPlanFile to reject it with `code` and `exitCode`, naming the file. */
+async function refusedWith(text: string, code: string, exitCode: number): Promise<SwitchboardError> {
   const path = join(dir, 'plan.json');
   await writeFile(path, text);
   const error = await readPlanFile(path).then(
@@ -25,19 +27,86 @@ async function rejection(text: string): Promise<SwitchboardError> {
     (e: unknown) => e,
   );
   expect(error).toBeInstanceOf(SwitchboardError);
-  const sbError = error as SwitchboardError;
-  expect(sbError.code).toBe('SB_PLAN_FILE');
-  expect(sbError.exitCode).toBe(1);
-  expect(sbError.message).toContain(path);
-  return sbError;
+  expect(error).toMatchObject({ code, exitCode });
+  expect((error as Error).message).toContain(path);
+  return error as SwitchboardError;
 }
 
-/** The sample plan as parsed JSON, edited by `edit`, as text. */
+/** Expects readPlanFile to reject `text` with SB_PLAN_FILE (exit 1). */
+function rejection(text: string): Promise<SwitchboardError> {
+  return refusedWith(text, 'SB_PLAN_FILE', 1);
+}
+
+/** The sample plan as parsed JSON, edited by `edit`, as text: without its digest, which the edit would break. */
 function edited(edit: (plan: Record<string, unknown> & Plan) => void): string {
   const plan = JSON.parse(renderJson(samplePlan())) as Record<string, unknown> & Plan;
+  delete plan.digest;
   edit(plan);
   return JSON.stringify(plan);
 }
+
+/** Expects readPlanFile to refuse `text` as changed after it was written (SB_PLAN_DIGEST, exit 3). */
+async function changedRefusal(text: string): Promise<SwitchboardError> {
+  const error = await refusedWith(text, 'SB_PLAN_DIGEST', 3);
+  expect(error.message).toContain('was changed after switchboard wrote it');
+  return error;
+}
+
+describe('plan file digest', () => {
+  it('carries the sha256 of its RFC 8785 canonical JSON without the digest, right after createdAt', () => {
+    const parsed = JSON.parse(renderJson(samplePlan())) as Record<string, unknown>;
+    expect(Object.keys(parsed).slice(0, 3)).toEqual(['formatVersion', 'createdAt', 'digest']);
+    const { digest, ...content } = parsed;
+    expect(digest).toBe(`sha256:${createHash('sha256').update(canonicalJson(content)).digest('hex')}`);
+    expect(samplePlan().digest).toBe(digest);
+  });
+
+  it('is that of the content, whatever digest the plan object carried', () => {
+    const plan = { ...samplePlan(), digest: `sha256:${'0'.repeat(64)}` };
+    expect(JSON.parse(renderJson(plan)).digest).toBe(samplePlan().digest);
+  });
+
+  it('one byte changed in a value is refused (exit 3), before the shape is checked', async () => {
+    const text = renderJson(samplePlan());
+    const changed = text.replace('"markup": 5', '"markup": 6');
+    expect(changed).not.toBe(text);
+    const error = await changedRefusal(changed);
+    expect(error.message).toContain(`records the digest ${samplePlan().digest}`);
+    await changedRefusal(text.replace('tenant/old-co', 'tenant/old-cp'));
+    await changedRefusal(text.replace('"prune": true', '"prune": false'));
+  });
+
+  it('a file that no longer parses but carries a digest is refused as changed (exit 3)', async () => {
+    const text = renderJson(samplePlan());
+    await changedRefusal(text.replace('"create": 47,', '"create": 47'));
+    await changedRefusal(text.slice(0, text.length / 2));
+  });
+
+  it('a digest that is not one, or the digest of other content, is refused (exit 3)', async () => {
+    const plan = JSON.parse(renderJson(samplePlan())) as Record<string, unknown>;
+    await changedRefusal(JSON.stringify({ ...plan, digest: 'sha256:nope' }));
+    await changedRefusal(JSON.stringify({ ...plan, digest: emptyPlan().digest }));
+    await changedRefusal(JSON.stringify({ ...plan, digest: null }));
+  });
+
+  it('whitespace and key order do not count: a re-indented file reads as the same plan', async () => {
+    const plan = JSON.parse(renderJson(samplePlan())) as Record<string, unknown>;
+    const reordered = Object.fromEntries(Object.entries(plan).reverse());
+    const path = join(dir, 'plan.json');
+    await writeFile(path, JSON.stringify(reordered, null, '\t'));
+    expect((await readPlanFile(path)).digest).toBe(samplePlan().digest);
+  });
+
+  it('a plan file without a digest (made before it existed) still reads', async () => {
+    const path = join(dir, 'plan.json');
+    const plan = JSON.parse(renderJson(samplePlan())) as Record<string, unknown>;
+    delete plan['digest'];
+    await writeFile(path, JSON.stringify(plan));
+    const read = await readPlanFile(path);
+    expect(read.digest).toBeUndefined();
+    expect(read.changes).toHaveLength(56);
+  });
+});
 
 describe('plan file', () => {
   it('CONTRACT §4: round-trips: what plan --out writes, apply --plan reads back unchanged', async () => {
@@ -110,7 +179,8 @@ describe('plan file', () => {
       }),
     );
     const plan = await readPlanFile(path, { providerOf: (c) => (c.kind === 'RoutingRow' ? 'routing' : 'platform') });
-    expect(plan).toEqual(JSON.parse(renderJson(samplePlan())));
+    const { digest: _digest, ...expected } = JSON.parse(renderJson(samplePlan())) as Plan;
+    expect(plan).toEqual(expected);
   });
 
   describe('CONTRACT §4: rejects, with SB_PLAN_FILE and a way out', () => {
@@ -235,6 +305,32 @@ describe('plan file', () => {
       expect(e.message).toContain('options.target');
       expect(e.message).toContain('options.prune must be true or false');
       expect(e.message).toContain('options.maxDeletePercent must be a number from 0 to 100');
+    });
+
+    it('policy overrides, capacity rows or message origins of the wrong shape, and overrides recorded twice that differ', async () => {
+      const e = await rejection(
+        edited((p) => {
+          const raw = p as Record<string, unknown>;
+          raw['options'] = { ...(p.options ?? {}), maxUpdatePercent: -1, allowPolicy: 'geo-cap' };
+          raw['policy'] = { overrides: [1] };
+          raw['capacity'] = {
+            rows: [{ address: 'a', subject: 's', declared: 1.5, assigned: -1, reserved: 0, headroom: null }],
+          };
+          p.errors[0] = { ...p.errors[0], rule: 7 } as unknown as Plan['errors'][number];
+        }),
+      );
+      expect(e.message).toContain('options.maxUpdatePercent must be a number from 0 to 100');
+      expect(e.message).toContain('options.allowPolicy must be an array');
+      expect(e.message).toContain('policy.overrides must hold strings only');
+      expect(e.message).toContain('capacity.rows[0].declared must be an integer or null');
+      expect(e.message).toContain('capacity.rows[0].assigned must be a non-negative integer');
+      expect(e.message).toContain('errors[0].rule must be a string');
+      const twice = await rejection(
+        edited((p) => {
+          p.policy = { overrides: ['geo-cap', 'ids'] };
+        }),
+      );
+      expect(twice.message).toContain('policy.overrides (geo-cap, ids) differ from options.allowPolicy (geo-cap)');
     });
 
     it('a summary that disagrees with the changes', async () => {

@@ -6,7 +6,7 @@ import { checkSafety } from '../../src/plan/safety.js';
 import { kinds } from '../../src/kinds/index.js';
 import { LiveReader } from '../../src/state/read.js';
 import type { DesiredNode, LastApplied, ListingClient } from '../../src/state/types.js';
-import { digestOf } from '../../src/plan/digest.js';
+import { digestOf } from '../../src/core/canonical-json.js';
 import { staticRefs } from '../kinds/static-refs.js';
 
 const P = '/api/v01/draas/demo';

@@ -3,7 +3,7 @@ import { parsePlan } from '../../src/plan/plan-file.js';
 import { renderJson } from '../../src/plan/render-json.js';
 import { SENSITIVE, type Plan } from '../../src/plan/types.js';
 import { expectGolden } from '../fixtures/plans/golden.js';
-import { SECRETS, samplePlan } from '../fixtures/plans/sample-plan.js';
+import { SECRETS, agreedFieldsPlan, samplePlan } from '../fixtures/plans/sample-plan.js';
 
 /** The same plan with every object's keys in reverse order. */
 function shuffled(value: unknown): unknown {
@@ -26,13 +26,16 @@ describe('renderJson', () => {
     expect(Object.keys(parsed)).toEqual([
       'formatVersion',
       'createdAt',
+      'digest',
       'tool',
       'target',
       'manifests',
       'options',
+      'policy',
       'summary',
       'changes',
       'unmanaged',
+      'capacity',
       'warnings',
       'errors',
     ]);
@@ -79,5 +82,44 @@ describe('renderJson', () => {
     expect(back?.after?.['password']).toBe(SENSITIVE);
     expect(back?.patch[0]?.value).toBe(SENSITIVE);
     expect(back?.sensitiveDigests?.['password']).toMatch(/^sha256:[0-9a-f]{64}$/);
+  });
+});
+
+describe('renderJson: fields added to the plan data by other features', () => {
+  it('keeps them in their places (policy after options, capacity after unmanaged) so the file and every render carry them', () => {
+    const parsed = JSON.parse(renderJson(agreedFieldsPlan())) as Record<string, any>;
+    const keys = Object.keys(parsed);
+    expect(keys.indexOf('policy')).toBe(keys.indexOf('options') + 1);
+    expect(keys.indexOf('capacity')).toBe(keys.indexOf('unmanaged') + 1);
+    expect(parsed['policy']).toEqual({ overrides: ['pricing/markup'] });
+    expect(parsed['capacity'].rows[1]).toEqual({
+      address: 'tenant/acme-corp/subscription/main',
+      assigned: 3,
+      declared: null,
+      headroom: null,
+      reserved: 0,
+      subject: 'licence webex',
+      warning: 'no licence count declared',
+    });
+    expect(Object.keys(parsed['options'])).toEqual([
+      'target',
+      'exclude',
+      'prune',
+      'allowReplace',
+      'maxDeletePercent',
+      'maxUpdatePercent',
+      'allowPolicy',
+    ]);
+    const renamed = parsed['changes'].find((c: any) => c.address === 'tenant/acme-corp');
+    expect(Object.keys(renamed)[1]).toBe('previousAddress');
+    expect(renamed.previousAddress).toBe('tenant/acme-old');
+    expect(parsed['errors'].at(-1)).toEqual({
+      code: 'SB_POLICY',
+      message: 'markup 5 is above the limit 4 of policy pricing/markup',
+      address: 'tenant/new-co',
+      rule: 'pricing/markup',
+      source: 'policies/pricing.yaml:7:5',
+    });
+    expect(parsePlan(renderJson(agreedFieldsPlan()), 'plan.json')).toEqual(parsed);
   });
 });

@@ -109,7 +109,10 @@ describe('renderMarkdown', () => {
     const md = renderMarkdown(samplePlan(), { maxChanges: 5, artifactHint: '[plan.json](https://ci.example/run/1)' });
     expect(md.split('<details>')).toHaveLength(6);
     expect(
-      md.trimEnd().endsWith('**51 more changes in the JSON artifact**: [plan.json](https://ci.example/run/1)'),
+      md.endsWith(
+        '**51 more changes in the JSON artifact**: [plan.json](https://ci.example/run/1)\n\n' +
+          `<sub>Plan digest: <code>${samplePlan().digest}</code></sub>\n`,
+      ),
     ).toBe(true);
     expect(renderMarkdown(samplePlan(), { maxChanges: 0 })).toContain('**56 more changes in the JSON artifact**.');
   });
@@ -126,7 +129,9 @@ describe('renderMarkdown', () => {
     expect(md.length).toBeLessThan(MARKDOWN_LIMIT);
     expect(md).toContain('**Plan: 0 to create, 20000 to update, 0 to replace, 0 to delete.**');
     for (let i = 0; i < 3; i++) expect(md).toContain(`refusal ${i}`);
-    expect(md).toMatch(/\*\*\d+ more changes in the JSON artifact\*\*\.\n$/);
+    expect(md).toMatch(
+      /\*\*\d+ more changes in the JSON artifact\*\*\.\n\n<sub>Plan digest: <code>sha256:[0-9a-f]{64}<\/code><\/sub>\n$/,
+    );
   });
 
   it('cuts refusals too when there are thousands, and says how many are left', () => {

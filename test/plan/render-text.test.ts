@@ -50,13 +50,14 @@ describe('renderText', () => {
     const out = renderText(samplePlan(), { color: true });
     expect(out).toContain('\nPlan: 47 to create, 5 to update, 1 to replace, 3 to delete.\n');
     const lines = out.trimEnd().split('\n');
-    expect(lines.at(-2)).toBe('Plan: 47 to create, 5 to update, 1 to replace, 3 to delete.');
-    expect(lines.at(-1)).toBe('12 live objects in scope are not managed by these manifests.');
+    expect(lines.at(-3)).toBe('Plan: 47 to create, 5 to update, 1 to replace, 3 to delete.');
+    expect(lines.at(-2)).toBe('12 live objects in scope are not managed by these manifests.');
+    expect(lines.at(-1)).toBe(`\u001b[2mPlan digest: ${samplePlan().digest}\u001b[0m`);
   });
 
   it('CONTRACT §3.5: an empty plan says exactly "No changes."', () => {
-    expect(renderText(emptyPlan(), { color: false })).toBe('No changes.\n');
-    expect(renderText(emptyPlan(1), { color: true })).toBe(
+    expect(renderText(emptyPlan(), { color: false })).toBe(`No changes.\nPlan digest: ${emptyPlan().digest}\n`);
+    expect(renderText({ ...emptyPlan(1), digest: undefined }, { color: true })).toBe(
       'No changes.\n1 live object in scope is not managed by these manifests.\n',
     );
   });
@@ -75,16 +76,32 @@ describe('renderText', () => {
   it('CONTRACT §3.5: markers, field changes, additions, removals and reasons', () => {
     const out = renderText(samplePlan(), { color: false });
     expect(out).toContain(
-      '  ~ tenant/acme-corp (Tenant, id 4b7c1d2e-0000-4000-8000-000000000001)\n      markup: 4 → 5\n      limits: {"channels":10,"users":50} → {"channels":20,"users":50}\n',
+      '  ~ tenant/acme-corp (Tenant, id 4b7c1d2e-0000-4000-8000-000000000001)\n      markup: 4 → 5\n' +
+        '      + description = "Acme <script>alert(1)</script> | a|b"\n      - legacyTag\n' +
+        '      limits: {"channels":10,"users":50} → {"channels":20,"users":50}\n',
     );
-    expect(out).toContain('      + description = "Acme <script>alert(1)</script> | a|b"\n      - legacyTag\n');
     expect(out).toContain(
       '  - tenant/old-co (Tenant, id 9f00aa00-0000-4000-8000-000000000002)\n      # not declared; reseller/north has metadata.prune: true\n',
     );
     expect(out).toContain(
       '-/+ tenant/acme-corp/subscription/main (Subscription, id 77aa0000-0000-4000-8000-000000000003)\n      uc: "uc_alpha" → "uc_beta"\n      # uc cannot be changed in place',
     );
-    expect(out).toContain('  + tenant/new-co (Tenant)\n      + billingId = "T-NEW"\n');
+    expect(out).toContain(
+      '  + tenant/new-co (Tenant)\n      + billingId = "T-NEW"\n      + markup = 5\n      + admins = [{"email":"ops@new.example"}]\n',
+    );
+  });
+
+  it("lists fields in the kind's field-table order, then canonical order, whatever order the plan holds them in", () => {
+    const plan = samplePlan();
+    const reversed = {
+      ...plan,
+      changes: plan.changes.map((c) => ({
+        ...c,
+        after: c.after && Object.fromEntries(Object.entries(c.after).reverse()),
+        before: c.before && Object.fromEntries(Object.entries(c.before).reverse()),
+      })),
+    };
+    expect(renderText(reversed, { color: false })).toBe(renderText(plan, { color: false }));
   });
 
   it('CONTRACT §4: sensitive values print as (sensitive) and a write-only change says why', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { RunningSimulator } from '../../src/sim/index.js';
+import { defaultSeed, type RunningSimulator } from '../../src/sim/index.js';
 import { type SubscriptionFixture, useSubscriptionSim } from './subscription-helpers.js';
-import { loginAs, P } from './helpers.js';
+import { loginAs, P, uuidOf } from './helpers.js';
 
 let sim: RunningSimulator;
 let f: SubscriptionFixture;
@@ -29,6 +29,19 @@ describe('Document 2 entitlements', () => {
     expect(e).not.toHaveProperty('licenseModelId');
     expect(e).not.toHaveProperty('reserved');
     expect(e).not.toHaveProperty('disconnected');
+  });
+
+  it('Doc2 §2.3: reserved and disconnected, seeded, are served when at least 1 (and may exceed the entitlement)', async () => {
+    const seed = defaultSeed();
+    const main = seed.tenants?.find((t) => t.name === 'acme-corp')?.subscriptions?.[0];
+    main!.entitlements = [{ type: 'BE geo', entitlement: 10, assigned: 2, reserved: 12, disconnected: 1 }];
+    await fetch(`${sim.url}/_sim/reset`, { method: 'POST', body: JSON.stringify(seed) });
+    const admin = await loginAs(sim, 'admin');
+    const acme = await uuidOf(admin, 'tenants', 'acme-corp');
+    const subs = await admin.get<{ subscriptions: { id: number }[] }>(`${P}/tenants/${acme}/subscriptions`);
+    const T = `${P}/tenants/${acme}/subscriptions/${subs.body.subscriptions[0]?.id}`;
+    const res = await admin.get<{ entitlements: Entitlement[] }>(`${T}/entitlements`);
+    expect(res.body.entitlements[0]).toMatchObject({ entitlement: 10, assigned: 2, reserved: 12, disconnected: 1 });
   });
 
   it('Doc2 §4.3: create with licenseModelId = type id; a second of the same type is 400; unknown type is 400', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError, ApiErrorCode } from '../../src/api/errors.js';
 import { kinds } from '../../src/kinds/index.js';
 import type { KindContext } from '../../src/kinds/types.js';
-import { digestOf } from '../../src/plan/digest.js';
+import { digestOf } from '../../src/core/canonical-json.js';
 import { computeChanges } from '../../src/plan/planner.js';
 import { moveRecorded } from '../../src/state/last-applied.js';
 import { LiveReader } from '../../src/state/read.js';

@@ -3,6 +3,7 @@ import { addressKind } from '../../src/kinds/address.js';
 import { brandingKind } from '../../src/kinds/branding.js';
 import { locationKind } from '../../src/kinds/location.js';
 import { productKind } from '../../src/kinds/product.js';
+import { subscriptionKind } from '../../src/kinds/subscription.js';
 import { templateKind } from '../../src/kinds/template.js';
 import type { KindDefinition } from '../../src/kinds/types.js';
 import { assertReadable, liveShapeProblem } from '../../src/state/item-shape.js';
@@ -102,6 +103,14 @@ describe('reading items: a value of an impossible type is a misread answer (issu
     expect(await problemOf(brandingKind, { ...image, main: { logo: ['/logo.png'] } })).toBe(
       'Branding "main".logo is a list, expected string',
     );
+  });
+
+  it('Doc 2 §2.1: a suspension read as an object is a misread, not a profile named "barring:[object Object]"', async () => {
+    const item = { id: 3, name: 'main', billingId: 'B-1', uc: 'uc1', suspensionProfileId: { id: '7' } };
+    expect(await problemOf(subscriptionKind, item)).toBe(
+      'Subscription "suspensionProfileId" is an object, expected string',
+    );
+    expect(await problemOf(subscriptionKind, { ...item, suspensionProfileId: null })).toBeUndefined();
   });
 
   it('assertReadable names the GET it read', async () => {

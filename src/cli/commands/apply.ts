@@ -6,17 +6,20 @@
  */
 import { createInterface } from 'node:readline/promises';
 import { Option, type Command } from 'commander';
-import { renderSummary } from '../../apply/summary.js';
+import type { RunRecord } from '../../apply/journal.js';
+import { emptySummaryJson, renderSummary, summaryJson, type ApplySummaryJson } from '../../apply/summary.js';
 import { ExitCode, SwitchboardError } from '../../core/errors.js';
 import { renderText } from '../../plan/render-text.js';
-import type { Change } from '../../plan/types.js';
+import type { PlanMessage } from '../../plan/types.js';
 import {
   applyRun,
   changesToApply,
+  interruptedError,
   planRun,
   readSavedPlan,
+  watchInterrupts,
   withApplyLock,
-  type ApplyRunResult,
+  type Interrupt,
   type PlanRun,
   type PlanRunOptions,
   type SavedPlanRun,
@@ -30,6 +33,13 @@ interface ApplyOptions extends PlanRunOptions {
   failFast: boolean;
   journal?: string;
   color: boolean;
+  format: 'text' | 'json';
+}
+
+/** Where the plan came from, as the journal and the summary say it. */
+function planSource(run: PlanRun, saved: SavedPlanRun<ApplyOptions> | undefined): RunRecord['plan'] {
+  if (saved) return { digest: saved.saved.digest ?? null, source: 'file', file: saved.file };
+  return { digest: run.plan.digest ?? null, source: 'planned in this run' };
 }
 
 export const registerApply: CommandRegistrar = (program: Command, context) => {
@@ -47,55 +57,120 @@ export const registerApply: CommandRegistrar = (program: Command, context) => {
       'where to append the journal of requests (default: <state-dir>/journal-<timestamp>.jsonl)',
     )
     .option('--no-color', 'no colours, even on a terminal')
+    .addOption(
+      new Option(
+        '--format <format>',
+        'stdout: text, or json (the summary as one JSON document; the plan goes to stderr)',
+      )
+        .choices(['text', 'json'])
+        .default('text'),
+    )
     .action(async (paths: string[], given: ApplyOptions, command: Command) => {
       const ctx = context();
-      const saved = given.plan
-        ? await readSavedPlan(given.plan, given, (key) => command.getOptionValueSource(key) === 'cli')
-        : undefined;
-      const options = saved?.options ?? given;
-      // Taken before planning: a run that planned while another applied would apply a stale plan.
-      await withApplyLock(
-        options.stateDir,
-        (note) => process.stderr.write(`Note: ${note}.\n`),
-        async () => {
-          const run = await planRun(paths, saved?.scope ?? options, ctx.logger);
-          try {
-            ctx.exitCode = await applyCommand(run, saved, options, ctx);
-          } finally {
-            await run.session.close();
-          }
-        },
-      );
+      const interrupt = watchInterrupts((line) => process.stderr.write(`\n${line}\n`));
+      try {
+        const saved = given.plan
+          ? await readSavedPlan(given.plan, given, (key) => command.getOptionValueSource(key) === 'cli', paths)
+          : undefined;
+        if (saved?.fromPlan) process.stderr.write(`Note: manifests from the plan file: ${saved.paths.join(' ')}\n`);
+        if (saved && saved.saved.digest === undefined) {
+          process.stderr.write(
+            `Note: ${saved.file} carries no digest (made by a switchboard that did not record one): the journal records none.\n`,
+          );
+        }
+        const options = { ...(saved?.options ?? given), format: given.format };
+        // Taken before planning: a run that planned while another applied would apply a stale plan.
+        await withApplyLock(
+          options.stateDir,
+          (note) => process.stderr.write(`Note: ${note}.\n`),
+          async () => {
+            const scope = { ...(saved?.scope ?? options), signal: interrupt.signal, progressOut: process.stderr };
+            const manifestPaths = saved?.paths ?? paths;
+            const run = await planRun(manifestPaths, scope, ctx.logger);
+            try {
+              ctx.exitCode = await applyCommand(run, saved, options, manifestPaths, ctx, interrupt);
+            } finally {
+              await run.session.close();
+            }
+          },
+        );
+      } catch (error) {
+        // A script reading --format json gets one document whatever happened; the message goes to stderr as usual.
+        if (given.format === 'json') ctx.stdout.write(`${JSON.stringify(failureJson(error), null, 2)}\n`);
+        throw error;
+      } finally {
+        interrupt.dispose();
+      }
     });
 };
+
+function failureJson(error: unknown): ApplySummaryJson {
+  const refused = error instanceof SwitchboardError && error.exitCode === ExitCode.refused;
+  const code = error instanceof SwitchboardError ? error.code : 'SB_INTERNAL';
+  const message = error instanceof Error ? error.message : String(error);
+  return emptySummaryJson(refused ? 'refused' : 'error', null, [{ code, message }]);
+}
 
 async function applyCommand(
   run: PlanRun,
   saved: SavedPlanRun<ApplyOptions> | undefined,
   options: ApplyOptions,
+  paths: string[],
   ctx: CliContext,
+  interrupt: Interrupt,
 ): Promise<number> {
-  const color = options.color && process.stdout.isTTY === true && !process.env['NO_COLOR'];
+  const json = options.format === 'json';
+  // With --format json, stdout holds the JSON document only: the plan and the notes go to stderr.
+  const human: NodeJS.WritableStream = json ? process.stderr : ctx.stdout;
+  const color = options.color && (human as NodeJS.WriteStream).isTTY === true && !process.env['NO_COLOR'];
   const shown = saved?.saved ?? run.plan;
-  ctx.stdout.write(renderText(run.plan.errors.length > 0 ? run.plan : shown, { color }));
+  const plan = planSource(run, saved);
+  const report = (summary: ApplySummaryJson): void => void ctx.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+  human.write(renderText(run.plan.errors.length > 0 ? run.plan : shown, { color }));
   if (run.plan.errors.length > 0) {
-    ctx.stdout.write('\nApply refused: the plan has errors (above). Nothing was changed.\n');
+    human.write('\nApply refused: the plan has errors (above). Nothing was changed.\n');
+    if (json) report(emptySummaryJson('refused', plan, run.plan.errors.map(messageJson)));
     return ExitCode.refused;
   }
   const changes = changesToApply(run, saved);
-  if (changes.length === 0) return ExitCode.ok;
-  if (!(await confirmed(options, ctx))) {
-    ctx.stdout.write('Apply cancelled. Nothing was changed.\n');
+  if (changes.length === 0) {
+    if (json) report(emptySummaryJson('nothing to do', plan));
+    return ExitCode.ok;
+  }
+  interrupt.phase = 'confirm';
+  if (!(await confirmed(options, human, interrupt))) {
+    human.write('Apply cancelled. Nothing was changed.\n');
+    if (json) report(emptySummaryJson('cancelled', plan));
     return ExitCode.error;
   }
-  const result = await execute(run, changes, options);
-  ctx.stdout.write(renderSummary(result.result, result.journal));
+  if (interrupt.received) throw interruptedError(interrupt.received, 'confirm');
+  interrupt.phase = 'apply';
+  const result = await applyRun(run, changes, {
+    concurrency: options.concurrency,
+    failFast: options.failFast,
+    stateDir: options.stateDir,
+    ...(options.journal ? { journal: options.journal } : {}),
+    progressOut: process.stderr,
+    signal: interrupt.signal,
+    provenance: {
+      ...(saved
+        ? { savedPlan: { file: saved.file, ...(saved.saved.digest ? { digest: saved.saved.digest } : {}) } }
+        : {}),
+      manifestPaths: paths.length > 0 ? paths : ['.'],
+    },
+  });
+  if (json) report(summaryJson(result.result, result.journal, result.record.plan));
+  else ctx.stdout.write(renderSummary(result.result, result.journal, result.record.plan));
   // Skipped changes (after a failure, --fail-fast, Ctrl-C) leave a partial apply: exit 1 too.
   return result.result.failed + result.result.skipped > 0 ? ExitCode.error : ExitCode.ok;
 }
 
-/** `--yes`, or "yes" typed on a terminal; without a terminal `--yes` is required. */
-async function confirmed(options: ApplyOptions, ctx: CliContext): Promise<boolean> {
+function messageJson(m: PlanMessage): ApplySummaryJson['errors'][number] {
+  return { code: m.code, message: m.message, ...(m.address ? { address: m.address } : {}) };
+}
+
+/** `--yes`, or "yes" typed on a terminal; without a terminal `--yes` is required. A signal ends the question. */
+async function confirmed(options: ApplyOptions, output: NodeJS.WritableStream, interrupt: Interrupt): Promise<boolean> {
   if (options.yes) return true;
   if (!process.stdin.isTTY) {
     throw new SwitchboardError(
@@ -103,33 +178,16 @@ async function confirmed(options: ApplyOptions, ctx: CliContext): Promise<boolea
       'apply needs --yes when it cannot ask (stdin is not a terminal, e.g. in CI): review the plan above, then run it again with --yes',
     );
   }
-  const rl = createInterface({ input: process.stdin, output: ctx.stdout });
+  const rl = createInterface({ input: process.stdin, output });
+  // On a terminal, readline takes Ctrl-C itself: pass it on as the signal it is.
+  rl.on('SIGINT', () => process.kill(process.pid, 'SIGINT'));
   try {
-    const answer = await rl.question('\nApply these changes? Only "yes" is accepted: ');
+    const answer = await rl.question('\nApply these changes? Only "yes" is accepted: ', { signal: interrupt.signal });
     return answer.trim() === 'yes';
+  } catch (error) {
+    if (interrupt.received) throw interruptedError(interrupt.received, 'confirm');
+    throw error;
   } finally {
     rl.close();
-  }
-}
-
-async function execute(run: PlanRun, changes: Change[], options: ApplyOptions): Promise<ApplyRunResult> {
-  const interrupt = new AbortController();
-  const onSigint = () => {
-    if (interrupt.signal.aborted) process.exit(130);
-    process.stderr.write('\nInterrupted: finishing the requests in flight (Ctrl-C again to quit at once)…\n');
-    interrupt.abort();
-  };
-  process.on('SIGINT', onSigint);
-  try {
-    return await applyRun(run, changes, {
-      concurrency: options.concurrency,
-      failFast: options.failFast,
-      stateDir: options.stateDir,
-      ...(options.journal ? { journal: options.journal } : {}),
-      progressOut: process.stderr,
-      signal: interrupt.signal,
-    });
-  } finally {
-    process.off('SIGINT', onSigint);
   }
 }

@@ -39,11 +39,11 @@ export const registerExport: CommandRegistrar = (program: Command, context) => {
     .option('--stats', 'print request counts on stderr', false)
     .action(async (options: ExportOptions) => {
       const ctx = context();
-      const result = await exportRun(connectOptionsOf(options, ctx.logger), {
-        scopes: options.scope,
-        outDir: options.out,
-        force: options.force,
-      });
+      const result = await exportRun(
+        connectOptionsOf(options, ctx.logger),
+        { scopes: options.scope, outDir: options.out, force: options.force },
+        process.stderr,
+      );
       for (const w of result.warnings) process.stderr.write(`warning: ${w.address}: ${w.message}\n`);
       const counts = Object.entries(result.counts).map(
         ([kind, n]) => `${n} ${kind.toLowerCase()}${n === 1 ? '' : 's'}`,

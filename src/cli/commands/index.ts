@@ -1,9 +1,11 @@
 import type { CommandRegistrar } from '../program.js';
 import { registerApply } from './apply.js';
+import { registerAudit } from './audit.js';
 import { registerDemo } from './demo.js';
 import { registerExport } from './export.js';
 import { registerInit } from './init.js';
 import { registerPlan } from './plan.js';
+import { registerShow } from './show.js';
 import { registerSim } from './sim.js';
 import { registerValidate } from './validate.js';
 import { registerVersion } from './version.js';
@@ -14,6 +16,8 @@ export const commands: CommandRegistrar[] = [
   registerValidate,
   registerPlan,
   registerApply,
+  registerShow,
+  registerAudit,
   registerExport,
   registerSim,
   registerDemo,

@@ -6,26 +6,45 @@
 import { Option, type Command } from 'commander';
 import { ExitCode } from '../../core/errors.js';
 import { writePlanFile } from '../../plan/plan-file.js';
+import { sourceLinksFrom } from '../../plan/html/source-links.js';
+import { renderHtml } from '../../plan/render-html.js';
 import { renderJson } from '../../plan/render-json.js';
 import { renderMarkdown } from '../../plan/render-markdown.js';
 import { renderText } from '../../plan/render-text.js';
 import type { Plan } from '../../plan/types.js';
-import { planRun, type PlanRunOptions } from '../../run/index.js';
+import { planRun, watchInterrupts, type PlanRunOptions } from '../../run/index.js';
 import { addPlanOptions, manifestPathsArgument } from '../options.js';
 import type { CommandRegistrar } from '../program.js';
 
+/** What `plan` and `show` print: the formats of a plan. */
+export const PLAN_FORMATS = ['text', 'json', 'markdown', 'html'] as const;
+export type PlanFormat = (typeof PLAN_FORMATS)[number];
+
 interface PlanOptions extends PlanRunOptions {
   out?: string;
-  format: 'text' | 'json' | 'markdown';
+  format: PlanFormat;
   detailedExitcode: boolean;
   color: boolean;
   stats: boolean;
 }
 
-export function renderPlan(plan: Plan, format: PlanOptions['format'], color: boolean): string {
+/**
+ * The plan in `format`, as `plan` and `show` print it (the same plan gives the same output
+ * from both). The HTML report links manifest positions to the commit when run in GitHub Actions.
+ */
+export function renderPlan(plan: Plan, format: PlanFormat, color: boolean): string {
   if (format === 'json') return renderJson(plan);
   if (format === 'markdown') return renderMarkdown(plan);
+  if (format === 'html') {
+    const links = sourceLinksFrom(process.env, process.cwd());
+    return renderHtml(plan, links ? { sourceLinks: links } : {});
+  }
   return renderText(plan, { color });
+}
+
+/** Colours only on a terminal, and never with NO_COLOR set. */
+export function useColor(requested: boolean): boolean {
+  return requested && process.stdout.isTTY === true && !process.env['NO_COLOR'];
 }
 
 /** The exit code of a plan: refusals (3) first, then changes (2 when asked). */
@@ -43,7 +62,7 @@ export const registerPlan: CommandRegistrar = (program: Command, context) => {
       .addArgument(manifestPathsArgument()),
   )
     .option('--out <file>', 'also write the plan file (JSON)')
-    .addOption(new Option('--format <format>', 'stdout format').choices(['text', 'json', 'markdown']).default('text'))
+    .addOption(new Option('--format <format>', 'stdout format').choices(PLAN_FORMATS).default('text'))
     .option('--detailed-exitcode', 'exit 2 when there are changes', false)
     .option(
       '--no-check-permissions',
@@ -53,13 +72,18 @@ export const registerPlan: CommandRegistrar = (program: Command, context) => {
     .option('--stats', 'print request counts on stderr', false)
     .action(async (paths: string[], options: PlanOptions) => {
       const ctx = context();
-      const run = await planRun(paths, options, ctx.logger);
+      const interrupt = watchInterrupts((line) => process.stderr.write(`\n${line}\n`));
+      const reading = { ...options, signal: interrupt.signal, progressOut: process.stderr };
+      const run = await planRun(paths, reading, ctx.logger).finally(() => interrupt.dispose());
       try {
         if (options.out) await writePlanFile(options.out, run.plan);
-        const color = options.color && process.stdout.isTTY === true && !process.env['NO_COLOR'];
-        ctx.stdout.write(renderPlan(run.plan, options.format, color));
+        ctx.stdout.write(renderPlan(run.plan, options.format, useColor(options.color)));
         if (options.stats) {
-          const stats = { platform: run.session.client?.stats(), routingEngine: run.session.routing?.stats };
+          const stats = {
+            platform: run.session.client?.stats(),
+            routingEngine: run.session.routing?.stats,
+            ...(run.policyCost ? { policies: run.policyCost } : {}),
+          };
           process.stderr.write(`${JSON.stringify(stats)}\n`);
         }
         ctx.exitCode = planExitCode(run.plan, options.detailedExitcode);

@@ -27,6 +27,7 @@ export async function runValidate(
     files: result.files.length,
     objects: result.set.objects.length,
     routingRows: result.set.routingTables.reduce((n, t) => n + t.rows.length, 0),
+    policyRules: result.policies.length,
     errors,
     warnings,
   };
@@ -61,11 +62,12 @@ function summaryLine(s: {
   files: number;
   objects: number;
   routingRows: number;
+  policyRules: number;
   errors: number;
   warnings: number;
 }): string {
   const plural = (n: number, word: string): string => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
-  const rows = s.routingRows > 0 ? `, ${plural(s.routingRows, 'routing row')}` : '';
+  const rows = `${s.routingRows > 0 ? `, ${plural(s.routingRows, 'routing row')}` : ''}${s.policyRules > 0 ? `, ${plural(s.policyRules, 'policy rule')}` : ''}`;
   const found =
     s.errors === 0 && s.warnings === 0 ? 'valid' : `${plural(s.errors, 'error')}, ${plural(s.warnings, 'warning')}`;
   return `${s.errors === 0 ? 'OK' : 'FAILED'}: ${plural(s.files, 'file')}, ${plural(s.objects, 'object')}${rows}: ${found}.`;

@@ -1,7 +1,13 @@
-import type { Journal } from '../../apply/journal.js';
+import type { Journal, JournalEntry } from '../../apply/journal.js';
 import type { ChangeResult } from '../../apply/types.js';
 import type { Change } from '../../plan/types.js';
-import { executeRoutingChanges, routingAddress, type RoutingClient, type RowDiff } from '../../routing/index.js';
+import {
+  executeRoutingChanges,
+  routingAddress,
+  type RoutingClient,
+  type RoutingFailure,
+  type RowDiff,
+} from '../../routing/index.js';
 import { ROUTING_ROW, type RoutingTablePlan } from './plan.js';
 
 /** What the routing tables' part of a run did (rows are counted, failures listed). */
@@ -10,33 +16,62 @@ export interface RoutingApplyResult {
   failed: number;
   skipped: number;
   failures: ChangeResult[];
+  /** Rows not sent because the engine stopped answering (counted in `failed`), and why. */
+  unsent: number;
+  unsentReason?: string;
+  /** One line per table that needed one: the `_bulk` fallback. */
+  notes: string[];
+}
+
+export interface RoutingApplyOptions {
+  failFast: boolean;
+  journal?: Journal;
+  /** Aborted (Ctrl-C): nothing more is started. */
+  signal?: AbortSignal;
+  /** Rows as they settle (the progress line). */
+  onRows?: (status: 'applied' | 'failed' | 'skipped', count: number) => void;
+  /** A line for stderr as soon as it is known (the `_bulk` fallback of a table). */
+  onNote?: (note: string) => void;
 }
 
 /**
  * Applies the routing-engine rows of the plan with the routing executor (deletes, `_bulk`
  * creates, grouped PATCHes), table by table, keeping only the rows whose change is to be
  * applied (all of them, or a saved plan's). Failures name the row's address and source.
+ * Once the engine is gone, the rows left (of this table and the next ones) are not sent
+ * and are reported once.
  */
 export async function applyRouting(
   tables: readonly RoutingTablePlan[],
   changes: readonly Change[],
   client: RoutingClient,
-  options: { failFast: boolean; journal?: Journal },
+  options: RoutingApplyOptions,
 ): Promise<RoutingApplyResult> {
   const wanted = new Map(changes.map((c) => [c.address, c]));
-  const out: RoutingApplyResult = { applied: 0, failed: 0, skipped: 0, failures: [] };
+  const out: RoutingApplyResult = { applied: 0, failed: 0, skipped: 0, failures: [], unsent: 0, notes: [] };
+  const count = (status: 'applied' | 'failed' | 'skipped', n: number) => {
+    out[status] += n;
+    options.onRows?.(status, n);
+  };
   for (const table of tables) {
     const address = (key: string) => routingAddress(table.ref, key);
     const diff = selectRows(table.diff, (key) => wanted.has(address(key)));
     const total = diff.creates.length + diff.deletes.length + diff.updateGroups.reduce((n, g) => n + g.rows.length, 0);
     if (total === 0) continue;
-    if (options.failFast && out.failed > 0) {
-      out.skipped += total;
+    if ((options.failFast && out.failed > 0) || options.signal?.aborted) {
+      count('skipped', total);
+      continue;
+    }
+    const gone = client.unreachable;
+    if (gone !== undefined) {
+      out.unsent += total;
+      out.unsentReason ??= gone;
+      count('failed', total);
       continue;
     }
     const seq = options.journal?.nextSeq() ?? 0;
     const begin = performance.now();
-    await options.journal?.append({
+    options.journal?.append({
       type: 'intent',
       seq,
       address: table.address,
@@ -44,20 +79,36 @@ export async function applyRouting(
       path: table.address,
       purpose: `${total} row changes`,
     });
-    const report = await executeRoutingChanges(client, table.ref, diff, { keepGoing: !options.failFast });
-    const ok = report.failures.length === 0;
-    await options.journal?.append({
+    const applied: { action: Change['action']; key: string }[] = [];
+    const report = await executeRoutingChanges(client, table.ref, diff, {
+      keepGoing: !options.failFast,
+      bulk: table.bulk !== false,
+      ...(options.signal ? { signal: options.signal } : {}),
+      onRows: count,
+      onApplied: (action, keys) => {
+        for (const key of keys) applied.push({ action, key });
+      },
+    });
+    const problems = [
+      ...(report.failures.length > 0 ? [`${report.failures.length} row failure(s)`] : []),
+      ...(report.unsent > 0 ? [`${report.unsent} row change(s) not sent: ${report.unsentReason ?? ''}`] : []),
+    ];
+    options.journal?.append({
       type: 'outcome',
       seq,
       address: table.address,
-      ok,
-      ...(ok ? {} : { message: `${report.failures.length} row failure(s)` }),
+      ok: problems.length === 0,
+      ...(problems.length > 0 ? { message: problems.join('; ') } : {}),
       ms: Math.round(performance.now() - begin),
     });
-    out.applied += report.created + report.updated + report.deleted;
-    out.skipped += report.skipped;
-    const failedRows = total - report.created - report.updated - report.deleted - report.skipped;
-    out.failed += Math.max(failedRows, report.failures.length);
+    options.journal?.appendAll(rowLines(diff, applied, report.failures, address, wanted));
+    out.unsent += report.unsent;
+    if (report.unsentReason !== undefined) out.unsentReason ??= report.unsentReason;
+    for (const note of report.warnings) {
+      const line = `${table.address}: ${note}`;
+      out.notes.push(line);
+      options.onNote?.(line);
+    }
     for (const failure of report.failures) {
       const change = wanted.get(address(failure.key)) ?? unplannedRow(address(failure.key), failure.action);
       const source = failure.source ?? change.source;
@@ -68,6 +119,53 @@ export async function applyRouting(
     }
   }
   return out;
+}
+
+/**
+ * One journal change line per row of the table, as the platform writes one per object: the
+ * rows the engine applied, the rows that failed (with the engine's message and their
+ * source), and the rest (not sent: an earlier failure stopped the table, or their `_bulk`
+ * chunk failed as a whole).
+ */
+function rowLines(
+  diff: RowDiff,
+  applied: readonly { action: Change['action']; key: string }[],
+  failures: readonly RoutingFailure[],
+  address: (key: string) => string,
+  wanted: ReadonlyMap<string, Change>,
+): JournalEntry[] {
+  const lines: JournalEntry[] = [];
+  const settled = new Set<string>();
+  for (const row of applied) {
+    settled.add(row.key);
+    lines.push({ type: 'change', address: address(row.key), action: row.action, outcome: 'applied' });
+  }
+  for (const failure of failures) {
+    if (settled.has(failure.key)) continue;
+    settled.add(failure.key);
+    const source = failure.source ?? wanted.get(address(failure.key))?.source;
+    const at = address(failure.key);
+    lines.push({
+      type: 'change',
+      address: at,
+      action: failure.action,
+      outcome: 'failed',
+      message: failure.message,
+      ...(source ? { source } : {}),
+    });
+  }
+  const rows: [Change['action'], string][] = [
+    ...diff.deletes.map((d): [Change['action'], string] => ['delete', d.key]),
+    ...diff.creates.map((c): [Change['action'], string] => ['create', c.key]),
+    ...diff.updateGroups.flatMap((g) => g.rows.map((r): [Change['action'], string] => ['update', r.key])),
+  ];
+  for (const [action, key] of rows) {
+    if (settled.has(key)) continue;
+    const reason =
+      'not sent: an earlier failure or an interrupt stopped this table, the engine stopped answering, or its _bulk chunk failed as a whole';
+    lines.push({ type: 'change', address: address(key), action, outcome: 'skipped', message: reason });
+  }
+  return lines;
 }
 
 /** A failed row the plan has no change for (a chunk's summary key): reported under its address. */

@@ -1,10 +1,19 @@
 import type { DesiredSet } from '../../manifest/index.js';
 import { matchesPattern } from '../../plan/targets.js';
-import type { RoutingClient } from '../../routing/index.js';
+import { valueText } from '../../plan/policy/facts.js';
+import type { RoutingClient, RoutingTableRef } from '../../routing/index.js';
 import { stage } from '../stage.js';
-import type { Provider } from '../types.js';
+import type { Outcome } from '../../apply/walk.js';
+import type { Provider, ProviderApplyEnv } from '../types.js';
 import { applyRouting } from './apply.js';
-import { planRoutingTables, readRoutingTables, ROUTING_ROW, type LiveTable, type RoutingPlanOutput } from './plan.js';
+import {
+  planRoutingTables,
+  probeBulk,
+  readRoutingTables,
+  ROUTING_ROW,
+  type LiveTable,
+  type RoutingPlanOutput,
+} from './plan.js';
 
 export { ROUTING_ROW } from './plan.js';
 
@@ -12,6 +21,8 @@ export interface RoutingInput {
   client: RoutingClient;
   /** The manifests: their RoutingTable documents and rows. */
   set: DesiredSet;
+  /** False when no declared table is in the plan's scope: the provider then only reads for the policies. */
+  planTables?: boolean;
   /** The tables in scope (`--changed-since`), by address: all when not given. */
   tables?: (address: string) => boolean;
 }
@@ -25,14 +36,17 @@ export interface RoutingInput {
 export function routingProvider(input: RoutingInput): Provider {
   let live: LiveTable[] | undefined;
   let planned: RoutingPlanOutput | undefined;
+  const tableValues = new Map<string, Promise<Set<string>>>();
   return {
     name: 'routing',
     async read() {
-      live = await readRoutingTables(input.set, input.client, input.tables);
+      live = input.planTables === false ? [] : await readRoutingTables(input.set, input.client, input.tables);
     },
     async plan(options) {
       planned = planRoutingTables(input.set, stage(live, 'plan', 'read'), { prune: options.prune });
+      const tables = planned.tables.map((t) => t.address);
       live = undefined; // the diff keeps what apply needs: a million live rows need not stay
+      await probeBulk(planned, input.client);
       const liveRows = [...planned.liveCounts.values()].reduce((a, b) => a + b, 0);
       return {
         provider: 'routing',
@@ -40,27 +54,45 @@ export function routingProvider(input: RoutingInput): Provider {
         noop: planned.noop,
         unmanaged: [],
         unmanagedCount: planned.unmanaged,
-        warnings: [],
+        warnings: planned.warnings,
         refusals: [],
         problems: planned.problems,
         liveCounts: new Map([[ROUTING_ROW, liveRows]]),
+        liveCountsIn: planned.liveCounts,
         protectedAddresses: new Set(),
-        declaredAddresses: input.set.routingTables.map((t) => t.table.address).filter((a) => input.tables?.(a) ?? true),
+        declaredAddresses: tables,
         liveAddresses: () => [],
         holdsData: () => false,
         preflight: () => [],
       };
     },
+    // A policy reference to a table no manifest declares reads its rows live, once.
+    async liveValues(ref) {
+      const address = ref.table;
+      if (address === undefined || input.set.routingTables.some((t) => t.table.address === address)) return undefined;
+      const [, service = '', version = '', table = ''] = address.split('/');
+      let rows = tableValues.get(`${address}\u0000${ref.field}`);
+      if (!rows) {
+        const field = ref.field;
+        const read = input.client.readAll({ service, version: version as RoutingTableRef['version'], table });
+        rows = read.then(
+          ({ rows: records }) => new Set(records.flatMap((r) => (r[field] == null ? [] : [valueText(r[field])]))),
+        );
+        tableValues.set(`${address}\u0000${ref.field}`, rows);
+      }
+      return rows;
+    },
     async apply(changes, env) {
       const { tables } = stage(planned, 'apply', 'plan');
       const begin = performance.now();
       const sentBefore = requestsSent(input.client);
-      const out = env.signal?.aborted
-        ? { applied: 0, failed: 0, skipped: changes.length, failures: [] }
-        : await applyRouting(tables, changes, input.client, { failFast: env.failFast, journal: env.journal });
-      // The routing executor reports per table, not per row: its rows settle in one go.
-      for (let i = 0; i < out.applied; i++) env.onSettle({ status: 'applied' });
-      for (const f of out.failures) env.onSettle(f.outcome);
+      const out = await applyRouting(tables, changes, input.client, {
+        failFast: env.failFast,
+        journal: env.journal,
+        ...(env.signal ? { signal: env.signal } : {}),
+        onRows: (status, n) => settleRows(env, status, n),
+        ...(env.onNote ? { onNote: env.onNote } : {}),
+      });
       return {
         results: out.failures,
         applied: out.applied,
@@ -68,9 +100,24 @@ export function routingProvider(input: RoutingInput): Provider {
         skipped: out.skipped,
         requests: requestsSent(input.client) - sentBefore,
         elapsedMs: performance.now() - begin,
+        ...(out.unsent > 0
+          ? { unsent: [{ count: out.unsent, what: 'routing row changes', reason: out.unsentReason ?? '' }] }
+          : {}),
+        ...(out.notes.length > 0 ? { notes: out.notes } : {}),
       };
     },
   };
+}
+
+/** The progress line counts rows, as they settle (a `_bulk` chunk settles its rows at once). */
+function settleRows(env: ProviderApplyEnv, status: 'applied' | 'failed' | 'skipped', n: number): void {
+  const outcome: Outcome =
+    status === 'applied'
+      ? { status }
+      : status === 'failed'
+        ? { status, message: 'routing row failed' }
+        : { status, reason: 'not started' };
+  for (let i = 0; i < n; i++) env.onSettle(outcome);
 }
 
 function requestsSent(client: RoutingClient): number {

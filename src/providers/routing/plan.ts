@@ -1,5 +1,5 @@
 import type { DesiredRoutingTable, DesiredSet } from '../../manifest/index.js';
-import { digestOf } from '../../plan/digest.js';
+import { digestOf } from '../../core/canonical-json.js';
 import type { Change, PlanMessage } from '../../plan/types.js';
 import {
   basePath,
@@ -20,6 +20,8 @@ export interface RoutingTablePlan {
   address: string;
   diff: RowDiff;
   liveRows: number;
+  /** False when the engine was found to have no `_bulk` for it: creates go out one POST per record. */
+  bulk?: boolean;
 }
 
 export interface RoutingPlanOutput {
@@ -30,6 +32,7 @@ export interface RoutingPlanOutput {
   /** Live rows per table address, for the delete threshold. */
   liveCounts: Map<string, number>;
   problems: PlanMessage[];
+  warnings: PlanMessage[];
 }
 
 /** One declared table and its live rows, as read. */
@@ -75,6 +78,7 @@ export function planRoutingTables(
     unmanaged: 0,
     liveCounts: new Map(),
     problems: [],
+    warnings: [],
   };
   for (const live of tables) planTable(live, set, options, out);
   return out;
@@ -95,9 +99,16 @@ function planTable(
         const at = set.sourceOf(set.row(table, row));
         return at ? `${at.file}:${at.line}` : undefined;
       },
+      // A CSV line's cells are text; an inline record's are typed by YAML.
+      isText: (row) => table.inlinePaths[row] === undefined,
     },
     rows,
-    { key: table.key, fieldTypes: table.fieldTypes, prune },
+    {
+      key: table.key,
+      fieldTypes: table.fieldTypes,
+      prune,
+      typesUndeclared: table.table.fields['fields'] === undefined,
+    },
   );
   for (const problem of diff.problems) {
     out.problems.push({
@@ -108,6 +119,7 @@ function planTable(
   }
   const base = basePath(ref);
   const address = (key: string) => routingAddress(ref, key);
+  lookalikeWarnings(diff, address, out.warnings);
   const liveById = new Map(rows.map((r) => [r.id, r]));
   for (const create of diff.creates) {
     out.changes.push(
@@ -155,6 +167,53 @@ function planTable(
   out.unmanaged += diff.unmanaged;
   out.liveCounts.set(table.table.address, rows.length);
   out.tables.push({ ref, address: table.table.address, diff, liveRows: rows.length });
+}
+
+/** Lookalike keys listed by name up to this many per table; the rest are counted. */
+const MAX_LOOKALIKES_LISTED = 20;
+
+/** A warning per created row whose key a live row's equals once trimmed and case-folded. */
+function lookalikeWarnings(diff: RowDiff, address: (key: string) => string, warnings: PlanMessage[]): void {
+  for (const l of diff.lookalikes.slice(0, MAX_LOOKALIKES_LISTED)) {
+    warnings.push({
+      code: 'SB_KEY_LOOKALIKE',
+      address: address(l.key),
+      message:
+        `created${l.source ? ` (${l.source})` : ''} next to the live row ${l.liveKey} (id ${l.liveId}): the keys ` +
+        'differ only by case or surrounding spaces. If they are one row, declare the live spelling (or fix the ' +
+        'live row); otherwise the table will hold both',
+    });
+  }
+  const more = diff.lookalikes.length - MAX_LOOKALIKES_LISTED;
+  if (more > 0) {
+    warnings.push({
+      code: 'SB_KEY_LOOKALIKE',
+      message: `… and ${more} more created rows whose keys differ from a live row's only by case or spaces`,
+    });
+  }
+}
+
+/**
+ * Asks the engine, for each table with rows to create, whether it serves `_bulk`; where it
+ * does not, the plan shows the requests that will really be sent (one `POST <base>` per
+ * record) and says so in a warning, and apply sends them from the start.
+ */
+export async function probeBulk(planned: RoutingPlanOutput, client: RoutingClient): Promise<void> {
+  if (planned.problems.length > 0) return; // no plan is made: nothing to ask
+  for (const table of planned.tables) {
+    if (table.diff.creates.length === 0 || (await client.bulkSupport(table.ref)) !== false) continue;
+    table.bulk = false;
+    const base = basePath(table.ref);
+    const prefix = `${table.address}/`;
+    for (const c of planned.changes)
+      if (c.action === 'create' && c.address.startsWith(prefix)) c.requests = [{ method: 'POST', path: base }];
+    const n = table.diff.creates.length;
+    planned.warnings.push({
+      code: 'SB_ROUTING_NO_BULK',
+      address: table.address,
+      message: `the routing engine has no bulk create for this table (OPTIONS ${base}/_bulk allows no POST): its ${n} row(s) to create go out as ${n} POST(s) of one record each`,
+    });
+  }
 }
 
 function change(

@@ -43,6 +43,7 @@ export function dispatch(engine: SimEngine, path: RoutePath, req: SimRequest, re
   const table = engine.table(path.service, path.version, path.table);
   if (!table) throw notFound(req);
   const method = req.method.toUpperCase();
+  if (method === 'OPTIONS') return allowed(engine, path, req, res);
   if (path.item === '_bulk') {
     if (method !== 'POST') throw notAllowed(method);
     return bulkCreate(engine, table, req, res);
@@ -59,6 +60,26 @@ export function dispatch(engine: SimEngine, path: RoutePath, req: SimRequest, re
     default:
       throw notAllowed(method);
   }
+}
+
+/** The methods of each route, as `OPTIONS` lists them (`Allow`, RFC 9110 §10.2.1). */
+const COLLECTION_METHODS = 'GET, POST, PUT, PATCH, OPTIONS';
+const RECORD_METHODS = 'GET, PUT, PATCH, DELETE, OPTIONS';
+
+/**
+ * `OPTIONS`: not shown in Document 3, answered as a Flask engine answers it, with the route's
+ * methods in `Allow` (and no body). An engine without `_bulk` (the seed's quirk) answers as
+ * such an engine would: 404 when nothing serves the path, or the record route's methods (no
+ * POST) when `_bulk` is taken for a record id, which is where its 405 to a POST comes from.
+ */
+function allowed(engine: SimEngine, path: RoutePath, req: SimRequest, res: ServerResponse): void {
+  let methods = path.item === undefined ? COLLECTION_METHODS : RECORD_METHODS;
+  if (path.item === '_bulk') {
+    if (engine.quirks.bulkStatus === 404) throw notFound(req);
+    if (engine.quirks.bulkStatus === undefined) methods = 'POST, OPTIONS';
+  }
+  res.writeHead(200, { allow: methods, 'content-length': 0 });
+  res.end();
 }
 
 function list(engine: SimEngine, table: SimTable, req: SimRequest, res: ServerResponse): void {

@@ -5,7 +5,15 @@
 
 export interface SimState {
   tables: Record<string, Record<string, unknown>[]>;
-  routing?: { services?: Record<string, Record<string, Record<string, { rows?: Record<string, unknown>[] }>>> };
+  routing?: {
+    services?: Record<
+      string,
+      Record<
+        string,
+        Record<string, { rows?: Record<string, unknown>[]; fields?: Record<string, { unique?: boolean }> }>
+      >
+    >;
+  };
 }
 
 export interface SimStats {
@@ -64,10 +72,12 @@ export function duplicates(state: SimState): string[] {
   }
   for (const [service, versions] of Object.entries(state.routing?.services ?? {})) {
     for (const [version, tables] of Object.entries(versions)) {
-      for (const [table, { rows = [] }] of Object.entries(tables)) {
-        const numbers = rows.map((r) => at(r, 'number'));
-        const dupes = numbers.filter((n, i) => numbers.indexOf(n) !== i);
-        for (const n of new Set(dupes)) found.push(`routing ${service}/${version}/${table}: number=${n}`);
+      for (const [table, { rows = [], fields = {} }] of Object.entries(tables)) {
+        // A row's identity is its table's unique field (the data model's; `number` for routes).
+        const key = Object.keys(fields).find((f) => fields[f]?.unique) ?? 'number';
+        const values = rows.map((r) => at(r, key));
+        const dupes = values.filter((n, i) => values.indexOf(n) !== i);
+        for (const n of new Set(dupes)) found.push(`routing ${service}/${version}/${table}: ${key}=${n}`);
       }
     }
   }

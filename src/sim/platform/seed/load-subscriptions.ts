@@ -42,8 +42,8 @@ export function loadSubscriptions(
         entitlement: e.entitlement,
         ...(e.externalReference ? { externalReference: e.externalReference } : {}),
         assigned: e.assigned ?? 0,
-        reserved: 0,
-        disconnected: 0,
+        reserved: e.reserved ?? 0,
+        disconnected: e.disconnected ?? 0,
       });
       entitlementByType.set(typeId, row.id);
     });

@@ -99,7 +99,15 @@ export interface SeedSubscription {
   licenses?: { ucAlphaUsers?: number; sipTrunkChannels?: number };
   trunkGroups?: number[];
   suspensionProfile?: string | number;
-  entitlements?: { type: string | number; entitlement: number; assigned?: number; externalReference?: string }[];
+  /** `assigned`, `reserved`, `disconnected`: the counters of Document 2 §2.3 (0 when left out). */
+  entitlements?: {
+    type: string | number;
+    entitlement: number;
+    assigned?: number;
+    reserved?: number;
+    disconnected?: number;
+    externalReference?: string;
+  }[];
   numbers?: SeedNumber[];
 }
 

@@ -1,0 +1,69 @@
+import type { PolicyRule } from '../../manifest/index.js';
+import type { DesiredNode } from '../../state/types.js';
+import { overwrites } from '../safety.js';
+import type { Change } from '../types.js';
+import { matchesObject } from './conditions.js';
+import type { PolicyFacts } from './facts.js';
+import type { ViolationSink } from './object-rules.js';
+
+/**
+ * The rules over the plan's changes: `forbid` (an action on a matched object) and
+ * `threshold` (a share of the kind's, or table's, live objects in scope updated or deleted;
+ * an update counts when it overwrites a live value, as for --max-update-percent).
+ */
+export class ChangeRules {
+  private declared: Map<string, DesiredNode> | undefined;
+
+  constructor(
+    private readonly facts: PolicyFacts,
+    private readonly sink: ViolationSink,
+  ) {}
+
+  check(rule: PolicyRule): void {
+    if (rule.check.type === 'forbid') this.forbid(rule, rule.check.actions);
+    else if (rule.check.type === 'threshold' && this.facts.thresholds) this.threshold(rule, rule.check);
+  }
+
+  private forbid(rule: PolicyRule, actions: readonly string[]): void {
+    for (const change of this.facts.changes) {
+      if (change.kind !== rule.match.kind || !actions.includes(change.action)) continue;
+      if (!matchesObject(rule.match, change.address, rule.match.where.length > 0 ? this.fieldsOf(change) : {}))
+        continue;
+      this.sink.add(rule, `the plan would ${change.action} it, which the rule forbids`, change.address, () =>
+        change.source === undefined ? rule.source : change.source,
+      );
+    }
+  }
+
+  /**
+   * What the changed object looks like to `where`: its live fields (before), the declared
+   * ones, and the new values (after); a change's before and after hold only what changes.
+   */
+  private fieldsOf(change: Change): Record<string, unknown> {
+    if (!this.declared) this.declared = new Map(this.facts.declared.map((d) => [d.address, d]));
+    return { ...change.before, ...this.declared.get(change.address)?.fields, ...change.after };
+  }
+
+  private threshold(rule: PolicyRule, check: { update?: number; delete?: number; min: number }): void {
+    const { table, kind } = rule.match;
+    const live =
+      table === undefined ? (this.facts.liveCounts.get(kind) ?? 0) : (this.facts.tableLiveCounts.get(table) ?? 0);
+    if (live === 0 || live < check.min) return;
+    let updates = 0;
+    let deletes = 0;
+    for (const change of this.facts.changes) {
+      if (change.kind !== kind || (table !== undefined && !change.address.startsWith(`${table}/`))) continue;
+      if (change.action === 'delete') deletes++;
+      else if (overwrites(change)) updates++;
+    }
+    const scope = table ?? `${kind} objects`;
+    const over = (what: string, count: number, limit: number | undefined) => {
+      const percent = (Math.min(count, live) / live) * 100;
+      if (limit === undefined || percent <= limit) return;
+      const message = `the plan ${what} ${count} of the ${live} live ${table === undefined ? scope : `rows of ${scope}`} in scope (${percent.toFixed(1)}%), above the rule's ${limit}%`;
+      this.sink.add(rule, message, undefined, () => rule.source);
+    };
+    over('overwrites values of', updates, check.update);
+    over('deletes', deletes, check.delete);
+  }
+}

@@ -1,0 +1,171 @@
+/**
+ * The plan as one self-contained HTML file (`plan --format html`, `show --format html`),
+ * for an auditor and for plans too large for a pull-request comment: every change, grouped
+ * by top-level object, subscription and collection, deletes and replaces first, with a
+ * filter by action and kind and a text search (html/report-script.ts builds the lists in
+ * the browser, lazily). Nothing is fetched: the style and the script are inline, and the
+ * page's Content Security Policy allows those two texts only (by hash) and no connection
+ * of any kind. Every value from the plan is escaped here or set as text by the script;
+ * the data is the plan file's own content (planDocument: sensitive values and known
+ * secrets masked). Pure: plan in, string out; the same plan gives the same bytes.
+ */
+import { createHash } from 'node:crypto';
+import { isDigest } from '../core/canonical-json.js';
+import { escapeHtml, scriptJson } from './html/escape.js';
+import { groupChanges } from './html/groups.js';
+import { reportMain } from './html/report-script.js';
+import { REPORT_STYLE } from './html/report-style.js';
+import type { SourceLinks } from './html/source-links.js';
+import { renderCapacity, renderFacts, renderOptions, type CapacityRow } from './html/sections.js';
+import { fieldNamesOf } from './render-common.js';
+import { planDocument } from './render-json.js';
+import { ACTION_ORDER, countChanges, summaryLine, unmanagedLine } from './summary.js';
+import type { Plan } from './types.js';
+
+export type { SourceLinks } from './html/source-links.js';
+
+export interface HtmlOptions {
+  /** Links from manifest positions to the files at the planned commit (GitHub Actions). */
+  sourceLinks?: SourceLinks;
+}
+
+const SCRIPT = `(${reportMain.toString()})();`;
+if (/<\/script|<!--/i.test(SCRIPT)) throw new Error('the report script must not contain </script or <!--');
+
+const hash = (text: string): string => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+const CSP = [
+  "default-src 'none'",
+  `script-src ${hash(SCRIPT)}`,
+  `style-src ${hash(REPORT_STYLE)}`,
+  'img-src data:',
+  "base-uri 'none'",
+  "form-action 'none'",
+].join('; ');
+
+/** The plan as an HTML report. Ends with a newline. */
+export function renderHtml(plan: Plan, options: HtmlOptions = {}): string {
+  const doc = planDocument(plan);
+  const fieldOrder: Record<string, string[]> = {};
+  for (const kind of new Set(doc.changes.map((c) => c.kind))) {
+    const names = fieldNamesOf(kind);
+    if (names) fieldOrder[kind] = names;
+  }
+  const data = {
+    plan: { changes: doc.changes, unmanaged: doc.unmanaged, warnings: doc.warnings, errors: doc.errors },
+    groups: groupChanges(doc.changes),
+    // Fields are listed as the text plan lists them: the kind's field table first.
+    fieldOrder,
+    links: options.sourceLinks ?? null,
+  };
+  const counts = countChanges(doc.changes);
+  const summary = summaryLine(counts);
+  const digest = isDigest(plan.digest) ? plan.digest : undefined;
+  const extra = doc as unknown as Record<string, unknown>;
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(CSP)}">
+<meta name="referrer" content="no-referrer">
+<link rel="icon" href="data:,">
+<title>${escapeHtml(`switchboard plan: ${summary}`)}</title>
+<style>${REPORT_STYLE}</style>
+</head>
+<body>
+<a class="skip" href="#changes">Skip to the changes</a>
+<header>
+<h1>switchboard plan</h1>
+<p class="summary">${escapeHtml(summary)}</p>
+${unmanagedLine(doc.summary.unmanaged) ? `<p class="meta">${escapeHtml(unmanagedLine(doc.summary.unmanaged))}</p>\n` : ''}<p class="meta">Target: <code>${escapeHtml(doc.target.baseUrl)}</code>, instance <code>${escapeHtml(doc.target.instance)}</code>. Made ${escapeHtml(doc.createdAt)} by switchboard ${escapeHtml(doc.tool.version)}.</p>
+<p class="meta digest">${digestText(digest)}</p>
+</header>
+<main id="main">
+<section aria-labelledby="rails-heading">
+<h2 id="rails-heading">Safety rails</h2>
+${verdict(doc)}
+${renderOptions(doc.options as unknown as Record<string, unknown> | undefined, extra['policy'])}
+</section>
+${messagesSection('refusals', 'Refusals', doc.errors.length, 'errors', 'refusal-list')}
+${messagesSection('warnings', 'Warnings', doc.warnings.length, 'warnings', 'warning-list')}
+${renderCapacity(capacityRows(extra['capacity']))}
+<section id="changes" aria-labelledby="changes-heading">
+<h2 id="changes-heading">Changes <span class="count">(${doc.changes.length})</span></h2>
+${doc.changes.length === 0 ? '<p>No changes.</p>' : filters(doc)}
+<p id="change-status" role="status" aria-live="polite"></p>
+<noscript><p>The list of changes needs JavaScript; the plan file (JSON) holds the same data.</p></noscript>
+<div id="change-list"></div>
+</section>
+${doc.unmanaged.length === 0 ? '' : `<section aria-labelledby="unmanaged-heading">\n<h2 id="unmanaged-heading">Unmanaged objects <span class="count">(${doc.unmanaged.length})</span></h2>\n<p>Live objects in scope that no manifest declares and that are not pruned: left alone.</p>\n<ul id="unmanaged-list"></ul>\n</section>`}
+<section aria-labelledby="details-heading">
+<h2 id="details-heading">Plan details</h2>
+${renderFacts(doc, digest)}
+</section>
+</main>
+<footer>
+<p>${digestText(digest)} Made from the plan file by switchboard; this page fetches nothing and works offline.</p>
+</footer>
+<script type="application/json" id="plan-data">${scriptJson(data)}</script>
+<script>${SCRIPT}</script>
+</body>
+</html>
+`;
+}
+
+function digestText(digest: string | undefined): string {
+  return digest
+    ? `Plan digest: <code>${escapeHtml(digest)}</code>.`
+    : 'This plan carries no digest (it was made before plans carried one).';
+}
+
+function verdict(doc: Plan): string {
+  if (doc.errors.length > 0) {
+    const n = doc.errors.length;
+    return `<p class="verdict refused">Refused: this plan will not be applied (${n} ${n === 1 ? 'refusal' : 'refusals'}, listed under <a href="#refusals">Refusals</a>).</p>`;
+  }
+  return '<p class="verdict passed">Passed: no safety rail refused this plan.</p>';
+}
+
+function messagesSection(id: string, title: string, count: number, kind: string, listId: string): string {
+  if (count === 0) return '';
+  return `<section id="${id}" aria-labelledby="${id}-heading">
+<h2 id="${id}-heading">${title} <span class="count">(${count})</span></h2>
+<ul class="messages ${kind}" id="${listId}"></ul>
+</section>`;
+}
+
+function filters(doc: Plan): string {
+  const actions = countChanges(doc.changes);
+  const order = ['delete', 'replace', ...ACTION_ORDER.filter((a) => a !== 'delete' && a !== 'replace')] as const;
+  const actionBoxes = order
+    .filter((a) => actions[a] > 0)
+    .map((a) => checkbox('action', a, a, actions[a]))
+    .join('\n');
+  const kinds = new Map<string, number>();
+  for (const change of doc.changes) kinds.set(change.kind, (kinds.get(change.kind) ?? 0) + 1);
+  const kindBoxes = [...kinds].map(([kind, n]) => checkbox('kind', kind, kind, n)).join('\n');
+  return `<form id="filters" class="filters" role="search" aria-label="Filter the changes">
+<fieldset><legend>Action</legend><div class="choices">
+${actionBoxes}
+</div></fieldset>
+<fieldset><legend>Kind</legend><div class="choices">
+${kindBoxes}
+</div></fieldset>
+<div class="search"><label for="search">Search</label>
+<input type="search" id="search" name="q" autocomplete="off" spellcheck="false" aria-describedby="search-hint">
+<span class="hint" id="search-hint">Addresses, ids, kinds, reasons, manifest positions and values; every word must match. Press / to search, Escape to clear.</span>
+</div>
+<div><button type="reset">Show everything</button></div>
+</form>`;
+}
+
+function checkbox(name: string, value: string, label: string, count: number): string {
+  return `<label><input type="checkbox" name="${name}" value="${escapeHtml(value)}" checked> ${escapeHtml(label)} <span class="count">(${count})</span></label>`;
+}
+
+/** The capacity rows a plan may carry (`capacity.rows`), when they have the agreed shape. */
+function capacityRows(capacity: unknown): CapacityRow[] {
+  if (typeof capacity !== 'object' || capacity === null) return [];
+  const rows = (capacity as { rows?: unknown }).rows;
+  return Array.isArray(rows) ? rows.filter((r): r is CapacityRow => typeof r === 'object' && r !== null) : [];
+}

@@ -1,0 +1,164 @@
+/**
+ * Signals (docs/apply.md "Interrupting"): SIGTERM (what GitLab, Kubernetes and `docker stop`
+ * send) during apply is handled like Ctrl-C: the requests in flight finish, the summary is
+ * printed, the journal is synced, the lock released, exit 1. A signal while planning (of
+ * plan or of apply) says so, releases the lock and exits 130 (SIGINT) or 143 (SIGTERM).
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulator, type RunningSimulator } from '../../src/sim/index.js';
+import { CLI, manifestDir, simEnv } from '../e2e/cli-helpers.js';
+import { startHookProxy, type HookProxy, type ProxiedRequest } from './support/hook-proxy.js';
+
+const P = '/api/v01/draas/demo';
+let sim: RunningSimulator;
+let proxy: HookProxy;
+/** What the proxy does with a request before forwarding it (set per test). */
+let onRequest: (request: ProxiedRequest) => Promise<void> = async () => undefined;
+
+beforeAll(async () => {
+  sim = await startSimulator({ port: 0 });
+  proxy = await startHookProxy(sim.url, async (request) => {
+    await onRequest(request);
+    return undefined;
+  });
+});
+afterAll(async () => {
+  await proxy.close();
+  await sim.close();
+});
+
+const tenants = (prefix: string, count: number) =>
+  Array.from(
+    { length: count },
+    (_, i) =>
+      `apiVersion: switchboard/v1\nkind: Tenant\nmetadata: { name: ${prefix}-${i}, reseller: north }\nspec: { billingId: T-${prefix.toUpperCase()}-${i} }\n`,
+  ).join('---\n');
+
+interface Run {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+/** Runs the CLI; `when` resolves with the signal(s) to send, when to send them. */
+function runWithSignal(args: string[], cwd: string, when: (child: { kill: (s: NodeJS.Signals) => void }) => void) {
+  const begin = performance.now();
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd,
+    env: { PATH: process.env['PATH'] ?? '', ...simEnv(proxy.url) },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  when({ kill: (s) => child.kill(s) });
+  return new Promise<Run>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr, ms: performance.now() - begin })),
+  );
+}
+
+const hold = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+async function journalLines(cwd: string): Promise<Record<string, unknown>[]> {
+  const file = (await readdir(join(cwd, '.switchboard'))).find((f) => f.startsWith('journal-'));
+  if (!file) return [];
+  const text = await readFile(join(cwd, '.switchboard', file), 'utf8');
+  return text
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+describe('SIGTERM during apply', () => {
+  it('finishes what is in flight, prints the summary, syncs the journal, releases the lock, exits 1', async () => {
+    const cwd = await manifestDir({ 't.yaml': tenants('term', 30) });
+    let kill: ((s: NodeJS.Signals) => void) | undefined;
+    let creates = 0;
+    onRequest = async (request) => {
+      if (request.method !== 'POST' || request.path !== `${P}/tenants`) return;
+      if (++creates === 3) kill?.('SIGTERM');
+      await hold(300); // the creates in flight when the signal comes
+    };
+    const run = await runWithSignal(['apply', '.', '--yes', '--concurrency', '2'], cwd, (child) => {
+      kill = child.kill;
+    });
+    onRequest = async () => undefined;
+    expect(run.signal, 'not killed by the signal').toBeNull();
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('Interrupted (SIGTERM): finishing the requests in flight');
+    expect(run.stdout).toContain('not started: the run was interrupted');
+    const applied = Number(/Apply incomplete: (\d+) applied, 0 failed, (\d+) skipped/.exec(run.stdout)?.[1]);
+    expect(applied).toBeGreaterThanOrEqual(3); // the ones in flight finished
+    expect(applied).toBeLessThan(30);
+    expect(existsSync(join(cwd, '.switchboard', 'apply.lock'))).toBe(false);
+    const lines = await journalLines(cwd);
+    expect(lines.at(-1)).toMatchObject({ type: 'run', event: 'end', summary: { applied } });
+    const state = (await (await fetch(`${sim.url}/_sim/state`)).json()) as { tables: { tenants?: { name: string }[] } };
+    expect((state.tables.tenants ?? []).filter((t) => t.name.startsWith('term-'))).toHaveLength(applied);
+  }, 60_000);
+
+  it('a second signal quits at once (exit 143) and still releases the lock', async () => {
+    const cwd = await manifestDir({ 't.yaml': tenants('twice', 10) });
+    let kill: ((s: NodeJS.Signals) => void) | undefined;
+    let creates = 0;
+    onRequest = async (request) => {
+      if (request.method !== 'POST' || request.path !== `${P}/tenants`) return;
+      if (++creates === 1) {
+        kill?.('SIGTERM');
+        setTimeout(() => kill?.('SIGTERM'), 200);
+      }
+      await hold(5_000); // in flight for long: only the second signal ends the run
+    };
+    const run = await runWithSignal(['apply', '.', '--yes', '--concurrency', '1'], cwd, (child) => {
+      kill = child.kill;
+    });
+    onRequest = async () => undefined;
+    expect(run.code).toBe(143);
+    expect(run.ms).toBeLessThan(4_000);
+    expect(run.stderr).toContain('Interrupted again (SIGTERM): quitting now');
+    expect(existsSync(join(cwd, '.switchboard', 'apply.lock'))).toBe(false);
+  }, 60_000);
+});
+
+describe('a signal while planning', () => {
+  const planning = (signal: NodeJS.Signals) => async (cwd: string, args: string[]) => {
+    let kill: ((s: NodeJS.Signals) => void) | undefined;
+    onRequest = async (request) => {
+      if (request.method === 'GET' && request.path === `${P}/tenants`) {
+        kill?.(signal);
+        await hold(10_000); // a slow list: the run must not wait for it
+      }
+    };
+    const run = await runWithSignal(args, cwd, (child) => {
+      kill = child.kill;
+    });
+    onRequest = async () => undefined;
+    return run;
+  };
+
+  it('apply, SIGTERM: says so, nothing sent, the lock released, exit 143, at once', async () => {
+    const cwd = await manifestDir({ 't.yaml': tenants('plant', 3) });
+    const run = await planning('SIGTERM')(cwd, ['apply', '.', '--yes']);
+    expect(run.signal).toBeNull();
+    expect(run.code).toBe(143);
+    expect(run.ms).toBeLessThan(5_000);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain('Interrupted (SIGTERM) while planning: nothing was changed');
+    expect(existsSync(join(cwd, '.switchboard', 'apply.lock'))).toBe(false);
+  }, 60_000);
+
+  it('plan, SIGINT (Ctrl-C): says so, exit 130', async () => {
+    const cwd = await manifestDir({ 't.yaml': tenants('plani', 3) });
+    const run = await planning('SIGINT')(cwd, ['plan', '.']);
+    expect(run.signal).toBeNull();
+    expect(run.code).toBe(130);
+    expect(run.ms).toBeLessThan(5_000);
+    expect(run.stderr).toContain('Interrupted (SIGINT) while planning: nothing was changed');
+  }, 60_000);
+});
