@@ -4,7 +4,7 @@
  * (unknown ref, no git working tree, no git) as SB_CHANGED_SINCE with exit 1.
  */
 import { execFileSync } from 'node:child_process';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -70,6 +70,17 @@ describe('--changed-since (end to end)', () => {
       files: { 'manifests/tenants/acme-corp.yaml': expect.stringMatching(/^sha256:[0-9a-f]{64}$/) },
     });
     expect(plan.warnings.map((w) => w.code)).toContain('SB_PLAN_SCOPED');
+    // Through a symbolic link to the repository, git's paths still name the same files.
+    const link = `${repo}-link`;
+    await symlink(repo, link);
+    const linked = await runCli(['plan', join(link, 'manifests'), '--changed-since', base, '--format', 'json'], {
+      env: simEnv(sim.url),
+      cwd: tmpdir(),
+    });
+    expect((JSON.parse(linked.stdout) as { scope: { addresses: string[] } }).scope.addresses).toEqual([
+      'tenant/acme-corp',
+    ]);
+    await rm(link);
   });
 
   it('apply --plan of a scoped plan applies it while its files are the same, and refuses once one changed', async () => {

@@ -38,11 +38,14 @@ const TYPES = ['BE geo', 'BE tollfree', 'NL geo', 'FR geo'];
 
 export function generateEstate(tenants: number, random: () => number): Estate {
   const estate: Estate = { files: new Map(), addressCsv: new Map(), routes: [], next: 0 };
-  for (let f = 0; f < 3; f++) estate.files.set(`file-${f}.yaml`, []);
-  for (let t = 0; t < tenants; t++) addTenant(estate, random, `file-${t % 3}.yaml`);
+  // Names with a space and a non-ASCII letter: git's answers about them must be read raw (-z, no quoting).
+  for (let f = 0; f < 3; f++) estate.files.set(fileName(f), []);
+  for (let t = 0; t < tenants; t++) addTenant(estate, random, fileName(t % 3));
   for (let r = 0; r < 6; r++) estate.routes.push({ number: `+32299900${r}`, route: `trunk-${r}`, priority: 10 + r });
   return estate;
 }
+
+const fileName = (n: number) => `locataires ${n}-é.yaml`;
 
 function pick<T>(items: readonly T[], random: () => number): T {
   return items[Math.floor(random() * items.length)] as T;
@@ -117,7 +120,7 @@ export const EDITS: Record<string, (estate: Estate, random: () => number) => boo
     const found = pick(allTenants(estate), random);
     if (!found) return false;
     found.list.splice(found.list.indexOf(found.tenant), 1);
-    const file = random() < 0.3 ? `file-${estate.next++}.yaml` : pick([...estate.files.keys()], random);
+    const file = random() < 0.3 ? fileName(estate.next++) : pick([...estate.files.keys()], random);
     if (!estate.files.has(file)) estate.files.set(file, []);
     estate.files.get(file)?.push(found.tenant);
     return true;

@@ -117,7 +117,7 @@ describe('plan --changed-since', () => {
     expect(unchanged.scope).toMatchObject({ documents: 0, addresses: [] });
     expect(unchanged.changes).toEqual([]);
     expect(unchanged.summary.noop).toBe(0);
-    // The first tenant (of file-0.yaml) goes to the end of file-2.yaml.
+    // The first tenant (of the first file) goes to the end of the third.
     const answers = [0, 0.5, 0.99];
     EDITS['moveTenant']!(estate, () => answers.shift() ?? 0);
     await writeEstate(dir, estate);
