@@ -1,4 +1,4 @@
-import { applyTargets } from '../../test/bench/lib/report.mjs';
+import { applyTargets, fixedOutcome, limitText } from '../../test/bench/lib/report.mjs';
 
 /**
  * The figures of docs/performance.md, rendered from test/bench/results.json (written by
@@ -7,7 +7,7 @@ import { applyTargets } from '../../test/bench/lib/report.mjs';
  */
 
 /** Scenarios in the order the page discusses them; others follow alphabetically. */
-const ORDER = ['plan-org', 'naive', 'apply-tenants', 'apply-org', 'routing', 'policies', 'changed-since'];
+const ORDER = ['plan-org', 'naive', 'apply-tenants', 'apply-org', 'routing', 'national', 'adaptive', 'changed-since'];
 
 const dash = '–';
 
@@ -34,10 +34,16 @@ function context(list) {
   const day = (iso) => iso.slice(0, 16).replace('T', ' ');
   const when = dates.length === 0 ? 'at an unrecorded date' : `between ${day(dates[0])} and ${day(dates.at(-1))} UTC`;
   const machines = [...new Set(list.map((r) => r.machine).filter(Boolean))].join('; ') || 'an unrecorded machine';
-  const latencies = [...new Set(list.map((r) => r.latencyMs))].join(', ');
-  const concurrencies = list.map((r) => `${r.scenario} ${r.concurrency}`).join(', ');
+  const counts = new Map();
+  for (const r of list) counts.set(r.latencyMs, (counts.get(r.latencyMs) ?? 0) + 1);
+  const usual = [...counts].sort((x, y) => y[1] - x[1])[0]?.[0];
+  const others = list.filter((r) => r.latencyMs !== usual).map((r) => `${r.scenario}: ${r.latencyMs} ms`);
+  const latencies = `${usual} ms per request${others.length > 0 ? ` (${others.join(', ')})` : ''}`;
+  const concurrencies = list
+    .map((r) => `${r.scenario} ${r.kind === 'adaptive' ? `auto against ${r.concurrency}` : r.concurrency}`)
+    .join(', ');
   return (
-    `Measured ${when} on ${machines}, with a latency of ${latencies} ms per request ` +
+    `Measured ${when} on ${machines}, with a simulated latency of ${latencies} ` +
     `and the concurrency of each scenario (${concurrencies}). Each row is the fastest of the ` +
     "scenario's runs (the last column counts them)."
   );
@@ -46,27 +52,30 @@ function context(list) {
 function figuresTable(list) {
   const head =
     '| scenario | requests | lower bound | ratio | wall (s) | ideal (s) | ratio | apply phase (s) | ratio | ' +
-    'bare-loop floor (s) | CLI CPU (s) | peak RSS (MB) | runs |';
-  const rule = '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|';
-  const rows = list.map((r) => {
-    const ideal = r.concurrency === 1 ? `${num(r.idealS)} (sequential)` : num(r.idealS);
-    const cells = [
-      r.scenario,
-      num(r.requests),
-      num(r.lowerBound),
-      num(r.requestRatio),
-      num(r.wallS),
-      ideal,
-      num(r.wallRatio),
-      num(r.applyS),
-      num(r.applyRatio),
-      num(r.floorS),
-      num(r.cpuS),
-      num(r.peakRssMB),
-      num(r.runsWallS?.length),
-    ];
-    return `| ${cells.join(' | ')} |`;
-  });
+    'bare-loop floor (s) | wall ÷ floor | CLI CPU (s) | peak RSS (MB) | runs |';
+  const rule = '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|';
+  const rows = list
+    .filter((r) => r.kind !== 'adaptive')
+    .map((r) => {
+      const ideal = r.concurrency === 1 ? `${num(r.idealS)} (sequential)` : num(r.idealS);
+      const cells = [
+        r.scenario,
+        num(r.requests),
+        num(r.lowerBound),
+        num(r.requestRatio),
+        num(r.wallS),
+        ideal,
+        num(r.wallRatio),
+        num(r.applyS),
+        num(r.applyRatio),
+        num(r.floorS),
+        num(r.floorS ? ratio(r.wallS, r.floorS) : null),
+        num(r.cpuS),
+        num(r.peakRssMB),
+        num(r.runsWallS?.length),
+      ];
+      return `| ${cells.join(' | ')} |`;
+    });
   return [head, rule, ...rows].join('\n');
 }
 
@@ -82,9 +91,8 @@ function targets(list) {
     return (own.targets ?? []).map((t) => ({ scenario: r.scenario, ...t }));
   });
   const lines = rows.map((t) => {
-    const atLeast = t.unit.endsWith('(at least)');
     const unit = t.unit.replace(' (at least)', '');
-    const limit = `${atLeast ? '≥' : '≤'} ${num(t.limit)} ${unit}`;
+    const limit = limitText({ ...t, limit: num(t.limit) });
     return `| ${t.scenario} | ${t.what} | ${num(t.value)} ${unit} | ${limit} | ${t.pass ? 'PASS' : '**FAIL**'} |`;
   });
   return ['| scenario | target | measured | limit | |', '|---|---|---:|---:|---|', ...lines].join('\n');
@@ -109,20 +117,42 @@ function bounds(list) {
 function floors(list) {
   const lines = [];
   for (const r of list.filter((x) => x.floorS)) {
-    if (r.applyS !== undefined && r.applyIdealS) {
-      const floor = num(ratio(r.floorS, r.applyIdealS));
-      lines.push(
-        `- \`${r.scenario}\`: the same ${num(r.applyRequests)} writes from a bare loop take ${floor} × the ideal; ` +
-          `switchboard's apply phase is ${num(ratio(r.applyS, r.floorS))} × that floor.`,
-      );
-    } else {
-      lines.push(
-        `- \`${r.scenario}\`: the same reads from a bare loop take ${num(ratio(r.floorS, r.idealS))} × the ideal; ` +
-          `the whole command (start and manifest load included) is ${num(ratio(r.wallS, r.floorS))} × that floor.`,
-      );
-    }
+    const phase =
+      r.applyS !== undefined
+        ? `; switchboard's apply phase alone is ${num(ratio(r.applyS, r.floorS))} × that floor`
+        : '';
+    lines.push(
+      `- \`${r.scenario}\`: the bare loop takes ${num(ratio(r.floorS, r.idealS))} × the ideal; ` +
+        `the whole command (start and manifest load included) is ${num(ratio(r.wallS, r.floorS))} × that floor${phase}.`,
+    );
   }
   return lines.join('\n');
+}
+
+/** `--concurrency auto` against a rate-limited simulator and against none (the `adaptive` scenario). */
+function adaptive(list) {
+  const r = list.find((x) => x.kind === 'adaptive');
+  if (!r) return [];
+  const { limited: l, unlimited: u } = r;
+  const did = (c) => (c ? `${num(c.lowest)}–${num(c.highest)}, ended at ${num(c.limit)}` : dash);
+  return [
+    '',
+    '`--concurrency auto` (the `adaptive` scenario: `plan` of the `plan-org` estate):',
+    '',
+    '| platform | requests served | answered 429 | rate (requests/s) | wall (s) | limit auto used |',
+    '|---|---:|---:|---:|---:|---:|',
+    `| limited to ${num(r.rateLimit)} requests/s | ${num(l.served)} | ${num(l.rateLimited)} (${num(l.share429)} %) | ` +
+      `${num(l.ratePerS)} | ${num(l.wallS)} | ${did(l.concurrency)} |`,
+    ...(r.limitedFixed
+      ? [
+          `| limited to ${num(r.rateLimit)} requests/s, \`--concurrency ${r.concurrency}\` | | ` +
+            `${num(r.limitedFixed.rateLimited)} (${num(r.limitedFixed.share429)} %) | | ${num(r.limitedFixed.wallS)}, ` +
+            `${fixedOutcome(r.limitedFixed)} | ${num(r.concurrency)} |`,
+        ]
+      : []),
+    `| no limit, auto | | | | ${num(u.autoWallS)} | ${did(u.concurrency)} |`,
+    `| no limit, \`--concurrency ${r.concurrency}\` | | | | ${num(u.fixedWallS)} | ${num(r.concurrency)} |`,
+  ];
 }
 
 /** The generated part of docs/performance.md (between its markers). */
@@ -144,7 +174,8 @@ export function renderPerformance(results) {
     'Against the bare-loop floor (the same requests sent with no switchboard code, at the same concurrency):',
     '',
     floors(list),
+    ...adaptive(list),
   ].join('\n');
 }
 
-export { figuresTable };
+export { figuresTable, targets as targetsTable };

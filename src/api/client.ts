@@ -1,4 +1,4 @@
-import pLimit from 'p-limit';
+import { sharedAbortController } from '../core/abort.js';
 import { SwitchboardError } from '../core/errors.js';
 import type { ReadMeter } from '../core/read-meter.js';
 import { silentLogger, type Logger } from '../core/logger.js';
@@ -6,6 +6,7 @@ import { assertSecureTransport } from '../config/transport-security.js';
 import { TokenManager, type AuthAnswer, type AuthCall, type LoginKind } from './auth.js';
 import { ApiError, ApiErrorCode } from './errors.js';
 import { collectPages } from './pagination.js';
+import { RequestLimiter } from './limiter.js';
 import { Permissions } from './permissions.js';
 import { normalizeProfile, type UserProfile } from './profile.js';
 import { RequestRunner, buildUrl } from './request-runner.js';
@@ -52,6 +53,7 @@ export class ApiClient {
     private readonly tokens: TokenManager,
     private readonly transport: Transport,
     private readonly requestStats: RequestStats,
+    private readonly limiter: RequestLimiter,
     private readonly logger: Logger,
     private readonly userProfile: UserProfile,
     private readonly perms: Permissions,
@@ -76,10 +78,11 @@ export class ApiClient {
     const monotonicNow = options.monotonicNow ?? (() => performance.now());
     const retry: RetryOptions = { ...DEFAULT_RETRY, ...options.retry };
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const limiter = new RequestLimiter(options.concurrency ?? 8, monotonicNow, { maxPauseMs: retry.maxElapsedMs });
     const transport = new Transport({
       ...(options.caFile ? { caFile: options.caFile } : {}),
       insecure: options.insecure === true,
-      connections: Math.max(options.concurrency ?? 8, 1) + 2,
+      connections: limiter.slots + 2,
     });
     const stats = new RequestStats();
     const sendAuth = authSender(base, transport, stats, timeoutMs, retry);
@@ -92,13 +95,13 @@ export class ApiClient {
       logger,
     });
     let permissions: Permissions | undefined;
-    const stop = new AbortController();
+    const stop = sharedAbortController();
     const runner = new RequestRunner({
       stop: stop.signal,
       baseUrl: base,
       transport,
       tokens,
-      limit: pLimit(Math.max(options.concurrency ?? 8, 1)),
+      limiter,
       stats,
       retry,
       timeoutMs,
@@ -123,6 +126,7 @@ export class ApiClient {
         tokens,
         transport,
         stats,
+        limiter,
         logger,
         profile,
         permissions,
@@ -184,7 +188,12 @@ export class ApiClient {
 
   /** Request accounting since connect (for `--stats`). */
   stats(): ClientStats {
-    return { ...this.requestStats.snapshot(), tokenRenewals: this.tokens.renewalCount };
+    const concurrency = this.limiter.report();
+    return {
+      ...this.requestStats.snapshot(),
+      tokenRenewals: this.tokens.renewalCount,
+      ...(concurrency ? { concurrency } : {}),
+    };
   }
 
   /**
@@ -199,6 +208,8 @@ export class ApiClient {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    const concurrency = this.limiter.report();
+    if (concurrency) this.logger.info({ concurrency }, 'platform API: what --concurrency auto did');
     await this.tokens.logout();
     await this.transport.close();
   }

@@ -20,6 +20,8 @@ export {
 export { formatStats, routePattern } from './stats.js';
 export { totp } from './totp.js';
 export { DEFAULT_RETRY, parseRetryAfter } from './retry.js';
+export { AUTO_CONCURRENCY, type ConcurrencyReport } from './adaptive-concurrency.js';
+export { slotsOf, type ConcurrencySetting } from './limiter.js';
 export type {
   ApiClientOptions,
   ApiResponse,

@@ -1,3 +1,4 @@
+import { sharedAbortController } from '../core/abort.js';
 import type { Logger } from '../core/logger.js';
 import { ApiError, ApiErrorCode } from './errors.js';
 import { sleep } from './retry.js';
@@ -65,7 +66,7 @@ function pageFields(body: JsonObject): JsonObject {
 class PageReader {
   private readonly size: number;
   private readonly sizeParam: string;
-  private readonly controller = new AbortController();
+  private readonly controller = sharedAbortController();
   private readonly signal: AbortSignal;
   /** `results` of every page read, in the order they arrived. */
   private readonly totals: number[] = [];

@@ -1,7 +1,8 @@
-import type { LimitFunction } from 'p-limit';
 import type { Logger } from '../core/logger.js';
 import type { TokenManager } from './auth.js';
+import type { LoadSignal } from './adaptive-concurrency.js';
 import { ApiError, ApiErrorCode, codeForStatus, platformMessageOf } from './errors.js';
+import type { AttemptOutcome, RequestLimiter } from './limiter.js';
 import type { Permissions } from './permissions.js';
 import { RetryBudget, isRetryable, isRetryableStatus, natureOf, parseRetryAfter, sleep } from './retry.js';
 import { routePattern, type RequestStats } from './stats.js';
@@ -12,7 +13,7 @@ export interface RunnerDeps {
   baseUrl: URL;
   transport: Transport;
   tokens: TokenManager;
-  limit: LimitFunction;
+  limiter: RequestLimiter;
   stats: RequestStats;
   retry: RetryOptions;
   timeoutMs: number;
@@ -41,7 +42,11 @@ export class RequestRunner {
     let reauthenticated = false;
     for (;;) {
       if (this.deps.stop?.aborted) throw this.cancelled(options);
-      const attempt = await this.deps.limit(() => this.attempt(options, budget.retries > 0));
+      const attempt = await this.deps.limiter.run(
+        () => this.attempt(options, budget.retries > 0),
+        loadOf,
+        budget.retries > 0,
+      );
       const outcome = this.classify<T>(options, attempt);
       if (outcome.kind === 'done') return outcome.response;
       if (outcome.kind === 'reauth' && !reauthenticated && 'raw' in attempt) {
@@ -324,6 +329,20 @@ export class RequestRunner {
       ...init,
     });
   }
+}
+
+/**
+ * What an attempt says about the platform's load (`--concurrency auto`): 429 and 503 (with
+ * their Retry-After) and a timeout are overload; any other answer is a latency sample.
+ */
+function loadOf(outcome: AttemptOutcome<Attempt>): LoadSignal | 'answer' {
+  if (!outcome.ok) return { kind: 'none' };
+  const attempt = outcome.value;
+  if ('failure' in attempt) return attempt.failure.failure === 'timeout' ? { kind: 'overload' } : { kind: 'none' };
+  const { status, headers } = attempt.raw;
+  if (status === 429 || status === 503)
+    return { kind: 'overload', retryAfterMs: parseRetryAfter(headers['retry-after']) };
+  return 'answer';
 }
 
 /** The last error of a request that ran out of retries (or was told to wait beyond the budget), saying so. */

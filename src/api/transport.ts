@@ -77,7 +77,7 @@ export class Transport {
    * Through undici's `dispatch` with a handler that gathers the body, not `request`: a
    * plan reads thousands of small lists, and `request` costs a Readable stream, an
    * AbortSignal.timeout and an AbortSignal.any per call, about 60 µs of CPU per request
-   * (0.6 s per 10,000; issue #9 benchmark). The deadline is one timer for the whole
+   * (0.6 s per 10,000; plan-org benchmark). The deadline is one timer for the whole
    * attempt, as before.
    */
   send(request: RawRequest): Promise<RawResponse> {

@@ -1,3 +1,5 @@
+import type { ConcurrencyReport } from './adaptive-concurrency.js';
+import type { ConcurrencySetting } from './limiter.js';
 import type { Logger } from '../core/logger.js';
 import type { ReadMeter } from '../core/read-meter.js';
 
@@ -47,8 +49,8 @@ export interface ApiClientOptions {
   /** `{draas_instance}`; when omitted it is taken from the profile's `properties.draas_instance`. */
   instance?: string;
   auth: AuthConfig;
-  /** Maximum requests in flight for the whole client (default 8). */
-  concurrency?: number;
+  /** Maximum requests in flight for the whole client, or `auto` to find it (default 8). */
+  concurrency?: ConcurrencySetting;
   /** Timeout of one attempt, headers and body included (default 30 000 ms). */
   timeoutMs?: number;
   retry?: Partial<RetryOptions>;
@@ -155,4 +157,6 @@ export interface ClientStats {
   bytesOut: number;
   timeMs: number;
   routes: RouteStats[];
+  /** What `--concurrency auto` did (absent for a fixed number). */
+  concurrency?: ConcurrencyReport;
 }

@@ -102,7 +102,7 @@ export class IdRegistry {
     return resolved;
   }
 
-  /** The planner's reading of a node's parent (CONTRACT §2: declared, by uuid, or by name). */
+  /** The planner's reading of a node's parent (docs/manifests.md: declared, by uuid, or by name). */
   parentLink(node: DesiredNode): ParentLink | undefined {
     const ref = node.parentRef;
     if (node.parentAddress !== undefined) {

@@ -1,18 +1,19 @@
 import { Argument, InvalidArgumentError, type Command } from 'commander';
+import { AUTO_CONCURRENCY, type ConcurrencySetting } from '../api/index.js';
 
 /** `[paths...]` of the commands that read manifests: none given means the current folder. */
 export function manifestPathsArgument(): Argument {
   return new Argument('[paths...]', 'manifest files or folders').default([], '.');
 }
 
-/** Options shared by the commands that talk to a platform (CONTRACT §1). */
+/** Options shared by the commands that talk to a platform (docs/commands.md). */
 export function addConnectionOptions(command: Command): Command {
   return command
     .option('--env <name>', 'a named environment of switchboard.config.yaml')
     .option('--config <file>', 'the configuration file (default: ./switchboard.config.yaml)')
     .option('--sim', 'run against a fresh embedded simulator in-process')
     .option('--seed <file>', 'with --sim: the simulator seed (YAML or JSON)')
-    .option('--concurrency <n>', 'maximum requests in flight', positiveInteger, 8);
+    .option(...concurrencyOption());
 }
 
 /** Options shared by `plan` and `apply`. */
@@ -47,14 +48,30 @@ export function addPlanOptions(command: Command): Command {
     .option('--state-dir <dir>', 'where the last-applied record and the journal live', '.switchboard');
 }
 
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
+/**
+ * `--concurrency <n|auto>`: requests in flight, or `auto` to find the platform's limit
+ * (docs/connecting.md "Concurrency"). Its default is the one place the default is chosen.
+ */
+export function concurrencyOption(): [string, string, (value: string) => ConcurrencySetting, ConcurrencySetting] {
+  return [
+    '--concurrency <n|auto>',
+    `maximum requests in flight, or auto: grow while the platform keeps up, back off on 429/503 (at most ${AUTO_CONCURRENCY.ceiling})`,
+    concurrencySetting,
+    DEFAULT_CONCURRENCY,
+  ];
 }
 
-export function positiveInteger(value: string): number {
+export const DEFAULT_CONCURRENCY: ConcurrencySetting = 'auto';
+
+function concurrencySetting(value: string): ConcurrencySetting {
+  if (value === 'auto') return 'auto';
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer');
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer or auto');
   return n;
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
 }
 
 function percent(value: string): number {

@@ -9,7 +9,7 @@ const REFERENCE = /\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
 /**
  * Replaces `${VAR}` in every string of a parsed YAML document by the environment variable
- * `VAR` (CONTRACT §2); `$$` is a literal `$`. Interpolating after parsing keeps secrets
+ * `VAR` (docs/manifests.md); `$$` is a literal `$`. Interpolating after parsing keeps secrets
  * with YAML-special characters intact. Unset variables are collected, not thrown.
  */
 export function interpolate(
@@ -47,7 +47,7 @@ const DOLLAR_MARK = '__sbdollar__';
 
 /**
  * `${VAR}` is not valid YAML inside a flow mapping (`auth: { username: ${SB_USER} }`, as
- * CONTRACT §5 writes it), so references are swapped for plain-scalar placeholders before
+ * docs/connecting.md writes it), so references are swapped for plain-scalar placeholders before
  * parsing and swapped back by `restoreReferences` afterwards; values are substituted only
  * after parsing, so secrets with YAML-special characters stay intact.
  */

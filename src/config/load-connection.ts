@@ -24,7 +24,7 @@ export interface RoutingEngineConnection {
   timeoutMs?: number;
 }
 
-/** Where and how to reach one platform (CONTRACT §5). */
+/** Where and how to reach one platform (docs/connecting.md). */
 export interface ConnectionConfig {
   /** `{base_url}`. */
   url: string;

@@ -29,7 +29,7 @@ export function fileNames(at: string): SettingNames {
   };
 }
 
-/** The environment variable of each setting (CONTRACT §5). */
+/** The environment variable of each setting (docs/connecting.md). */
 export const ENVIRONMENT_VARIABLES: Readonly<Record<string, string>> = {
   url: 'SWITCHBOARD_URL',
   instance: 'SWITCHBOARD_INSTANCE',

@@ -4,7 +4,7 @@
  * --log-level debug) and exits with `exitCode`.
  */
 
-/** Exit codes of the contract (CONTRACT.md section 1). */
+/** The exit codes every command documents (docs/commands.md). */
 export const ExitCode = {
   ok: 0,
   error: 1,

@@ -12,7 +12,15 @@ import type { Logger } from '../core/logger.js';
 import { renderSummary } from '../apply/summary.js';
 import { renderText } from '../plan/render-text.js';
 import type { Plan } from '../plan/types.js';
-import { applyRun, openSession, planRun, type PlanRun, type PlanRunOptions, type Session } from '../run/index.js';
+import {
+  applyRun,
+  openSession,
+  planRun,
+  type ConcurrencySetting,
+  type PlanRun,
+  type PlanRunOptions,
+  type Session,
+} from '../run/index.js';
 import { editedCopy, type DemoEdit } from './edit-copy.js';
 
 /** The value the last step changes: acme-corp's markup, a one-field update. */
@@ -26,7 +34,7 @@ export const DEMO_EDIT: DemoEdit = {
 export interface DemoOptions {
   /** The manifest folder (the package's examples/ by default). */
   examples: string;
-  concurrency: number;
+  concurrency: ConcurrencySetting;
   color: boolean;
   logger: Logger;
   out: NodeJS.WritableStream & { isTTY?: boolean };

@@ -121,7 +121,7 @@ export function compare(a: string, b: string): number {
 
 /**
  * A live string as a manifest writes it: the loader replaces `${VAR}` with the environment
- * (CONTRACT §2), so a literal `${` is written `$${`.
+ * (docs/manifests.md), so a literal `${` is written `$${`.
  */
 export function manifestString(text: string): string {
   return text.replaceAll('${', () => '$${');

@@ -42,7 +42,7 @@ function body(fields: Record<string, unknown>): Record<string, unknown> {
 
 /**
  * An address's full address formed from its parts, as "<street> <number>, <postalCode>
- * <city>, <country>" (CONTRACT §2's example "Rue Haute 10, 1000 Brussels, Belgium");
+ * <city>, <country>" (docs/manifests.md's example "Rue Haute 10, 1000 Brussels, Belgium");
  * without a number, "<street>, <postalCode> ...". A manifest that leaves `fullAddress` out
  * gets this one, and it is the address's identity.
  */

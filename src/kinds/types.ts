@@ -188,7 +188,7 @@ export interface KindDefinition {
   fields: readonly FieldSpec[];
   /** The identity inside the parent, from normalised fields (must agree with the manifest's address). */
   identity(fields: Record<string, unknown>): string;
-  /** The object's address from its parent's address and identity (CONTRACT §3.1). */
+  /** The object's address from its parent's address and identity (docs/plans.md). */
   address(parentAddress: string | undefined, identity: string): string;
   /** How to list the live objects of this kind under one live parent (or at the top). */
   list?(parent: LiveObject | undefined, ctx: KindContext): ListSpec | ListSpec[] | undefined;

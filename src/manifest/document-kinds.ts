@@ -3,7 +3,7 @@ import { policyKind } from '../kinds/policy.js';
 import { routingTableKind } from '../kinds/routing-table.js';
 
 /**
- * The document kinds a manifest may hold (CONTRACT §2) and their schemas: the kind table's
+ * The document kinds a manifest may hold (docs/manifests.md) and their schemas: the kind table's
  * kinds with a `manifest.document` column, in the table's order, then the routing engine's
  * tables, then the policies. Which builder reads each one is documents.ts's business.
  */

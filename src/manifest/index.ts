@@ -1,6 +1,6 @@
 /**
  * The manifest language: load YAML manifests (files and folders) into a flat, typed set
- * of desired objects with their CONTRACT §3.1 addresses, or diagnostics with file:line:col.
+ * of desired objects with their docs/plans.md addresses, or diagnostics with file:line:col.
  * See README "Writing manifests".
  */
 export { loadManifests, type LoadOptions, type LoadResult } from './load.js';

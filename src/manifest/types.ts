@@ -2,7 +2,7 @@ import type { Diagnostic, SourcePosition } from '../core/errors.js';
 
 export type { Diagnostic, SourcePosition };
 
-/** A document kind of CONTRACT §2: one of `MANIFEST_KINDS` (see document-kinds.ts). */
+/** A document kind of docs/manifests.md: one of `MANIFEST_KINDS` (see document-kinds.ts). */
 export type ManifestKind = string;
 
 export type JsonScalar = string | number | boolean | null;
@@ -37,7 +37,7 @@ export type Origin =
  */
 export interface DesiredObject {
   kind: string;
-  /** CONTRACT §3.1 address, unique in the set. */
+  /** docs/plans.md address, unique in the set. */
   address: string;
   /** Address of the parent when the parent is declared in the manifest set. */
   parentAddress?: string;
@@ -61,7 +61,7 @@ export interface DesiredObject {
    * The child collections this object declares: the manifest keys of its item that are a
    * child kind's `collection` (`subscriptions`, `addresses`, …; a CSV source such as
    * `addressesFrom` declares its kind's collection), or `records` for a routing table.
-   * Prune only touches these (CONTRACT §3.4).
+   * Prune only touches these (docs/plans.md).
    */
   declaredCollections: readonly string[];
   /**

@@ -1,5 +1,5 @@
 /**
- * Saving and loading the plan file (CONTRACT.md section 4). Writing is atomic (a reader
+ * Saving and loading the plan file (docs/plans.md). Writing is atomic (a reader
  * never sees half a plan); reading validates everything apply relies on and turns every
  * problem into one SwitchboardError `SB_PLAN_FILE` that says what to do.
  */

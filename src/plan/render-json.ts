@@ -1,5 +1,5 @@
 /**
- * The plan file (CONTRACT.md section 4): what `plan --out` writes, `apply --plan` reads and
+ * The plan file (docs/plans.md): what `plan --out` writes, `apply --plan` reads and
  * `plan --format json` prints. Keys come out in the contract's order whatever order the
  * planner built them in, so two plans of the same state are byte-identical (but for
  * `createdAt`) and diff cleanly.

@@ -1,5 +1,5 @@
 /**
- * The human plan (CONTRACT.md section 3.5), Terraform-like: refusals and warnings first,
+ * The human plan (docs/plans.md), Terraform-like: refusals and warnings first,
  * one block per change, the closing summary line. Pure: plan in, string out.
  */
 import {

@@ -2,7 +2,7 @@ import type { PlanPart } from './part.js';
 import { topField } from './render-common.js';
 import type { Change, PlanMessage } from './types.js';
 
-/** The safety rails' settings (CONTRACT §3.2-3.4). */
+/** The safety rails' settings (docs/plans.md.4). */
 export interface SafetyOptions {
   /** Deletes allowed per kind, as a share of that kind's live objects in scope (default 10). */
   maxDeletePercent: number;

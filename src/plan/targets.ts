@@ -4,7 +4,7 @@ import type { DesiredNode } from '../state/types.js';
 import type { PlanMessage } from './types.js';
 
 /**
- * `--target` / `--exclude` (CONTRACT §1): a target keeps its address, what it contains
+ * `--target` / `--exclude` (docs/commands.md): a target keeps its address, what it contains
  * (the subtree below it) and what it depends on (its ancestors, so a new parent is still
  * created first). A trailing `*` matches a subtree by prefix. Excludes win over targets.
  */
@@ -14,7 +14,7 @@ export function selectTargets(
   excludes: readonly string[],
 ): DesiredNode[] {
   // Neither option given (the usual run): everything is selected as it is. Walking every
-  // node's ancestors for nothing cost ~0.1 s on 22,000 objects (issue #9 plan-org profile).
+  // node's ancestors for nothing cost ~0.1 s on 22,000 objects (plan-org profile).
   if (targets.length === 0 && excludes.length === 0) return [...desired];
   // A node is found under either spelling of its address: as planned and as written.
   const byAddress = new Map<string, DesiredNode>();

@@ -1,5 +1,5 @@
 /**
- * The plan: plain, serialisable data (CONTRACT.md section 4). Built by the planner (pure),
+ * The plan: plain, serialisable data (docs/plans.md). Built by the planner (pure),
  * rendered by the renderers (pure), saved with `--out`, applied by the executor.
  * Nothing in here is read back for display only: `reason` is for humans and is never
  * consulted by apply.
@@ -147,7 +147,7 @@ export interface Plan {
   errors: PlanMessage[];
 }
 
-/** What a plan made with `--changed-since REF` covers (an addition to CONTRACT §4). */
+/** What a plan made with `--changed-since REF` covers (an addition to the plan file: docs/plans.md). */
 export interface PlanScope {
   /** The ref as given, and the commit it named. */
   changedSince: string;
@@ -161,7 +161,7 @@ export interface PlanScope {
   files: Record<string, string>;
 }
 
-/** The command-line options that change what a plan holds (an addition to CONTRACT §4). */
+/** The command-line options that change what a plan holds (an addition to docs/plans.md). */
 export interface PlanOptions {
   target: string[];
   exclude: string[];

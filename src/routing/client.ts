@@ -1,4 +1,6 @@
 import pLimit from 'p-limit';
+import type { ConcurrencyReport } from '../api/adaptive-concurrency.js';
+import { slotsOf } from '../api/limiter.js';
 import type { Logger } from '../core/logger.js';
 import type { ReadMeter } from '../core/read-meter.js';
 import { silentLogger } from '../core/logger.js';
@@ -8,8 +10,6 @@ import { encodeQuery, type Filter, type RoutingQuery } from './query.js';
 import type { RoutingPage, RoutingRecord, RoutingTableRef } from './types.js';
 
 export interface RoutingClientOptions extends RoutingConnection {
-  /** Requests in flight (CONTRACT `--concurrency`, default 8). */
-  concurrency?: number;
   /** Page size asked for when reading a whole table; the server caps it (default 10,000). */
   readPageSize?: number;
   logger?: Logger;
@@ -41,13 +41,14 @@ const REREAD_PAUSE_MS = 250;
 export class RoutingClient {
   readonly http: RoutingHttp;
   readonly logger: Logger;
+  /** Tasks the client's loops keep going at once: the most requests its limiter ever lets run. */
   readonly concurrency: number;
   private readonly readPageSize: number;
   private readonly meter: ReadMeter | undefined;
 
   constructor(options: RoutingClientOptions) {
     this.meter = options.meter;
-    this.concurrency = options.concurrency ?? 8;
+    this.concurrency = slotsOf(options.concurrency ?? 8);
     this.http = new RoutingHttp({ ...options, connections: options.connections ?? this.concurrency });
     this.logger = options.logger ?? silentLogger;
     this.readPageSize = options.readPageSize ?? 10_000;
@@ -250,7 +251,14 @@ export class RoutingClient {
     }
   }
 
+  /** What `--concurrency auto` did (undefined for a fixed number). */
+  concurrencyReport(): ConcurrencyReport | undefined {
+    return this.http.limiter.report();
+  }
+
   async close(): Promise<void> {
+    const concurrency = this.concurrencyReport();
+    if (concurrency) this.logger.info({ concurrency }, 'routing engine: what --concurrency auto did');
     await this.http.close();
   }
 }

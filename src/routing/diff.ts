@@ -48,7 +48,7 @@ export interface RowDiffOptions {
 }
 
 export interface RowCreate {
-  /** `number=+3221234567` (the address suffix, CONTRACT §3.1). */
+  /** `number=+3221234567` (the address suffix, docs/plans.md). */
   key: string;
   /** Typed values to send. */
   values: Record<string, unknown>;

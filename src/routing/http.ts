@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Pool, type Dispatcher } from 'undici';
+import type { LoadSignal } from '../api/adaptive-concurrency.js';
+import { RequestLimiter, type AttemptOutcome, type ConcurrencySetting } from '../api/limiter.js';
 import {
   DEFAULT_TIMEOUT_MS,
   RetryPolicy,
@@ -13,16 +15,18 @@ import { RoutingApiError, isRetryableStatus, type RoutingErrorCode } from './err
 import { Reachability } from './reachability.js';
 import type { RoutingAuth } from './types.js';
 
-/** How to reach one routing engine (CONTRACT §5 `routingEngine`). */
+/** How to reach one routing engine (docs/connecting.md `routingEngine`). */
 export interface RoutingConnection {
   /** e.g. `https://em.example.net:5000`; a path prefix is kept. */
   url: string;
   auth: RoutingAuth;
   /** PEM file of the CA that signed the engine's certificate. */
   caFile?: string;
-  /** Skip certificate verification (CONTRACT §5 `insecure: true`). */
+  /** Skip certificate verification (docs/connecting.md `insecure: true`). */
   insecure?: boolean;
-  /** Connections kept to the engine (default 8). */
+  /** Requests in flight: a number, or `auto` to find it (default 8; docs/connecting.md "Concurrency"). */
+  concurrency?: ConcurrencySetting;
+  /** Connections kept to the engine (default: the most requests `concurrency` lets run at once). */
   connections?: number;
   /** Timeout of one attempt in ms, as the platform client's (default 30,000). */
   timeoutMs?: number;
@@ -61,8 +65,13 @@ export class RoutingHttp {
   private readonly retry: RetryPolicy;
   /** Whether requests may still go: the engine answers, and the run was not cancelled. */
   readonly reach: Reachability;
+  readonly limiter: RequestLimiter;
 
   constructor(conn: RoutingConnection) {
+    this.retry = new RetryPolicy(conn.retries === undefined ? {} : { retries: conn.retries });
+    this.limiter = new RequestLimiter(conn.concurrency ?? 8, undefined, {
+      maxPauseMs: this.retry.options.maxElapsedMs,
+    });
     const url = new URL(conn.url);
     this.prefix = url.pathname.replace(/\/+$/, '');
     // The credentials and their Basic encoding are secrets: an engine may echo the header.
@@ -83,7 +92,11 @@ export class RoutingHttp {
             ...(conn.caFile ? { ca: readFileSync(conn.caFile) } : {}),
           }
         : {};
-    this.pool = new Pool(url.origin, { connections: conn.connections ?? 8, pipelining: 1, connect: tls });
+    this.pool = new Pool(url.origin, {
+      connections: conn.connections ?? this.limiter.slots,
+      pipelining: 1,
+      connect: tls,
+    });
   }
 
   /**
@@ -100,7 +113,16 @@ export class RoutingHttp {
       if (refused) throw refused;
       attempts++;
       try {
-        const response = await this.once(method, path, query, body);
+        // Checked again when a slot frees: requests queued behind the limiter must not go out
+        // (and each wait its timeout) once the engine is known to be gone.
+        const response = await this.limiter.run(
+          () => {
+            const gone = this.reach.refusal(method, path);
+            return gone ? Promise.reject(gone) : this.once(method, path, query, body);
+          },
+          loadOf,
+          attempts > 1,
+        );
         this.reach.answered();
         return response;
       } catch (error) {
@@ -219,6 +241,17 @@ function exhausted(error: RoutingApiError, retries: number, why: string | undefi
     retryAfterMs: error.retryAfterMs,
     cause: error,
   });
+}
+
+/** What a call says about the engine's load (`--concurrency auto`): 429, 503 and timeouts are overload. */
+function loadOf(outcome: AttemptOutcome<RoutingResponse>): LoadSignal | 'answer' {
+  if (outcome.ok) return 'answer';
+  const error = outcome.error;
+  if (!(error instanceof RoutingApiError)) return { kind: 'none' };
+  if (error.status === 429 || error.status === 503) return { kind: 'overload', retryAfterMs: error.retryAfterMs };
+  if (error.status > 0) return 'answer';
+  const code = (error.cause as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && code.includes('TIMEOUT') ? { kind: 'overload' } : { kind: 'none' };
 }
 
 /** The policy's reading of a failed call: its status, or no answer (a TLS failure is marked final when it is made). */

@@ -34,7 +34,7 @@ export type { RoutingAuth, RoutingFieldType, RoutingPage, RoutingRecord, Routing
 
 import type { RoutingTableRef } from './types.js';
 
-/** `routing/<service>/<version>/<table>/<field>=<value>[,…]` (CONTRACT §3.1). */
+/** `routing/<service>/<version>/<table>/<field>=<value>[,…]` (docs/plans.md). */
 export function routingAddress(ref: RoutingTableRef, keyLabel: string): string {
   return `routing/${ref.service}/${ref.version}/${ref.table}/${keyLabel}`;
 }

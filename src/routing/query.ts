@@ -84,7 +84,7 @@ export function encodeQuery(q: RoutingQuery): string {
   return `q=${encodeURIComponent(JSON.stringify(q))}`;
 }
 
-/** The filter that targets exactly these ids (collection updates of issue #7). */
+/** The filter that targets exactly these ids (collection updates). */
 export function idsFilter(ids: readonly number[]): Filter[] {
   return [{ name: 'id', op: 'in', val: [...ids] }];
 }

@@ -1,3 +1,4 @@
+import { sharedAbortController } from '../core/abort.js';
 import { RoutingApiError } from './errors.js';
 
 /** Requests in a row that end without any answer (a POST is tried once) before the engine counts as gone. */
@@ -13,7 +14,7 @@ export const UNREACHABLE_AFTER_REQUESTS = 3;
  * Any answer, even an error status, shows the engine is there.
  */
 export class Reachability {
-  private readonly stop = new AbortController();
+  private readonly stop = sharedAbortController();
   private cause: { code: 'SB_ROUTING_UNREACHABLE' | 'SB_ROUTING_ABORTED'; reason: string } | undefined;
   private silentRequests = 0;
 

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { slotsOf, type ConcurrencySetting } from '../api/index.js';
 import { defaultJournalPath, Journal, type RunRecord } from '../apply/journal.js';
 import { ApplyLock } from '../apply/lock.js';
 import { Progress, progressInterval } from '../apply/progress.js';
@@ -10,7 +11,7 @@ import type { PlanRun } from './plan.js';
 import { runRecord, type ProvenanceOptions } from './provenance.js';
 
 export interface ApplyRunOptions {
-  concurrency: number;
+  concurrency: ConcurrencySetting;
   failFast: boolean;
   stateDir: string;
   /** `--journal FILE`; default `<state-dir>/journal-<timestamp>.jsonl`. */
@@ -71,7 +72,7 @@ export async function applyRun(
         continue;
       }
       const out = await provider.apply(mine, {
-        concurrency: options.concurrency,
+        concurrency: slotsOf(options.concurrency),
         failFast: options.failFast,
         runId,
         journal,

@@ -48,6 +48,7 @@ export async function changedScope(
     // The manifests to compare: those that changed, and those a document of which reads a data file that changed.
     const touchedFiles = new Set<string>();
     for (const record of records) {
+      if (touchedFiles.has(record.absolute)) continue;
       if ((await files.changed(record.absolute)) || (await someAsync(record.dataFiles, (f) => files.changed(f))))
         touchedFiles.add(record.absolute);
     }
@@ -74,6 +75,7 @@ export async function changedScope(
 /** Paths as git names them (relative to the working tree's top, real paths), and whether they changed. */
 class RepoFiles implements FileSource {
   private readonly dirs = new Map<string, Promise<string>>();
+  private readonly answers = new Map<string, Promise<boolean>>();
   constructor(private readonly git: GitChanges) {}
 
   /** Undefined for a file outside the repository. */
@@ -89,10 +91,16 @@ class RepoFiles implements FileSource {
     return relative.split(path.sep).join('/');
   }
 
-  /** A file outside the repository counts as changed: git cannot say it did not. */
-  async changed(absolute: string): Promise<boolean> {
-    const relative = await this.relative(absolute);
-    return relative === undefined || this.git.changed.has(relative) || !this.git.tracked.has(relative);
+  /** A file outside the repository counts as changed: git cannot say it did not. Asked once per file. */
+  changed(absolute: string): Promise<boolean> {
+    let answer = this.answers.get(absolute);
+    if (!answer) {
+      answer = this.relative(absolute).then(
+        (relative) => relative === undefined || this.git.changed.has(relative) || !this.git.tracked.has(relative),
+      );
+      this.answers.set(absolute, answer);
+    }
+    return answer;
   }
 
   // FileSource: the files that changed are read as they were at the commit; the others are the same on disk.

@@ -1,3 +1,4 @@
+import { sharedAbortController } from '../core/abort.js';
 import { ExitCode, SwitchboardError, type ExitCodeValue } from '../core/errors.js';
 
 /** The signals a run stops on: Ctrl-C, and what CI runners, Kubernetes and `docker stop` send. */
@@ -32,7 +33,7 @@ export interface Interrupt {
 
 /** Installs the handlers; `say` hears what is happening (for stderr). */
 export function watchInterrupts(say: (line: string) => void): Interrupt {
-  const controller = new AbortController();
+  const controller = sharedAbortController();
   let received: StopSignal | undefined;
   const interrupt: Interrupt = {
     signal: controller.signal,

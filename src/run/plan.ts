@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import type { ConcurrencySetting } from '../api/index.js';
 import { DiagnosticsError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { VERSION } from '../core/package.js';
@@ -26,7 +27,7 @@ export interface PlanRunOptions extends PlanOptions {
   config?: string;
   sim?: boolean;
   seed?: string;
-  concurrency: number;
+  concurrency: ConcurrencySetting;
   stateDir: string;
   /** `plan --no-check-permissions`: the permission pre-flight is skipped (a warning says so). */
   checkPermissions?: boolean;

@@ -1,4 +1,4 @@
-import { ApiClient, clientOptionsFor } from '../api/index.js';
+import { ApiClient, clientOptionsFor, type ConcurrencySetting } from '../api/index.js';
 import { loadConnection, type ConnectionConfig } from '../config/index.js';
 import { SwitchboardError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
@@ -7,7 +7,7 @@ import { RoutingClient } from '../routing/index.js';
 import type { KindSettings } from '../kinds/types.js';
 import type { RunningSimulator } from '../sim/index.js';
 
-/** The options every platform-facing command shares (CONTRACT §1, §5). */
+/** The options every platform-facing command shares (docs/commands.md, §5). */
 export interface ConnectOptions {
   env?: string;
   config?: string;
@@ -15,7 +15,7 @@ export interface ConnectOptions {
   sim?: boolean;
   /** `--seed FILE` for `--sim`. */
   seed?: string;
-  concurrency: number;
+  concurrency: ConcurrencySetting;
   logger: Logger;
   /** Counts what the clients read (the progress line). */
   meter?: ReadMeter;
@@ -134,7 +134,7 @@ export function connectOptionsOf(
     config?: string | undefined;
     sim?: boolean | undefined;
     seed?: string | undefined;
-    concurrency: number;
+    concurrency: ConcurrencySetting;
   },
   logger: Logger,
 ): ConnectOptions {

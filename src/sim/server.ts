@@ -8,6 +8,7 @@ import { silentLogger, type Logger } from '../core/logger.js';
 import { createControlHandler, type ControlTarget } from './control/control.js';
 import { defaultFaults, drawFault, sendFault, sleep } from './control/faults.js';
 import { drawMalformed, spoilResponse } from './control/malformed.js';
+import { RateLimiter, sendRateLimited } from './control/rate-limit.js';
 import { RequestStats } from './control/stats.js';
 import { answerNoSoonerThan, readBody, sendJson, type SimRequest } from './http.js';
 import { createPlatformCore, type PlatformCore } from './platform/core.js';
@@ -30,6 +31,11 @@ export interface SimulatorOptions {
   /** Initial fault rate (statuses 500, 503, 429). */
   faultRate?: number;
   /**
+   * Requests per second each API (platform, routing engine) serves; beyond it, 429 with
+   * `Retry-After` (./control/rate-limit.ts). Wins over the seed's `rateLimit`.
+   */
+  rateLimit?: number;
+  /**
    * Variant mode: every documented loosely typed field in one of its documented forms,
    * drawn per answer from a random source seeded with this (wins over the seed's `variants`).
    */
@@ -45,6 +51,8 @@ export interface RunningSimulator {
   core: PlatformCore;
   /** The routing-engine simulator is mounted (always, since src/sim/routing exists). */
   routingEngine: boolean;
+  /** The rate limit in force (requests per second per API), undefined when none. */
+  readonly rateLimit: number | undefined;
   /** Writes pending state (with `stateFile`). */
   flush(): Promise<void>;
   close(): Promise<void>;
@@ -75,6 +83,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     routingSeedOf(saved ?? (isSnapshot(seed) ? seed : core.seed)),
   );
   const snapshot = (): StoreSnapshot => ({ ...core.store.snapshot(), routing: routing.state() });
+  const rateLimiterFor = (): RateLimiter => new RateLimiter(options.rateLimit ?? core.store.settings.rateLimit);
+  let rateLimiter = rateLimiterFor();
 
   const target: ControlTarget = {
     core,
@@ -85,7 +95,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       stats.reset();
       routing.clearStats();
       routing.reset(routingSeedOf(isSnapshot(source) ? source : core.seed));
+      rateLimiter = rateLimiterFor();
     },
+    rateLimit: () => rateLimiter.perSecond,
     snapshot,
     routingStats: () => routing.stats(),
   };
@@ -118,7 +130,16 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       persister?.changed();
       return;
     }
+    stats.arrived();
     const deadline = arrival + baseLatency + target.faults.latencyMs;
+    const api = simReq.url.pathname.startsWith('/api/') ? 'platform' : 'routingEngine';
+    const retryAfterS = rateLimiter.admit(api);
+    if (retryAfterS !== undefined) {
+      stats.recordRateLimited(api);
+      await sleep(Math.ceil(deadline - performance.now()));
+      sendRateLimited(res, api, rateLimiter.perSecond ?? 0, retryAfterS);
+      return;
+    }
     const fault = drawFault(target.faults);
     if (fault.kind !== 'none') {
       stats.recordFault(fault.kind === 'reset' ? 'reset' : String(fault.status));
@@ -159,6 +180,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     host,
     core,
     routingEngine: true,
+    get rateLimit() {
+      return rateLimiter.perSecond;
+    },
     flush: async () => persister?.flush(),
     close: async () => {
       await new Promise<void>((resolve) => {

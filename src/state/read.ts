@@ -9,6 +9,31 @@ import { missingReadObjects, recordedObjects } from './recorded.js';
 import type { DesiredNode, LastApplied, ListedCollection, ListingClient, LiveState } from './types.js';
 
 /**
+ * Declared objects whose reads are under way at once. The client's concurrency limit is
+ * what bounds the requests (32 at most); this bounds the reads waiting for it. Started all
+ * at once, the reads of 50,000 declared tenants held 50,000 suspended calls each with its
+ * pending request: a plan of 250,000 objects peaked at 1.9 GB, 0.85 GB with this bound.
+ */
+const READS_UNDER_WAY = 256;
+
+/** Runs `task` for each item in order, at most `limit` at once; stops starting new ones after a failure, and rejects with it. */
+async function eachAtMost<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failed = false;
+  const worker = async (): Promise<void> => {
+    while (!failed && next < items.length) {
+      try {
+        await task(items[next++] as T);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+/**
  * Reads exactly the live objects the manifests touch: the declared objects and their
  * parents, and the collections the manifests declare, one list request per collection
  * page (never a GET per object, except where a kind's list view lacks a declared field).
@@ -48,10 +73,9 @@ export class LiveReader {
       else byKind.set(d.kind, [d]);
     }
     for (const kindName of kindOrder) {
-      const level = byKind.get(kindName) ?? [];
-      await Promise.all(level.map((d) => this.readOne(d, byAddress)));
+      await eachAtMost(byKind.get(kindName) ?? [], READS_UNDER_WAY, (d) => this.readOne(d, byAddress));
     }
-    await Promise.all(desired.map((d) => this.readDeclaredCollections(d)));
+    await eachAtMost(desired, READS_UNDER_WAY, (d) => this.readDeclaredCollections(d));
     if (this.identities.lastApplied !== this.lastApplied) this.state.lastApplied = this.identities.lastApplied;
     return this.state;
   }

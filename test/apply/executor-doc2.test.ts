@@ -76,7 +76,7 @@ describe('Doc2 §4.8: a template create answers 204 without an id', () => {
   });
 });
 
-describe('CONTRACT §3.2: replacing a calling plan creates the new list before deleting the old one', () => {
+describe('docs/plans.md: replacing a calling plan creates the new list before deleting the old one', () => {
   it('creates the new list, then its prefixes under the new id, and deletes the old list last', async () => {
     const live = {
       ...groups,

@@ -118,7 +118,7 @@ describe('last-applied record keeper', () => {
   });
 });
 
-describe('saved plan checks (CONTRACT §4)', () => {
+describe('saved plan checks (docs/plans.md)', () => {
   const change = (address: string, action: Change['action'], liveDigest?: string): Change => ({
     address,
     kind: 'Tenant',

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Issue #7 benchmark: a 1,000,000-row routing table with 1% drift (10,000 changed rows,
+// Benchmark: a 1,000,000-row routing table with 1% drift (10,000 changed rows,
 // 1,000 new, 1,000 removed), planned and applied through the built client (dist/).
 // Usage: npm run build && node test/bench/routing.mjs [rows]   (or: npm run bench -- routing)
 import { fork } from 'node:child_process';

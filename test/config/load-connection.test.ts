@@ -22,7 +22,7 @@ const failure = (p: Promise<unknown>): Promise<SwitchboardError> =>
     (e: unknown) => e as SwitchboardError,
   );
 
-describe('CONTRACT §5: switchboard.config.yaml', () => {
+describe('docs/connecting.md: switchboard.config.yaml', () => {
   it('reads the named environment, interpolating ${VAR} after parsing', async () => {
     await write(`environments:
   prod:
@@ -105,7 +105,7 @@ describe('CONTRACT §5: switchboard.config.yaml', () => {
   });
 });
 
-describe('CONTRACT §5: SWITCHBOARD_* environment variables without a config file', () => {
+describe('docs/connecting.md: SWITCHBOARD_* environment variables without a config file', () => {
   it('reads URL, instance, credentials, TOTP secret and the routing engine', async () => {
     const config = await loadConnection({
       cwd: dir,
@@ -200,7 +200,7 @@ describe('reference placeholders', () => {
 });
 
 describe('from a connection to a client', () => {
-  it('CONTRACT §5: a loaded environment connects to a platform (here the fake, on loopback)', async () => {
+  it('docs/connecting.md: a loaded environment connects to a platform (here the fake, on loopback)', async () => {
     const { FakePlatform } = await import('../api/fake-platform.js');
     const { ApiClient, clientOptionsFor } = await import('../../src/api/index.js');
     const fake = await new FakePlatform().start();

@@ -106,3 +106,38 @@ describe('README.md and docs/*.md', () => {
     expect(slugs).toEqual(['a', 'options', 'options-1']);
   });
 });
+
+/** The repository's own files, beyond the pages: code comments and test names are read by users too. */
+const TREES = ['src', 'test', 'scripts', 'schemas', 'examples', '.github', '.ci'];
+// Fixtures are data; test/output is what tests write (ignored by git).
+const SKIPPED = new Set(['test/fixtures', 'test/output', 'test/docs/links.test.ts']);
+
+function filesUnder(dir: string): string[] {
+  if (SKIPPED.has(dir) || !existsSync(resolve(ROOT, dir))) return [];
+  return readdirSync(resolve(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+    const path = `${dir}/${entry.name}`;
+    return entry.isDirectory() ? filesUnder(path) : SKIPPED.has(path) ? [] : [path];
+  });
+}
+
+/** In code an issue number is spelt "issue #N" (`#123` alone is a colour, an anchor, a private field). */
+const IN_FILES = [
+  // A GitHub runner's checkout (/home/runner/work/…) is a user's path, not ours.
+  { pattern: /\.\.\/shared|(?<!\w)\/work\//, what: 'a path outside the repository' },
+  OUTSIDE[1]!,
+  // The drift workflow's own GitHub issue is what it prints, not a reference to ours.
+  { pattern: /\b(?<!drift )issues? #\d+/i, what: 'an issue number' },
+];
+
+describe('the repository beyond its pages', () => {
+  it('no source, test, script, schema, example or workflow refers to what a user of the package does not have', () => {
+    const problems: string[] = [];
+    for (const file of TREES.flatMap(filesUnder)) {
+      const lines = readFileSync(resolve(ROOT, file), 'utf8').split('\n');
+      lines.forEach((text, i) => {
+        for (const { pattern, what } of IN_FILES) if (pattern.test(text)) problems.push(`${file}:${i + 1}: ${what}`);
+      });
+    }
+    expect(problems).toEqual([]);
+  });
+});

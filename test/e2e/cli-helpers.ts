@@ -34,7 +34,7 @@ export async function runCli(
   }
 }
 
-/** Environment variables that point the CLI at a running simulator (CONTRACT §5). */
+/** Environment variables that point the CLI at a running simulator (docs/connecting.md). */
 export function simEnv(url: string, user = 'admin', password = user): Record<string, string> {
   return {
     SWITCHBOARD_URL: url,

@@ -22,8 +22,8 @@ async function demoOn(mutate: (dir: string) => Promise<void>): Promise<{ output:
   return { output, error };
 }
 
-describe('switchboard demo (issue #8)', () => {
-  it('CONTRACT §1 demo: plans, applies, re-plans to "No changes.", plans a one-value edit; exit 0 well under 30 s', async () => {
+describe('switchboard demo', () => {
+  it('docs/commands.md demo: plans, applies, re-plans to "No changes.", plans a one-value edit; exit 0 well under 30 s', async () => {
     const begin = performance.now();
     const { code, stdout, stderr } = await runCli(['demo'], {
       cwd: await mkdtemp(join(tmpdir(), 'switchboard-demo-cwd-')),

@@ -49,7 +49,7 @@ async function roundTrip(sim: RunningSimulator, extra: string[] = []): Promise<{
 }
 
 describe('switchboard export (end to end, real CLI over loopback HTTP)', () => {
-  it('CONTRACT §1 export: the default data set round-trips: export, then plan reports "No changes." (exit 0)', async () => {
+  it('docs/commands.md export: the default data set round-trips: export, then plan reports "No changes." (exit 0)', async () => {
     const sim = await freshSim();
     const { out, files } = await roundTrip(sim);
     expect(files).toEqual([

@@ -4,7 +4,7 @@ import { EXAMPLES, adminApi, manifestDir, runCli, simEnv } from './cli-helpers.j
 
 const P = '/api/v01/draas/demo';
 
-/** acme-corp as the default data set has it, managed by a manifest (CONTRACT §2). */
+/** acme-corp as the default data set has it, managed by a manifest (docs/manifests.md). */
 const acme = (extra = '', metadata = '') => `apiVersion: switchboard/v1
 kind: Tenant
 metadata: { name: acme-corp, reseller: north${metadata} }
@@ -120,7 +120,7 @@ describe('switchboard plan (end to end, real CLI over loopback HTTP)', () => {
     expect(allowed.stdout).toContain('Plan: 0 to create, 0 to update, 0 to replace, 5 to delete.');
   });
 
-  it("a read-only user's plan reports the missing roles and exits 3 (CONTRACT §3.3)", async () => {
+  it("a read-only user's plan reports the missing roles and exits 3 (docs/plans.md)", async () => {
     const dir = await manifestDir({
       'acme.yaml': acme(`  admins:\n    - { email: new-admin@acme.example, firstName: Ada }\n`).replace(
         'markup: 4',

@@ -20,7 +20,7 @@ afterAll(async () => {
   await sim.close();
 });
 
-describe('a manifest set of only RoutingTable documents (issue #7)', () => {
+describe('a manifest set of only RoutingTable documents', () => {
   it('needs only the routing engine: no platform url or credentials, no platform request', async () => {
     const env = { SWITCHBOARD_RE_URL: sim.url, SWITCHBOARD_RE_USERNAME: 'routing', SWITCHBOARD_RE_PASSWORD: 'routing' };
     const dir = await manifestDir({

@@ -419,7 +419,7 @@ describe('README "GitOps": rehearsing a pull request on a simulator loaded from 
     await Promise.all([prod.close(), rehearsal.close()]);
   });
 
-  it('CONTRACT §1 export/--seed/--state: the copy plans the export as "No changes."; the PR plans its change there too, plus only what export cannot read', async () => {
+  it('docs/commands.md export/--seed/--state: the copy plans the export as "No changes."; the PR plans its change there too, plus only what export cannot read', async () => {
     const prodDir = await mkdtemp(join(tmpdir(), 'switchboard-prod-'));
     expect((await runCli(['apply', EXAMPLES, '--yes'], { env: simEnv(prod.url), cwd: prodDir })).code).toBe(0);
     const exported = join(prodDir, 'export');

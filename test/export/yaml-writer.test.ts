@@ -151,7 +151,7 @@ describe('YAML writer: documents', () => {
 });
 
 describe('export values', () => {
-  it('escapes ${ so the manifest loader does not read it as an environment variable (CONTRACT §2)', () => {
+  it('escapes ${ so the manifest loader does not read it as an environment variable (docs/manifests.md)', () => {
     expect(manifestString('cost ${X} and $${Y}')).toBe('cost $${X} and $$${Y}');
     expect(toYaml('a ${B}', undefined)).toBe('a $${B}');
   });

@@ -5,7 +5,7 @@ import type { Change } from '../../src/plan/types.js';
 
 const S = 'tenant/acme/subscription/main';
 
-describe('addresses read back into their parts (CONTRACT §3)', () => {
+describe('addresses read back into their parts (docs/plans.md)', () => {
   it('gives the parent of every address shape of the contract', () => {
     expect(parentAddressOf('group/demo')).toBeUndefined();
     expect(parentAddressOf('tenant/acme')).toBeUndefined();

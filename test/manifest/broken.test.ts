@@ -10,7 +10,7 @@ const broken = 'test/fixtures/manifests/broken';
 const golden = path.join(root, 'test/fixtures/manifests/broken.expected.txt');
 
 describe('broken manifests', () => {
-  it('CONTRACT §2: every mistake of the broken folder is reported at once, as the golden file says', async () => {
+  it('docs/manifests.md: every mistake of the broken folder is reported at once, as the golden file says', async () => {
     const { output, exitCode } = await runValidate([broken], { format: 'text', cwd: root, env: {} });
     if (process.env['UPDATE_GOLDEN'] === '1') await writeFile(golden, output);
     expect(output).toBe(await readFile(golden, 'utf8'));

@@ -22,7 +22,7 @@ async function loadText(files: Record<string, string>, env: Record<string, strin
   return loadManifests([sub], { cwd: sub, env });
 }
 
-describe('addresses (CONTRACT §3.1)', () => {
+describe('addresses (docs/plans.md)', () => {
   it('gives every example object its contract address', () => {
     const has = (a: string): boolean => examples.set.get(a) !== undefined;
     for (const address of [
@@ -63,7 +63,7 @@ describe('addresses (CONTRACT §3.1)', () => {
     expect(examples.set.externalParents).toEqual([]);
   });
 
-  it('CONTRACT §2: a parent named but not declared is an external reference, not an error', async () => {
+  it('docs/manifests.md: a parent named but not declared is an external reference, not an error', async () => {
     const r = await loadText({
       't.yaml': 'apiVersion: switchboard/v1\nkind: Tenant\nmetadata: { name: a, reseller: elsewhere }\nspec: {}\n',
     });
@@ -74,7 +74,7 @@ describe('addresses (CONTRACT §3.1)', () => {
 });
 
 describe('desired fields', () => {
-  it('CONTRACT §2: keeps only declared fields; omitted = unmanaged, explicit null kept', () => {
+  it('docs/manifests.md: keeps only declared fields; omitted = unmanaged, explicit null kept', () => {
     const main = examples.set.get('tenant/acme-corp/subscription/main');
     expect(main?.fields).toEqual({ name: 'main', billingId: 'T-ACME-MAIN', uc: 'uc_alpha', suspensionProfile: null });
     expect(examples.set.get('tenant/globex/subscription/voice')?.fields).not.toHaveProperty('suspensionProfile');
@@ -111,7 +111,7 @@ spec:
     expect(bad.diagnostics.map((d) => d.message).join('\n')).toMatch(/postalCodeId/);
   });
 
-  it('CONTRACT §3.4: records the collections a document declares, for prune scope', () => {
+  it('docs/plans.md: records the collections a document declares, for prune scope', () => {
     expect(examples.set.get('tenant/acme-corp')?.declaredCollections).toEqual(['admins', 'subscriptions']);
     expect(examples.set.get('tenant/globex/subscription/voice')?.declaredCollections).toEqual(['trunkGroups']);
     expect(examples.set.get('tenant/acme-corp/subscription/main/trunkgroup/8')?.declaredCollections).toEqual([
@@ -173,7 +173,7 @@ spec:
 });
 
 describe('routing rows', () => {
-  it('CONTRACT §3.1: addresses a row of a multi-field key as field=value,field=value in key order', async () => {
+  it('docs/plans.md: addresses a row of a multi-field key as field=value,field=value in key order', async () => {
     const r = await loadText({
       'c.yaml':
         'apiVersion: switchboard/v1\nkind: RoutingTable\nmetadata: { name: carriers, service: draas, version: active }\nspec:\n  key: [prefix, carrier]\n  fields: { weight: integer }\n  recordsFrom: c.csv\n',
@@ -196,7 +196,7 @@ describe('${VAR} and the digest', () => {
   const reseller = (mobile: string): string =>
     `apiVersion: switchboard/v1\nkind: Reseller\nmetadata: { name: r, group: g }\nspec:\n  admins:\n    - { email: a@r.example, mobile: "${mobile}" }\n`;
 
-  it('CONTRACT §2: replaces ${VAR} from the environment and flags the field as sensitive', async () => {
+  it('docs/manifests.md: replaces ${VAR} from the environment and flags the field as sensitive', async () => {
     const r = await loadText({ 'r.yaml': reseller('${SB_MOBILE}') }, { SB_MOBILE: '+32470999999' });
     expect(r.diagnostics).toEqual([]);
     const admin = r.set.get('reseller/r/admin/a@r.example');
@@ -204,7 +204,7 @@ describe('${VAR} and the digest', () => {
     expect(admin?.sensitiveFields).toEqual(['mobile']);
   });
 
-  it('CONTRACT §2: an unset variable is an error at its position; $${ is a literal', async () => {
+  it('docs/manifests.md: an unset variable is an error at its position; $${ is a literal', async () => {
     const r = await loadText({ 'r.yaml': reseller('$${X} ${SB_NOPE}') });
     expect(r.diagnostics.map((d) => `${d.source?.line}:${d.source?.column} ${d.code}`)).toEqual(['6:44 SB_ENV_UNSET']);
     const ok = await loadText({ 'r.yaml': reseller('$${X}') });

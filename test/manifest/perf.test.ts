@@ -6,7 +6,7 @@ import { loadManifests, schemaSet } from '../../src/manifest/index.js';
 import { generateEstate } from './generate.js';
 
 /**
- * Issue #3's target is 3 s on this machine (measured: about 1.8 s). In `npm test` other
+ * The target is 3 s on this machine (measured: about 1.8 s). In `npm test` other
  * test files run at the same time on the same two cores, so the suite only guards against a
  * gross regression (3x the target); `SB_MANIFEST_BUDGET_MS=3000` checks the target itself.
  */

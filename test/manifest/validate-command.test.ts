@@ -25,7 +25,7 @@ async function cli(...args: string[]): Promise<{ code: number; out: string }> {
 describe('switchboard validate', () => {
   afterEach(() => vi.restoreAllMocks());
 
-  it('CONTRACT §1: exits 0 on the examples with a one-line summary', async () => {
+  it('docs/commands.md: exits 0 on the examples with a one-line summary', async () => {
     const { code, out } = await cli('validate', 'examples/');
     expect(code).toBe(0);
     expect(out.trim().split('\n')).toEqual([
@@ -33,7 +33,7 @@ describe('switchboard validate', () => {
     ]);
   });
 
-  it('CONTRACT §1: exits 1 and prints file:line:col: error CODE: message lines', async () => {
+  it('docs/commands.md: exits 1 and prints file:line:col: error CODE: message lines', async () => {
     const { code, out } = await cli('validate', 'test/fixtures/manifests/broken/types.yaml');
     expect(code).toBe(1);
     const lines = out.trim().split('\n');

@@ -1,4 +1,4 @@
-// Planner CPU benchmark (issue #5): 20,000 tenants × 2 subscriptions × 3 entitlements,
+// Planner CPU benchmark: 20,000 tenants × 2 subscriptions × 3 entitlements,
 // 1% drift, planned against an in-memory platform (no HTTP): the read's normalisation,
 // diff, order, safety and the text and JSON renders. Run after `npm run build`:
 //   node test/plan/bench-planner.mjs [tenants]

@@ -109,7 +109,7 @@ describe('plan file digest', () => {
 });
 
 describe('plan file', () => {
-  it('CONTRACT §4: round-trips: what plan --out writes, apply --plan reads back unchanged', async () => {
+  it('docs/plans.md: round-trips: what plan --out writes, apply --plan reads back unchanged', async () => {
     const path = join(dir, 'plan.json');
     await writePlanFile(path, samplePlan());
     const text = await readFile(path, 'utf8');
@@ -156,7 +156,7 @@ describe('plan file', () => {
     expect(await readdir(dir)).toEqual([]);
   });
 
-  it('CONTRACT §4: refuses to write a plan that carries a sensitive value in clear', async () => {
+  it('docs/plans.md: refuses to write a plan that carries a sensitive value in clear', async () => {
     const plan = samplePlan();
     const admin = plan.changes.find((c) => c.sensitiveDigests);
     if (!admin?.after) throw new Error('fixture lost its sensitive change');
@@ -207,7 +207,7 @@ describe('plan file', () => {
     expect(plan).toEqual(expected);
   });
 
-  describe('CONTRACT §4: rejects, with SB_PLAN_FILE and a way out', () => {
+  describe('docs/plans.md: rejects, with SB_PLAN_FILE and a way out', () => {
     it('a missing file', async () => {
       await expect(readPlanFile(join(dir, 'nope.json'))).rejects.toMatchObject({
         code: 'SB_PLAN_FILE',

@@ -17,11 +17,11 @@ function shuffled(value: unknown): unknown {
 }
 
 describe('renderJson', () => {
-  it('CONTRACT §4: matches the golden plan file of the sample plan', () => {
+  it('docs/plans.md: matches the golden plan file of the sample plan', () => {
     expectGolden('sample.json', renderJson(samplePlan()));
   });
 
-  it('CONTRACT §4: top-level and change keys come in the contract order', () => {
+  it('docs/plans.md: top-level and change keys come in the contract order', () => {
     const parsed = JSON.parse(renderJson(shuffled(samplePlan()) as Plan)) as Plan;
     expect(Object.keys(parsed)).toEqual([
       'formatVersion',
@@ -59,18 +59,18 @@ describe('renderJson', () => {
     expect(Object.keys(update?.patch[0] ?? {})).toEqual(['op', 'path', 'value']);
   });
 
-  it('CONTRACT §4: is stable: key order in the input does not change a byte', () => {
+  it('docs/plans.md: is stable: key order in the input does not change a byte', () => {
     expect(renderJson(shuffled(samplePlan()) as Plan)).toBe(renderJson(samplePlan()));
   });
 
-  it('CONTRACT §4: is pretty-printed and reads back as the same plan', () => {
+  it('docs/plans.md: is pretty-printed and reads back as the same plan', () => {
     const text = renderJson(samplePlan());
     expect(text.startsWith('{\n  "formatVersion": 1,\n  "createdAt": "2026-11-22T10:00:00Z",\n')).toBe(true);
     expect(text.endsWith('}\n')).toBe(true);
     expect(parsePlan(text, 'plan.json')).toEqual(JSON.parse(text));
   });
 
-  it('CONTRACT §4: sensitive values stay "(sensitive)" plus a digest, even when a planner leaked one', () => {
+  it('docs/plans.md: sensitive values stay "(sensitive)" plus a digest, even when a planner leaked one', () => {
     const plan = samplePlan();
     const admin = plan.changes.find((c) => c.sensitiveDigests && c.action === 'update');
     if (!admin?.after) throw new Error('fixture lost its write-only change');

@@ -29,15 +29,15 @@ function row(i: number, action: Change['action'], table = 'routes'): Change {
 }
 
 describe('renderText', () => {
-  it('CONTRACT §3.5: matches the golden plain-text rendering of the sample plan', () => {
+  it('docs/plans.md: matches the golden plain-text rendering of the sample plan', () => {
     expectGolden('sample.txt', renderText(samplePlan(), { color: false }));
   });
 
-  it('CONTRACT §3.5: matches the golden coloured rendering of the sample plan', () => {
+  it('docs/plans.md: matches the golden coloured rendering of the sample plan', () => {
     expectGolden('sample.color.txt', renderText(samplePlan(), { color: true }));
   });
 
-  it('CONTRACT §3.5: colours only when asked', () => {
+  it('docs/plans.md: colours only when asked', () => {
     expect(renderText(samplePlan(), { color: false })).not.toContain(ESC);
     const coloured = renderText(samplePlan(), { color: true });
     expect(coloured).toContain(`${ESC}[32m`); // create: green
@@ -46,7 +46,7 @@ describe('renderText', () => {
     expect(coloured).toContain(`${ESC}[35m`); // replace: magenta
   });
 
-  it('CONTRACT §3.5: the closing summary line has the exact wording', () => {
+  it('docs/plans.md: the closing summary line has the exact wording', () => {
     const out = renderText(samplePlan(), { color: true });
     expect(out).toContain('\nPlan: 47 to create, 5 to update, 1 to replace, 3 to delete.\n');
     const lines = out.trimEnd().split('\n');
@@ -55,14 +55,14 @@ describe('renderText', () => {
     expect(lines.at(-1)).toBe(`\u001b[2mPlan digest: ${samplePlan().digest}\u001b[0m`);
   });
 
-  it('CONTRACT §3.5: an empty plan says exactly "No changes."', () => {
+  it('docs/plans.md: an empty plan says exactly "No changes."', () => {
     expect(renderText(emptyPlan(), { color: false })).toBe(`No changes.\nPlan digest: ${emptyPlan().digest}\n`);
     expect(renderText({ ...emptyPlan(1), digest: undefined }, { color: true })).toBe(
       'No changes.\n1 live object in scope is not managed by these manifests.\n',
     );
   });
 
-  it('CONTRACT §3.5: refusals and warnings come before the changes', () => {
+  it('docs/plans.md: refusals and warnings come before the changes', () => {
     const out = renderText(samplePlan(), { color: false });
     const refused = out.indexOf('Refused: this plan will not be applied.');
     expect(refused).toBe(0);
@@ -73,7 +73,7 @@ describe('renderText', () => {
     );
   });
 
-  it('CONTRACT §3.5: markers, field changes, additions, removals and reasons', () => {
+  it('docs/plans.md: markers, field changes, additions, removals and reasons', () => {
     const out = renderText(samplePlan(), { color: false });
     expect(out).toContain(
       '  ~ tenant/acme-corp (Tenant, id 4b7c1d2e-0000-4000-8000-000000000001)\n      markup: 4 → 5\n' +
@@ -104,14 +104,14 @@ describe('renderText', () => {
     expect(renderText(reversed, { color: false })).toBe(renderText(plan, { color: false }));
   });
 
-  it('CONTRACT §4: sensitive values print as (sensitive) and a write-only change says why', () => {
+  it('docs/plans.md: sensitive values print as (sensitive) and a write-only change says why', () => {
     const out = renderText(samplePlan(), { color: false });
     expect(out).toContain('      password: (write-only) → (sensitive)\n      # write-only password');
     expect(out).toContain('      + password = (sensitive)\n');
     for (const secret of SECRETS) expect(out).not.toContain(secret);
   });
 
-  it('CONTRACT §4: masks a sensitive field even when the plan carries it in clear', () => {
+  it('docs/plans.md: masks a sensitive field even when the plan carries it in clear', () => {
     const plan = samplePlan();
     const admin = plan.changes.find((c) => c.sensitiveDigests && c.action === 'update');
     if (!admin?.after) throw new Error('fixture lost its write-only change');
@@ -125,7 +125,7 @@ describe('renderText', () => {
     expect(renderText(plan, { color: false })).toContain('      password: (sensitive) → (sensitive)\n');
   });
 
-  it('CONTRACT §4: a secret set for the first time reads null → (sensitive)', () => {
+  it('docs/plans.md: a secret set for the first time reads null → (sensitive)', () => {
     const plan = samplePlan();
     const admin = plan.changes.find((c) => c.sensitiveDigests && c.action === 'update');
     if (!admin) throw new Error('fixture lost its write-only change');

@@ -19,7 +19,7 @@ const set = [
   node('tenant/globex'),
 ];
 
-describe('--target and --exclude (CONTRACT §1)', () => {
+describe('--target and --exclude (docs/commands.md)', () => {
   it('a target keeps its subtree and its ancestors, and the ancestors lose their collections (no prune outside the target)', () => {
     const out = selectTargets(set, ['tenant/acme/subscription/main/entitlement/BE geo'], []);
     expect(out.map((n) => [n.address, n.declaredCollections])).toEqual([

@@ -1,5 +1,5 @@
 /**
- * Issue #10, chaos convergence: examples/ and a 500-tenant estate applied through 20 %
+ * Chaos convergence: examples/ and a 500-tenant estate applied through 20 %
  * injected faults (500, 503, 429 with Retry-After, connection resets), answers lost after
  * the platform acted, latency spikes, and a simulator clock that jumps past the access
  * tokens' lifetime while the run goes. Apply is repeated (bounded) until the plan is empty.
@@ -39,9 +39,9 @@ interface Round {
   error?: string;
 }
 
-describe('reliability: chaos convergence (issue #10)', () => {
+describe('reliability: chaos convergence', () => {
   it(
-    `Doc1 §8 + CONTRACT §6: examples/ and ${TENANTS} tenants converge through 20% faults, lost answers, spikes and expiring tokens`,
+    `Doc1 §8 + docs/simulator.md: examples/ and ${TENANTS} tenants converge through 20% faults, lost answers, spikes and expiring tokens`,
     async () => {
       const dir = await estateDir(TENANTS, { rich: process.env['SB_CHAOS_RICH'] === '1' });
       const manifests = join(dir, 'manifests');

@@ -1,5 +1,5 @@
 /**
- * Issue #10, stale and conflicting runs: two applies started at once against one platform,
+ * Stale and conflicting runs: two applies started at once against one platform,
  * and saved plans applied after an out-of-band change (test/e2e/apply.test.ts covers an
  * out-of-band update; these cover an out-of-band create and delete).
  */
@@ -22,8 +22,8 @@ afterAll(async () => {
 
 const P = '/api/v01/draas/demo';
 
-describe('reliability: stale and conflicting runs (issue #10)', () => {
-  it('CONTRACT §1 apply: a second apply started while one runs from the same state directory is refused; the first converges with no duplicates', async () => {
+describe('reliability: stale and conflicting runs', () => {
+  it('docs/commands.md apply: a second apply started while one runs from the same state directory is refused; the first converges with no duplicates', async () => {
     const dir = await estateDir(60);
     const manifests = join(dir, 'manifests');
     const env = simEnv(sim.url);
@@ -40,7 +40,7 @@ describe('reliability: stale and conflicting runs (issue #10)', () => {
     expect((await cli(['plan', manifests, '--detailed-exitcode'], { cwd: dir, env })).code).toBe(0);
   }, 120_000);
 
-  it('CONTRACT §1 apply: two applies from two checkouts at once (no shared lock: two CI runners) duplicate no customer, and the next plan refuses to act on any duplicate it finds', async () => {
+  it('docs/commands.md apply: two applies from two checkouts at once (no shared lock: two CI runners) duplicate no customer, and the next plan refuses to act on any duplicate it finds', async () => {
     const one = await estateDir(60, { prefix: 'twin' });
     const two = await estateDir(60, { prefix: 'twin' });
     const env = simEnv(sim.url);
@@ -62,7 +62,7 @@ describe('reliability: stale and conflicting runs (issue #10)', () => {
     else expect(next.code).toBe(0);
   }, 120_000);
 
-  it('CONTRACT §4: a saved plan is refused (exit 3) after an out-of-band create of an object it creates, and after an out-of-band delete', async () => {
+  it('docs/plans.md: a saved plan is refused (exit 3) after an out-of-band create of an object it creates, and after an out-of-band delete', async () => {
     const dir = await estateDir(0, { examples: false });
     const manifests = join(dir, 'manifests');
     const env = simEnv(sim.url);

@@ -1,5 +1,5 @@
 /**
- * Issue #10, crash safety: `apply` killed with SIGKILL at 20 seeded points (during the plan,
+ * Crash safety: `apply` killed with SIGKILL at 20 seeded points (during the plan,
  * between an intent and its request, with requests in flight, while the journal is being
  * synced). After every kill: no duplicate on the platform, every journal readable (a torn
  * last line is tolerated and reported), the last-applied record readable; after every fifth
@@ -37,9 +37,9 @@ async function intentCount(stateDir: string): Promise<number> {
   return count;
 }
 
-describe('reliability: crash safety (issue #10)', () => {
+describe('reliability: crash safety', () => {
   it(
-    `CONTRACT §1 apply: ${KILLS} SIGKILLs at random points; no duplicates, journals and last-applied record never corrupt, the next apply converges`,
+    `docs/commands.md apply: ${KILLS} SIGKILLs at random points; no duplicates, journals and last-applied record never corrupt, the next apply converges`,
     async () => {
       const dir = await estateDir(0, { examples: false });
       const manifests = join(dir, 'manifests');

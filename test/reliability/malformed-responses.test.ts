@@ -1,5 +1,5 @@
 /**
- * Issue #10, platform responses fuzzed: the simulator's `malformed` fault mode
+ * Platform responses fuzzed: the simulator's `malformed` fault mode
  * (src/sim/control/malformed.ts) spoils real answers: truncated JSON, an answer cut off
  * mid-body, HTML error pages, values of the wrong type. Each must become an ApiError
  * naming the request, never an uncaught exception, and never a wrong plan.
@@ -32,8 +32,8 @@ function decisions(planJson: string): string[] {
   return plan.changes.map((c) => `${c.action} ${c.address} ${JSON.stringify(c.patch ?? null)}`).sort();
 }
 
-describe('reliability: malformed platform answers (issue #10)', () => {
-  it('CONTRACT §6 malformed mode: every truncated, cut-off or HTML answer to the API client is an ApiError naming the request', async () => {
+describe('reliability: malformed platform answers', () => {
+  it('docs/simulator.md malformed mode: every truncated, cut-off or HTML answer to the API client is an ApiError naming the request', async () => {
     const client = await ApiClient.connect({ baseUrl: sim.url, auth: { username: 'admin', password: 'admin' } });
     // Values of the wrong type are JSON the client cannot judge alone: the plan test below covers them.
     await setFaults(sim.url, { malformed: 1, malformedKinds: ['truncated', 'cut', 'html'] });
@@ -73,7 +73,7 @@ describe('reliability: malformed platform answers (issue #10)', () => {
   }, 60_000);
 
   it(
-    'Doc1 §2 + CONTRACT §3: plans made through 30% malformed answers are the clean plan or fail naming a request; apply converges without duplicates',
+    'Doc1 §2 + docs/plans.md: plans made through 30% malformed answers are the clean plan or fail naming a request; apply converges without duplicates',
     async () => {
       const dir = await estateDir(20, { prefix: 'mal' });
       const manifests = join(dir, 'manifests');

@@ -1,5 +1,5 @@
 /**
- * Issue #10, secrets: plan and apply at `--log-level debug` with a known password, TOTP
+ * Secrets: plan and apply at `--log-level debug` with a known password, TOTP
  * secret, the access and refresh tokens the platform issues during the run (the clock is
  * moved so they are renewed) and two manifest values from `${VAR}`. None of them may appear
  * in stdout, stderr, the plan file, the markdown, the journal or the last-applied record.
@@ -39,8 +39,8 @@ afterAll(async () => {
   await sim.close();
 });
 
-describe('reliability: secrets never leak (issue #10)', () => {
-  it('CONTRACT §2 ${VAR} + §4 + Doc1 §5: no password, TOTP secret, token or ${VAR} value in stdout, stderr, plan file, markdown, journal or last-applied record at --log-level debug', async () => {
+describe('reliability: secrets never leak', () => {
+  it('docs/manifests.md ${VAR} + §4 + Doc1 §5: no password, TOTP secret, token or ${VAR} value in stdout, stderr, plan file, markdown, journal or last-applied record at --log-level debug', async () => {
     const dir = await estateDir(0, { examples: false });
     const manifests = join(dir, 'manifests');
     await writeFile(

@@ -1,5 +1,5 @@
 /**
- * Issue #10, transport security through the real CLI: the simulator behind a TLS endpoint
+ * Transport security through the real CLI: the simulator behind a TLS endpoint
  * with a self-signed certificate. Verification is on by default and its failure names
  * `caFile` and `insecure`; `caFile` (SWITCHBOARD_CA_FILE) works; credentials never go over
  * plain http to anything but loopback unless the environment says insecure.
@@ -73,8 +73,8 @@ afterAll(async () => {
 
 const tenantsOnly = join(EXAMPLES, 'tenants', 'globex.yaml');
 
-describe('reliability: transport security (issue #10)', () => {
-  it('CONTRACT §5: a self-signed certificate is refused by default, naming caFile and insecure; nothing is sent', async () => {
+describe('reliability: transport security', () => {
+  it('docs/connecting.md: a self-signed certificate is refused by default, naming caFile and insecure; nothing is sent', async () => {
     const run = await cli(['plan', tenantsOnly], { env: simEnv(httpsUrl) });
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/certificate/i);
@@ -84,7 +84,7 @@ describe('reliability: transport security (issue #10)', () => {
     expect(handshakes).toBe(0);
   });
 
-  it('CONTRACT §5: SWITCHBOARD_CA_FILE trusts the certificate; SWITCHBOARD_INSECURE=true skips verification', async () => {
+  it('docs/connecting.md: SWITCHBOARD_CA_FILE trusts the certificate; SWITCHBOARD_INSECURE=true skips verification', async () => {
     const trusted = await cli(['plan', tenantsOnly], { env: { ...simEnv(httpsUrl), SWITCHBOARD_CA_FILE: caFile } });
     expect(trusted.code, trusted.stderr).toBe(0);
     expect(trusted.stdout).toMatch(/Plan:|No changes/);
@@ -93,7 +93,7 @@ describe('reliability: transport security (issue #10)', () => {
     expect(handshakes).toBeGreaterThan(0);
   });
 
-  it('CONTRACT §5: credentials are refused over plain http to a non-loopback address unless insecure; loopback is allowed', async () => {
+  it('docs/connecting.md: credentials are refused over plain http to a non-loopback address unless insecure; loopback is allowed', async () => {
     const lan = Object.values(networkInterfaces())
       .flat()
       .find((a) => a && a.family === 'IPv4' && !a.internal)?.address;

@@ -53,7 +53,7 @@ describe('routing client: q builder (Doc3 §4.1)', () => {
 });
 
 describe('routing client: reads', () => {
-  it('issue #7: reads a whole table at the server cap, detected from the first page, in the fewest requests', async () => {
+  it('reads a whole table at the server cap, detected from the first page, in the fewest requests', async () => {
     const result = await client().readAll(ROUTES);
     expect(result.pageSize).toBe(100);
     expect(result.requests).toBe(13);
@@ -158,7 +158,7 @@ describe('routing client: auth (Doc3 §5)', () => {
 });
 
 describe('routing client: writes (Doc3 §4.2)', () => {
-  it('issue #7: a collection PATCH carries its filter in the body, never in the URL, so an engine that ignores URL filters changes only the targeted rows', async () => {
+  it('a collection PATCH carries its filter in the body, never in the URL, so an engine that ignores URL filters changes only the targeted rows', async () => {
     server.sim.reset(routesSeed(1234, { quirks: { ignoreUrlFilterOnWrite: true } }));
     const n = await client().updateWhere(ROUTES, [f.in('id', [3, 4, 5])], { route: 'moved' });
     expect(n).toBe(3);

@@ -10,7 +10,7 @@ const live: RoutingRecord[] = [
 const row = (values: Record<string, unknown>, source?: string): DesiredRow =>
   source ? { values, source } : { values };
 
-describe('routing row diff (issue #7)', () => {
+describe('routing row diff', () => {
   it('types CSV cells by the live value type before comparing: "10" equals 10, "" equals null', () => {
     const diff = diffRows(
       [

@@ -33,7 +33,7 @@ async function plan(rows: ColumnarRows) {
   return diffRows(rows, (await client.readAll(ROUTES)).rows, { key: ['number'], prune: true });
 }
 
-describe('executeRoutingChanges (issue #7)', () => {
+describe('executeRoutingChanges', () => {
   it('applies deletes by id, creates in _bulk chunks and one PATCH per update group, and converges', async () => {
     const diff = await plan(desired(1500));
     expect(diff.updateGroups).toHaveLength(3);

@@ -65,7 +65,7 @@ afterAll(async () => {
 });
 
 describe('routing client over HTTPS (Doc3 §5, §8: TLS 1.2 only)', () => {
-  it('CONTRACT §5: verifies the engine against a custom CA file', async () => {
+  it('docs/connecting.md: verifies the engine against a custom CA file', async () => {
     expect(server.url).toMatch(/^https:/);
     const c = new RoutingClient({ url: server.url, auth: BASIC_AUTH, caFile: join(dir, 'ca.pem') });
     try {

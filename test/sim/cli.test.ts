@@ -7,7 +7,7 @@ afterEach(() => {
 });
 
 describe('switchboard sim', () => {
-  it('CONTRACT §6: serves the default data set until interrupted', async () => {
+  it('docs/simulator.md: serves the default data set until interrupted', async () => {
     let out = '';
     vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
       out += String(chunk);

@@ -21,7 +21,7 @@ const control = (sim: RunningSimulator, method: string, path: string, body?: unk
   );
 
 describe('control surface', () => {
-  it('CONTRACT §6: faults hit platform endpoints only, 429 carries Retry-After, resetConnections drops the socket', async () => {
+  it('docs/simulator.md: faults hit platform endpoints only, 429 carries Retry-After, resetConnections drops the socket', async () => {
     const sim = await startTestSim();
     try {
       const admin = await loginAs(sim, 'admin');
@@ -50,7 +50,7 @@ describe('control surface', () => {
     }
   });
 
-  it('CONTRACT §6: latency is added to platform requests', async () => {
+  it('docs/simulator.md: latency is added to platform requests', async () => {
     const sim = await startTestSim({ latencyMs: 80 });
     try {
       const t0 = Date.now();
@@ -92,7 +92,7 @@ describe('control surface', () => {
     }
   });
 
-  it('CONTRACT §6: stats count requests by method and route pattern', async () => {
+  it('docs/simulator.md: stats count requests by method and route pattern', async () => {
     const sim = await startTestSim();
     try {
       const admin = await loginAs(sim, 'admin');
@@ -108,7 +108,7 @@ describe('control surface', () => {
     }
   });
 
-  it('CONTRACT §6: reset takes a seed in the body', async () => {
+  it('docs/simulator.md: reset takes a seed in the body', async () => {
     const sim = await startTestSim();
     try {
       const res = await control(sim, 'POST', 'reset', {
@@ -128,7 +128,7 @@ describe('control surface', () => {
     }
   });
 
-  it('CONTRACT §6: --state persists the store across restarts (atomic file)', async () => {
+  it('docs/simulator.md: --state persists the store across restarts (atomic file)', async () => {
     const stateFile = join(dir, 'state.json');
     const first = await startTestSim({ stateFile });
     const admin = await loginAs(first, 'admin');

@@ -6,7 +6,7 @@ import { startSimulator } from '../../src/sim/index.js';
 
 const basic = `Basic ${Buffer.from('routing:routing').toString('base64')}`;
 
-describe('CONTRACT §6: --seed FILE given a state snapshot (GET /_sim/state)', () => {
+describe('docs/simulator.md: --seed FILE given a state snapshot (GET /_sim/state)', () => {
   it('restores the routing engine data too, not only the platform', async () => {
     const first = await startSimulator({ port: 0 });
     let file: string;

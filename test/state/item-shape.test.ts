@@ -54,7 +54,7 @@ const image = {
   main: { logo: '/logo.png' },
 };
 
-describe('reading items: a value of an impossible type is a misread answer (issue #10), never a change', () => {
+describe('reading items: a value of an impossible type is a misread answer, never a change', () => {
   it('reads well-formed items, in the spellings the API uses (numbers as strings, a postal code object)', async () => {
     expect(await problemOf(addressKind, address)).toBeUndefined();
     expect(await problemOf(locationKind, location)).toBeUndefined();

@@ -7,14 +7,15 @@ import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { runDemo } from '../../demo/run-demo.js';
-import { positiveInteger } from '../options.js';
+import type { ConcurrencySetting } from '../../run/index.js';
+import { concurrencyOption } from '../options.js';
 import type { CommandRegistrar } from '../program.js';
 
 /** The package's own examples/ (dist/cli/commands/ → the package root), wherever it is run from. */
 export const PACKAGE_EXAMPLES = fileURLToPath(new URL('../../../examples/', import.meta.url));
 
 interface DemoCommandOptions {
-  concurrency: number;
+  concurrency: ConcurrencySetting;
   color: boolean;
 }
 
@@ -22,7 +23,7 @@ export const registerDemo: CommandRegistrar = (program: Command, context) => {
   program
     .command('demo')
     .description('Plan, apply and re-plan examples/ on an embedded simulator, then plan a one-value edit')
-    .option('--concurrency <n>', 'maximum requests in flight', positiveInteger, 8)
+    .option(...concurrencyOption())
     .option('--no-color', 'no colours, even on a terminal')
     .action(async (options: DemoCommandOptions) => {
       const ctx = context();

@@ -6,7 +6,7 @@
  */
 import * as path from 'node:path';
 import type { Command } from 'commander';
-import { connectOptionsOf, exportRun } from '../../run/index.js';
+import { connectOptionsOf, exportRun, type ConcurrencySetting } from '../../run/index.js';
 import { addConnectionOptions } from '../options.js';
 import type { CommandRegistrar } from '../program.js';
 
@@ -15,7 +15,7 @@ interface ExportOptions {
   config?: string;
   sim?: boolean;
   seed?: string;
-  concurrency: number;
+  concurrency: ConcurrencySetting;
   scope: string[];
   out: string;
   force: boolean;

@@ -1,5 +1,5 @@
 /**
- * `switchboard sim`: serves the embedded simulator (CONTRACT §6) until interrupted. With
+ * `switchboard sim`: serves the embedded simulator (docs/simulator.md) until interrupted. With
  * `--state FILE` the data survives restarts (written on every change, debounced, and on exit).
  */
 import type { Command } from 'commander';
@@ -13,6 +13,7 @@ interface SimOptions {
   state?: string;
   latency?: string;
   faultRate?: string;
+  rateLimit?: string;
   variants?: string;
 }
 
@@ -22,6 +23,18 @@ function number(value: string | undefined, name: string, min: number, max: numbe
   if (!Number.isFinite(n) || n < min || n > max)
     throw new SwitchboardError('SB_USAGE', `${name} must be a number between ${min} and ${max}, not ${value}`);
   return n;
+}
+
+/** `--rate-limit N`: a positive number of requests per second (a fraction: fewer than one). */
+function rateLimitOf(value: string | undefined): { rateLimit?: number } {
+  if (value === undefined) return {};
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0)
+    throw new SwitchboardError(
+      'SB_USAGE',
+      `--rate-limit must be a positive number of requests per second, not ${value}`,
+    );
+  return { rateLimit: n };
 }
 
 /** Why the simulator could not listen, as a diagnostic; undefined for anything else. */
@@ -56,6 +69,7 @@ export const registerSim: CommandRegistrar = (program: Command, context) => {
     .option('--state <file>', 'persist the data in this file across restarts')
     .option('--latency <ms>', 'latency added to every API request')
     .option('--fault-rate <p>', 'probability (0..1) that an API request fails with 500, 503 or 429')
+    .option('--rate-limit <n>', 'requests per second each API serves; beyond it, 429 with Retry-After')
     .option(
       '--variants <seed>',
       'serve every loosely typed field in one of its documented forms, drawn per answer from this seed',
@@ -72,6 +86,7 @@ export const registerSim: CommandRegistrar = (program: Command, context) => {
         ...(opts.state ? { stateFile: opts.state } : {}),
         latencyMs: number(opts.latency, '--latency', 0, 600_000) ?? 0,
         faultRate: number(opts.faultRate, '--fault-rate', 0, 1) ?? 0,
+        ...rateLimitOf(opts.rateLimit),
         ...(opts.variants !== undefined ? { variants: opts.variants } : {}),
         logger: ctx.logger,
       }).catch((error: unknown) => {
@@ -83,6 +98,9 @@ export const registerSim: CommandRegistrar = (program: Command, context) => {
           `  routing engine: ${sim.url}/<service>/<version>/<table>\n` +
           `  control:        ${sim.url}/_sim/state | outbox | events | clock | faults | stats | reset\n` +
           (opts.state ? `  state file:     ${opts.state}\n` : '') +
+          (sim.rateLimit !== undefined
+            ? `  rate limit:     ${sim.rateLimit} requests per second per API, then 429 with Retry-After\n`
+            : '') +
           (sim.core.variantSeed !== undefined
             ? `  variants:       seed ${String(sim.core.variantSeed)} (loosely typed fields vary per answer)\n`
             : '') +

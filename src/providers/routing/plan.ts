@@ -1,5 +1,6 @@
 import type { DesiredRoutingTable, DesiredSet } from '../../manifest/index.js';
 import { digestOf } from '../../core/canonical-json.js';
+import { routingTableKind } from '../../kinds/routing-table.js';
 import type { Change, PlanMessage } from '../../plan/types.js';
 import {
   basePath,
@@ -11,8 +12,11 @@ import {
   type RoutingTableRef,
 } from '../../routing/index.js';
 
-/** The kind routing rows carry in plans (CONTRACT §3.1 `routing/…` addresses): the routing provider's only kind. */
-export const ROUTING_ROW = 'RoutingRow';
+/**
+ * The kind routing rows carry in plans (docs/plans.md `routing/…` addresses): the routing
+ * provider's only kind, named once, by the kind table (src/kinds/routing-table.ts).
+ */
+export const ROUTING_ROW = routingTableKind.rowKind;
 
 /** One table's diff, kept for apply (which sends it through `_bulk`, grouped PATCHes, deletes). */
 export interface RoutingTablePlan {

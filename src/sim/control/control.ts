@@ -1,5 +1,5 @@
 /**
- * The control surface under `/_sim/` (CONTRACT §6): not part of the platform's API, no
+ * The control surface under `/_sim/` (docs/simulator.md): not part of the platform's API, no
  * authentication, never subject to faults or latency.
  *
  * | endpoint | effect |
@@ -10,7 +10,7 @@
  * | `GET /_sim/events` | reseller/tenant/subscription events (`?since=<id>` for newer ones) |
  * | `GET`/`POST /_sim/clock` | read / advance the sim clock (`{"advanceSeconds": N}`) |
  * | `GET`/`POST /_sim/faults` | read / set injected faults |
- * | `GET`/`DELETE /_sim/stats` | request counters by method and route / zero them |
+ * | `GET`/`DELETE /_sim/stats` | request counters by method and route, 429s of the rate limit / zero them |
  */
 import type { ServerResponse } from 'node:http';
 import { parse as parseYaml } from 'yaml';
@@ -30,6 +30,8 @@ export interface ControlTarget {
   /** Everything, routing engine included (the `--state` format). */
   snapshot(): StoreSnapshot;
   routingStats(): Record<string, number>;
+  /** The rate limit in force (requests per second per API), undefined when none. */
+  rateLimit(): number | undefined;
 }
 
 type Reply = { status: number; body: unknown };
@@ -98,7 +100,10 @@ async function route(target: ControlTarget, req: SimRequest): Promise<Reply> {
       return { status: 200, body: parsed };
     }
     case 'GET /_sim/stats':
-      return { status: 200, body: { ...target.stats.toJSON(), routingEngine: target.routingStats() } };
+      return {
+        status: 200,
+        body: { ...target.stats.toJSON(), rateLimit: target.rateLimit() ?? null, routingEngine: target.routingStats() },
+      };
     case 'DELETE /_sim/stats':
       target.stats.reset();
       return { status: 200, body: target.stats.toJSON() };

@@ -1,5 +1,5 @@
 /**
- * Injected faults and latency (CONTRACT §6: `POST /_sim/faults`, `--latency`,
+ * Injected faults and latency (docs/simulator.md: `POST /_sim/faults`, `--latency`,
  * `--fault-rate`). They apply to platform and routing-engine requests, never to `/_sim/`.
  * A fault answers one of `statuses` (429 with `Retry-After: 1`) or, when
  * `resetConnections` is on, may instead destroy the socket without an answer. `malformed`

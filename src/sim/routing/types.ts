@@ -37,7 +37,7 @@ export interface SimCredentials {
 export interface SimQuirks {
   /** `_bulk` answers this status (older engines, plain Flask-Restless). */
   bulkStatus?: 404 | 405;
-  /** Collection PATCH/PUT ignores a `q` in the URL and updates every row (the hazard of issue #7). */
+  /** Collection PATCH/PUT ignores a `q` in the URL and updates every row (a hazard of engines that ignore URL filters). */
   ignoreUrlFilterOnWrite?: boolean;
   /**
    * What listing a table that holds no record answers: 404 (the default, Doc3 §4.2 "404

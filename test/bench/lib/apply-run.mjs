@@ -6,7 +6,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runCli, simEnv } from './cli.mjs';
-import { EMPTY_GROUP, emptyGroupSeed, writeApplyManifests } from './estate.mjs';
+import { EMPTY_GROUP, ENTITLEMENT_TYPES, emptyGroupSeed, writeApplyManifests } from './estate.mjs';
 import { bareCreateSeconds } from './floor.mjs';
 import { startPlatformSim } from './sim.mjs';
 
@@ -33,7 +33,7 @@ export async function applyPhase(stateDir) {
 /**
  * @param {import('../run.mjs').ScenarioContext} ctx
  * @param {{ name: string, tenants: number, entitlements: number, bound: Record<string, number>, floor: boolean }} scenario
- *   `floor`: also send the tenant and subscription POSTs from a bare loop (only without entitlements)
+ *   `floor`: also send the same POSTs from a bare loop
  */
 export async function runApplyScenario(ctx, scenario) {
   const { defaultSeed } = await import('../../../dist/sim/index.js');
@@ -62,8 +62,12 @@ export async function runApplyScenario(ctx, scenario) {
     let floorS;
     if (scenario.floor) {
       await sim.reset(seed);
-      const group = (await sim.state()).tables.groups.find((g) => g.name === EMPTY_GROUP);
-      floorS = await bareCreateSeconds(sim.url, group.uuid, scenario.tenants, ctx.concurrency);
+      const { tables } = await sim.state();
+      const group = tables.groups.find((g) => g.name === EMPTY_GROUP);
+      const typeIds = ENTITLEMENT_TYPES.slice(0, scenario.entitlements).map(
+        (name) => tables.entitlementTypes.find((t) => t.name === name).id,
+      );
+      floorS = await bareCreateSeconds(sim.url, group.uuid, scenario.tenants, ctx.concurrency, typeIds);
     }
     return {
       requests: stats.total,

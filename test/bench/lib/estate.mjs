@@ -6,17 +6,27 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 /** The simulator's default entitlement types (README "The simulator", "Default data set"). */
-const TYPES = ['BE geo', 'BE tollfree', 'NL geo', 'FR geo', 'DE geo', 'BE mobile'];
+export const ENTITLEMENT_TYPES = ['BE geo', 'BE tollfree', 'NL geo', 'FR geo', 'DE geo', 'BE mobile'];
+const TYPES = ENTITLEMENT_TYPES;
 export const GROUP = 'demo-group';
 export const EMPTY_GROUP = 'bench-empty';
 
-/** The `plan-org` estate of issue #9. */
+/** The `plan-org` estate. */
 export const ORG = {
   resellers: 20,
   tenantsPerReseller: 100,
   subscriptionsPerTenant: 2,
   entitlementsPerSubscription: 3,
   addressesPerSubscription: 1,
+};
+
+/** The `national` estate: 50,000 tenants with a subscription and three entitlements each. */
+export const NATIONAL = {
+  resellers: 50,
+  tenantsPerReseller: 1000,
+  subscriptionsPerTenant: 1,
+  entitlementsPerSubscription: 3,
+  addressesPerSubscription: 0,
 };
 
 const pad = (n, width) => String(n).padStart(width, '0');
@@ -28,11 +38,23 @@ const tenantName = (t) => `bench-t${pad(t, 4)}`;
  * billingId, 120 entitlements another quantity (all three of one subscription in 40
  * tenants), and 40 subscriptions one more address (creates).
  */
-const drift = {
+export const ORG_DRIFT = {
   tenantMarkup: (t) => t % 100 === 50,
   subscriptionBillingId: (t, s) => s === 0 && (t % 100 === 25 || t % 100 === 75),
   entitlements: (t, s) => s === 0 && t % 50 === 10,
   newAddress: (t, s) => s === 1 && t % 50 === 40,
+};
+
+/**
+ * 1% of the `national` estate's 250,000 objects: 500 tenants get another markup, 500
+ * subscriptions another billingId, and the three entitlements of 500 more subscriptions
+ * another quantity (2,500 updates).
+ */
+export const NATIONAL_DRIFT = {
+  tenantMarkup: (t) => t % 100 === 50,
+  subscriptionBillingId: (t, s) => s === 0 && t % 100 === 25,
+  entitlements: (t, s) => s === 0 && t % 100 === 75,
+  newAddress: () => false,
 };
 
 function entitlementsOf(s, size) {
@@ -95,8 +117,8 @@ const flow = (o) =>
     .map(([k, v]) => `${k}: ${typeof v === 'string' ? yamlString(v) : v}`)
     .join(', ')} }`;
 
-/** The desired side of `plan-org`: the live estate with its 1% drift, one file per reseller. */
-export async function writeOrgManifests(dir, size = ORG) {
+/** The desired side of `plan-org` (or `national`): the live estate with its 1% drift, one file per reseller. */
+export async function writeOrgManifests(dir, size = ORG, drift = ORG_DRIFT) {
   await mkdir(join(dir, 'tenants'), { recursive: true });
   let resellers = '';
   let changes = 0;
@@ -114,8 +136,8 @@ export async function writeOrgManifests(dir, size = ORG) {
         for (const e of entitlementsOf(s, size)) {
           docs += `        - ${flow({ ...e, entitlement: e.entitlement + (drift.entitlements(t, s) ? 10 : 0) })}\n`;
         }
-        docs += '      addresses:\n';
         const count = size.addressesPerSubscription + (drift.newAddress(t, s) ? 1 : 0);
+        if (count > 0) docs += '      addresses:\n';
         for (let a = 0; a < count; a++) docs += `        - ${flow(addressOf(t, s, a))}\n`;
         changes +=
           (drift.subscriptionBillingId(t, s) ? 1 : 0) +

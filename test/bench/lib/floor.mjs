@@ -3,6 +3,7 @@
  * switchboard code) at the same concurrency. What separates it from the latency-bound
  * ideal is the simulator's own time per request and the machine, not the CLI.
  */
+import pLimit from 'p-limit';
 import { Agent } from 'undici';
 import { ApiSession } from './sim.mjs';
 
@@ -28,8 +29,12 @@ export async function bareReadSeconds(url, paths, concurrency) {
   }
 }
 
-/** The list reads of `plan-org` (as the CLI sends them), from the simulator's state dump. */
-export function planOrgReadPaths(state) {
+/**
+ * The list reads of `plan-org` or `national` (as the CLI sends them), from the simulator's
+ * state dump: every page of each reseller's tenants at the page cap, and the addresses only
+ * when the estate has some.
+ */
+export function planOrgReadPaths(state, pageCap, withAddresses = true) {
   const P = '/api/v01/draas/demo';
   const group = state.tables.groups.find((g) => g.name === 'demo-group');
   const resellers = state.tables.resellers.filter((r) => r.name.startsWith('bench-'));
@@ -37,54 +42,73 @@ export function planOrgReadPaths(state) {
   const ids = new Set(tenants.map((t) => t.uuid));
   const subs = state.tables.subscriptions.filter((s) => ids.has(s.tenantUuid));
   const T = (s) => `${P}/tenants/${s.tenantUuid}/subscriptions/${s.id}`;
+  const owned = new Map();
+  for (const t of tenants) owned.set(t.owner.uuid, (owned.get(t.owner.uuid) ?? 0) + 1);
   return [
     '/api/v01/system/users/local',
     `${P}/groups?page_size=1000`,
     `${P}/resellers?parent=${group.uuid}&page_size=1000`,
-    ...resellers.map((r) => `${P}/tenants?parent=${r.uuid}&page_size=1000`),
+    ...resellers.flatMap((r) => {
+      const pages = Math.max(1, Math.ceil((owned.get(r.uuid) ?? 0) / pageCap));
+      return Array.from(
+        { length: pages },
+        (_, i) => `${P}/tenants?parent=${r.uuid}&page_size=${pageCap}&page=${i + 1}`,
+      );
+    }),
     ...tenants.map((t) => `${P}/tenants/${t.uuid}/subscriptions?page=1&page_size=1000`),
     ...subs.map((s) => `${T(s)}/entitlements`),
-    ...subs.map((s) => `${T(s)}/addresses?page=1&page_size=1000`),
+    ...(withAddresses ? subs.map((s) => `${T(s)}/addresses?page=1&page_size=1000`) : []),
   ];
 }
 
 /**
  * The floor of an apply on this machine: `tenants` tenant POSTs into the group, each
- * followed by its subscription's POST, sent by a bare loop (undici, no switchboard code,
- * no journal) at the same concurrency. Returns seconds for the 2 × `tenants` POSTs.
+ * followed by its subscription's POST and then its `typeIds.length` entitlement POSTs (one
+ * per type id), sent by a bare loop (undici, no switchboard code, no journal) at the same
+ * concurrency. Returns seconds for all the POSTs.
  */
-export async function bareCreateSeconds(url, groupUuid, tenants, concurrency) {
+export async function bareCreateSeconds(url, groupUuid, tenants, concurrency, typeIds = []) {
   const agent = new Agent({ connections: concurrency });
   const P = '/api/v01/draas/demo';
+  const post = async (api, path, body) => {
+    const res = await api.call('POST', path, body);
+    if (res.status !== 200) throw new Error(`POST ${path} → ${res.status}: ${JSON.stringify(res.body)}`);
+    return /** @type {{ uuid?: string, id?: number }} */ (res.body);
+  };
   try {
     const api = new ApiSession(url, agent);
     await api.login();
-    const queue = Array.from({ length: tenants }, (_, i) => ({ i, uuid: '' }));
-    let next = 0;
-    const begin = performance.now();
-    const worker = async () => {
-      while (next < queue.length) {
-        const job = queue[next++];
-        if (!job.uuid) {
-          const res = await api.call('POST', `${P}/tenants`, {
-            name: `floor-${job.i}`,
-            billingId: `FLOOR-${job.i}`,
-            markup: '1',
-            owner: { type: 'group', uuid: groupUuid },
-          });
-          if (res.status !== 200) throw new Error(`POST tenants → ${res.status}`);
-          queue.push({ i: job.i, uuid: /** @type {{ uuid: string }} */ (res.body).uuid });
-        } else {
-          const res = await api.call('POST', `${P}/tenants/${job.uuid}/subscriptions`, {
-            name: 'main',
-            billingId: `FLOOR-${job.i}-MAIN`,
-            uc: 'uc_alpha',
-          });
-          if (res.status !== 200) throw new Error(`POST subscriptions → ${res.status}`);
-        }
-      }
+    // Each POST starts the ones that need its id; p-limit runs them in the order they became ready.
+    const limit = pLimit(concurrency);
+    /** @type {Promise<void>[]} */
+    const tasks = [];
+    const start = (task) => tasks.push(limit(task));
+    const entitlement = (uuid, id, typeId) => async () => {
+      await post(api, `${P}/tenants/${uuid}/subscriptions/${id}/entitlements`, {
+        licenseModelId: typeId,
+        entitlement: 5,
+      });
     };
-    await Promise.all(Array.from({ length: concurrency }, worker));
+    const subscription = (i, uuid) => async () => {
+      const { id } = await post(api, `${P}/tenants/${uuid}/subscriptions`, {
+        name: 'main',
+        billingId: `FLOOR-${i}-MAIN`,
+        uc: 'uc_alpha',
+      });
+      for (const typeId of typeIds) start(entitlement(uuid, id, typeId));
+    };
+    const begin = performance.now();
+    for (let i = 0; i < tenants; i++)
+      start(async () => {
+        const { uuid } = await post(api, `${P}/tenants`, {
+          name: `floor-${i}`,
+          billingId: `FLOOR-${i}`,
+          markup: '1',
+          owner: { type: 'group', uuid: groupUuid },
+        });
+        start(subscription(i, uuid));
+      });
+    for (let i = 0; i < tasks.length; i++) await tasks[i];
     return (performance.now() - begin) / 1000;
   } finally {
     await agent.close();

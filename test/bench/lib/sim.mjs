@@ -18,13 +18,22 @@ export async function freePort() {
 }
 
 /**
- * @param {{ latencyMs: number, nodeArgs?: string[] }} options
+ * @param {{ latencyMs: number, rateLimit?: number, nodeArgs?: string[] }} options
  */
 export async function startPlatformSim(options) {
   const port = await freePort();
   const child = spawn(
     process.execPath,
-    [...(options.nodeArgs ?? []), CLI, 'sim', '--port', String(port), '--latency', String(options.latencyMs)],
+    [
+      ...(options.nodeArgs ?? []),
+      CLI,
+      'sim',
+      '--port',
+      String(port),
+      '--latency',
+      String(options.latencyMs),
+      ...(options.rateLimit ? ['--rate-limit', String(options.rateLimit)] : []),
+    ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   await new Promise((res, rej) => {
@@ -53,7 +62,7 @@ export async function startPlatformSim(options) {
     agent,
     /** Replaces the simulator's data with this seed (and zeroes its request counters). */
     reset: (seed) => control('POST', '/_sim/reset', seed),
-    /** @returns {Promise<{ total: number, byRoute: Record<string, number> }>} */
+    /** @returns {Promise<{ total: number, byRoute: Record<string, number>, rateLimited: { platform: number, routingEngine: number } }>} */
     stats: () => control('GET', '/_sim/stats'),
     clearStats: () => control('DELETE', '/_sim/stats'),
     state: () => control('GET', '/_sim/state'),

@@ -27,6 +27,6 @@ export function run(ctx) {
     tenants: TENANTS,
     entitlements: ENTITLEMENTS,
     bound: applyOrgBound(),
-    floor: false,
+    floor: true,
   });
 }

@@ -1,5 +1,5 @@
 /**
- * `apply-tenants`: issue #6's target. `switchboard apply` creating 2,000 tenants with one
+ * `apply-tenants`: `switchboard apply` creating 2,000 tenants with one
  * subscription each in an empty group, against `switchboard sim --latency`. The apply
  * phase (the executor, from the journal) is held to 1.3× its requests × latency ÷
  * concurrency; the whole command's wall is reported against the same ideal, and the same

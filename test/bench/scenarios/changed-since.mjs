@@ -6,7 +6,7 @@
  * still loaded and checked).
  */
 import { execFileSync } from 'node:child_process';
-import { cp, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runCli, simEnv } from '../lib/cli.mjs';
 
@@ -29,7 +29,8 @@ export function changedSinceBound() {
 /** @param {import('../run.mjs').ScenarioContext} ctx */
 export async function run(ctx) {
   const { sim, dir: org } = await ctx.shared.org();
-  const dir = join(ctx.workDir, 'changed-since');
+  // A repository of its own per run (--runs N): each starts from the committed estate.
+  const dir = await mkdtemp(join(ctx.workDir, 'changed-since-'));
   await cp(join(org, 'manifests'), join(dir, 'manifests'), { recursive: true });
   const git = (...args) =>
     execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@example.invalid', ...args], { cwd: dir });

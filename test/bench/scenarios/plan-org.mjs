@@ -1,31 +1,33 @@
 /**
  * `plan-org`: `switchboard plan` of 20 resellers, 2,000 tenants, 4,000 subscriptions,
- * 12,000 entitlements and 4,000 addresses with 1% drift, against `switchboard sim --latency`.
+ * 12,000 entitlements and 4,000 addresses with 1% drift, against `switchboard sim --latency`;
+ * then the same reads from a bare loop (the floor).
  */
 import { join } from 'node:path';
 import { runCli, simEnv } from '../lib/cli.mjs';
 import { ORG } from '../lib/estate.mjs';
 import { bareReadSeconds, planOrgReadPaths } from '../lib/floor.mjs';
 
-/** Requests the plan cannot do without, from the estate's shape (README "Performance"). */
-export function planOrgBound(pageCap) {
-  const tenants = ORG.resellers * ORG.tenantsPerReseller;
-  const subscriptions = tenants * ORG.subscriptionsPerTenant;
-  const parts = {
+/** Requests the plan cannot do without, from the estate's shape (docs/performance.md). */
+export function planOrgBound(pageCap, size = ORG) {
+  const tenants = size.resellers * size.tenantsPerReseller;
+  const subscriptions = tenants * size.subscriptionsPerTenant;
+  return {
     'login + profile': 2,
     'groups (to find demo-group by name)': 1,
-    'resellers of the group': Math.ceil((ORG.resellers + 1) / pageCap),
-    'tenants, per declared reseller': ORG.resellers * Math.ceil(ORG.tenantsPerReseller / pageCap),
+    'resellers of the group': Math.ceil((size.resellers + 1) / pageCap),
+    'tenants, per declared reseller': size.resellers * Math.ceil(size.tenantsPerReseller / pageCap),
     'subscriptions, per tenant': tenants,
     'entitlements, per subscription': subscriptions,
-    'addresses, per subscription': subscriptions,
+    ...(size.addressesPerSubscription > 0 ? { 'addresses, per subscription': subscriptions } : {}),
   };
-  return parts;
 }
 
-/** @param {import('../run.mjs').ScenarioContext} ctx */
-export async function run(ctx) {
-  const { sim, dir, changes } = await ctx.shared.org();
+/**
+ * `switchboard plan` of an estate set up on `sim` (manifests in `dir`), then its reads from
+ * a bare loop: the figures of `plan-org` and `national`.
+ */
+export async function planScenario(ctx, { sim, dir, changes }, size) {
   await sim.clearStats();
   const cli = await runCli(
     ['plan', join(dir, 'manifests'), '--detailed-exitcode', '--concurrency', String(ctx.concurrency)],
@@ -39,12 +41,13 @@ export async function run(ctx) {
       .filter((l) => /^Plan:/.test(l))
       .at(-1) ?? '';
   const stats = await sim.stats();
-  const floorS = await bareReadSeconds(sim.url, planOrgReadPaths(await sim.state()), ctx.concurrency);
+  const paths = planOrgReadPaths(await sim.state(), ctx.pageCap, size.addressesPerSubscription > 0);
+  const floorS = await bareReadSeconds(sim.url, paths, ctx.concurrency);
   return {
     floorS,
     requests: stats.total,
     byRoute: stats.byRoute,
-    bound: planOrgBound(ctx.pageCap),
+    bound: planOrgBound(ctx.pageCap, size),
     wallS: cli.wallS,
     cpuS: cli.cpuS,
     cpuSystemS: cli.cpuSystemS,
@@ -52,4 +55,9 @@ export async function run(ctx) {
     concurrency: ctx.concurrency,
     note: `${summary} (drift generated: ${changes} changes)`,
   };
+}
+
+/** @param {import('../run.mjs').ScenarioContext} ctx */
+export async function run(ctx) {
+  return planScenario(ctx, await ctx.shared.org(), ORG);
 }

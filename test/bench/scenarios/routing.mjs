@@ -10,6 +10,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { runCli } from '../lib/cli.mjs';
+import { bareRoutingSeconds } from '../lib/routing-floor.mjs';
 import { desiredRows, drift } from '../routing-data.mjs';
 
 const BULK = 1000; // records per _bulk create and ids per collection PATCH (README "Routing engine tables")
@@ -48,33 +49,59 @@ async function writeManifests(dir, rows) {
   await once(out, 'finish');
 }
 
-/** @param {import('../run.mjs').ScenarioContext} ctx */
-export async function run(ctx) {
-  const rows = ctx.routingRows;
-  const child = fork(join(import.meta.dirname, '../routing-sim.mjs'), [String(rows), String(ctx.latencyMs)], {
+/** The routing-engine simulator in its own process, holding `rows` rows of routing-data.mjs. */
+async function startRoutingSim(rows, latencyMs) {
+  const child = fork(join(import.meta.dirname, '../routing-sim.mjs'), [String(rows), String(latencyMs)], {
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
   try {
-    const begin = performance.now();
     const { url } = await new Promise((resolve, reject) => {
       child.stdout.once('data', (b) => resolve(JSON.parse(String(b))));
       child.once('exit', (code) => reject(new Error(`routing simulator exited with ${code}`)));
     });
+    return {
+      url,
+      /** @returns {Promise<{ stats: Record<string, number>, maxRssMB: number }>} */
+      served: () =>
+        new Promise((resolve) => {
+          child.once('message', resolve);
+          child.send('stats');
+        }),
+      async close() {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      },
+    };
+  } catch (error) {
+    child.kill('SIGTERM');
+    throw error;
+  }
+}
+
+/** @param {import('../run.mjs').ScenarioContext} ctx */
+export async function run(ctx) {
+  const rows = ctx.routingRows;
+  const begin = performance.now();
+  const sim = await startRoutingSim(rows, ctx.latencyMs);
+  let cli;
+  let served;
+  try {
     const dir = join(ctx.workDir, `routing-${Date.now()}`);
     await writeManifests(join(dir, 'manifests'), rows);
     ctx.log(
       `  table: ${rows.toLocaleString('en')} live rows; manifests with 1% drift (set up in ${((performance.now() - begin) / 1000).toFixed(1)} s)`,
     );
     const env = {
-      SWITCHBOARD_URL: url,
+      SWITCHBOARD_URL: sim.url,
       SWITCHBOARD_USERNAME: 'unused',
       SWITCHBOARD_PASSWORD: 'unused',
-      SWITCHBOARD_RE_URL: url,
+      SWITCHBOARD_RE_URL: sim.url,
       SWITCHBOARD_RE_USERNAME: 'bench',
       SWITCHBOARD_RE_PASSWORD: 'bench',
       NO_COLOR: '1',
     };
-    const cli = await runCli(
+    cli = await runCli(
       [
         'apply',
         join(dir, 'manifests'),
@@ -88,24 +115,30 @@ export async function run(ctx) {
     );
     if (cli.code !== 0)
       throw new Error(`apply exited ${cli.code}: ${cli.stdout.slice(-1500)} ${cli.stderr.slice(-1500)}`);
-    const served = await new Promise((resolve) => {
-      child.once('message', resolve);
-      child.send('stats');
-    });
-    const byRoute = served.stats;
-    const summary = cli.stdout.split('\n').find((l) => l.startsWith('Apply complete')) ?? cli.stdout.slice(-300);
-    return {
-      requests: Object.values(byRoute).reduce((a, b) => a + b, 0),
-      byRoute,
-      bound: routingBound(rows, ctx.pageCap),
-      wallS: cli.wallS,
-      cpuS: cli.cpuS,
-      cpuSystemS: cli.cpuSystemS,
-      peakRssMB: cli.peakRssMB,
-      concurrency: ctx.concurrency,
-      note: `${summary.replace(/\.$/, '')}; simulator peak RSS ${served.maxRssMB} MB`,
-    };
+    served = await sim.served();
   } finally {
-    child.kill('SIGTERM');
+    await sim.close();
   }
+  // The apply changed the table: the bare loop gets a fresh one.
+  const fresh = await startRoutingSim(rows, ctx.latencyMs);
+  let floorS;
+  try {
+    floorS = await bareRoutingSeconds(fresh.url, rows, ctx.concurrency);
+  } finally {
+    await fresh.close();
+  }
+  const byRoute = served.stats;
+  const summary = cli.stdout.split('\n').find((l) => l.startsWith('Apply complete')) ?? cli.stdout.slice(-300);
+  return {
+    requests: Object.values(byRoute).reduce((a, b) => a + b, 0),
+    byRoute,
+    bound: routingBound(rows, ctx.pageCap),
+    wallS: cli.wallS,
+    floorS,
+    cpuS: cli.cpuS,
+    cpuSystemS: cli.cpuSystemS,
+    peakRssMB: cli.peakRssMB,
+    concurrency: ctx.concurrency,
+    note: `${summary.replace(/\.$/, '')}; simulator peak RSS ${served.maxRssMB} MB`,
+  };
 }

@@ -41,7 +41,7 @@ export function cli(args: string[], options: CliOptions = {}): Promise<CliRun> {
   });
 }
 
-/** Environment variables pointing the CLI at a simulator (CONTRACT §5). */
+/** Environment variables pointing the CLI at a simulator (docs/connecting.md). */
 export function simEnv(url: string, extra: Record<string, string> = {}): Record<string, string> {
   return {
     SWITCHBOARD_URL: url,

@@ -1,5 +1,5 @@
 /**
- * Reading the simulator from the outside (its `/_sim/` control surface, CONTRACT §6) for
+ * Reading the simulator from the outside (its `/_sim/` control surface, docs/simulator.md) for
  * the reliability tests: state, stats, faults, clock, and duplicate detection by identity.
  */
 
@@ -44,8 +44,8 @@ const at = (row: Row, ...path: string[]): string =>
   String(path.reduce<unknown>((v, k) => (typeof v === 'object' && v !== null ? (v as Row)[k] : undefined), row));
 
 /**
- * The identity of a row of each simulator table, as the manifests name objects (CONTRACT
- * §2, §3.1: "identity inside its parent"). Two rows with one identity are a duplicate.
+ * The identity of a row of each simulator table, as the manifests name objects (docs/manifests.md:
+ * "identity inside its parent"). Two rows with one identity are a duplicate.
  */
 const IDENTITY: Record<string, (row: Row) => string> = {
   groups: (r) => at(r, 'name'),

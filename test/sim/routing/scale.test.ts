@@ -16,7 +16,7 @@ async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
   return [out, performance.now() - t0];
 }
 
-describe('routing sim: a 1,000,000-row table (issue #7)', () => {
+describe('routing sim: a 1,000,000-row table', () => {
   it('answers any page, a lookup by unique field and an id-targeted PATCH in milliseconds', async () => {
     await call(server, 'GET', `${base}?results_per_page=100&page=2`); // warm the id order
     const [page, pageMs] = await timed(() => call(server, 'GET', `${base}?results_per_page=100&page=9000`));

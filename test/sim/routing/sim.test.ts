@@ -23,7 +23,7 @@ describe('routing sim: auth and paths', () => {
     expect((await call(server, 'GET', base, undefined, 'Bearer routing-token')).status).toBe(200);
   });
 
-  it('CONTRACT §6: leaves /api/… and /_sim/… to the other handlers', () => {
+  it('docs/simulator.md: leaves /api/… and /_sim/… to the other handlers', () => {
     const sim = createRoutingEngineSim();
     const req = (path: string) => ({
       method: 'GET',
@@ -234,7 +234,7 @@ describe('routing sim: collection updates (Doc3 §4.1, §4.2)', () => {
 });
 
 describe('routing sim: state', () => {
-  it('CONTRACT §6: state() is a seed that reset() takes back, ids and limits kept', async () => {
+  it('docs/simulator.md: state() is a seed that reset() takes back, ids and limits kept', async () => {
     await call(server, 'DELETE', `${base}/5`);
     const copy = createRoutingEngineSim(server.sim.state());
     const again = copy.state();

@@ -22,20 +22,10 @@ export const registerConfigurationRoutes: RouteModule = (router) => {
     role: 'groups.instance.configurations.general.list',
     handler: (ctx) => {
       const group = administeredGroup(ctx, 'reading the group configuration');
-      const full = queryFlag(ctx.query, 'full');
-      const keys = full
-        ? undefined
-        : ctx.query
-            .get('keys')
-            ?.split(',')
-            .map((k) => k.trim())
-            .filter(Boolean);
-      const search = full ? undefined : ctx.query.get('search')?.toLowerCase();
+      const wanted = keyFilter(ctx.query);
       const properties: Record<string, string> = {};
       for (const [key, value] of Object.entries(group.configuration)) {
-        if (keys && !keys.includes(key)) continue;
-        if (search && !key.toLowerCase().includes(search)) continue;
-        properties[key] = /password|token/i.test(key) ? MASK : value;
+        if (wanted(key)) properties[key] = /password|token/i.test(key) ? MASK : value;
       }
       return ok({ properties });
     },
@@ -50,21 +40,9 @@ export const registerConfigurationRoutes: RouteModule = (router) => {
       const type = brandingType(ctx.query.get('type'));
       const all = group.branding[type];
       if (!all) throw notFound(`branding type ${type} was never written for group ${group.uuid}`);
-      const full = queryFlag(ctx.query, 'full');
-      const keys = full
-        ? undefined
-        : ctx.query
-            .get('keys')
-            ?.split(',')
-            .map((k) => k.trim())
-            .filter(Boolean);
-      const search = full ? undefined : ctx.query.get('search')?.toLowerCase();
+      const wanted = keyFilter(ctx.query);
       const out: Record<string, unknown> = {};
-      for (const [key, value] of Object.entries(all)) {
-        if (keys && !keys.includes(key)) continue;
-        if (search && !key.toLowerCase().includes(search)) continue;
-        out[key] = value;
-      }
+      for (const [key, value] of Object.entries(all)) if (wanted(key)) out[key] = value;
       return ok(out);
     },
   });
@@ -90,6 +68,18 @@ export const registerConfigurationRoutes: RouteModule = (router) => {
     handler: (ctx) => ok({ enabled_ucs: administeredGroup(ctx, 'reading the enabled UC platforms').enabledUcs }),
   });
 };
+
+/** `keys=a,b` and `search=text` select properties; `full=true` (or `1`) ignores both. */
+function keyFilter(query: URLSearchParams): (key: string) => boolean {
+  if (queryFlag(query, 'full')) return () => true;
+  const keys = query
+    .get('keys')
+    ?.split(',')
+    .map((k) => k.trim())
+    .filter(Boolean);
+  const search = query.get('search')?.toLowerCase();
+  return (key) => (!keys || keys.includes(key)) && (!search || key.toLowerCase().includes(search));
+}
 
 function brandingType(raw: string | null): BrandingType {
   if (raw === null) throw badRequest('missing_field', 'type is required: font, image or theme');

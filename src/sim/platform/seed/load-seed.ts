@@ -47,6 +47,11 @@ export function applySeed(store: PlatformStore, seed: Seed): void {
     store.settings.variants = seed.variants;
   }
   store.settings.withoutEndpoints = inventedEndpointsOff(seed.inventedEndpoints);
+  if (seed.rateLimit !== undefined) {
+    if (typeof seed.rateLimit !== 'number' || !(seed.rateLimit > 0) || !Number.isFinite(seed.rateLimit))
+      throw new SeedError('rateLimit', 'must be a positive number of requests per second');
+    store.settings.rateLimit = seed.rateLimit;
+  }
   const now = store.clock.isoNow();
   for (const c of seed.countries ?? []) store.countries.insert({ isoCode: c.isoCode, name: c.name });
   for (const c of seed.countryCodes ?? []) {

@@ -21,6 +21,8 @@ export interface Seed {
   routing?: unknown;
   /** Variant mode: every loosely typed field in one of its documented forms, drawn per answer from this seed. */
   variants?: string | number;
+  /** Requests per second each API serves; beyond it, 429 with Retry-After (`--rate-limit` wins). */
+  rateLimit?: number;
   /**
    * The reads the documents do not show, on (the default) or off: off, they answer 404 as
    * a platform without them would (`GET P/public/postal_codes`, the branding read).

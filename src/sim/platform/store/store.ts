@@ -63,6 +63,8 @@ export interface StoreSettings {
   variants?: string | number;
   /** Endpoints the documents do not show that the simulator invents, switched off (the seed's `inventedEndpoints`). */
   withoutEndpoints?: InventedEndpoint[];
+  /** Requests per second each API serves before answering 429 (the seed's `rateLimit`). */
+  rateLimit?: number;
 }
 
 /** The reads the simulator serves although the documents show no path for them. */
