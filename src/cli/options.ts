@@ -26,6 +26,10 @@ export function addPlanOptions(command: Command): Command {
       [],
     )
     .option('--exclude <address>', 'leave this address and its subtree out (repeatable)', collect, [])
+    .option(
+      '--changed-since <git-ref>',
+      'read and compare only the documents changed since this git commit (and the CSV files they read)',
+    )
     .option('--prune', 'delete undeclared live objects in every declared collection', false)
     .option('--max-delete-percent <n>', 'refuse deleting more than this share of a kind in scope', percent, 10)
     .option(

@@ -5,6 +5,7 @@ import type { PolicyRule } from './policy-types.js';
 import type { DesiredObject, DesiredRoutingTable, JsonValue, SourcePosition } from './types.js';
 import { pointer } from './normalise.js';
 import { DigestBuilder } from './digest.js';
+import type { DocumentRecorder } from './document-records.js';
 
 /** A parent as a document names it, resolved once every document is known. */
 export interface ParentDecl {
@@ -55,7 +56,11 @@ export class BuildOutput {
   /** The rules of the Policy documents, each with the position of its id. */
   readonly policies: BuiltRule[] = [];
   readonly digest = new DigestBuilder();
-  constructor(readonly reporter: Reporter) {}
+  constructor(
+    readonly reporter: Reporter,
+    /** A record per valid document, when the caller asked for them. */
+    readonly documents?: DocumentRecorder,
+  ) {}
 }
 
 /** The document being built. */

@@ -13,8 +13,7 @@ export class DigestBuilder {
   private readonly parts: string[] = [];
 
   addDocument(address: string, value: unknown, sensitive: ReadonlySet<string>): void {
-    const json = sensitive.size === 0 ? JSON.stringify(value) : JSON.stringify(maskSensitive(value, sensitive));
-    this.parts.push(`${address}\n${json}`);
+    this.parts.push(`${address}\n${documentDigestInput(value, sensitive)}`);
   }
 
   addCsv(ownerAddress: string, text: string): void {
@@ -25,6 +24,11 @@ export class DigestBuilder {
     const sorted = [...this.parts].sort();
     return `sha256:${createHash('sha256').update(sorted.join('\n\u0000\n')).digest('hex')}`;
   }
+}
+
+/** A document as the digests see it: its JSON, each sensitive value replaced by its own sha256. */
+export function documentDigestInput(value: unknown, sensitive: ReadonlySet<string>): string {
+  return sensitive.size === 0 ? JSON.stringify(value) : JSON.stringify(maskSensitive(value, sensitive));
 }
 
 function maskSensitive(value: unknown, sensitive: ReadonlySet<string>, path: (string | number)[] = []): unknown {

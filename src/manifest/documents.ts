@@ -111,5 +111,12 @@ function build(
     documentAddress,
     sensitive,
   };
+  const before = out.objects.length;
   builder.build(ctx, metadata, spec);
+  out.documents?.add(
+    documentAddress,
+    { file: source.file, absolute: source.absolute },
+    { document, sensitive },
+    out.objects.slice(before),
+  );
 }

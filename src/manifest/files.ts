@@ -16,6 +16,16 @@ export interface ManifestFile {
   display: string;
 }
 
+/**
+ * Files that do not come from the disk (a file's text at an older git commit): `has` says
+ * whether the source answers for a path, `read` gives its content, or null when the file
+ * does not exist there.
+ */
+export interface FileSource {
+  has(absolute: string): boolean;
+  read(absolute: string): Promise<Buffer | null>;
+}
+
 /** The name a path gets in diagnostics: relative to cwd, with forward slashes. */
 export function displayPath(absolute: string, cwd: string): string {
   const relative = path.relative(cwd, absolute);
@@ -28,12 +38,23 @@ export function displayPath(absolute: string, cwd: string): string {
  * folders and node_modules, following symbolic links once), files as given. Each path
  * that cannot be read, and each folder without a manifest, is a diagnostic.
  */
-export async function discoverFiles(paths: string[], cwd: string, reporter: Reporter): Promise<ManifestFile[]> {
+export async function discoverFiles(
+  paths: string[],
+  cwd: string,
+  reporter: Reporter,
+  source?: FileSource,
+): Promise<ManifestFile[]> {
   const seen = new Set<string>();
   const found: ManifestFile[] = [];
   for (const given of paths.length > 0 ? paths : ['.']) {
     const absolute = path.resolve(cwd, given);
     const shown = displayPath(absolute, cwd);
+    if (source?.has(absolute)) {
+      // A file as it was (given by its path): it may no longer exist on disk.
+      if (!seen.has(absolute)) found.push({ absolute, display: shown });
+      seen.add(absolute);
+      continue;
+    }
     try {
       const info = await stat(absolute);
       if (info.isDirectory()) {
@@ -97,8 +118,17 @@ export async function readTextFile(
   maxBytes: number,
   reporter: Reporter,
   at = position(shown),
+  source?: FileSource,
 ): Promise<string | undefined> {
   const what = at.file === shown ? '' : ` ${shown}`;
+  if (source?.has(absolute)) {
+    const bytes = await source.read(absolute);
+    if (bytes === null) {
+      reporter.error(Codes.read, `cannot read${what}: no such file or directory`, at);
+      return undefined;
+    }
+    return decodeText(bytes, what, maxBytes, reporter, at);
+  }
   try {
     const info = await stat(absolute);
     if (!info.isFile()) {
@@ -106,28 +136,47 @@ export async function readTextFile(
       return undefined;
     }
     if (info.size > maxBytes) {
-      const mb = (n: number): string => `${(n / 1024 / 1024).toFixed(1)} MB`;
-      reporter.error(Codes.tooLarge, `file${what} is ${mb(info.size)}, above the ${mb(maxBytes)} limit`, at);
+      reporter.error(Codes.tooLarge, tooLarge(what, info.size, maxBytes), at);
       return undefined;
     }
-    const bytes = await readFile(absolute);
-    const nul = bytes.indexOf(0);
-    if (nul >= 0) {
-      reporter.error(
-        Codes.binary,
-        `binary content${what ? ` in${what}` : ''} (NUL byte at offset ${nul}); expected UTF-8 text`,
-        at,
-      );
-      return undefined;
-    }
+    return decodeText(await readFile(absolute), what, maxBytes, reporter, at);
+  } catch (error) {
+    reporter.error(Codes.read, `cannot read${what}: ${ioReason(error)}`, at);
+    return undefined;
+  }
+}
+
+function tooLarge(what: string, size: number, maxBytes: number): string {
+  const mb = (n: number): string => `${(n / 1024 / 1024).toFixed(1)} MB`;
+  return `file${what} is ${mb(size)}, above the ${mb(maxBytes)} limit`;
+}
+
+/** A file's bytes as text: size cap, no binary content, valid UTF-8, BOM stripped. */
+function decodeText(
+  bytes: Buffer,
+  what: string,
+  maxBytes: number,
+  reporter: Reporter,
+  at: { file: string; line: number; column: number },
+): string | undefined {
+  if (bytes.length > maxBytes) {
+    reporter.error(Codes.tooLarge, tooLarge(what, bytes.length, maxBytes), at);
+    return undefined;
+  }
+  const nul = bytes.indexOf(0);
+  if (nul >= 0) {
+    reporter.error(
+      Codes.binary,
+      `binary content${what ? ` in${what}` : ''} (NUL byte at offset ${nul}); expected UTF-8 text`,
+      at,
+    );
+    return undefined;
+  }
+  try {
     const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
     return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  } catch (error) {
-    if (error instanceof TypeError) {
-      reporter.error(Codes.binary, `${what ? `${what.trim()} is ` : ''}not valid UTF-8 text`, at);
-    } else {
-      reporter.error(Codes.read, `cannot read${what}: ${ioReason(error)}`, at);
-    }
+  } catch {
+    reporter.error(Codes.binary, `${what ? `${what.trim()} is ` : ''}not valid UTF-8 text`, at);
     return undefined;
   }
 }

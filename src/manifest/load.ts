@@ -12,7 +12,8 @@ import { Codes } from './codes.js';
 import { runCsvJobs } from './csv-jobs.js';
 import { DesiredSet } from './desired-set.js';
 import { processDocument } from './documents.js';
-import { discoverFiles, MAX_MANIFEST_BYTES, readTextFile } from './files.js';
+import { DocumentRecorder, type DocumentRecord } from './document-records.js';
+import { discoverFiles, MAX_MANIFEST_BYTES, readTextFile, type FileSource } from './files.js';
 import { parseManifest } from './parse.js';
 import { Reporter, sortDiagnostics } from './reporter.js';
 import type { PolicyRule } from './policy-types.js';
@@ -25,6 +26,10 @@ export interface LoadOptions {
   cwd?: string;
   /** Size cap of one manifest file (default 16 MB). */
   maxManifestBytes?: number;
+  /** Files read from elsewhere than the disk (a git commit), when it has them. */
+  source?: FileSource;
+  /** Also return a record per valid document (`documents`): what `plan --changed-since` compares. */
+  documents?: boolean;
 }
 
 export interface LoadResult {
@@ -40,6 +45,8 @@ export interface LoadResult {
   digest: string;
   /** True when no diagnostic is an error. */
   ok: boolean;
+  /** With `LoadOptions.documents`: each valid document, and how many documents the files held (valid or not). */
+  documents?: { records: DocumentRecord[]; seen: number };
 }
 
 /**
@@ -51,15 +58,18 @@ export async function loadManifests(paths: string[], options: LoadOptions = {}):
   const cwd = options.cwd ?? process.cwd();
   const env = options.env ?? process.env;
   const reporter = new Reporter();
-  const out = new BuildOutput(reporter);
-  const files = await discoverFiles(paths, cwd, reporter);
+  const out = new BuildOutput(reporter, options.documents ? new DocumentRecorder() : undefined);
+  const files = await discoverFiles(paths, cwd, reporter, options.source);
   const read = new Set<string>();
+  let seen = 0;
   for (const file of files) {
     const text = await readTextFile(
       file.absolute,
       file.display,
       options.maxManifestBytes ?? MAX_MANIFEST_BYTES,
       reporter,
+      undefined,
+      options.source,
     );
     if (text === undefined) continue;
     read.add(file.display);
@@ -73,12 +83,13 @@ export async function loadManifests(paths: string[], options: LoadOptions = {}):
         column: 1,
       });
     }
+    seen += docs.length;
     const mayHaveAliases = text.includes('*');
     for (const { doc, value } of docs) {
       processDocument({ file: file.display, absolute: file.absolute, doc, mayHaveAliases }, value, env, out);
     }
   }
-  await runCsvJobs(out.csvJobs, read);
+  await runCsvJobs(out.csvJobs, read, options.source);
   const { kept: objects, byAddress } = dropDuplicates(out.objects, reporter);
   const externalParents = resolveParents(out, byAddress);
   const routingTables = [...out.tables.keys()].filter((t) => byAddress.get(t.table.address) === t.table);
@@ -96,5 +107,6 @@ export async function loadManifests(paths: string[], options: LoadOptions = {}):
     files: [...read].sort(),
     digest: out.digest.digest(),
     ok: !diagnostics.some((d) => d.severity === 'error'),
+    ...(out.documents ? { documents: { records: out.documents.records(), seen } } : {}),
   };
 }

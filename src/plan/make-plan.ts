@@ -3,7 +3,14 @@ import type { PlanPart } from './part.js';
 import { checkSafety, type SafetyOptions } from './safety.js';
 import { summarize } from './summary.js';
 import { partialPlanWarning } from './targets.js';
-import { PLAN_FORMAT_VERSION, type CapacityRow, type Plan, type PlanMessage, type PlanOptions } from './types.js';
+import {
+  PLAN_FORMAT_VERSION,
+  type CapacityRow,
+  type Plan,
+  type PlanMessage,
+  type PlanOptions,
+  type PlanScope,
+} from './types.js';
 
 /** What a plan says besides its providers' parts. */
 export interface PlanHeader {
@@ -11,6 +18,8 @@ export interface PlanHeader {
   manifests: Plan['manifests'];
   /** Recorded in the plan as `options` (what the command line asked). */
   recordedOptions?: PlanOptions;
+  /** `--changed-since`: what the plan was scoped to. */
+  scope?: PlanScope;
   toolVersion: string;
   now?: Date;
 }
@@ -64,12 +73,14 @@ export function assemblePlan(
     target: header.target,
     manifests: header.manifests,
     ...(header.recordedOptions ? { options: header.recordedOptions } : {}),
+    ...(header.scope ? { scope: header.scope } : {}),
     ...(checks && checks.overrides.length > 0 ? { policy: { overrides: [...checks.overrides] } } : {}),
     summary: summarize(changes, noop, unmanagedCount),
     changes,
     unmanaged,
     ...(checks && checks.capacity.length > 0 ? { capacity: { rows: [...checks.capacity] } } : {}),
     warnings: [
+      ...scopedPlanWarning(header.scope),
       ...partialPlanWarning(header.recordedOptions),
       ...parts.flatMap((p) => [...p.warnings, ...lookalikeWarnings(p)]),
       ...unchecked,
@@ -78,4 +89,22 @@ export function assemblePlan(
     errors: [...parts.flatMap((p) => p.refusals), ...checkSafety(parts, options), ...(checks?.errors ?? [])],
   };
   return { plan, problems: parts.flatMap((p) => p.problems) };
+}
+
+/**
+ * The warning every `--changed-since` plan carries, so that each format says what it
+ * compared and what its safety rails counted.
+ */
+export function scopedPlanWarning(scope: PlanScope | undefined): PlanMessage[] {
+  if (!scope) return [];
+  return [
+    {
+      code: 'SB_PLAN_SCOPED',
+      message:
+        `scoped to ${scope.documents} of ${scope.ofDocuments} documents changed since ${scope.changedSince} ` +
+        `(commit ${scope.commit.slice(0, 12)}): only their live subtrees were read, and the safety rails ` +
+        '(deletion limits, update threshold, unmanaged counts) count this scope only; drift elsewhere is not ' +
+        'shown (a full plan shows it)',
+    },
+  ];
 }

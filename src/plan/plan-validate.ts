@@ -110,6 +110,17 @@ function checkHeader(plan: Json, p: Problems): void {
       p.add('options.maxUpdatePercent must be a number from 0 to 100');
     if (options['allowPolicy'] !== undefined) p.strings(options['allowPolicy'], 'options.allowPolicy');
   }
+  // `scope` (plans made with --changed-since) is an addition too.
+  const scope = plan['scope'];
+  if (scope !== undefined && p.object(scope, 'scope')) {
+    p.string(scope['changedSince'], 'scope.changedSince');
+    p.string(scope['commit'], 'scope.commit');
+    p.count(scope['documents'], 'scope.documents');
+    p.count(scope['ofDocuments'], 'scope.ofDocuments');
+    p.strings(scope['addresses'], 'scope.addresses');
+    if (p.object(scope['files'], 'scope.files'))
+      for (const [file, digest] of Object.entries(scope['files'])) p.string(digest, `scope.files.${file}`);
+  }
   const policy = plan['policy'];
   if (policy !== undefined && p.object(policy, 'policy')) p.strings(policy['overrides'], 'policy.overrides');
   const capacity = plan['capacity'];

@@ -54,6 +54,15 @@ export function orderPlan(plan: Plan): Plan {
     },
     ...(plan.options ? { options: pick(plan.options, OPTION_KEYS) } : {}),
     ...(plan.policy ? { policy: { overrides: [...plan.policy.overrides] } } : {}),
+    ...(plan.scope
+      ? {
+          scope: {
+            ...pick(plan.scope, ['changedSince', 'commit', 'documents', 'ofDocuments']),
+            addresses: [...plan.scope.addresses],
+            files: Object.fromEntries(Object.entries(plan.scope.files).sort(([a], [b]) => (a < b ? -1 : 1))),
+          },
+        }
+      : {}),
     summary: pick(plan.summary, ['create', 'update', 'replace', 'delete', 'noop', 'unmanaged']),
     changes: plan.changes.map((c) => orderChange(redactChange(c))),
     unmanaged: plan.unmanaged.map((u) => pick(u, ['address', 'kind', 'id'])),

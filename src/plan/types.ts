@@ -132,6 +132,8 @@ export interface Plan {
   };
   /** The options that shaped the plan; `apply --plan` plans again with the same ones. */
   options?: PlanOptions;
+  /** `--changed-since`: the plan read and compared only the documents changed since a commit. */
+  scope?: PlanScope;
   /** The policy rules overridden for this plan (`--allow-policy`); absent when none. */
   policy?: { overrides: string[] };
   summary: PlanSummary;
@@ -143,6 +145,20 @@ export interface Plan {
   warnings: PlanMessage[];
   /** Refusals by the safety rails. A plan with errors is printed in full and not applied. */
   errors: PlanMessage[];
+}
+
+/** What a plan made with `--changed-since REF` covers (an addition to the plan file: docs/plans.md). */
+export interface PlanScope {
+  /** The ref as given, and the commit it named. */
+  changedSince: string;
+  commit: string;
+  /** Documents changed since the commit (added, changed, removed), of the documents the manifests hold now. */
+  documents: number;
+  ofDocuments: number;
+  /** Their addresses. */
+  addresses: string[];
+  /** `sha256:` of each file of the changed documents (manifests and data files), by the name diagnostics use. */
+  files: Record<string, string>;
 }
 
 /** The command-line options that change what a plan holds (an addition to docs/plans.md). */

@@ -9,12 +9,13 @@ import { assemblePlan } from '../plan/make-plan.js';
 import { DEFAULT_MAX_UPDATE_PERCENT } from '../plan/safety.js';
 import type { PlanPart } from '../plan/part.js';
 import { sealPlan } from '../plan/plan-digest.js';
-import { assertPatternsMatch, matchesPattern } from '../plan/targets.js';
+import { assertPatternsMatch, matchesPattern, selectTargets } from '../plan/targets.js';
 import type { Plan, PlanOptions } from '../plan/types.js';
 import { platformProvider, routingInScope, routingProvider, type Provider } from '../providers/index.js';
 import { lastAppliedPath, readLastApplied } from '../state/last-applied.js';
 import type { DesiredNode, LastAppliedEntry } from '../state/types.js';
 import { ReadMeter } from '../core/read-meter.js';
+import { changedScope, checkScopeFiles, planScope } from './changed-since.js';
 import { planChecks, readsUndeclaredTables, unknownOverrides } from './checks.js';
 import { asInterrupted } from './interrupt.js';
 import { ReadProgress } from './read-progress.js';
@@ -32,6 +33,10 @@ export interface PlanRunOptions extends PlanOptions {
   checkPermissions?: boolean;
   /** Targets made by `apply --plan` from the saved changes (checked when the plan was made). */
   scopeFromPlan?: boolean;
+  /** `--changed-since REF`: only the documents changed since that git commit are read and compared. */
+  changedSince?: string;
+  /** `apply --plan` of a `--changed-since` plan: the files it read, which must still be the same. */
+  scopeFiles?: Record<string, string>;
   /**
    * Aborted (a signal, see watchInterrupts): the reads under way are cancelled and planRun
    * rejects with the signal's reason (`SB_INTERRUPTED`).
@@ -69,14 +74,21 @@ export async function planRun(
 ): Promise<PlanRun> {
   const { signal } = options;
   const given = paths.length > 0 ? paths : ['.'];
-  const loaded = await loadManifests(given);
+  const changedSince = options.changedSince;
+  const loaded = await loadManifests(given, { documents: changedSince !== undefined });
   if (!loaded.ok) throw new DiagnosticsError(loaded.diagnostics);
+  if (options.scopeFiles) await checkScopeFiles(options.scopeFiles);
+  const scope = changedSince === undefined ? undefined : await changedScope(given, changedSince, loaded);
   const allowPolicy = options.allowPolicy ?? [];
   const overrides = unknownOverrides(loaded.policies, allowPolicy);
   if (overrides.length > 0) throw new DiagnosticsError(overrides);
-  const nodes = toDesiredNodes(loaded.set);
+  const all = toDesiredNodes(loaded.set);
+  // No document changed: nothing is read (no target at all would select everything).
+  const nodes = !scope ? all : scope.targets.length === 0 ? [] : selectTargets(all, scope.targets, []);
+  const tableInScope = (table: string) => !scope || scope.targets.some((p) => matchesPattern(p, table));
   const policyTables = readsUndeclaredTables(loaded.set, loaded.policies);
-  const needs = { platform: nodes.length > 0, routing: loaded.set.routingTables.length > 0 || policyTables };
+  const tables = loaded.set.routingTables.some((t) => tableInScope(t.table.address));
+  const needs = { platform: nodes.length > 0, routing: tables || policyTables };
   if (signal?.aborted) throw asInterrupted(new Error('interrupted'), signal);
   const meter = new ReadMeter();
   const progress = options.progressOut && !existing ? new ReadProgress('plan', meter, options.progressOut) : undefined;
@@ -97,7 +109,7 @@ export async function planRun(
   try {
     const lastAppliedFile = lastAppliedPath(options.stateDir, session.target.instance || 'routing');
     const lastApplied = await readLastApplied(lastAppliedFile);
-    const providers = providersFor(session, loaded.set, nodes, lastApplied, options, policyTables);
+    const providers = providersFor(session, loaded.set, nodes, lastApplied, options, { policyTables, tableInScope });
     const planning = {
       prune: options.prune,
       keep: (address: string) => options.exclude.some((p) => matchesPattern(p, address)),
@@ -132,6 +144,7 @@ export async function planRun(
       target: session.target,
       manifests: { digest: loaded.digest, files: loaded.files, paths: recordedPaths(given, process.cwd()) },
       recordedOptions: { target, exclude, prune, allowReplace, maxDeletePercent, maxUpdatePercent, allowPolicy },
+      ...(scope ? { scope: planScope(scope) } : {}),
       toolVersion: VERSION,
     };
     const { plan, problems } = assemblePlan(parts, header, { ...options, maxUpdatePercent }, checks);
@@ -177,7 +190,7 @@ function providersFor(
   desired: DesiredNode[],
   lastApplied: Map<string, LastAppliedEntry>,
   targets: PlanOptions,
-  policyTables: boolean,
+  routing: { policyTables: boolean; tableInScope: (table: string) => boolean },
 ): Provider[] {
   const providers: Provider[] = [];
   const { client } = session;
@@ -187,8 +200,9 @@ function providersFor(
     providers.push(platformProvider({ client, P: client.paths.P, desired, targets: scope, lastApplied, ...settings }));
   }
   // Also for a policy that reads a table no manifest declares (the provider then plans no row).
-  const planTables = routingInScope(set, targets);
+  const { policyTables, tableInScope } = routing;
+  const planTables = routingInScope(set, targets) && set.routingTables.some((t) => tableInScope(t.table.address));
   if (session.routing && (planTables || policyTables))
-    providers.push(routingProvider({ client: session.routing, set, planTables }));
+    providers.push(routingProvider({ client: session.routing, set, planTables, tables: tableInScope }));
   return providers;
 }

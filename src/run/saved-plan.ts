@@ -2,7 +2,8 @@ import { checkSavedPlan, rereadScope, savedPlanOptions } from '../apply/saved-pl
 import { readPlanFile } from '../plan/plan-file.js';
 import type { Change, Plan, PlanOptions } from '../plan/types.js';
 import { providerOfKind } from '../providers/index.js';
-import type { PlanRun } from './plan.js';
+import { RefusedError } from '../core/errors.js';
+import type { PlanRun, PlanRunOptions } from './plan.js';
 
 /**
  * A saved plan, to show it (`show`): read, its digest checked (a changed file is refused,
@@ -31,7 +32,7 @@ export interface SavedPlanRun<O extends PlanOptions> {
  * subtrees its changes touch, from the given manifest paths or, when none are given, the
  * plan's own. `isExplicit` says which options the command line gave.
  */
-export async function readSavedPlan<O extends PlanOptions>(
+export async function readSavedPlan<O extends PlanRunOptions>(
   file: string,
   given: O,
   isExplicit: (option: keyof PlanOptions) => boolean,
@@ -39,7 +40,17 @@ export async function readSavedPlan<O extends PlanOptions>(
 ): Promise<SavedPlanRun<O>> {
   const saved = await readPlan(file);
   const options = { ...given, ...savedPlanOptions(saved, given, isExplicit, file) };
-  const scope = { ...options, ...rereadScope(saved, options, file), scopeFromPlan: true };
+  const { changedSince: _notAgain, ...rest } = options;
+  const scope: O = { ...rest, ...rereadScope(saved, options, file), scopeFromPlan: true } as O;
+  if (given.changedSince !== undefined && given.changedSince !== saved.scope?.changedSince) {
+    const made = saved.scope ? `--changed-since ${saved.scope.changedSince}` : 'no --changed-since';
+    throw new RefusedError(
+      'SB_PLAN_OPTIONS',
+      `${file} was made with ${made}, this command gives --changed-since ${given.changedSince}: leave it out (the plan's own scope is used) or make a new plan`,
+    );
+  }
+  // Applied on merge, where git may no longer answer for the ref: the files the plan recorded say what it read.
+  if (saved.scope) scope.scopeFiles = saved.scope.files;
   // Without paths, the plan's own (relative to where it was made: the same checkout); a plan
   // file written before they were recorded falls back to the current folder, as before.
   const recorded = paths.length === 0 ? saved.manifests.paths : undefined;

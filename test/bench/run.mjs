@@ -18,7 +18,17 @@ import { figuresTable, targetsTable } from '../../scripts/docs/performance.mjs';
 import { applyTargets, describe, figures } from './lib/report.mjs';
 
 /** The scenarios, one module each in scenarios/ (run in this order): one line registers one. */
-const SCENARIOS = ['plan-org', 'naive', 'apply-tenants', 'apply-org', 'routing', 'policies', 'adaptive', 'national'];
+const SCENARIOS = [
+  'plan-org',
+  'naive',
+  'apply-tenants',
+  'apply-org',
+  'routing',
+  'policies',
+  'adaptive',
+  'national',
+  'changed-since',
+];
 const RESULTS = join(import.meta.dirname, 'results.json');
 
 const { values, positionals } = parseArgs({

@@ -156,7 +156,11 @@ describe('examples/.github/workflows: valid GitHub Actions workflows, safe to co
     const steps = (workflows.get('plan.yml') as Workflow).jobs['plan']?.steps ?? [];
     const [base, pr] = steps;
     expect(base?.uses).toMatch(/^actions\/checkout@/);
-    expect(base?.with).toEqual({ ref: '${{ github.event.pull_request.base.sha }}', 'persist-credentials': false });
+    expect(base?.with).toEqual({
+      ref: '${{ github.event.pull_request.base.sha }}',
+      'fetch-depth': 1,
+      'persist-credentials': false,
+    });
     expect(pr?.uses).toMatch(/^actions\/checkout@/);
     expect(pr?.with).toEqual({ path: 'pull-request', 'persist-credentials': false });
     const install = steps.findIndex((s) => s.name === "Install switchboard from the base branch's lockfile");
@@ -177,8 +181,10 @@ describe('examples/.github/workflows: valid GitHub Actions workflows, safe to co
     expect(w.permissions).toEqual({ contents: 'read', 'pull-requests': 'write' });
     const plan = findStep(w, 'plan', 'plan');
     expect(plan.run).toMatch(
-      /switchboard plan "\$MANIFESTS" .*--no-check-permissions --detailed-exitcode --out plan\.json --format markdown > plan\.md/,
+      /switchboard plan "\$MANIFESTS" .*--changed-since "\$BASE_SHA" --no-check-permissions --detailed-exitcode --out plan\.json --format markdown > plan\.md/,
     );
+    // Scoped to the pull request's changes, against the base commit the job checked out.
+    expect(plan.env?.['BASE_SHA']).toBe('${{ github.event.pull_request.base.sha }}');
     const upload = findStep(w, 'plan', 'Upload the plan');
     expect(upload.uses).toMatch(/^actions\/upload-artifact@/);
     expect(upload.with?.['name']).toBe('switchboard-plan-${{ github.event.pull_request.head.sha }}');

@@ -5,7 +5,7 @@
  * workflows-structure.test.ts; actionlint: workflows-lint.test.ts.
  */
 import { execFile } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -52,7 +52,11 @@ describe('examples/.github/workflows: the shell steps, run against a simulator (
       SWITCHBOARD_RE_USERNAME: 'routing',
       SWITCHBOARD_RE_PASSWORD: 'routing',
     },
-    github: { token: 'fake-token', event: { pull_request: { number: 7, head: { sha: HEAD } } }, run_id: '555' },
+    github: {
+      token: 'fake-token',
+      event: { pull_request: { number: 7, head: { sha: HEAD }, base: { sha: baseSha } } },
+      run_id: '555',
+    },
     steps: {},
     runner: { temp: runnerTemp },
   });
@@ -86,12 +90,27 @@ describe('examples/.github/workflows: the shell steps, run against a simulator (
   }
   let committedRecord: string | undefined;
 
+  /** The base commit of the last pull request's checkout (the plan's `--changed-since`). */
+  let baseSha = '';
+
   /**
-   * The plan job after its two checkouts (the base branch at the root, the pull request under
-   * pull-request/) and its "Take the manifests from the pull request" step, run for real.
+   * The plan job after its two checkouts (the base branch at the root, a git checkout; the
+   * pull request under pull-request/) and its "Take the manifests from the pull request"
+   * step, run for real. The base branch holds examples/ when `base` says so; by default it
+   * has no manifests yet, so that the pull request adds them all and its plan is the whole one.
    */
-  async function pullRequest(edit?: (manifests: string) => Promise<void>): Promise<string> {
+  async function pullRequest(
+    edit?: (manifests: string) => Promise<void>,
+    base: 'empty' | 'examples' = 'empty',
+  ): Promise<string> {
     const dir = await checkout();
+    if (base === 'empty') await rm(join(dir, 'manifests'), { recursive: true, force: true });
+    const run = (args: string[]) =>
+      git('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: dir });
+    await run(['init', '-q', '-b', 'main']);
+    await run(['add', '.']);
+    await run(['commit', '-q', '--allow-empty', '-m', 'base']);
+    baseSha = (await run(['rev-parse', 'HEAD'])).stdout.trim();
     const theirs = join(dir, 'pull-request/manifests');
     await cp(EXAMPLES, theirs, { recursive: true });
     if (edit) await edit(theirs);
@@ -175,6 +194,22 @@ describe('examples/.github/workflows: the shell steps, run against a simulator (
     const body = (await readFakeGitHub(ghState)).comments[0]?.body ?? '';
     expect(body).toContain('**No plan: the manifests are invalid or switchboard could not plan.**');
     expect(body).toMatch(/broken\.yaml:4:\d+: error SB_UNKNOWN_FIELD/);
+  }, 60_000);
+
+  it('plan.yml: the plan covers the documents the pull request changes (--changed-since the base commit)', async () => {
+    await fakeGitHub(ghState);
+    const dir = await pullRequest(async (manifests) => {
+      const file = join(manifests, 'tenants/globex.yaml');
+      await writeFile(file, (await readFile(file, 'utf8')).replace(/markup: [\d.]+/, 'markup: 7'));
+    }, 'examples');
+    const planned = await step(plan, 'plan', 'plan', dir, context());
+    expect(planned.code, planned.stderr).toBe(0);
+    const md = await readFile(join(dir, 'plan.md'), 'utf8');
+    expect(md).toMatch(new RegExp(`scoped to 1 of \\d+ documents changed since ${baseSha}`));
+    expect(md).toContain('tenant/globex');
+    expect(md).not.toContain('tenant/hooli-be');
+    const json = JSON.parse(await readFile(join(dir, 'plan.json'), 'utf8')) as { scope: { addresses: string[] } };
+    expect(json.scope.addresses).toEqual(['tenant/globex']);
   }, 60_000);
 
   it("plan.yml: a symbolic link among the pull request's manifests is refused before switchboard runs", async () => {

@@ -177,7 +177,9 @@ describe('routing work in the progress line, the summary and the journal', () =>
     const engine = await engineWith(seed({ routes: 400 }), 15);
     const dir = await manifestDir({ 'routes.yaml': tableDoc('routes', [record(1), record(2)]) });
     const before = engine.sim.requests().length;
-    const result = await runCli(['apply', dir, '--yes', '--max-delete-percent', '100'], {
+    // A fixed concurrency keeps the apply long enough (400 × 15 ms ÷ 8 ≈ 0.75 s) for several
+    // progress lines; `auto` may go up to 32 requests at once and finish within two.
+    const result = await runCli(['apply', dir, '--yes', '--max-delete-percent', '100', '--concurrency', '8'], {
       env: env(engine.url, { SWITCHBOARD_PROGRESS_INTERVAL_MS: '100' }),
       cwd: dir,
     });

@@ -118,6 +118,30 @@ describe('plan file', () => {
     expect((await stat(path)).mode & 0o777).toBe(0o600);
   });
 
+  it('round-trips the scope of a --changed-since plan; a malformed scope is refused', async () => {
+    const path = join(dir, 'plan.json');
+    const scope = {
+      changedSince: 'origin/main',
+      commit: 'a'.repeat(40),
+      documents: 1,
+      ofDocuments: 20,
+      addresses: ['tenant/acme-corp'],
+      files: { 'manifests/z.yaml': `sha256:${'1'.repeat(64)}`, 'manifests/a.csv': `sha256:${'2'.repeat(64)}` },
+    };
+    await writePlanFile(path, { ...samplePlan(), scope });
+    const read = await readPlanFile(path);
+    expect(read.scope).toEqual(scope);
+    // Files in name order, whatever order the plan held them in: two plans of one change diff cleanly.
+    expect(Object.keys(read.scope?.files ?? {})).toEqual(['manifests/a.csv', 'manifests/z.yaml']);
+    const e = await rejection(
+      edited((p) => {
+        (p as Record<string, unknown>)['scope'] = { ...scope, documents: -1, addresses: 'tenant/acme-corp' };
+      }),
+    );
+    expect(e.message).toContain('scope.documents');
+    expect(e.message).toContain('scope.addresses');
+  });
+
   it('writes atomically: replaces an existing file and leaves no temporary file behind', async () => {
     const path = join(dir, 'plan.json');
     await writeFile(path, 'old content');

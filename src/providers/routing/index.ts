@@ -23,6 +23,8 @@ export interface RoutingInput {
   set: DesiredSet;
   /** False when no declared table is in the plan's scope: the provider then only reads for the policies. */
   planTables?: boolean;
+  /** The tables in scope (`--changed-since`), by address: all when not given. */
+  tables?: (address: string) => boolean;
 }
 
 /**
@@ -38,7 +40,7 @@ export function routingProvider(input: RoutingInput): Provider {
   return {
     name: 'routing',
     async read() {
-      live = input.planTables === false ? [] : await readRoutingTables(input.set, input.client);
+      live = input.planTables === false ? [] : await readRoutingTables(input.set, input.client, input.tables);
     },
     async plan(options) {
       planned = planRoutingTables(input.set, stage(live, 'plan', 'read'), { prune: options.prune });

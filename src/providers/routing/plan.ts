@@ -46,10 +46,15 @@ export interface LiveTable {
   rows: RoutingRecord[];
 }
 
-/** Reads every declared table whole, with the server's largest page, one table after the other. */
-export async function readRoutingTables(set: DesiredSet, client: RoutingClient): Promise<LiveTable[]> {
+/** Reads every declared table in scope whole, with the server's largest page, one table after the other. */
+export async function readRoutingTables(
+  set: DesiredSet,
+  client: RoutingClient,
+  inScope: (address: string) => boolean = () => true,
+): Promise<LiveTable[]> {
   const live: LiveTable[] = [];
   for (const table of set.routingTables) {
+    if (!inScope(table.table.address)) continue;
     const ref: RoutingTableRef = {
       service: table.service,
       version: table.version as RoutingTableRef['version'],

@@ -1,0 +1,82 @@
+import { createHash } from 'node:crypto';
+import { documentDigestInput } from './digest.js';
+import type { DesiredObject } from './types.js';
+
+/** An object a document declares, as a scoped plan needs to know it. */
+export interface RecordedObject {
+  address: string;
+  kind: string;
+  parentAddress?: string;
+  /** The addresses it had under the names its `renamedFrom` lists. */
+  previousAddresses?: readonly string[];
+}
+
+/**
+ * One valid document as a load found it: what a plan scoped to the documents changed since
+ * a git commit compares (`plan --changed-since`). Two records with the same address and
+ * digest describe the same desired objects, wherever the document sits.
+ */
+export interface DocumentRecord {
+  /** The document's address (`tenant/acme-corp`, `routing/draas/standby/routes`). */
+  address: string;
+  /** The manifest file (as diagnostics name it) and its absolute path. */
+  file: string;
+  absolute: string;
+  /**
+   * `sha256:` of the document after `${VAR}` interpolation (sensitive values as their own
+   * digests) and of the data files it read: comments, layout and the file it sits in do
+   * not count, as for the manifests' digest.
+   */
+  digest: string;
+  /** The data files (CSV) the document read: absolute paths. */
+  dataFiles: string[];
+  /** The objects it declares (those its data files add are below them). */
+  objects: RecordedObject[];
+}
+
+interface Entry {
+  record: Omit<DocumentRecord, 'digest'>;
+  hash: ReturnType<typeof createHash>;
+}
+
+/** Collects a record per valid document while a load builds them (asked for with `LoadOptions.documents`). */
+export class DocumentRecorder {
+  private readonly entries: Entry[] = [];
+  private readonly byDocument = new Map<string, Entry>();
+
+  add(
+    address: string,
+    where: { file: string; absolute: string },
+    value: { document: unknown; sensitive: ReadonlySet<string> },
+    objects: readonly DesiredObject[],
+  ): void {
+    const entry: Entry = {
+      record: { address, ...where, dataFiles: [], objects: objects.map(recordedObject) },
+      hash: createHash('sha256').update(documentDigestInput(value.document, value.sensitive)),
+    };
+    this.entries.push(entry);
+    // Two documents at one address in one file are a duplicate the load reports: the last one takes the data files.
+    this.byDocument.set(`${address}\u0000${where.file}`, entry);
+  }
+
+  /** A data file a document (its address, and the manifest file as diagnostics name it) read, with its text. */
+  read(address: string, manifest: string, absolute: string, text: string): void {
+    const entry = this.byDocument.get(`${address}\u0000${manifest}`);
+    if (!entry) return;
+    entry.record.dataFiles.push(absolute);
+    entry.hash.update(`\u0000csv\u0000${createHash('sha256').update(text).digest('hex')}`);
+  }
+
+  records(): DocumentRecord[] {
+    return this.entries.map((e) => ({ ...e.record, digest: `sha256:${e.hash.digest('hex')}` }));
+  }
+}
+
+function recordedObject(object: DesiredObject): RecordedObject {
+  return {
+    address: object.address,
+    kind: object.kind,
+    ...(object.parentAddress !== undefined ? { parentAddress: object.parentAddress } : {}),
+    ...(object.previousAddresses ? { previousAddresses: object.previousAddresses } : {}),
+  };
+}

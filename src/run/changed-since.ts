@@ -1,0 +1,258 @@
+import { createHash } from 'node:crypto';
+import { readFile, realpath, stat } from 'node:fs/promises';
+import * as path from 'node:path';
+import { hasKind, kindOf } from '../kinds/index.js';
+import {
+  loadManifests,
+  type DocumentRecord,
+  type FileSource,
+  type LoadResult,
+  type RecordedObject,
+} from '../manifest/index.js';
+import { RefusedError } from '../core/errors.js';
+import { matchesPattern } from '../plan/targets.js';
+import type { PlanScope } from '../plan/types.js';
+import { gitChangesSince, type GitChanges } from './git.js';
+
+/** What `--changed-since` scopes a plan to, and what the plan file records of it. */
+export interface ChangedScope extends PlanScope {
+  /** Address patterns (an address and its subtree) the plan reads and compares: empty when nothing changed. */
+  targets: string[];
+}
+
+const MANIFEST_EXTENSIONS = new Set(['.yaml', '.yml']);
+
+/**
+ * The documents changed since `ref`: git lists the files that differ from that commit
+ * (and those it does not track); the documents of those files, and of the manifests whose
+ * data files (CSV) changed, are loaded again as they were at the commit, and a document is
+ * changed when its address is new, gone, or its digest differs. A document moved to another
+ * file unchanged is no change. The scope is the objects the changed documents declare, now
+ * and at the commit, their former addresses (`renamedFrom`), and the owner of each object
+ * that is no longer declared where its collection can be pruned.
+ */
+export async function changedScope(
+  paths: readonly string[],
+  ref: string,
+  current: LoadResult,
+  options: { cwd?: string; env?: Record<string, string | undefined> } = {},
+): Promise<ChangedScope> {
+  const cwd = options.cwd ?? process.cwd();
+  const given = paths.length > 0 ? paths.map((p) => path.resolve(cwd, p)) : [cwd];
+  const first = given[0] ?? cwd;
+  const dir = (await stat(first).catch(() => undefined))?.isDirectory() ? first : path.dirname(first);
+  const git = await gitChangesSince(dir, ref);
+  try {
+    const files = new RepoFiles(git);
+    const records = current.documents?.records ?? [];
+    // The manifests to compare: those that changed, and those a document of which reads a data file that changed.
+    const touchedFiles = new Set<string>();
+    for (const record of records) {
+      if (touchedFiles.has(record.absolute)) continue;
+      if ((await files.changed(record.absolute)) || (await someAsync(record.dataFiles, (f) => files.changed(f))))
+        touchedFiles.add(record.absolute);
+    }
+    const touched = records.filter((r) => touchedFiles.has(r.absolute));
+    const before = await documentsAtCommit(git, files, touchedFiles, await removedManifests(git, given), {
+      cwd,
+      env: options.env ?? process.env,
+    });
+    const changed = changedAddresses(before, touched);
+    return {
+      changedSince: ref,
+      commit: git.commit,
+      documents: changed.length,
+      ofDocuments: records.length,
+      addresses: changed,
+      files: await fileDigests(touched, files, cwd),
+      targets: scopeTargets(changed, before, touched),
+    };
+  } finally {
+    git.close();
+  }
+}
+
+/** Paths as git names them (relative to the working tree's top, real paths), and whether they changed. */
+class RepoFiles implements FileSource {
+  private readonly dirs = new Map<string, Promise<string>>();
+  private readonly answers = new Map<string, Promise<boolean>>();
+  constructor(private readonly git: GitChanges) {}
+
+  /** Undefined for a file outside the repository. */
+  async relative(absolute: string): Promise<string | undefined> {
+    const parent = path.dirname(absolute);
+    let real = this.dirs.get(parent);
+    if (!real) {
+      real = realpath(parent).catch(() => parent);
+      this.dirs.set(parent, real);
+    }
+    const relative = path.relative(this.git.root, path.join(await real, path.basename(absolute)));
+    if (relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
+    return relative.split(path.sep).join('/');
+  }
+
+  /** A file outside the repository counts as changed: git cannot say it did not. Asked once per file. */
+  changed(absolute: string): Promise<boolean> {
+    let answer = this.answers.get(absolute);
+    if (!answer) {
+      answer = this.relative(absolute).then(
+        (relative) => relative === undefined || this.git.changed.has(relative) || !this.git.tracked.has(relative),
+      );
+      this.answers.set(absolute, answer);
+    }
+    return answer;
+  }
+
+  // FileSource: the files that changed are read as they were at the commit; the others are the same on disk.
+  has(absolute: string): boolean {
+    const relative = path.relative(this.git.root, absolute).split(path.sep).join('/');
+    if (relative.startsWith('..') || path.isAbsolute(relative)) return false;
+    return this.git.changed.has(relative) || !this.git.tracked.has(relative);
+  }
+
+  read(absolute: string): Promise<Buffer | null> {
+    return this.git.blob(path.relative(this.git.root, absolute).split(path.sep).join('/'));
+  }
+}
+
+/** Manifest files git says were deleted below the paths given (as the loader would have found them). */
+async function removedManifests(git: GitChanges, given: readonly string[]): Promise<string[]> {
+  const roots = await Promise.all(given.map((g) => realpath(g).catch(() => g)));
+  const removed: string[] = [];
+  for (const [relative, status] of git.changed) {
+    if (status !== 'D' || !MANIFEST_EXTENSIONS.has(path.extname(relative).toLowerCase())) continue;
+    const absolute = path.join(git.root, relative);
+    const found = roots.some((root) => {
+      if (absolute === root) return true;
+      const below = path.relative(root, absolute);
+      if (below.startsWith('..') || path.isAbsolute(below)) return false;
+      return !below.split(path.sep).some((part) => part.startsWith('.') || part === 'node_modules');
+    });
+    if (found) removed.push(absolute);
+  }
+  return removed;
+}
+
+/** The documents of these files as they were at the commit (a file added since has none). */
+async function documentsAtCommit(
+  git: GitChanges,
+  files: RepoFiles,
+  touched: ReadonlySet<string>,
+  removed: readonly string[],
+  options: { cwd: string; env: Record<string, string | undefined> },
+): Promise<DocumentRecord[]> {
+  const manifests = new Set<string>(removed);
+  for (const absolute of touched) {
+    const relative = await files.relative(absolute);
+    if (relative === undefined || !git.tracked.has(relative) || git.changed.get(relative) === 'A') continue;
+    // Its real path: the data files it names are then found at their real paths too, which git's answer for.
+    manifests.add(path.join(git.root, relative));
+  }
+  if (manifests.size === 0) return [];
+  // Their mistakes then (a parent declared in another file) are not this plan's: only the records count.
+  const loaded = await loadManifests([...manifests], { ...options, source: files, documents: true });
+  return loaded.documents?.records ?? [];
+}
+
+/** Addresses whose documents differ: new, gone, or another digest (moved unchanged is no change). */
+function changedAddresses(before: readonly DocumentRecord[], now: readonly DocumentRecord[]): string[] {
+  const digests = (records: readonly DocumentRecord[]) => {
+    const by = new Map<string, string[]>();
+    for (const r of records) by.set(r.address, [...(by.get(r.address) ?? []), r.digest]);
+    return by;
+  };
+  const then = digests(before);
+  const current = digests(now);
+  const changed: string[] = [];
+  for (const address of new Set([...then.keys(), ...current.keys()])) {
+    const a = (then.get(address) ?? []).sort().join(',');
+    const b = (current.get(address) ?? []).sort().join(',');
+    if (a !== b) changed.push(address);
+  }
+  return changed.sort();
+}
+
+/**
+ * The objects of the changed documents (each with its subtree), their former addresses, and
+ * the owner of an object no longer declared whose kind's collection a document may prune.
+ * An address below another in the list is left out (the subtree holds it).
+ */
+function scopeTargets(
+  changed: readonly string[],
+  before: readonly DocumentRecord[],
+  now: readonly DocumentRecord[],
+): string[] {
+  const wanted = new Set(changed);
+  const objectsOf = (records: readonly DocumentRecord[]) =>
+    records.filter((r) => wanted.has(r.address)).flatMap((r) => r.objects);
+  const current = objectsOf(now);
+  const declared = new Set(current.map((o) => o.address));
+  const addresses = new Set<string>(changed);
+  const add = (o: RecordedObject) => {
+    addresses.add(o.address);
+    for (const previous of o.previousAddresses ?? []) addresses.add(previous);
+  };
+  current.forEach(add);
+  for (const o of objectsOf(before)) {
+    add(o);
+    const prunable = hasKind(o.kind) && kindOf(o.kind).collection !== undefined;
+    if (!declared.has(o.address) && o.parentAddress !== undefined && prunable) addresses.add(o.parentAddress);
+  }
+  const sorted = [...addresses].sort();
+  const kept: string[] = [];
+  for (const address of sorted) {
+    const last = kept[kept.length - 1];
+    if (last === undefined || !matchesPattern(last, address)) kept.push(address);
+  }
+  return kept;
+}
+
+/** `sha256:` of each file the changed documents read now (manifests and data files), by the name diagnostics use. */
+async function fileDigests(
+  records: readonly DocumentRecord[],
+  files: RepoFiles,
+  cwd: string,
+): Promise<Record<string, string>> {
+  const digests: Record<string, string> = {};
+  const paths = new Set(records.flatMap((r) => [r.absolute, ...r.dataFiles]));
+  for (const absolute of [...paths].sort()) {
+    if (!(await files.changed(absolute))) continue;
+    const shown = path.relative(cwd, absolute).split(path.sep).join('/');
+    digests[shown] = await fileDigest(absolute);
+  }
+  return digests;
+}
+
+export async function fileDigest(absolute: string): Promise<string> {
+  const bytes = await readFile(absolute).catch(() => undefined);
+  return bytes === undefined ? 'missing' : `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+}
+
+async function someAsync<T>(items: readonly T[], test: (item: T) => Promise<boolean>): Promise<boolean> {
+  for (const item of items) if (await test(item)) return true;
+  return false;
+}
+
+/** What the plan file records of the scope. */
+export function planScope(scope: ChangedScope): PlanScope {
+  const { targets: _targets, ...recorded } = scope;
+  return recorded;
+}
+
+/**
+ * `apply --plan` of a `--changed-since` plan: each file the plan read must hold what it held
+ * (the manifests' digest says the same of the whole set; this names the file that differs).
+ */
+export async function checkScopeFiles(files: Record<string, string>, cwd = process.cwd()): Promise<void> {
+  const differ: string[] = [];
+  for (const [file, digest] of Object.entries(files)) {
+    if ((await fileDigest(path.resolve(cwd, file))) !== digest) differ.push(file);
+  }
+  if (differ.length > 0) {
+    throw new RefusedError(
+      'SB_PLAN_MANIFESTS',
+      `the plan was made from other versions of ${differ.join(', ')} (a --changed-since plan records each file it ` +
+        'read): give the same manifests, or make a new plan',
+    );
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * `changed-since`: the `plan-org` estate (2,000 tenants in 20 manifest files, 22,000 objects)
+ * in a git repository, one tenant's markup edited, and `switchboard plan --changed-since HEAD`
+ * against `switchboard sim --latency`. The plan reads one tenant's subtree: its wall is held
+ * to under a second, whatever the size of the estate around it (the whole manifest set is
+ * still loaded and checked).
+ */
+import { execFileSync } from 'node:child_process';
+import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { runCli, simEnv } from '../lib/cli.mjs';
+
+/** The tenant edited: no drift was generated in it (estate.mjs), so the plan holds exactly the edit. */
+const TENANT = 'bench-t0001';
+
+/** What the plan cannot do without: the edited tenant, its ancestors, and its subscriptions' declared lists. */
+export function changedSinceBound() {
+  return {
+    'login + profile + logout': 3,
+    'groups (to find demo-group by name)': 1,
+    'resellers of the group': 1,
+    "tenants of the tenant's reseller": 1,
+    'subscriptions of the tenant': 1,
+    'entitlements, per subscription': 2,
+    'addresses, per subscription': 2,
+  };
+}
+
+/** @param {import('../run.mjs').ScenarioContext} ctx */
+export async function run(ctx) {
+  const { sim, dir: org } = await ctx.shared.org();
+  // A repository of its own per run (--runs N): each starts from the committed estate.
+  const dir = await mkdtemp(join(ctx.workDir, 'changed-since-'));
+  await cp(join(org, 'manifests'), join(dir, 'manifests'), { recursive: true });
+  const git = (...args) =>
+    execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@example.invalid', ...args], { cwd: dir });
+  git('init', '-q');
+  git('add', '-A');
+  git('commit', '-qm', 'estate');
+  const file = join(dir, 'manifests', 'tenants', 'bench-r00.yaml');
+  const text = await readFile(file, 'utf8');
+  const edited = text.replace(
+    new RegExp(`(name: ${TENANT},[^\\n]*\\nspec:\\n  billingId: [^\\n]*\\n  markup: )(\\d+)`),
+    '$199',
+  );
+  if (edited === text) throw new Error(`could not edit ${TENANT}'s markup in ${file}`);
+  await writeFile(file, edited);
+  await sim.clearStats();
+  const cli = await runCli(
+    ['plan', 'manifests', '--changed-since', 'HEAD', '--detailed-exitcode', '--concurrency', String(ctx.concurrency)],
+    { cwd: dir, env: simEnv(sim.url), nodeArgs: ctx.nodeArgs },
+  );
+  if (cli.code !== 2) throw new Error(`plan exited ${cli.code} (expected 2: changes): ${cli.stderr.slice(-2000)}`);
+  const lines = cli.stdout.trim().split('\n');
+  const summary = lines.filter((l) => /^Plan:/.test(l)).at(-1) ?? '';
+  const scoped = /scoped to \d+ of \d+ documents/.exec(cli.stdout)?.[0] ?? 'no scope line';
+  if (!/^Plan: 0 to create, 1 to update, 0 to replace, 0 to delete\.$/.test(summary))
+    throw new Error(`expected one update (${TENANT}'s markup), got: ${summary}\n${cli.stdout.slice(0, 3000)}`);
+  const stats = await sim.stats();
+  return {
+    requests: stats.total,
+    byRoute: stats.byRoute,
+    bound: changedSinceBound(),
+    wallS: cli.wallS,
+    cpuS: cli.cpuS,
+    cpuSystemS: cli.cpuSystemS,
+    peakRssMB: cli.peakRssMB,
+    concurrency: ctx.concurrency,
+    note: `${summary} (${scoped})`,
+  };
+}
