@@ -20,23 +20,53 @@ export const subscriptionLicences: CapacityReport = {
     role: 'groups.instance.licenses.list',
   }),
   figures: (report, live) => {
-    const group = isPlainObject(report) ? report['group'] : undefined;
-    if (!isPlainObject(group)) return { problem: 'the detailed report has no "group" object' };
-    const tenant = entriesOf(group, 'tenants').find((t) => t['uuid'] === pathId(live.ids, 'Tenant'));
+    const index = indexOf(report);
+    if (!index) return { problem: 'the detailed report has no "group" object' };
+    const tenant = index.tenants.get(pathId(live.ids, 'Tenant'));
     const subscriptions = tenant?.['subscriptions'];
     if (!Array.isArray(subscriptions)) return undefined;
     const entry = subscriptions.find((s) => isPlainObject(s) && String(s['id']) === live.id) as Json | undefined;
     return entry ? licenceFigures(entry['licenses'], live) : undefined;
   },
   covers: (report, ids) => {
-    const group = isPlainObject(report) ? report['group'] : undefined;
-    if (!isPlainObject(group)) return false;
-    const wanted = new Set(['Tenant', 'Reseller', 'Distributor'].flatMap((kind) => ids[kind] ?? []));
-    return (['tenants', 'resellers', 'distributors'] as const).some((key) =>
-      entriesOf(group, key).some((e) => wanted.has(String(e['uuid']))),
-    );
+    const index = indexOf(report);
+    if (!index) return false;
+    return ['Tenant', 'Reseller', 'Distributor'].some((kind) => {
+      const id = ids[kind];
+      return id !== undefined && index.owners.has(id);
+    });
   },
 };
+
+/** A report's tenants by uuid and every owner's uuid in it, made once per report (not once per subscription). */
+interface ReportIndex {
+  tenants: Map<string, Json>;
+  owners: Set<string>;
+}
+
+const indexes = new WeakMap<Json, ReportIndex>();
+
+function indexOf(report: unknown): ReportIndex | undefined {
+  const group = isPlainObject(report) ? report['group'] : undefined;
+  if (!isPlainObject(group)) return undefined;
+  let index = indexes.get(group);
+  if (!index) {
+    const tenants = new Map<string, Json>();
+    for (const tenant of entriesOf(group, 'tenants')) {
+      const uuid = tenant['uuid'];
+      // The first entry of a uuid answers, as a search through the list would.
+      if (typeof uuid === 'string' && !tenants.has(uuid)) tenants.set(uuid, tenant);
+    }
+    const owners = new Set(
+      (['tenants', 'resellers', 'distributors'] as const).flatMap((key) =>
+        entriesOf(group, key).map((e) => String(e['uuid'])),
+      ),
+    );
+    index = { tenants, owners };
+    indexes.set(group, index);
+  }
+  return index;
+}
 
 /** Every entry of a list (`tenants`, `resellers`, `distributors`) wherever it hangs in the report. */
 function entriesOf(node: Json, key: 'tenants' | 'resellers' | 'distributors'): Json[] {
