@@ -122,8 +122,9 @@ function fits(type: FieldType, value: unknown, raw: unknown): boolean {
       return (
         typeof value === 'string' &&
         !(typeof raw === 'object' && raw !== null && value === JSON.stringify(raw)) &&
-        // A conversion that fed an object to String() (a name looked up from a misread id).
-        !value.includes('[object ') &&
+        // A conversion that fed an object to String() (a name looked up from a misread id);
+        // a string the API served as such may say anything.
+        !(typeof raw !== 'string' && value.includes('[object ')) &&
         !isJsonContainer(value)
       );
     case 'number':
