@@ -48,40 +48,47 @@ export class ApplyLock {
     // The nonce makes this run's lock text unique, so a takeover recognises the lock it judged.
     const text = `${JSON.stringify({ ...owner, nonce: randomBytes(8).toString('hex') })}\n`;
     let tookOver: string | undefined;
-    for (let attempt = 0; attempt < 3; attempt++) {
-      if (await place(path, text)) return { lock: new ApplyLock(path, text), ...(tookOver ? { tookOver } : {}) };
-      const found = await inspect(path);
-      if (found.type === 'gone') continue;
-      if (found.type === 'not-a-file') {
-        throw new SwitchboardError(
-          'SB_APPLY_LOCK',
-          `${path} is ${found.what}, not a lock file: switchboard keeps nothing else there; remove it, then run again`,
-        );
+    try {
+      for (let attempt = 0; attempt < 3; attempt++) {
+        if (await place(path, text)) return { lock: new ApplyLock(path, text), ...(tookOver ? { tookOver } : {}) };
+        const found = await inspect(path);
+        if (found.type === 'gone') continue;
+        if (found.type === 'not-a-file') {
+          throw new SwitchboardError(
+            'SB_APPLY_LOCK',
+            `${path} is ${found.what}, not a lock file: switchboard keeps nothing else there; remove it, then run again`,
+          );
+        }
+        if (found.type === 'unreadable') {
+          throw new SwitchboardError(
+            'SB_APPLY_LOCKED',
+            `${path} exists but does not name its owner: if no other apply is running from this state directory, delete the file`,
+          );
+        }
+        const held = found.owner;
+        if (held.host === owner.host && isAlive(held.pid)) {
+          throw new SwitchboardError(
+            'SB_APPLY_LOCKED',
+            `another apply is running from this state directory (pid ${held.pid} since ${held.since}, ${path}): wait for it to end; if it is gone, delete the file`,
+          );
+        }
+        if (held.host !== owner.host) {
+          throw new SwitchboardError(
+            'SB_APPLY_LOCKED',
+            `${path} is held by an apply on ${held.host} (pid ${held.pid} since ${held.since}): wait for it to end; if it is gone, delete the file`,
+          );
+        }
+        if (await removeIfUnchanged(path, found.text)) {
+          tookOver = `a lock left by pid ${held.pid} (${held.since}), which is no longer running, was taken over`;
+        }
       }
-      if (found.type === 'unreadable') {
-        throw new SwitchboardError(
-          'SB_APPLY_LOCKED',
-          `${path} exists but does not name its owner: if no other apply is running from this state directory, delete the file`,
-        );
-      }
-      const held = found.owner;
-      if (held.host === owner.host && isAlive(held.pid)) {
-        throw new SwitchboardError(
-          'SB_APPLY_LOCKED',
-          `another apply is running from this state directory (pid ${held.pid} since ${held.since}, ${path}): wait for it to end; if it is gone, delete the file`,
-        );
-      }
-      if (held.host !== owner.host) {
-        throw new SwitchboardError(
-          'SB_APPLY_LOCKED',
-          `${path} is held by an apply on ${held.host} (pid ${held.pid} since ${held.since}): wait for it to end; if it is gone, delete the file`,
-        );
-      }
-      if (await removeIfUnchanged(path, found.text)) {
-        tookOver = `a lock left by pid ${held.pid} (${held.since}), which is no longer running, was taken over`;
-      }
+      throw new SwitchboardError('SB_APPLY_LOCKED', `cannot take ${path}: another apply took it first`);
+    } catch (error) {
+      // A run that removed a stale lock and then lost the race for the new one says so:
+      // the winner found no lock and cannot know that a stale one was there.
+      if (!(error instanceof SwitchboardError) || tookOver === undefined) throw error;
+      throw new SwitchboardError(error.code, `${error.message}; before that, this run found that ${tookOver}`);
     }
-    throw new SwitchboardError('SB_APPLY_LOCKED', `cannot take ${path}: another apply took it first`);
   }
 
   /**
