@@ -6,24 +6,36 @@ import { SwitchboardError } from '../core/errors.js';
 export const CHANGED_SINCE_ERROR = 'SB_CHANGED_SINCE';
 
 /**
- * Git as `--changed-since` needs it: plumbing commands whose output does not depend on the
- * user's configuration (`-z`, no renames, no external diff), no optional lock on the index
- * (a CI job's other git commands never wait for us), and no file-system monitor hook.
+ * Runs git for switchboard (`--changed-since`, the journal's provenance): plumbing commands
+ * whose output does not depend on the user's configuration (`-z`, no renames, no external
+ * diff), no optional lock on the index (a CI job's other git commands never wait for us),
+ * no file-system monitor hook, no prompt. Fails with {@link GitError}; `missing` when git
+ * is not on PATH.
  */
-function git(cwd: string, args: readonly string[]): Promise<string> {
+export function runGit(cwd: string, args: readonly string[], timeoutMs = 0): Promise<string> {
   return new Promise((resolve, reject) => {
     execFile(
       'git',
       ['-c', 'core.fsmonitor=false', '-c', 'core.quotePath=false', ...args],
-      { cwd, env: gitEnv(), maxBuffer: 512 * 1024 * 1024, encoding: 'utf8' },
+      { cwd, env: gitEnv(), maxBuffer: 512 * 1024 * 1024, encoding: 'utf8', timeout: timeoutMs },
       (error, stdout, stderr) => {
         if (!error) return resolve(stdout);
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code === 'ENOENT') return reject(changedSinceError('--changed-since needs git, and git is not on PATH'));
-        reject(new GitError(args, stderr.trim() || error.message));
+        const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
+        reject(new GitError(args, stderr.trim() || error.message, missing));
       },
     );
   });
+}
+
+/** {@link runGit} for `--changed-since`: no git at all is the user's to fix, said as such. */
+async function git(cwd: string, args: readonly string[]): Promise<string> {
+  try {
+    return await runGit(cwd, args);
+  } catch (error) {
+    if (error instanceof GitError && error.missing)
+      throw changedSinceError('--changed-since needs git, and git is not on PATH');
+    throw error;
+  }
 }
 
 /** Exit 1, the code first in the message (the command line prints the message alone). */
@@ -35,10 +47,11 @@ function gitEnv(): NodeJS.ProcessEnv {
   return { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' };
 }
 
-class GitError extends Error {
+export class GitError extends Error {
   constructor(
     readonly args: readonly string[],
     readonly stderr: string,
+    readonly missing = false,
   ) {
     super(`git ${args[0] ?? ''}: ${stderr}`);
   }

@@ -5,15 +5,13 @@
  * the manifests repository's commit and whether it had uncommitted changes, and the CI run.
  * Nothing here may fail an apply: what cannot be found is left out.
  */
-import { execFile } from 'node:child_process';
 import { stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { promisify } from 'node:util';
 import type { RunRecord } from '../apply/journal.js';
 import { VERSION } from '../core/package.js';
+import { runGit } from './git.js';
 import type { PlanRun } from './plan.js';
 
-const run = promisify(execFile);
 const GIT_TIMEOUT_MS = 5_000;
 
 /** Where the plan came from: a saved plan file (`apply --plan`), or made by this run. */
@@ -69,16 +67,12 @@ export async function gitState(
   try {
     const first = targets[0] as string;
     const folder = (await stat(first)).isDirectory() ? first : dirname(first);
-    const git = (args: string[]) =>
-      run('git', ['-C', folder, ...args], {
-        timeout: GIT_TIMEOUT_MS,
-        env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' },
-      });
-    const head = (await git(['rev-parse', '--verify', 'HEAD'])).stdout.trim();
+    const git = (args: string[]) => runGit(folder, args, GIT_TIMEOUT_MS);
+    const head = (await git(['rev-parse', '--verify', 'HEAD'])).trim();
     if (!/^[0-9a-f]{40,64}$/.test(head)) return undefined;
     const exclude = stateDir ? [`:(exclude)${resolve(stateDir)}`] : [];
     const status = await git(['status', '--porcelain', '--', ...targets, ...exclude]);
-    return { commit: head, dirty: status.stdout.trim() !== '' };
+    return { commit: head, dirty: status.trim() !== '' };
   } catch {
     return undefined;
   }
