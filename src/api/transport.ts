@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { Pool, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { Pool } from '../core/undici-pool.js';
 import { SwitchboardError } from '../core/errors.js';
 import { AnswerGatherer } from './answer-gatherer.js';
 

@@ -2,6 +2,7 @@ import { SwitchboardError } from '../core/errors.js';
 import { kindOf } from '../kinds/index.js';
 import type { KindContext } from '../kinds/types.js';
 import type { DesiredNode } from '../state/types.js';
+import { copyNode } from './desired.js';
 import type { PlanMessage } from './types.js';
 
 /**
@@ -22,7 +23,7 @@ export async function canonicalize(
     if (hook) {
       try {
         const { address, fields } = await hook(node, ctx);
-        if (address !== node.address) next = { ...node, address, fields, declaredAs: node.address };
+        if (address !== node.address) next = copyNode(node, { address, fields, declaredAs: node.address });
       } catch (error) {
         // An unknown reference is the manifest's problem; a failed or misread reference-data
         // read is not (it fails the run naming its request, like any other read).

@@ -1,6 +1,7 @@
 import { SwitchboardError } from '../core/errors.js';
 import { editDistance } from '../manifest/suggest.js';
 import type { DesiredNode } from '../state/types.js';
+import { copyNode } from './desired.js';
 import type { PlanMessage } from './types.js';
 
 /**
@@ -45,7 +46,7 @@ export function selectTargets(
     if (excluded(d)) return [];
     if (selected.has(d)) return [d];
     // Kept only so that it exists first: its collections are not in scope, so nothing is pruned there.
-    return ancestors.has(d) ? [{ ...d, declaredCollections: [] }] : [];
+    return ancestors.has(d) ? [copyNode(d, { declaredCollections: [] })] : [];
   });
 }
 

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { Pool, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { Pool } from '../core/undici-pool.js';
 import type { LoadSignal } from '../api/adaptive-concurrency.js';
 import { RequestLimiter, type AttemptOutcome, type ConcurrencySetting } from '../api/limiter.js';
 import {
