@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasKind, kindOf } from '../../src/kinds/index.js';
 import { loadManifests, type LoadResult } from '../../src/manifest/index.js';
-import { toDesiredNodes } from '../../src/plan/desired.js';
+import { copyNode, toDesiredNodes } from '../../src/plan/desired.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 let dir: string;
@@ -77,6 +77,22 @@ describe('the walker (one builder driven by the kind table)', () => {
       kind: 'TrunkGroupAllowList',
       fields: { name: 'al', countryCode: '44' },
     });
+  });
+
+  it("gives the planner's nodes their manifest position on demand, kept by a copy with other fields", async () => {
+    const { set } = await loadText({ 'g.yaml': GROUP });
+    const nodes = toDesiredNodes(set);
+    const theme = nodes.find((n) => n.address === 'group/g/branding/theme');
+    expect(theme?.source).toMatch(/g\.yaml:6:\d+$/);
+    // The position is read from the shared prototype, not stored per node (memory at scale).
+    expect(Object.getOwnPropertyNames(theme)).not.toContain('source');
+    const copy = copyNode(theme as NonNullable<typeof theme>, {
+      address: 'group/g/branding/other',
+      declaredCollections: [],
+    });
+    expect(copy).toMatchObject({ address: 'group/g/branding/other', kind: theme?.kind, declaredCollections: [] });
+    expect(copy.source).toBe(theme?.source);
+    expect(theme?.address).toBe('group/g/branding/theme');
   });
 
   it('reads map-shaped collections by identity, turns unquoted numbers of text fields into text and sorts nested keys', async () => {
