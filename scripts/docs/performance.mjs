@@ -7,7 +7,17 @@ import { applyTargets, fixedOutcome, limitText } from '../../test/bench/lib/repo
  */
 
 /** Scenarios in the order the page discusses them; others follow alphabetically. */
-const ORDER = ['plan-org', 'naive', 'apply-tenants', 'apply-org', 'routing', 'national', 'adaptive', 'changed-since'];
+const ORDER = [
+  'plan-org',
+  'naive',
+  'apply-tenants',
+  'apply-org',
+  'routing',
+  'national',
+  'adaptive',
+  'changed-since',
+  'national-changed-since',
+];
 
 const dash = '–';
 

@@ -105,6 +105,7 @@ function emitItem(ctx: DocContext, plan: KindPlan, item: Json, fields: Json, pla
   return object;
 }
 
+/** `at` is kept by the object's origin: built with concat, it has no spare capacity (a spread array has about 130 bytes). */
 function nestedItem(at: (string | number)[], parentAddress: string): ItemPlace {
   return { at, keysAt: at, parentAddress };
 }
@@ -141,14 +142,14 @@ function emitChildren(
   }
   if (Array.isArray(value)) {
     value.forEach((item, i) => {
-      if (isItem(item)) emitItem(ctx, plan, item, fieldsOf(plan, item), nestedItem([...at, key, i], owner.address));
+      if (isItem(item)) emitItem(ctx, plan, item, fieldsOf(plan, item), nestedItem(at.concat(key, i), owner.address));
     });
     return;
   }
   if (plan.keyField === undefined || !isItem(value)) return;
   for (const [name, item] of Object.entries(value)) {
     if (!isItem(item)) continue;
-    emitItem(ctx, plan, item, fieldsOf(plan, item, name), nestedItem([...at, key, name], owner.address));
+    emitItem(ctx, plan, item, fieldsOf(plan, item, name), nestedItem(at.concat(key, name), owner.address));
   }
 }
 

@@ -28,6 +28,7 @@ const SCENARIOS = [
   'adaptive',
   'national',
   'changed-since',
+  'national-changed-since',
 ];
 const RESULTS = join(import.meta.dirname, 'results.json');
 
@@ -55,10 +56,12 @@ if (!existsSync(join(ROOT, 'dist/cli/main.js'))) {
 
 /**
  * @typedef {{ latencyMs: number, concurrency: number, pageCap: number, routingRows: number, nodeArgs: string[], simNodeArgs: string[], workDir: string,
- *   log: (line: string) => void, shared: { org: () => Promise<{ sim: Awaited<ReturnType<typeof import('./lib/sim.mjs').startPlatformSim>>, dir: string, changes: number }> } }} ScenarioContext
+ *   log: (line: string) => void, shared: { org: () => Promise<Estate>, national: () => Promise<Estate> } }} ScenarioContext
+ * @typedef {{ sim: Awaited<ReturnType<typeof import('./lib/sim.mjs').startPlatformSim>>, dir: string, changes: number }} Estate
  */
 const workDir = await mkdtemp(join(os.tmpdir(), 'sb-bench-'));
 let org;
+let national;
 /** @type {ScenarioContext} */
 const ctx = {
   latencyMs: Number(values.latency),
@@ -71,7 +74,10 @@ const ctx = {
   simNodeArgs: values.profile ? ['--cpu-prof', '--cpu-prof-dir', join(values.profile, 'sim')] : [],
   workDir,
   log: (line) => console.log(line),
-  shared: { org: () => (org ??= import('./lib/org-fixture.mjs').then((m) => m.setUpOrg(ctx))) },
+  shared: {
+    org: () => (org ??= import('./lib/org-fixture.mjs').then((m) => m.setUpOrg(ctx))),
+    national: () => (national ??= import('./lib/national-fixture.mjs').then((m) => m.setUpNational(ctx))),
+  },
 };
 const runs = Math.max(1, Number(values.runs));
 
@@ -122,6 +128,7 @@ try {
   }
 } finally {
   if (org) await (await org).sim.close();
+  if (national) await (await national).sim.close();
   await rm(workDir, { recursive: true, force: true });
 }
 

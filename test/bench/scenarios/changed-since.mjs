@@ -28,10 +28,19 @@ export function changedSinceBound() {
 
 /** @param {import('../run.mjs').ScenarioContext} ctx */
 export async function run(ctx) {
-  const { sim, dir: org } = await ctx.shared.org();
+  return changedSinceScenario(ctx, await ctx.shared.org());
+}
+
+/**
+ * One tenant's markup edited in a git repository of `estate`'s manifests, then
+ * `switchboard plan --changed-since HEAD`: the figures of `changed-since` and `national-changed-since`.
+ * @param {import('../run.mjs').ScenarioContext} ctx
+ * @param {import('../run.mjs').Estate} estate
+ */
+export async function changedSinceScenario(ctx, { sim, dir: estateDir }) {
   // A repository of its own per run (--runs N): each starts from the committed estate.
   const dir = await mkdtemp(join(ctx.workDir, 'changed-since-'));
-  await cp(join(org, 'manifests'), join(dir, 'manifests'), { recursive: true });
+  await cp(join(estateDir, 'manifests'), join(dir, 'manifests'), { recursive: true });
   const git = (...args) =>
     execFileSync('git', ['-c', 'user.name=bench', '-c', 'user.email=bench@example.invalid', ...args], { cwd: dir });
   git('init', '-q');
