@@ -9,26 +9,27 @@ import { execFileSync } from 'node:child_process';
 import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runCli, simEnv } from '../lib/cli.mjs';
+import { ORG } from '../lib/estate.mjs';
 
 /** The tenant edited: no drift was generated in it (estate.mjs), so the plan holds exactly the edit. */
 const TENANT = 'bench-t0001';
 
 /** What the plan cannot do without: the edited tenant, its ancestors, and its subscriptions' declared lists. */
-export function changedSinceBound() {
+export function changedSinceBound(pageCap, size = ORG) {
   return {
     'login + profile + logout': 3,
     'groups (to find demo-group by name)': 1,
-    'resellers of the group': 1,
-    "tenants of the tenant's reseller": 1,
+    'resellers of the group': Math.ceil((size.resellers + 1) / pageCap),
+    "tenants of the tenant's reseller": Math.ceil(size.tenantsPerReseller / pageCap),
     'subscriptions of the tenant': 1,
-    'entitlements, per subscription': 2,
-    'addresses, per subscription': 2,
+    'entitlements, per subscription': size.subscriptionsPerTenant,
+    ...(size.addressesPerSubscription > 0 ? { 'addresses, per subscription': size.subscriptionsPerTenant } : {}),
   };
 }
 
 /** @param {import('../run.mjs').ScenarioContext} ctx */
 export async function run(ctx) {
-  return changedSinceScenario(ctx, await ctx.shared.org());
+  return changedSinceScenario(ctx, await ctx.shared.org(), ORG);
 }
 
 /**
@@ -36,8 +37,9 @@ export async function run(ctx) {
  * `switchboard plan --changed-since HEAD`: the figures of `changed-since` and `national-changed-since`.
  * @param {import('../run.mjs').ScenarioContext} ctx
  * @param {import('../run.mjs').Estate} estate
+ * @param {typeof ORG} size the estate's shape (its lower bound of requests)
  */
-export async function changedSinceScenario(ctx, { sim, dir: estateDir }) {
+export async function changedSinceScenario(ctx, { sim, dir: estateDir }, size) {
   // A repository of its own per run (--runs N): each starts from the committed estate.
   const dir = await mkdtemp(join(ctx.workDir, 'changed-since-'));
   await cp(join(estateDir, 'manifests'), join(dir, 'manifests'), { recursive: true });
@@ -69,7 +71,7 @@ export async function changedSinceScenario(ctx, { sim, dir: estateDir }) {
   return {
     requests: stats.total,
     byRoute: stats.byRoute,
-    bound: changedSinceBound(),
+    bound: changedSinceBound(ctx.pageCap, size),
     wallS: cli.wallS,
     cpuS: cli.cpuS,
     cpuSystemS: cli.cpuSystemS,
