@@ -1,31 +1,28 @@
 import type { ClientStats, RouteStats } from './types.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Segments that name one object: a UUID, an integer, an E.164 number, a long hex string. */
+const IDENTIFIER = /^(?:\d+|\+\d+|[0-9a-f]{16,}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
 
 /**
  * Route pattern of a path for accounting: the instance segment after `draas/` becomes
  * `{instance}`, and segments that look like identifiers (UUIDs, integers, E.164 numbers,
  * e-mail addresses, long hex) become `{id}`. `/api/v01/draas/demo/tenants/4b7c…/subscriptions/3`
- * → `/api/v01/draas/{instance}/tenants/{id}/subscriptions/{id}`.
+ * → `/api/v01/draas/{instance}/tenants/{id}/subscriptions/{id}`. Computed for every request:
+ * one pattern test per segment, and a segment is decoded only when it holds an escape.
  */
 export function routePattern(path: string): string {
-  const segments = path.split('?')[0]!.split('/');
-  return segments
-    .map((segment, index) => {
-      if (index > 0 && segments[index - 1] === 'draas' && segments[index - 2] === 'v01') return '{instance}';
-      const decoded = safeDecode(segment);
-      if (
-        UUID.test(decoded) ||
-        /^\d+$/.test(decoded) ||
-        /^\+\d+$/.test(decoded) ||
-        decoded.includes('@') ||
-        /^[0-9a-f]{16,}$/i.test(decoded)
-      ) {
-        return '{id}';
-      }
-      return segment;
-    })
-    .join('/');
+  const query = path.indexOf('?');
+  const segments = (query < 0 ? path : path.slice(0, query)).split('/');
+  for (let index = 0; index < segments.length; index++) {
+    const segment = segments[index] as string;
+    if (index > 1 && segments[index - 1] === 'draas' && segments[index - 2] === 'v01') {
+      segments[index] = '{instance}';
+      continue;
+    }
+    const decoded = segment.includes('%') ? safeDecode(segment) : segment;
+    if (decoded.includes('@') || IDENTIFIER.test(decoded)) segments[index] = '{id}';
+  }
+  return segments.join('/');
 }
 
 function safeDecode(segment: string): string {

@@ -1,7 +1,7 @@
 import { hasKind, kindOf } from '../kinds/index.js';
 import type { KindDefinition, LiveObject } from '../kinds/types.js';
 import { moveRecorded } from './last-applied.js';
-import { idKey, SearchScope, type DeclaredParent, type OwnerRef, type ReaderPort } from './search-scope.js';
+import { ByKindAndId, SearchScope, type DeclaredParent, type OwnerRef, type ReaderPort } from './search-scope.js';
 import type { DesiredNode, LastApplied } from './types.js';
 
 /**
@@ -13,7 +13,7 @@ import type { DesiredNode, LastApplied } from './types.js';
  */
 export class Identities {
   /** `kind id` → the address a rename gave the object. */
-  private readonly claimed = new Map<string, string>();
+  private readonly claimed = new ByKindAndId<string>();
   private view: LastApplied;
   private readonly search: SearchScope;
 
@@ -32,7 +32,7 @@ export class Identities {
 
   /** The address a rename gave a listed object, if one did. */
   renamedTo(live: LiveObject): string | undefined {
-    return this.claimed.get(idKey(live.kind, live.id));
+    return this.claimed.get(live.kind, live.id);
   }
 
   /** Binds a node to the live object it declares, among `listing` (its declared parent's list). */
@@ -158,7 +158,7 @@ export class Identities {
 
   /** The live object is the node's, at the node's address (a rename when it had another). */
   private claim(live: LiveObject, address: string): void {
-    this.claimed.set(idKey(live.kind, live.id), address);
+    this.claimed.set(live.kind, live.id, address);
     const { byAddress, collections } = this.port.state;
     if (live.address === address) {
       // Found by a search (not in scope yet): what is below it is read where it is.

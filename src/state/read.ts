@@ -2,7 +2,7 @@ import { kindOf, kinds } from '../kinds/index.js';
 import type { KindContext, KindDefinition, ListSpec, LiveObject, LiveParts } from '../kinds/types.js';
 import { ApiError } from '../api/errors.js';
 import { Identities } from './identity.js';
-import { idKey, type OwnerRef, type ReaderPort } from './search-scope.js';
+import { ByKindAndId, type OwnerRef, type ReaderPort } from './search-scope.js';
 import { assertReadable } from './item-shape.js';
 import { fetchListItems } from './list-items.js';
 import { missingReadObjects, recordedObjects } from './recorded.js';
@@ -45,9 +45,9 @@ export class LiveReader {
   /** Lists read without taking their objects into scope (searches), and the lists listings take. */
   private readonly peeks = new Map<string, Promise<LiveObject[]>>();
   /** Owners the listed items name (kinds with `ownerOf`), by kind and id. */
-  private readonly owners = new Map<string, OwnerRef>();
+  private readonly owners = new ByKindAndId<OwnerRef>();
   /** Top-level objects taken into scope (groups), by kind and id: the roots a search starts from. */
-  private readonly byId = new Map<string, LiveObject>();
+  private readonly byId = new ByKindAndId<LiveObject>();
   private declared: ReadonlyMap<string, DesiredNode> = new Map();
   private readonly identities: Identities;
   /** Kinds whose lists the platform refused (403) while looking for an owner. */
@@ -86,8 +86,8 @@ export class LiveReader {
       state: this.state,
       listed: (kind, parent) => this.listUnder(kind, parent),
       peek: (kind, parent) => this.peek(kind, parent),
-      ownerOf: (live) => this.owners.get(idKey(live.kind, live.id)),
-      byId: (kind, id) => this.byId.get(idKey(kind, id)),
+      ownerOf: (live) => this.owners.get(live.kind, live.id),
+      byId: (kind, id) => this.byId.get(kind, id),
       desired: (address) => this.declared.get(address),
     };
   }
@@ -187,7 +187,7 @@ export class LiveReader {
   ): Promise<LiveObject | undefined> {
     if (!child.ownerOf || !child.list?.(undefined, this.ctx)) return undefined;
     for (const listed of await this.listUnder(child, undefined)) {
-      const owner = this.owners.get(idKey(listed.kind, listed.id));
+      const owner = this.owners.get(listed.kind, listed.id);
       if (owner?.kind !== kindName || owner.name !== name) continue;
       const address = kindOf(kindName).address(undefined, name);
       const parent: LiveObject = { kind: kindName, address, id: owner.id, ids: { [kindName]: owner.id }, fields: {} };
@@ -290,7 +290,7 @@ export class LiveReader {
       assertReadable(kind, item, parts, spec);
       const live = this.toLive(kind, parts, parent);
       const owner = kind.ownerOf?.(item);
-      if (owner) this.owners.set(idKey(kind.kind, live.id), owner);
+      if (owner) this.owners.set(kind.kind, live.id, owner);
       objects.push(live);
     }
     return objects;
@@ -408,7 +408,7 @@ export class LiveReader {
   private remember(live: LiveObject): void {
     const renamed = this.identities.renamedTo(live);
     if (renamed !== undefined && renamed !== live.address) return; // already in scope under its new address
-    if (ROOT_KINDS.has(live.kind)) this.byId.set(idKey(live.kind, live.id), live);
+    if (ROOT_KINDS.has(live.kind)) this.byId.set(live.kind, live.id, live);
     const existing = this.state.byAddress.get(live.address);
     if (existing && existing.id !== live.id) {
       this.problem(

@@ -134,8 +134,25 @@ export class SearchScope {
   }
 }
 
-export function idKey(kind: string, id: string): string {
-  return `${kind}\u0000${id}`;
+/**
+ * Values by kind and id. A key string per lookup (`kind + id`) was built and hashed for every
+ * live object, several times each: hundreds of thousands of strings in a national plan.
+ */
+export class ByKindAndId<T> {
+  private readonly byKind = new Map<string, Map<string, T>>();
+
+  get(kind: string, id: string): T | undefined {
+    return this.byKind.get(kind)?.get(id);
+  }
+
+  set(kind: string, id: string, value: T): void {
+    let ids = this.byKind.get(kind);
+    if (!ids) {
+      ids = new Map();
+      this.byKind.set(kind, ids);
+    }
+    ids.set(id, value);
+  }
 }
 
 /** The address a declared node's parent has (declared, or named by uuid or name in its metadata). */
