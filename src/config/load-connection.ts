@@ -1,7 +1,7 @@
 import { isPlainObject } from '../core/values.js';
 import { access, readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { parse } from 'yaml';
+import { yamlPackage } from '../core/yaml-package.js';
 import { SwitchboardError } from '../core/errors.js';
 import { registerSecret } from '../core/secrets.js';
 import { isValidBase32 } from '../api/totp.js';
@@ -99,7 +99,7 @@ export async function loadConnection(options: LoadConnectionOptions): Promise<Co
 async function fromFile(file: string, options: LoadConnectionOptions): Promise<ConnectionConfig> {
   let document: unknown;
   try {
-    document = restoreReferences(parse(protectReferences(await readFile(file, 'utf8'))));
+    document = restoreReferences(yamlPackage().parse(protectReferences(await readFile(file, 'utf8'))));
   } catch (error) {
     throw configError(`${file}: not valid YAML: ${(error as Error).message.split('\n')[0]}`);
   }

@@ -5,7 +5,7 @@
  */
 import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { isMap, parseAllDocuments } from 'yaml';
+import { yamlPackage } from '../core/yaml-package.js';
 import { SwitchboardError } from '../core/errors.js';
 
 /** Which value the demo changes: `spec.<field>` of the `kind`/`name` document in `file`. */
@@ -30,6 +30,7 @@ export async function editedCopy(from: string, into: string, edit: DemoEdit): Pr
   const text = await readFile(file, 'utf8').catch((error: Error) => {
     throw new SwitchboardError('SB_DEMO', `cannot read ${edit.file} in the copy of the examples: ${error.message}`);
   });
+  const { isMap, parseAllDocuments } = yamlPackage();
   const docs = parseAllDocuments(text);
   if (!Array.isArray(docs)) throw new SwitchboardError('SB_DEMO', `${edit.file} holds no YAML document`);
   const doc = docs.find((d) => d.get('kind') === edit.kind && d.getIn(['metadata', 'name']) === edit.name);

@@ -1,5 +1,6 @@
 import jsYaml from 'js-yaml';
-import { parseAllDocuments, LineCounter, visit, type Document } from 'yaml';
+import type { Document, LineCounter } from 'yaml';
+import { yamlPackage } from '../core/yaml-package.js';
 import { Codes } from './codes.js';
 import type { Reporter } from './reporter.js';
 import { hasContent } from './positions.js';
@@ -36,6 +37,7 @@ export function parseManifest(file: string, text: string, reporter: Reporter): P
 }
 
 function parseSlowly(file: string, text: string, reporter: Reporter, fastError: unknown): ParsedDocument[] {
+  const { LineCounter, parseAllDocuments } = yamlPackage();
   const lineCounter = new LineCounter();
   const docs = parseAllDocuments(text, { lineCounter, prettyErrors: true, uniqueKeys: true, logLevel: 'error' });
   const list = Array.isArray(docs) ? docs : [];
@@ -71,6 +73,7 @@ function toValue(file: string, document: Document.Parsed, lines: LineCounter, re
     return document.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) as unknown;
   } catch (error) {
     let offset = document.range[0];
+    const { visit } = yamlPackage();
     visit(document, {
       Alias(_key, node) {
         offset = node.range?.[0] ?? offset;

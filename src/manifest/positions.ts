@@ -1,15 +1,6 @@
-import {
-  LineCounter,
-  parseAllDocuments,
-  isAlias,
-  isMap,
-  isSeq,
-  isScalar,
-  Scalar,
-  type Document,
-  type Node,
-} from 'yaml';
+import type { Document, LineCounter, Node, Scalar } from 'yaml';
 import jsYaml from 'js-yaml';
+import { yamlPackage } from '../core/yaml-package.js';
 import type { SourcePosition } from './types.js';
 import { YAML_CORE_SCHEMA } from './yaml-core-schema.js';
 
@@ -30,9 +21,9 @@ export type NodePath = readonly (string | number)[];
  */
 export class PositionIndex {
   private docs: Document.Parsed[] | undefined;
-  private readonly lines = new LineCounter();
+  private lines: LineCounter | undefined;
   private chunks: Chunk[] | null | undefined;
-  private ownLines: LineCounter | undefined;
+  private ownLines: LineStarts | undefined;
 
   constructor(
     readonly file: string,
@@ -111,28 +102,48 @@ export class PositionIndex {
     return document ? { document, offset: 0 } : undefined;
   }
 
-  private lineCounter(): LineCounter {
+  private lineCounter(): Pick<LineCounter, 'linePos'> {
     if (this.docs || this.chunks === null) {
       this.documents();
-      return this.lines;
+      return this.lines as LineCounter;
     }
-    if (!this.ownLines) {
-      // The line starts the yaml package records: 0, then after every \n (splitDocuments
-      // refuses texts with a lone \r, the only other line break it knows).
-      this.ownLines = new LineCounter();
-      this.ownLines.addNewLine(0);
-      for (let i = this.text.indexOf('\n'); i >= 0; i = this.text.indexOf('\n', i + 1)) this.ownLines.addNewLine(i + 1);
-    }
+    // The line starts the yaml package records: 0, then after every \n (splitDocuments
+    // refuses texts with a lone \r, the only other line break it knows).
+    this.ownLines ??= new LineStarts(this.text);
     return this.ownLines;
   }
 
   private documents(): Document.Parsed[] {
     if (!this.docs) {
+      const { LineCounter, parseAllDocuments } = yamlPackage();
+      this.lines = new LineCounter();
       const all = parseAllDocuments(this.text, { lineCounter: this.lines, uniqueKeys: false });
       const list = Array.isArray(all) ? all : [];
       this.docs = list.filter(hasContent);
     }
     return this.docs;
+  }
+}
+
+/** 1-based line and column of an offset, as the yaml package's LineCounter answers for lines ending in \n. */
+class LineStarts {
+  private readonly starts: number[] = [0];
+
+  constructor(text: string) {
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) this.starts.push(i + 1);
+  }
+
+  linePos(offset: number): { line: number; col: number } {
+    let low = 0;
+    let high = this.starts.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if ((this.starts[mid] as number) < offset) low = mid + 1;
+      else high = mid;
+    }
+    if (this.starts[low] === offset) return { line: low + 1, col: 1 };
+    if (low === 0) return { line: 0, col: offset };
+    return { line: low, col: offset - (this.starts[low - 1] as number) + 1 };
   }
 }
 
@@ -229,12 +240,13 @@ function classify(chunk: string): 'empty' | 'content' | 'unknown' {
 
 /** The one document of a slice, or undefined when the slice is not what the split assumed. */
 function parseChunk(text: string): Document.Parsed | undefined {
-  const all = parseAllDocuments(text, { uniqueKeys: false });
+  const all = yamlPackage().parseAllDocuments(text, { uniqueKeys: false });
   const list = (Array.isArray(all) ? all : []).filter(hasContent);
   return list.length === 1 ? list[0] : undefined;
 }
 
 function child(doc: Document, node: unknown, segment: string | number): { key?: Node; value: unknown } | undefined {
+  const { isAlias, isMap, isScalar, isSeq } = yamlPackage();
   const target = isAlias(node) ? node.resolve(doc) : node;
   if (isMap(target)) {
     for (const pair of target.items) {
@@ -258,6 +270,7 @@ function rangeStart(node: unknown): number | undefined {
 
 /** Best effort: the offset of a character inside a one-line plain or quoted scalar. */
 function stringOffset(node: unknown, offset: number | undefined): number {
+  const { isScalar, Scalar } = yamlPackage();
   if (offset === undefined || !isScalar(node)) return 0;
   const source = (node as Scalar & { source?: string }).source;
   if (typeof source === 'string' && source.includes('\n')) return 0;
@@ -268,5 +281,5 @@ function stringOffset(node: unknown, offset: number | undefined): number {
 /** A document both parsers count: not empty, and not an explicit null (`~`). */
 export function hasContent(document: Document.Parsed): boolean {
   const contents = document.contents;
-  return contents !== null && !(isScalar(contents) && contents.value === null);
+  return contents !== null && !(yamlPackage().isScalar(contents) && contents.value === null);
 }
