@@ -190,6 +190,31 @@ describe('routing rows', () => {
     });
     expect(r.set.get('routing/draas/active/carriers/carrier=carrier-b,prefix=+32')).toBeUndefined();
   });
+
+  it('keeps the first of rows declared twice, names it for each later one, and keeps every other row in order', async () => {
+    const r = await loadText({
+      'c.yaml':
+        'apiVersion: switchboard/v1\nkind: RoutingTable\nmetadata: { name: routes, service: draas, version: active }\nspec:\n  key: [number]\n  fields: { priority: integer }\n  recordsFrom: c.csv\n',
+      'c.csv': 'number,priority\n+321,1\n+322,2\n+321,3\n+323,4\n+322,5\n+321,6\n+324,7\n',
+    });
+    expect(r.diagnostics.map((d) => `${d.source?.line} ${d.message}`)).toEqual([
+      '4 row number=+321 is declared twice; first at c.csv:2',
+      '6 row number=+322 is declared twice; first at c.csv:3',
+      '7 row number=+321 is declared twice; first at c.csv:2',
+    ]);
+    const table = r.set.routingTables[0]!;
+    expect(table.rows.map((row) => row[table.columns.indexOf('priority')])).toEqual([1, 2, 4, 7]);
+    for (const [number, priority, line] of [
+      ['+321', 1, 2],
+      ['+322', 2, 3],
+      ['+323', 4, 5],
+      ['+324', 7, 8],
+    ] as const)
+      expect(r.set.get(`routing/draas/active/routes/number=${number}`)).toMatchObject({
+        fields: { priority },
+        origin: { line },
+      });
+  });
 });
 
 describe('${VAR} and the digest', () => {

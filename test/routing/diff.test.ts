@@ -98,6 +98,34 @@ describe('routing row diff', () => {
     ]);
   });
 
+  it('keeps the first of live rows that share a key, names every other one, and still diffs against the first', () => {
+    const twice: RoutingRecord[] = [
+      { id: 1, number: '+321', route: 'trunk-7' },
+      { id: 2, number: '+322', route: 'trunk-7' },
+      { id: 3, number: '+321', route: 'trunk-8' },
+      { id: 4, number: '+322', route: 'trunk-9' },
+      { id: 5, number: '+321', route: 'trunk-9' },
+      { id: 6, number: '+323', route: 'trunk-1' },
+    ];
+    const diff = diffRows(
+      [row({ number: '+321', route: 'trunk-7' }), row({ number: '+322', route: 'trunk-2' })],
+      twice,
+      {
+        key: ['number'],
+        prune: true,
+      },
+    );
+    expect(diff.problems.map((p) => p.message)).toEqual([
+      'live rows 1 and 3 share the key number=+321; the key does not identify one row',
+      'live rows 2 and 4 share the key number=+322; the key does not identify one row',
+      'live rows 1 and 5 share the key number=+321; the key does not identify one row',
+    ]);
+    expect(diff.noops).toBe(1);
+    expect(diff.updateGroups).toMatchObject([{ changes: { route: 'trunk-2' }, rows: [{ id: 2 }] }]);
+    // Only the rows the index holds are matched or deleted: the duplicates are reported, not touched.
+    expect(diff.deletes.map((d) => d.id)).toEqual([6]);
+  });
+
   it('accepts the columnar form of the manifest loader (undefined cell = field not given)', () => {
     const diff = diffRows(
       {
