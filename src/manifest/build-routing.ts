@@ -165,7 +165,7 @@ export class RowAppender {
     }
     const index = this.table.index;
     if (!this.careful) {
-      // One hash operation per row (a million rows: ~0.15 s less than a lookup before each insert).
+      // One map operation per row instead of a lookup before each insert.
       const size = index.size;
       index.set(key, this.table.rows.length);
       if (index.size > size) return this.append(row, file, line, column, inline);

@@ -187,8 +187,8 @@ interface RowContext {
 }
 
 /**
- * Live rows by key. One hash operation per row (a million rows: ~0.15 s less than a lookup
- * before each insert); a key seen twice, which is rare, sends the whole index to
+ * Live rows by key. One map operation per row instead of a lookup before each insert; a key
+ * seen twice, which is rare, sends the whole index to
  * {@link indexLiveCarefully}, which keeps the first row of each key and names the others.
  */
 function indexLive(
