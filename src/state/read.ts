@@ -360,9 +360,7 @@ export class LiveReader {
   private async readDeclaredCollections(node: DesiredNode): Promise<void> {
     const live = this.state.byAddress.get(node.address);
     if (!live || !node.declaredCollections?.length) return;
-    const childKinds = childKindsOf(node.kind).filter(
-      (k) => k.collection && node.declaredCollections?.includes(k.collection),
-    );
+    const childKinds = declaredChildKinds(node.kind, node.declaredCollections);
     await Promise.all(
       childKinds.map((kind) =>
         kind.unreadable
@@ -433,6 +431,22 @@ function externalParent(kind: string, uuid: string): LiveObject {
 
 const ROOT_KINDS: ReadonlySet<string> = new Set(kinds.filter((k) => k.parentKinds.length === 0).map((k) => k.kind));
 
-function childKindsOf(kindName: string): KindDefinition[] {
-  return kinds.filter((k) => k.parentKinds.includes(kindName));
+/**
+ * The child kinds whose collections a node of `kindName` declares. Asked for every declared
+ * object (250,000 in a national plan), and the loader shares one list per distinct set of
+ * collections: each answer is computed once per kind and list.
+ */
+const declaredKinds = new Map<string, WeakMap<readonly string[], KindDefinition[]>>();
+
+function declaredChildKinds(kindName: string, collections: readonly string[]): KindDefinition[] {
+  let byList = declaredKinds.get(kindName);
+  if (!byList) declaredKinds.set(kindName, (byList = new WeakMap()));
+  let found = byList.get(collections);
+  if (!found) {
+    found = kinds.filter(
+      (k) => k.parentKinds.includes(kindName) && k.collection !== undefined && collections.includes(k.collection),
+    );
+    byList.set(collections, found);
+  }
+  return found;
 }
