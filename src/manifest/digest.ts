@@ -12,8 +12,9 @@ import { pointer } from './normalise.js';
 export class DigestBuilder {
   private readonly parts: string[] = [];
 
-  addDocument(address: string, value: unknown, sensitive: ReadonlySet<string>): void {
-    this.parts.push(`${address}\n${documentDigestInput(value, sensitive)}`);
+  /** Adds a document by its digest input (`documentDigestInput`), which its document record hashes too. */
+  addDocument(address: string, digestInput: string): void {
+    this.parts.push(`${address}\n${digestInput}`);
   }
 
   addCsv(ownerAddress: string, text: string): void {

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { documentDigestInput } from './digest.js';
 import type { DesiredObject } from './types.js';
 
 /** An object a document declares, as a scoped plan needs to know it. */
@@ -47,12 +46,12 @@ export class DocumentRecorder {
   add(
     address: string,
     where: { file: string; absolute: string },
-    value: { document: unknown; sensitive: ReadonlySet<string> },
+    digestInput: string,
     objects: readonly DesiredObject[],
   ): void {
     const entry: Entry = {
       record: { address, ...where, dataFiles: [], objects: objects.map(recordedObject) },
-      hash: createHash('sha256').update(documentDigestInput(value.document, value.sensitive)),
+      hash: createHash('sha256').update(digestInput),
     };
     this.entries.push(entry);
     // Two documents at one address in one file are a duplicate the load reports: the last one takes the data files.

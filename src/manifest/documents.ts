@@ -5,6 +5,7 @@ import { BuildOutput, type DocContext, type DocumentBuilder, type Json } from '.
 import { policyDocument } from './build-policy.js';
 import { routingTableDocument } from './build-routing.js';
 import { Codes } from './codes.js';
+import { documentDigestInput } from './digest.js';
 import { MANIFEST_KINDS } from './document-kinds.js';
 import { normaliseDocument } from './normalise.js';
 import { schemaIssues } from './schema-errors.js';
@@ -99,7 +100,9 @@ function build(
   const metadata = document['metadata'] as Json;
   const spec = (document['spec'] as Json | undefined) ?? {};
   const documentAddress = builder.address(metadata);
-  out.digest.addDocument(documentAddress, document, sensitive);
+  // One JSON text per document for both digests: the set's and, for a scoped plan, the document's own.
+  const digestInput = documentDigestInput(document, sensitive);
+  out.digest.addDocument(documentAddress, digestInput);
   const ctx: DocContext = {
     out,
     file: source.file,
@@ -116,7 +119,7 @@ function build(
   out.documents?.add(
     documentAddress,
     { file: source.file, absolute: source.absolute },
-    { document, sensitive },
+    digestInput,
     out.objects.slice(before),
   );
 }
