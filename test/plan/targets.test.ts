@@ -53,4 +53,28 @@ describe('--target and --exclude (docs/commands.md)', () => {
       'tenant/acme-two',
     ]);
   });
+
+  it('an address matches a pattern exactly as "equal, or starts with the pattern and a slash" (random addresses)', () => {
+    const reference = (p: string, a: string) =>
+      p.endsWith('*') ? a.startsWith(p.slice(0, -1)) : a === p || a.startsWith(`${p}/`);
+    const parts = ['tenant', 'acme', 'acme-two', 'a', '', 'sub', '/'];
+    let seed = 7;
+    const pick = () => parts[(seed = (seed * 48271) % 2147483647) % parts.length] as string;
+    const path = () => Array.from({ length: 1 + (seed % 4) }, pick).join('/');
+    for (let i = 0; i < 5000; i++) {
+      const pattern = i % 5 === 0 ? `${path()}*` : path();
+      const address = i % 3 === 0 ? `${pattern.replace(/\*$/, '')}${pick()}` : path();
+      expect(matchesPattern(pattern, address), `${pattern} ~ ${address}`).toBe(reference(pattern, address));
+    }
+  });
+
+  it('targets alone select the same nodes as targets with an exclude that matches nothing', () => {
+    for (const targets of [['tenant/acme/subscription/main/template/T1'], ['tenant/acme*'], ['tenant/globex']]) {
+      const alone = selectTargets(set, targets, []);
+      const general = selectTargets(set, targets, ['nothing/declared']);
+      expect(alone.map((n) => [n.address, n.declaredCollections])).toEqual(
+        general.map((n) => [n.address, n.declaredCollections]),
+      );
+    }
+  });
 });
