@@ -35,13 +35,11 @@ export async function changedScope(
   paths: readonly string[],
   ref: string,
   current: LoadResult,
-  options: { cwd?: string; env?: Record<string, string | undefined> } = {},
+  options: { cwd?: string; env?: Record<string, string | undefined>; git?: Promise<GitChanges> } = {},
 ): Promise<ChangedScope> {
   const cwd = options.cwd ?? process.cwd();
-  const given = paths.length > 0 ? paths.map((p) => path.resolve(cwd, p)) : [cwd];
-  const first = given[0] ?? cwd;
-  const dir = (await stat(first).catch(() => undefined))?.isDirectory() ? first : path.dirname(first);
-  const git = await gitChangesSince(dir, ref);
+  const given = absolutePaths(paths, cwd);
+  const git = await (options.git ?? askGit(paths, ref, cwd));
   try {
     const files = new RepoFiles(git);
     const records = current.documents?.records ?? [];
@@ -70,6 +68,30 @@ export async function changedScope(
   } finally {
     git.close();
   }
+}
+
+/**
+ * What git says changed since `ref` in the repository of the first path: asked apart from
+ * `changedScope` so that a run can ask while it loads the manifests (git's three commands
+ * run beside the load). The caller closes the answer (or hands it to `changedScope`, which does).
+ */
+export async function askGit(paths: readonly string[], ref: string, cwd = process.cwd()): Promise<GitChanges> {
+  const given = absolutePaths(paths, cwd);
+  const first = given[0] ?? cwd;
+  const dir = (await stat(first).catch(() => undefined))?.isDirectory() ? first : path.dirname(first);
+  return gitChangesSince(dir, ref);
+}
+
+/** Ends the answer of {@link askGit} that no scope will use (its `git cat-file`, if one started). */
+export function closeGit(git: Promise<GitChanges> | undefined): void {
+  git?.then(
+    (answer) => answer.close(),
+    () => undefined,
+  );
+}
+
+function absolutePaths(paths: readonly string[], cwd: string): string[] {
+  return paths.length > 0 ? paths.map((p) => path.resolve(cwd, p)) : [cwd];
 }
 
 /** Paths as git names them (relative to the working tree's top, real paths), and whether they changed. */

@@ -15,7 +15,7 @@ import { platformProvider, routingInScope, routingProvider, type Provider } from
 import { lastAppliedPath, readLastApplied } from '../state/last-applied.js';
 import type { DesiredNode, LastAppliedEntry } from '../state/types.js';
 import { ReadMeter } from '../core/read-meter.js';
-import { changedScope, checkScopeFiles, planScope } from './changed-since.js';
+import { askGit, changedScope, checkScopeFiles, closeGit, planScope } from './changed-since.js';
 import { planChecks, readsUndeclaredTables, unknownOverrides } from './checks.js';
 import { asInterrupted } from './interrupt.js';
 import { ReadProgress } from './read-progress.js';
@@ -75,10 +75,19 @@ export async function planRun(
   const { signal } = options;
   const given = paths.length > 0 ? paths : ['.'];
   const changedSince = options.changedSince;
-  const loaded = await loadManifests(given, { documents: changedSince !== undefined });
-  if (!loaded.ok) throw new DiagnosticsError(loaded.diagnostics);
-  if (options.scopeFiles) await checkScopeFiles(options.scopeFiles);
-  const scope = changedSince === undefined ? undefined : await changedScope(given, changedSince, loaded);
+  // git's answers (a few processes) come while the manifests load; the manifests' mistakes are still reported first.
+  const git = changedSince === undefined ? undefined : askGit(given, changedSince);
+  git?.catch(() => undefined);
+  let loaded: Awaited<ReturnType<typeof loadManifests>>;
+  try {
+    loaded = await loadManifests(given, { documents: changedSince !== undefined });
+    if (!loaded.ok) throw new DiagnosticsError(loaded.diagnostics);
+    if (options.scopeFiles) await checkScopeFiles(options.scopeFiles);
+  } catch (error) {
+    closeGit(git);
+    throw error;
+  }
+  const scope = changedSince === undefined ? undefined : await changedScope(given, changedSince, loaded, { git });
   const allowPolicy = options.allowPolicy ?? [];
   const overrides = unknownOverrides(loaded.policies, allowPolicy);
   if (overrides.length > 0) throw new DiagnosticsError(overrides);

@@ -137,6 +137,13 @@ describe('--changed-since (end to end)', () => {
     const noRepo = await runCli(['plan', outside, '--changed-since', 'HEAD'], { env: simEnv(sim.url), cwd: outside });
     expect(noRepo.code).toBe(1);
     expect(noRepo.stderr).toMatch(/^Error: SB_CHANGED_SINCE: --changed-since HEAD: the manifests .* are not in a git/);
+    // git is asked while the manifests load: their own mistakes are still what a run reports first.
+    await writeFile(join(outside, 'broken.yaml'), 'apiVersion: switchboard/v1\nkind: Tenant\nmetadata: {}\n');
+    const broken = await runCli(['plan', outside, '--changed-since', 'HEAD'], { env: simEnv(sim.url), cwd: outside });
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toMatch(/broken\.yaml:\d+:\d+/);
+    expect(broken.stderr).not.toContain('SB_CHANGED_SINCE');
+    expect(broken.stderr).not.toMatch(/Unhandled|Warning/);
     await rm(outside, { recursive: true, force: true });
 
     const noGit = await runCli(['plan', 'manifests', '--changed-since', 'HEAD'], {
