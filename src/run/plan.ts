@@ -3,7 +3,7 @@ import type { ConcurrencySetting } from '../api/index.js';
 import { DiagnosticsError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { VERSION } from '../core/package.js';
-import { loadManifests, type DesiredSet } from '../manifest/index.js';
+import { loadManifests, type DesiredSet, type LoadResult } from '../manifest/index.js';
 import { toDesiredNodes } from '../plan/desired.js';
 import { assemblePlan } from '../plan/make-plan.js';
 import { DEFAULT_MAX_UPDATE_PERCENT } from '../plan/safety.js';
@@ -78,7 +78,7 @@ export async function planRun(
   // git's answers (a few processes) come while the manifests load; the manifests' mistakes are still reported first.
   const git = changedSince === undefined ? undefined : askGit(given, changedSince);
   git?.catch(() => undefined);
-  let loaded: Awaited<ReturnType<typeof loadManifests>>;
+  let loaded: LoadResult;
   try {
     loaded = await loadManifests(given, { documents: changedSince !== undefined });
     if (!loaded.ok) throw new DiagnosticsError(loaded.diagnostics);
