@@ -37,26 +37,20 @@ export function selectTargets(
       parent = parent.parentAddress === undefined ? undefined : byAddress.get(parent.parentAddress);
     }
   }
-  // Targets alone (a scoped plan): what is kept is what the loop found, in the manifests' order.
-  if (excludes.length === 0) {
-    const kept: DesiredNode[] = [];
-    for (const d of desired) {
-      if (selected.has(d)) kept.push(d);
-      else if (ancestors.has(d)) kept.push(copyNode(d, { declaredCollections: [] }));
-    }
-    return kept;
-  }
   const excluded = (d: DesiredNode) => {
     const parent = d.parentAddress === undefined ? undefined : byAddress.get(d.parentAddress);
     if (matches(excludes, d) || (parent !== undefined && matches(excludes, parent))) return true;
     return d.parentAddress !== undefined && excludes.some((p) => matchesPattern(p, d.parentAddress as string));
   };
-  return desired.flatMap((d) => {
-    if (excluded(d)) return [];
-    if (selected.has(d)) return [d];
+  // One pass in the manifests' order; without excludes (every scoped plan) no node is asked about them.
+  const kept: DesiredNode[] = [];
+  for (const d of desired) {
+    if (excludes.length > 0 && excluded(d)) continue;
+    if (selected.has(d)) kept.push(d);
     // Kept only so that it exists first: its collections are not in scope, so nothing is pruned there.
-    return ancestors.has(d) ? [copyNode(d, { declaredCollections: [] })] : [];
-  });
+    else if (ancestors.has(d)) kept.push(copyNode(d, { declaredCollections: [] }));
+  }
+  return kept;
 }
 
 const SLASH = 0x2f;
