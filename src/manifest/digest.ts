@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { valueDigest } from '../core/value-digest.js';
 import { pointer } from './normalise.js';
 
 /**
@@ -6,8 +7,10 @@ import { pointer } from './normalise.js';
  * valid documents after parsing and `${VAR}` interpolation (as JSON, sorted by document
  * address) and the contents of the CSV files they read. Comments, quoting, flow or block
  * style, and which file a document sits in do not count; key order does. Values from the
- * environment count through their own sha256, so a rotated secret changes the digest
- * without the digest input ever holding the secret.
+ * environment count through their own keyed or salted-and-slow digest (core/value-digest.ts),
+ * so a rotated secret changes the digest without the digest input ever holding the secret,
+ * and the digest of a set whose only unknown is one short secret is no dictionary oracle
+ * for it. Everything else it covers is what the manifest files say.
  */
 export class DigestBuilder {
   private readonly parts: string[] = [];
@@ -27,18 +30,22 @@ export class DigestBuilder {
   }
 }
 
-/** A document as the digests see it: its JSON, each sensitive value replaced by its own sha256. */
-export function documentDigestInput(value: unknown, sensitive: ReadonlySet<string>): string {
-  return sensitive.size === 0 ? JSON.stringify(value) : JSON.stringify(maskSensitive(value, sensitive));
-}
-
-function maskSensitive(value: unknown, sensitive: ReadonlySet<string>, path: (string | number)[] = []): unknown {
-  if (typeof value === 'string') {
-    return sensitive.has(pointer(path)) ? `sha256:${createHash('sha256').update(value).digest('hex')}` : value;
-  }
-  if (value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map((v, i) => maskSensitive(v, sensitive, [...path, i]));
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[k] = maskSensitive(v, sensitive, [...path, k]);
-  return out;
+/**
+ * A document (at `address`) as the digests see it: its JSON, each sensitive value (a string
+ * that took a `${VAR}`) replaced by its value digest, salted by the document and the place.
+ */
+export function documentDigestInput(value: unknown, sensitive: ReadonlySet<string>, address: string): string {
+  if (sensitive.size === 0) return JSON.stringify(value);
+  const mask = (item: unknown, path: (string | number)[]): unknown => {
+    if (typeof item === 'string') {
+      const at = pointer(path);
+      return sensitive.has(at) ? valueDigest(item, `manifest\u0000${address}\u0000${at}`) : item;
+    }
+    if (item === null || typeof item !== 'object') return item;
+    if (Array.isArray(item)) return item.map((v, i) => mask(v, [...path, i]));
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(item)) out[k] = mask(v, [...path, k]);
+    return out;
+  };
+  return JSON.stringify(mask(value, []));
 }

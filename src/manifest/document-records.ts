@@ -23,8 +23,9 @@ export interface DocumentRecord {
   absolute: string;
   /**
    * `sha256:` of the document after `${VAR}` interpolation (sensitive values as their own
-   * digests) and of the data files it read: comments, layout and the file it sits in do
-   * not count, as for the manifests' digest.
+   * keyed or salted-and-slow digests, as in the manifests' digest) and of the data files it
+   * read: comments, layout and the file it sits in do not count, as for the manifests'
+   * digest. Compared within one run (before and after a commit), never written to a file.
    */
   digest: string;
   /** The data files (CSV) the document read: absolute paths. */

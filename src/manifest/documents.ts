@@ -101,7 +101,7 @@ function build(
   const spec = (document['spec'] as Json | undefined) ?? {};
   const documentAddress = builder.address(metadata);
   // One JSON text per document for both digests: the set's and, for a scoped plan, the document's own.
-  const digestInput = documentDigestInput(document, sensitive);
+  const digestInput = documentDigestInput(document, sensitive, documentAddress);
   out.digest.addDocument(documentAddress, digestInput);
   const ctx: DocContext = {
     out,

@@ -2,7 +2,8 @@ import { kindOf } from '../kinds/index.js';
 import { fieldSpec, normalizeField } from '../kinds/fields.js';
 import type { FieldSpec, KindDefinition, LiveObject } from '../kinds/types.js';
 import type { DesiredNode, LastApplied } from '../state/types.js';
-import { canonicalJson, digestOf } from '../core/canonical-json.js';
+import { canonicalJson } from '../core/canonical-json.js';
+import { checkValueDigest, isCurrentForm, recordDigest, valueDigest } from '../core/value-digest.js';
 import { SENSITIVE, WRITE_ONLY } from './types.js';
 
 /** The outcome of comparing one declared object with its live counterpart. */
@@ -18,7 +19,9 @@ export interface FieldDiff {
 
 /**
  * Compares only the declared fields (undeclared ones are unmanaged), after normalising both
- * sides. Write-only fields compare the declared value's digest with the last applied one.
+ * sides. Write-only fields check the declared value against the last applied one's digest
+ * (any form the record may hold: core/value-digest.ts); one that cannot be checked (a
+ * digest made with another key) counts as changed, so the value is sent again.
  */
 export function diffFields(desired: DesiredNode, live: LiveObject, lastApplied: LastApplied): FieldDiff {
   const kind = kindOf(desired.kind);
@@ -28,13 +31,15 @@ export function diffFields(desired: DesiredNode, live: LiveObject, lastApplied: 
     const spec = fieldSpec(kind.fields, name);
     if (!spec) continue;
     if (spec.change === 'writeOnly' || live.fromRecord) {
-      const digest = recordedDigest(spec, value);
-      if (applied[name] === digest) continue;
+      const recorded = applied[name];
+      const compared = recordedValue(spec, value);
+      if (recorded !== undefined && checkValueDigest(compared, recorded) === 'same') continue;
       result.changed.push(name);
       // The API never returns it: all we know of the old value is that it differs (or was never sent).
       result.before[name] = WRITE_ONLY;
       result.after[name] = isSecret(spec, desired) ? SENSITIVE : (value ?? null);
-      if (isSecret(spec, desired)) result.sensitiveDigests[name] = digest;
+      if (isSecret(spec, desired))
+        result.sensitiveDigests[name] = valueDigest(compared, planContext(desired.address, name, recorded));
       continue;
     }
     const want = normalizeField(spec, value);
@@ -60,7 +65,7 @@ export function createdFields(desired: DesiredNode): {
     if (!spec) continue;
     if (isSecret(spec, desired)) {
       after[name] = SENSITIVE;
-      sensitiveDigests[name] = digestOf(value ?? null);
+      sensitiveDigests[name] = valueDigest(value ?? null, planContext(desired.address, name));
     } else {
       after[name] = normalizeField(spec, value);
     }
@@ -81,20 +86,59 @@ export function deletedFields(kind: KindDefinition, live: LiveObject): Record<st
 /**
  * Digests of the values a successful apply of this object leaves behind: its write-only
  * ones, and every declared one of a kind whose read may be missing (then planned from them).
+ * A digest already `recorded` for the same value in the form this run writes is kept (the
+ * record does not change for nothing); any other is made anew, with a fresh salt.
  */
-export function writeOnlyDigests(desired: DesiredNode): Record<string, string> {
+export function writeOnlyDigests(
+  desired: DesiredNode,
+  recorded: Readonly<Record<string, string>> = {},
+): Record<string, string> {
   const kind = kindOf(desired.kind);
   const digests: Record<string, string> = {};
   for (const [name, value] of Object.entries(desired.fields)) {
     const spec = fieldSpec(kind.fields, name);
-    if (spec?.change === 'writeOnly' || (spec && kind.readMayBeMissing)) digests[name] = recordedDigest(spec, value);
+    if (spec?.change !== 'writeOnly' && !(spec && kind.readMayBeMissing)) continue;
+    const compared = recordedValue(spec, value);
+    const kept = recorded[name];
+    const keep = kept !== undefined && isCurrentForm(kept) && checkValueDigest(compared, kept) === 'same';
+    digests[name] = keep ? kept : recordDigest(compared);
   }
   return digests;
 }
 
-/** A write-only value's digest is of the value as declared; a readable one's of its normalised form (a set in any order). */
-function recordedDigest(spec: FieldSpec, value: unknown): string {
-  return digestOf(spec.change === 'writeOnly' ? (value ?? null) : normalizeField(spec, value));
+/**
+ * The value a recorded digest is of, for a declared field: a write-only value as declared;
+ * a readable one (of a kind whose read may be missing) normalised (a set in any order).
+ */
+export function recordedValue(spec: FieldSpec, value: unknown): unknown {
+  return spec.change === 'writeOnly' ? (value ?? null) : normalizeField(spec, value);
+}
+
+/**
+ * Where a plan's digest of a sensitive value sits: the object, the field and the digest the
+ * record holds of it (none for a create or a readable field). The same plan made twice from
+ * the same manifests and record gives the same digests; the record's digest changes with
+ * each applied value, so two versions of a field never share a salt.
+ */
+function planContext(address: string, field: string, recorded = ''): string {
+  return `plan\u0000${address}\u0000${field}\u0000${recorded}`;
+}
+
+/**
+ * A live object's fields as its `liveDigest` takes them: the value of a sensitive field (of
+ * the kind, or declared from `${VAR}`) replaced by its digest, so that the live digest of a
+ * saved plan is no dictionary oracle for it, and still changes when the value does.
+ */
+export function fingerprintFields(live: LiveObject, desired?: DesiredNode): Record<string, unknown> {
+  const kind = kindOf(live.kind);
+  let fields: Record<string, unknown> | undefined;
+  for (const [name, value] of Object.entries(live.fields)) {
+    const spec = fieldSpec(kind.fields, name);
+    if (!spec || !isSecret(spec, desired) || value === undefined) continue;
+    fields ??= { ...live.fields };
+    fields[name] = valueDigest(value, `live\u0000${live.address}\u0000${name}`);
+  }
+  return fields ?? live.fields;
 }
 
 /** Equality of normalised values: scalars directly, structures by canonical JSON. */
@@ -112,7 +156,7 @@ function record(diff: FieldDiff, spec: FieldSpec, desired: DesiredNode, have: un
   if (isSecret(spec, desired)) {
     diff.before[spec.name] = SENSITIVE;
     diff.after[spec.name] = SENSITIVE;
-    diff.sensitiveDigests[spec.name] = digestOf(want);
+    diff.sensitiveDigests[spec.name] = valueDigest(want, planContext(desired.address, spec.name));
     return;
   }
   diff.before[spec.name] = have;

@@ -5,6 +5,7 @@
  */
 import { isPlainObject } from '../core/values.js';
 import { isDigest } from '../core/canonical-json.js';
+import { isValueDigest } from '../core/value-digest.js';
 import { topField } from './render-common.js';
 import { PLAN_FORMAT_VERSION, PROVIDER_NAMES, isPlaceholder, type Plan } from './types.js';
 
@@ -182,7 +183,8 @@ function checkChange(change: unknown, at: string, p: Problems): void {
   }
   const digests = change['sensitiveDigests'];
   if (digests !== undefined && p.object(digests, `${at}.sensitiveDigests`)) {
-    for (const [k, d] of Object.entries(digests)) p.digest(d, `${at}.sensitiveDigests.${k}`);
+    for (const [k, d] of Object.entries(digests))
+      if (!isValueDigest(d)) p.add(`${at}.sensitiveDigests.${k} must be an hmac-sha256: or scrypt: value digest`);
   }
   p.optionalString(change['source'], `${at}.source`);
 }

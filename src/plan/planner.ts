@@ -3,7 +3,7 @@ import { kindOf } from '../kinds/index.js';
 import { pendingId } from '../kinds/fields.js';
 import type { IdChain, KindContext, KindDefinition, LiveObject, ParentRef, RequestSpec } from '../kinds/types.js';
 import type { DesiredNode, LastApplied, LiveState } from '../state/types.js';
-import { createdFields, deletedFields, diffFields } from './diff.js';
+import { createdFields, deletedFields, diffFields, fingerprintFields } from './diff.js';
 import { digestOf } from '../core/canonical-json.js';
 import { orderChanges } from './order.js';
 import type { Change, PatchOperation, PlanMessage, PlannedRequest } from './types.js';
@@ -268,7 +268,7 @@ class Planner {
     if (detail.live) {
       change.id = detail.live.id;
       if (detail.live.previousAddress !== undefined) change.previousAddress = detail.live.previousAddress;
-      change.liveDigest = liveDigest(detail.live);
+      change.liveDigest = liveDigest(detail.live, node);
     }
     if (Object.keys(detail.sensitiveDigests).length > 0) change.sensitiveDigests = detail.sensitiveDigests;
     // A position costs a yaml parse of its document, more than planning the change: it is
@@ -327,9 +327,9 @@ function planned(request: RequestSpec): PlannedRequest {
   return result;
 }
 
-/** A stable digest of the normalised live object, for stale-plan detection. */
-export function liveDigest(live: LiveObject): string {
-  return digestOf({ id: live.id, fields: live.fields });
+/** A stable digest of the normalised live object, for stale-plan detection (sensitive values as their digests). */
+export function liveDigest(live: LiveObject, desired?: DesiredNode): string {
+  return digestOf({ id: live.id, fields: fingerprintFields(live, desired) });
 }
 
 function codeOf(error: unknown): string {

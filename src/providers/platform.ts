@@ -12,6 +12,7 @@ import type { PermissionCheck } from '../plan/safety.js';
 import type { PlanMessage } from '../plan/types.js';
 import { capacityReads, misreadReport, unreadableOn } from '../state/capacity-reads.js';
 import { LiveReader } from '../state/read.js';
+import { unverifiableDigestWarnings } from '../state/last-applied.js';
 import { createReferenceData, type RefsClient } from '../state/refs.js';
 import type { DesiredNode, LastApplied, ListingClient, LiveState } from '../state/types.js';
 import { stage } from './stage.js';
@@ -80,7 +81,11 @@ export function platformProvider(input: PlatformInput): Provider {
         noop: planned.noop,
         unmanaged: planned.unmanaged,
         unmanagedCount: 0,
-        warnings: [...(state.live.warnings ?? []), ...planned.warnings],
+        warnings: [
+          ...(state.live.warnings ?? []),
+          ...planned.warnings,
+          ...unverifiableDigestWarnings(input.lastApplied),
+        ],
         refusals: planned.refusals,
         problems: [...state.problems, ...planned.problems],
         declaredAddresses: state.desired.map((d) => d.address),

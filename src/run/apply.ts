@@ -58,6 +58,7 @@ export async function applyRun(
   const runInfo = await runRecord(run, { stateDir: options.stateDir, ...options.provenance });
   const journal = await Journal.open(options.journal ?? defaultJournalPath(options.stateDir));
   const record = new RecordKeeper(run.lastAppliedFile, target, run.lastApplied);
+  record.migrate(run.parts.flatMap((p) => p.declaredObjects ?? []));
   const progress = new Progress(changes.length, options.progressOut, options.progressMs ?? progressInterval());
   record.start();
   progress.start();

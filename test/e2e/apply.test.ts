@@ -70,7 +70,7 @@ describe('switchboard apply (end to end, real CLI over loopback HTTP)', () => {
     const record = JSON.parse(await readFile(join(cwd, '.switchboard', 'last-applied.demo.json'), 'utf8')) as {
       entries: Record<string, { digests: Record<string, string> }>;
     };
-    expect(record.entries['tenant/acme-corp/admin/it@acme.example']?.digests['firstName']).toMatch(/^sha256:/);
+    expect(record.entries['tenant/acme-corp/admin/it@acme.example']?.digests['firstName']).toMatch(/^scrypt:/);
   }, 60_000);
 
   it('refuses without --yes when stdin is not a terminal (exit 1), and a plan with errors (exit 3)', async () => {

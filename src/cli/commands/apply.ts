@@ -7,6 +7,7 @@
 import { createInterface } from 'node:readline/promises';
 import { Option, type Command } from 'commander';
 import type { RunRecord } from '../../apply/journal.js';
+import { migrateRecordFile } from '../../apply/record.js';
 import { emptySummaryJson, renderSummary, summaryJson, type ApplySummaryJson } from '../../apply/summary.js';
 import { ExitCode, SwitchboardError } from '../../core/errors.js';
 import { renderText } from '../../plan/render-text.js';
@@ -134,6 +135,10 @@ async function applyCommand(
   }
   const changes = changesToApply(run, saved);
   if (changes.length === 0) {
+    // Nothing to apply, but a record of an older switchboard still gets its digests migrated.
+    const { baseUrl, instance } = run.plan.target;
+    const declared = run.parts.flatMap((p) => p.declaredObjects ?? []);
+    await migrateRecordFile(run.lastAppliedFile, { baseUrl, instance }, run.lastApplied, declared);
     if (json) report(emptySummaryJson('nothing to do', plan));
     return ExitCode.ok;
   }
