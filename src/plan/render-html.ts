@@ -3,7 +3,8 @@
  * for an auditor and for plans too large for a pull-request comment: every change, grouped
  * by top-level object, subscription and collection, deletes and replaces first, with a
  * filter by action and kind and a text search (html/report-script.ts builds the lists in
- * the browser, lazily). Nothing is fetched: the style and the script are inline, and the
+ * the browser, lazily; html/report-print.ts builds and opens all of them for a print, and
+ * says what a printout leaves out). Nothing is fetched: the style and the script are inline, and the
  * page's Content Security Policy allows those two texts only (by hash) and no connection
  * of any kind. Every value from the plan is escaped here or set as text by the script;
  * the data is the plan file's own content (planDocument: sensitive values and known
@@ -13,6 +14,7 @@ import { createHash } from 'node:crypto';
 import { isDigest } from '../core/canonical-json.js';
 import { escapeHtml, scriptJson } from './html/escape.js';
 import { groupChanges } from './html/groups.js';
+import { reportPrint } from './html/report-print.js';
 import { reportMain } from './html/report-script.js';
 import { REPORT_STYLE } from './html/report-style.js';
 import type { SourceLinks } from './html/source-links.js';
@@ -29,7 +31,8 @@ export interface HtmlOptions {
   sourceLinks?: SourceLinks;
 }
 
-const SCRIPT = `(${reportMain.toString()})();`;
+// The report's script, handed the printing part (html/report-print.ts): both are whole functions.
+const SCRIPT = `(${reportMain.toString()})(${reportPrint.toString()});`;
 if (/<\/script|<!--/i.test(SCRIPT)) throw new Error('the report script must not contain </script or <!--');
 
 const hash = (text: string): string => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
@@ -93,6 +96,8 @@ ${renderCapacity(capacityRows(extra['capacity']))}
 <h2 id="changes-heading">Changes <span class="count">(${doc.changes.length})</span></h2>
 ${doc.changes.length === 0 ? '<p>No changes.</p>' : filters(doc)}
 <p id="change-status" role="status" aria-live="polite"></p>
+<p id="print-note" class="print-note"></p>
+<p id="print-unprepared" class="print-unprepared"></p>
 <noscript><p>The list of changes needs JavaScript; the plan file (JSON) holds the same data.</p></noscript>
 <div id="change-list"></div>
 </section>

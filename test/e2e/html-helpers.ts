@@ -1,11 +1,12 @@
 /** Making HTML reports for the end-to-end tests: with the built renderer, and of plans of any size. */
 import { execFile } from 'node:child_process';
 import { once } from 'node:events';
+import { inflateSync } from 'node:zlib';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { digestOf } from '../../src/core/canonical-json.js';
 import { summarize } from '../../src/plan/summary.js';
-import { PLAN_FORMAT_VERSION, type Change, type Plan } from '../../src/plan/types.js';
+import { PLAN_FORMAT_VERSION, type Change, type Plan, type PlanMessage } from '../../src/plan/types.js';
 
 /**
  * The built renderer's report of `plan`, made in a plain Node process: its script is the
@@ -97,4 +98,128 @@ export function bigPlan(n: number): Plan {
     warnings: [],
     errors: [],
   };
+}
+
+/**
+ * A refused plan of `n` changes in many groups (tenants, their subscriptions and
+ * entitlements, one routing table), as a large review makes: four refusals name changes
+ * (two far down the list, built last), one names none, and capacity rows with long
+ * addresses squeeze the capacity table.
+ */
+export function refusedPlan(n: number): Plan {
+  const changes: Change[] = [];
+  const common = { provider: 'platform' as const, dependsOn: [], reason: 'declared, not found live' };
+  for (let i = 0; changes.length < n; i++) {
+    const tenant = `tenant/customer-${String(i).padStart(4, '0')}`;
+    const sub = `${tenant}/subscription/main`;
+    const created = (address: string, kind: string, after: Record<string, unknown>): Change => ({
+      ...common,
+      address,
+      kind,
+      action: 'create',
+      before: null,
+      after,
+      patch: [{ op: 'add', path: '', value: after }],
+      requests: [{ method: 'POST', path: `/api/v01/draas/main/${kind.toLowerCase()}s` }],
+    });
+    changes.push(created(tenant, 'Tenant', { billingId: `T-${i}`, markup: i % 7 }));
+    changes.push(created(sub, 'Subscription', { billingId: `T-${i}-MAIN`, uc: 'uc_alpha' }));
+    for (const type of ['BE geo', 'BE tollfree', 'BE mobile'])
+      changes.push(created(`${sub}/entitlement/${type}`, 'Entitlement', { type, entitlement: 10 + (i % 5) }));
+  }
+  changes.length = Math.min(changes.length, n - 200);
+  const routing = bigPlan(200).changes;
+  changes.push(...routing);
+  const refused = [0, 7, changes.length - 2, changes.length - 150].map((i) => changes[i] as Change);
+  const errors: PlanMessage[] = refused.map((c, k) => ({
+    code: k % 2 === 0 ? 'SB_PERMISSION' : 'SB_POLICY',
+    address: c.address,
+    message: `the caller may not ${c.action} ${c.address} (refusal ${k + 1})`,
+  }));
+  errors.push({ code: 'SB_DELETE_THRESHOLD', message: 'the plan deletes 20 of 200 rows (10%): over the threshold' });
+  const capacity = changes
+    .filter((c) => c.kind === 'Entitlement')
+    .slice(0, 3)
+    .map((c) => ({
+      address: c.address.replace(/\/entitlement\/.*$/, ''),
+      subject: `entitlement ${String(c.after?.['type'])}`,
+      declared: 10,
+      assigned: 12,
+      reserved: 0,
+      headroom: -2,
+      warning: 'assigned numbers exceed the declared entitlement',
+    }));
+  const base = bigPlan(1);
+  return {
+    ...base,
+    digest: digestOf(['a refused plan', n]),
+    summary: summarize(changes, 0, 0),
+    changes,
+    errors,
+    capacity: { rows: capacity },
+  } as Plan;
+}
+
+/**
+ * The text of a PDF as Chromium (Skia) writes it, in drawing order: each page's content
+ * streams (Flate) decoded, each `Tj`/`TJ` string mapped to Unicode through its font's
+ * ToUnicode CMap. Enough to search a printout for what it must hold.
+ */
+export function pdfText(pdf: Buffer): string {
+  const raw = pdf.toString('latin1');
+  const streams = new Map<number, { dict: string; data: string }>();
+  const objects = /(\d+) 0 obj\s*<<((?:(?!endobj)[\s\S])*?)>>\s*stream\r?\n/g;
+  for (let m = objects.exec(raw); m; m = objects.exec(raw)) {
+    const length = Number(/\/Length (\d+)(?!\s+\d+\s+R)/.exec(m[2] ?? '')?.[1] ?? NaN);
+    const start = m.index + m[0].length;
+    const bytes = pdf.subarray(start, Number.isFinite(length) ? start + length : raw.indexOf('endstream', start));
+    const data = /\/FlateDecode/.test(m[2] ?? '') ? inflateSync(bytes).toString('latin1') : bytes.toString('latin1');
+    streams.set(Number(m[1]), { dict: m[2] ?? '', data });
+  }
+  // Font object → its ToUnicode stream; font resource name → font object.
+  const cmaps = new Map<number, Map<number, string>>();
+  for (const m of raw.matchAll(/(\d+) 0 obj\s*<<((?:(?!endobj)[\s\S])*?)\/ToUnicode (\d+) 0 R/g)) {
+    const stream = streams.get(Number(m[3]));
+    if (stream) cmaps.set(Number(m[1]), toUnicode(stream.data));
+  }
+  const fontObject = new Map<string, number>();
+  for (const m of raw.matchAll(/\/(F\d+) (\d+) 0 R/g)) fontObject.set(m[1] as string, Number(m[2]));
+  let out = '';
+  for (const { data } of streams.values()) {
+    if (!/\bBT\b/.test(data)) continue;
+    let cmap: Map<number, string> | undefined;
+    for (const token of data.matchAll(
+      /\/(F\d+) [\d.]+ Tf|\[((?:<[0-9A-Fa-f]*>|[^\]])*)\]\s*TJ|<([0-9A-Fa-f]*)>\s*Tj|\bET\b/g,
+    )) {
+      if (token[1]) cmap = cmaps.get(fontObject.get(token[1]) ?? -1);
+      else if (token[0] === 'ET') out += '\n';
+      else {
+        const hex = token[3] ?? [...(token[2] ?? '').matchAll(/<([0-9A-Fa-f]*)>/g)].map((h) => h[1]).join('');
+        for (let i = 0; i + 4 <= hex.length; i += 4) out += cmap?.get(parseInt(hex.slice(i, i + 4), 16)) ?? '';
+      }
+    }
+  }
+  return out.normalize('NFKC');
+}
+
+function toUnicode(cmap: string): Map<number, string> {
+  const map = new Map<number, string>();
+  const text = (hex: string) => String.fromCharCode(...(hex.match(/.{4}/g) ?? []).map((h) => parseInt(h, 16)));
+  for (const block of cmap.matchAll(/beginbfchar([\s\S]*?)endbfchar/g))
+    for (const m of (block[1] ?? '').matchAll(/<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>/g))
+      map.set(parseInt(m[1] as string, 16), text(m[2] as string));
+  for (const block of cmap.matchAll(/beginbfrange([\s\S]*?)endbfrange/g)) {
+    for (const m of (block[1] ?? '').matchAll(/<([0-9A-Fa-f]+)>\s*<([0-9A-Fa-f]+)>\s*(<[0-9A-Fa-f]+>|\[[^\]]*\])/g)) {
+      const from = parseInt(m[1] as string, 16);
+      const to = parseInt(m[2] as string, 16);
+      const target = m[3] as string;
+      if (target.startsWith('[')) {
+        [...target.matchAll(/<([0-9A-Fa-f]+)>/g)].forEach((h, k) => map.set(from + k, text(h[1] as string)));
+      } else {
+        const first = parseInt(target.slice(1, -1), 16);
+        for (let code = from; code <= to; code++) map.set(code, String.fromCharCode(first + code - from));
+      }
+    }
+  }
+  return map;
 }

@@ -3,7 +3,11 @@
  * (no browser download). Filters and search change what is shown, the keyboard reaches
  * them, hostile values stay text, the agreed optional fields show, manifest positions link
  * to the commit, no request leaves the page, and plans of 1,000 and 100,000 changes open
- * in under 3 s. Screenshots and timings go to test/output/html-report/ (not committed).
+ * in under 3 s. Printed to PDF, a plan of 1,077 changes keeps every change, opened (the PDF's
+ * text is read back), and says what a filtered printout leaves out; each refused change links
+ * to its refusal and back; no table header breaks inside a word, on a phone or on paper
+ * (the words' boxes are measured). Screenshots, PDFs and timings go to
+ * test/output/html-report/ (not committed).
  *
  * Without Chromium the test says so and is skipped, except in CI (`CI` set), where it
  * fails: .ci/run installs Chromium. SWITCHBOARD_CHROMIUM names another binary.
@@ -17,7 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writePlanFile } from '../../src/plan/plan-file.js';
 import { HOSTILE, agreedFieldsPlan, hostilePlan } from '../fixtures/plans/sample-plan.js';
 import { runCli } from './cli-helpers.js';
-import { bigPlan, builtHtml } from './html-helpers.js';
+import { bigPlan, builtHtml, pdfText, refusedPlan } from './html-helpers.js';
 
 const OUTPUT = resolve(import.meta.dirname, '../output/html-report');
 const SHA = 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678';
@@ -97,6 +101,32 @@ describe.skipIf(!CHROMIUM && !process.env['CI'])('the HTML report in headless Ch
   }
 
   const status = (page: Page) => page.textContent('#change-status');
+  const squeezed = (text: string | null): string => (text ?? '').replace(/\s+/g, '');
+
+  /** Words of table headers (`th`) laid out on more than one line: a header broken mid-word. */
+  const brokenHeaderWords = (page: Page): Promise<{ words: number; broken: string[] }> =>
+    page.evaluate(() => {
+      const broken: string[] = [];
+      let words = 0;
+      for (const th of Array.from(document.querySelectorAll('th'))) {
+        const walker = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          for (const match of (node.textContent ?? '').matchAll(/\S+/g)) {
+            const range = document.createRange();
+            range.setStart(node, match.index);
+            range.setEnd(node, match.index + match[0].length);
+            const lines = new Set(
+              Array.from(range.getClientRects())
+                .filter((r) => r.width > 0)
+                .map((r) => Math.round(r.top)),
+            );
+            words++;
+            if (lines.size > 1) broken.push(`${match[0]} (${th.closest('table')?.parentElement?.id || 'table'})`);
+          }
+        }
+      }
+      return { words, broken };
+    });
 
   it('filters by action and kind, searches, and is driven from the keyboard', { timeout: 90_000 }, async () => {
     const file = join(OUTPUT, 'sample.html');
@@ -166,7 +196,8 @@ describe.skipIf(!CHROMIUM && !process.env['CI'])('the HTML report in headless Ch
     expect(await page.textContent('main')).toContain('Policy rules overridden (--allow-policy)');
     // The refusal reasons of a change are shown with it.
     const refused = page.locator('details.change', { hasText: 'tenant/old-co' }).first();
-    await refused.locator('summary').click();
+    // On its address: the badge beside it leads to the refusal instead (below).
+    await refused.locator('summary .addr').click();
     await refused.locator('.body').waitFor();
     expect(await refused.textContent()).toContain('Refused: SB_PERMISSION');
 
@@ -182,6 +213,124 @@ describe.skipIf(!CHROMIUM && !process.env['CI'])('the HTML report in headless Ch
 
     expect(problems).toEqual([]);
     expect(requests).toEqual([pathToFileURL(file).href]);
+    await page.close();
+  });
+
+  it(
+    'prints every change of a 1,077-change plan, opened, and says on screen and on paper what a printout leaves out',
+    {
+      timeout: 240_000,
+    },
+    async () => {
+      const plan = refusedPlan(1_077);
+      const file = join(OUTPUT, 'print-1077.html');
+      await builtHtml(plan, file);
+      const { page, problems, requests } = await open(file);
+      const note = await page.textContent('#print-note');
+      expect(note).toContain('holds all 1077 changes, each opened');
+
+      const started = Date.now();
+      const pdf = await page.pdf({ format: 'A4', path: join(OUTPUT, 'print-1077.pdf') });
+      const printMs = Date.now() - started;
+      const text = squeezed(pdfText(pdf));
+      const missing = plan.changes.filter((c) => !text.includes(squeezed(c.address))).map((c) => c.address);
+      expect(missing, `${missing.length} changes missing from the PDF`).toEqual([]);
+      // Each change printed opened: its field table's heading, once per change.
+      expect(text.split('Beforeandafter').length - 1).toBe(plan.changes.length);
+      expect(text).toContain(squeezed(note));
+      // After printing, the changes opened for it close again.
+      expect(await page.locator('details.change[open]').count()).toBe(0);
+
+      // Print media from a maker that sends no print event: the printout says it is not the whole plan.
+      await page.emulateMedia({ media: 'print' });
+      expect(await page.locator('#print-unprepared').isVisible()).toBe(true);
+      expect(await page.locator('#print-note').isVisible()).toBe(false);
+      // With the event a browser's Print sends: every change built and opened, every refusal listed.
+      await page.evaluate(() => window.dispatchEvent(new Event('beforeprint')));
+      expect(await page.locator('#change-list details.change[open] > .body').count()).toBe(plan.changes.length);
+      expect(await page.locator('#refusal-list li').count()).toBe(plan.errors.length);
+      expect(await page.locator('form.filters').isVisible()).toBe(false);
+      expect(await page.locator('#print-unprepared').isVisible()).toBe(false);
+      expect(await page.locator('#print-note').isVisible()).toBe(true);
+      await page.evaluate(() => window.dispatchEvent(new Event('afterprint')));
+      await page.emulateMedia({ media: 'screen' });
+
+      // Filtered: the note says what is left out, on screen and then on paper.
+      await page.getByRole('checkbox', { name: 'RoutingRow (200)' }).uncheck();
+      const partial = await page.textContent('#print-note');
+      expect(partial).toContain("holds 877 of the plan's 1077 changes: the filters leave 200 out");
+      expect(await page.locator('#print-note').isVisible()).toBe(true);
+      const filtered = squeezed(pdfText(await page.pdf({ format: 'A4' })));
+      expect(filtered).toContain(squeezed(partial));
+      expect(filtered).not.toContain(squeezed(plan.changes.at(-1)?.address ?? '-'));
+
+      expect(problems).toEqual([]);
+      expect(requests).toEqual([pathToFileURL(file).href]);
+      process.stderr.write(`HTML report printed to PDF: 1,077 changes, ${pdf.length} bytes, ${printMs} ms\n`);
+      await page.close();
+    },
+  );
+
+  it('links each refused change to its refusal and back, on screen and in print', { timeout: 90_000 }, async () => {
+    const plan = refusedPlan(1_077);
+    const file = join(OUTPUT, 'refused-1077.html');
+    await builtHtml(plan, file);
+    const { page, problems } = await open(file);
+    const named = plan.errors.flatMap((e, k) => (e.address === undefined ? [] : [{ k, address: e.address }]));
+    expect(named.length).toBeGreaterThan(2);
+    for (const { k, address } of named) {
+      const index = plan.changes.findIndex((c) => c.address === address);
+      // From the refusal to its change (built on demand: two are far down the lazy list).
+      const back = page.locator(`#refusal-${k} a.to-change`);
+      expect(await back.getAttribute('href')).toBe(`#change-${index}`);
+      await back.click();
+      const change = page.locator(`details#change-${index}`);
+      expect(await change.getAttribute('open')).not.toBeNull();
+      expect(await change.locator('.addr').first().textContent()).toBe(address);
+      expect(await change.locator('summary').evaluate((s) => s === document.activeElement)).toBe(true);
+      // And back: the change's badge names the refusal and leads to it, without closing the change.
+      const badge = change.locator(`summary a.refused[href="#refusal-${k}"]`);
+      expect(await badge.textContent()).toBe(`refused ${plan.errors[k]?.code}`);
+      await badge.click();
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe(`refusal-${k}`);
+      expect(await change.getAttribute('open')).not.toBeNull();
+    }
+    // A refusal of the plan as a whole names no change: no link.
+    const whole = plan.errors.findIndex((e) => e.address === undefined);
+    expect(await page.locator(`#refusal-${whole} a.to-change`).count()).toBe(0);
+    // In print every link's target is on the page (the PDF keeps them as internal links).
+    await page.emulateMedia({ media: 'print' });
+    const dangling = await page.evaluate(() =>
+      Array.from(document.querySelectorAll<HTMLAnchorElement>('a.refused, a.to-change'))
+        .map((a) => a.getAttribute('href') ?? '')
+        .filter((href) => !document.getElementById(href.slice(1))),
+    );
+    expect(dangling).toEqual([]);
+    expect(await page.locator('a.refused').count()).toBe(named.length);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('breaks no table header inside a word, on a desktop, on a phone and on paper', { timeout: 90_000 }, async () => {
+    const file = join(OUTPUT, 'headers.html');
+    await builtHtml(refusedPlan(300), file);
+    const { page, problems } = await open(file);
+    // Field tables too: open a few changes.
+    for (const summary of (await page.locator('details.change > summary').all()).slice(0, 5)) await summary.click();
+    for (const [width, media] of [
+      [1280, 'screen'],
+      [390, 'screen'],
+      [320, 'screen'],
+      [560, 'print'],
+    ] as const) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.emulateMedia({ media });
+      const { words, broken } = await brokenHeaderWords(page);
+      expect(words, `${width} px ${media}`).toBeGreaterThan(20);
+      expect(broken, `${width} px ${media}`).toEqual([]);
+      if (width === 390) await page.screenshot({ path: join(OUTPUT, 'headers-phone.png'), fullPage: true });
+    }
+    expect(problems).toEqual([]);
     await page.close();
   });
 

@@ -12,7 +12,19 @@
 import type { ChangeGroup } from './groups.js';
 import type { SourceLinks } from './source-links.js';
 
-export function reportMain(): void {
+/** What the report's script hands to the printing part (html/report-print.ts). */
+export interface ReportApi {
+  /** Builds every entry the filters show (and every item of the refusal, warning and unmanaged lists). */
+  renderAll(): void;
+  /** Opens a built change, its details built first (a print starts at once, before any toggle event). */
+  open(node: HTMLDetailsElement): void;
+  /** How many changes the plan has, and how many the filters show now. */
+  counts(): { total: number; shown: number };
+  /** Called after each change of the filters. */
+  onRefresh(listener: () => void): void;
+}
+
+export function reportMain(extend?: (api: ReportApi) => void): void {
   type Action = 'create' | 'update' | 'replace' | 'delete';
   interface ChangeData {
     address: string;
@@ -64,6 +76,14 @@ export function reportMain(): void {
   const dataNode = document.getElementById('plan-data');
   const data = JSON.parse(dataNode?.textContent ?? 'null') as ReportData;
   const changes = data.plan.changes;
+  // A refusal names its change by address: a badge on the change links to the refusal, and back.
+  const changeByAddress = new Map<string, number>();
+  changes.forEach((c, i) => void (changeByAddress.has(c.address) || changeByAddress.set(c.address, i)));
+  const refusalsOf = new Map<string, number[]>();
+  data.plan.errors.forEach((m, n) => {
+    if (m.address !== undefined && changeByAddress.has(m.address))
+      refusalsOf.set(m.address, [...(refusalsOf.get(m.address) ?? []), n]);
+  });
   const messagesByAddress = new Map<string, { severity: string; message: MessageData }[]>();
   for (const [severity, list] of [
     ['refusal', data.plan.errors],
@@ -135,39 +155,73 @@ export function reportMain(): void {
     return item;
   }
 
-  /** Appends `render(items[i])` to `list`, `CHUNK` at a time behind a "show more" button. */
-  function limitedList<T>(list: HTMLElement, items: T[], render: (item: T) => Node, noun: string): void {
+  /**
+   * Appends `render(items[i])` to `list`, `CHUNK` at a time behind a "show more" button.
+   * Returns a function that builds the items up to an index (Infinity: all of them).
+   */
+  function limitedList<T>(
+    list: HTMLElement,
+    items: T[],
+    render: (item: T, index: number) => Node,
+    noun: string,
+  ): (upTo: number) => void {
     let shown = 0;
     const more = el('button', { type: 'button', class: 'more' });
-    const next = (): void => {
-      const end = Math.min(items.length, shown + CHUNK);
+    const next = (upTo = shown + CHUNK - 1): void => {
+      const end = Math.min(items.length, Math.max(upTo + 1, shown));
       const fragment = document.createDocumentFragment();
-      for (; shown < end; shown++) fragment.append(render(items[shown] as T));
+      for (; shown < end; shown++) fragment.append(render(items[shown] as T, shown));
       list.append(fragment);
       if (shown >= items.length) more.remove();
       else
         more.textContent = `Show ${Math.min(CHUNK, items.length - shown)} more ${noun} (${items.length - shown} left)`;
     };
-    more.addEventListener('click', next);
+    more.addEventListener('click', () => next());
     list.after(more);
     next();
+    return next;
   }
 
-  for (const [id, list, noun] of [
-    ['refusal-list', data.plan.errors, 'refusals'],
-    ['warning-list', data.plan.warnings, 'warnings'],
-  ] as const) {
-    const node = byId(id);
-    if (node) limitedList(node, [...list], messageItem, noun);
+  /** A refusal of the list: an anchor for its change's badge, and a link back to the change. */
+  function refusalItem(message: MessageData, n: number): HTMLElement {
+    const item = messageItem(message);
+    item.id = `refusal-${n}`;
+    item.tabIndex = -1;
+    const i = message.address === undefined ? undefined : changeByAddress.get(message.address);
+    if (i !== undefined) {
+      const back = el('a', { href: `#change-${i}`, class: 'to-change' }, 'the refused change');
+      back.addEventListener('click', (event) => {
+        event.preventDefault();
+        showChange(i);
+      });
+      item.append(' ', el('span', { class: 'hint' }, '(', back, ')'));
+    }
+    return item;
   }
+
+  const lists: ((upTo: number) => void)[] = [];
+  let showRefusals: ((upTo: number) => void) | undefined;
+  const refusalNode = byId('refusal-list');
+  if (refusalNode) lists.push((showRefusals = limitedList(refusalNode, data.plan.errors, refusalItem, 'refusals')));
+  const warningNode = byId('warning-list');
+  if (warningNode) lists.push(limitedList(warningNode, data.plan.warnings, (m) => messageItem(m), 'warnings'));
   const unmanagedNode = byId('unmanaged-list');
   if (unmanagedNode) {
-    limitedList(
-      unmanagedNode,
-      data.plan.unmanaged,
-      (u) =>
-        el('li', {}, el('code', {}, u.address), ' ', el('span', { class: 'kind' }, u.kind), u.id ? ` id ${u.id}` : ''),
-      'objects',
+    lists.push(
+      limitedList(
+        unmanagedNode,
+        data.plan.unmanaged,
+        (u) =>
+          el(
+            'li',
+            {},
+            el('code', {}, u.address),
+            ' ',
+            el('span', { class: 'kind' }, u.kind),
+            u.id ? ` id ${u.id}` : '',
+          ),
+        'objects',
+      ),
     );
   }
 
@@ -272,14 +326,56 @@ export function reportMain(): void {
     if (change.id) summary.append(' ', el('span', { class: 'id' }, `id ${change.id}`));
     if (change.previousAddress)
       summary.append(' ', el('span', { class: 'id' }, `renamed from ${change.previousAddress}`));
+    for (const n of refusalsOf.get(change.address) ?? []) {
+      const refusal = data.plan.errors[n] as MessageData;
+      const badge = el('a', { href: `#refusal-${n}`, class: 'refused', title: refusal.message }, 'refused');
+      badge.append(' ', el('span', { class: 'code' }, refusal.code));
+      badge.addEventListener('click', (event) => {
+        // The link's own action, not the summary's toggle.
+        event.preventDefault();
+        event.stopPropagation();
+        showRefusals?.(n);
+        const target = byId(`refusal-${n}`);
+        target?.scrollIntoView({ block: 'center' });
+        target?.focus();
+      });
+      summary.append(' ', badge);
+    }
     if ((change.action === 'delete' || change.action === 'replace') && change.reason) {
       summary.append(el('span', { class: 'why' }, change.reason));
     }
-    const node = el('details', { class: `change a-${change.action}`, 'data-index': String(i) }, summary);
+    const node = el('details', { class: `change a-${change.action}`, id: `change-${i}`, 'data-index': String(i) });
+    node.append(summary);
     node.addEventListener('toggle', () => {
       if ((node as HTMLDetailsElement).open && node.childElementCount === 1) node.append(changeBody(change));
     });
     return node;
+  }
+
+  /** Opens a built change, its details built first. */
+  function openChange(node: HTMLDetailsElement): void {
+    const change = changes[Number(node.getAttribute('data-index'))];
+    if (change && node.childElementCount === 1) node.append(changeBody(change));
+    node.open = true;
+  }
+
+  /** Shows change `i` from a refusal's link: every filter cleared if they hide it, built, opened, in view. */
+  function showChange(i: number): void {
+    if (!visibleFilter()(i)) {
+      for (const box of Array.from(form?.querySelectorAll<HTMLInputElement>('input[type=checkbox]') ?? []))
+        box.checked = true;
+      if (search) search.value = '';
+      refresh();
+    }
+    let node = byId(`change-${i}`);
+    while (!node && rendered < entries.length) {
+      renderChunk();
+      node = byId(`change-${i}`);
+    }
+    if (!(node instanceof HTMLDetailsElement)) return;
+    openChange(node);
+    node.scrollIntoView({ block: 'start' });
+    node.querySelector('summary')?.focus();
   }
 
   // ---- filtering ----
@@ -384,13 +480,18 @@ export function reportMain(): void {
     observer.observe(sentinel);
   }
 
+  let shownCount = changes.length;
+  const refreshed: (() => void)[] = [];
+
   function refresh(): void {
     if (!list) return;
     const result = entriesFor(visibleFilter());
     entries = result.entries;
+    shownCount = result.shown;
     rendered = 0;
     list.replaceChildren();
     renderChunk();
+    for (const listener of refreshed) listener();
     if (status) {
       const total = changes.length;
       status.textContent =
@@ -424,5 +525,14 @@ export function reportMain(): void {
     }
   });
   refresh();
+  extend?.({
+    renderAll() {
+      for (const showAll of lists) showAll(Infinity);
+      while (list && rendered < entries.length) renderChunk();
+    },
+    open: openChange,
+    counts: () => ({ total: changes.length, shown: shownCount }),
+    onRefresh: (listener) => void refreshed.push(listener),
+  });
   document.documentElement.setAttribute('data-ready', String(Math.round(performance.now())));
 }

@@ -2,7 +2,11 @@
  * The HTML report's style sheet, inlined in its <style> element (the page's Content
  * Security Policy allows exactly this text, by its hash). Light and dark themes follow the
  * system; a narrow screen (a phone) stacks the filters and wraps long addresses. Actions
- * are told apart by their word, not by colour alone.
+ * are told apart by their word, not by colour alone. Table headers wrap between words
+ * only: a cell may break a long value anywhere, and a squeezed table then took the
+ * columns down to one letter ("declare d"). Printed (html/report-print.ts has opened every
+ * change), the controls go, nothing scrolls sideways or is clipped, and a change's line
+ * stays with its details.
  */
 export const REPORT_STYLE = `
 :root {
@@ -66,6 +70,12 @@ form.filters label { white-space: nowrap; }
 .search input { width: 100%; padding: 0.35rem 0.5rem; border: 1px solid var(--line); border-radius: 6px; background: var(--bg); color: var(--fg); }
 .hint { color: var(--muted); font-size: 0.85em; }
 #change-status { margin: 0.6rem 0; color: var(--muted); }
+.print-note { margin: 0.3rem 0 0.6rem; color: var(--muted); font-size: 0.9em; }
+.print-note:empty { display: none; }
+.print-unprepared { display: none; }
+a.refused { display: inline-block; margin-left: 0.3rem; padding: 0 0.4rem; border: 1px solid var(--delete); border-radius: 4px; color: var(--delete); font-size: 0.85em; font-weight: 600; text-decoration: none; }
+a.refused:hover, a.refused:focus-visible { background: var(--delete-bg); }
+ul.messages li:target, ul.messages li:focus { outline: 3px solid var(--focus); outline-offset: 1px; }
 details.change { border: 1px solid var(--line); border-left-width: 5px; border-radius: 4px; margin: 0.25rem 0 0.25rem 1.5rem; background: var(--bg); }
 details.change > summary { padding: 0.3rem 0.6rem; cursor: pointer; overflow-wrap: anywhere; }
 details.change[open] > summary { border-bottom: 1px solid var(--line); }
@@ -81,6 +91,7 @@ details.change .body { padding: 0.5rem 0.75rem; overflow-x: auto; }
 table { border-collapse: collapse; margin: 0.4rem 0; font-size: 0.9em; }
 th, td { border: 1px solid var(--line); padding: 0.25rem 0.5rem; text-align: left; vertical-align: top; overflow-wrap: anywhere; }
 th { background: var(--panel); }
+th, th code { overflow-wrap: normal; word-break: normal; hyphens: manual; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 tr.changed td { background: var(--update-bg); }
 tr.negative td { background: var(--delete-bg); }
@@ -89,6 +100,24 @@ tr.negative td { background: var(--delete-bg); }
 .body ul, .body ol { margin: 0.2rem 0; padding-left: 1.4rem; }
 .value { white-space: pre-wrap; }
 footer { border-top: 1px solid var(--line); margin-top: 2rem; padding-top: 0.75rem; padding-bottom: 2rem; color: var(--muted); font-size: 0.9em; overflow-wrap: anywhere; }
+@media print {
+  :root { --bg: #ffffff; --fg: #000000; --muted: #444c56; --panel: #f6f8fa; }
+  body { font-size: 10pt; background: #ffffff; color: #000000; }
+  header, main, footer { max-width: none; padding: 0; }
+  .skip, form.filters, button.more, .sentinel, #change-status, noscript { display: none; }
+  .print-note { display: block; color: var(--fg); font-weight: 600; font-size: 1em; border: 1px solid var(--line); padding: 0.4rem 0.6rem; }
+  .print-note.partial { border: 2px solid var(--delete); }
+  html:not([data-print-ready]) .print-unprepared:not(:empty) { display: block; font-weight: 600; border: 2px solid var(--delete); padding: 0.4rem 0.6rem; }
+  html:not([data-print-ready]) .print-note { display: none; }
+  .chunk { content-visibility: visible; contain-intrinsic-size: none; }
+  details.change { margin-left: 0; break-inside: auto; }
+  details.change > summary { break-inside: avoid; break-after: avoid; }
+  details.change .body, .table-wrap { overflow: visible; }
+  h2, h3, h4, h5, h6 { break-after: avoid; }
+  tr, dl.facts > * { break-inside: avoid; }
+  thead { display: table-header-group; }
+  a { color: inherit; }
+}
 @media (max-width: 40rem) {
   body { font-size: 14px; }
   header, main, footer { padding: 0 0.6rem; }
