@@ -8,7 +8,6 @@ import { Progress } from '../../src/apply/progress.js';
 import { RecordKeeper } from '../../src/apply/record.js';
 import { checkSavedPlan, rereadScope, savedPlanOptions } from '../../src/apply/saved-plan.js';
 import { RefusedError } from '../../src/core/errors.js';
-import { digestOf } from '../../src/core/canonical-json.js';
 import { checkValueDigest } from '../../src/core/value-digest.js';
 import type { Change, Plan } from '../../src/plan/types.js';
 import { readLastApplied } from '../../src/state/last-applied.js';
