@@ -1,17 +1,21 @@
+import { canonicalJson } from '../core/canonical-json.js';
 import { RefusedError } from '../core/errors.js';
-import { parentAddressOf } from '../kinds/address-path.js';
+import { compareChangeSets, type ChangeDifference } from '../plan/change-set.js';
+import { planDocument } from '../plan/render-json.js';
+import { DEFAULT_MAX_UPDATE_PERCENT } from '../plan/safety.js';
 import type { Change, Plan, PlanOptions } from '../plan/types.js';
 
-/** Lists at most this many stale addresses in the refusal. */
+/** Lists at most this many differences in the refusal. */
 const MAX_LISTED = 30;
 
 /**
- * `apply --plan FILE`: the saved plan may be applied only if it still says what a fresh
- * plan from the same manifests says. Refuses (exit 3) when the target or the manifests
- * differ, or when any touched object changed since (its `liveDigest`), or the fresh plan
- * would do something else with an address (another action, other requests, or nothing).
- * Returns the fresh plan's changes for exactly the saved addresses, in the fresh plan's
- * order: they carry the same actions and digests, and their live objects were just read.
+ * `apply --plan FILE`: the saved plan may be applied only if a fresh plan, made from the same
+ * manifests over the same scope with every safety rail run again, would do exactly what the
+ * file says. Refuses (exit 3) when the target or the manifests differ, when a touched object
+ * changed since (its id, `liveDigest` or requests: SB_PLAN_STALE), or when the changes differ
+ * in any other way: a change the file lacks or holds in excess, another action, rename,
+ * value (before, after, patch, sensitive digests), request or dependency (SB_PLAN_MISMATCH).
+ * Returns the fresh plan's changes, which are then exactly the file's.
  */
 export function checkSavedPlan(saved: Plan, fresh: Plan, planFile: string): Change[] {
   if (
@@ -29,23 +33,44 @@ export function checkSavedPlan(saved: Plan, fresh: Plan, planFile: string): Chan
       `${planFile} was made from other manifests (digest ${saved.manifests.digest}, these are ${fresh.manifests.digest}; files then: ${saved.manifests.files.join(', ') || 'none'}): the request bodies come from the manifests, so give the same ones, or make a new plan`,
     );
   }
-  const freshByAddress = new Map(fresh.changes.map((c) => [c.address, c]));
-  const stale: string[] = [];
-  for (const change of saved.changes) {
-    const now = freshByAddress.get(change.address);
-    const why = staleReason(change, now);
-    if (why) stale.push(`${change.address}: ${why}`);
-  }
+  // Compared as the files hold them: masked, keys in order.
+  const now = planDocument(fresh).changes;
+  const stale = staleAddresses(saved.changes, now);
+  const comparison = compareChangeSets(saved.changes, now);
+  if (stale.length === 0 && comparison.same) return fresh.changes;
+  const reasons = [
+    ...stale.map((s) => `${s.address}: ${s.why}`),
+    ...comparison.differences.filter((d) => !stale.some((s) => s.address === d.address)).map(differenceText),
+    ...(comparison.reordered ? ['the fresh plan holds the same changes in another order'] : []),
+  ];
+  const listed = reasons.slice(0, MAX_LISTED).map((s) => `  ${s}`);
+  if (reasons.length > MAX_LISTED) listed.push(`  … and ${reasons.length - MAX_LISTED} more`);
+  const versions =
+    saved.tool.version === fresh.tool.version
+      ? ''
+      : ` (the plan was made by switchboard ${saved.tool.version}, this is ${fresh.tool.version}: make the plan with the version that applies it)`;
   if (stale.length > 0) {
-    const listed = stale.slice(0, MAX_LISTED).map((s) => `  ${s}`);
-    if (stale.length > MAX_LISTED) listed.push(`  … and ${stale.length - MAX_LISTED} more`);
     throw new RefusedError(
       'SB_PLAN_STALE',
-      `${planFile} is stale: the platform changed since it was made (${stale.length} change(s) differ):\n${listed.join('\n')}\nRun plan again and review the new plan.`,
+      `${planFile} is stale: the platform changed since it was made (${reasons.length} difference(s) with a fresh plan):\n${listed.join('\n')}\nNothing was sent. Run plan again and review the new plan.`,
     );
   }
-  const wanted = new Set(saved.changes.map((c) => c.address));
-  return fresh.changes.filter((c) => wanted.has(c.address));
+  throw new RefusedError(
+    'SB_PLAN_MISMATCH',
+    `${planFile} does not say what a fresh plan of the same manifests would do (${reasons.length} difference(s))${versions}:\n${listed.join('\n')}\nNothing was sent: a plan is applied only as a whole and exactly as made. Run plan again and review the new plan.`,
+  );
+}
+
+/** Saved changes whose object is no longer as the plan read it (or whose plan no longer touches it). */
+function staleAddresses(saved: readonly Change[], fresh: readonly Change[]): { address: string; why: string }[] {
+  const byAddress = new Map(fresh.map((c) => [c.address, c]));
+  const out: { address: string; why: string }[] = [];
+  for (const change of saved) {
+    const now = byAddress.get(change.address);
+    const why = staleReason(change, now);
+    if (why) out.push({ address: change.address, why });
+  }
+  return out;
 }
 
 function staleReason(saved: Change, now: Change | undefined): string | undefined {
@@ -58,9 +83,24 @@ function staleReason(saved: Change, now: Change | undefined): string | undefined
     return `the plan would now make ${from(now)} (saved: ${from(saved)})`;
   }
   if ((now.liveDigest ?? null) !== (saved.liveDigest ?? null)) return 'the live object changed since the plan was made';
-  const requests = (c: Change) => c.requests.map((r) => `${r.method} ${r.path}`).join('\n');
-  if (requests(now) !== requests(saved)) return 'the requests it needs changed (a parent was re-created?)';
+  if ((now.id ?? null) !== (saved.id ?? null)) return `the live object has another id now (${now.id ?? 'none'})`;
+  if (canonicalJson(now.requests) !== canonicalJson(saved.requests))
+    return 'the requests it needs changed (a parent was re-created?)';
   return undefined;
+}
+
+/** `tenant/acme: after differs (plan file: {…}, fresh plan: {…})`, or a change one side lacks. */
+function differenceText(d: ChangeDifference): string {
+  if (d.in === 'first') return `${d.address}: the plan file holds a ${d.actions.first ?? ''} the fresh plan does not`;
+  if (d.in === 'second')
+    return `${d.address}: the fresh plan would ${d.actions.second ?? ''} it, and the plan file does not hold that change`;
+  const fields = d.fields.map((f) => `${f.field} (plan file: ${short(f.first)}, fresh plan: ${short(f.second)})`);
+  return `${d.address}: ${fields.join('; ')} differ`;
+}
+
+function short(value: unknown): string {
+  const text = canonicalJson(value);
+  return text.length > 200 ? `${text.slice(0, 199)}…` : text;
 }
 
 const OPTION_FLAGS: Record<keyof PlanOptions, string> = {
@@ -74,12 +114,14 @@ const OPTION_FLAGS: Record<keyof PlanOptions, string> = {
 };
 
 /**
- * The options `apply --plan` plans again with: the saved plan's own (a plan made with
- * `--prune` or `--target` is checked against a fresh plan made the same way). An option
- * also given on the command line must say the same, or the run is refused (exit 3). The
- * policy overrides are the exception: whoever applies must give the plan's `--allow-policy`
- * again, exactly, so that no override is applied without being asked for at apply too. A
- * plan file without `options` (made before they were recorded) leaves the given ones as they are.
+ * The options `apply --plan` plans again with. What the plan covers (`--target`,
+ * `--exclude`, `--prune`) is the saved plan's own. What loosens a safety rail is never taken
+ * from the file: whoever applies gives it again, the same (a plan made with
+ * `--max-delete-percent 50`, `--max-update-percent 60`, `--allow-replace` or `--allow-policy`
+ * needs the same option at apply). A saved setting stricter than the command line's default
+ * is kept. An option given on the command line must say what the plan was made with, or
+ * the run is refused (exit 3). A plan file without `options` (a library's plan) is planned
+ * again with the command line's.
  */
 export function savedPlanOptions(
   saved: Plan,
@@ -92,23 +134,37 @@ export function savedPlanOptions(
     if (overrides) throw optionsRefused(planFile, [overrides]);
     return given;
   }
-  const used: PlanOptions = {
-    ...saved.options,
-    maxUpdatePercent: saved.options.maxUpdatePercent ?? given.maxUpdatePercent,
-    allowPolicy: saved.options.allowPolicy ?? [],
-  };
+  const made = saved.options;
   const clashes: string[] = [];
-  for (const key of Object.keys(OPTION_FLAGS) as (keyof PlanOptions)[]) {
-    if (key === 'allowPolicy') continue;
-    if (isExplicit(key) && JSON.stringify(given[key]) !== JSON.stringify(used[key])) {
+  for (const key of ['target', 'exclude', 'prune', 'maxDeletePercent', 'maxUpdatePercent', 'allowReplace'] as const) {
+    if (isExplicit(key) && canonicalJson(given[key]) !== canonicalJson(made[key])) {
       clashes.push(
-        `${OPTION_FLAGS[key]}: the plan was made with ${describeOption(key, used[key])}, this command gives ${describeOption(key, given[key])}`,
+        `${OPTION_FLAGS[key]}: the plan was made with ${describeOption(key, made[key])}, this command gives ${describeOption(key, given[key])}`,
       );
     }
   }
+  const givenUpdates = given.maxUpdatePercent ?? DEFAULT_MAX_UPDATE_PERCENT;
+  const madeUpdates = made.maxUpdatePercent ?? DEFAULT_MAX_UPDATE_PERCENT;
+  const looser: string[] = [];
+  if (made.maxDeletePercent > given.maxDeletePercent)
+    looser.push(describeOption('maxDeletePercent', made.maxDeletePercent));
+  if (madeUpdates > givenUpdates) looser.push(describeOption('maxUpdatePercent', madeUpdates));
+  if (made.allowReplace && !given.allowReplace) looser.push('--allow-replace');
+  if (looser.length > 0)
+    clashes.push(
+      `the plan was made with ${looser.join(' ')}, which this command does not give: whoever applies a plan gives the options that loosen its safety rails again, the same`,
+    );
   if (overrides) clashes.push(overrides);
   if (clashes.length > 0) throw optionsRefused(planFile, clashes);
-  return used;
+  return {
+    target: [...made.target],
+    exclude: [...made.exclude],
+    prune: made.prune,
+    allowReplace: made.allowReplace && given.allowReplace,
+    maxDeletePercent: Math.min(made.maxDeletePercent, given.maxDeletePercent),
+    maxUpdatePercent: Math.min(madeUpdates, givenUpdates),
+    allowPolicy: [...(made.allowPolicy ?? [])],
+  };
 }
 
 /** The plan's policy overrides and the command line's must be the same rules (in any order). */
@@ -122,7 +178,7 @@ function overridesClash(saved: Plan, given: PlanOptions): string | undefined {
 function optionsRefused(planFile: string, clashes: string[]): RefusedError {
   return new RefusedError(
     'SB_PLAN_OPTIONS',
-    `${planFile} was made with other options:\n${clashes.map((c) => `  ${c}`).join('\n')}\nLeave them out (the plan's own are used; --allow-policy excepted) or make a new plan.`,
+    `${planFile} was made with other options:\n${clashes.map((c) => `  ${c}`).join('\n')}\nGive the plan's own (what it covers may be left out: the plan's is used), or make a new plan.`,
   );
 }
 
@@ -135,26 +191,14 @@ function describeOption(key: keyof PlanOptions, value: PlanOptions[keyof PlanOpt
 }
 
 /**
- * What `apply --plan` reads again: the subtrees its changes touch, not the whole estate
- * (a one-change plan of 2,000 tenants re-reads one tenant). Each change is targeted by its
- * address, a delete by its owner, whose declared collection it leaves (a target keeps its
- * subtree and its ancestors, see src/plan/targets.ts). The saved plan's safety rails were
- * checked when it was made, and a saved plan with refusals is refused here; the delete
- * share is therefore not checked again on this narrower scope, where its percentages would
- * be of a few objects; so are the update share and the policies' thresholds. Everything
- * else (protect, replace, permissions, the policies' other rules, capacity) is per object
- * and checked again.
+ * A saved plan the safety rails refused when it was made is refused (exit 3) before anything
+ * is read: what a reviewer saw refused is never applied. (The reverse is never trusted: a
+ * plan without refusals is checked again by every rail, on the fresh plan.)
  */
-export function rereadScope(saved: Plan, options: PlanOptions, planFile: string): PlanOptions {
-  if (saved.errors.length > 0) {
-    throw new RefusedError(
-      'SB_PLAN_REFUSED',
-      `${planFile} was refused by the safety rails when it was made (${saved.errors.map((e) => e.code).join(', ')}): make a new plan once the reason is gone`,
-    );
-  }
-  if (saved.changes.length === 0) return options;
-  const targets = new Set<string>();
-  for (const change of saved.changes)
-    targets.add(change.action === 'delete' ? (parentAddressOf(change.address) ?? change.address) : change.address);
-  return { ...options, target: [...targets], maxDeletePercent: 100, maxUpdatePercent: 100 };
+export function refuseRefusedPlan(saved: Plan, planFile: string): void {
+  if (saved.errors.length === 0) return;
+  throw new RefusedError(
+    'SB_PLAN_REFUSED',
+    `${planFile} was refused by the safety rails when it was made (${saved.errors.map((e) => e.code).join(', ')}): make a new plan once the reason is gone`,
+  );
 }

@@ -1,3 +1,5 @@
+import { parentAddressOf } from '../kinds/address-path.js';
+import { templatePath } from './change-set.js';
 import { lookalikeWarnings } from './lookalikes.js';
 import type { PlanPart } from './part.js';
 import { checkSafety, type SafetyOptions } from './safety.js';
@@ -6,6 +8,7 @@ import { partialPlanWarning } from './targets.js';
 import {
   PLAN_FORMAT_VERSION,
   type CapacityRow,
+  type Change,
   type Plan,
   type PlanMessage,
   type PlanOptions,
@@ -20,6 +23,11 @@ export interface PlanHeader {
   recordedOptions?: PlanOptions;
   /** `--changed-since`: what the plan was scoped to. */
   scope?: PlanScope;
+  /** Who made the plan, where (src/run/provenance.ts). */
+  provenance?: Plan['provenance'];
+  /** `--policies-from`: the ref whose Policy documents judged the plan, and how the manifests' differ. */
+  policiesFrom?: Plan['policiesFrom'];
+  policyChanges?: Plan['policyChanges'];
   toolVersion: string;
   now?: Date;
 }
@@ -61,6 +69,7 @@ export function assemblePlan(
   options: SafetyOptions,
   checks?: PlanChecks,
 ): AssembledPlan {
+  for (const part of parts) for (const change of part.changes) addressRequests(change, part.liveIdOf);
   const changes = parts.flatMap((p) => p.changes);
   const unchecked = options.checkPermissions === false && changes.length > 0 ? [PERMISSIONS_NOT_CHECKED] : [];
   const noop = parts.reduce((n, p) => n + p.noop, 0);
@@ -72,9 +81,11 @@ export function assemblePlan(
     tool: { name: 'switchboard', version: header.toolVersion },
     target: header.target,
     manifests: header.manifests,
+    ...(header.provenance ? { provenance: header.provenance } : {}),
     ...(header.recordedOptions ? { options: header.recordedOptions } : {}),
-    ...(header.scope ? { scope: header.scope } : {}),
     ...(checks && checks.overrides.length > 0 ? { policy: { overrides: [...checks.overrides] } } : {}),
+    ...(header.policiesFrom ? { policiesFrom: header.policiesFrom, policyChanges: header.policyChanges ?? [] } : {}),
+    ...(header.scope ? { scope: header.scope } : {}),
     summary: summarize(changes, noop, unmanagedCount),
     changes,
     unmanaged,
@@ -89,6 +100,23 @@ export function assemblePlan(
     errors: [...parts.flatMap((p) => p.refusals), ...checkSafety(parts, options), ...(checks?.errors ?? [])],
   };
   return { plan, problems: parts.flatMap((p) => p.problems) };
+}
+
+/**
+ * Gives each request whose path holds live ids its `pathTemplate` (change-set.ts): the ids
+ * of the change's object and of the objects its address lies under, as the provider read them.
+ */
+function addressRequests(change: Change, liveIdOf: ((address: string) => string | undefined) | undefined): void {
+  const chain: { address: string; id: string }[] = [];
+  for (let at: string | undefined = change.address; at !== undefined; at = parentAddressOf(at)) {
+    const id = at === change.address ? change.id : liveIdOf?.(at);
+    if (id !== undefined) chain.unshift({ address: at, id });
+  }
+  if (chain.length === 0) return;
+  change.requests = change.requests.map((request) => {
+    const template = templatePath(request.path, chain);
+    return template === request.path ? request : { ...request, pathTemplate: template };
+  });
 }
 
 /**

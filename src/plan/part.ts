@@ -43,6 +43,12 @@ export interface PlanPart {
   declaredObjects?: readonly DesiredNode[];
   /** Live addresses it read (an `--exclude` may name an undeclared live object); empty for row tables. */
   liveAddresses(): Iterable<string>;
+  /**
+   * The live id of an object it read, by address: what a request path's ids stand for (the
+   * change set compares paths with ids replaced by addresses). Absent when only a change's
+   * own id appears in its paths (a routing row).
+   */
+  liveIdOf?(address: string): string | undefined;
   /** Permission pre-flight: a refusal for each request of `changes` the caller's credentials do not allow. */
   preflight(changes: readonly Change[]): PlanMessage[];
 }

@@ -1,17 +1,20 @@
 /**
- * Saving and loading the plan file (docs/plans.md). Writing is atomic (a reader
- * never sees half a plan); reading validates everything apply relies on and turns every
- * problem into one SwitchboardError `SB_PLAN_FILE` that says what to do.
+ * Saving and loading the plan file (docs/plans.md). Writing is atomic (a reader never sees
+ * half a plan); reading checks the seal and everything apply relies on, and turns every
+ * problem into one error that says what to do: a refusal (exit 3) for a file that is not as
+ * switchboard wrote it or that this switchboard cannot fully understand, `SB_PLAN_FILE`
+ * (exit 1) for one that is no usable plan.
  */
 import { randomBytes } from 'node:crypto';
 import { open, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { SwitchboardError } from '../core/errors.js';
+import { RefusedError, SwitchboardError } from '../core/errors.js';
+import { VERSION } from '../core/package.js';
 import { isPlainObject } from '../core/values.js';
-import { carriesDigest, changedPlanError, checkPlanDigest } from './plan-digest.js';
-import { cleartextProblems, planProblems } from './plan-validate.js';
+import { carriesDigest, changedPlanError, checkChangeSet, checkPlanDigest } from './plan-digest.js';
+import { cleartextProblems, planProblems, unknownMembers } from './plan-validate.js';
 import { renderJson } from './render-json.js';
-import type { Change, Plan, ProviderName } from './types.js';
+import { PLAN_FORMAT_VERSION, type Plan } from './types.js';
 
 export const PLAN_FILE_ERROR = 'SB_PLAN_FILE';
 const RECREATE = 'Re-create it with `switchboard plan --out FILE`.';
@@ -45,17 +48,8 @@ export async function writePlanFile(path: string, plan: Plan): Promise<void> {
   }
 }
 
-/** How to read a plan file. */
-export interface ReadPlanOptions {
-  /**
-   * The provider of a change whose file does not name it (written before changes carried
-   * one): the providers tell by the change's kind. Without it, such a file is refused.
-   */
-  providerOf?: (change: Pick<Change, 'address' | 'kind'>) => ProviderName | undefined;
-}
-
-/** Reads and validates a plan file; every failure is a SwitchboardError `SB_PLAN_FILE`. */
-export async function readPlanFile(path: string, options: ReadPlanOptions = {}): Promise<Plan> {
+/** Reads and validates a plan file: SB_PLAN_FILE (exit 1) when it is no plan, a RefusedError (exit 3) when it is refused. */
+export async function readPlanFile(path: string): Promise<Plan> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -65,15 +59,54 @@ export async function readPlanFile(path: string, options: ReadPlanOptions = {}):
       cause: error,
     });
   }
-  return parsePlan(text, path, options);
+  return parsePlan(text, path);
 }
 
 /**
- * Parses and validates plan JSON (`source` names it in messages). Before anything else, a
- * plan carrying a digest is checked against it: a changed plan (or one that no longer
- * parses although it carries one) is refused, exit 3 (SB_PLAN_DIGEST).
+ * Parses and validates plan JSON (`source` names it in messages), in this order: JSON; the
+ * format version (another one is refused, exit 3, SB_PLAN_VERSION); the seal (no digest,
+ * or one its content does not match, is refused, exit 3, SB_PLAN_DIGEST); members this
+ * switchboard does not know (refused, exit 3, SB_PLAN_UNKNOWN); the shape of everything
+ * (SB_PLAN_FILE, exit 1); the change set's digest against the changes (SB_PLAN_DIGEST);
+ * no secret in clear (SB_PLAN_FILE).
  */
-export function parsePlan(text: string, source: string, options: ReadPlanOptions = {}): Plan {
+export function parsePlan(text: string, source: string): Plan {
+  const value = parseJson(text, source);
+  checkVersion(value, source);
+  const seal = checkPlanDigest(value);
+  if (seal.status === 'absent') {
+    throw changedPlanError(source, 'it carries no digest (a plan file is sealed by its digest when it is written)');
+  }
+  if (seal.status === 'mismatch') {
+    const recorded = typeof seal.recorded === 'string' ? seal.recorded : JSON.stringify(seal.recorded);
+    throw changedPlanError(source, `it records the digest ${recorded}, its content has ${seal.computed}`);
+  }
+  const unknown = unknownMembers(value);
+  if (unknown.length > 0) throw unknownMembersError(value, unknown, source);
+  const problems = planProblems(value);
+  if (problems.length > 0) {
+    throw new SwitchboardError(PLAN_FILE_ERROR, `${source} is not a usable plan: ${problems.join('; ')}. ${RECREATE}`);
+  }
+  const changeSet = checkChangeSet(value);
+  if (changeSet.status === 'mismatch') {
+    const recorded = typeof changeSet.recorded === 'string' ? changeSet.recorded : JSON.stringify(changeSet.recorded);
+    throw changedPlanError(
+      source,
+      `its changeSet records ${recorded}, its ${changeSet.changes} change(s) have ${changeSet.computed}`,
+    );
+  }
+  const plan = value as unknown as Plan;
+  const leaks = cleartextProblems(plan);
+  if (leaks.length > 0) {
+    throw new SwitchboardError(
+      PLAN_FILE_ERROR,
+      `${source} carries a secret in clear (${leaks.join('; ')}): delete the file, rotate the secret, and re-create the plan with \`switchboard plan --out FILE\``,
+    );
+  }
+  return plan;
+}
+
+function parseJson(text: string, source: string): Record<string, unknown> {
   let value: unknown;
   try {
     value = JSON.parse(text.replace(/^\uFEFF/, ''));
@@ -82,49 +115,68 @@ export function parsePlan(text: string, source: string, options: ReadPlanOptions
     if (carriesDigest(text)) throw changedPlanError(source, `it is no longer valid JSON (${reason})`);
     throw new SwitchboardError(PLAN_FILE_ERROR, `${source} is not valid JSON (${reason}). ${RECREATE}`);
   }
-  if (isPlainObject(value)) {
-    const check = checkPlanDigest(value);
-    if (check.status === 'mismatch') {
-      const recorded = typeof check.recorded === 'string' ? check.recorded : JSON.stringify(check.recorded);
-      throw changedPlanError(source, `it records the digest ${recorded}, its content has ${check.computed}`);
-    }
-  }
-  const problems = planProblems(value);
-  if (problems.length > 0) {
-    throw new SwitchboardError(PLAN_FILE_ERROR, `${source} is not a usable plan: ${problems.join('; ')}. ${RECREATE}`);
-  }
-  const plan = withDefaults(value as Plan, source, options);
-  const leaks = cleartextProblems(plan);
-  if (leaks.length > 0) {
-    throw new SwitchboardError(
-      PLAN_FILE_ERROR,
-      `${source} carries a secret in clear (${leaks.join('; ')}): delete the file, rotate the secret, and re-create the plan with \`switchboard plan --out FILE\`.`,
-    );
-  }
-  return plan;
+  if (!isPlainObject(value))
+    throw new SwitchboardError(PLAN_FILE_ERROR, `${source} is not a usable plan: the file does not hold a JSON object`);
+  return value;
 }
 
-/**
- * The additions to the contract's example, filled in when a plan file leaves them out:
- * `unmanaged` (none), `summary.unmanaged` (their count), and each change's `provider`.
- */
-function withDefaults(plan: Plan, source: string, options: ReadPlanOptions): Plan {
-  const unmanaged = plan.unmanaged ?? [];
-  const changes = plan.changes.map((change, i) => {
-    if ((change as Partial<Change>).provider !== undefined) return change;
-    const provider = options.providerOf?.(change);
-    if (!provider) {
-      throw new SwitchboardError(
-        PLAN_FILE_ERROR,
-        `${source} is not a usable plan: changes[${i}] (${change.address}) names no provider, and no provider plans ${change.kind} objects. ${RECREATE}`,
-      );
-    }
-    return { ...change, provider };
-  });
-  return {
-    ...plan,
-    changes,
-    unmanaged,
-    summary: { ...plan.summary, unmanaged: plan.summary.unmanaged ?? unmanaged.length },
-  };
+export const PLAN_VERSION_ERROR = 'SB_PLAN_VERSION';
+export const PLAN_UNKNOWN_ERROR = 'SB_PLAN_UNKNOWN';
+
+/** The version first: a file of another version is read by the switchboard that wrote it, or made again. */
+function checkVersion(value: Record<string, unknown>, source: string): void {
+  const version = value['formatVersion'];
+  if (version === undefined)
+    throw new SwitchboardError(
+      PLAN_FILE_ERROR,
+      `${source} is not a usable plan: formatVersion is missing: this is not a switchboard plan file`,
+    );
+  if (typeof version !== 'number' || !Number.isInteger(version) || version < 1)
+    throw new SwitchboardError(
+      PLAN_FILE_ERROR,
+      `${source} is not a usable plan: formatVersion ${JSON.stringify(version)} is not a plan format version`,
+    );
+  if (version === PLAN_FORMAT_VERSION) return;
+  const by = madeBy(value);
+  throw new RefusedError(
+    PLAN_VERSION_ERROR,
+    version > PLAN_FORMAT_VERSION
+      ? `${source} has formatVersion ${version}: it was made by a newer switchboard${by}, and this one (${VERSION}) reads formatVersion ${PLAN_FORMAT_VERSION}. Nothing was sent. Upgrade switchboard, or make the plan again with this one (\`switchboard plan --out FILE\`)`
+      : `${source} has formatVersion ${version}: it was made by an older switchboard${by}, and this one (${VERSION}) reads formatVersion ${PLAN_FORMAT_VERSION}. Nothing was sent. Make a new plan with \`switchboard plan --out FILE\``,
+  );
+}
+
+function unknownMembersError(value: Record<string, unknown>, unknown: string[], source: string): RefusedError {
+  const made = madeVersion(value);
+  const newer = made !== undefined && compareVersions(made, VERSION) > 0;
+  const why = newer
+    ? `it was made by switchboard ${made}, newer than this one (${VERSION}): upgrade switchboard, or make the plan again with this one`
+    : 'switchboard writes no such member: the file was edited after it was made; make a new plan with `switchboard plan --out FILE`';
+  return new RefusedError(
+    PLAN_UNKNOWN_ERROR,
+    `${source} holds members this switchboard does not know (${unknown.join(', ')}), which could change what the plan means: ${why}. Nothing was sent`,
+  );
+}
+
+function madeVersion(value: Record<string, unknown>): string | undefined {
+  const tool = value['tool'];
+  const version = isPlainObject(tool) ? tool['version'] : undefined;
+  return typeof version === 'string' ? version : undefined;
+}
+
+function madeBy(value: Record<string, unknown>): string {
+  const version = madeVersion(value);
+  return version === undefined ? '' : ` (${version})`;
+}
+
+/** Semantic versions compared by their numbers (a pre-release counts as its release). */
+export function compareVersions(a: string, b: string): number {
+  const parts = (v: string) =>
+    v
+      .split(/[.+-]/)
+      .slice(0, 3)
+      .map((n) => Number.parseInt(n, 10) || 0);
+  const [x, y] = [parts(a), parts(b)];
+  for (let i = 0; i < 3; i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) - (y[i] ?? 0);
+  return 0;
 }

@@ -1,13 +1,39 @@
 /**
- * Checking that a parsed JSON value is a plan this switchboard can apply: the version,
- * the shape of every field apply relies on, consistent counts, and no secret in clear.
- * Problems are collected (up to a few) and reported at once, with their JSON path.
+ * Checking that a parsed JSON value is a plan this switchboard can apply: the shape of every
+ * member apply relies on, consistent counts, no secret in clear, and no member it does not
+ * know (plan-keys.ts). Problems are collected (up to a few) and reported at once, with their
+ * JSON path. The version and the digest are checked before (plan-file.ts).
  */
 import { isPlainObject } from '../core/values.js';
 import { isDigest } from '../core/canonical-json.js';
 import { isValueDigest } from '../core/value-digest.js';
+import {
+  CAPACITY_KEYS,
+  CHANGE_KEYS,
+  CHANGE_SET_KEYS,
+  CI_KEYS,
+  GIT_KEYS,
+  MANIFESTS_KEYS,
+  MESSAGE_KEYS,
+  OPTION_KEYS,
+  PATCH_KEYS,
+  PLAN_KEYS,
+  POLICIES_FROM_KEYS,
+  POLICY_CHANGE_KEYS,
+  POLICY_KEYS,
+  PROVENANCE_KEYS,
+  PULL_REQUEST_KEYS,
+  REQUEST_KEYS,
+  SCOPE_KEYS,
+  SUMMARY_KEYS,
+  TARGET_KEYS,
+  TOOL_KEYS,
+  UNCOMMITTED_KEYS,
+  UNMANAGED_KEYS,
+  USER_KEYS,
+} from './plan-keys.js';
 import { topField } from './render-common.js';
-import { PLAN_FORMAT_VERSION, PROVIDER_NAMES, isPlaceholder, type Plan } from './types.js';
+import { PROVIDER_NAMES, isPlaceholder, type Plan } from './types.js';
 
 type Json = Record<string, unknown>;
 
@@ -16,22 +42,57 @@ const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 const PATCH_OPS = new Set(['add', 'remove', 'replace', 'move', 'copy', 'test']);
 const MAX_PROBLEMS = 10;
 
-/** Why a value is not a plan; empty when it is one. `formatVersion` is checked first, alone. */
-export function planProblems(value: unknown): string[] {
-  if (!isPlainObject(value)) return ['the file does not hold a JSON object'];
-  const version = value['formatVersion'];
-  if (version === undefined) return ['formatVersion is missing: this is not a switchboard plan file'];
-  if (typeof version !== 'number' || !Number.isInteger(version) || version < 1) {
-    return [`formatVersion ${JSON.stringify(version)} is not a plan format version`];
+/**
+ * Members the plan file holds that this switchboard does not know, by JSON path (at most a
+ * few): a newer switchboard's additions, or an edit. Either way they could carry meaning this
+ * one would ignore, so a file with any is refused, never half applied. Data (before, after,
+ * patch values, sensitiveDigests, scope.files) is the manifests' and may hold any key.
+ */
+export function unknownMembers(value: Json): string[] {
+  const found: string[] = [];
+  const check = (object: unknown, keys: readonly string[], at: string): object is Json => {
+    if (!isPlainObject(object)) return false;
+    for (const key of Object.keys(object))
+      if (!keys.includes(key) && found.length < MAX_PROBLEMS) found.push(at === '' ? key : `${at}.${key}`);
+    return true;
+  };
+  const each = (list: unknown, keys: readonly string[], at: string, inner?: (item: Json, at: string) => void) => {
+    if (Array.isArray(list))
+      list.forEach((item, i) => check(item, keys, `${at}[${i}]`) && inner?.(item, `${at}[${i}]`));
+  };
+  check(value, PLAN_KEYS, '');
+  check(value['changeSet'], CHANGE_SET_KEYS, 'changeSet');
+  check(value['tool'], TOOL_KEYS, 'tool');
+  check(value['target'], TARGET_KEYS, 'target');
+  check(value['manifests'], MANIFESTS_KEYS, 'manifests');
+  const provenance = value['provenance'];
+  if (check(provenance, PROVENANCE_KEYS, 'provenance')) {
+    if (check(provenance['git'], GIT_KEYS, 'provenance.git'))
+      each(provenance['git']['uncommitted'], UNCOMMITTED_KEYS, 'provenance.git.uncommitted');
+    check(provenance['pullRequest'], PULL_REQUEST_KEYS, 'provenance.pullRequest');
+    check(provenance['ci'], CI_KEYS, 'provenance.ci');
+    check(provenance['user'], USER_KEYS, 'provenance.user');
   }
-  if (version > PLAN_FORMAT_VERSION) {
-    return [
-      `formatVersion ${version} was written by a newer switchboard; this one reads formatVersion ${PLAN_FORMAT_VERSION}: upgrade switchboard`,
-    ];
-  }
-  if (version !== PLAN_FORMAT_VERSION) {
-    return [`formatVersion ${version} is no longer supported (this switchboard reads ${PLAN_FORMAT_VERSION})`];
-  }
+  check(value['options'], OPTION_KEYS, 'options');
+  check(value['policy'], POLICY_KEYS, 'policy');
+  check(value['policiesFrom'], POLICIES_FROM_KEYS, 'policiesFrom');
+  each(value['policyChanges'], POLICY_CHANGE_KEYS, 'policyChanges');
+  check(value['scope'], SCOPE_KEYS, 'scope');
+  check(value['summary'], SUMMARY_KEYS, 'summary');
+  each(value['changes'], CHANGE_KEYS, 'changes', (change, at) => {
+    each(change['patch'], PATCH_KEYS, `${at}.patch`);
+    each(change['requests'], REQUEST_KEYS, `${at}.requests`);
+  });
+  each(value['unmanaged'], UNMANAGED_KEYS, 'unmanaged');
+  const capacity = value['capacity'];
+  if (check(capacity, ['rows'], 'capacity')) each(capacity['rows'], CAPACITY_KEYS, 'capacity.rows');
+  each(value['warnings'], MESSAGE_KEYS, 'warnings');
+  each(value['errors'], MESSAGE_KEYS, 'errors');
+  return found;
+}
+
+/** Why a plan file's content (of this format version, its digest checked) is not a plan; empty when it is one. */
+export function planProblems(value: Json): string[] {
   const p = new Problems();
   checkHeader(value, p);
   const changes = value['changes'];
@@ -41,12 +102,12 @@ export function planProblems(value: unknown): string[] {
     if (p.array(list, key)) list.forEach((m, i) => checkMessage(m, `${key}[${i}]`, p));
   }
   const unmanaged = value['unmanaged'];
-  // `unmanaged` is not in the contract's example: a plan without it lists none.
-  if (unmanaged !== undefined && p.array(unmanaged, 'unmanaged')) {
+  if (p.array(unmanaged, 'unmanaged')) {
     unmanaged.forEach((u, i) => {
       if (p.object(u, `unmanaged[${i}]`)) {
         p.string(u['address'], `unmanaged[${i}].address`);
         p.string(u['kind'], `unmanaged[${i}].kind`);
+        p.optionalString(u['id'], `unmanaged[${i}].id`);
       }
     });
   }
@@ -77,6 +138,11 @@ export function cleartextProblems(plan: Plan): string[] {
 
 function checkHeader(plan: Json, p: Problems): void {
   p.string(plan['createdAt'], 'createdAt');
+  const seal = plan['changeSet'];
+  if (p.object(seal, 'changeSet')) {
+    p.digest(seal['digest'], 'changeSet.digest');
+    p.count(seal['changes'], 'changeSet.changes');
+  }
   const tool = plan['tool'];
   if (p.object(tool, 'tool')) {
     if (tool['name'] !== 'switchboard') p.add(`tool.name must be "switchboard"`);
@@ -92,26 +158,24 @@ function checkHeader(plan: Json, p: Problems): void {
   if (p.object(manifests, 'manifests')) {
     p.digest(manifests['digest'], 'manifests.digest');
     p.strings(manifests['files'], 'manifests.files');
-    // `paths` is an addition: absent in plans made before it.
     if (manifests['paths'] !== undefined) p.strings(manifests['paths'], 'manifests.paths');
   }
-  // `options` is an addition to the contract: absent in plans made before it.
+  if (plan['provenance'] !== undefined) checkProvenance(plan['provenance'], p);
   const options = plan['options'];
   if (options !== undefined && p.object(options, 'options')) {
     p.strings(options['target'], 'options.target');
     p.strings(options['exclude'], 'options.exclude');
     for (const flag of ['prune', 'allowReplace'])
       if (typeof options[flag] !== 'boolean') p.add(`options.${flag} must be true or false`);
-    const percent = options['maxDeletePercent'];
-    if (typeof percent !== 'number' || !(percent >= 0 && percent <= 100))
-      p.add('options.maxDeletePercent must be a number from 0 to 100');
-    // Both additions of later versions: absent in plans made before them.
-    const updates = options['maxUpdatePercent'];
-    if (updates !== undefined && (typeof updates !== 'number' || !(updates >= 0 && updates <= 100)))
-      p.add('options.maxUpdatePercent must be a number from 0 to 100');
+    // maxUpdatePercent and allowPolicy may be left out (a library's plan): the defaults then hold.
+    for (const share of ['maxDeletePercent', 'maxUpdatePercent']) {
+      const percent = options[share];
+      if (share === 'maxUpdatePercent' && percent === undefined) continue;
+      if (typeof percent !== 'number' || !(percent >= 0 && percent <= 100))
+        p.add(`options.${share} must be a number from 0 to 100`);
+    }
     if (options['allowPolicy'] !== undefined) p.strings(options['allowPolicy'], 'options.allowPolicy');
   }
-  // `scope` (plans made with --changed-since) is an addition too.
   const scope = plan['scope'];
   if (scope !== undefined && p.object(scope, 'scope')) {
     p.string(scope['changedSince'], 'scope.changedSince');
@@ -119,19 +183,83 @@ function checkHeader(plan: Json, p: Problems): void {
     p.count(scope['documents'], 'scope.documents');
     p.count(scope['ofDocuments'], 'scope.ofDocuments');
     p.strings(scope['addresses'], 'scope.addresses');
+    p.strings(scope['targets'], 'scope.targets');
     if (p.object(scope['files'], 'scope.files'))
       for (const [file, digest] of Object.entries(scope['files'])) p.string(digest, `scope.files.${file}`);
   }
   const policy = plan['policy'];
   if (policy !== undefined && p.object(policy, 'policy')) p.strings(policy['overrides'], 'policy.overrides');
+  checkPolicies(plan, p);
   const capacity = plan['capacity'];
   if (capacity !== undefined && p.object(capacity, 'capacity') && p.array(capacity['rows'], 'capacity.rows'))
     capacity['rows'].forEach((row, i) => checkCapacityRow(row, `capacity.rows[${i}]`, p));
   const summary = plan['summary'];
-  if (p.object(summary, 'summary')) {
-    for (const key of ['create', 'update', 'replace', 'delete', 'noop']) p.count(summary[key], `summary.${key}`);
-    // Like `unmanaged`, `summary.unmanaged` is an addition to the contract's example.
-    if (summary['unmanaged'] !== undefined) p.count(summary['unmanaged'], 'summary.unmanaged');
+  if (p.object(summary, 'summary'))
+    for (const key of ['create', 'update', 'replace', 'delete', 'noop', 'unmanaged'])
+      p.count(summary[key], `summary.${key}`);
+}
+
+const EFFECTS = ['looser', 'stricter', 'mixed', 'unclear', 'neutral'];
+const RULE_CHANGES = ['added', 'removed', 'changed'];
+
+/** `policiesFrom` and `policyChanges` come together (plan --policies-from). */
+function checkPolicies(plan: Json, p: Problems): void {
+  const from = plan['policiesFrom'];
+  const changes = plan['policyChanges'];
+  if ((from === undefined) !== (changes === undefined)) p.add('policiesFrom and policyChanges come together');
+  if (from !== undefined && p.object(from, 'policiesFrom')) {
+    p.string(from['ref'], 'policiesFrom.ref');
+    p.string(from['commit'], 'policiesFrom.commit');
+  }
+  if (changes === undefined || !p.array(changes, 'policyChanges')) return;
+  changes.forEach((c, i) => {
+    const at = `policyChanges[${i}]`;
+    if (!p.object(c, at)) return;
+    p.string(c['rule'], `${at}.rule`);
+    p.string(c['policy'], `${at}.policy`);
+    p.oneOf(c['change'], RULE_CHANGES, `${at}.change`);
+    p.oneOf(c['effect'], EFFECTS, `${at}.effect`);
+    p.strings(c['details'], `${at}.details`);
+    p.optionalString(c['source'], `${at}.source`);
+  });
+}
+
+const STATES = ['modified', 'added', 'deleted', 'untracked', 'ignored', 'outside the repository'];
+
+function checkProvenance(value: unknown, p: Problems): void {
+  if (!p.object(value, 'provenance')) return;
+  const { git, pullRequest, ci, user } = value;
+  if (git !== undefined && p.object(git, 'provenance.git')) {
+    p.string(git['commit'], 'provenance.git.commit');
+    p.optionalString(git['branch'], 'provenance.git.branch');
+    if (typeof git['dirty'] !== 'boolean') p.add('provenance.git.dirty must be true or false');
+    const uncommitted = git['uncommitted'];
+    if (uncommitted !== undefined && p.array(uncommitted, 'provenance.git.uncommitted'))
+      uncommitted.forEach((u, i) => {
+        if (!p.object(u, `provenance.git.uncommitted[${i}]`)) return;
+        p.string(u['file'], `provenance.git.uncommitted[${i}].file`);
+        p.oneOf(u['state'], STATES, `provenance.git.uncommitted[${i}].state`);
+      });
+    if (git['uncommittedCount'] !== undefined) p.count(git['uncommittedCount'], 'provenance.git.uncommittedCount');
+    p.exactly(git['authenticated'], false, 'provenance.git.authenticated');
+  }
+  if (pullRequest !== undefined && p.object(pullRequest, 'provenance.pullRequest')) {
+    p.count(pullRequest['number'], 'provenance.pullRequest.number');
+    p.optionalString(pullRequest['url'], 'provenance.pullRequest.url');
+    p.string(pullRequest['from'], 'provenance.pullRequest.from');
+    p.exactly(pullRequest['authenticated'], false, 'provenance.pullRequest.authenticated');
+  }
+  if (ci !== undefined && p.object(ci, 'provenance.ci')) {
+    p.string(ci['system'], 'provenance.ci.system');
+    p.optionalString(ci['url'], 'provenance.ci.url');
+    p.optionalString(ci['actor'], 'provenance.ci.actor');
+    p.exactly(ci['authenticated'], false, 'provenance.ci.authenticated');
+  }
+  if (user !== undefined && p.object(user, 'provenance.user')) {
+    p.optionalString(user['username'], 'provenance.user.username');
+    p.string(user['login'], 'provenance.user.login');
+    p.oneOf(user['api'], PROVIDER_NAMES, 'provenance.user.api');
+    p.exactly(user['authenticated'], true, 'provenance.user.authenticated');
   }
 }
 
@@ -139,11 +267,7 @@ function checkChange(change: unknown, at: string, p: Problems): void {
   if (!p.object(change, at)) return;
   p.string(change['address'], `${at}.address`);
   p.string(change['kind'], `${at}.kind`);
-  // Plan files written before changes named their provider have none: plan-file.ts fills it in.
-  const provider = change['provider'];
-  if (provider !== undefined && !(PROVIDER_NAMES as readonly unknown[]).includes(provider)) {
-    p.add(`${at}.provider must be one of ${PROVIDER_NAMES.join(', ')} (got ${JSON.stringify(provider)})`);
-  }
+  p.oneOf(change['provider'], PROVIDER_NAMES, `${at}.provider`);
   const action = change['action'];
   if (typeof action !== 'string' || !ACTIONS.has(action)) {
     p.add(`${at}.action must be one of create, update, delete, replace (got ${JSON.stringify(action)})`);
@@ -178,6 +302,7 @@ function checkChange(change: unknown, at: string, p: Problems): void {
       if (typeof r['method'] !== 'string' || !METHODS.has(r['method']))
         p.add(`${at}.requests[${j}].method is not an HTTP method`);
       p.string(r['path'], `${at}.requests[${j}].path`);
+      p.optionalString(r['pathTemplate'], `${at}.requests[${j}].pathTemplate`);
       p.optionalString(r['role'], `${at}.requests[${j}].role`);
     });
   }
@@ -271,5 +396,12 @@ class Problems {
   }
   digest(v: unknown, at: string): void {
     if (!isDigest(v)) this.add(v === undefined ? `${at} is missing` : `${at} must be a sha256:<64 hex> digest`);
+  }
+  oneOf(v: unknown, allowed: readonly unknown[], at: string): void {
+    if (!allowed.includes(v))
+      this.add(`${at} must be one of ${allowed.join(', ')} (got ${v === undefined ? 'nothing' : JSON.stringify(v)})`);
+  }
+  exactly(v: unknown, expected: boolean, at: string): void {
+    if (v !== expected) this.add(`${at} must be ${String(expected)}`);
   }
 }

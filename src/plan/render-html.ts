@@ -21,7 +21,7 @@ import type { SourceLinks } from './html/source-links.js';
 import { renderCapacity, renderFacts, renderOptions, type CapacityRow } from './html/sections.js';
 import { fieldNamesOf } from './render-common.js';
 import { planDocument } from './render-json.js';
-import { ACTION_ORDER, countChanges, summaryLine, unmanagedLine } from './summary.js';
+import { ACTION_ORDER, changeSetLine, countChanges, policiesFromText, summaryLine, unmanagedLine } from './summary.js';
 import type { Plan } from './types.js';
 
 export type { SourceLinks } from './html/source-links.js';
@@ -82,13 +82,14 @@ export function renderHtml(plan: Plan, options: HtmlOptions = {}): string {
 <p class="summary">${escapeHtml(summary)}</p>
 ${unmanagedLine(doc.summary.unmanaged) ? `<p class="meta">${escapeHtml(unmanagedLine(doc.summary.unmanaged))}</p>\n` : ''}<p class="meta">Target: <code>${escapeHtml(doc.target.baseUrl)}</code>, instance <code>${escapeHtml(doc.target.instance)}</code>. Made ${escapeHtml(doc.createdAt)} by switchboard ${escapeHtml(doc.tool.version)}.</p>
 <p class="meta digest">${digestText(digest)}</p>
-</header>
+${changeSetLine(doc) ? `<p class="meta digest">${escapeHtml(changeSetLine(doc))}.</p>\n` : ''}</header>
 <main id="main">
 <section aria-labelledby="rails-heading">
 <h2 id="rails-heading">Safety rails</h2>
 ${verdict(doc)}
 ${renderOptions(doc.options as unknown as Record<string, unknown> | undefined, extra['policy'])}
 </section>
+${policyChangesSection(doc)}
 ${messagesSection('refusals', 'Refusals', doc.errors.length, 'errors', 'refusal-list')}
 ${messagesSection('warnings', 'Warnings', doc.warnings.length, 'warnings', 'warning-list')}
 ${renderCapacity(capacityRows(extra['capacity']))}
@@ -121,6 +122,26 @@ function digestText(digest: string | undefined): string {
   return digest
     ? `Plan digest: <code>${escapeHtml(digest)}</code>.`
     : 'This plan carries no digest (it was made before plans carried one).';
+}
+
+/** The Policy changes of a `--policies-from` plan: each rule the manifests add, remove or edit. */
+function policyChangesSection(doc: Plan): string {
+  if (!doc.policiesFrom) return '';
+  const changes = doc.policyChanges ?? [];
+  const judged = `This plan is judged by ${escapeHtml(policiesFromText(doc.policiesFrom))}, not by the manifests' own.`;
+  const rows = changes.map(
+    (c) =>
+      `<tr><td><code>${escapeHtml(c.rule)}</code></td><td>${escapeHtml(c.policy)}</td><td>${c.change}</td><td>${c.effect === 'looser' || c.effect === 'mixed' || c.effect === 'unclear' ? `<strong>${c.effect}</strong>` : c.effect}</td><td>${escapeHtml(c.details.join('; '))}</td></tr>`,
+  );
+  const table =
+    changes.length === 0
+      ? '<p>The manifests change no Policy rule.</p>'
+      : `<div class="table-wrap"><table>\n<thead><tr><th scope="col">rule</th><th scope="col">policy</th><th scope="col">change</th><th scope="col">effect</th><th scope="col">what</th></tr></thead>\n<tbody>\n${rows.join('\n')}\n</tbody>\n</table></div>`;
+  return `<section id="policy-changes" aria-labelledby="policy-changes-heading">
+<h2 id="policy-changes-heading">Policy changes <span class="count">(${changes.length})</span></h2>
+<p>${judged}</p>
+${table}
+</section>`;
 }
 
 function verdict(doc: Plan): string {

@@ -1,13 +1,34 @@
 /**
  * The plan file (docs/plans.md): what `plan --out` writes, `apply --plan` reads and
- * `plan --format json` prints. Keys come out in the contract's order whatever order the
- * planner built them in, so two plans of the same state are byte-identical (but for
- * `createdAt`) and diff cleanly.
+ * `plan --format json` prints. Keys come out in the file's order (plan-keys.ts) whatever
+ * order the planner built them in, so two plans of the same state are byte-identical (but
+ * for `createdAt` and the digest) and diff cleanly.
  */
 import { compareKeys, digestOf, sortKeysDeep } from '../core/canonical-json.js';
 import { hasSecrets, maskSecrets } from '../core/secrets.js';
+import { changeSetSeal } from './change-set.js';
+import {
+  CAPACITY_KEYS,
+  CHANGE_KEYS,
+  CI_KEYS,
+  GIT_KEYS,
+  MESSAGE_KEYS,
+  OPTION_KEYS,
+  PATCH_KEYS,
+  POLICIES_FROM_KEYS,
+  POLICY_CHANGE_KEYS,
+  PULL_REQUEST_KEYS,
+  REQUEST_KEYS,
+  SCOPE_KEYS,
+  SUMMARY_KEYS,
+  TARGET_KEYS,
+  TOOL_KEYS,
+  UNCOMMITTED_KEYS,
+  UNMANAGED_KEYS,
+  USER_KEYS,
+} from './plan-keys.js';
 import { redactChange } from './render-common.js';
-import type { CapacityRow, Change, PatchOperation, Plan, PlanMessage, PlannedRequest, PlanOptions } from './types.js';
+import type { Change, Plan, PlanMessage, PlanProvenance } from './types.js';
 
 /**
  * The plan file: the plan as pretty-printed JSON (two spaces), ending with a newline, its
@@ -18,14 +39,17 @@ export function renderJson(plan: Plan): string {
 }
 
 /**
- * The plan as its file holds it: the contract's key order, sensitive fields masked, every
- * known secret masked (a platform message may quote one), and `digest` (right after
- * `createdAt`) computed over exactly that content, whatever digest `plan` carried.
+ * The plan as its file holds it: the file's key order, sensitive fields masked, every known
+ * secret masked (a platform message may quote one), the change set's digest computed over
+ * exactly those changes, and `digest` (right after `createdAt`) over exactly that content,
+ * whatever digests `plan` carried.
  */
 export function planDocument(plan: Plan): Plan {
-  const content = maskedCopy(orderPlan(plan));
-  const { formatVersion, createdAt, ...rest } = content;
-  return { formatVersion, createdAt, digest: digestOf(content), ...rest };
+  const masked = maskedCopy(orderPlan(plan));
+  const { formatVersion, createdAt, ...rest } = masked;
+  const changeSet = changeSetSeal(masked.changes);
+  const digest = digestOf({ formatVersion, createdAt, changeSet, ...rest });
+  return { formatVersion, createdAt, digest, changeSet, ...rest };
 }
 
 function maskedCopy(content: Plan): Plan {
@@ -36,138 +60,87 @@ function maskedCopy(content: Plan): Plan {
 }
 
 /**
- * A copy of the plan with the contract's key order (object data sorted by key) and
- * sensitive fields masked, without `digest` (planDocument adds the digest of this content).
- * `unmanaged` (not in the contract's example) sits between `changes` and `warnings`, then
- * `capacity`; `options` (neither) after `manifests`, then `policy`.
+ * A copy of the plan with the file's key order (plan-keys.ts; object data sorted by key)
+ * and sensitive fields masked, without `digest` and `changeSet` (planDocument adds them).
+ * Only the members plan-keys.ts lists are copied: the file holds nothing a reader refuses.
  */
 export function orderPlan(plan: Plan): Plan {
-  const ordered: Plan = {
+  const ordered: Omit<Plan, 'digest' | 'changeSet'> = {
     formatVersion: plan.formatVersion,
     createdAt: plan.createdAt,
-    tool: { name: plan.tool.name, version: plan.tool.version },
-    target: pick(plan.target, ['baseUrl', 'instance', 'routingEngine']),
+    tool: pick(plan.tool, TOOL_KEYS),
+    target: pick(plan.target, TARGET_KEYS),
     manifests: {
       digest: plan.manifests.digest,
       files: [...plan.manifests.files],
       ...(plan.manifests.paths ? { paths: [...plan.manifests.paths] } : {}),
     },
+    ...(plan.provenance ? { provenance: orderProvenance(plan.provenance) } : {}),
     ...(plan.options ? { options: pick(plan.options, OPTION_KEYS) } : {}),
     ...(plan.policy ? { policy: { overrides: [...plan.policy.overrides] } } : {}),
+    ...(plan.policiesFrom ? { policiesFrom: pick(plan.policiesFrom, POLICIES_FROM_KEYS) } : {}),
+    ...(plan.policyChanges ? { policyChanges: plan.policyChanges.map((c) => pick(c, POLICY_CHANGE_KEYS)) } : {}),
     ...(plan.scope
       ? {
           scope: {
-            ...pick(plan.scope, ['changedSince', 'commit', 'documents', 'ofDocuments']),
+            ...pick(plan.scope, SCOPE_KEYS),
             addresses: [...plan.scope.addresses],
-            files: Object.fromEntries(Object.entries(plan.scope.files).sort(([a], [b]) => (a < b ? -1 : 1))),
+            files: Object.fromEntries(Object.entries(plan.scope.files).sort(([a], [b]) => compareKeys(a, b))),
+            targets: [...plan.scope.targets],
           },
         }
       : {}),
-    summary: pick(plan.summary, ['create', 'update', 'replace', 'delete', 'noop', 'unmanaged']),
+    summary: pick(plan.summary, SUMMARY_KEYS),
     changes: plan.changes.map((c) => orderChange(redactChange(c))),
-    unmanaged: plan.unmanaged.map((u) => pick(u, ['address', 'kind', 'id'])),
+    unmanaged: plan.unmanaged.map((u) => pick(u, UNMANAGED_KEYS)),
     ...(plan.capacity ? { capacity: { rows: plan.capacity.rows.map((r) => pick(r, CAPACITY_KEYS)) } } : {}),
     warnings: plan.warnings.map(orderMessage),
     errors: plan.errors.map(orderMessage),
   };
-  // Top-level additions (`digest` is planDocument's) after the contract's keys.
-  const { digest: _digest, ...rest } = plan;
-  return pick({ ...rest, ...ordered }, PLAN_KEYS);
+  return ordered as Plan;
 }
 
-const OPTION_KEYS = [
-  'target',
-  'exclude',
-  'prune',
-  'allowReplace',
-  'maxDeletePercent',
-  'maxUpdatePercent',
-  'allowPolicy',
-] as const satisfies readonly (keyof PlanOptions)[];
-
-const CAPACITY_KEYS = [
-  'address',
-  'scope',
-  'subject',
-  'declared',
-  'assigned',
-  'reserved',
-  'inUse',
-  'headroom',
-  'warning',
-] as const satisfies readonly (keyof CapacityRow)[];
-
-/** The plan file's known top-level keys, in the contract's order (`digest` is planDocument's). */
-export const PLAN_KEYS = [
-  'formatVersion',
-  'createdAt',
-  'tool',
-  'target',
-  'manifests',
-  'options',
-  'policy',
-  'summary',
-  'changes',
-  'unmanaged',
-  'capacity',
-  'warnings',
-  'errors',
-] as const satisfies readonly (keyof Plan)[];
-
-const CHANGE_KEYS = [
-  'address',
-  'previousAddress',
-  'kind',
-  'provider',
-  'action',
-  'id',
-  'before',
-  'after',
-  'patch',
-  'reason',
-  'liveDigest',
-  'dependsOn',
-  'requests',
-  'sensitiveDigests',
-  'source',
-] as const satisfies readonly (keyof Change)[];
+function orderProvenance(provenance: PlanProvenance): PlanProvenance {
+  const { git, pullRequest, ci, user } = provenance;
+  return {
+    ...(git
+      ? {
+          git: {
+            ...pick(git, GIT_KEYS),
+            ...(git.uncommitted ? { uncommitted: git.uncommitted.map((u) => pick(u, UNCOMMITTED_KEYS)) } : {}),
+          },
+        }
+      : {}),
+    ...(pullRequest ? { pullRequest: pick(pullRequest, PULL_REQUEST_KEYS) } : {}),
+    ...(ci ? { ci: pick(ci, CI_KEYS) } : {}),
+    ...(user ? { user: pick(user, USER_KEYS) } : {}),
+  };
+}
 
 function orderChange(change: Change): Change {
   const ordered = pick(change, CHANGE_KEYS);
   ordered.before = sortKeysDeep(change.before);
   ordered.after = sortKeysDeep(change.after);
   ordered.patch = change.patch.map((op) => {
-    const o = pick(op, ['op', 'path', 'from', 'value']) as PatchOperation;
+    const o = pick(op, PATCH_KEYS);
     if ('value' in o) o.value = sortKeysDeep(o.value);
     return o;
   });
-  ordered.requests = change.requests.map((r) => pick(r, ['method', 'path', 'role']) as PlannedRequest);
+  ordered.requests = change.requests.map((r) => pick(r, REQUEST_KEYS));
+  ordered.dependsOn = [...change.dependsOn];
   if (change.sensitiveDigests) ordered.sensitiveDigests = sortKeysDeep(change.sensitiveDigests);
   return ordered;
 }
 
 function orderMessage(m: PlanMessage): PlanMessage {
-  return pick(m, ['code', 'message', 'address', 'role', 'rule', 'source']);
+  return pick(m, MESSAGE_KEYS);
 }
 
-/**
- * `source`'s listed keys, in the listed order, leaving out those that are undefined, then
- * any other keys in canonical order (their values' keys sorted too): a field added to the
- * plan data, or one a newer switchboard wrote, reaches the file and every render of it.
- */
+/** `source`'s listed keys, in the listed order, leaving out those that are undefined (and any other). */
 function pick<T extends object, K extends keyof T>(source: T, keys: readonly K[]): T {
   const out: Partial<T> = {};
   for (const key of keys) if (source[key] !== undefined) out[key] = source[key];
-  const listed: ReadonlySet<PropertyKey> = new Set(keys);
-  const record = source as Record<string, unknown>;
-  for (const key of Object.keys(source).sort(compareKeys)) {
-    if (listed.has(key) || record[key] === undefined) continue;
-    Object.defineProperty(out, key, {
-      value: sortKeysDeep(record[key]),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  }
   return out as T;
 }
+
+export { PLAN_KEYS } from './plan-keys.js';

@@ -14,8 +14,8 @@ import {
   safeText,
   type FieldLine,
 } from './render-common.js';
-import { countChanges, digestLine, summaryLine, unmanagedLine } from './summary.js';
-import type { CapacityRow, Change, Plan, PlanMessage } from './types.js';
+import { changeSetLine, countChanges, digestLine, policiesFromText, summaryLine, unmanagedLine } from './summary.js';
+import type { CapacityRow, Change, Plan, PlanMessage, PolicyChange } from './types.js';
 
 export interface MarkdownOptions {
   /** At most this many change blocks (default 200); the rest is counted. */
@@ -32,6 +32,7 @@ export const MARKDOWN_LIMIT = 60_000;
 const REFUSALS_BUDGET = 30_000;
 const WARNINGS_BUDGET = 8_000;
 const CAPACITY_BUDGET = 8_000;
+const POLICY_CHANGES_BUDGET = 8_000;
 const BLOCK_BUDGET = 6_000;
 const LINE_BUDGET = 400;
 const FOOTER_RESERVE = 1_000;
@@ -63,8 +64,14 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
     const where = options.artifactHint ? `: ${cut(options.artifactHint, 500)}` : '.';
     parts.push(`**${left} more ${left === 1 ? 'change' : 'changes'} in the JSON artifact**${where}`);
   }
-  // Always last and never cut (FOOTER_RESERVE): the digest the apply log shows again.
-  if (digestLine(plan)) parts.push(`<sub>Plan digest: <code>${plan.digest}</code></sub>`);
+  // Always last and never cut (FOOTER_RESERVE): the digests the apply log and the merge's plan show again.
+  const seals = [
+    digestLine(plan) ? `Plan digest: <code>${plan.digest}</code>` : '',
+    changeSetLine(plan) && plan.changeSet
+      ? `Change set: <code>${plan.changeSet.digest}</code> (${plan.changeSet.changes} ${plan.changeSet.changes === 1 ? 'change' : 'changes'})`
+      : '',
+  ].filter(Boolean);
+  if (seals.length > 0) parts.push(`<sub>${seals.join('<br>')}</sub>`);
   return `${parts.join('\n\n')}\n`;
 }
 
@@ -99,8 +106,56 @@ function renderMessages(plan: Plan): string[] {
     const ids = plan.policy.overrides.map((id) => `<code>${escapeMd(cut(id, 200))}</code>`).join(', ');
     parts.push(`> [!IMPORTANT]\n> **Policy rules overridden for this plan** (--allow-policy): ${ids}`);
   }
+  if (plan.policiesFrom) parts.push(policyChangesTable(plan));
   if (plan.capacity && plan.capacity.rows.length > 0) parts.push(capacityTable(plan.capacity.rows));
   return parts;
+}
+
+const EFFECT_BADGES: Record<PolicyChange['effect'], string> = {
+  looser: '⚠️ **looser**',
+  mixed: '⚠️ **looser and stricter**',
+  unclear: '❓ **unclear**',
+  stricter: 'stricter',
+  neutral: 'neutral',
+};
+
+/**
+ * The Policy changes of a `--policies-from` plan: what the pull request does to the rules
+ * that judge it (the plan is judged by those at the ref). Loosening rules first, cut to its
+ * budget (the JSON plan has them all).
+ */
+function policyChangesTable(plan: Plan): string {
+  const from = plan.policiesFrom as NonNullable<Plan['policiesFrom']>;
+  const judged = `judged by ${escapeMd(cut(policiesFromText(from), 400))}`;
+  const changes = plan.policyChanges ?? [];
+  if (changes.length === 0)
+    return `#### Policy changes
+
+None: the manifests change no Policy rule. This plan is ${judged}.`;
+  const attention = changes.some((c) => c.effect !== 'stricter' && c.effect !== 'neutral');
+  const lines = [
+    '#### Policy changes',
+    '',
+    `> [!${attention ? 'WARNING' : 'NOTE'}]`,
+    `> This change edits the Policy rules that judge plans${attention ? ', and loosens some' : ''}. This plan is ${judged}, not by the edited rules; once merged, the edited rules judge every plan.`,
+    '',
+    '| rule | policy | change | effect | what |',
+    '|---|---|---|---|---|',
+  ];
+  const rank = (c: PolicyChange) => (c.effect === 'stricter' || c.effect === 'neutral' ? 1 : 0);
+  let used = 0;
+  let listed = 0;
+  for (const c of [...changes].sort((a, b) => rank(a) - rank(b))) {
+    const what = c.details.map((d) => escapeMd(cut(d, 300))).join('; ');
+    const line = `| <code>${escapeMd(cut(c.rule, 200))}</code> | ${escapeMd(cut(c.policy, 200))} | ${c.change} | ${EFFECT_BADGES[c.effect]} | ${what} |`;
+    if (used + line.length > POLICY_CHANGES_BUDGET) break;
+    lines.push(line);
+    used += line.length + 1;
+    listed += 1;
+  }
+  if (listed < changes.length)
+    lines.push('', `_… and ${changes.length - listed} more policy changes in the JSON artifact_`);
+  return lines.join('\n');
 }
 
 /**

@@ -15,8 +15,8 @@ import {
   type FieldLine,
   type RenderItem,
 } from './render-common.js';
-import { countChanges, digestLine, summaryLine, unmanagedLine } from './summary.js';
-import type { CapacityRow, Change, Plan, PlanMessage } from './types.js';
+import { changeSetLine, countChanges, digestLine, policiesFromText, summaryLine, unmanagedLine } from './summary.js';
+import type { CapacityRow, Change, Plan, PlanMessage, PolicyChange } from './types.js';
 
 export interface TextOptions {
   /** ANSI colours (on a TTY only; the CLI decides). */
@@ -69,6 +69,7 @@ export function renderText(plan: Plan, options: TextOptions): string {
     const ids = plan.policy.overrides.map(safeText).join(', ');
     out.push(paint('yellow', `Policy rules overridden for this plan (--allow-policy): ${ids}`), '');
   }
+  if (plan.policiesFrom) out.push(...renderPolicyChanges(plan, paint), '');
   if (plan.changes.length > 0) {
     out.push('switchboard will perform the following actions:', '');
     for (const item of foldCollections(plan.changes, maxRows, shown)) out.push(...renderItem(item, paint), '');
@@ -79,7 +80,32 @@ export function renderText(plan: Plan, options: TextOptions): string {
   if (unmanaged) out.push(unmanaged);
   const digest = digestLine(plan);
   if (digest) out.push(paint('dim', digest));
+  const changeSet = changeSetLine(plan);
+  if (changeSet) out.push(paint('dim', changeSet));
   return `${out.join('\n')}\n`;
+}
+
+const EFFECT_MARKS: Record<PolicyChange['effect'], string> = {
+  looser: '!',
+  mixed: '!',
+  unclear: '?',
+  stricter: '+',
+  neutral: ' ',
+};
+
+/** The Policy changes section of a `--policies-from` plan: one line per rule that differs. */
+function renderPolicyChanges(plan: Plan, paint: Paint): string[] {
+  const from = policiesFromText(plan.policiesFrom as NonNullable<Plan['policiesFrom']>);
+  const changes = plan.policyChanges ?? [];
+  if (changes.length === 0) return [`Policies: judged by ${safeText(from)}; the manifests change none of them.`];
+  const lines = [paint('bold', `Policy changes (this plan is judged by ${safeText(from)}, not by these):`)];
+  for (const c of changes) {
+    const head = `  ${EFFECT_MARKS[c.effect]} ${c.effect.padEnd(8)} ${safeText(c.rule)} (${safeText(c.policy)}): ${c.change}`;
+    const where = c.source ? ` (at ${safeText(c.source)})` : '';
+    const line = `${head}: ${c.details.map(safeText).join('; ')}${where}`;
+    lines.push(c.effect === 'stricter' || c.effect === 'neutral' ? line : paint('yellow', line));
+  }
+  return lines;
 }
 
 /** `SB_CODE address: message (role: name) (rule id, file:line:col)` for one refusal or warning. */

@@ -44,3 +44,18 @@ export function unmanagedLine(unmanaged: number): string {
 export function digestLine(plan: Pick<Plan, 'digest'>): string {
   return isDigest(plan.digest) ? `Plan digest: ${plan.digest}` : '';
 }
+
+/**
+ * `Change set: sha256:… (6 changes)` (change-set.ts), or '' for a plan without one: what a
+ * plan made after the merge is compared with (`show --compare-with`).
+ */
+export function changeSetLine(plan: Pick<Plan, 'changeSet'>): string {
+  const seal = plan.changeSet;
+  if (!seal || !isDigest(seal.digest)) return '';
+  return `Change set: ${seal.digest} (${seal.changes} ${seal.changes === 1 ? 'change' : 'changes'})`;
+}
+
+/** `the Policy documents at origin/main (commit 1ab69fe72ea9)`: what judged a `--policies-from` plan. */
+export function policiesFromText(from: NonNullable<Plan['policiesFrom']>): string {
+  return `the Policy documents at ${from.ref} (commit ${from.commit.slice(0, 12)})`;
+}

@@ -7,7 +7,12 @@
 
 import type { CapacityFigure } from '../kinds/types.js';
 
-export const PLAN_FORMAT_VERSION = 1;
+/**
+ * The plan file's format. 2: sealed (the `digest` is required, the change set's digest is
+ * recorded and checked, a member this switchboard does not know is refused); plan files of
+ * version 1 are refused as made by an older switchboard (docs/design-decisions.md).
+ */
+export const PLAN_FORMAT_VERSION = 2;
 
 export type Action = 'create' | 'update' | 'delete' | 'replace' | 'noop';
 
@@ -25,6 +30,12 @@ export interface PlannedRequest {
   path: string;
   /** The role the endpoint requires (spec), when known. */
   role?: string;
+  /**
+   * The path with each live id replaced by `{id:ADDRESS}` of the object it stands for (as
+   * the id of an object created earlier in the run already is); absent when the path holds
+   * none. The change set compares this, not `path`: ids differ between re-creations.
+   */
+  pathTemplate?: string;
 }
 
 /**
@@ -116,9 +127,11 @@ export interface Plan {
   /**
    * `sha256:` of the RFC 8785 canonical JSON of the plan file without this field (see
    * plan-digest.ts): what a reviewer saw is what `apply --plan` applies. Set once the plan
-   * is made; absent in plan files written before it existed.
+   * is made (sealPlan); every plan file carries it.
    */
   digest?: string;
+  /** What the plan would do, as a digest (change-set.ts); set with `digest`. */
+  changeSet?: ChangeSetSeal;
   tool: { name: 'switchboard'; version: string };
   target: { baseUrl: string; instance: string; routingEngine?: string };
   manifests: {
@@ -130,12 +143,18 @@ export interface Plan {
      */
     paths?: string[];
   };
+  /** Who made the plan, from which commit and CI run (src/run/provenance.ts); absent when made as a library call. */
+  provenance?: PlanProvenance;
   /** The options that shaped the plan; `apply --plan` plans again with the same ones. */
   options?: PlanOptions;
   /** `--changed-since`: the plan read and compared only the documents changed since a commit. */
   scope?: PlanScope;
   /** The policy rules overridden for this plan (`--allow-policy`); absent when none. */
   policy?: { overrides: string[] };
+  /** `plan --policies-from REF`: the plan was judged by the Policy documents at this commit. */
+  policiesFrom?: { ref: string; commit: string };
+  /** With `policiesFrom`: how the manifests' Policy rules differ from those at the ref (none: empty). */
+  policyChanges?: PolicyChange[];
   summary: PlanSummary;
   changes: Change[];
   /** Live objects in scope left alone (not declared, not pruned). */
@@ -159,7 +178,63 @@ export interface PlanScope {
   addresses: string[];
   /** `sha256:` of each file of the changed documents (manifests and data files), by the name diagnostics use. */
   files: Record<string, string>;
+  /** The address patterns the plan read and compared (each with its subtree): `apply --plan` reads the same. */
+  targets: string[];
 }
+
+/** The change-set digest and how many changes it covers (docs/plans.md "The change set"). */
+export interface ChangeSetSeal {
+  digest: string;
+  changes: number;
+}
+
+/**
+ * Where a plan was made (docs/plans.md "Provenance"). `authenticated` is true only for what
+ * the platform vouched for (the user it let log in); the rest is what the machine said: the
+ * git working tree, and CI variables that anyone who starts the process can set.
+ */
+export interface PlanProvenance {
+  git?: GitProvenance;
+  pullRequest?: { number: number; url?: string; from: string; authenticated: false };
+  ci?: { system: string; url?: string; actor?: string; authenticated: false };
+  user?: { username?: string; login: string; api: ProviderName; authenticated: true };
+}
+
+/** The commit the manifests were read at, and whether what was read differs from it. */
+export interface GitProvenance {
+  commit: string;
+  /** The branch checked out; absent on a detached HEAD (a CI checkout of a commit). */
+  branch?: string;
+  /** A file read (manifest or data) is not as committed, or a committed manifest is gone. */
+  dirty: boolean;
+  /** Those files (at most 100), relative to the folder the plan was made in. */
+  uncommitted?: { file: string; state: UncommittedState }[];
+  /** How many there are, when more than those listed. */
+  uncommittedCount?: number;
+  authenticated: false;
+}
+
+export type UncommittedState = 'modified' | 'added' | 'deleted' | 'untracked' | 'ignored' | 'outside the repository';
+
+/** How a Policy rule of the manifests differs from the rule of the same id at `policiesFrom`. */
+export interface PolicyChange {
+  rule: string;
+  /** The Policy document holding it (at the ref, for a removed rule). */
+  policy: string;
+  change: 'added' | 'removed' | 'changed';
+  /**
+   * Whether a plan may now pass what the rule at the ref refused or warned about (looser),
+   * the reverse (stricter), both (mixed), neither (neutral: a description), or something the
+   * two rules cannot be compared on (unclear: another pattern, another field).
+   */
+  effect: PolicyEffect;
+  /** What changed, one line each (`limit max 500 → 5000: looser`). */
+  details: string[];
+  /** Where the rule is declared: in the manifests (`file:line:col`), or at the ref (`COMMIT:file:line:col`). */
+  source?: string;
+}
+
+export type PolicyEffect = 'looser' | 'stricter' | 'mixed' | 'unclear' | 'neutral';
 
 /** The command-line options that change what a plan holds (an addition to docs/plans.md). */
 export interface PlanOptions {

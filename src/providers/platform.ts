@@ -91,6 +91,7 @@ export function platformProvider(input: PlatformInput): Provider {
         declaredAddresses: state.desired.map((d) => d.address),
         declaredObjects: state.desired,
         liveAddresses: () => state.live.byAddress.keys(),
+        liveIdOf: (address) => state.live.byAddress.get(address)?.id,
         ...kindRails(state.desired, state.live, input.client.permissions),
       };
     },

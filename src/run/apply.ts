@@ -55,7 +55,7 @@ export async function applyRun(
     const why = `the plan changes ${orphan.address} through the ${orphan.provider} provider, which this run did not plan with`;
     throw new SwitchboardError('SB_APPLY_NO_PROVIDER', why);
   }
-  const runInfo = await runRecord(run, { stateDir: options.stateDir, ...options.provenance });
+  const runInfo = await runRecord(run, options.provenance);
   const journal = await Journal.open(options.journal ?? defaultJournalPath(options.stateDir));
   const record = new RecordKeeper(run.lastAppliedFile, target, run.lastApplied);
   record.migrate(run.parts.flatMap((p) => p.declaredObjects ?? []));

@@ -14,11 +14,12 @@ import { matchesPattern } from '../plan/targets.js';
 import type { PlanScope } from '../plan/types.js';
 import { gitChangesSince, type GitChanges } from './git.js';
 
-/** What `--changed-since` scopes a plan to, and what the plan file records of it. */
-export interface ChangedScope extends PlanScope {
-  /** Address patterns (an address and its subtree) the plan reads and compares: empty when nothing changed. */
-  targets: string[];
-}
+/**
+ * What `--changed-since` scopes a plan to, and what the plan file records of it: `targets`
+ * are the address patterns (an address and its subtree) the plan reads and compares, empty
+ * when nothing changed; `apply --plan` reads the same.
+ */
+export type ChangedScope = PlanScope;
 
 const MANIFEST_EXTENSIONS = new Set(['.yaml', '.yml']);
 
@@ -255,10 +256,9 @@ async function someAsync<T>(items: readonly T[], test: (item: T) => Promise<bool
   return false;
 }
 
-/** What the plan file records of the scope. */
+/** What the plan file records of the scope: all of it (`apply --plan` reads the same targets). */
 export function planScope(scope: ChangedScope): PlanScope {
-  const { targets: _targets, ...recorded } = scope;
-  return recorded;
+  return { ...scope, addresses: [...scope.addresses], targets: [...scope.targets] };
 }
 
 /**

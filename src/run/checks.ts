@@ -17,8 +17,6 @@ export interface ChecksInput {
   providers: readonly Provider[];
   parts: readonly PlanPart[];
   allowPolicy: readonly string[];
-  /** `apply --plan`'s narrowed re-read: thresholds were checked on the saved plan's whole scope. */
-  thresholds: boolean;
 }
 
 /**
@@ -52,7 +50,6 @@ export async function planChecks(input: ChecksInput): Promise<PlanChecks> {
         capacity,
         references: await referenceValues(input),
         sourceOf: sourceIn(input.set, input.parts),
-        thresholds: input.thresholds,
       },
       { allowPolicy: input.allowPolicy, rowKind: ROUTING_ROW },
     );

@@ -122,6 +122,18 @@ async function resolveCommit(root: string, ref: string): Promise<string> {
   }
 }
 
+/**
+ * The files of a commit, read through one `git cat-file --batch` (the caller closes it):
+ * the content of a path relative to the working tree's top, or null when the commit has none.
+ */
+export function commitFiles(
+  root: string,
+  commit: string,
+): { read(path: string): Promise<Buffer | null>; close(): void } {
+  const blobs = new BlobReader(root, commit);
+  return { read: (path) => blobs.read(path), close: () => blobs.close() };
+}
+
 /** `M\0path\0A\0path\0…` (with --no-renames every entry has one path). */
 function parseNameStatus(output: string): Map<string, ChangeStatus> {
   const parts = output.split('\0');

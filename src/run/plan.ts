@@ -9,6 +9,7 @@ import { assemblePlan } from '../plan/make-plan.js';
 import { DEFAULT_MAX_UPDATE_PERCENT } from '../plan/safety.js';
 import type { PlanPart } from '../plan/part.js';
 import { sealPlan } from '../plan/plan-digest.js';
+import { policyChanges } from '../plan/policy-changes.js';
 import { assertPatternsMatch, matchesPattern, selectTargets } from '../plan/targets.js';
 import type { Plan, PlanOptions } from '../plan/types.js';
 import { platformProvider, routingInScope, routingProvider, type Provider } from '../providers/index.js';
@@ -17,6 +18,8 @@ import type { DesiredNode, LastAppliedEntry } from '../state/types.js';
 import { ReadMeter } from '../core/read-meter.js';
 import { askGit, changedScope, checkScopeFiles, closeGit, planScope } from './changed-since.js';
 import { planChecks, readsUndeclaredTables, unknownOverrides } from './checks.js';
+import { policiesAt, type PoliciesAt } from './policies-from.js';
+import { planProvenance } from './provenance.js';
 import { asInterrupted } from './interrupt.js';
 import { ReadProgress } from './read-progress.js';
 import { connectOptionsOf, openSession, type Session } from './session.js';
@@ -31,12 +34,16 @@ export interface PlanRunOptions extends PlanOptions {
   stateDir: string;
   /** `plan --no-check-permissions`: the permission pre-flight is skipped (a warning says so). */
   checkPermissions?: boolean;
-  /** Targets made by `apply --plan` from the saved changes (checked when the plan was made). */
+  /** `apply --plan`: the targets and excludes are the saved plan's (checked when it was made, not again). */
   scopeFromPlan?: boolean;
   /** `--changed-since REF`: only the documents changed since that git commit are read and compared. */
   changedSince?: string;
+  /** `apply --plan` of a `--changed-since` plan: the address patterns it read (its `scope.targets`). */
+  scopeTargets?: string[];
   /** `apply --plan` of a `--changed-since` plan: the files it read, which must still be the same. */
   scopeFiles?: Record<string, string>;
+  /** `plan --policies-from REF`: the plan is judged by the Policy documents at that git commit. */
+  policiesFrom?: string;
   /**
    * Aborted (a signal, see watchInterrupts): the reads under way are cancelled and planRun
    * rejects with the signal's reason (`SB_INTERRUPTED`).
@@ -79,23 +86,29 @@ export async function planRun(
   const git = changedSince === undefined ? undefined : askGit(given, changedSince);
   git?.catch(() => undefined);
   let loaded: LoadResult;
+  let base: PoliciesAt | undefined;
   try {
     loaded = await loadManifests(given, { documents: changedSince !== undefined });
     if (!loaded.ok) throw new DiagnosticsError(loaded.diagnostics);
     if (options.scopeFiles) await checkScopeFiles(options.scopeFiles);
+    if (options.policiesFrom !== undefined) base = await policiesAt(given, options.policiesFrom);
   } catch (error) {
     closeGit(git);
     throw error;
   }
   const scope = changedSince === undefined ? undefined : await changedScope(given, changedSince, loaded, { git });
+  // The rules that judge the plan: the manifests' own, or those at --policies-from.
+  const rules = base ? base.rules : loaded.policies;
   const allowPolicy = options.allowPolicy ?? [];
-  const overrides = unknownOverrides(loaded.policies, allowPolicy);
+  const overrides = unknownOverrides(rules, allowPolicy);
   if (overrides.length > 0) throw new DiagnosticsError(overrides);
   const all = toDesiredNodes(loaded.set);
+  const scopeTargets = scope?.targets ?? options.scopeTargets;
   // No document changed: nothing is read (no target at all would select everything).
-  const nodes = !scope ? all : scope.targets.length === 0 ? [] : selectTargets(all, scope.targets, []);
-  const tableInScope = (table: string) => !scope || scope.targets.some((p) => matchesPattern(p, table));
-  const policyTables = readsUndeclaredTables(loaded.set, loaded.policies);
+  const nodes =
+    scopeTargets === undefined ? all : scopeTargets.length === 0 ? [] : selectTargets(all, scopeTargets, []);
+  const tableInScope = (table: string) => !scopeTargets || scopeTargets.some((p) => matchesPattern(p, table));
+  const policyTables = readsUndeclaredTables(loaded.set, rules);
   const tables = loaded.set.routingTables.some((t) => tableInScope(t.table.address));
   const needs = { platform: nodes.length > 0, routing: tables || policyTables };
   if (signal?.aborted) throw asInterrupted(new Error('interrupted'), signal);
@@ -115,6 +128,8 @@ export async function planRun(
   };
   if (signal?.aborted) cancel();
   else signal?.addEventListener('abort', cancel, { once: true });
+  // Asked of git while the providers read (a few processes).
+  const provenance = planProvenance({ files: loaded.files, paths: given }, session);
   try {
     const lastAppliedFile = lastAppliedPath(options.stateDir, session.target.instance || 'routing');
     const lastApplied = await readLastApplied(lastAppliedFile);
@@ -139,14 +154,7 @@ export async function planRun(
     const impossible = parts.some((p) => p.problems.length > 0);
     const checks = impossible
       ? { errors: [], warnings: [], capacity: [], overrides: allowPolicy }
-      : await planChecks({
-          set: loaded.set,
-          rules: loaded.policies,
-          providers,
-          parts,
-          allowPolicy,
-          thresholds: !options.scopeFromPlan,
-        });
+      : await planChecks({ set: loaded.set, rules, providers, parts, allowPolicy });
     const { target, exclude, prune, allowReplace, maxDeletePercent } = options;
     const maxUpdatePercent = options.maxUpdatePercent ?? DEFAULT_MAX_UPDATE_PERCENT;
     const header = {
@@ -154,6 +162,13 @@ export async function planRun(
       manifests: { digest: loaded.digest, files: loaded.files, paths: recordedPaths(given, process.cwd()) },
       recordedOptions: { target, exclude, prune, allowReplace, maxDeletePercent, maxUpdatePercent, allowPolicy },
       ...(scope ? { scope: planScope(scope) } : {}),
+      provenance: await provenance,
+      ...(base
+        ? {
+            policiesFrom: { ref: base.ref, commit: base.commit },
+            policyChanges: policyChanges(base.rules, loaded.policies),
+          }
+        : {}),
       toolVersion: VERSION,
     };
     const { plan, problems } = assemblePlan(parts, header, { ...options, maxUpdatePercent }, checks);

@@ -1,25 +1,24 @@
-import { checkSavedPlan, rereadScope, savedPlanOptions } from '../apply/saved-plan.js';
+import { checkSavedPlan, refuseRefusedPlan, savedPlanOptions } from '../apply/saved-plan.js';
+import { RefusedError } from '../core/errors.js';
 import { readPlanFile } from '../plan/plan-file.js';
 import type { Change, Plan, PlanOptions } from '../plan/types.js';
-import { providerOfKind } from '../providers/index.js';
-import { RefusedError } from '../core/errors.js';
 import type { PlanRun, PlanRunOptions } from './plan.js';
 
 /**
- * A saved plan, to show it (`show`): read, its digest checked (a changed file is refused,
- * exit 3), a change written before changes named their provider given it by its kind.
+ * A saved plan, to show it (`show`): read, its seal checked (a file without a digest, or
+ * changed since, is refused: exit 3), and everything else about it (plan-file.ts).
  */
 export function readPlan(file: string): Promise<Plan> {
-  return readPlanFile(file, { providerOf: (change) => providerOfKind(change.kind) });
+  return readPlanFile(file);
 }
 
 /** `apply --plan FILE`: the saved plan, and the options and scope to plan again with. */
 export interface SavedPlanRun<O extends PlanOptions> {
   saved: Plan;
   file: string;
-  /** The saved plan's options (an option also given must agree). */
+  /** The options the fresh plan is made with (savedPlanOptions). */
   options: O;
-  /** What to read again: the subtrees the saved changes touch. */
+  /** The same, with the scope of a `--changed-since` plan: what planRun is given. */
   scope: O;
   /** The manifest paths to load: those given, else those the plan file records (`fromPlan`). */
   paths: string[];
@@ -27,10 +26,12 @@ export interface SavedPlanRun<O extends PlanOptions> {
 }
 
 /**
- * Reads a saved plan (a file written before changes named their provider gets it from the
- * change's kind) and works out how to plan again: with the plan's own options, over the
- * subtrees its changes touch, from the given manifest paths or, when none are given, the
- * plan's own. `isExplicit` says which options the command line gave.
+ * Reads a saved plan and works out how to plan again: over the scope it was made with (its
+ * `--target`, `--exclude` and `--prune`; for a `--changed-since` plan the address patterns it
+ * read, and the files it read, which must be unchanged), with every safety rail at least as
+ * strict as the command line's (savedPlanOptions), from the given manifest paths or, when
+ * none are given, the plan's own. A plan refused when it was made is refused here, before
+ * anything is read. `isExplicit` says which options the command line gave.
  */
 export async function readSavedPlan<O extends PlanRunOptions>(
   file: string,
@@ -39,9 +40,9 @@ export async function readSavedPlan<O extends PlanRunOptions>(
   paths: readonly string[] = [],
 ): Promise<SavedPlanRun<O>> {
   const saved = await readPlan(file);
-  const options = { ...given, ...savedPlanOptions(saved, given, isExplicit, file) };
-  const { changedSince: _notAgain, ...rest } = options;
-  const scope: O = { ...rest, ...rereadScope(saved, options, file), scopeFromPlan: true } as O;
+  refuseRefusedPlan(saved, file);
+  const { changedSince: _notAgain, ...rest } = given;
+  const options = { ...rest, ...savedPlanOptions(saved, given, isExplicit, file) } as O;
   if (given.changedSince !== undefined && given.changedSince !== saved.scope?.changedSince) {
     const made = saved.scope ? `--changed-since ${saved.scope.changedSince}` : 'no --changed-since';
     throw new RefusedError(
@@ -49,15 +50,18 @@ export async function readSavedPlan<O extends PlanRunOptions>(
       `${file} was made with ${made}, this command gives --changed-since ${given.changedSince}: leave it out (the plan's own scope is used) or make a new plan`,
     );
   }
-  // Applied on merge, where git may no longer answer for the ref: the files the plan recorded say what it read.
-  if (saved.scope) scope.scopeFiles = saved.scope.files;
-  // Without paths, the plan's own (relative to where it was made: the same checkout); a plan
-  // file written before they were recorded falls back to the current folder, as before.
+  const scope: O = { ...options, scopeFromPlan: true };
+  // Applied on merge, where git may no longer answer for the ref: the plan says what it read.
+  if (saved.scope) {
+    scope.scopeTargets = saved.scope.targets;
+    scope.scopeFiles = saved.scope.files;
+  }
+  // Without paths, the plan's own (relative to where it was made: the same checkout).
   const recorded = paths.length === 0 ? saved.manifests.paths : undefined;
   return { saved, file, options, scope, paths: recorded ?? [...paths], fromPlan: recorded !== undefined };
 }
 
-/** The changes to apply: the fresh plan's, or (with a saved plan) the fresh ones it holds, after checking it is not stale. */
+/** The changes to apply: the fresh plan's, after checking (with a saved plan) that they are exactly the saved ones. */
 export function changesToApply(run: PlanRun, saved?: { saved: Plan; file: string }): Change[] {
   return saved ? checkSavedPlan(saved.saved, run.plan, saved.file) : run.plan.changes;
 }

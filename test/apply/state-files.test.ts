@@ -6,7 +6,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { Journal, JOURNAL_SYNC_INTERVAL_MS } from '../../src/apply/journal.js';
 import { Progress } from '../../src/apply/progress.js';
 import { RecordKeeper } from '../../src/apply/record.js';
-import { checkSavedPlan, rereadScope, savedPlanOptions } from '../../src/apply/saved-plan.js';
+import { checkSavedPlan, refuseRefusedPlan, savedPlanOptions } from '../../src/apply/saved-plan.js';
 import { RefusedError } from '../../src/core/errors.js';
 import { checkValueDigest } from '../../src/core/value-digest.js';
 import type { Change, Plan } from '../../src/plan/types.js';
@@ -135,7 +135,7 @@ describe('saved plan checks (docs/plans.md)', () => {
     ...(liveDigest ? { liveDigest } : {}),
   });
   const plan = (changes: Change[], extra: Partial<Plan> = {}): Plan => ({
-    formatVersion: 1,
+    formatVersion: 2,
     createdAt: '2026-11-22T00:00:00Z',
     tool: { name: 'switchboard', version: '0.1.0' },
     target,
@@ -170,14 +170,6 @@ describe('saved plan checks (docs/plans.md)', () => {
     const saved = plan([], { options: recorded });
     expect(savedPlanOptions(saved, given, () => false, 'plan.json')).toEqual(recorded);
     expect(savedPlanOptions(saved, { ...given, prune: true }, (key) => key === 'prune', 'plan.json')).toEqual(recorded);
-    // A plan made before --max-update-percent and --allow-policy were recorded: the given update share, no override.
-    const { maxUpdatePercent: _u, allowPolicy: _a, ...older } = recorded;
-    expect(
-      savedPlanOptions(plan([], { options: older }), { ...given, maxUpdatePercent: 40 }, () => false, 'p'),
-    ).toEqual({
-      ...recorded,
-      maxUpdatePercent: 40,
-    });
     const refused = (() => {
       try {
         savedPlanOptions(
@@ -197,8 +189,39 @@ describe('saved plan checks (docs/plans.md)', () => {
     expect(refused?.message).toContain(
       '--max-delete-percent: the plan was made with --max-delete-percent 10, this command gives --max-delete-percent 50',
     );
-    // a plan file from before options were recorded: the command line's own
+    // a plan file without options (a library's plan): the command line's own
     expect(savedPlanOptions(plan([]), given, () => true, 'plan.json')).toEqual(given);
+  });
+
+  it('never takes a loosened safety rail from the file: whoever applies gives it again; a stricter one is kept', () => {
+    const defaults = {
+      target: [],
+      exclude: [],
+      prune: false,
+      allowReplace: false,
+      maxDeletePercent: 10,
+      maxUpdatePercent: 30,
+      allowPolicy: [],
+    };
+    const loose = plan([], {
+      options: { ...defaults, maxDeletePercent: 100, maxUpdatePercent: 90, allowReplace: true },
+    });
+    expect(() => savedPlanOptions(loose, defaults, () => false, 'plan.json')).toThrow(
+      expect.objectContaining({
+        code: 'SB_PLAN_OPTIONS',
+        exitCode: 3,
+        message: expect.stringContaining(
+          'the plan was made with --max-delete-percent 100 --max-update-percent 90 --allow-replace, which this command does not give',
+        ) as unknown,
+      }),
+    );
+    const again = { ...defaults, maxDeletePercent: 100, maxUpdatePercent: 90, allowReplace: true };
+    expect(savedPlanOptions(loose, again, () => true, 'plan.json')).toEqual(again);
+    const strict = plan([], { options: { ...defaults, maxDeletePercent: 5, maxUpdatePercent: 20 } });
+    expect(savedPlanOptions(strict, defaults, () => false, 'plan.json')).toMatchObject({
+      maxDeletePercent: 5,
+      maxUpdatePercent: 20,
+    });
   });
 
   it('applies a plan with policy overrides only when the command line gives the same ones again (in any order)', () => {
@@ -220,34 +243,19 @@ describe('saved plan checks (docs/plans.md)', () => {
     );
   });
 
-  it('re-reads only what the saved changes touch: each change, a delete by its owner; a refused plan is refused', () => {
-    const options = { target: [], exclude: ['tenant/legacy'], prune: true, allowReplace: false, maxDeletePercent: 10 };
-    const saved = plan([
-      change('tenant/a', 'update', 'sha256:1'),
-      change('tenant/b/subscription/main/address/Rue Haute 16/2, 1000 Brussels, Belgium', 'delete', 'sha256:2'),
-      change('tenant/c', 'create'),
-      change('tenant/c/subscription/main', 'create'),
-    ]);
-    expect(rereadScope(saved, options, 'plan.json')).toEqual({
-      target: ['tenant/a', 'tenant/b/subscription/main', 'tenant/c', 'tenant/c/subscription/main'],
-      exclude: ['tenant/legacy'],
-      prune: true,
-      allowReplace: false,
-      maxDeletePercent: 100,
-      maxUpdatePercent: 100,
-    });
-    expect(rereadScope(plan([]), options, 'plan.json')).toEqual(options);
+  it('refuses a plan the rails refused when it was made, whatever a fresh plan says', () => {
+    expect(() => refuseRefusedPlan(plan([]), 'plan.json')).not.toThrow();
     const refused = plan([change('tenant/a', 'delete', 'sha256:1')], {
       errors: [{ code: 'SB_DELETE_THRESHOLD', message: 'too many' }],
     });
-    expect(() => rereadScope(refused, options, 'plan.json')).toThrow(
+    expect(() => refuseRefusedPlan(refused, 'plan.json')).toThrow(
       expect.objectContaining({ code: 'SB_PLAN_REFUSED', exitCode: 3 }),
     );
   });
 
-  it('returns exactly the saved changes, from the fresh plan, when nothing moved', () => {
+  it('returns the fresh changes when they are exactly the saved ones', () => {
     const saved = plan([change('tenant/a', 'update', 'sha256:1')]);
-    const fresh = plan([change('tenant/a', 'update', 'sha256:1'), change('tenant/new-drift', 'create')]);
+    const fresh = plan([change('tenant/a', 'update', 'sha256:1')]);
     expect(checkSavedPlan(saved, fresh, 'plan.json').map((c) => c.address)).toEqual(['tenant/a']);
   });
 
@@ -269,6 +277,28 @@ describe('saved plan checks (docs/plans.md)', () => {
     expect(message).toContain('tenant/a: the live object changed since the plan was made');
     expect(message).toContain('tenant/b: the plan would now update (saved: create)');
     expect(message).toContain('tenant/c: the plan would now do nothing here (saved: update)');
+  });
+
+  it('refuses (exit 3) a saved plan that is a subset of the fresh one, holds a change in excess, or other values', () => {
+    const refusal = (saved: Plan, fresh: Plan) => {
+      try {
+        checkSavedPlan(saved, fresh, 'plan.json');
+      } catch (e) {
+        return e as RefusedError;
+      }
+      throw new Error('not refused');
+    };
+    const a = change('tenant/a', 'update', 'sha256:1');
+    const b = change('tenant/b', 'create');
+    const subset = refusal(plan([a]), plan([a, b]));
+    expect(subset).toMatchObject({ code: 'SB_PLAN_MISMATCH', exitCode: 3 });
+    expect(subset.message).toContain(
+      'tenant/b: the fresh plan would create it, and the plan file does not hold that change',
+    );
+    const edited = refusal(plan([{ ...a, after: { markup: 99 } }]), plan([{ ...a, after: { markup: 5 } }]));
+    expect(edited.message).toContain('tenant/a: after (plan file: {"markup":99}, fresh plan: {"markup":5}) differ');
+    const reordered = refusal(plan([b, a]), plan([a, b]));
+    expect(reordered.message).toContain('the fresh plan holds the same changes in another order');
   });
 
   it('refuses another target or other manifests', () => {

@@ -3,7 +3,8 @@ import { mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { canonicalJson } from '../../src/core/canonical-json.js';
+import { canonicalJson, digestOf } from '../../src/core/canonical-json.js';
+import { changeSetSeal } from '../../src/plan/change-set.js';
 import { SwitchboardError } from '../../src/core/errors.js';
 import { readPlanFile, writePlanFile } from '../../src/plan/plan-file.js';
 import { renderJson } from '../../src/plan/render-json.js';
@@ -37,12 +38,24 @@ function rejection(text: string): Promise<SwitchboardError> {
   return refusedWith(text, 'SB_PLAN_FILE', 1);
 }
 
-/** The sample plan as parsed JSON, edited by `edit`, as text: without its digest, which the edit would break. */
+/**
+ * The sample plan as parsed JSON, edited by `edit`, as text, sealed again as a forger would:
+ * its change set's digest (when its changes can be read) and its digest recomputed.
+ */
 function edited(edit: (plan: Record<string, unknown> & Plan) => void): string {
   const plan = JSON.parse(renderJson(samplePlan())) as Record<string, unknown> & Plan;
-  delete plan.digest;
   edit(plan);
-  return JSON.stringify(plan);
+  return JSON.stringify(resealed(plan));
+}
+
+function resealed(plan: Record<string, unknown>): Record<string, unknown> {
+  const { digest: _digest, ...content } = plan;
+  try {
+    content['changeSet'] = changeSetSeal(content['changes'] as Plan['changes']);
+  } catch {
+    // malformed changes: the shape check reports them first
+  }
+  return { ...content, digest: digestOf(content) };
 }
 
 /** Expects readPlanFile to refuse `text` as changed after it was written (SB_PLAN_DIGEST, exit 3). */
@@ -97,14 +110,87 @@ describe('plan file digest', () => {
     expect((await readPlanFile(path)).digest).toBe(samplePlan().digest);
   });
 
-  it('a plan file without a digest (made before it existed) still reads', async () => {
-    const path = join(dir, 'plan.json');
+  it('a plan file without a digest is refused (exit 3): a plan file is sealed when it is written', async () => {
     const plan = JSON.parse(renderJson(samplePlan())) as Record<string, unknown>;
     delete plan['digest'];
-    await writeFile(path, JSON.stringify(plan));
-    const read = await readPlanFile(path);
-    expect(read.digest).toBeUndefined();
-    expect(read.changes).toHaveLength(56);
+    const error = await changedRefusal(JSON.stringify(plan));
+    expect(error.message).toContain('it carries no digest');
+  });
+
+  it('a change set whose recorded digest does not match its changes is refused (exit 3), even sealed again', async () => {
+    const plan = JSON.parse(renderJson(samplePlan())) as Record<string, unknown> & Plan;
+    const change = plan.changes.find((c) => c.address === 'tenant/acme-corp');
+    if (!change?.after) throw new Error('fixture lost tenant/acme-corp');
+    change.after['markup'] = 99;
+    const { digest: _digest, ...content } = plan;
+    const error = await changedRefusal(JSON.stringify({ ...content, digest: digestOf(content) }));
+    expect(error.message).toContain(
+      `its changeSet records ${samplePlan().changeSet?.digest ?? ''}, its 56 change(s) have`,
+    );
+  });
+});
+
+describe('plan files this switchboard cannot fully understand are refused (exit 3), never half read', () => {
+  it('a member it does not know, anywhere, naming its JSON path; from a newer switchboard, naming the upgrade', async () => {
+    const unknown = await refusedWith(
+      edited((p) => {
+        (p.changes[0] as unknown as Record<string, unknown>)['replacedBy'] = 'tenant/other';
+        (p.changes[1]?.requests[0] as unknown as Record<string, unknown>)['body'] = { markup: 1 };
+        (p as Record<string, unknown>)['approvals'] = [];
+      }),
+      'SB_PLAN_UNKNOWN',
+      3,
+    );
+    expect(unknown.message).toContain('approvals, changes[0].replacedBy, changes[1].requests[0].body');
+    expect(unknown.message).toContain('the file was edited after it was made');
+    const newer = await refusedWith(
+      edited((p) => {
+        p.tool.version = '99.0.0';
+        (p.summary as unknown as Record<string, unknown>)['moved'] = 0;
+      }),
+      'SB_PLAN_UNKNOWN',
+      3,
+    );
+    expect(newer.message).toContain('summary.moved');
+    expect(newer.message).toMatch(/made by switchboard 99\.0\.0, newer than this one \([^)]+\): upgrade switchboard/);
+  });
+
+  it('values of the plan data may hold any key: before, after, patch values, sensitive digests, scope files', async () => {
+    const path = join(dir, 'plan.json');
+    await writeFile(
+      path,
+      edited((p) => {
+        const change = p.changes.find((c) => c.address === 'tenant/acme-corp');
+        if (!change?.after || !change.before) throw new Error('fixture lost tenant/acme-corp');
+        change.before['anything'] = { nested: 1 };
+        change.after['anything'] = { nested: 2 };
+        change.patch.push({ op: 'replace', path: '/anything', value: { nested: 2 } });
+      }),
+    );
+    expect((await readPlanFile(path)).changes.find((c) => c.address === 'tenant/acme-corp')?.after).toMatchObject({
+      anything: { nested: 2 },
+    });
+  });
+
+  it('a newer formatVersion, naming the upgrade; an older one, asking for a new plan', async () => {
+    const newer = await refusedWith(
+      edited((p) => {
+        (p as Record<string, unknown>)['formatVersion'] = 3;
+      }),
+      'SB_PLAN_VERSION',
+      3,
+    );
+    expect(newer.message).toContain('has formatVersion 3: it was made by a newer switchboard (0.1.0)');
+    expect(newer.message).toContain('Upgrade switchboard');
+    const older = await refusedWith(
+      edited((p) => {
+        (p as Record<string, unknown>)['formatVersion'] = 1;
+      }),
+      'SB_PLAN_VERSION',
+      3,
+    );
+    expect(older.message).toContain('it was made by an older switchboard (0.1.0)');
+    expect(older.message).toContain('Make a new plan with `switchboard plan --out FILE`');
   });
 });
 
@@ -127,6 +213,7 @@ describe('plan file', () => {
       ofDocuments: 20,
       addresses: ['tenant/acme-corp'],
       files: { 'manifests/z.yaml': `sha256:${'1'.repeat(64)}`, 'manifests/a.csv': `sha256:${'2'.repeat(64)}` },
+      targets: ['tenant/acme-corp'],
     };
     await writePlanFile(path, { ...samplePlan(), scope });
     const read = await readPlanFile(path);
@@ -180,31 +267,17 @@ describe('plan file', () => {
     expect(plan.changes.find((c) => c.sensitiveDigests && c.action === 'update')?.before).toEqual({ password: null });
   });
 
-  it('accepts a plan file shaped exactly like the contract example (no unmanaged fields)', async () => {
-    const path = join(dir, 'plan.json');
-    await writeFile(
-      path,
+  it("requires what every plan file of this version holds: unmanaged objects, their count, each change's provider", async () => {
+    const e = await rejection(
       edited((p) => {
         delete (p as Partial<Plan>).unmanaged;
         delete (p.summary as Partial<Plan['summary']>).unmanaged;
+        delete (p.changes[0] as Partial<(typeof p.changes)[0]>).provider;
       }),
     );
-    const plan = await readPlanFile(path);
-    expect(plan.unmanaged).toEqual([]);
-    expect(plan.summary.unmanaged).toBe(0);
-  });
-
-  it('accepts a plan file written before changes named their provider, taking it from the reader', async () => {
-    const path = join(dir, 'plan.json');
-    await writeFile(
-      path,
-      edited((p) => {
-        for (const c of p.changes) delete (c as Partial<typeof c>).provider;
-      }),
-    );
-    const plan = await readPlanFile(path, { providerOf: (c) => (c.kind === 'RoutingRow' ? 'routing' : 'platform') });
-    const { digest: _digest, ...expected } = JSON.parse(renderJson(samplePlan())) as Plan;
-    expect(plan).toEqual(expected);
+    expect(e.message).toContain('unmanaged is missing');
+    expect(e.message).toContain('summary.unmanaged is missing');
+    expect(e.message).toContain('changes[0].provider must be one of platform, routing (got nothing)');
   });
 
   describe('docs/plans.md: rejects, with SB_PLAN_FILE and a way out', () => {
@@ -215,15 +288,7 @@ describe('plan file', () => {
       });
     });
 
-    it('a change without a provider that no provider claims, or with an unknown provider', async () => {
-      const missing = await rejection(
-        edited((p) => {
-          delete (p.changes[0] as Partial<(typeof p.changes)[0]>).provider;
-        }),
-      );
-      expect(missing.message).toContain(
-        'changes[0] (tenant/new-co) names no provider, and no provider plans Tenant objects',
-      );
+    it('a change with an unknown provider', async () => {
       const unknown = await rejection(
         edited((p) => {
           (p.changes[1] as unknown as Record<string, unknown>)['provider'] = 'dns';
@@ -240,17 +305,6 @@ describe('plan file', () => {
     it('something that is not a plan', async () => {
       expect((await rejection('[1, 2]')).message).toContain('does not hold a JSON object');
       expect((await rejection('{"hello": "world"}')).message).toContain('formatVersion is missing');
-    });
-
-    it('a future formatVersion, naming the upgrade', async () => {
-      const e = await rejection(
-        edited((p) => {
-          (p as Record<string, unknown>)['formatVersion'] = 2;
-        }),
-      );
-      expect(e.message).toContain(
-        'formatVersion 2 was written by a newer switchboard; this one reads formatVersion 1: upgrade switchboard',
-      );
     });
 
     it('a formatVersion that is not a version', async () => {

@@ -27,6 +27,7 @@ describe('renderJson', () => {
       'formatVersion',
       'createdAt',
       'digest',
+      'changeSet',
       'tool',
       'target',
       'manifests',
@@ -65,7 +66,7 @@ describe('renderJson', () => {
 
   it('docs/plans.md: is pretty-printed and reads back as the same plan', () => {
     const text = renderJson(samplePlan());
-    expect(text.startsWith('{\n  "formatVersion": 1,\n  "createdAt": "2026-11-22T10:00:00Z",\n')).toBe(true);
+    expect(text.startsWith('{\n  "formatVersion": 2,\n  "createdAt": "2026-11-22T10:00:00Z",\n')).toBe(true);
     expect(text.endsWith('}\n')).toBe(true);
     expect(parsePlan(text, 'plan.json')).toEqual(JSON.parse(text));
   });
@@ -122,5 +123,15 @@ describe('renderJson: fields added to the plan data by other features', () => {
       source: 'policies/pricing.yaml:7:5',
     });
     expect(parsePlan(renderJson(agreedFieldsPlan()), 'plan.json')).toEqual(parsed);
+  });
+
+  it('writes only the members the plan file knows: one no reader accepts never reaches the file', () => {
+    const plan = samplePlan() as Plan & Record<string, unknown>;
+    plan['comment'] = 'not a member';
+    (plan.changes[0] as unknown as Record<string, unknown>)['replacedBy'] = 'tenant/x';
+    const parsed = JSON.parse(renderJson(plan)) as Record<string, any>;
+    expect(parsed['comment']).toBeUndefined();
+    expect(parsed['changes'][0].replacedBy).toBeUndefined();
+    expect(renderJson(plan)).toBe(renderJson(samplePlan()));
   });
 });

@@ -111,7 +111,8 @@ describe('renderMarkdown', () => {
     expect(
       md.endsWith(
         '**51 more changes in the JSON artifact**: [plan.json](https://ci.example/run/1)\n\n' +
-          `<sub>Plan digest: <code>${samplePlan().digest}</code></sub>\n`,
+          `<sub>Plan digest: <code>${samplePlan().digest}</code><br>` +
+          `Change set: <code>${samplePlan().changeSet?.digest}</code> (56 changes)</sub>\n`,
       ),
     ).toBe(true);
     expect(renderMarkdown(samplePlan(), { maxChanges: 0 })).toContain('**56 more changes in the JSON artifact**.');
@@ -130,7 +131,7 @@ describe('renderMarkdown', () => {
     expect(md).toContain('**Plan: 0 to create, 20000 to update, 0 to replace, 0 to delete.**');
     for (let i = 0; i < 3; i++) expect(md).toContain(`refusal ${i}`);
     expect(md).toMatch(
-      /\*\*\d+ more changes in the JSON artifact\*\*\.\n\n<sub>Plan digest: <code>sha256:[0-9a-f]{64}<\/code><\/sub>\n$/,
+      /\*\*\d+ more changes in the JSON artifact\*\*\.\n\n<sub>Plan digest: <code>sha256:[0-9a-f]{64}<\/code><br>Change set: <code>sha256:[0-9a-f]{64}<\/code> \(\d+ changes\)<\/sub>\n$/,
     );
   });
 

@@ -50,14 +50,17 @@ describe('renderText', () => {
     const out = renderText(samplePlan(), { color: true });
     expect(out).toContain('\nPlan: 47 to create, 5 to update, 1 to replace, 3 to delete.\n');
     const lines = out.trimEnd().split('\n');
-    expect(lines.at(-3)).toBe('Plan: 47 to create, 5 to update, 1 to replace, 3 to delete.');
-    expect(lines.at(-2)).toBe('12 live objects in scope are not managed by these manifests.');
-    expect(lines.at(-1)).toBe(`\u001b[2mPlan digest: ${samplePlan().digest}\u001b[0m`);
+    expect(lines.at(-4)).toBe('Plan: 47 to create, 5 to update, 1 to replace, 3 to delete.');
+    expect(lines.at(-3)).toBe('12 live objects in scope are not managed by these manifests.');
+    expect(lines.at(-2)).toBe(`\u001b[2mPlan digest: ${samplePlan().digest}\u001b[0m`);
+    expect(lines.at(-1)).toBe(`\u001b[2mChange set: ${samplePlan().changeSet?.digest} (56 changes)\u001b[0m`);
   });
 
   it('docs/plans.md: an empty plan says exactly "No changes."', () => {
-    expect(renderText(emptyPlan(), { color: false })).toBe(`No changes.\nPlan digest: ${emptyPlan().digest}\n`);
-    expect(renderText({ ...emptyPlan(1), digest: undefined }, { color: true })).toBe(
+    expect(renderText(emptyPlan(), { color: false })).toBe(
+      `No changes.\nPlan digest: ${emptyPlan().digest}\nChange set: ${emptyPlan().changeSet?.digest} (0 changes)\n`,
+    );
+    expect(renderText({ ...emptyPlan(1), digest: undefined, changeSet: undefined }, { color: true })).toBe(
       'No changes.\n1 live object in scope is not managed by these manifests.\n',
     );
   });

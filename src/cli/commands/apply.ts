@@ -48,7 +48,10 @@ export const registerApply: CommandRegistrar = (program: Command, context) => {
     program.command('apply').description('Plan, confirm, and apply the changes').addArgument(manifestPathsArgument()),
   )
     .option('--yes', 'apply without asking for confirmation (required without a terminal)', false)
-    .option('--plan <file>', 'apply this saved plan exactly, after checking it is not stale')
+    .option(
+      '--plan <file>',
+      'apply this saved plan exactly: planned again over its scope, every safety rail run again, refused unless the changes are the same',
+    )
     .addOption(
       new Option('--fail-fast', 'stop starting changes after the first failure').default(false).conflicts('keepGoing'),
     )
@@ -74,11 +77,6 @@ export const registerApply: CommandRegistrar = (program: Command, context) => {
           ? await readSavedPlan(given.plan, given, (key) => command.getOptionValueSource(key) === 'cli', paths)
           : undefined;
         if (saved?.fromPlan) process.stderr.write(`Note: manifests from the plan file: ${saved.paths.join(' ')}\n`);
-        if (saved && saved.saved.digest === undefined) {
-          process.stderr.write(
-            `Note: ${saved.file} carries no digest (made by a switchboard that did not record one): the journal records none.\n`,
-          );
-        }
         const options = { ...(saved?.options ?? given), format: given.format };
         // Taken before planning: a run that planned while another applied would apply a stale plan.
         await withApplyLock(

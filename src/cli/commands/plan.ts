@@ -62,6 +62,10 @@ export const registerPlan: CommandRegistrar = (program: Command, context) => {
       .addArgument(manifestPathsArgument()),
   )
     .option('--out <file>', 'also write the plan file (JSON)')
+    .option(
+      '--policies-from <git-ref>',
+      "judge the plan by the Policy documents as they are at this git commit (a pull request's base), and list how these differ",
+    )
     .addOption(new Option('--format <format>', 'stdout format').choices(PLAN_FORMATS).default('text'))
     .option('--detailed-exitcode', 'exit 2 when there are changes', false)
     .option(

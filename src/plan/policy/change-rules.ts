@@ -21,7 +21,7 @@ export class ChangeRules {
 
   check(rule: PolicyRule): void {
     if (rule.check.type === 'forbid') this.forbid(rule, rule.check.actions);
-    else if (rule.check.type === 'threshold' && this.facts.thresholds) this.threshold(rule, rule.check);
+    else if (rule.check.type === 'threshold') this.threshold(rule, rule.check);
   }
 
   private forbid(rule: PolicyRule, actions: readonly string[]): void {

@@ -32,11 +32,6 @@ export interface PolicyFacts {
   references: ReadonlyMap<string, ReferenceValues>;
   /** `file:line:col` of a declared object's field (or of the object), when there is one. */
   sourceOf(address: string, field?: string): string | undefined;
-  /**
-   * Whether thresholds are checked: not on `apply --plan`'s narrowed re-read, where the saved
-   * plan passed them over its whole scope and shares of a few objects would mean nothing.
-   */
-  thresholds: boolean;
 }
 
 /** What the rules found: violations of error rules (refusals) and the rest (warnings). */
