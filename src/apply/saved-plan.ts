@@ -52,7 +52,7 @@ export function checkSavedPlan(saved: Plan, fresh: Plan, planFile: string): Chan
   if (stale.length > 0) {
     throw new RefusedError(
       'SB_PLAN_STALE',
-      `${planFile} is stale: the platform changed since it was made (${reasons.length} difference(s) with a fresh plan):\n${listed.join('\n')}\nNothing was sent. Run plan again and review the new plan.`,
+      `${planFile} is stale: a fresh plan differs from it (${reasons.length} difference(s)); the platform changed since it was made, or the file was edited:\n${listed.join('\n')}\nNothing was sent. Run plan again and review the new plan.`,
     );
   }
   throw new RefusedError(

@@ -125,13 +125,16 @@ async function applyCommand(
   const shown = saved?.saved ?? run.plan;
   const plan = planSource(run, saved);
   const report = (summary: ApplySummaryJson): void => void ctx.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
-  human.write(renderText(run.plan.errors.length > 0 ? run.plan : shown, { color }));
   if (run.plan.errors.length > 0) {
+    // The fresh plan, whose refusals these are (a saved plan's own were refused before reading).
+    human.write(renderText(run.plan, { color }));
     human.write('\nApply refused: the plan has errors (above). Nothing was changed.\n');
     if (json) report(emptySummaryJson('refused', plan, run.plan.errors.map(messageJson)));
     return ExitCode.refused;
   }
+  // Checked before the saved plan is shown: a file that differs from a fresh plan is never printed as the one applied.
   const changes = changesToApply(run, saved);
+  human.write(renderText(shown, { color }));
   if (changes.length === 0) {
     // Nothing to apply, but a record of an older switchboard still gets its digests migrated.
     const { baseUrl, instance } = run.plan.target;
