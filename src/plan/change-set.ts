@@ -122,21 +122,21 @@ export function compareChangeSets(first: readonly Change[], second: readonly Cha
 /**
  * `path` with the live ids of `chain` (the objects the request's object lies under, root
  * first, itself last) replaced by `{id:ADDRESS}`. A path names its objects from the root
- * down, so the ids are matched from the end: the object's own id is the last segment that
- * holds it, its parent's the last one before that, and so on; an object whose id the path
- * does not hold is skipped. Ids are matched as the path holds them (URL-encoded) or as given.
+ * down, so each id is looked for after the one before it: ids that are equal (a subscription
+ * and an entitlement both numbered 1) stay apart, and an object whose id the path does not
+ * hold (the object itself in the POST that creates it again) is skipped. Ids are matched as
+ * the path holds them (URL-encoded) or as given.
  */
 export function templatePath(path: string, chain: readonly { address: string; id: string }[]): string {
   if (chain.length === 0) return path;
   const segments = path.split('/');
-  let end = segments.length;
-  for (let i = chain.length - 1; i >= 0; i--) {
-    const { address, id } = chain[i] as { address: string; id: string };
+  let next = 0;
+  for (const { address, id } of chain) {
     const forms = new Set([encodeURIComponent(id), id]);
-    for (let s = end - 1; s >= 0; s--) {
+    for (let s = next; s < segments.length; s++) {
       if (!forms.has(segments[s] as string)) continue;
       segments[s] = `{id:${address}}`;
-      end = s;
+      next = s + 1;
       break;
     }
   }

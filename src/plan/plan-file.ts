@@ -63,23 +63,24 @@ export async function readPlanFile(path: string): Promise<Plan> {
 }
 
 /**
- * Parses and validates plan JSON (`source` names it in messages), in this order: JSON; the
- * format version (another one is refused, exit 3, SB_PLAN_VERSION); the seal (no digest,
- * or one its content does not match, is refused, exit 3, SB_PLAN_DIGEST); members this
+ * Parses and validates plan JSON (`source` names it in messages), in this order: JSON; a
+ * digest its content does not match (refused, exit 3, SB_PLAN_DIGEST); the format version
+ * (another one is refused, exit 3, SB_PLAN_VERSION); no digest (refused, exit 3); members this
  * switchboard does not know (refused, exit 3, SB_PLAN_UNKNOWN); the shape of everything
  * (SB_PLAN_FILE, exit 1); the change set's digest against the changes (SB_PLAN_DIGEST);
  * no secret in clear (SB_PLAN_FILE).
  */
 export function parsePlan(text: string, source: string): Plan {
   const value = parseJson(text, source);
-  checkVersion(value, source);
+  // A digest that does not match first: whatever else the file says was changed with it.
   const seal = checkPlanDigest(value);
-  if (seal.status === 'absent') {
-    throw changedPlanError(source, 'it carries no digest (a plan file is sealed by its digest when it is written)');
-  }
   if (seal.status === 'mismatch') {
     const recorded = typeof seal.recorded === 'string' ? seal.recorded : JSON.stringify(seal.recorded);
     throw changedPlanError(source, `it records the digest ${recorded}, its content has ${seal.computed}`);
+  }
+  checkVersion(value, source);
+  if (seal.status === 'absent') {
+    throw changedPlanError(source, 'it carries no digest (a plan file is sealed by its digest when it is written)');
   }
   const unknown = unknownMembers(value);
   if (unknown.length > 0) throw unknownMembersError(value, unknown, source);

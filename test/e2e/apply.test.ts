@@ -128,40 +128,46 @@ describe('switchboard apply (end to end, real CLI over loopback HTTP)', () => {
     expect(again.code).toBe(0);
   });
 
-  it('a saved plan is applied exactly; a stale one is refused with exit 3 naming the address', async () => {
-    const cwd = await manifestDir({ 't.yaml': tenantDoc('saved-co', 'T-SAVED', '  markup: 2\n') });
-    await runCli(['apply', cwd, '--yes'], { env: simEnv(sim.url), cwd });
-    await writeFile(join(cwd, 't.yaml'), tenantDoc('saved-co', 'T-SAVED', '  markup: 3\n'));
-    const planned = await runCli(['plan', cwd, '--out', join(cwd, 'plan.json')], { env: simEnv(sim.url), cwd });
-    expect(planned.code).toBe(0);
+  it(
+    'a saved plan is applied exactly; a stale one is refused with exit 3 naming the address',
+    { timeout: 60_000 },
+    async () => {
+      const cwd = await manifestDir({ 't.yaml': tenantDoc('saved-co', 'T-SAVED', '  markup: 2\n') });
+      await runCli(['apply', cwd, '--yes'], { env: simEnv(sim.url), cwd });
+      await writeFile(join(cwd, 't.yaml'), tenantDoc('saved-co', 'T-SAVED', '  markup: 3\n'));
+      const planned = await runCli(['plan', cwd, '--out', join(cwd, 'plan.json')], { env: simEnv(sim.url), cwd });
+      expect(planned.code).toBe(0);
 
-    // an out-of-band change after the plan was made
-    const tenant = ((await simState()).tables['tenants'] ?? []).find((t) => t['name'] === 'saved-co');
-    expect((await api('PUT', `${P}/tenants/${String(tenant?.['uuid'])}`, { billingId: 'T-SAVED-2' })).status).toBe(200);
-    const stale = await runCli(['apply', cwd, '--plan', join(cwd, 'plan.json'), '--yes'], {
-      env: simEnv(sim.url),
-      cwd,
-    });
-    expect(stale.code).toBe(3);
-    expect(stale.stderr).toContain('is stale');
-    expect(stale.stderr).toContain('tenant/saved-co: the live object changed since the plan was made');
+      // an out-of-band change after the plan was made
+      const tenant = ((await simState()).tables['tenants'] ?? []).find((t) => t['name'] === 'saved-co');
+      expect((await api('PUT', `${P}/tenants/${String(tenant?.['uuid'])}`, { billingId: 'T-SAVED-2' })).status).toBe(
+        200,
+      );
+      const stale = await runCli(['apply', cwd, '--plan', join(cwd, 'plan.json'), '--yes'], {
+        env: simEnv(sim.url),
+        cwd,
+      });
+      expect(stale.code).toBe(3);
+      expect(stale.stderr).toContain('is stale');
+      expect(stale.stderr).toContain('tenant/saved-co: the live object changed since the plan was made');
 
-    // a fresh plan of the same manifests applies
-    await api('PUT', `${P}/tenants/${String(tenant?.['uuid'])}`, { billingId: 'T-SAVED' });
-    await runCli(['plan', cwd, '--out', join(cwd, 'plan.json')], { env: simEnv(sim.url), cwd });
-    const ok = await runCli(['apply', cwd, '--plan', join(cwd, 'plan.json'), '--yes'], { env: simEnv(sim.url), cwd });
-    expect(ok.stdout).toContain('Apply complete: 1 applied');
-    expect(ok.code).toBe(0);
+      // a fresh plan of the same manifests applies
+      await api('PUT', `${P}/tenants/${String(tenant?.['uuid'])}`, { billingId: 'T-SAVED' });
+      await runCli(['plan', cwd, '--out', join(cwd, 'plan.json')], { env: simEnv(sim.url), cwd });
+      const ok = await runCli(['apply', cwd, '--plan', join(cwd, 'plan.json'), '--yes'], { env: simEnv(sim.url), cwd });
+      expect(ok.stdout).toContain('Apply complete: 1 applied');
+      expect(ok.code).toBe(0);
 
-    // other manifests than the plan's are refused: the bodies come from them
-    await writeFile(join(cwd, 't.yaml'), tenantDoc('saved-co', 'T-SAVED', '  markup: 4\n'));
-    const other = await runCli(['apply', cwd, '--plan', join(cwd, 'plan.json'), '--yes'], {
-      env: simEnv(sim.url),
-      cwd,
-    });
-    expect(other.code).toBe(3);
-    expect(other.stderr).toContain('was made from other manifests');
-  });
+      // other manifests than the plan's are refused: the bodies come from them
+      await writeFile(join(cwd, 't.yaml'), tenantDoc('saved-co', 'T-SAVED', '  markup: 4\n'));
+      const other = await runCli(['apply', cwd, '--plan', join(cwd, 'plan.json'), '--yes'], {
+        env: simEnv(sim.url),
+        cwd,
+      });
+      expect(other.code).toBe(3);
+      expect(other.stderr).toContain('was made from other manifests');
+    },
+  );
 
   it('a saved plan made with --prune --target is applied with its own options; a contradicting option is refused (exit 3)', async () => {
     const twoSubscriptions = `  subscriptions:
@@ -199,7 +205,16 @@ describe('switchboard apply (end to end, real CLI over loopback HTTP)', () => {
       '--max-delete-percent: the plan was made with --max-delete-percent 100, this command gives --max-delete-percent 10',
     );
 
-    const applied = await runCli(['apply', cwd, '--plan', plan, '--yes'], { env: simEnv(sim.url), cwd });
+    // The plan loosened a rail (--max-delete-percent 100): whoever applies gives it again.
+    const unasked = await runCli(['apply', cwd, '--plan', plan, '--yes'], { env: simEnv(sim.url), cwd });
+    expect(unasked.code).toBe(3);
+    expect(unasked.stderr).toContain(
+      'the plan was made with --max-delete-percent 100, which this command does not give',
+    );
+    const applied = await runCli(['apply', cwd, '--plan', plan, '--max-delete-percent', '100', '--yes'], {
+      env: simEnv(sim.url),
+      cwd,
+    });
     expect(applied.stdout).toContain('Apply complete: 1 applied, 0 failed, 0 skipped');
     expect(applied.code).toBe(0);
     const subscriptions = (await simState()).tables['subscriptions'] ?? [];
@@ -211,35 +226,39 @@ describe('switchboard apply (end to end, real CLI over loopback HTTP)', () => {
     expect((other?.['markups'] as { markup: number }[]).map((m) => m.markup)).toEqual([1]);
   });
 
-  it('apply --plan re-reads only the subtrees its changes touch', async () => {
-    const names = Array.from({ length: 8 }, (_, i) => `reread-${i}`);
-    const docs = (markup: (name: string) => number) =>
-      names
-        .map((n) =>
-          tenantDoc(n, `T-${n.toUpperCase()}`, `  markup: ${markup(n)}\n${withSubscription(`T-${n.toUpperCase()}`)}`),
-        )
-        .join('');
-    const cwd = await manifestDir({ 't.yaml': docs(() => 1) });
-    expect((await runCli(['apply', cwd, '--yes'], { env: simEnv(sim.url), cwd })).code).toBe(0);
-    await writeFile(
-      join(cwd, 't.yaml'),
-      docs((n) => (n === 'reread-3' ? 2 : 1)),
-    );
-    const plan = join(cwd, 'plan.json');
-    await fetch(`${sim.url}/_sim/stats`, { method: 'DELETE' });
-    expect((await runCli(['plan', cwd, '--out', plan], { env: simEnv(sim.url), cwd })).stdout).toContain(
-      'Plan: 0 to create, 1 to update',
-    );
-    const subscriptionLists = async () => {
-      const stats = (await (await fetch(`${sim.url}/_sim/stats`)).json()) as { byRoute: Record<string, number> };
+  it(
+    'apply --plan reads again everything the plan read: the rails count the same objects',
+    { timeout: 60_000 },
+    async () => {
+      const names = Array.from({ length: 8 }, (_, i) => `reread-${i}`);
+      const docs = (markup: (name: string) => number) =>
+        names
+          .map((n) =>
+            tenantDoc(n, `T-${n.toUpperCase()}`, `  markup: ${markup(n)}\n${withSubscription(`T-${n.toUpperCase()}`)}`),
+          )
+          .join('');
+      const cwd = await manifestDir({ 't.yaml': docs(() => 1) });
+      expect((await runCli(['apply', cwd, '--yes'], { env: simEnv(sim.url), cwd })).code).toBe(0);
+      await writeFile(
+        join(cwd, 't.yaml'),
+        docs((n) => (n === 'reread-3' ? 2 : 1)),
+      );
+      const plan = join(cwd, 'plan.json');
       await fetch(`${sim.url}/_sim/stats`, { method: 'DELETE' });
-      return stats.byRoute['GET /api/v01/draas/:instance/tenants/:uuid/subscriptions'] ?? 0;
-    };
-    expect(await subscriptionLists()).toBe(names.length); // the plan reads every declared tenant
-    const applied = await runCli(['apply', cwd, '--plan', plan, '--yes'], { env: simEnv(sim.url), cwd });
-    expect(applied.stdout).toContain('Apply complete: 1 applied');
-    expect(await subscriptionLists()).toBe(1); // apply --plan: only reread-3
-  });
+      expect((await runCli(['plan', cwd, '--out', plan], { env: simEnv(sim.url), cwd })).stdout).toContain(
+        'Plan: 0 to create, 1 to update',
+      );
+      const subscriptionLists = async () => {
+        const stats = (await (await fetch(`${sim.url}/_sim/stats`)).json()) as { byRoute: Record<string, number> };
+        await fetch(`${sim.url}/_sim/stats`, { method: 'DELETE' });
+        return stats.byRoute['GET /api/v01/draas/:instance/tenants/:uuid/subscriptions'] ?? 0;
+      };
+      expect(await subscriptionLists()).toBe(names.length); // the plan reads every declared tenant
+      const applied = await runCli(['apply', cwd, '--plan', plan, '--yes'], { env: simEnv(sim.url), cwd });
+      expect(applied.stdout).toContain('Apply complete: 1 applied');
+      expect(await subscriptionLists()).toBe(names.length); // and so does apply --plan (docs/apply.md "What it costs")
+    },
+  );
 
   it('a run killed with SIGKILL in the middle is finished by the next apply, with no duplicates', async () => {
     const count = 150;

@@ -65,15 +65,14 @@ describe('switchboard show PLAN_FILE: the golden plans', () => {
     }
   });
 
-  it('says when a plan file carries no digest, and still shows it', async () => {
-    const file = join(dir, 'old.json');
-    const { digest: _digest, ...old } = JSON.parse(renderJson(samplePlan())) as Plan;
-    await writeFile(file, JSON.stringify(old));
+  it('refuses a plan file without a digest (exit 3), printing nothing of it', async () => {
+    const file = join(dir, 'unsealed.json');
+    const { digest: _digest, ...unsealed } = JSON.parse(renderJson(samplePlan())) as Plan;
+    await writeFile(file, JSON.stringify(unsealed));
     const shown = await runCli(['show', file], { cwd: dir });
-    expect(shown.code).toBe(0);
+    expect(shown.code).toBe(3);
     expect(shown.stderr).toContain('carries no digest');
-    expect(shown.stdout).toContain('Plan: 47 to create');
-    expect(shown.stdout).not.toContain('Plan digest:');
+    expect(shown.stdout).toBe('');
   });
 });
 
@@ -108,7 +107,8 @@ describe('switchboard show: a real plan, and a plan file changed after it was ma
     const planned = await runCli(['plan', manifests, '--out', file], { env: simEnv(sim.url), cwd: dir });
     expect(planned.code).toBe(0);
     const text = await readFile(file, 'utf8');
-    const at = text.indexOf('"reason": "declared, not live"') + '"reason": "d'.length;
+    const at = text.indexOf('"reason": "declared, not found live"') + '"reason": "d'.length;
+    expect(at).toBeGreaterThan('"reason": "d'.length);
     const changed = `${text.slice(0, at)}D${text.slice(at + 1)}`;
     expect(changed.length).toBe(text.length);
     await writeFile(file, changed);

@@ -146,7 +146,10 @@ describe('a plan the rails pass, edited and sealed again', () => {
     cwd = await applied({ 't.yaml': tenant('trust-edit', '  markup: 1\n') });
     await writeFile(
       join(cwd, 't.yaml'),
-      tenant('trust-edit', '  markup: 5\n  subscriptions:\n    - { name: extra, billingId: T-TRUST-EDIT-X, uc: uc_alpha }\n'),
+      tenant(
+        'trust-edit',
+        '  markup: 5\n  subscriptions:\n    - { name: extra, billingId: T-TRUST-EDIT-X, uc: uc_alpha }\n',
+      ),
     );
     expect(await plan(cwd, 'reviewed.json')).toBe(0);
   }, 60_000);
