@@ -17,13 +17,15 @@ const EXIT_CODES: Record<string, string[]> = {
   apply: [
     '0  every change was applied (or there was nothing to do)',
     '1  a change failed or was skipped (interrupted while applying too), the run was cancelled, or an error',
-    '3  a safety rail refused: plan errors, a stale saved plan, an option contradicting it',
+    '3  a safety rail refused: plan errors, a saved plan stale, edited or refused, an option contradicting it',
     '130, 143  interrupted (Ctrl-C, SIGTERM) before applying, or a second time while applying',
   ],
   show: [
-    '0  the plan was shown (refused or not: its refusals are part of it)',
+    '0  the plan was shown (refused or not: its refusals are part of it); --verify: it checks out;',
+    '   --compare-with: the same change set',
     '1  the file cannot be read, or is not a plan',
-    '3  the file was changed after switchboard wrote it (its digest does not match)',
+    '2  --compare-with: the change sets differ',
+    '3  the file is refused: no digest, changed after switchboard wrote it, or not fully understood',
   ],
   audit: ['0  the table was printed (torn or foreign lines are listed on stderr)', '1  a journal cannot be read'],
   export: [

@@ -12,7 +12,8 @@ import { RefusedError, SwitchboardError } from '../core/errors.js';
 import { VERSION } from '../core/package.js';
 import { isPlainObject } from '../core/values.js';
 import { carriesDigest, changedPlanError, checkChangeSet, checkPlanDigest } from './plan-digest.js';
-import { cleartextProblems, planProblems, unknownMembers } from './plan-validate.js';
+import { unknownMembers } from './plan-members.js';
+import { cleartextProblems, planProblems } from './plan-validate.js';
 import { renderJson } from './render-json.js';
 import { PLAN_FORMAT_VERSION, type Plan } from './types.js';
 

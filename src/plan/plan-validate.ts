@@ -1,95 +1,19 @@
 /**
  * Checking that a parsed JSON value is a plan this switchboard can apply: the shape of every
- * member apply relies on, consistent counts, no secret in clear, and no member it does not
- * know (plan-keys.ts). Problems are collected (up to a few) and reported at once, with their
- * JSON path. The version and the digest are checked before (plan-file.ts).
+ * member apply relies on, consistent counts, no secret in clear. Problems are collected (up
+ * to a few) and reported at once, with their JSON path. The version, the digest and unknown
+ * members are checked before (plan-file.ts, plan-members.ts).
  */
 import { isPlainObject } from '../core/values.js';
-import { isDigest } from '../core/canonical-json.js';
 import { isValueDigest } from '../core/value-digest.js';
-import {
-  CAPACITY_KEYS,
-  CHANGE_KEYS,
-  CHANGE_SET_KEYS,
-  CI_KEYS,
-  GIT_KEYS,
-  MANIFESTS_KEYS,
-  MESSAGE_KEYS,
-  OPTION_KEYS,
-  PATCH_KEYS,
-  PLAN_KEYS,
-  POLICIES_FROM_KEYS,
-  POLICY_CHANGE_KEYS,
-  POLICY_KEYS,
-  PROVENANCE_KEYS,
-  PULL_REQUEST_KEYS,
-  REQUEST_KEYS,
-  SCOPE_KEYS,
-  SUMMARY_KEYS,
-  TARGET_KEYS,
-  TOOL_KEYS,
-  UNCOMMITTED_KEYS,
-  UNMANAGED_KEYS,
-  USER_KEYS,
-} from './plan-keys.js';
+import { Problems, type Json } from './plan-problems.js';
+import { checkPolicies, checkProvenance } from './plan-validate-origin.js';
 import { topField } from './render-common.js';
 import { PROVIDER_NAMES, isPlaceholder, type Plan } from './types.js';
-
-type Json = Record<string, unknown>;
 
 const ACTIONS = new Set(['create', 'update', 'delete', 'replace']);
 const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 const PATCH_OPS = new Set(['add', 'remove', 'replace', 'move', 'copy', 'test']);
-const MAX_PROBLEMS = 10;
-
-/**
- * Members the plan file holds that this switchboard does not know, by JSON path (at most a
- * few): a newer switchboard's additions, or an edit. Either way they could carry meaning this
- * one would ignore, so a file with any is refused, never half applied. Data (before, after,
- * patch values, sensitiveDigests, scope.files) is the manifests' and may hold any key.
- */
-export function unknownMembers(value: Json): string[] {
-  const found: string[] = [];
-  const check = (object: unknown, keys: readonly string[], at: string): object is Json => {
-    if (!isPlainObject(object)) return false;
-    for (const key of Object.keys(object))
-      if (!keys.includes(key) && found.length < MAX_PROBLEMS) found.push(at === '' ? key : `${at}.${key}`);
-    return true;
-  };
-  const each = (list: unknown, keys: readonly string[], at: string, inner?: (item: Json, at: string) => void) => {
-    if (Array.isArray(list))
-      list.forEach((item, i) => check(item, keys, `${at}[${i}]`) && inner?.(item, `${at}[${i}]`));
-  };
-  check(value, PLAN_KEYS, '');
-  check(value['changeSet'], CHANGE_SET_KEYS, 'changeSet');
-  check(value['tool'], TOOL_KEYS, 'tool');
-  check(value['target'], TARGET_KEYS, 'target');
-  check(value['manifests'], MANIFESTS_KEYS, 'manifests');
-  const provenance = value['provenance'];
-  if (check(provenance, PROVENANCE_KEYS, 'provenance')) {
-    if (check(provenance['git'], GIT_KEYS, 'provenance.git'))
-      each(provenance['git']['uncommitted'], UNCOMMITTED_KEYS, 'provenance.git.uncommitted');
-    check(provenance['pullRequest'], PULL_REQUEST_KEYS, 'provenance.pullRequest');
-    check(provenance['ci'], CI_KEYS, 'provenance.ci');
-    check(provenance['user'], USER_KEYS, 'provenance.user');
-  }
-  check(value['options'], OPTION_KEYS, 'options');
-  check(value['policy'], POLICY_KEYS, 'policy');
-  check(value['policiesFrom'], POLICIES_FROM_KEYS, 'policiesFrom');
-  each(value['policyChanges'], POLICY_CHANGE_KEYS, 'policyChanges');
-  check(value['scope'], SCOPE_KEYS, 'scope');
-  check(value['summary'], SUMMARY_KEYS, 'summary');
-  each(value['changes'], CHANGE_KEYS, 'changes', (change, at) => {
-    each(change['patch'], PATCH_KEYS, `${at}.patch`);
-    each(change['requests'], REQUEST_KEYS, `${at}.requests`);
-  });
-  each(value['unmanaged'], UNMANAGED_KEYS, 'unmanaged');
-  const capacity = value['capacity'];
-  if (check(capacity, ['rows'], 'capacity')) each(capacity['rows'], CAPACITY_KEYS, 'capacity.rows');
-  each(value['warnings'], MESSAGE_KEYS, 'warnings');
-  each(value['errors'], MESSAGE_KEYS, 'errors');
-  return found;
-}
 
 /** Why a plan file's content (of this format version, its digest checked) is not a plan; empty when it is one. */
 export function planProblems(value: Json): string[] {
@@ -199,70 +123,6 @@ function checkHeader(plan: Json, p: Problems): void {
       p.count(summary[key], `summary.${key}`);
 }
 
-const EFFECTS = ['looser', 'stricter', 'mixed', 'unclear', 'neutral'];
-const RULE_CHANGES = ['added', 'removed', 'changed'];
-
-/** `policiesFrom` and `policyChanges` come together (plan --policies-from). */
-function checkPolicies(plan: Json, p: Problems): void {
-  const from = plan['policiesFrom'];
-  const changes = plan['policyChanges'];
-  if ((from === undefined) !== (changes === undefined)) p.add('policiesFrom and policyChanges come together');
-  if (from !== undefined && p.object(from, 'policiesFrom')) {
-    p.string(from['ref'], 'policiesFrom.ref');
-    p.string(from['commit'], 'policiesFrom.commit');
-  }
-  if (changes === undefined || !p.array(changes, 'policyChanges')) return;
-  changes.forEach((c, i) => {
-    const at = `policyChanges[${i}]`;
-    if (!p.object(c, at)) return;
-    p.string(c['rule'], `${at}.rule`);
-    p.string(c['policy'], `${at}.policy`);
-    p.oneOf(c['change'], RULE_CHANGES, `${at}.change`);
-    p.oneOf(c['effect'], EFFECTS, `${at}.effect`);
-    p.strings(c['details'], `${at}.details`);
-    p.optionalString(c['source'], `${at}.source`);
-  });
-}
-
-const STATES = ['modified', 'added', 'deleted', 'untracked', 'ignored', 'outside the repository'];
-
-function checkProvenance(value: unknown, p: Problems): void {
-  if (!p.object(value, 'provenance')) return;
-  const { git, pullRequest, ci, user } = value;
-  if (git !== undefined && p.object(git, 'provenance.git')) {
-    p.string(git['commit'], 'provenance.git.commit');
-    p.optionalString(git['branch'], 'provenance.git.branch');
-    if (typeof git['dirty'] !== 'boolean') p.add('provenance.git.dirty must be true or false');
-    const uncommitted = git['uncommitted'];
-    if (uncommitted !== undefined && p.array(uncommitted, 'provenance.git.uncommitted'))
-      uncommitted.forEach((u, i) => {
-        if (!p.object(u, `provenance.git.uncommitted[${i}]`)) return;
-        p.string(u['file'], `provenance.git.uncommitted[${i}].file`);
-        p.oneOf(u['state'], STATES, `provenance.git.uncommitted[${i}].state`);
-      });
-    if (git['uncommittedCount'] !== undefined) p.count(git['uncommittedCount'], 'provenance.git.uncommittedCount');
-    p.exactly(git['authenticated'], false, 'provenance.git.authenticated');
-  }
-  if (pullRequest !== undefined && p.object(pullRequest, 'provenance.pullRequest')) {
-    p.count(pullRequest['number'], 'provenance.pullRequest.number');
-    p.optionalString(pullRequest['url'], 'provenance.pullRequest.url');
-    p.string(pullRequest['from'], 'provenance.pullRequest.from');
-    p.exactly(pullRequest['authenticated'], false, 'provenance.pullRequest.authenticated');
-  }
-  if (ci !== undefined && p.object(ci, 'provenance.ci')) {
-    p.string(ci['system'], 'provenance.ci.system');
-    p.optionalString(ci['url'], 'provenance.ci.url');
-    p.optionalString(ci['actor'], 'provenance.ci.actor');
-    p.exactly(ci['authenticated'], false, 'provenance.ci.authenticated');
-  }
-  if (user !== undefined && p.object(user, 'provenance.user')) {
-    p.optionalString(user['username'], 'provenance.user.username');
-    p.string(user['login'], 'provenance.user.login');
-    p.oneOf(user['api'], PROVIDER_NAMES, 'provenance.user.api');
-    p.exactly(user['authenticated'], true, 'provenance.user.authenticated');
-  }
-}
-
 function checkChange(change: unknown, at: string, p: Problems): void {
   if (!p.object(change, at)) return;
   p.string(change['address'], `${at}.address`);
@@ -362,46 +222,4 @@ function checkConsistency(plan: Plan, p: Problems): void {
     p.add(
       `policy.overrides (${shown.join(', ') || 'none'}) differ from options.allowPolicy (${asked.join(', ') || 'none'})`,
     );
-}
-
-/** Collects problems; each check returns whether the value had the expected type. */
-class Problems {
-  readonly list: string[] = [];
-  add(problem: string): void {
-    if (this.list.length < MAX_PROBLEMS) this.list.push(problem);
-  }
-  object(v: unknown, at: string): v is Json {
-    if (isPlainObject(v)) return true;
-    this.add(v === undefined ? `${at} is missing` : `${at} must be an object`);
-    return false;
-  }
-  array(v: unknown, at: string): v is unknown[] {
-    if (Array.isArray(v)) return true;
-    this.add(v === undefined ? `${at} is missing` : `${at} must be an array`);
-    return false;
-  }
-  string(v: unknown, at: string): void {
-    if (typeof v !== 'string') this.add(v === undefined ? `${at} is missing` : `${at} must be a string`);
-  }
-  optionalString(v: unknown, at: string): void {
-    if (v !== undefined) this.string(v, at);
-  }
-  strings(v: unknown, at: string): void {
-    if (this.array(v, at) && v.some((s) => typeof s !== 'string')) this.add(`${at} must hold strings only`);
-  }
-  count(v: unknown, at: string): void {
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) {
-      this.add(v === undefined ? `${at} is missing` : `${at} must be a non-negative integer`);
-    }
-  }
-  digest(v: unknown, at: string): void {
-    if (!isDigest(v)) this.add(v === undefined ? `${at} is missing` : `${at} must be a sha256:<64 hex> digest`);
-  }
-  oneOf(v: unknown, allowed: readonly unknown[], at: string): void {
-    if (!allowed.includes(v))
-      this.add(`${at} must be one of ${allowed.join(', ')} (got ${v === undefined ? 'nothing' : JSON.stringify(v)})`);
-  }
-  exactly(v: unknown, expected: boolean, at: string): void {
-    if (v !== expected) this.add(`${at} must be ${String(expected)}`);
-  }
 }

@@ -8,7 +8,16 @@ export { applyRun, withApplyLock, type ApplyRunOptions, type ApplyRunResult } fr
 export { exportRun, type ExportRunResult } from './export.js';
 export { interruptedError, watchInterrupts, type Interrupt, type RunPhase, type StopSignal } from './interrupt.js';
 export { planRun, type PlanRun, type PlanRunOptions } from './plan.js';
-export { ciRun, gitState, runRecord, type PlanSource, type ProvenanceOptions } from './provenance.js';
+export { policiesAt, type PoliciesAt } from './policies-from.js';
+export {
+  ciRun,
+  gitState,
+  planProvenance,
+  pullRequestOf,
+  runRecord,
+  type PlanSource,
+  type ProvenanceOptions,
+} from './provenance.js';
 export { changesToApply, readPlan, readSavedPlan, type SavedPlanRun } from './saved-plan.js';
 export { connectOptionsOf, openSession, type ConnectOptions, type Session, type SessionNeeds } from './session.js';
 export { VERSION } from '../core/package.js';

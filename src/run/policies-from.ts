@@ -11,6 +11,7 @@ import { realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { DiagnosticsError, SwitchboardError, type Diagnostic } from '../core/errors.js';
 import { yamlPackage } from '../core/yaml-package.js';
+import { policyKind } from '../kinds/policy.js';
 import { loadManifests, type FileSource, type PolicyRule } from '../manifest/index.js';
 import { commitFiles, GitError, runGit } from './git.js';
 
@@ -46,7 +47,8 @@ export async function policiesAt(
     for (const file of candidates) {
       const bytes = await files.read(file);
       const text = bytes?.toString('utf8');
-      if (text !== undefined && text.includes('Policy')) texts.set(path.join(root, file), policyDocumentsOnly(text));
+      if (text !== undefined && text.includes(policyKind.kind))
+        texts.set(path.join(root, file), policyDocumentsOnly(text));
     }
   } finally {
     files.close();
@@ -73,7 +75,7 @@ export function policyDocumentsOnly(text: string): string {
     // A document with errors stays: the loader reports them where they are.
     if (doc.errors.length > 0 || !doc.contents) continue;
     const kind: unknown = doc.get('kind');
-    if (kind === 'Policy') continue;
+    if (kind === policyKind.kind) continue;
     const [start, end] = doc.contents.range ?? [0, 0];
     out = out.slice(0, start) + out.slice(start, end).replace(/[^\n\r]/g, ' ') + out.slice(end);
   }

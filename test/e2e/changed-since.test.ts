@@ -68,6 +68,7 @@ describe('--changed-since (end to end)', () => {
       ofDocuments: 12,
       addresses: ['tenant/acme-corp'],
       files: { 'manifests/tenants/acme-corp.yaml': expect.stringMatching(/^sha256:[0-9a-f]{64}$/) },
+      targets: ['tenant/acme-corp'],
     });
     expect(plan.warnings.map((w) => w.code)).toContain('SB_PLAN_SCOPED');
     // Through a symbolic link to the repository, git's paths still name the same files.

@@ -154,10 +154,10 @@ describe('examples/.github/workflows: the shell steps, run against a simulator (
       digest: string;
       summary: { create: number };
     };
-    expect(json.formatVersion).toBe(1);
+    expect(json.formatVersion).toBe(2);
     expect(json.summary.create).toBeGreaterThan(0);
     reviewedDigest = json.digest;
-    expect(md).toContain(`<sub>Plan digest: <code>${json.digest}</code></sub>`);
+    expect(md).toContain(`<sub>Plan digest: <code>${json.digest}</code><br>Change set: <code>sha256:`);
     const html = await readFile(join(reviewed, 'plan.html'), 'utf8');
     expect(html).toMatch(/^<!DOCTYPE html>/);
     expect(html).toContain(`Plan digest: <code>${json.digest}</code>`);

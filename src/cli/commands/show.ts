@@ -42,8 +42,8 @@ export const registerShow: CommandRegistrar = (program: Command, context) => {
       ).conflicts('compareWith'),
     )
     .option(
-      '--compare-with <plan-file|digest>',
-      'whether another plan (or a change-set digest, sha256:…) does the same: exit 0 the same, 2 different',
+      '--compare-with <other>',
+      'whether another plan file (or a change-set digest, sha256:…) does the same: exit 0 when it does, 2 when not',
     )
     .action(async (file: string, options: ShowOptions) => {
       const ctx = context();
