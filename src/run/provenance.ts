@@ -7,7 +7,7 @@
  * plan or an apply: what cannot be found is left out.
  */
 import { realpath, stat } from 'node:fs/promises';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { RunRecord } from '../apply/journal.js';
 import { VERSION } from '../core/package.js';
 import type { GitProvenance, PlanProvenance, UncommittedState } from '../plan/types.js';
@@ -140,7 +140,7 @@ export async function gitState(
       if (state) uncommitted.push({ file, state });
     }
     for (const [at, state] of entries.files)
-      if (state === 'deleted' && /\.ya?ml$/i.test(at)) uncommitted.push({ file: shown(join(root, at), cwd), state });
+      if (state === 'deleted' && loadable(at, scopes)) uncommitted.push({ file: shown(join(root, at), cwd), state });
     return {
       commit: head,
       ...(branch ? { branch } : {}),
@@ -154,11 +154,21 @@ export async function gitState(
   }
 }
 
+/** A manifest the loader would have read from one of the folders given (`*.yaml`, no dot folder, no node_modules). */
+function loadable(at: string, scopes: readonly string[]): boolean {
+  if (!/\.ya?ml$/i.test(at)) return false;
+  return scopes.some((scope) => {
+    if (at === scope) return true;
+    const below = scope === '' ? at : at.startsWith(`${scope}/`) ? at.slice(scope.length + 1) : undefined;
+    return below !== undefined && !below.split('/').some((part) => part.startsWith('.') || part === 'node_modules');
+  });
+}
+
 /** A path relative to the working tree's top (with `/`), or undefined outside it. Symbolic links resolved. */
 async function repoPath(root: string, absolute: string): Promise<string | undefined> {
   const real = await realpath(absolute).catch(async () => {
     const parent = await realpath(dirname(absolute)).catch(() => dirname(absolute));
-    return join(parent, absolute.slice(dirname(absolute).length + 1));
+    return join(parent, basename(absolute));
   });
   const rel = relative(root, real);
   if (rel.startsWith('..') || isAbsolute(rel)) return undefined;

@@ -8,6 +8,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type RunningSimulator } from '../../src/sim/index.js';
+import { forge } from '../trust/helpers.js';
 import { manifestDir, runCli, simEnv } from './cli-helpers.js';
 
 const MANIFESTS = {
@@ -41,7 +42,7 @@ afterAll(async () => {
 });
 
 describe('providers in plans (end to end)', () => {
-  it('names the provider of every change; a plan file without providers still applies; a changed provider is stale', async () => {
+  it('names the provider of every change; a changed provider is stale, a missing one no plan', async () => {
     const cwd = await manifestDir(MANIFESTS);
     const env = simEnv(sim.url);
     const file = join(cwd, 'plan.json');
@@ -52,24 +53,33 @@ describe('providers in plans (end to end)', () => {
       ['routing/draas/standby/routes/number=+3229992001', 'routing'],
     ]);
 
-    // A change claiming another provider than the fresh plan gives it is stale (exit 3); the
-    // edit breaks the file's digest too, so it is tried on a file without one (as made before digests).
-    const { digest: _digest, ...undigested } = plan as PlanFile & { digest?: string };
+    // A change claiming another provider than the fresh plan gives it: the edit breaks the
+    // file's digest (exit 3); sealed again, the fresh plan refuses it as stale (exit 3).
+    const original = await readFile(file, 'utf8');
     const swapped = plan.changes.map((c) => ({ ...c, provider: c.provider === 'platform' ? 'routing' : 'platform' }));
     await writeFile(file, JSON.stringify({ ...plan, changes: swapped }));
     const changed = await runCli(['apply', '.', '--plan', file, '--yes'], { env, cwd });
     expect(changed.code).toBe(3);
     expect(changed.stderr).toContain('was changed after switchboard wrote it');
-    await writeFile(file, JSON.stringify({ ...undigested, changes: swapped }));
+    await writeFile(file, original);
+    await forge(file, (p) => {
+      for (const c of p.changes) c.provider = c.provider === 'platform' ? 'routing' : 'platform';
+    });
     const stale = await runCli(['apply', '.', '--plan', file, '--yes'], { env, cwd });
     expect(stale.code).toBe(3);
     expect(stale.stderr).toContain(
       'tenant/provider-co: the plan would now make it through the platform provider (saved: routing)',
     );
+    // A change without a provider is no plan file of this version (exit 1).
+    await writeFile(file, original);
+    await forge(file, (p) => {
+      for (const c of p.changes) delete (c as Partial<typeof c>).provider;
+    });
+    const unnamed = await runCli(['apply', '.', '--plan', file, '--yes'], { env, cwd });
+    expect(unnamed.code).toBe(1);
+    expect(unnamed.stderr).toContain('changes[0].provider must be one of platform, routing (got nothing)');
 
-    // Written before changes named their provider (and before plans carried a digest): each gets it from its kind.
-    const old = { ...undigested, changes: plan.changes.map(({ provider: _provider, ...rest }) => rest) };
-    await writeFile(file, JSON.stringify(old));
+    await writeFile(file, original);
     const applied = await runCli(['apply', '.', '--plan', file, '--yes'], { env, cwd });
     expect(applied.stdout).toContain('Apply complete: 2 applied, 0 failed, 0 skipped');
     expect(applied.code).toBe(0);

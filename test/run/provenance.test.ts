@@ -21,6 +21,8 @@ describe('gitState', () => {
     await writeFile(join(dir, 'manifests', 'a.yaml'), 'a: 1\n');
     await writeFile(join(dir, 'manifests', 'gone.yaml'), 'g: 1\n');
     await writeFile(join(dir, '.gitignore'), 'manifests/secret/\nmanifests/*.local.yaml\n.switchboard/\n');
+    await mkdir(join(dir, '.github'));
+    await writeFile(join(dir, '.github', 'ci.yml'), 'on: push\n');
     const g = (...args: string[]) => git('git', ['-C', dir, ...args]);
     await g('init', '-q', '-b', 'main');
     await g('add', '-A');
@@ -62,6 +64,13 @@ describe('gitState', () => {
       ]),
     );
     expect(dirty?.uncommitted).toHaveLength(6);
+    // A file no plan of the folder would read (in a dot folder) is not the manifests' business.
+    await rm(join(dir, '.github', 'ci.yml'));
+    const whole = await gitState({ files: ['manifests/a.yaml'], paths: ['.'] }, dir);
+    expect(whole?.uncommitted).toEqual([
+      { file: 'manifests/a.yaml', state: 'modified' },
+      { file: 'manifests/gone.yaml', state: 'deleted' },
+    ]);
     // A detached HEAD (a CI checkout of a commit) has no branch.
     await g('checkout', '-q', '--detach');
     expect((await gitState({ files: [], paths }, dir))?.branch).toBeUndefined();

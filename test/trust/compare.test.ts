@@ -143,6 +143,12 @@ describe('two plans of the same manifests and live state (a pull request, then t
       );
       expect(a?.digest).not.toBe(b?.digest);
       expect(a?.changes.length).toBeGreaterThan(100);
+      // The live ids of a request's path stand for the addresses of the objects they name.
+      const entitlement = a?.changes.find((c) => c.address === 'tenant/acme-corp/subscription/main/entitlement/BE geo');
+      expect(entitlement?.requests[0]?.pathTemplate).toBe(
+        '/api/v01/draas/demo/tenants/{id:tenant/acme-corp}/subscriptions/{id:tenant/acme-corp/subscription/main}' +
+          '/entitlements/{id:tenant/acme-corp/subscription/main/entitlement/BE geo}',
+      );
       const compared = await show('merge.json', '--compare-with', 'pr.json');
       expect(compared.code, compared.stdout).toBe(0);
       expect(compared.stdout).toContain(`Same change set: ${a?.changeSet?.digest}`);
