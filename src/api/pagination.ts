@@ -41,7 +41,10 @@ export async function collectPages(options: ListOptions, fetchPage: PageFetcher,
     const reader = new PageReader(options, fetchPage);
     const items = await reader.read();
     const change = reader.changeSeen(items.length);
-    if (change === undefined) return items;
+    if (change === undefined) {
+      options.onRead?.({ pages: reader.pagesRead });
+      return items;
+    }
     if (read >= MAX_LIST_READS) throw reader.unsettled(change, read);
     logger.warn({ path: options.path, change, read }, 'list changed while it was read; reading it again');
     try {
@@ -75,6 +78,8 @@ class PageReader {
   private signal: AbortSignal | undefined;
   /** `results` of every page read, in the order they arrived. */
   private readonly totals: number[] = [];
+  /** Requests this read sent: more than one, and the list could shift between two of them. */
+  pagesRead = 0;
 
   constructor(
     private readonly options: ListOptions,
@@ -131,6 +136,7 @@ class PageReader {
   }
 
   async plain(): Promise<unknown[]> {
+    this.pagesRead++;
     const response = await this.fetchPage(this.options.query ?? {}, this.signal);
     if (response.status === 404) return [];
     if (Array.isArray(response.body)) return response.body;
@@ -212,6 +218,7 @@ class PageReader {
   /** One GET; undefined for a 404 accepted as "none". */
   private async fetch(extra: Query): Promise<JsonObject | undefined> {
     const query: Query = { ...this.options.query, [this.sizeParam]: this.size, ...extra };
+    this.pagesRead++;
     const response = await this.fetchPage(query, this.signal);
     if (response.status === 404) return undefined;
     if (!isJsonObject(response.body)) throw this.bad('the list answer is not a JSON object', response.status);

@@ -127,6 +127,11 @@ export interface ListOptions {
   /** Name of the page-size parameter (default `page_size`; suspension profiles use `size`). */
   pageSizeParam?: string;
   signal?: AbortSignal;
+  /**
+   * Told how a consistent read went: the requests it took. A list read in more than one
+   * could have shifted between two of them unseen (docs/reliability.md).
+   */
+  onRead?: (read: { pages: number }) => void;
 }
 
 /** Request accounting of one method and route pattern. */

@@ -6,7 +6,8 @@ import type { ReadMeter } from '../core/read-meter.js';
 import { silentLogger } from '../core/logger.js';
 import { RoutingApiError } from './errors.js';
 import { RoutingHttp, type RoutingConnection, type RoutingRequestStats } from './http.js';
-import { encodeQuery, type Filter, type RoutingQuery } from './query.js';
+import { encodeQuery, keysFilter, type Filter, type RoutingQuery } from './query.js';
+import { label } from './row-key.js';
 import type { RoutingPage, RoutingRecord, RoutingTableRef } from './types.js';
 
 export interface RoutingClientOptions extends RoutingConnection {
@@ -24,7 +25,16 @@ export interface ReadAllResult {
   pageSize: number;
   /** List requests sent. */
   requests: number;
+  /** Pages of the read that counted: more than one, and the table could shift between two of them. */
+  pages: number;
 }
+
+/**
+ * Rows looked up by key per request: a page at the usual cap (Flask-Restless's 100) holds
+ * them all, and the `q` stays short enough for a request line (gunicorn takes 4,094 bytes).
+ */
+const KEYS_PER_LOOKUP = 100;
+const MAX_LOOKUP_QUERY = 3000;
 
 /**
  * The routing engine's record API (Doc3 §4.2). Reads go through `q` in the URL; collection
@@ -136,7 +146,7 @@ export class RoutingClient {
       // Doc3 §4.2: a list answers 404 "when data not found", so an empty table is a 404 (some
       // engines answer 200 with num_results 0 instead: both read as no rows).
       this.logger.debug({ table: basePath(ref) }, 'routing engine answered 404 to a list: no rows');
-      return { rows: [], pageSize: want, requests: refused + 1 };
+      return { rows: [], pageSize: want, requests: refused + 1, pages: 1 };
     }
     const totalPages = Math.max(first.total_pages, 0);
     const pageSize = totalPages > 1 ? first.objects.length : want;
@@ -155,7 +165,43 @@ export class RoutingClient {
         : rows.length !== first.num_results
           ? `num_results is ${first.num_results}, but ${rows.length} rows were read`
           : undefined;
-    return { rows, pageSize, requests: refused + Math.max(totalPages, 1), ...(change ? { change } : {}) };
+    const pages = Math.max(totalPages, 1);
+    return { rows, pageSize, requests: refused + pages, pages, ...(change ? { change } : {}) };
+  }
+
+  /**
+   * The live rows whose key equals one of `rows`' keys (compared as the row diff labels
+   * them), found with `q` filters on the key fields (Doc3 §4.1), a hundred keys a request:
+   * what a second look at a table read page by page finds of the rows a plan would create.
+   */
+  async findByKeys(
+    ref: RoutingTableRef,
+    key: readonly string[],
+    rows: readonly Record<string, unknown>[],
+  ): Promise<RoutingRecord[]> {
+    const wanted = new Set(rows.map((row) => label(row, key)));
+    const batches: Record<string, unknown>[][] = [];
+    let batch: Record<string, unknown>[] = [];
+    let length = 0;
+    for (const row of rows) {
+      // Each key's share of the encoded `q` (its values, or its `and` group, and a comma).
+      const share =
+        encodeURIComponent(JSON.stringify(key.length === 1 ? row[key[0] as string] : keysFilter(key, [row]))).length +
+        3;
+      if (batch.length > 0 && (batch.length >= KEYS_PER_LOOKUP || length + share > MAX_LOOKUP_QUERY)) {
+        batches.push(batch);
+        batch = [];
+        length = 0;
+      }
+      batch.push(row);
+      length += share;
+    }
+    if (batch.length > 0) batches.push(batch);
+    const limit = pLimit(this.concurrency);
+    const found = await Promise.all(
+      batches.map((b) => limit(async () => (await this.readAll(ref, { filters: keysFilter(key, b) })).rows)),
+    );
+    return found.flat().filter((row) => wanted.has(label(row, key)));
   }
 
   async get(ref: RoutingTableRef, id: number): Promise<RoutingRecord | null> {

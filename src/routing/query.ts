@@ -88,3 +88,20 @@ export function encodeQuery(q: RoutingQuery): string {
 export function idsFilter(ids: readonly number[]): Filter[] {
   return [{ name: 'id', op: 'in', val: [...ids] }];
 }
+
+/**
+ * The filter that matches rows by the values of their key fields: `in` for a one-field key,
+ * else one `and` group per row under an `or`.
+ */
+export function keysFilter(key: readonly string[], rows: readonly Record<string, unknown>[]): Filter[] {
+  if (key.length === 1) {
+    const field = key[0] as string;
+    return [
+      f.in(
+        field,
+        rows.map((row) => row[field]),
+      ),
+    ];
+  }
+  return [{ or: rows.map((row) => ({ and: key.map((field) => f.eq(field, row[field])) })) }];
+}

@@ -14,6 +14,8 @@ import type { DesiredNode, LastApplied } from './types.js';
 export class Identities {
   /** `kind id` → the address a rename gave the object. */
   private readonly claimed = new ByKindAndId<string>();
+  /** `kind id` → the declared object that claimed it, and how: one live object is declared once. */
+  private readonly claimants = new ByKindAndId<Claim>();
   private view: LastApplied;
   private readonly search: SearchScope;
 
@@ -42,15 +44,16 @@ export class Identities {
     parent: DeclaredParent | undefined,
     listing: readonly LiveObject[],
   ): Promise<void> {
-    const found = node.pinnedId === undefined ? this.byName(node, listing) : this.byPin(node, listing);
-    if (found === 'refused') return;
-    if (!found) {
+    const match = node.pinnedId === undefined ? this.byName(node, listing) : this.byPin(node, listing);
+    if (match === 'refused') return;
+    if (!match) {
       await this.lookElsewhere(node, kind, parent);
       return;
     }
+    const found = match.live;
     if (kind.fixedParent && parent && node.previousAddresses && (await this.takenElsewhere(node, kind, parent, found)))
       return;
-    this.claim(found, node.address);
+    if (!this.claim(found, node, match.means)) return;
     const owner = this.port.ownerOf(found);
     if (kind.fixedParent && parent && 'id' in parent && owner && (owner.kind !== parent.kind || owner.id !== parent.id))
       this.refuseOwner(node, kind, parent, found);
@@ -62,22 +65,23 @@ export class Identities {
       await this.lookElsewhere(node, kind, { pending: parentAddress });
   }
 
-  private byName(node: DesiredNode, listing: readonly LiveObject[]): LiveObject | 'refused' | undefined {
+  private byName(node: DesiredNode, listing: readonly LiveObject[]): Match | 'refused' | undefined {
     const index = this.search.indexOf(listing);
     const current = index.byAddress.get(node.address);
     const former = (node.previousAddresses ?? []).flatMap((a) => index.byAddress.get(a) ?? []);
-    if (former.length === 0) return current;
+    if (former.length === 0) return current && { live: current, means: 'its name' };
     if (current || former.length > 1) {
       this.refuseAmbiguous(node, [...(current ? [current] : []), ...former]);
       return 'refused';
     }
-    return former[0];
+    return { live: former[0] as LiveObject, means: 'renamedFrom' };
   }
 
-  private byPin(node: DesiredNode, listing: readonly LiveObject[]): LiveObject | 'refused' | undefined {
+  private byPin(node: DesiredNode, listing: readonly LiveObject[]): Match | 'refused' | undefined {
     const index = this.search.indexOf(listing);
     const pinned = node.pinnedId === undefined ? undefined : index.byId.get(node.pinnedId);
-    if (!pinned || pinned.address === node.address) return pinned;
+    if (!pinned) return undefined;
+    if (pinned.address === node.address) return { live: pinned, means: 'metadata.uuid' };
     const taken = index.byAddress.get(node.address) ?? this.port.state.byAddress.get(node.address);
     if (taken && taken.id !== pinned.id) {
       this.refuse(
@@ -88,7 +92,7 @@ export class Identities {
       );
       return 'refused';
     }
-    return pinned;
+    return { live: pinned, means: 'metadata.uuid' };
   }
 
   /**
@@ -133,14 +137,21 @@ export class Identities {
     // one object on the whole platform, wherever the caller can see.
     const root = node.pinnedId === undefined && parent ? this.search.rootOf(parent) : undefined;
     const candidates = this.search.indexOf(parent ? await this.search.scope(kind, root) : []);
+    const byName = node.pinnedId === undefined ? candidates.byAddress.get(node.address) : undefined;
     const found =
       node.pinnedId !== undefined
         ? candidates.byId.get(node.pinnedId)
-        : (candidates.byAddress.get(node.address) ??
-          node.previousAddresses?.map((a) => candidates.byAddress.get(a)).find((o) => o !== undefined));
+        : (byName ?? node.previousAddresses?.map((a) => candidates.byAddress.get(a)).find((o) => o !== undefined));
     if (found && parent) {
+      const means = node.pinnedId !== undefined ? 'metadata.uuid' : byName ? 'its name' : 'renamedFrom';
       // Its children are read where it is, so the plan still shows what would change in them.
-      this.claim(found, node.address);
+      if (!this.claim(found, node, means)) return;
+      // Under the very parent declared, yet not in that parent's list: the list shifted while
+      // it was read (an object deleted on an earlier page). Not a move: the list is read again.
+      if ('id' in parent && this.ownedBy(found, parent)) {
+        this.port.missed(kind, parent);
+        return;
+      }
       this.refuseOwner(node, kind, parent, found);
       return;
     }
@@ -156,8 +167,42 @@ export class Identities {
     );
   }
 
-  /** The live object is the node's, at the node's address (a rename when it had another). */
-  private claim(live: LiveObject, address: string): void {
+  /** Whether the live object's listed owner is `parent` itself. */
+  private ownedBy(live: LiveObject, parent: LiveObject): boolean {
+    const owner = this.port.ownerOf(live);
+    return owner !== undefined && owner.kind === parent.kind && owner.id === parent.id;
+  }
+
+  /**
+   * The live object is the node's, at the node's address (a rename when it had another).
+   * False, with a problem naming both documents, when another declared object claimed it
+   * already: two PUTs on one id, and the next plan would create the loser again as new.
+   */
+  private claim(live: LiveObject, node: DesiredNode, means: ClaimMeans): boolean {
+    const earlier = this.claimants.get(live.kind, live.id);
+    if (earlier && earlier.node.address !== node.address) {
+      this.doubleClaim(live, earlier, { node, means });
+      return false;
+    }
+    this.claimants.set(live.kind, live.id, { node, means });
+    this.claimOnce(live, node.address);
+    return true;
+  }
+
+  private doubleClaim(live: LiveObject, first: Claim, second: Claim): void {
+    const noun = kindOf(live.kind).manifest.noun;
+    const who = (c: Claim) => `${c.node.address} (${c.node.source ?? 'no position'}, by ${c.means})`;
+    const message =
+      `the live ${noun} ${live.address} (id ${live.id}) is claimed by two declared objects: ${who(first)} and ` +
+      `${who(second)}. One live object is declared once: keep one of them, or correct the other's ` +
+      'metadata.uuid, name or renamedFrom';
+    for (const claim of [first, second]) {
+      if (!this.port.state.problems.some((p) => p.address === claim.node.address && p.message === message))
+        this.port.state.problems.push({ code: 'SB_DUPLICATE_CLAIM', address: claim.node.address, message });
+    }
+  }
+
+  private claimOnce(live: LiveObject, address: string): void {
     this.claimed.set(live.kind, live.id, address);
     const { byAddress, collections } = this.port.state;
     if (live.address === address) {
@@ -181,10 +226,16 @@ export class Identities {
     const fixed = kind.fixedParent;
     if (!fixed) return;
     const owner = this.port.ownerOf(live);
-    const declared = 'id' in parent ? parent.address : `${parent.pending} (which this plan would create)`;
     const actual = owner
       ? ownerLabel(owner)
       : `another owner (found under ${live.parentAddress ?? 'the caller’s scope'})`;
+    // Two owners spelt alike (a parent of the same name elsewhere) are told apart by their ids.
+    const declared =
+      'id' in parent
+        ? actual.startsWith(`${parent.address} `)
+          ? `${parent.address} (uuid ${parent.id})`
+          : parent.address
+        : `${parent.pending} (which this plan would create)`;
     const keep = owner ? ` (metadata.${owner.kind.toLowerCase()}: ${ownerReference(owner)})` : '';
     this.refuse(
       node,
@@ -197,6 +248,20 @@ export class Identities {
   private refuse(node: DesiredNode, code: string, message: string): void {
     (this.port.state.refusals ??= []).push({ code, address: node.address, message });
   }
+}
+
+/** How a declared object claimed a live one. */
+type ClaimMeans = 'metadata.uuid' | 'its name' | 'renamedFrom';
+
+interface Claim {
+  node: DesiredNode;
+  means: ClaimMeans;
+}
+
+/** A live object a declared one names, and how it names it. */
+interface Match {
+  live: LiveObject;
+  means: ClaimMeans;
 }
 
 /** `reseller/north (uuid …)`, or `distributor 5d1a… ` for an owner the manifests name by uuid only. */

@@ -7,7 +7,11 @@ import type { ListingClient } from './types.js';
  * `inject` values merged into each item.
  * Shared by the live-state reader and export.
  */
-export async function fetchListItems(client: ListingClient, spec: ListSpec): Promise<Record<string, unknown>[]> {
+export async function fetchListItems(
+  client: ListingClient,
+  spec: ListSpec,
+  onRead?: (read: { pages: number }) => void,
+): Promise<Record<string, unknown>[]> {
   const query = spec.query;
   if (spec.style === 'object') {
     const response = await client.request<Record<string, unknown> | undefined>({
@@ -17,6 +21,7 @@ export async function fetchListItems(client: ListingClient, spec: ListSpec): Pro
       ...(spec.role ? { role: spec.role } : {}),
       notFoundIsEmpty: spec.notFoundIsEmpty ?? false,
     });
+    onRead?.({ pages: 1 });
     return response.body && typeof response.body === 'object' ? [{ ...response.body, ...spec.inject }] : [];
   }
   const items = await client.listPages<Record<string, unknown>>({
@@ -26,6 +31,7 @@ export async function fetchListItems(client: ListingClient, spec: ListSpec): Pro
     ...(query ? { query } : {}),
     ...(spec.role ? { role: spec.role } : {}),
     ...(spec.notFoundIsEmpty ? { notFoundIsEmpty: true } : {}),
+    ...(onRead ? { onRead } : {}),
   });
   const key = spec.scalarItems;
   const objects = key === undefined ? items : items.map((value) => scalarItem(key, value));

@@ -1,95 +1,97 @@
-import { kindOf, kinds } from '../kinds/index.js';
-import type { KindContext, KindDefinition, ListSpec, LiveObject, LiveParts } from '../kinds/types.js';
-import { ApiError } from '../api/errors.js';
-import { Identities } from './identity.js';
-import { ByKindAndId, type OwnerRef, type ReaderPort } from './search-scope.js';
-import { assertReadable } from './item-shape.js';
-import { fetchListItems } from './list-items.js';
-import { missingReadObjects, recordedObjects } from './recorded.js';
-import type { DesiredNode, LastApplied, ListedCollection, ListingClient, LiveState } from './types.js';
+import { ApiError, ApiErrorCode } from '../api/errors.js';
+import { MAX_LIST_READS } from '../api/pagination.js';
+import { kindOf } from '../kinds/index.js';
+import type { KindContext, LiveObject } from '../kinds/types.js';
+import { ReadPass, type ListRead } from './read-pass.js';
+import type { DesiredNode, LastApplied, ListingClient, LiveState } from './types.js';
 
 /**
- * Declared objects whose reads are under way at once. The client's concurrency limit is
- * what bounds the requests (32 at most); this bounds the reads waiting for it. Started all
- * at once, the reads of 50,000 declared tenants held 50,000 suspended calls each with its
- * pending request: a plan of 250,000 objects peaked at 1.9 GB, 0.85 GB with this bound.
- */
-const READS_UNDER_WAY = 256;
-
-/** Runs `task` for each item in order, at most `limit` at once; stops starting new ones after a failure, and rejects with it. */
-async function eachAtMost<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  let failed = false;
-  const worker = async (): Promise<void> => {
-    while (!failed && next < items.length) {
-      try {
-        await task(items[next++] as T);
-      } catch (error) {
-        failed = true;
-        throw error;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-}
-
-/**
- * Reads exactly the live objects the manifests touch: the declared objects and their
- * parents, and the collections the manifests declare, one list request per collection
- * page (never a GET per object, except where a kind's list view lacks a declared field).
- * Generic over the kind table: no kind is named here.
+ * Reads the live objects the manifests touch (one {@link ReadPass}), and makes sure that no
+ * create the plan will propose rests on a list that shifted while it was read.
+ *
+ * A list read page by page is checked for its count (src/api/pagination.ts), but a writer
+ * that deletes one object and creates another between two pages keeps the count: an object
+ * slides from page 2 onto page 1, unseen, and the plan would create it again. So every list
+ * that took more than one request and that a planned create rests on (the list the object
+ * was looked for in, and for a kind that cannot change parent, every list of that kind the
+ * search went through), or that is known to lack an object, is read a second time. The same
+ * ids twice in a row, each read without a duplicate and holding as many as its count said:
+ * the first read was whole, since every id both hold was alive between the two reads, and
+ * there were that many objects then (ids are never given again). Other ids: the
+ * objects are read again with the second read in place of the first (other lists are not
+ * read again), and checked the same way, at most {@link MAX_LIST_READS} reads of one list;
+ * then the plan fails with `SB_API_LIST_CHANGED` naming the list. One-page lists, and lists
+ * no create rests on, are never read twice (docs/reliability.md says what it costs).
  */
 export class LiveReader {
-  private readonly state: LiveState = { byAddress: new Map(), collections: [], problems: [] };
-  private readonly listings = new Map<string, Promise<LiveObject[]>>();
-  /** Lists read without taking their objects into scope (searches), and the lists listings take. */
-  private readonly peeks = new Map<string, Promise<LiveObject[]>>();
-  /** Owners the listed items name (kinds with `ownerOf`), by kind and id. */
-  private readonly owners = new ByKindAndId<OwnerRef>();
-  /** Top-level objects taken into scope (groups), by kind and id: the roots a search starts from. */
-  private readonly byId = new ByKindAndId<LiveObject>();
-  private declared: ReadonlyMap<string, DesiredNode> = new Map();
-  private readonly identities: Identities;
-  /** Kinds whose lists the platform refused (403) while looking for an owner. */
-  private readonly refusedLists = new Set<string>();
-  /** Kinds whose missing read the plan already mentions. */
-  private readonly missingReads = new Set<string>();
+  private pass: ReadPass;
 
   constructor(
     private readonly client: ListingClient,
     private readonly ctx: KindContext,
     private readonly lastApplied: LastApplied = new Map(),
   ) {
-    this.identities = new Identities(this.port(), lastApplied);
+    this.pass = new ReadPass(client, ctx, lastApplied);
   }
 
   async read(desired: readonly DesiredNode[], kindOrder: readonly string[]): Promise<LiveState> {
-    const byAddress = new Map(desired.map((d) => [d.address, d]));
-    this.declared = byAddress;
-    const byKind = new Map<string, DesiredNode[]>();
-    for (const d of desired) {
-      const level = byKind.get(d.kind);
-      if (level) level.push(d);
-      else byKind.set(d.kind, [d]);
+    /** Reads of each list so far, counting the first. */
+    const reads = new Map<string, number>();
+    /** Lists a second read found unchanged. */
+    const settled = new Set<string>();
+    for (;;) {
+      const live = await this.pass.read(desired, kindOrder);
+      const candidates = this.restedOn(desired, live);
+      if (candidates.size === 0) return live;
+      const lists = await settledReads(this.pass.reads());
+      const missed = this.pass.missedLists();
+      const suspects = [...candidates].filter((key) => {
+        const read = lists.get(key);
+        return !settled.has(key) && read !== undefined && (missed.has(key) || read.pages > 1);
+      });
+      if (suspects.length === 0) return live;
+      let changed = false;
+      await Promise.all(
+        suspects.map(async (key) => {
+          const first = lists.get(key) as ListRead;
+          const count = (reads.get(key) ?? 1) + 1;
+          reads.set(key, count);
+          const again = await this.pass.reread(kindOf(kindOfKey(key)), first.parent);
+          if (sameIds(first.objects, again.objects)) {
+            settled.add(key);
+            return;
+          }
+          if (count >= MAX_LIST_READS) throw unsettled(first, count);
+          lists.set(key, again);
+          changed = true;
+        }),
+      );
+      if (!changed) return live;
+      this.pass = new ReadPass(this.client, this.ctx, this.lastApplied, lists);
     }
-    for (const kindName of kindOrder) {
-      await eachAtMost(byKind.get(kindName) ?? [], READS_UNDER_WAY, (d) => this.readOne(d, byAddress));
-    }
-    await eachAtMost(desired, READS_UNDER_WAY, (d) => this.readDeclaredCollections(d));
-    if (this.identities.lastApplied !== this.lastApplied) this.state.lastApplied = this.identities.lastApplied;
-    return this.state;
   }
 
-  /** What identity binding (identity.ts) may use of this reader. */
-  private port(): ReaderPort {
-    return {
-      state: this.state,
-      listed: (kind, parent) => this.listUnder(kind, parent),
-      peek: (kind, parent) => this.peek(kind, parent),
-      ownerOf: (live) => this.owners.get(live.kind, live.id),
-      byId: (kind, id) => this.byId.get(kind, id),
-      desired: (address) => this.declared.get(address),
-    };
+  /**
+   * The lists a planned create rests on, and the lists known to lack an object, by key. A
+   * declared object the read did not bind (nor refuse) is created by the plan; one whose
+   * parent is created too rests on no list.
+   */
+  private restedOn(desired: readonly DesiredNode[], live: LiveState): Set<string> {
+    const refused = new Set((live.refusals ?? []).map((r) => r.address));
+    const out = new Set<string>(this.pass.missedLists());
+    const kindsSearched = new Set<string>();
+    for (const node of desired) {
+      if (live.byAddress.has(node.address) || refused.has(node.address)) continue;
+      const kind = kindOf(node.kind);
+      if (kind.assumedToExist || kind.unreadable) continue;
+      const key = this.pass.lookedInFor(node.address);
+      if (key !== undefined) out.add(key);
+      // Looked for beyond its parent's list too (a kind that cannot move, a pinned id).
+      if (kind.fixedParent || node.pinnedId !== undefined) kindsSearched.add(kind.kind);
+    }
+    if (kindsSearched.size > 0)
+      for (const key of this.pass.reads().keys()) if (kindsSearched.has(kindOfKey(key))) out.add(key);
+    return out;
   }
 
   /**
@@ -97,356 +99,50 @@ export class LiveReader {
    * plan already read is not read again); for the checks made after the plan.
    */
   listUnderParent(kindName: string, parent: LiveObject): Promise<LiveObject[]> {
-    return this.listUnder(kindOf(kindName), parent);
+    return this.pass.listUnderParent(kindName, parent);
   }
 
   /** Every live object of a kind the caller can list, under every live parent (cached as above). */
   listAll(kindName: string): Promise<LiveObject[]> {
-    return this.allOf(kindName);
-  }
-
-  private async readOne(node: DesiredNode, byAddress: Map<string, DesiredNode>): Promise<void> {
-    const kind = kindOf(node.kind);
-    const parent = await this.resolveParent(node, byAddress);
-    if (parent === 'pending') {
-      // The parent is created by this plan, and so is everything below it, unless it exists elsewhere.
-      if (node.parentAddress !== undefined && byAddress.has(node.parentAddress))
-        await this.identities.bindUnderPending(node, kind, node.parentAddress);
-      return;
-    }
-    if (kind.assumedToExist) {
-      if (parent) this.remember(this.assumed(kind, node, parent));
-      return;
-    }
-    if (kind.unreadable) {
-      this.rememberFromLastApplied(kind, parent, node.address);
-      return;
-    }
-    const listing = await this.listUnderOrOwn(kind, parent, node);
-    if (listing) await this.identities.bind(node, kind, parent, listing);
-    // Every listed item is remembered by address: a lookup, not a scan of the collection.
-    const live = this.state.byAddress.get(node.address);
-    if (live && kind.detail && Object.keys(node.fields).some((f) => !kind.detail?.listed.includes(f))) {
-      await this.readDetail(kind, live, parent);
-    }
-  }
-
-  /** The live parent of a node; `pending` when a declared parent does not exist yet. */
-  private async resolveParent(
-    node: DesiredNode,
-    byAddress: Map<string, DesiredNode>,
-  ): Promise<LiveObject | 'pending' | undefined> {
-    if (node.parentAddress !== undefined) {
-      const live = this.state.byAddress.get(node.parentAddress);
-      if (live) return live;
-      if (byAddress.has(node.parentAddress)) return 'pending';
-      this.problem(node.address, `parent ${node.parentAddress} is neither declared nor found`);
-      return 'pending';
-    }
-    const ref = node.parentRef;
-    if (!ref) return undefined;
-    if (ref.uuid !== undefined) return externalParent(ref.kind, ref.uuid);
-    const found = ref.name === undefined ? undefined : await this.locate(ref.kind, ref.name, kindOf(node.kind));
-    if (!found) {
-      const what = `${ref.kind.toLowerCase()} "${ref.name ?? ''}"`;
-      this.problem(
-        node.address,
-        this.refusedLists.has(ref.kind)
-          ? `${what} cannot be found with these credentials (its list answered 403, and no ${node.kind.toLowerCase()} the caller can list names it as owner): name it by uuid`
-          : `${what} is not declared in the manifests and does not exist on the platform`,
-      );
-      return 'pending';
-    }
-    return found;
-  }
-
-  /** Finds an undeclared object by name: under every live object of its parent kinds. */
-  private async locate(kindName: string, name: string, child: KindDefinition): Promise<LiveObject | undefined> {
-    let candidates: LiveObject[];
-    try {
-      candidates = await this.allOf(kindName);
-    } catch (error) {
-      if (!(error instanceof ApiError) || error.status !== 403) throw error;
-      this.refusedLists.add(kindName);
-      return this.locateThroughOwners(kindName, name, child);
-    }
-    return candidates.find((c) => kindOf(kindName).identity(c.fields) === name);
-  }
-
-  /**
-   * Below system level the lists that lead to an owner may be refused (Doc 1 §4.2: groups
-   * are for system administrators only), while the caller lists the resellers or tenants
-   * under its control without naming a parent (§4.3, §4.4: `parent` is required for system
-   * administrators only). The owner is then the one those objects name (`owner` with type,
-   * uuid and name, §2.6).
-   */
-  private async locateThroughOwners(
-    kindName: string,
-    name: string,
-    child: KindDefinition,
-  ): Promise<LiveObject | undefined> {
-    if (!child.ownerOf || !child.list?.(undefined, this.ctx)) return undefined;
-    for (const listed of await this.listUnder(child, undefined)) {
-      const owner = this.owners.get(listed.kind, listed.id);
-      if (owner?.kind !== kindName || owner.name !== name) continue;
-      const address = kindOf(kindName).address(undefined, name);
-      const parent: LiveObject = { kind: kindName, address, id: owner.id, ids: { [kindName]: owner.id }, fields: {} };
-      this.remember(parent);
-      return parent;
-    }
-    return undefined;
-  }
-
-  /**
-   * Lists under the parent; when the platform refuses that list (403: a tenant administrator
-   * may not list under its reseller), the caller's own list stands in (owners are checked
-   * when the node is bound). Undefined when the node cannot be read at all.
-   */
-  private async listUnderOrOwn(
-    kind: KindDefinition,
-    parent: LiveObject | undefined,
-    node: DesiredNode,
-  ): Promise<LiveObject[] | undefined> {
-    try {
-      return await this.listUnder(kind, parent);
-    } catch (error) {
-      if (
-        !parent ||
-        !(error instanceof ApiError) ||
-        error.status !== 403 ||
-        !kind.ownerOf ||
-        !kind.list?.(undefined, this.ctx)
-      )
-        throw error;
-      const own = await this.listUnder(kind, undefined);
-      const names = new Set([node.address, ...(node.previousAddresses ?? [])]);
-      if (own.some((o) => names.has(o.address) || o.id === node.pinnedId)) return own;
-      // Not in it: absent or out of sight, nobody can tell; never a create planned blind.
-      this.problem(
-        node.address,
-        `cannot be read with these credentials: the list under ${parent.address} answered 403`,
-      );
-      return undefined;
-    }
-  }
-
-  private async allOf(kindName: string): Promise<LiveObject[]> {
-    let kind: KindDefinition;
-    try {
-      kind = kindOf(kindName);
-    } catch {
-      return []; // a kind the API cannot list (distributors): only reachable by uuid
-    }
-    if (kind.parentKinds.length === 0) return this.listUnder(kind, undefined);
-    const parents = (await Promise.all(kind.parentKinds.map((p) => this.allOf(p)))).flat();
-    return (await Promise.all(parents.map((p) => this.listUnder(kind, p)))).flat();
-  }
-
-  /** Lists one collection once per run (cached), remembering every item as in scope. */
-  private listUnder(kind: KindDefinition, parent: LiveObject | undefined): Promise<LiveObject[]> {
-    const key = `${kind.kind}@${parent?.address ?? ''}`;
-    let listing = this.listings.get(key);
-    if (!listing) {
-      listing = this.peek(kind, parent).then((objects) => this.take(kind, parent, objects));
-      this.listings.set(key, listing);
-    }
-    return listing;
-  }
-
-  /** Lists one collection once per run (cached), without taking its objects into scope. */
-  private peek(kind: KindDefinition, parent: LiveObject | undefined): Promise<LiveObject[]> {
-    const key = `${kind.kind}@${parent?.address ?? ''}`;
-    let listing = this.peeks.get(key);
-    if (!listing) {
-      listing = this.fetchCollection(kind, parent);
-      this.peeks.set(key, listing);
-    }
-    return listing;
-  }
-
-  /** A listed collection is in scope: its objects are remembered by address (a renamed one by its new address). */
-  private take(kind: KindDefinition, parent: LiveObject | undefined, objects: LiveObject[]): LiveObject[] {
-    const addresses = objects.map((o) => this.identities.renamedTo(o) ?? o.address);
-    const collection: ListedCollection = { kind: kind.kind, addresses };
-    if (parent) collection.parentAddress = parent.address;
-    this.state.collections.push(collection);
-    for (const object of objects) this.remember(object);
-    return objects;
-  }
-
-  private async fetchCollection(kind: KindDefinition, parent: LiveObject | undefined): Promise<LiveObject[]> {
-    const specs = kind.list?.(parent, this.ctx);
-    if (!specs) return [];
-    const missing: ListSpec[] = [];
-    const items = (
-      await Promise.all((Array.isArray(specs) ? specs : [specs]).map((s) => this.fetchItemsOf(kind, s, missing)))
-    ).flat();
-    const recorded = this.identities.lastApplied;
-    const objects: LiveObject[] = missing.flatMap((spec) => missingReadObjects(recorded, kind, parent, spec));
-    for (const { spec, item } of items) {
-      // Most kinds convert synchronously: a promise per item only where fromApi needs one.
-      const converted = kind.fromApi(item, this.ctx, parent);
-      const parts = converted instanceof Promise ? await converted : converted;
-      assertReadable(kind, item, parts, spec);
-      const live = this.toLive(kind, parts, parent);
-      const owner = kind.ownerOf?.(item);
-      if (owner) this.owners.set(kind.kind, live.id, owner);
-      objects.push(live);
-    }
-    return objects;
-  }
-
-  private async fetchItems(spec: ListSpec): Promise<{ spec: ListSpec; item: Record<string, unknown> }[]> {
-    return (await this.fetchRawItems(spec)).map((item) => ({ spec, item }));
-  }
-
-  /** One spec's items; a missing read (404, 405) of a `readMayBeMissing` kind is noted and lists nothing. */
-  private async fetchItemsOf(
-    kind: KindDefinition,
-    spec: ListSpec,
-    missing: ListSpec[],
-  ): Promise<{ spec: ListSpec; item: Record<string, unknown> }[]> {
-    try {
-      return await this.fetchItems(spec);
-    } catch (error) {
-      if (!kind.readMayBeMissing || !(error instanceof ApiError) || (error.status !== 404 && error.status !== 405))
-        throw error;
-      missing.push(spec);
-      if (!this.missingReads.has(kind.kind)) {
-        this.missingReads.add(kind.kind);
-        (this.state.warnings ??= []).push({
-          code: 'SB_READ_MISSING',
-          message: `GET ${spec.path} answered ${error.status}: ${kind.kind.toLowerCase()} cannot be read. ${kind.readMayBeMissing.note}`,
-        });
-      }
-      return [];
-    }
-  }
-
-  private fetchRawItems(spec: ListSpec): Promise<Record<string, unknown>[]> {
-    return fetchListItems(this.client, spec);
-  }
-
-  private toLive(kind: KindDefinition, parts: LiveParts, parent: LiveObject | undefined): LiveObject {
-    const address = kind.address(parent?.address, kind.identity(parts.fields));
-    const live: LiveObject = {
-      kind: kind.kind,
-      address,
-      id: parts.id,
-      ids: { ...parent?.ids, [kind.kind]: parts.id },
-      fields: parts.fields,
-    };
-    if (parent) live.parentAddress = parent.address;
-    if (parts.facts) live.facts = parts.facts;
-    return live;
-  }
-
-  private async readDetail(kind: KindDefinition, live: LiveObject, parent: LiveObject | undefined): Promise<void> {
-    const request = kind.detail?.request(live, this.ctx);
-    if (!request) return;
-    const response = await this.client.request<Record<string, unknown>>({
-      method: 'GET',
-      path: request.path,
-      ...(request.query ? { query: request.query } : {}),
-      ...(request.role ? { role: request.role } : {}),
-    });
-    const parts = await kind.fromApi({ id: live.id, ...response.body }, this.ctx, parent);
-    assertReadable(kind, response.body, parts, { ...request, status: response.status });
-    const detailed = this.toLive(kind, parts, parent);
-    live.fields = { ...live.fields, ...detailed.fields };
-  }
-
-  /** Collections a declared object declares are read even when no child is declared (prune scope). */
-  private async readDeclaredCollections(node: DesiredNode): Promise<void> {
-    const live = this.state.byAddress.get(node.address);
-    if (!live || !node.declaredCollections?.length) return;
-    const childKinds = declaredChildKinds(node.kind, node.declaredCollections);
-    await Promise.all(
-      childKinds.map((kind) =>
-        kind.unreadable
-          ? this.rememberFromLastApplied(kind, live)
-          : kind.assumedToExist
-            ? undefined
-            : this.listUnder(kind, live),
-      ),
-    );
-  }
-
-  /** Unreadable kinds exist as far as the last-applied record says. */
-  private rememberFromLastApplied(kind: KindDefinition, parent: LiveObject | undefined, onlyAddress?: string): void {
-    const addresses: string[] = [];
-    for (const live of recordedObjects(
-      this.identities.lastApplied,
-      kind,
-      parent,
-      (address) => onlyAddress === undefined || address === onlyAddress,
-    )) {
-      this.remember(live);
-      addresses.push(live.address);
-    }
-    if (onlyAddress === undefined) {
-      const collection: ListedCollection = { kind: kind.kind, addresses };
-      if (parent) collection.parentAddress = parent.address;
-      this.state.collections.push(collection);
-    }
-  }
-
-  private assumed(kind: KindDefinition, node: DesiredNode, parent: LiveObject): LiveObject {
-    const identity = kind.identity(node.fields);
-    return {
-      kind: kind.kind,
-      address: node.address,
-      id: identity,
-      parentAddress: parent.address,
-      ids: { ...parent.ids, [kind.kind]: identity },
-      fields: { ...node.fields },
-    };
-  }
-
-  private remember(live: LiveObject): void {
-    const renamed = this.identities.renamedTo(live);
-    if (renamed !== undefined && renamed !== live.address) return; // already in scope under its new address
-    if (ROOT_KINDS.has(live.kind)) this.byId.set(live.kind, live.id, live);
-    const existing = this.state.byAddress.get(live.address);
-    if (existing && existing.id !== live.id) {
-      this.problem(
-        live.address,
-        `two live objects match this address (ids ${existing.id} and ${live.id}); resolve the duplicate on the platform first`,
-      );
-      return;
-    }
-    this.state.byAddress.set(live.address, live);
-  }
-
-  private problem(address: string, message: string): void {
-    if (!this.state.problems.some((p) => p.address === address && p.message === message))
-      this.state.problems.push({ address, message });
+    return this.pass.listAll(kindName);
   }
 }
 
-/** A parent given by uuid only: known to exist (the API will say otherwise), never listed. */
-function externalParent(kind: string, uuid: string): LiveObject {
-  return { kind, address: `${kind.toLowerCase()}/${uuid}`, id: uuid, ids: { [kind]: uuid }, fields: {} };
+/** The reads of a pass that succeeded (a list the platform refused is not carried: it is asked again). */
+async function settledReads(reads: ReadonlyMap<string, Promise<ListRead>>): Promise<Map<string, ListRead>> {
+  const out = new Map<string, ListRead>();
+  const entries = [...reads];
+  const results = await Promise.allSettled(entries.map(([, read]) => read));
+  results.forEach((result, i) => {
+    if (result.status === 'fulfilled') out.set((entries[i] as [string, Promise<ListRead>])[0], result.value);
+  });
+  return out;
 }
 
-const ROOT_KINDS: ReadonlySet<string> = new Set(kinds.filter((k) => k.parentKinds.length === 0).map((k) => k.kind));
+function kindOfKey(key: string): string {
+  return key.slice(0, key.indexOf('@'));
+}
 
-/**
- * The child kinds whose collections a node of `kindName` declares. Asked for every declared
- * object (250,000 in a national plan), and the loader shares one list per distinct set of
- * collections: each answer is computed once per kind and list.
- */
-const declaredKinds = new Map<string, WeakMap<readonly string[], KindDefinition[]>>();
+/** The same ids, none twice (an id read twice is an object a shift moved onto a later page). */
+function sameIds(a: readonly LiveObject[], b: readonly LiveObject[]): boolean {
+  if (a.length !== b.length) return false;
+  const ids = new Set(a.map((o) => o.id));
+  if (ids.size !== a.length || new Set(b.map((o) => o.id)).size !== b.length) return false;
+  return b.every((o) => ids.has(o.id));
+}
 
-function declaredChildKinds(kindName: string, collections: readonly string[]): KindDefinition[] {
-  let byList = declaredKinds.get(kindName);
-  if (!byList) declaredKinds.set(kindName, (byList = new WeakMap()));
-  let found = byList.get(collections);
-  if (!found) {
-    found = kinds.filter(
-      (k) => k.parentKinds.includes(kindName) && k.collection !== undefined && collections.includes(k.collection),
-    );
-    byList.set(collections, found);
-  }
-  return found;
+function unsettled(read: ListRead, reads: number): ApiError {
+  const spec = read.spec;
+  return new ApiError({
+    code: ApiErrorCode.listChanged,
+    method: 'GET',
+    path: spec?.path ?? '',
+    status: 200,
+    retryable: false,
+    detail:
+      `the list "${spec?.itemsKey ?? ''}" changed while it was read (a second read found other objects, though ` +
+      `the count stayed), ${reads} reads in a row: something is writing to it; no object is created from a list ` +
+      'that may miss it. Run again when it is quiet',
+    ...(spec?.role ? { role: spec.role } : {}),
+  });
 }

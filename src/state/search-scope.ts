@@ -17,6 +17,8 @@ export interface ReaderPort {
   listed(kind: KindDefinition, parent: LiveObject | undefined): Promise<LiveObject[]>;
   /** The same list without taking its objects into scope: a search (cached). */
   peek(kind: KindDefinition, parent: LiveObject | undefined): Promise<LiveObject[]>;
+  /** The list of `kind` under `parent` lacks an object it holds (found elsewhere): it must be read again. */
+  missed(kind: KindDefinition, parent: LiveObject): void;
   /** The owner the API item of a listed object named, when its kind reads one. */
   ownerOf(live: LiveObject): OwnerRef | undefined;
   /** A listed top-level object (a group) by kind and id. */

@@ -55,8 +55,8 @@ export interface ListedCollection {
 export interface LiveState {
   byAddress: Map<string, LiveObject>;
   collections: ListedCollection[];
-  /** Problems that make a plan impossible (an undeclared parent that does not exist, …). */
-  problems: { address: string; message: string }[];
+  /** Problems that make a plan impossible (an undeclared parent that does not exist, …); `code` defaults to `SB_LIVE_PARENT`. */
+  problems: { address: string; message: string; code?: string }[];
   /** What the plan should say about how it read (a missing read it planned around), once each. */
   warnings?: { code: string; message: string; address?: string }[];
   /**
@@ -78,6 +78,8 @@ export interface ListingClient {
     query?: Record<string, string>;
     role?: string;
     notFoundIsEmpty?: boolean;
+    /** Told the requests a consistent read took (a client that never calls it reads lists in one). */
+    onRead?: (read: { pages: number }) => void;
   }): Promise<T[]>;
   request<T = unknown>(options: {
     method: 'GET';

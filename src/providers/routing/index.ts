@@ -6,14 +6,8 @@ import { stage } from '../stage.js';
 import type { Outcome } from '../../apply/walk.js';
 import type { Provider, ProviderApplyEnv } from '../types.js';
 import { applyRouting } from './apply.js';
-import {
-  planRoutingTables,
-  probeBulk,
-  readRoutingTables,
-  ROUTING_ROW,
-  type LiveTable,
-  type RoutingPlanOutput,
-} from './plan.js';
+import { planConfirmed } from './confirm.js';
+import { probeBulk, readRoutingTables, ROUTING_ROW, type LiveTable, type RoutingPlanOutput } from './plan.js';
 
 export { ROUTING_ROW } from './plan.js';
 
@@ -43,7 +37,7 @@ export function routingProvider(input: RoutingInput): Provider {
       live = input.planTables === false ? [] : await readRoutingTables(input.set, input.client, input.tables);
     },
     async plan(options) {
-      planned = planRoutingTables(input.set, stage(live, 'plan', 'read'), { prune: options.prune });
+      planned = await planConfirmed(input.set, stage(live, 'plan', 'read'), input.client, { prune: options.prune });
       const tables = planned.tables.map((t) => t.address);
       live = undefined; // the diff keeps what apply needs: a million live rows need not stay
       await probeBulk(planned, input.client);

@@ -44,6 +44,8 @@ export interface LiveTable {
   table: DesiredRoutingTable;
   ref: RoutingTableRef;
   rows: RoutingRecord[];
+  /** Pages the read took: more than one, and the table could shift between two of them. */
+  pages: number;
 }
 
 /** Reads every declared table in scope whole, with the server's largest page, one table after the other. */
@@ -60,7 +62,8 @@ export async function readRoutingTables(
       version: table.version as RoutingTableRef['version'],
       table: table.name,
     };
-    live.push({ table, ref, rows: (await client.readAll(ref)).rows });
+    const { rows, pages } = await client.readAll(ref);
+    live.push({ table, ref, rows, pages });
   }
   return live;
 }
