@@ -1,47 +1,79 @@
 import { foldIdentity } from '../core/values.js';
 import type { PlanPart } from './part.js';
-import type { PlanMessage } from './types.js';
+import type { Change, PlanMessage } from './types.js';
 
 /** Lookalikes listed by name up to this many per provider; the rest are counted. */
 const MAX_LISTED = 20;
 
 /**
  * A warning for each object a part creates next to a live object whose address differs
- * only by case or by spaces around a segment (`tenant/Acme` live, `tenant/acme` declared):
- * most likely one object spelt two ways, which the plan would otherwise duplicate without a
- * word. The objects below a warned create are not warned about again. Row tables, whose
- * live rows a part does not list, check their keys in their own diff.
+ * only by case or by spaces around a segment (`tenant/Acme` live, `tenant/acme` declared),
+ * and for each group of created objects whose addresses differ from each other only so
+ * (`tenant/xyz`, `tenant/XYZ`, `tenant/xyz ` all declared): most likely one object spelt two
+ * ways, which the plan would otherwise duplicate without a word. When the same plan deletes
+ * the live one (prune), the object changes spelling instead, and the warning says so. The
+ * objects below a warned create are not warned about again. Row tables, whose live rows a
+ * part does not list, check their keys in their own diff.
  */
 export function lookalikeWarnings(part: PlanPart): PlanMessage[] {
   const creates = part.changes.filter((c) => c.action === 'create');
   if (creates.length === 0) return [];
   const live = new Map<string, string>();
   for (const address of part.liveAddresses()) live.set(foldAddress(address), address);
-  if (live.size === 0) return [];
+  const deleted = new Set(part.changes.filter((c) => c.action === 'delete').map((c) => c.address));
   const warned: string[] = [];
   const messages: PlanMessage[] = [];
+  const spelled = new Map<string, Change[]>();
+  const below = (address: string) => warned.some((w) => address.startsWith(`${w}/`));
   for (const change of creates) {
-    const twin = live.get(foldAddress(change.address));
-    if (twin === undefined || twin === change.address) continue;
-    if (warned.some((w) => change.address.startsWith(`${w}/`))) continue;
+    const folded = foldAddress(change.address);
+    const twin = live.get(folded);
+    if (twin === change.address) continue;
+    if (twin === undefined) {
+      const group = spelled.get(folded);
+      if (group) group.push(change);
+      else spelled.set(folded, [change]);
+      continue;
+    }
+    if (below(change.address)) continue;
     warned.push(change.address);
-    if (warned.length > MAX_LISTED) continue;
+    const ending = deleted.has(twin)
+      ? ', and this plan deletes the live one (prune): the object changes spelling, losing what only the live ' +
+        'one holds. If that is not meant, declare the live spelling'
+      : '. If they are one object, declare the live spelling; otherwise the platform will hold both';
     messages.push({
       code: 'SB_KEY_LOOKALIKE',
       address: change.address,
       message:
-        `created${change.source ? ` (${change.source})` : ''} next to the live ${twin}: ` +
-        'the addresses differ only by case or surrounding spaces. If they are one object, declare the live ' +
-        'spelling; otherwise the platform will hold both',
+        `created${at(change)} next to the live ${twin}: the addresses differ only by case or surrounding ` +
+        `spaces${ending}`,
     });
   }
-  if (warned.length > MAX_LISTED) {
+  for (const group of spelled.values()) {
+    const [first, ...others] = group as [Change, ...Change[]];
+    if (others.length === 0 || below(first.address)) continue;
+    warned.push(...group.map((c) => c.address));
     messages.push({
       code: 'SB_KEY_LOOKALIKE',
-      message: `… and ${warned.length - MAX_LISTED} more created objects whose addresses differ from a live one only by case or spaces`,
+      address: first.address,
+      message:
+        `created${at(first)}, and so ${others.map((o) => `${JSON.stringify(o.address)}${at(o)}`).join(', ')}: the ` +
+        `addresses differ only by case or surrounding spaces. If they are one object, declare it once; otherwise ` +
+        `the platform will hold ${group.length}`,
     });
   }
-  return messages;
+  if (messages.length <= MAX_LISTED) return messages;
+  return [
+    ...messages.slice(0, MAX_LISTED),
+    {
+      code: 'SB_KEY_LOOKALIKE',
+      message: `… and ${messages.length - MAX_LISTED} more created objects whose addresses differ from another's only by case or spaces`,
+    },
+  ];
+}
+
+function at(change: Change): string {
+  return change.source ? ` (${change.source})` : '';
 }
 
 function foldAddress(address: string): string {

@@ -5,7 +5,7 @@
  */
 import { foldIdentity } from '../core/values.js';
 import { liveTypeOf } from './cast.js';
-import type { ColumnarRows, RowDiff, RowDiffProblem } from './diff.js';
+import type { ColumnarRows, RowDiff, RowDiffProblem, RowLookalike } from './diff.js';
 import { label, SEP } from './row-key.js';
 import type { RoutingFieldType, RoutingRecord } from './types.js';
 
@@ -30,13 +30,19 @@ export function noteGuesses(guessed: Map<number, number>, cells: readonly unknow
   for (const [column, first] of guessed) if (first < 0 && cells[column] !== undefined) guessed.set(column, row);
 }
 
-/** Created keys that a live key equals once trimmed and case-folded; the diff's creates are in manifest order. */
+/**
+ * Created keys that a live key equals once trimmed and case-folded (`deleted`: whether that
+ * live row is pruned by the same diff), and created keys that equal each other so (and no
+ * live key); the diff's creates are in manifest order.
+ */
 export function findLookalikes(
   out: RowDiff,
   liveIndex: ReadonlyMap<string, number>,
   live: readonly RoutingRecord[],
   key: readonly string[],
+  deleted: (index: number) => boolean,
 ): void {
+  const spelled = new Map<string, { key: string; source?: string }[]>();
   // Only the live keys that folding changes are folded into a map of their own: a key of
   // printable ASCII without spaces or capitals is its own folded form, and is found in
   // `liveIndex` itself. Folding all 1,000,000 keys of a table into a second map took 0.4 s.
@@ -49,11 +55,19 @@ export function findLookalikes(
     const changed = folded.get(k);
     const same = ALREADY_FOLDED.test(k) ? liveIndex.get(k) : undefined;
     const index = same === undefined || (changed !== undefined && changed > same) ? changed : same;
-    if (index === undefined) continue;
+    const at = create.source === undefined ? {} : { source: create.source };
+    if (index === undefined) {
+      const group = spelled.get(k);
+      if (group) group.push({ key: create.key, ...at });
+      else spelled.set(k, [{ key: create.key, ...at }]);
+      continue;
+    }
     const row = live[index] as RoutingRecord;
-    const lookalike = { key: create.key, liveKey: label(row, key), liveId: row.id };
-    out.lookalikes.push(create.source === undefined ? lookalike : { ...lookalike, source: create.source });
+    const lookalike: RowLookalike = { key: create.key, liveKey: label(row, key), liveId: row.id, ...at };
+    if (deleted(index)) lookalike.liveDeleted = true;
+    out.lookalikes.push(lookalike);
   }
+  for (const group of spelled.values()) if (group.length > 1) out.spelledAlike.push(group);
 }
 
 /** Printable ASCII but space and capitals, and the key separator: what `foldKey` leaves as it is. */

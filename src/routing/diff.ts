@@ -98,6 +98,11 @@ export interface RowDiff {
   problems: RowDiffProblem[];
   /** Created rows whose key equals a live row's once trimmed and case-folded (a likely second copy). */
   lookalikes: RowLookalike[];
+  /**
+   * Created rows whose keys equal each other once trimmed and case-folded, and no live row's
+   * (`xyz`, `XYZ`, `xyz ` all declared): each group, in manifest order.
+   */
+  spelledAlike: { key: string; source?: string }[][];
 }
 
 /** A row to be created next to a live row whose key differs only by case or surrounding spaces. */
@@ -106,6 +111,8 @@ export interface RowLookalike {
   source?: string;
   liveKey: string;
   liveId: number;
+  /** The live row is deleted by the same plan (prune): the row changes spelling, the table holds one. */
+  liveDeleted?: true;
 }
 
 /** Computes creates, grouped updates, deletes and noops. */
@@ -126,6 +133,7 @@ export function diffRows(
     unmanaged: 0,
     problems: [],
     lookalikes: [],
+    spelledAlike: [],
   };
   const guessed = options.typesUndeclared
     ? untypedTextColumns(table, live, options.fieldTypes ?? {})
@@ -168,7 +176,8 @@ export function diffRows(
   }
   out.updateGroups = [...groups.values()];
   untypedProblem(guessed, table, out.problems);
-  if (out.creates.length > 0 && liveIndex.size > 0) findLookalikes(out, liveIndex, live, options.key);
+  if (out.creates.length > 0)
+    findLookalikes(out, liveIndex, live, options.key, (index) => options.prune && matched[index] !== 1);
   for (const index of liveIndex.values()) {
     if (matched[index] === 1) continue;
     const row = live[index] as RoutingRecord;
