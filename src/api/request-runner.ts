@@ -124,6 +124,7 @@ export class RequestRunner {
         route,
         ok,
         retry: isRetry,
+        status: raw.status,
         bytesIn: raw.bytesIn,
         bytesOut: raw.bytesOut,
         timeMs: this.deps.monotonicNow() - begin,

@@ -39,6 +39,8 @@ export interface AttemptRecord {
   route: string;
   ok: boolean;
   retry: boolean;
+  /** The answer's status; undefined when none came. */
+  status?: number | undefined;
   bytesIn: number;
   bytesOut: number;
   timeMs: number;
@@ -62,9 +64,12 @@ export class RequestStats {
         bytesIn: 0,
         bytesOut: 0,
         timeMs: 0,
+        statuses: {},
       };
       this.routes.set(key, row);
     }
+    const status = statusClass(attempt.status);
+    row.statuses[status] = (row.statuses[status] ?? 0) + 1;
     row.requests += 1;
     if (attempt.retry) row.retries += 1;
     if (!attempt.ok) row.errors += 1;
@@ -78,7 +83,11 @@ export class RequestStats {
   }
 
   snapshot(): Omit<ClientStats, 'tokenRenewals'> {
-    const routes = [...this.routes.values()].map((row) => ({ ...row, timeMs: Math.round(row.timeMs) }));
+    const routes = [...this.routes.values()].map((row) => ({
+      ...row,
+      timeMs: Math.round(row.timeMs),
+      statuses: { ...row.statuses },
+    }));
     routes.sort((a, b) => a.route.localeCompare(b.route) || a.method.localeCompare(b.method));
     const sum = (pick: (row: RouteStats) => number): number => routes.reduce((total, row) => total + pick(row), 0);
     return {
@@ -92,6 +101,11 @@ export class RequestStats {
       routes,
     };
   }
+}
+
+/** `2xx` … `5xx` for a status, `none` for no answer. */
+function statusClass(status: number | undefined): string {
+  return status === undefined || status <= 0 ? 'none' : `${Math.floor(status / 100)}xx`;
 }
 
 /** `--stats` output: one line per method and route, then the totals. */

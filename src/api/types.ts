@@ -147,6 +147,8 @@ export interface RouteStats {
   bytesOut: number;
   /** Wall time spent in attempts, ms. */
   timeMs: number;
+  /** Attempts by how they ended: `2xx`, `3xx`, `4xx`, `5xx`, or `none` (no answer). */
+  statuses: Record<string, number>;
 }
 
 /** `client.stats()`: totals plus one row per method and route, for `--stats`. */

@@ -1,5 +1,6 @@
 import pLimit from 'p-limit';
 import type { ConcurrencyReport } from '../api/adaptive-concurrency.js';
+import type { ClientStats } from '../api/types.js';
 import { slotsOf } from '../api/limiter.js';
 import type { Logger } from '../core/logger.js';
 import type { ReadMeter } from '../core/read-meter.js';
@@ -17,6 +18,9 @@ export interface RoutingClientOptions extends RoutingConnection {
   /** Counts the pages read and the rows they held (the progress line of plan). */
   meter?: ReadMeter;
 }
+
+/** The routing engine's request figures (`plan --stats`): as the platform client's, without logins. */
+export type RoutingStats = Omit<ClientStats, 'reauthentications' | 'tokenRenewals'>;
 
 /** A whole table (or search result) and how it was read. */
 export interface ReadAllResult {
@@ -64,8 +68,20 @@ export class RoutingClient {
     this.readPageSize = options.readPageSize ?? 10_000;
   }
 
+  /** Requests sent, by method. */
   get stats(): RoutingRequestStats {
     return this.http.stats;
+  }
+
+  /**
+   * What `--stats` prints: attempts, retries, errors, status classes, bytes and time per
+   * method and route pattern (`GET /draas/active/routes`, `DELETE /draas/active/routes/{id}`),
+   * the totals, and what `--concurrency auto` did.
+   */
+  requestStats(): RoutingStats {
+    const { reauthentications: _none, ...totals } = this.http.requestStats.snapshot();
+    const concurrency = this.concurrencyReport();
+    return { ...totals, ...(concurrency ? { concurrency } : {}) };
   }
 
   /** One list page; null when the engine answers 404 (no data / no match, Doc3 §4.2). */

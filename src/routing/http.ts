@@ -12,6 +12,7 @@ import {
   type AttemptFailure,
 } from '../api/retry.js';
 import { registerSecret } from '../core/secrets.js';
+import { RequestStats, routePattern } from '../api/stats.js';
 import { RoutingApiError, isRetryableStatus, type RoutingErrorCode } from './errors.js';
 import { exchange, type RawAnswer } from './exchange.js';
 import { Reachability } from './reachability.js';
@@ -58,6 +59,8 @@ export type RoutingRequestStats = Record<string, number>;
  */
 export class RoutingHttp {
   readonly stats: RoutingRequestStats = {};
+  /** Attempts by method and route (`/<service>/<version>/<table>/{id}`): what `--stats` prints. */
+  readonly requestStats = new RequestStats();
   private readonly pool: Pool;
   private readonly prefix: string;
   private readonly authHeader: string;
@@ -120,7 +123,7 @@ export class RoutingHttp {
         const response = await this.limiter.run(
           () => {
             const gone = this.reach.refusal(method, path);
-            return gone ? Promise.reject(gone) : this.once(method, path, query, body);
+            return gone ? Promise.reject(gone) : this.once(method, path, query, body, attempts > 1);
           },
           loadOf,
           attempts > 1,
@@ -155,9 +158,18 @@ export class RoutingHttp {
     await this.pool.close();
   }
 
-  private async once(method: string, path: string, query: string, body?: unknown): Promise<RoutingResponse> {
+  private async once(
+    method: string,
+    path: string,
+    query: string,
+    body: unknown,
+    retry: boolean,
+  ): Promise<RoutingResponse> {
     this.stats[method] = (this.stats[method] ?? 0) + 1;
     const fullPath = `${this.prefix}${path}${query ? `?${query}` : ''}`;
+    const text = body === undefined ? null : JSON.stringify(body);
+    const begin = performance.now();
+    const attempt = { method, route: routePattern(path), retry, bytesOut: text ? Buffer.byteLength(text) : 0 };
     let res: RawAnswer;
     try {
       res = await exchange(
@@ -170,26 +182,34 @@ export class RoutingHttp {
             accept: 'application/json',
             ...(body === undefined ? {} : { 'content-type': 'application/json' }),
           },
-          body: body === undefined ? null : JSON.stringify(body),
+          body: text,
           headersTimeout: this.timeoutMs,
           bodyTimeout: this.timeoutMs,
         },
         this.reach.signal,
       );
     } catch (error) {
+      this.requestStats.record({ ...attempt, ok: false, bytesIn: 0, timeMs: performance.now() - begin });
       throw networkError(method, path, error, this.timeoutMs);
     }
-    const { text } = res;
-    const parsed = parseBody(text);
+    const answer = res.text;
+    this.requestStats.record({
+      ...attempt,
+      ok: res.status < 400,
+      status: res.status,
+      bytesIn: Buffer.byteLength(answer),
+      timeMs: performance.now() - begin,
+    });
+    const parsed = parseBody(answer);
     if (res.status >= 400) {
       const retryAfter =
         res.status === 429 || res.status === 503 ? parseRetryAfter(res.headers['retry-after']) : undefined;
-      throw httpError(method, path, res.status, parsed, text, retryAfter);
+      throw httpError(method, path, res.status, parsed, answer, retryAfter);
     }
     const headers = res.headers;
     return parsed.json
       ? { status: res.status, body: parsed.value, headers }
-      : { status: res.status, body: null, text, headers };
+      : { status: res.status, body: null, text: answer, headers };
   }
 }
 

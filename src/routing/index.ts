@@ -2,7 +2,14 @@
  * The routing engine client (Document 3), the row diff the planner calls for RoutingTable
  * documents, and the executor that applies such a diff.
  */
-export { RoutingClient, basePath, MAX_TABLE_READS, type RoutingClientOptions, type ReadAllResult } from './client.js';
+export {
+  RoutingClient,
+  basePath,
+  MAX_TABLE_READS,
+  type RoutingClientOptions,
+  type ReadAllResult,
+  type RoutingStats,
+} from './client.js';
 export { RoutingApiError, type RoutingErrorCode } from './errors.js';
 export { RoutingHttp, type RoutingConnection, type RoutingRequestStats } from './http.js';
 export {

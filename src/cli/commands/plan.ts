@@ -85,7 +85,7 @@ export const registerPlan: CommandRegistrar = (program: Command, context) => {
         if (options.stats) {
           const stats = {
             platform: run.session.client?.stats(),
-            routingEngine: run.session.routing?.stats,
+            routingEngine: run.session.routing?.requestStats(),
             ...(run.policyCost ? { policies: run.policyCost } : {}),
           };
           process.stderr.write(`${JSON.stringify(stats)}\n`);
