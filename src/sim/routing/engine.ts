@@ -1,5 +1,13 @@
 import { SimTable } from './table.js';
-import type { RoutingSeed, SimCredentials, SimQuirks, SimTableSeed, SimVersionName } from './types.js';
+import {
+  PEER_QUIRKS,
+  type RoutingSeed,
+  type SimCredentials,
+  type SimPeer,
+  type SimQuirks,
+  type SimTableSeed,
+  type SimVersionName,
+} from './types.js';
 
 export const VERSIONS: readonly SimVersionName[] = ['active', 'standby'];
 
@@ -9,17 +17,22 @@ export class SimEngine {
   readonly credentials: SimCredentials;
   readonly maxResultsPerPage: number;
   readonly quirks: SimQuirks;
+  readonly peer: SimPeer | undefined;
   private readonly services: RoutingSeed['services'];
 
   constructor(seed: RoutingSeed) {
     this.credentials = seed.credentials ?? {};
     this.maxResultsPerPage = seed.maxResultsPerPage ?? 100;
-    this.quirks = seed.quirks ?? {};
+    this.peer = seed.peer;
+    this.quirks = { ...(seed.peer ? PEER_QUIRKS[seed.peer] : {}), ...seed.quirks };
     this.services = seed.services;
     for (const [service, versions] of Object.entries(seed.services)) {
       for (const version of VERSIONS) {
         for (const [name, table] of Object.entries(versions[version] ?? {})) {
-          this.tables.set(tableKey(service, version, name), new SimTable(name, table));
+          this.tables.set(
+            tableKey(service, version, name),
+            new SimTable(name, table, { typeAffinity: this.quirks.typeAffinity === true }),
+          );
         }
       }
     }
@@ -45,7 +58,13 @@ export class SimEngine {
       }
       services[service] = out;
     }
-    return { credentials: this.credentials, maxResultsPerPage: this.maxResultsPerPage, quirks: this.quirks, services };
+    return {
+      credentials: this.credentials,
+      maxResultsPerPage: this.maxResultsPerPage,
+      ...(this.peer ? { peer: this.peer } : {}),
+      quirks: this.quirks,
+      services,
+    };
   }
 }
 

@@ -91,8 +91,9 @@ function list(engine: SimEngine, table: SimTable, req: SimRequest, res: ServerRe
   );
   const ids = selectIds(table, q);
   // Doc3 §4.2: a search that matches nothing is 404, and so is a list of a table holding no
-  // record ("404 when data not found"), unless the seed's quirk makes that a 200.
-  if (ids.length === 0 && (hasFilters(q) || engine.quirks.emptyListStatus !== 200)) throw notFound(req);
+  // record ("404 when data not found"), unless the seed's quirks make them 200.
+  const emptyStatus = hasFilters(q) ? engine.quirks.emptySearchStatus : engine.quirks.emptyListStatus;
+  if (ids.length === 0 && emptyStatus !== 200) throw notFound(req);
   const start = (page - 1) * perPage;
   const objects: SimRow[] = [];
   for (let i = start; i < Math.min(start + perPage, ids.length); i++)

@@ -1,3 +1,4 @@
+import { REFUSED, withAffinity } from './affinity.js';
 import { GENERIC_500, SimHttpError, type SimFieldSeed, type SimRow, type SimTableSeed } from './types.js';
 
 interface UniqueIndex {
@@ -22,9 +23,12 @@ export class SimTable {
   revision = 0;
   private nextId = 1;
   private idOrder: number[] | null = [];
+  /** Values are stored as SQLite's type affinity stores them (the `typeAffinity` quirk, ./affinity.ts). */
+  private readonly typeAffinity: boolean;
 
-  constructor(name: string, seed: SimTableSeed) {
+  constructor(name: string, seed: SimTableSeed, options: { typeAffinity?: boolean } = {}) {
     this.name = name;
+    this.typeAffinity = options.typeAffinity === true;
     const fields = new Map<string, Required<SimFieldSeed>>();
     for (const [field, def] of Object.entries(seed.fields)) {
       fields.set(field, { type: def.type, nullable: def.nullable ?? true, unique: def.unique ?? false });
@@ -167,6 +171,12 @@ export class SimTable {
       if (field === 'id') throw new SimHttpError(400, 'Field "id" is assigned by the server and cannot be set');
       const def = this.fields.get(field);
       if (!def) throw new SimHttpError(400, `Model does not have field '${field}'`);
+      if (this.typeAffinity) {
+        const stored = withAffinity(value, def.type);
+        if (stored === REFUSED) throw new SimHttpError(500, GENERIC_500);
+        out[field] = stored;
+        continue;
+      }
       if (value !== null && !fitsType(value, def.type)) throw new SimHttpError(500, GENERIC_500);
       out[field] = value;
     }

@@ -45,13 +45,40 @@ export interface SimQuirks {
    * conventions do. A search that matches nothing is 404 either way.
    */
   emptyListStatus?: 200 | 404;
+  /** What a search (`q` with filters) that matches nothing answers: 404 (the default, Doc3 §4.2) or 200 with no objects. */
+  emptySearchStatus?: 200 | 404;
+  /**
+   * Values are stored as an SQLite database stores them (type affinity), instead of a value
+   * of another type being refused with 500 (Doc3 §4.2 "text for an integer"): in an integer
+   * or number column, text that reads as a number becomes that number and other text is kept
+   * as text, a boolean becomes 1 or 0; in a text column, a number or a boolean becomes its
+   * text (`5` → `"5"`, `true` → `"1"`); a boolean column takes true, false, 1 and 0 only (500
+   * otherwise, as SQLAlchemy refuses the rest).
+   */
+  typeAffinity?: boolean;
 }
+
+/**
+ * Engines whose behaviour the simulator can take on as a whole (its quirks, which the
+ * seed's own `quirks` override one by one). `flask-restless-0.17`: an unmodified
+ * Flask-Restless 0.17 server over SQLite, the usual stand-in for the routing engine: no
+ * `_bulk` (its record route takes `_bulk` for an id: a POST is 405), 200 with
+ * `num_results: 0` for an empty table and for a search that matches nothing, and SQLite's
+ * type affinity (text accepted for integer columns).
+ */
+export type SimPeer = 'flask-restless-0.17';
+
+export const PEER_QUIRKS: Readonly<Record<SimPeer, SimQuirks>> = {
+  'flask-restless-0.17': { bulkStatus: 405, emptyListStatus: 200, emptySearchStatus: 200, typeAffinity: true },
+};
 
 export interface RoutingSeed {
   credentials?: SimCredentials;
   /** Server cap on `results_per_page` (default 100). */
   maxResultsPerPage?: number;
   services: Record<string, Partial<Record<SimVersionName, Record<string, SimTableSeed>>>>;
+  /** Behave as this engine does (its quirks; `quirks` given too override them). */
+  peer?: SimPeer;
   quirks?: SimQuirks;
 }
 
