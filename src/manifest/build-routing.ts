@@ -224,8 +224,9 @@ function addInlineRecords(ctx: DocContext, appender: RowAppender, records: Json[
       ) {
         // The YAML parser already rounded it: say so rather than store another number.
         const message =
-          `"${field}": an integer beyond 2^53 (9007199254740991) cannot be stored exactly as a number (this one reads as ${String(value)}): ` +
-          'quote it and declare the field as a string in spec.fields';
+          `"${field}": an integer beyond 2^53 (9007199254740991) has no exact number (this one reads as ${String(value)}), ` +
+          'and JSON carries numbers as doubles: a numeric column of the engine cannot hold it, so keep its values below ' +
+          "2^53; if the engine's column is text, quote the value and declare the field string in spec.fields";
         ctx.out.reporter.error(Codes.rowType, message, { file: ctx.file, doc: ctx.doc, path: [...path, field] });
         ok = false;
       } else if (hint && value !== null && !matches(hint, value as JsonScalar)) {
@@ -299,7 +300,9 @@ const INVALID = Symbol('invalid');
 /** An integer that no double holds exactly (beyond 2^53): stored, it would silently change. */
 const INEXACT = Symbol('inexact');
 const INEXACT_MESSAGE =
-  '{value} is beyond 2^53 (9007199254740991) and cannot be stored exactly as a number: declare the field as a string in spec.fields';
+  '{value} is beyond 2^53 (9007199254740991), which no number holds exactly (JSON carries numbers as doubles): a ' +
+  "numeric column of the engine cannot hold it, so keep its values below 2^53; if the engine's column is text, " +
+  'declare the field string in spec.fields';
 
 /** A CSV cell with a type hint; an empty cell is null. */
 function convert(cell: string, type: FieldType | undefined): RowValue | typeof INVALID | typeof INEXACT {

@@ -36,10 +36,40 @@ export function casterFor(type: RoutingFieldType | undefined): Caster {
         return s === 'false' || s === '0' || s === 'no' ? false : BAD;
       };
     case 'string':
-      return (v) => (typeof v === 'number' || typeof v === 'boolean' ? String(v) : v);
+      // A YAML number beyond 2^53 was rounded when it was read: its text would not be the one written.
+      return (v) => (isUnsafeInteger(v) ? BAD : typeof v === 'number' || typeof v === 'boolean' ? String(v) : v);
     default:
-      return (v) => v;
+      return (v) => (isUnsafeInteger(v) ? BAD : v);
   }
+}
+
+const NUMERIC_TEXT = /^\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*$/;
+
+/**
+ * Whether a declared value and a live value of another JSON type are the same value, as an
+ * engine that converts what it is sent stores it (SQLite's type affinity under
+ * Flask-Restless): `"5"` sent to an integer column is stored as 5, `5` sent to a text column
+ * as `"5"`, `true` to an integer column as 1. Compared so, a row converges on such an
+ * engine instead of showing `5 → "5"` on every plan. Numbers compare by value (`"05"` is 5),
+ * and only within 2^53, where a double is exact.
+ */
+export function sameValue(want: unknown, have: unknown): boolean {
+  if (typeof want === typeof have || want === null || have === null || have === undefined) return false;
+  const number = (v: unknown): number | undefined =>
+    typeof v === 'number'
+      ? v
+      : typeof v === 'boolean'
+        ? Number(v)
+        : typeof v === 'string' && NUMERIC_TEXT.test(v) && !isUnsafeIntegerText(v)
+          ? Number(v)
+          : undefined;
+  if (typeof want === 'string' && typeof have === 'boolean')
+    return want === (have ? '1' : '0') || want === String(have);
+  if (typeof have === 'string' && typeof want === 'boolean')
+    return have === (want ? '1' : '0') || have === String(want);
+  const a = number(want);
+  const b = number(have);
+  return a !== undefined && b !== undefined && Number.isFinite(a) && a === b && Math.abs(a) <= Number.MAX_SAFE_INTEGER;
 }
 
 /**

@@ -77,6 +77,72 @@ function foldKey(k: string): string {
   return k.includes(SEP) ? k.split(SEP).map(foldIdentity).join(SEP) : foldIdentity(k);
 }
 
+/** Whether a live value fits a declared column type (integers are numbers too). */
+function fits(value: unknown, type: RoutingFieldType): boolean {
+  switch (type) {
+    case 'string':
+      return typeof value === 'string';
+    case 'integer':
+      return typeof value === 'number' && Number.isInteger(value);
+    case 'number':
+      return typeof value === 'number';
+    case 'boolean':
+      return typeof value === 'boolean';
+  }
+}
+
+/** The word for what a live value is. */
+function kindOfValue(value: unknown): string {
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integers' : 'numbers';
+  if (typeof value === 'boolean') return 'booleans';
+  return typeof value === 'string' ? 'text' : typeof value;
+}
+
+/**
+ * A column `spec.fields` declares with a type that no live value has (`string` declared,
+ * integers live): the declaration contradicts what the engine holds (Document 3 publishes no
+ * schema: its live values are what there is to go by). Values declared so would be sent in
+ * the declared type, which an engine that checks types refuses (Document 3 §4.2: 500 for
+ * text in an integer column) and one that converts stores in its own. A problem per such
+ * column; one fitting value is enough to find none (a scan stops there).
+ */
+export function typeContradictions(
+  table: ColumnarRows,
+  live: readonly RoutingRecord[],
+  declared: Readonly<Record<string, RoutingFieldType>>,
+  problems: RowDiffProblem[],
+): void {
+  for (const field of table.columns) {
+    const type = declared[field];
+    if (type === undefined) continue;
+    let first: RoutingRecord | undefined;
+    let values = 0;
+    let fitting = false;
+    for (const row of live) {
+      const v = row[field];
+      if (v === null || v === undefined) continue;
+      if (fits(v, type)) {
+        fitting = true;
+        break;
+      }
+      first ??= row;
+      values++;
+    }
+    if (fitting || !first) continue;
+    const held = kindOfValue(first[field]);
+    const instead =
+      held === 'integers' ? 'integer' : held === 'numbers' ? 'number' : held === 'booleans' ? 'boolean' : 'string';
+    problems.push({
+      code: 'SB_ROUTING_TYPE_MISMATCH',
+      message:
+        `spec.fields declares "${field}" ${type}, but the engine holds ${held} in it (all ${values} live value(s), ` +
+        `e.g. row id ${first.id}: ${JSON.stringify(first[field])}): values would be sent as ${type}, which an engine ` +
+        'that checks types refuses and one that converts stores as it holds them. Declare it ' +
+        `${instead} (what the engine holds), or leave it out of spec.fields: the live values then type it`,
+    });
+  }
+}
+
 /** One problem naming every text column of `table` that a row gave a value without a type. */
 export function untypedProblem(
   guessed: ReadonlyMap<number, number>,

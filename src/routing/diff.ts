@@ -1,5 +1,5 @@
-import { BAD, casterTable, isUnsafeInteger, isUnsafeIntegerText, type Caster } from './cast.js';
-import { findLookalikes, noteGuesses, untypedProblem, untypedTextColumns } from './diff-checks.js';
+import { BAD, casterTable, isUnsafeInteger, isUnsafeIntegerText, liveTypeOf, sameValue, type Caster } from './cast.js';
+import { findLookalikes, noteGuesses, typeContradictions, untypedProblem, untypedTextColumns } from './diff-checks.js';
 import { label, SEP } from './row-key.js';
 
 export { label } from './row-key.js';
@@ -40,11 +40,11 @@ export interface RowDiffOptions {
   /** Delete live rows that no desired row matches. */
   prune: boolean;
   /**
-   * The manifest declares no `spec.fields`: a text cell in a column no live value types
-   * would be a guess, and is a problem ({@link RowDiffProblem} `SB_ROUTING_UNTYPED`).
-   * With `spec.fields` given, the columns it leaves out are strings.
+   * A text cell (a CSV line) in a column that `fieldTypes` does not declare and no live
+   * value types would be a guess, and is a problem ({@link RowDiffProblem} `SB_ROUTING_UNTYPED`),
+   * whether the manifest has `spec.fields` or not.
    */
-  typesUndeclared?: boolean;
+  refuseUntypedText?: boolean;
 }
 
 export interface RowCreate {
@@ -81,7 +81,8 @@ export interface RowDiffProblem {
     | 'SB_ROUTING_MISSING_KEY'
     | 'SB_ROUTING_BAD_VALUE'
     | 'SB_ROUTING_LIVE_DUPLICATE_KEY'
-    | 'SB_ROUTING_UNTYPED';
+    | 'SB_ROUTING_UNTYPED'
+    | 'SB_ROUTING_TYPE_MISMATCH';
   message: string;
   source?: string;
 }
@@ -135,15 +136,16 @@ export function diffRows(
     lookalikes: [],
     spelledAlike: [],
   };
-  const guessed = options.typesUndeclared
+  const guessed = options.refuseUntypedText
     ? untypedTextColumns(table, live, options.fieldTypes ?? {})
     : new Map<number, number>();
+  typeContradictions(table, live, options.fieldTypes ?? {}, out.problems);
   const liveIndex = indexLive(live, options.key, out.problems);
   const groups = new Map<string, UpdateGroup>();
   // Matched live rows are flagged by position: a byte each, not a Set entry.
   const matched = new Uint8Array(live.length);
   const created = new Set<string>();
-  const ctx: RowContext = { table, casters, options, out, groups };
+  const ctx: RowContext = { table, casters, options, out, groups, live };
   for (let i = 0; i < table.rows.length; i++) {
     const cells = table.rows[i] as readonly unknown[];
     if (guessed.size > 0 && table.isText?.(i) === true) noteGuesses(guessed, cells, i);
@@ -193,6 +195,7 @@ interface RowContext {
   options: RowDiffOptions;
   out: RowDiff;
   groups: Map<string, UpdateGroup>;
+  live: readonly RoutingRecord[];
 }
 
 /**
@@ -275,9 +278,9 @@ function compareRow(ctx: RowContext, i: number, current: RoutingRecord): void {
   for (let c = 0; c < columns.length; c++) {
     if (cells[c] === undefined) continue;
     const want = (ctx.casters[c] as Caster)(cells[c]);
-    if (want === BAD) return problem(ctx, i, 'SB_ROUTING_BAD_VALUE', badValue(columns[c] as string, cells[c]));
+    if (want === BAD) return problem(ctx, i, 'SB_ROUTING_BAD_VALUE', badValue(ctx, columns[c] as string, cells[c]));
     const have = current[columns[c] as string];
-    if (want === have || (want === null && (have === null || have === undefined))) continue;
+    if (want === have || (want === null && (have === null || have === undefined)) || sameValue(want, have)) continue;
     (changed ??= []).push(c);
     groupKey += `${columns[c]}${SEP}${JSON.stringify(want)}${SEP}`;
   }
@@ -312,7 +315,7 @@ function typeCells(ctx: RowContext, i: number): Record<string, unknown> | null {
     if (cells[c] === undefined) continue;
     const value = (ctx.casters[c] as Caster)(cells[c]);
     if (value === BAD) {
-      problem(ctx, i, 'SB_ROUTING_BAD_VALUE', badValue(ctx.table.columns[c] as string, cells[c]));
+      problem(ctx, i, 'SB_ROUTING_BAD_VALUE', badValue(ctx, ctx.table.columns[c] as string, cells[c]));
       return null;
     }
     typed[ctx.table.columns[c] as string] = value;
@@ -345,11 +348,31 @@ function problem(ctx: RowContext, i: number, code: RowDiffProblem['code'], messa
   ctx.out.problems.push(withSource({ code, message }, ctx.table.sourceOf?.(i)));
 }
 
-function badValue(field: string, value: unknown): string {
+/**
+ * Why a cell does not fit. An integer beyond 2^53 has no exact double, and JSON carries
+ * numbers as doubles (switchboard's and most engines' parsers): in a numeric column it
+ * cannot be written or compared exactly, whatever spec.fields says. Only a text column of
+ * the engine keeps it, and the advice depends on what the column holds.
+ */
+function badValue(ctx: RowContext, field: string, value: unknown): string {
+  const at = `field "${field}": `;
   if (isUnsafeInteger(value) || (typeof value === 'string' && isUnsafeIntegerText(value))) {
-    return `field "${field}": ${String(value)} is beyond 2^53 and cannot be stored exactly as a number: declare the field as a string in spec.fields`;
+    const held = liveTypeOf(ctx.live, field);
+    const numeric = held === 'integer' || held === 'number';
+    const shown = typeof value === 'number' ? `${String(value)} (as YAML read it: a number)` : String(value).trim();
+    if (numeric)
+      return (
+        `${at}${shown} is beyond 2^53, and the engine holds numbers in this column: JSON carries numbers as ` +
+        'doubles, so it would be written and read back inexactly, and every plan would differ. Keep the values ' +
+        'of a numeric column below 2^53, or keep such values in a text column of the engine (declared string)'
+      );
+    return (
+      `${at}${shown} is beyond 2^53, which no number holds exactly (JSON carries numbers as doubles). If the ` +
+      "engine's column is text, write the value in quotes and declare the field string in spec.fields; a " +
+      'numeric column cannot hold it exactly'
+    );
   }
-  return `field "${field}": ${JSON.stringify(value)} is not a valid value for its type`;
+  return `${at}${JSON.stringify(value)} is not a valid value for its type`;
 }
 
 function withSource<T extends object>(value: T, source: string | undefined): T & { source?: string } {

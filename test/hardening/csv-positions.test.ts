@@ -92,7 +92,7 @@ describe('integers beyond 2^53 are positioned errors, unless the column is decla
     const result = await runCli(['validate', dir], { cwd: dir });
     expect(result.code).toBe(1);
     expect(result.stdout).toContain(
-      `routes.csv:3:22: error SB_ROW_TYPE: "priority" ${big} is beyond 2^53 (9007199254740991) and cannot be stored exactly as a number: declare the field as a string in spec.fields`,
+      `routes.csv:3:22: error SB_ROW_TYPE: "priority" ${big} is beyond 2^53 (9007199254740991), which no number holds exactly`,
     );
   });
 
@@ -127,7 +127,7 @@ spec:
     const dir = await manifestDir({ 'routes.yaml': table('', '', 'active'), 'routes.csv': csv });
     const result = await runCli(['plan', dir], { env: simEnv(sim.url) });
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain(`field "priority": ${big} is beyond 2^53 and cannot be stored exactly as a number`);
+    expect(result.stderr).toContain(`field "priority": ${big} is beyond 2^53, and the engine holds numbers in this column`);
     expect(result.stderr).toContain('routes.csv:3');
   });
 });

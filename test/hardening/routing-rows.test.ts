@@ -74,7 +74,7 @@ describe('an empty table without spec.fields (CSV cells are text)', () => {
 
   it('with spec.fields the rows go out typed, and the next plan is empty', async () => {
     const dir = await manifestDir({
-      'flags.yaml': flagsTable('  fields: { enabled: boolean, weight: integer }\n'),
+      'flags.yaml': flagsTable('  fields: { number: string, enabled: boolean, weight: integer }\n'),
       'flags.csv': FLAGS_CSV,
     });
     const applied = await runCli(['apply', dir, '--yes'], { env: env() });

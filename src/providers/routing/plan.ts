@@ -114,7 +114,7 @@ function planTable(
       key: table.key,
       fieldTypes: table.fieldTypes,
       prune,
-      typesUndeclared: table.table.fields['fields'] === undefined,
+      refuseUntypedText: true,
     },
   );
   for (const problem of diff.problems) {
