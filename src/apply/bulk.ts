@@ -9,6 +9,7 @@ import { parentStandIn } from './ids.js';
 import { fetchItems } from './lookup.js';
 import { runChange, type ChangeEnv } from './run-change.js';
 import type { Outcome } from './walk.js';
+import { outcomeIsUnknown } from './unknown-outcome.js';
 
 const DEFAULT_POLL_MS = 500;
 const MAX_POLL_MS = 5_000;
@@ -248,5 +249,10 @@ export function failure(error: unknown): Outcome {
   const message = error instanceof Error ? error.message : String(error);
   const code =
     error && typeof error === 'object' && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
-  return { status: 'failed', message, ...(code ? { code } : {}) };
+  return {
+    status: 'failed',
+    message,
+    ...(code ? { code } : {}),
+    ...(outcomeIsUnknown(error) ? { unknown: true } : {}),
+  };
 }

@@ -44,11 +44,13 @@ export async function applyChanges(input: ApplyInput): Promise<ApplyResult> {
   });
   await sender.flushed();
   const results = input.changes.map((change) => ({ change, outcome: outcomeOf(change, outcomes) }));
+  const unknown = results.filter((r) => r.outcome.status === 'failed' && r.outcome.unknown).length;
   return {
     results,
     applied: count(results, 'applied'),
     failed: count(results, 'failed'),
     skipped: count(results, 'skipped'),
+    ...(unknown > 0 ? { unknown } : {}),
     requests: sender.count,
     elapsedMs: performance.now() - begin,
   };
@@ -96,7 +98,7 @@ function changeEntry(change: Change, outcome: Outcome) {
     type: 'change' as const,
     address: change.address,
     action: change.action,
-    outcome: outcome.status,
+    outcome: outcome.status === 'failed' && outcome.unknown ? ('unknown' as const) : outcome.status,
     message: outcome.status === 'failed' ? outcome.message : outcome.reason,
     ...(source ? { source } : {}),
   };

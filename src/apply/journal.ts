@@ -59,7 +59,8 @@ export type JournalEntry =
       type: 'change';
       address: string;
       action: string;
-      outcome: 'applied' | 'failed' | 'skipped';
+      /** `unknown`: its request was sent and no answer came; it may have been applied (a failure, counted apart). */
+      outcome: 'applied' | 'failed' | 'unknown' | 'skipped';
       message?: string;
       source?: string;
     };

@@ -8,6 +8,7 @@ import { IdRegistry, parentStandIn } from './ids.js';
 import { findByIdentity } from './lookup.js';
 import type { RecordKeeper } from './record.js';
 import type { Sender } from './sender.js';
+import { stillUnknown } from './unknown-outcome.js';
 
 /** A create whose outcome stays unknown is looked up and re-sent at most this many times. */
 const CREATE_ATTEMPTS = 3;
@@ -117,7 +118,9 @@ async function sendCreate(
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       if (error.code === ApiErrorCode.outcomeUnknown && attempt < CREATE_ATTEMPTS) {
-        const found = await lookUp(kind, desired, env);
+        const found = await lookUp(kind, desired, env).catch((lookupError: unknown) => {
+          throw stillUnknown(error, lookupError);
+        });
         if (found !== undefined) return found;
         if (kind.list || kind.unreadable) continue; // absent (or unknowable and harmless to re-send): send again
         throw error;

@@ -7,20 +7,26 @@ const MAX_SKIPPED_LISTED = 20;
 /**
  * The closing summary of `apply` (stdout): the counts, every failure with the platform's
  * message and the manifest position it comes from, and what was skipped because of it.
+ * Changes of unknown outcome (sent, no answer) are failures marked `?`, and the counts say
+ * how many there were: the journal's `unknown` lines, which the next plan settles.
  */
 export function renderSummary(result: ApplyResult, journalPath?: string, plan?: RunRecord['plan']): string {
   const lines: string[] = [];
   const failed = result.results.filter((r) => r.outcome.status === 'failed');
   const skipped = result.results.filter((r) => r.outcome.status === 'skipped');
   const unsent = result.unsent ?? [];
-  if (failed.length > 0 || unsent.length > 0) {
+  const unknownGroups = result.unknownGroups ?? [];
+  if (failed.length > 0 || unsent.length > 0 || unknownGroups.length > 0) {
     lines.push('', 'Failed:');
     for (const { change, outcome } of failed) {
       if (outcome.status !== 'failed') continue;
-      lines.push(`  ✗ ${change.action} ${change.address}${change.source ? ` (${change.source})` : ''}`);
-      lines.push(`      ${outcome.message}`);
+      const mark = outcome.unknown ? '?' : '✗';
+      lines.push(`  ${mark} ${change.action} ${change.address}${change.source ? ` (${change.source})` : ''}`);
+      lines.push(`      ${outcome.message}${outcome.unknown ? ` ${UNKNOWN_NOTE}` : ''}`);
     }
-    // Changes a system was gone for: one line, not one per change.
+    // Changes sent without an answer, and changes a system was gone for: one line each, not one per change.
+    for (const u of unknownGroups)
+      lines.push(`  ? ${u.count} ${u.what} of unknown outcome (sent, no answer)`, `      ${u.reason} ${UNKNOWN_NOTE}`);
     for (const u of unsent) lines.push(`  ✗ ${u.count} ${u.what} not sent`, `      ${u.reason}`);
   }
   if (skipped.length > 0) {
@@ -32,9 +38,11 @@ export function renderSummary(result: ApplyResult, journalPath?: string, plan?: 
   }
   if (result.notes && result.notes.length > 0) lines.push('', 'Notes:', ...result.notes.map((n) => `  ${n}`));
   const seconds = (result.elapsedMs / 1000).toFixed(1);
+  const unknown = result.unknown ?? 0;
+  const ofThem = unknown > 0 ? ` (${unknown} of unknown outcome: sent, no answer)` : '';
   lines.push('');
   lines.push(
-    `Apply ${result.failed + result.skipped > 0 ? 'incomplete' : 'complete'}: ${result.applied} applied, ${result.failed} failed, ${result.skipped} skipped (${result.requests} requests, ${seconds} s).`,
+    `Apply ${result.failed + result.skipped > 0 ? 'incomplete' : 'complete'}: ${result.applied} applied, ${result.failed} failed${ofThem}, ${result.skipped} skipped (${result.requests} requests, ${seconds} s).`,
   );
   if (journalPath) lines.push(`Journal: ${journalPath}`);
   if (plan) lines.push(planLine(plan));
@@ -43,6 +51,9 @@ export function renderSummary(result: ApplyResult, journalPath?: string, plan?: 
   }
   return `${lines.join('\n')}\n`;
 }
+
+/** What a change of unknown outcome needs: the next plan reads what it did. */
+const UNKNOWN_NOTE = '(it may have been applied: plan again to see what it did)';
 
 /** `Plan digest: sha256:… (plan.json)`: which reviewed plan this run applied, as the journal records it. */
 export function planLine(plan: RunRecord['plan']): string {
@@ -55,10 +66,13 @@ export interface ApplySummaryJson {
   /** `complete`, `incomplete` (a failure or a skip), `nothing to do`, `refused`, `cancelled`, `error`. */
   outcome: 'complete' | 'incomplete' | 'nothing to do' | 'refused' | 'cancelled' | 'error';
   applied: number;
+  /** Changes not applied for certain, `unknown` included. */
   failed: number;
+  /** Of `failed`: changes whose request was sent and got no answer (they may have been applied). */
+  unknown: number;
   skipped: number;
-  /** Every failed change, with the error's code and the platform's message. */
-  failures: { address: string; action: string; code?: string; message: string; source?: string }[];
+  /** Every failed change, with the error's code and the platform's message; `unknown` when sent without an answer. */
+  failures: { address: string; action: string; code?: string; message: string; source?: string; unknown?: true }[];
   /** Skipped changes, with why (a routing table's unsent rows are counted in `skipped` only). */
   skips: { address: string; action: string; reason: string }[];
   requests: number;
@@ -81,6 +95,7 @@ export function summaryJson(result: ApplyResult, journal: string, plan: RunRecor
         ...(outcome.code ? { code: outcome.code } : {}),
         message: outcome.message,
         ...(change.source ? { source: change.source } : {}),
+        ...(outcome.unknown ? { unknown: true as const } : {}),
       });
     } else if (outcome.status === 'skipped') skips.push({ ...what, reason: outcome.reason });
   }
@@ -88,6 +103,7 @@ export function summaryJson(result: ApplyResult, journal: string, plan: RunRecor
     outcome: result.failed + result.skipped > 0 ? 'incomplete' : 'complete',
     applied: result.applied,
     failed: result.failed,
+    unknown: result.unknown ?? 0,
     skipped: result.skipped,
     failures,
     skips,
@@ -105,6 +121,6 @@ export function emptySummaryJson(
   plan: RunRecord['plan'] | null,
   errors: ApplySummaryJson['errors'] = [],
 ): ApplySummaryJson {
-  const none = { applied: 0, failed: 0, skipped: 0, failures: [], skips: [], requests: 0, durationMs: 0 };
+  const none = { applied: 0, failed: 0, unknown: 0, skipped: 0, failures: [], skips: [], requests: 0, durationMs: 0 };
   return { outcome, ...none, journal: null, plan, errors };
 }

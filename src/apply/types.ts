@@ -73,4 +73,11 @@ export interface ApplyResult {
   unsent?: { count: number; what: string; reason: string }[];
   /** What the summary says besides the counts (an engine without a bulk create), once each. */
   notes?: string[];
+  /**
+   * Changes whose request was sent and got no answer: they may have been applied (the next
+   * plan shows). Counted in `failed`; the platform's are also marked in `results`
+   * (`outcome.unknown`), the routing rows' reported once (`unknownGroups`).
+   */
+  unknown?: number;
+  unknownGroups?: { count: number; what: string; reason: string }[];
 }

@@ -15,7 +15,10 @@ export interface WalkNode {
 
 /** What became of one address. */
 export type Outcome =
-  { status: 'applied' } | { status: 'failed'; message: string; code?: string } | { status: 'skipped'; reason: string };
+  | { status: 'applied' }
+  /** `unknown`: its request was sent and no answer came; it may have been applied (the next plan shows). */
+  | { status: 'failed'; message: string; code?: string; unknown?: true }
+  | { status: 'skipped'; reason: string };
 
 export interface WalkOptions {
   /** Nodes running at once (each runs its requests one after the other). */

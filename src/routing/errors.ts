@@ -34,6 +34,11 @@ export class RoutingApiError extends SwitchboardError {
   readonly index: number | undefined;
   /** The engine's `Retry-After` (429, 503), in ms. */
   readonly retryAfterMs: number | undefined;
+  /**
+   * A write that may have reached the engine and got no answer (it timed out, the connection
+   * broke, or the run stopped waiting for it): it may have been applied. Not the same as not sent.
+   */
+  readonly outcomeUnknown: boolean;
 
   constructor(
     code: RoutingErrorCode,
@@ -45,6 +50,7 @@ export class RoutingApiError extends SwitchboardError {
       retryable: boolean;
       index?: number | undefined;
       retryAfterMs?: number | undefined;
+      outcomeUnknown?: boolean;
       cause?: unknown;
     },
   ) {
@@ -62,7 +68,47 @@ export class RoutingApiError extends SwitchboardError {
     this.retryable = init.retryable;
     this.index = init.index;
     this.retryAfterMs = init.retryAfterMs;
+    this.outcomeUnknown = init.outcomeUnknown === true;
   }
+}
+
+/** The same failure, of a write that may have been applied: sent, and no answer came. */
+export function outcomeUnknown(error: RoutingApiError): RoutingApiError {
+  return new RoutingApiError(error.code as RoutingErrorCode, {
+    method: error.method,
+    path: error.path,
+    status: error.status,
+    serverMessage: `${error.serverMessage}; the request was sent and no answer came: it may have been applied`,
+    retryable: false,
+    index: error.index,
+    retryAfterMs: error.retryAfterMs,
+    outcomeUnknown: true,
+    cause: error,
+  });
+}
+
+/** Failures that happen before a request leaves: nothing reached the engine. */
+const NOT_SENT = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+/**
+ * Whether an attempt that got no answer may have reached the engine: everything but a
+ * connection that was never made (refused, no such host, a connect timeout, TLS). A request
+ * the run stopped waiting for counts as reached: nobody can tell it did not.
+ */
+export function mayHaveArrived(error: RoutingApiError): boolean {
+  if (error.status > 0 || error.code !== 'SB_ROUTING_NETWORK' || !error.retryable) return false;
+  for (let cause: unknown = error.cause; cause; cause = (cause as { cause?: unknown }).cause) {
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === 'string' && NOT_SENT.has(code)) return false;
+  }
+  return true;
 }
 
 export function isRetryableStatus(status: number): boolean {

@@ -21,8 +21,27 @@ export interface ExecuteOptions {
   bulk?: boolean;
   /** Aborted (Ctrl-C): nothing more is started; requests in flight finish. */
   signal?: AbortSignal;
-  /** Rows settled as they settle (the progress line): `count` rows with one outcome. */
+  /** Rows settled as they settle (the progress line): `count` rows with one outcome (unknown ones count as failed). */
   onRows?: (status: 'applied' | 'failed' | 'skipped', count: number) => void;
+}
+
+/** One row of the diff, as the executor accounts for it. */
+interface Row {
+  action: RoutingFailure['action'];
+  key: string;
+  source?: string | undefined;
+}
+
+/**
+ * What became of a row that was not applied for certain: `failed` (the engine refused it, or
+ * it was not sent because the engine was gone: counted as failed), `unknown` (sent, and no
+ * answer came: it may have been applied), `skipped` (not started: `--fail-fast` or an interrupt).
+ */
+export interface RowSettlement {
+  action: RoutingFailure['action'];
+  outcome: 'failed' | 'unknown' | 'skipped';
+  message: string;
+  source?: string;
 }
 
 /** One thing that did not happen, with where the row came from. */
@@ -49,6 +68,15 @@ export interface ExecuteReport {
    */
   unsent: number;
   unsentReason?: string;
+  /**
+   * Rows sent without an answer (a timeout, a broken connection, or the engine gone while
+   * they were in flight): they may have been applied, and the next plan shows whether.
+   * Counted as failed, apart from `failures`.
+   */
+  unknown: number;
+  unknownReason?: string;
+  /** Every row not applied for certain, by key: what the journal says of it. */
+  settled: Map<string, RowSettlement>;
   /** What the summary should say besides the counts (the `_bulk` fallback), once per table. */
   warnings: string[];
   /** True when `_bulk` was unavailable and single POSTs were used. */
@@ -81,6 +109,8 @@ class Run {
     skipped: 0,
     failures: [],
     unsent: 0,
+    unknown: 0,
+    settled: new Map(),
     warnings: [],
     bulkFallback: false,
   };
@@ -100,13 +130,14 @@ class Run {
     await Promise.all(
       diff.deletes.map((d) =>
         this.limit(async () => {
-          if (this.held(1)) return;
+          const rows: Row[] = [{ action: 'delete', key: d.key }];
+          if (this.held(rows)) return;
           try {
             await this.client.delete(this.ref, d.id);
             this.done('deleted', 1);
             this.options.onApplied?.('delete', [d.key]);
           } catch (error) {
-            this.fail({ action: 'delete', key: d.key }, error);
+            this.fail(rows, error);
           }
         }),
       ),
@@ -117,7 +148,7 @@ class Run {
     const size = this.options.bulkSize ?? 1000;
     for (let start = 0; start < creates.length; start += size) {
       const chunk = creates.slice(start, start + size);
-      if (this.held(chunk.length)) continue;
+      if (this.held(chunk.map(createRow))) continue;
       if (this.report.bulkFallback) await this.singles(chunk);
       else await this.bulk(chunk);
     }
@@ -127,7 +158,7 @@ class Run {
   private async bulk(chunk: RowCreate[]): Promise<void> {
     let pending = chunk;
     while (pending.length > 0) {
-      if (this.held(pending.length)) return;
+      if (this.held(pending.map(createRow))) return;
       try {
         const inserted = await this.client.bulkCreate(
           this.ref,
@@ -144,23 +175,19 @@ class Run {
           this.noBulk(`POST …/_bulk answered ${error.status}`);
           return this.singles(pending);
         }
-        if (this.notSent(error, pending.length)) return;
+        if (this.notSent(error, pending.map(createRow))) return;
         const bad = error instanceof RoutingApiError && error.index !== undefined ? pending[error.index] : undefined;
         // Without an index the culprit is unknown: with keep-going, one POST per record finds it.
         if (!bad && this.options.keepGoing) return this.singles(pending);
         const culprit = bad ?? pending[0];
-        this.fail(
-          {
-            action: 'create',
-            key: bad ? bad.key : `${culprit?.key ?? ''} … (${pending.length} rows)`,
-            ...(bad?.source ? { source: bad.source } : {}),
-          },
-          error,
-          `chunk of ${pending.length} not applied`,
-          bad ? 1 : pending.length,
-        );
+        this.fail(bad ? [createRow(bad)] : pending.map(createRow), error, `chunk of ${pending.length} not applied`, {
+          action: 'create',
+          key: bad ? bad.key : `${culprit?.key ?? ''} … (${pending.length} rows)`,
+          ...(bad?.source ? { source: bad.source } : {}),
+        });
         if (!this.options.keepGoing) {
-          if (bad) this.skip(pending.length - 1);
+          if (bad)
+            this.skip(pending.filter((c) => c !== bad).map(createRow), 'its _bulk chunk was refused for another row');
           return;
         }
         pending = pending.filter((c) => c !== bad);
@@ -172,13 +199,14 @@ class Run {
     await Promise.all(
       chunk.map((c) =>
         this.limit(async () => {
-          if (this.held(1)) return;
+          const rows = [createRow(c)];
+          if (this.held(rows)) return;
           try {
             await this.client.create(this.ref, c.values);
             this.done('created', 1);
             this.options.onApplied?.('create', [c.key]);
           } catch (error) {
-            this.fail({ action: 'create', key: c.key, ...(c.source ? { source: c.source } : {}) }, error);
+            this.fail(rows, error);
           }
         }),
       ),
@@ -191,9 +219,10 @@ class Run {
     for (const group of diff.updateGroups) {
       for (let start = 0; start < group.rows.length; start += size) {
         const rows = group.rows.slice(start, start + size);
+        const settled: Row[] = rows.map((r) => ({ action: 'update', key: r.key, source: r.source }));
         tasks.push(
           this.limit(async () => {
-            if (this.held(rows.length)) return;
+            if (this.held(settled)) return;
             try {
               const n = await this.client.updateWhere(this.ref, idsFilter(rows.map((r) => r.id)), group.changes);
               this.done('updated', n, rows.length);
@@ -206,9 +235,8 @@ class Run {
                   `PATCH of ${rows.length} rows (${rows[0]?.key} …) modified ${n}: rows were deleted meanwhile`,
                 );
             } catch (error) {
-              if (this.notSent(error, rows.length)) return;
-              for (const r of rows)
-                this.fail({ action: 'update', key: r.key, ...(r.source ? { source: r.source } : {}) }, error);
+              if (this.notSent(error, settled)) return;
+              for (const r of settled) this.fail([r], error);
             }
           }),
         );
@@ -227,39 +255,61 @@ class Run {
   }
 
   /**
-   * True (and the rows accounted for) when `count` rows are not to be started: the engine is
-   * gone (unsent), the run was interrupted, or an earlier failure stops it (skipped).
+   * True (and the rows accounted for) when `rows` are not to be started: the engine is gone
+   * (unsent: failed), the run was interrupted, or an earlier failure stops it (skipped).
    */
-  private held(count: number): boolean {
-    if (this.report.unsentReason !== undefined) return this.unsend(count, this.report.unsentReason);
+  private held(rows: readonly Row[]): boolean {
+    if (this.report.unsentReason !== undefined) return this.unsend(rows, this.report.unsentReason);
     const gone = this.client.unreachable;
-    if (gone !== undefined) return this.unsend(count, gone);
+    if (gone !== undefined) return this.unsend(rows, gone);
     if (this.stopped || this.options.signal?.aborted) {
-      this.skip(count);
+      this.skip(rows, this.stopped ? 'an earlier failure stopped the run (--fail-fast)' : 'the run was interrupted');
       return true;
     }
     return false;
   }
 
-  /** True (and the rows accounted for) when `error` says the request was never sent: engine gone, run cancelled. */
-  private notSent(error: unknown, count: number): boolean {
+  /**
+   * True (and the rows accounted for) when `error` says the rows were not applied for certain
+   * and not refused either: sent without an answer (unknown), never sent (engine gone), or
+   * cancelled before they went (skipped).
+   */
+  private notSent(error: unknown, rows: readonly Row[]): boolean {
     if (!(error instanceof RoutingApiError)) return false;
-    if (error.code === 'SB_ROUTING_UNREACHABLE') return this.unsend(count, error.serverMessage);
+    if (error.outcomeUnknown) {
+      this.report.unknown += rows.length;
+      this.report.unknownReason ??= error.message;
+      for (const row of rows) this.settle(row, 'unknown', error.message);
+      this.options.onRows?.('failed', rows.length);
+      return true;
+    }
+    if (error.code === 'SB_ROUTING_UNREACHABLE') return this.unsend(rows, error.serverMessage);
     if (error.code !== 'SB_ROUTING_ABORTED') return false;
-    this.skip(count);
+    this.skip(rows, 'the run was interrupted');
     return true;
   }
 
-  private unsend(count: number, reason: string): true {
-    this.report.unsent += count;
+  private unsend(rows: readonly Row[], reason: string): true {
+    this.report.unsent += rows.length;
     this.report.unsentReason ??= reason;
-    this.options.onRows?.('failed', count);
+    for (const row of rows) this.settle(row, 'failed', `not sent: ${reason}`);
+    this.options.onRows?.('failed', rows.length);
     return true;
   }
 
-  private skip(count: number): void {
-    this.report.skipped += count;
-    this.options.onRows?.('skipped', count);
+  private skip(rows: readonly Row[], why: string): void {
+    this.report.skipped += rows.length;
+    for (const row of rows) this.settle(row, 'skipped', `not sent: ${why}`);
+    this.options.onRows?.('skipped', rows.length);
+  }
+
+  private settle(row: Row, outcome: RowSettlement['outcome'], message: string): void {
+    this.report.settled.set(row.key, {
+      action: row.action,
+      outcome,
+      message,
+      ...(row.source === undefined ? {} : { source: row.source }),
+    });
   }
 
   private done(what: 'created' | 'updated' | 'deleted', count: number, settled = count): void {
@@ -267,12 +317,29 @@ class Run {
     this.options.onRows?.('applied', settled);
   }
 
-  private fail(what: Pick<RoutingFailure, 'action' | 'key' | 'source'>, error: unknown, note?: string, rows = 1): void {
+  /**
+   * The engine refused `rows` (or the request failed): one failure for the summary (`as`, or
+   * the row itself), and each row failed in the journal.
+   */
+  private fail(
+    rows: readonly Row[],
+    error: unknown,
+    note?: string,
+    as?: Pick<RoutingFailure, 'action' | 'key' | 'source'>,
+  ): void {
     if (this.notSent(error, rows)) return;
     const code = error instanceof RoutingApiError ? error.code : 'SB_ROUTING_INTERNAL';
     const message = error instanceof Error ? error.message : String(error);
-    this.report.failures.push({ ...what, code, message: note ? `${message} (${note})` : message });
-    this.options.onRows?.('failed', rows);
+    const text = note ? `${message} (${note})` : message;
+    const first = rows[0] as Row;
+    const what = as ?? { action: first.action, key: first.key, ...(first.source ? { source: first.source } : {}) };
+    this.report.failures.push({ ...what, code, message: text });
+    for (const row of rows) this.settle(row, 'failed', text);
+    this.options.onRows?.('failed', rows.length);
     if (!this.options.keepGoing) this.stopped = true;
   }
+}
+
+function createRow(create: RowCreate): Row {
+  return { action: 'create', key: create.key, source: create.source };
 }

@@ -13,7 +13,7 @@ import {
 } from '../api/retry.js';
 import { registerSecret } from '../core/secrets.js';
 import { RequestStats, routePattern } from '../api/stats.js';
-import { RoutingApiError, isRetryableStatus, type RoutingErrorCode } from './errors.js';
+import { RoutingApiError, isRetryableStatus, mayHaveArrived, outcomeUnknown, type RoutingErrorCode } from './errors.js';
 import { exchange, type RawAnswer } from './exchange.js';
 import { Reachability } from './reachability.js';
 import type { RoutingAuth } from './types.js';
@@ -113,6 +113,10 @@ export class RoutingHttp {
     const budget = this.retry.start();
     let attempts = 0;
     let answered = false;
+    // A write one of whose attempts may have reached the engine without an answer: if it
+    // fails in the end, whether it was applied is unknown (never "not sent").
+    let unanswered = false;
+    const settle = (error: RoutingApiError) => (unanswered && method !== 'GET' ? outcomeUnknown(error) : error);
     for (;;) {
       const refused = this.reach.refusal(method, path);
       if (refused) throw refused;
@@ -132,8 +136,9 @@ export class RoutingHttp {
         return response;
       } catch (error) {
         if (!(error instanceof RoutingApiError)) throw error;
+        if (mayHaveArrived(error)) unanswered = true;
         const stopped = this.reach.refusal(method, path);
-        if (stopped) throw stopped;
+        if (stopped) throw settle(stopped);
         if (error.status > 0) {
           answered = true;
           this.reach.answered();
@@ -143,12 +148,12 @@ export class RoutingHttp {
         if (!decision.retry) {
           // No answer to any attempt (refused, reset, timed out; not a TLS failure): is the engine still there?
           if (!answered && error.status === 0 && error.retryable) this.reach.silent(error, attempts);
-          throw budget.retries > 0 || decision.why ? exhausted(error, budget.retries, decision.why) : error;
+          throw settle(budget.retries > 0 || decision.why ? exhausted(error, budget.retries, decision.why) : error);
         }
         try {
           await sleep(decision.delayMs, this.reach.signal);
         } catch {
-          throw this.reach.refusal(method, path) ?? error;
+          throw settle(this.reach.refusal(method, path) ?? error);
         }
       }
     }

@@ -36,7 +36,13 @@ export {
   type RowDelete,
   type RowDiffProblem,
 } from './diff.js';
-export { executeRoutingChanges, type ExecuteOptions, type ExecuteReport, type RoutingFailure } from './execute.js';
+export {
+  executeRoutingChanges,
+  type ExecuteOptions,
+  type ExecuteReport,
+  type RoutingFailure,
+  type RowSettlement,
+} from './execute.js';
 export type { RoutingAuth, RoutingFieldType, RoutingPage, RoutingRecord, RoutingTableRef } from './types.js';
 
 import type { RoutingTableRef } from './types.js';

@@ -84,6 +84,8 @@ export async function applyRun(
       });
       result.results.push(...out.results);
       if (out.unsent) (result.unsent ??= []).push(...out.unsent);
+      if (out.unknown) result.unknown = (result.unknown ?? 0) + out.unknown;
+      if (out.unknownGroups) (result.unknownGroups ??= []).push(...out.unknownGroups);
       if (out.notes) (result.notes ??= []).push(...out.notes);
       result.applied += out.applied;
       result.failed += out.failed;
@@ -92,7 +94,13 @@ export async function applyRun(
       result.elapsedMs += out.elapsedMs;
     }
     const { applied, failed, skipped, requests } = result;
-    await journal.append({ type: 'run', event: 'end', runId, summary: { applied, failed, skipped, requests } });
+    const unknown = result.unknown ?? 0;
+    await journal.append({
+      type: 'run',
+      event: 'end',
+      runId,
+      summary: { applied, failed, skipped, requests, ...(unknown > 0 ? { unknown } : {}) },
+    });
     return { result, journal: journal.path, record: runInfo, finalProgress: progress.line() };
   } finally {
     progress.stop();

@@ -127,7 +127,9 @@ spec:
     const dir = await manifestDir({ 'routes.yaml': table('', '', 'active'), 'routes.csv': csv });
     const result = await runCli(['plan', dir], { env: simEnv(sim.url) });
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain(`field "priority": ${big} is beyond 2^53, and the engine holds numbers in this column`);
+    expect(result.stderr).toContain(
+      `field "priority": ${big} is beyond 2^53, and the engine holds numbers in this column`,
+    );
     expect(result.stderr).toContain('routes.csv:3');
   });
 });

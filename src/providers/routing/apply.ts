@@ -5,8 +5,8 @@ import {
   executeRoutingChanges,
   routingAddress,
   type RoutingClient,
-  type RoutingFailure,
   type RowDiff,
+  type RowSettlement,
 } from '../../routing/index.js';
 import { ROUTING_ROW, type RoutingTablePlan } from './plan.js';
 
@@ -19,6 +19,9 @@ export interface RoutingApplyResult {
   /** Rows not sent because the engine stopped answering (counted in `failed`), and why. */
   unsent: number;
   unsentReason?: string;
+  /** Rows sent without an answer: they may have been applied (counted in `failed`), and why. */
+  unknown: number;
+  unknownReason?: string;
   /** One line per table that needed one: the `_bulk` fallback. */
   notes: string[];
 }
@@ -48,7 +51,7 @@ export async function applyRouting(
   options: RoutingApplyOptions,
 ): Promise<RoutingApplyResult> {
   const wanted = new Map(changes.map((c) => [c.address, c]));
-  const out: RoutingApplyResult = { applied: 0, failed: 0, skipped: 0, failures: [], unsent: 0, notes: [] };
+  const out: RoutingApplyResult = { applied: 0, failed: 0, skipped: 0, failures: [], unsent: 0, unknown: 0, notes: [] };
   const count = (status: 'applied' | 'failed' | 'skipped', n: number) => {
     out[status] += n;
     options.onRows?.(status, n);
@@ -67,6 +70,7 @@ export async function applyRouting(
       out.unsent += total;
       out.unsentReason ??= gone;
       count('failed', total);
+      options.journal?.appendAll(notSentLines(diff, address, `not sent: ${gone}`));
       continue;
     }
     const seq = options.journal?.nextSeq() ?? 0;
@@ -91,6 +95,7 @@ export async function applyRouting(
     });
     const problems = [
       ...(report.failures.length > 0 ? [`${report.failures.length} row failure(s)`] : []),
+      ...(report.unknown > 0 ? [`${report.unknown} row change(s) of unknown outcome (sent, no answer)`] : []),
       ...(report.unsent > 0 ? [`${report.unsent} row change(s) not sent: ${report.unsentReason ?? ''}`] : []),
     ];
     options.journal?.append({
@@ -101,9 +106,11 @@ export async function applyRouting(
       ...(problems.length > 0 ? { message: problems.join('; ') } : {}),
       ms: Math.round(performance.now() - begin),
     });
-    options.journal?.appendAll(rowLines(diff, applied, report.failures, address, wanted));
+    options.journal?.appendAll(rowLines(diff, applied, report.settled, address, wanted));
     out.unsent += report.unsent;
     if (report.unsentReason !== undefined) out.unsentReason ??= report.unsentReason;
+    out.unknown += report.unknown;
+    if (report.unknownReason !== undefined) out.unknownReason ??= report.unknownReason;
     for (const note of report.warnings) {
       const line = `${table.address}: ${note}`;
       out.notes.push(line);
@@ -123,49 +130,60 @@ export async function applyRouting(
 
 /**
  * One journal change line per row of the table, as the platform writes one per object: the
- * rows the engine applied, the rows that failed (with the engine's message and their
- * source), and the rest (not sent: an earlier failure stopped the table, or their `_bulk`
- * chunk failed as a whole).
+ * rows the engine applied, and for every other row what became of it (`failed`: refused, or
+ * not sent because the engine was gone; `unknown`: sent, and no answer came; `skipped`: not
+ * started), with the engine's message and the row's source. The counts agree with the
+ * summary's: its failed are these failed and unknown lines.
  */
 function rowLines(
   diff: RowDiff,
   applied: readonly { action: Change['action']; key: string }[],
-  failures: readonly RoutingFailure[],
+  settled: ReadonlyMap<string, RowSettlement>,
   address: (key: string) => string,
   wanted: ReadonlyMap<string, Change>,
 ): JournalEntry[] {
   const lines: JournalEntry[] = [];
-  const settled = new Set<string>();
+  const done = new Set<string>();
   for (const row of applied) {
-    settled.add(row.key);
+    done.add(row.key);
     lines.push({ type: 'change', address: address(row.key), action: row.action, outcome: 'applied' });
   }
-  for (const failure of failures) {
-    if (settled.has(failure.key)) continue;
-    settled.add(failure.key);
-    const source = failure.source ?? wanted.get(address(failure.key))?.source;
-    const at = address(failure.key);
+  for (const [action, key] of rowsOf(diff)) {
+    if (done.has(key)) continue;
+    done.add(key);
+    const row: RowSettlement = settled.get(key) ?? { action, outcome: 'skipped', message: 'not sent: not reached' };
+    const source = row.source ?? wanted.get(address(key))?.source;
     lines.push({
       type: 'change',
-      address: at,
-      action: failure.action,
-      outcome: 'failed',
-      message: failure.message,
+      address: address(key),
+      action: row.action,
+      outcome: row.outcome,
+      message: row.message,
       ...(source ? { source } : {}),
     });
   }
-  const rows: [Change['action'], string][] = [
-    ...diff.deletes.map((d): [Change['action'], string] => ['delete', d.key]),
-    ...diff.creates.map((c): [Change['action'], string] => ['create', c.key]),
-    ...diff.updateGroups.flatMap((g) => g.rows.map((r): [Change['action'], string] => ['update', r.key])),
-  ];
-  for (const [action, key] of rows) {
-    if (settled.has(key)) continue;
-    const reason =
-      'not sent: an earlier failure or an interrupt stopped this table, the engine stopped answering, or its _bulk chunk failed as a whole';
-    lines.push({ type: 'change', address: address(key), action, outcome: 'skipped', message: reason });
-  }
   return lines;
+}
+
+/** Every row of a table the engine was gone for before it started: failed, not sent. */
+function notSentLines(diff: RowDiff, address: (key: string) => string, message: string): JournalEntry[] {
+  return rowsOf(diff).map(([action, key]) => ({
+    type: 'change',
+    address: address(key),
+    action,
+    outcome: 'failed',
+    message,
+  }));
+}
+
+type RowAction = RowSettlement['action'];
+
+function rowsOf(diff: RowDiff): [RowAction, string][] {
+  return [
+    ...diff.deletes.map((d): [RowAction, string] => ['delete', d.key]),
+    ...diff.creates.map((c): [RowAction, string] => ['create', c.key]),
+    ...diff.updateGroups.flatMap((g) => g.rows.map((r): [RowAction, string] => ['update', r.key])),
+  ];
 }
 
 /** A failed row the plan has no change for (a chunk's summary key): reported under its address. */

@@ -97,6 +97,12 @@ export function routingProvider(input: RoutingInput): Provider {
         ...(out.unsent > 0
           ? { unsent: [{ count: out.unsent, what: 'routing row changes', reason: out.unsentReason ?? '' }] }
           : {}),
+        ...(out.unknown > 0
+          ? {
+              unknown: out.unknown,
+              unknownGroups: [{ count: out.unknown, what: 'routing row changes', reason: out.unknownReason ?? '' }],
+            }
+          : {}),
         ...(out.notes.length > 0 ? { notes: out.notes } : {}),
       };
     },
