@@ -1,33 +1,12 @@
 import { kindOf, kinds } from '../kinds/index.js';
-import type { KindContext, KindDefinition, ListSpec, LiveObject, LiveParts } from '../kinds/types.js';
+import type { KindContext, KindDefinition, LiveObject } from '../kinds/types.js';
 import { ApiError } from '../api/errors.js';
+import { listKey, liveObject, readCollection, type ListRead } from './collection-read.js';
 import { Identities } from './identity.js';
 import { ByKindAndId, type OwnerRef, type ReaderPort } from './search-scope.js';
 import { assertReadable } from './item-shape.js';
-import { fetchListItems } from './list-items.js';
-import { missingReadObjects, recordedObjects } from './recorded.js';
+import { recordedObjects } from './recorded.js';
 import type { DesiredNode, LastApplied, ListedCollection, ListingClient, LiveState } from './types.js';
-
-/**
- * One read of a collection (every list spec of a kind under one parent): its objects, the
- * owners its items named, the warnings the read gave, and the most requests one of its lists
- * took. A list read in more than one request could have shifted between two of them unseen.
- */
-export interface ListRead {
-  objects: LiveObject[];
-  owners: [id: string, owner: OwnerRef][];
-  warnings: NonNullable<LiveState['warnings']>;
-  pages: number;
-  /** The first list request of the collection, for messages. */
-  spec: ListSpec | undefined;
-  /** The parent it was listed under: a carried read belongs to that object only (same id). */
-  parent: LiveObject | undefined;
-}
-
-/** A collection's key: its kind and the address of the parent it was listed under. */
-export function listKey(kind: string, parent: LiveObject | undefined): string {
-  return `${kind}@${parent?.address ?? ''}`;
-}
 
 /**
  * Declared objects whose reads are under way at once. The client's concurrency limit is
@@ -340,66 +319,8 @@ export class ReadPass {
     return objects;
   }
 
-  private async fetchCollection(kind: KindDefinition, parent: LiveObject | undefined): Promise<ListRead> {
-    const specs = kind.list?.(parent, this.ctx);
-    const read: ListRead = { objects: [], owners: [], warnings: [], pages: 0, spec: undefined, parent };
-    if (!specs) return read;
-    const all = Array.isArray(specs) ? specs : [specs];
-    read.spec = all[0];
-    const missing: ListSpec[] = [];
-    const items = (await Promise.all(all.map((s) => this.fetchItemsOf(kind, s, missing, read)))).flat();
-    const recorded = this.identities.lastApplied;
-    const objects: LiveObject[] = missing.flatMap((spec) => missingReadObjects(recorded, kind, parent, spec));
-    for (const { spec, item } of items) {
-      // Most kinds convert synchronously: a promise per item only where fromApi needs one.
-      const converted = kind.fromApi(item, this.ctx, parent);
-      const parts = converted instanceof Promise ? await converted : converted;
-      assertReadable(kind, item, parts, spec);
-      const live = this.toLive(kind, parts, parent);
-      const owner = kind.ownerOf?.(item);
-      if (owner) read.owners.push([live.id, owner]);
-      objects.push(live);
-    }
-    read.objects = objects;
-    return read;
-  }
-
-  /** One spec's items; a missing read (404, 405) of a `readMayBeMissing` kind is noted and lists nothing. */
-  private async fetchItemsOf(
-    kind: KindDefinition,
-    spec: ListSpec,
-    missing: ListSpec[],
-    read: ListRead,
-  ): Promise<{ spec: ListSpec; item: Record<string, unknown> }[]> {
-    try {
-      const items = await fetchListItems(this.client, spec, ({ pages }) => (read.pages = Math.max(read.pages, pages)));
-      return items.map((item) => ({ spec, item }));
-    } catch (error) {
-      if (!kind.readMayBeMissing || !(error instanceof ApiError) || (error.status !== 404 && error.status !== 405))
-        throw error;
-      missing.push(spec);
-      if (read.warnings.length === 0) {
-        read.warnings.push({
-          code: 'SB_READ_MISSING',
-          message: `GET ${spec.path} answered ${error.status}: ${kind.kind.toLowerCase()} cannot be read. ${kind.readMayBeMissing.note}`,
-        });
-      }
-      return [];
-    }
-  }
-
-  private toLive(kind: KindDefinition, parts: LiveParts, parent: LiveObject | undefined): LiveObject {
-    const address = kind.address(parent?.address, kind.identity(parts.fields));
-    const live: LiveObject = {
-      kind: kind.kind,
-      address,
-      id: parts.id,
-      ids: { ...parent?.ids, [kind.kind]: parts.id },
-      fields: parts.fields,
-    };
-    if (parent) live.parentAddress = parent.address;
-    if (parts.facts) live.facts = parts.facts;
-    return live;
+  private fetchCollection(kind: KindDefinition, parent: LiveObject | undefined): Promise<ListRead> {
+    return readCollection(this.client, this.ctx, kind, parent, this.identities.lastApplied);
   }
 
   private async readDetail(kind: KindDefinition, live: LiveObject, parent: LiveObject | undefined): Promise<void> {
@@ -413,7 +334,7 @@ export class ReadPass {
     });
     const parts = await kind.fromApi({ id: live.id, ...response.body }, this.ctx, parent);
     assertReadable(kind, response.body, parts, { ...request, status: response.status });
-    const detailed = this.toLive(kind, parts, parent);
+    const detailed = liveObject(kind, parts, parent);
     live.fields = { ...live.fields, ...detailed.fields };
   }
 

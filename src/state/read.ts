@@ -2,7 +2,8 @@ import { ApiError, ApiErrorCode } from '../api/errors.js';
 import { MAX_LIST_READS } from '../api/pagination.js';
 import { kindOf } from '../kinds/index.js';
 import type { KindContext, LiveObject } from '../kinds/types.js';
-import { ReadPass, type ListRead } from './read-pass.js';
+import type { ListRead } from './collection-read.js';
+import { ReadPass } from './read-pass.js';
 import type { DesiredNode, LastApplied, ListingClient, LiveState } from './types.js';
 
 /**
