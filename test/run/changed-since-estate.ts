@@ -179,7 +179,7 @@ kind: RoutingTable
 metadata: { name: routes, service: draas, version: standby, prune: true }
 spec:
   key: [number]
-  fields: { priority: integer }
+  fields: { number: string, route: string, priority: integer }
   recordsFrom: routes.csv
 `,
   );
