@@ -1,53 +1,94 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { SwitchboardError } from '../core/errors.js';
-import { schemaModeline, schemasDirFor } from '../manifest/schema-location.js';
-import type { ExportDocument } from './org-documents.js';
-import { renderDocument } from './yaml-writer.js';
 
 /** The second header line of every exported file; `--force` only ever removes files carrying it. */
 export const EXPORT_MARKER =
   'Exported by `switchboard export`: `switchboard plan` on these files reports "No changes." until live state moves.';
 
+/** The folders export writes documents into. */
+export const EXPORT_FOLDERS = ['groups', 'resellers', 'tenants'] as const;
+
 /**
- * Refuses a non-empty output folder unless `force`: an export never mixes with files it
- * did not write by accident. With `clean` (once the new documents are known), the files a
- * previous export wrote that this one does not write again are removed, so a re-export into a git checkout diffs cleanly: a tenant deleted
- * on the platform shows as a deleted file. Files without the export marker are kept.
+ * Present in the output folder while an export writes into it, removed once the last file
+ * is written and checked: a folder holding it is an export that was interrupted (Ctrl-C,
+ * SIGTERM, a crash), which the same command continues without `--force`.
  */
-export async function prepareOutDir(
-  outDir: string,
-  force: boolean,
-  clean?: { keep: ReadonlySet<string> },
-): Promise<void> {
+export const UNFINISHED_FILE = '.switchboard-export-unfinished';
+const UNFINISHED_TEXT =
+  'switchboard export is writing into this folder, or was interrupted while it did.\n' +
+  'Run the same export again to finish it: the files it writes are complete, the others are rewritten.\n';
+
+/** A file being written: renamed over its final name once complete (`.acme.yaml.<pid>.tmp`). */
+const TEMP_FILE = /^\..+\.yaml\.\d+\.tmp$/;
+
+/** What the output folder held when the export started. */
+export interface OutDirState {
+  /** The folder holds an interrupted export, continued without `--force`. */
+  unfinished: boolean;
+}
+
+/**
+ * Refuses a non-empty output folder unless `force`, or unless it holds an export that was
+ * interrupted (its {@link UNFINISHED_FILE}): an export never mixes with files it did not
+ * write by accident. Called before any request is sent.
+ */
+export async function checkOutDir(outDir: string, force: boolean): Promise<OutDirState> {
   const entries = await readdir(outDir).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') return [] as string[];
     throw new SwitchboardError('SB_EXPORT_OUT', `cannot read ${outDir}: ${error.message}`);
   });
-  if (entries.length === 0) return;
-  if (!force) {
+  const unfinished = entries.includes(UNFINISHED_FILE);
+  if (entries.length > 0 && !force && !unfinished) {
     throw new SwitchboardError(
       'SB_EXPORT_NOT_EMPTY',
       `${outDir} is not empty: export writes into an empty or new folder; add --force to overwrite the files a previous export wrote there`,
     );
   }
-  if (!clean) return;
-  for (const folder of ['groups', 'resellers', 'tenants']) {
+  return { unfinished };
+}
+
+/**
+ * Makes the folder ready for the files of this export: marks it unfinished, removes the
+ * temporary files an interrupted export left, and the files a previous export wrote that
+ * this one does not write again (so a re-export into a git checkout diffs cleanly: a tenant
+ * deleted on the platform shows as a deleted file). Files without the export marker are kept.
+ */
+export async function prepareOutDir(outDir: string, keep: ReadonlySet<string>): Promise<void> {
+  await mkdir(outDir, { recursive: true });
+  await writeFile(path.join(outDir, UNFINISHED_FILE), UNFINISHED_TEXT);
+  for (const folder of EXPORT_FOLDERS) {
     const dir = path.join(outDir, folder);
     const files = await readdir(dir).catch(() => [] as string[]);
     for (const file of files) {
       const full = path.join(dir, file);
-      if (!file.endsWith('.yaml') || clean.keep.has(full)) continue;
+      if (TEMP_FILE.test(file)) {
+        await rm(full, { force: true });
+        continue;
+      }
+      if (!file.endsWith('.yaml') || keep.has(full)) continue;
       const head = (await readFile(full, 'utf8').catch(() => '')).slice(0, 1000);
       if (head.includes(EXPORT_MARKER)) await rm(full);
     }
   }
 }
 
+/** The export is complete: the folder is no longer an unfinished one. */
+export async function finishOutDir(outDir: string): Promise<void> {
+  await rm(path.join(outDir, UNFINISHED_FILE), { force: true });
+}
+
+/** A document's place in the output folder. */
+export interface DocumentName {
+  name: string;
+  /** `groups`, `resellers`, `tenants`. */
+  folder: string;
+}
+
 /** File names for the documents: `<folder>/<name>.yaml`, made safe and unique per folder. */
-export function fileNames(outDir: string, documents: readonly ExportDocument[]): Map<ExportDocument, string> {
-  const out = new Map<ExportDocument, string>();
+export function fileNames<T extends DocumentName>(outDir: string, documents: readonly T[]): Map<T, string> {
+  const out = new Map<T, string>();
   const taken = new Set<string>();
   for (const doc of documents) {
     let base = safeName(doc.name);
@@ -65,18 +106,19 @@ function safeName(name: string): string {
   return safe === '' ? `object-${createHash('sha256').update(name).digest('hex').slice(0, 8)}` : safe;
 }
 
-/** Writes the documents; returns the paths written. */
-export async function writeDocuments(files: ReadonlyMap<ExportDocument, string>): Promise<string[]> {
-  const written: string[] = [];
-  const schemasByDir = new Map<string, string>();
-  for (const [doc, file] of files) {
-    await mkdir(path.dirname(file), { recursive: true });
-    const key = `${path.dirname(file)}\0${doc.schemaFile}`;
-    const schemas = schemasByDir.get(key) ?? schemasDirFor(path.dirname(file), doc.schemaFile);
-    schemasByDir.set(key, schemas);
-    const header = [schemaModeline(file, schemas, doc.schemaFile), EXPORT_MARKER];
-    await writeFile(file, renderDocument(doc.root, header));
-    written.push(file);
+/**
+ * Writes `text` to `file` so that the file is never seen half-written: into a temporary
+ * file of the same folder (`.<name>.<pid>.tmp`, which the loader does not read), then
+ * renamed over the final name, which POSIX makes atomic. A run killed between the two
+ * leaves only the temporary file, which the next export removes.
+ */
+export async function writeFileAtomically(file: string, text: string): Promise<void> {
+  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
+  try {
+    await writeFile(temp, text);
+    await rename(temp, file);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
   }
-  return written;
 }

@@ -5,15 +5,16 @@ import { property, schemaAt, type SchemaPos } from './schema-shape.js';
 import type { ExportNode } from './tree.js';
 import { YamlMap } from './yaml-writer.js';
 
-/** One manifest document to write: `<folder>/<file name>.yaml`. */
-export interface ExportDocument {
+/** One manifest document to write, before its spec is read: `<folder>/<file name>.yaml`. */
+export interface PlannedDocument {
+  entry: OrgEntry;
   kind: string;
   name: string;
   /** `groups`, `resellers`, `tenants`. */
   folder: string;
   /** The schema file for the `$schema` line. */
   schemaFile: string;
-  root: YamlMap;
+  metadata: YamlMap;
 }
 
 const API_VERSION = 'switchboard/v1';
@@ -32,16 +33,14 @@ export function specPosOf(kind: string): SchemaPos {
 
 /**
  * The documents of the exported organisation objects, sorted by kind (parents first) and
- * name. A parent is named when it is exported in the same run under a name no other
- * exported object of its kind shares, else given as `{uuid}` (distributors always are:
- * they cannot be listed). Objects sharing a name with one exported before them are left
- * out with a warning: a manifest set names each object once.
+ * name, with their metadata: what can be decided before any spec is read, so that each
+ * document is written as soon as its own objects are. A parent is named when it is
+ * exported in the same run under a name no other exported object of its kind shares, else
+ * given as `{uuid}` (distributors always are: they cannot be listed). Objects sharing a
+ * name with one exported before them are left out with a warning: a manifest set names
+ * each object once.
  */
-export function orgDocuments(
-  entries: readonly OrgEntry[],
-  trees: ReadonlyMap<OrgEntry, ExportNode>,
-  warnings: ExportWarning[],
-): ExportDocument[] {
+export function planDocuments(entries: readonly OrgEntry[], warnings: ExportWarning[]): PlannedDocument[] {
   const order = (e: OrgEntry) => documentKinds.indexOf(e.kind);
   const sorted = [...entries].sort(
     (a, b) => order(a) - order(b) || compare(nameOf(a), nameOf(b)) || compare(a.live.id, b.live.id),
@@ -62,27 +61,28 @@ export function orgDocuments(
     written.push(entry);
   }
   const byId = new Map(written.map((e) => [`${e.kind.kind}:${e.live.id}`, e]));
-  const documents: ExportDocument[] = [];
+  const documents: PlannedDocument[] = [];
   for (const entry of written) {
-    const tree = trees.get(entry);
-    if (!tree) continue;
     const metadata = metadataOf(entry, byId, warnings);
     if (!metadata) continue;
-    const root = new YamlMap('block')
-      .set('apiVersion', API_VERSION)
-      .set('kind', entry.kind.kind)
-      .set('metadata', metadata);
-    const spec = specMap(tree, warnings, 'block');
-    if (spec.size > 0) root.set('spec', spec);
     documents.push({
+      entry,
       kind: entry.kind.kind,
       name: nameOf(entry),
       folder: `${entry.kind.kind.toLowerCase()}s`,
       schemaFile: schemaFileOf(entry.kind.kind),
-      root,
+      metadata,
     });
   }
   return documents;
+}
+
+/** The whole document of a planned one, once its objects are read. */
+export function documentRoot(doc: PlannedDocument, tree: ExportNode, warnings: ExportWarning[]): YamlMap {
+  const root = new YamlMap('block').set('apiVersion', API_VERSION).set('kind', doc.kind).set('metadata', doc.metadata);
+  const spec = specMap(tree, warnings, 'block');
+  if (spec.size > 0) root.set('spec', spec);
+  return root;
 }
 
 function nameOf(entry: OrgEntry): string {

@@ -21,7 +21,9 @@ export interface Listed {
  * Reads collections for export, generically through the kind table: `kind.list` names the
  * request(s), `kind.fromApi` turns items into manifest-named fields, and `kind.detail`
  * adds the one GET per object that a list view lacking exported fields needs. Every
- * collection is listed once (cached by kind, parent and query).
+ * collection is listed once: the organisation's lists through `list` (cached by kind,
+ * parent and query, since the walk and a scope's search may ask twice), the collections
+ * below a document through `listOnce`.
  */
 export class ExportReader {
   private readonly listings = new Map<string, Promise<Listed[]>>();
@@ -40,6 +42,15 @@ export class ExportReader {
       this.listings.set(key, listing);
     }
     return listing;
+  }
+
+  /**
+   * The objects of `kind` under `parent`, not kept: the collections below a document are
+   * read once each, and keeping 300,000 of them until the export ends would hold the whole
+   * estate in memory while files are written one by one.
+   */
+  listOnce(kind: KindDefinition, parent: LiveObject): Promise<Listed[]> {
+    return this.fetch(kind, parent);
   }
 
   /** Whether the kind can be listed under this parent at all. */

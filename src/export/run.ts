@@ -1,16 +1,19 @@
-import { resolve } from 'node:path';
+import { mkdir } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { DiagnosticsError } from '../core/errors.js';
 import type { KindSettings } from '../kinds/types.js';
 import { loadManifests } from '../manifest/index.js';
+import { schemaModeline, schemasDirFor } from '../manifest/schema-location.js';
 import { createReferenceData, type RefsClient } from '../state/refs.js';
 import type { ListingClient } from '../state/types.js';
-import type { ExportWarning } from './documents.js';
-import { fileNames, prepareOutDir, writeDocuments } from './files.js';
-import { orgDocuments, specPosOf } from './org-documents.js';
-import { OrgWalker, type OrgEntry } from './org.js';
+import { compare, type ExportWarning } from './documents.js';
+import { checkOutDir, EXPORT_MARKER, fileNames, finishOutDir, prepareOutDir, writeFileAtomically } from './files.js';
+import { documentRoot, planDocuments, specPosOf, type PlannedDocument } from './org-documents.js';
+import { OrgWalker } from './org.js';
 import { ExportReader } from './reader.js';
 import { findScope, visibleRoots, type MayGet } from './scope.js';
-import { readTree, type ExportNode } from './tree.js';
+import { readTree } from './tree.js';
+import { renderDocument } from './yaml-writer.js';
 
 /** What export needs of the API client (ApiClient satisfies it). */
 export type ExportClient = ListingClient &
@@ -26,25 +29,46 @@ export interface ExportOptions {
   force: boolean;
   /** Connection settings the kinds need (the branding read path). */
   settings?: KindSettings;
+  /**
+   * Documents read at once (default 64): enough to keep every request slot of the client
+   * busy (a tenant waits for its subscriptions before it lists what is under them), few
+   * enough that memory holds a few documents, not the estate.
+   */
+  documentsInFlight?: number;
+  /** Ctrl-C or SIGTERM: no document is started after it; the export rejects with its reason. */
+  signal?: AbortSignal;
+  /** Said at once, before the reads (stderr): the folder holds an export that did not finish. */
+  onNote?: (note: string) => void;
+  /** Each file written, with the number of files this export writes. */
+  onFile?: (written: number, total: number) => void;
 }
 
 export interface ExportResult {
-  /** Files written, absolute. */
+  /** Files written, absolute, sorted. */
   files: string[];
   /** Documents written by kind (`Tenant: 3`). */
   counts: Record<string, number>;
+  /** Sorted by address and message: the same live state gives the same warnings in the same order. */
   warnings: ExportWarning[];
 }
 
+const DEFAULT_DOCUMENTS_IN_FLIGHT = 64;
+
 /**
- * `switchboard export`: reads the organisation objects in scope and everything below them
- * through the kind table, writes one manifest per group, reseller and tenant, and checks
- * the result with the manifest loader (what `plan` will read). The folder must be empty
- * (or `force`).
+ * `switchboard export`: finds the organisation objects in scope, then reads each one's
+ * document (everything below it, through the kind table) and writes it as soon as it is
+ * read, a bounded number at a time: files appear while the export runs, and memory holds
+ * the documents in flight, not the estate. Each file is written whole or not at all (a
+ * temporary file renamed), and the folder is marked unfinished until the last file is
+ * written and the set passes the manifest loader (what `plan` will read), so an
+ * interrupted export run again gives the same files. The folder must be empty (or
+ * `force`, or an unfinished export's).
  */
 export async function exportManifests(client: ExportClient, options: ExportOptions): Promise<ExportResult> {
   const outDir = resolve(options.outDir);
-  await prepareOutDir(outDir, options.force); // refuse early, before any request
+  const outState = await checkOutDir(outDir, options.force); // refuse early, before any request
+  if (outState.unfinished)
+    options.onNote?.(`${outDir} holds an export that did not finish: continuing it (files are rewritten)`);
   const ctx = {
     P: client.paths.P,
     refs: createReferenceData(client, client.paths.P),
@@ -58,19 +82,72 @@ export async function exportManifests(client: ExportClient, options: ExportOptio
       : await visibleRoots(reader, mayGet);
   const walker = new OrgWalker(reader);
   await walker.walk(roots);
-  const entries = [...walker.entries.values()];
-  const trees = new Map<OrgEntry, ExportNode>();
-  await Promise.all(
-    entries.map(async (e) => trees.set(e, await readTree(reader, e.kind, e.live, specPosOf(e.kind.kind)))),
-  );
   const warnings: ExportWarning[] = [];
-  const documents = orgDocuments(entries, trees, warnings);
+  const documents = planDocuments([...walker.entries.values()], warnings);
   const names = fileNames(outDir, documents);
-  await prepareOutDir(outDir, options.force, { keep: new Set(names.values()) });
-  const files = await writeDocuments(names);
+  options.signal?.throwIfAborted();
+  await prepareOutDir(outDir, new Set(names.values()));
+  const files = await writeDocuments(reader, names, options, warnings);
   const loaded = await loadManifests([outDir], { env: {} });
   if (!loaded.ok) throw new DiagnosticsError(loaded.diagnostics);
+  await finishOutDir(outDir);
   const counts: Record<string, number> = {};
   for (const doc of documents) counts[doc.kind] = (counts[doc.kind] ?? 0) + 1;
-  return { files, counts, warnings };
+  warnings.sort((a, b) => compare(a.address, b.address) || compare(a.message, b.message));
+  return { files: files.sort(compare), counts, warnings };
+}
+
+/**
+ * Reads and writes the documents, `documentsInFlight` at a time, each as soon as its
+ * objects are read. After a failure or a signal no document is started; those in flight
+ * finish (a file is written whole or not at all), then the first failure is thrown.
+ */
+async function writeDocuments(
+  reader: ExportReader,
+  names: ReadonlyMap<PlannedDocument, string>,
+  options: ExportOptions,
+  warnings: ExportWarning[],
+): Promise<string[]> {
+  const queue = [...names];
+  const written: string[] = [];
+  const headers = new HeaderLines();
+  const folders = new Set<string>();
+  let next = 0;
+  let failure: { error: unknown } | undefined;
+  const stopped = () => failure !== undefined || options.signal?.aborted === true;
+  const worker = async (): Promise<void> => {
+    while (next < queue.length && !stopped()) {
+      const [doc, file] = queue[next++] as [PlannedDocument, string];
+      try {
+        const tree = await readTree(reader, doc.entry.kind, doc.entry.live, specPosOf(doc.kind));
+        const text = renderDocument(documentRoot(doc, tree, warnings), headers.of(file, doc.schemaFile));
+        const folder = dirname(file);
+        if (!folders.has(folder)) await mkdir(folder, { recursive: true });
+        folders.add(folder);
+        await writeFileAtomically(file, text);
+        written.push(file);
+        options.onFile?.(written.length, queue.length);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+  };
+  const workers = Math.max(1, Math.min(options.documentsInFlight ?? DEFAULT_DOCUMENTS_IN_FLIGHT, queue.length));
+  await Promise.all(Array.from({ length: workers }, worker));
+  // A signal cancels the reads in flight: their failures are the signal's, not the export's.
+  options.signal?.throwIfAborted();
+  if (failure) throw failure.error;
+  return written;
+}
+
+/** The header comment lines of a file: its schema modeline (one lookup per folder and schema) and the marker. */
+class HeaderLines {
+  private readonly schemasByDir = new Map<string, string>();
+
+  of(file: string, schemaFile: string): string[] {
+    const key = `${dirname(file)}\0${schemaFile}`;
+    const schemas = this.schemasByDir.get(key) ?? schemasDirFor(dirname(file), schemaFile);
+    this.schemasByDir.set(key, schemas);
+    return [schemaModeline(file, schemas, schemaFile), EXPORT_MARKER];
+  }
 }

@@ -48,7 +48,7 @@ export async function readTree(
       if (child.unreadable) return void node.collections.set(key, { kind: child, state: 'unreadable' });
       if (child.assumedToExist || !reader.listable(child, live))
         return void node.collections.set(key, { kind: child, state: 'unlisted' });
-      const listed = (await reader.list(child, live)).filter((l) => !child.isUndeletable?.(l.live));
+      const listed = (await reader.listOnce(child, live)).filter((l) => !child.isUndeletable?.(l.live));
       const nodes = await Promise.all(
         listed.map(async (l) => {
           const itemPos = shape.type === 'keyed' ? shape.itemFor(child.identity(l.live.fields)) : shape.item;

@@ -11,7 +11,7 @@ export function exitCodeOf(signal: StopSignal): ExitCodeValue {
 }
 
 /** What a run is doing when a signal comes, which decides what stopping means. */
-export type RunPhase = 'plan' | 'confirm' | 'apply';
+export type RunPhase = 'plan' | 'confirm' | 'apply' | 'export';
 
 /**
  * SIGINT and SIGTERM as an AbortSignal for one command. The first signal aborts `signal`:
@@ -57,6 +57,8 @@ export function watchInterrupts(say: (line: string) => void): Interrupt {
       );
     } else if (interrupt.phase === 'plan') {
       say(`Interrupted (${signal}): stopping the plan…`);
+    } else if (interrupt.phase === 'export') {
+      say(`Interrupted (${signal}): stopping the export; the files being written are finished first…`);
     }
     controller.abort(interruptedError(signal, interrupt.phase));
   };
@@ -67,6 +69,13 @@ export function watchInterrupts(say: (line: string) => void): Interrupt {
 
 /** The error a command ends with when a signal stopped it before anything was applied. */
 export function interruptedError(signal: StopSignal, phase: RunPhase): SwitchboardError {
+  if (phase === 'export') {
+    return new SwitchboardError(
+      'SB_INTERRUPTED',
+      `Interrupted (${signal}) while exporting: every file written is complete; run the same command again to finish the export.`,
+      { exitCode: exitCodeOf(signal) },
+    );
+  }
   const when = phase === 'confirm' ? 'before applying' : 'while planning';
   return new SwitchboardError('SB_INTERRUPTED', `Interrupted (${signal}) ${when}: nothing was changed.`, {
     exitCode: exitCodeOf(signal),

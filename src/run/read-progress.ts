@@ -20,6 +20,8 @@ export class ReadProgress {
     private readonly meter: ReadMeter,
     private readonly out: NodeJS.WritableStream & { isTTY?: boolean },
     private readonly intervalMs = progressInterval(),
+    /** What the run adds to the line (`; 1200 of 50053 files written`). */
+    private readonly detail?: () => string,
   ) {}
 
   start(): this {
@@ -40,7 +42,8 @@ export class ReadProgress {
     const seconds = (performance.now() - this.begin) / 1000;
     const rate = seconds > 0 ? this.meter.objects / seconds : 0;
     const pages = `${this.meter.pages} page${this.meter.pages === 1 ? '' : 's'}`;
-    return `${this.verb}: read ${this.meter.objects} objects in ${pages}, ${rate.toFixed(1)}/s, ${Math.round(seconds)} s`;
+    const detail = this.detail?.() ?? '';
+    return `${this.verb}: read ${this.meter.objects} objects in ${pages}, ${rate.toFixed(1)}/s, ${Math.round(seconds)} s${detail}`;
   }
 
   private show(tty: boolean): void {

@@ -2,11 +2,12 @@
  * `switchboard export [--scope ADDRESS]… [--out DIR]`: reads live state in a scope and
  * writes manifests that `plan` then reports as "No changes." (adopting an existing
  * platform). Exit 0 when written, 1 on errors (a non-empty --out without --force, an
- * unknown scope, an unreachable server).
+ * unknown scope, an unreachable server), 130/143 when interrupted (the files written are
+ * complete; the same command finishes the export).
  */
 import * as path from 'node:path';
 import type { Command } from 'commander';
-import { connectOptionsOf, exportRun, type ConcurrencySetting } from '../../run/index.js';
+import { connectOptionsOf, exportRun, watchInterrupts, type ConcurrencySetting } from '../../run/index.js';
 import { addConnectionOptions } from '../options.js';
 import type { CommandRegistrar } from '../program.js';
 
@@ -39,11 +40,19 @@ export const registerExport: CommandRegistrar = (program: Command, context) => {
     .option('--stats', 'print request counts on stderr', false)
     .action(async (options: ExportOptions) => {
       const ctx = context();
+      const interrupt = watchInterrupts((line) => process.stderr.write(`\n${line}\n`));
+      interrupt.phase = 'export';
       const result = await exportRun(
         connectOptionsOf(options, ctx.logger),
-        { scopes: options.scope, outDir: options.out, force: options.force },
+        {
+          scopes: options.scope,
+          outDir: options.out,
+          force: options.force,
+          signal: interrupt.signal,
+          onNote: (note) => process.stderr.write(`Note: ${note}.\n`),
+        },
         process.stderr,
-      );
+      ).finally(() => interrupt.dispose());
       for (const w of result.warnings) process.stderr.write(`warning: ${w.address}: ${w.message}\n`);
       const counts = Object.entries(result.counts).map(
         ([kind, n]) => `${n} ${kind.toLowerCase()}${n === 1 ? '' : 's'}`,
