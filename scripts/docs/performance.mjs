@@ -17,6 +17,7 @@ const ORDER = [
   'adaptive',
   'changed-since',
   'national-changed-since',
+  'national-export',
 ];
 
 const dash = '–';

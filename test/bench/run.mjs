@@ -29,6 +29,7 @@ const SCENARIOS = [
   'national',
   'changed-since',
   'national-changed-since',
+  'national-export',
 ];
 const RESULTS = join(import.meta.dirname, 'results.json');
 

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadManifests } from '../../src/manifest/index.js';
 import { startSimulator, type RunningSimulator } from '../../src/sim/index.js';
+import { createEveryKind } from '../export/every-kind.js';
 import { EXAMPLES, adminApi, runCli, simEnv } from './cli-helpers.js';
 
 const P = '/api/v01/draas/demo';
@@ -82,87 +83,7 @@ describe('switchboard export (end to end, real CLI over loopback HTTP)', () => {
 
   it('Doc 2 §4.3–§4.9: objects created through the API (entitlement, address, number link, location, template, suspension, group block list) round-trip', async () => {
     const sim = await freshSim();
-    const api = await adminApi(sim.url);
-    const group = (await api('GET', `${P}/groups`)).body.groups[0].uuid as string;
-    const north = (await api('GET', `${P}/resellers?parent=${group}&search=north`)).body.resellers[0].uuid as string;
-    const tenant = (
-      await api('POST', `${P}/tenants`, {
-        name: 'hooli',
-        billingId: 'T-HOOLI',
-        markup: 2.5,
-        owner: { type: 'reseller', uuid: north },
-      })
-    ).body.uuid as string;
-    const sub = (
-      await api('POST', `${P}/tenants/${tenant}/subscriptions`, { name: 'hq', billingId: 'T-HOOLI-HQ', uc: 'uc_alpha' })
-    ).body.id as number;
-    const T = `${P}/tenants/${tenant}/subscriptions/${sub}`;
-    expect((await api('PUT', T, { suspensionProfileId: 2 })).status).toBe(200);
-    expect((await api('POST', `${T}/entitlements`, { licenseModelId: 2, entitlement: 3 })).status).toBe(200);
-    expect(
-      (
-        await api('POST', `${T}/addresses`, {
-          data: {
-            street: 'Rue Haute',
-            number: '10',
-            city: 'Brussels',
-            postalCode: 1000,
-            country: 'Belgium',
-            isoCode: 'BE',
-          },
-        })
-      ).status,
-    ).toBe(201);
-    const postal = (await api('GET', `${P}/public/postal_codes?code=1050`)).body.postalCodes[0].id as number;
-    expect(
-      (await api('POST', `${T}/locations`, { street: 'Avenue Louise', number: '54', postalCodeId: postal })).status,
-    ).toBe(200);
-    expect(
-      (
-        await api('POST', `${T}/uc_alpha/templates`, {
-          sku: 'TPL-1',
-          name: 'Std',
-          description: 'yes',
-          location: 'BE',
-          vrp: 'vrp-std',
-          licenses: ['L2', 'L1'],
-        })
-      ).status,
-    ).toBe(204);
-    const plan = (
-      await api('POST', `${P}/groups/${group}/block_list`, {
-        name: 'premium',
-        country: 'Belgium',
-        countryCode: '32',
-        isoCode: 'BE',
-        type: 'block_list',
-      })
-    ).body.id as number;
-    expect(
-      (
-        await api('POST', `${P}/groups/${group}/block_list/${plan}/prefixes`, {
-          prefix: '+32900',
-          isExact: false,
-          name: 'premium 0900',
-        })
-      ).status,
-    ).toBe(200);
-    // A number of acme-corp's subscription linked to an address (the others have none: not exported).
-    const acme = (await api('GET', `${P}/tenants?parent=${north}&search=acme`)).body.tenants[0].uuid as string;
-    const main = (await api('GET', `${P}/tenants/${acme}/subscriptions`)).body.subscriptions[0].id as number;
-    const A = `${P}/tenants/${acme}/subscriptions/${main}`;
-    await api('POST', `${A}/addresses`, {
-      data: { street: 'Meir', number: '22', city: 'Antwerpen', postalCode: 2000, country: 'Belgium', isoCode: 'BE' },
-    });
-    expect(
-      (
-        await api('PUT', `${A}/address_numbers/bulk`, {
-          name: 'link',
-          data: [{ full_address: 'Meir 22, 2000 Antwerpen, Belgium', number: '+3221234563' }],
-        })
-      ).status,
-    ).toBe(200);
-
+    const { postalCodeId: postal } = await createEveryKind(sim.url);
     const { out } = await roundTrip(sim);
     const hooli = await readFile(join(out, 'tenants/hooli.yaml'), 'utf8');
     for (const line of [

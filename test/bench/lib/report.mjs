@@ -71,6 +71,7 @@ const LIMITS = {
   'apply-org': { cpuS: 1.5 },
   routing: { cpuS: 2.5, peakRssMB: 1536 },
   national: { floorRatio: 1.15, peakRssMB: 1024 },
+  'national-export': { floorRatio: 1.25, peakRssMB: 1024 },
   // A dozen requests, without a floor run: the wall of the whole command is held to its own limit.
   'changed-since': { wallS: 1, wallWhat: 'wall (one tenant edited in 2,000)' },
   'national-changed-since': { wallS: 1, wallWhat: 'wall (one tenant edited in 50,000)' },
