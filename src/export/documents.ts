@@ -82,8 +82,18 @@ function writeCollection(map: YamlMap, key: string, collection: ChildCollection,
   if (byIdentity.size > 0) map.set(key, byIdentity);
 }
 
+const hints = new Map<string, string[]>();
+
 /** What to write instead of a collection the API cannot list: how to declare one by hand. */
 function unlistedHint(key: string, collection: ChildCollection): string[] {
+  const known = hints.get(`${collection.kind.kind}\0${key}`);
+  if (known) return known;
+  const hint = hintFor(key, collection);
+  hints.set(`${collection.kind.kind}\0${key}`, hint);
+  return hint;
+}
+
+function hintFor(key: string, collection: ChildCollection): string[] {
   const kind = collection.kind;
   const identity = kind.fields[0]?.name ?? 'id';
   const nested = kinds

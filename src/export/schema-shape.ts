@@ -23,10 +23,16 @@ export type CollectionShape =
 
 /** `file#/json/pointer` as a position (`tenant.schema.json#/properties/spec`). */
 export function schemaAt(ref: string): SchemaPos {
-  const pos = resolve(ref, '');
-  if (!pos) throw new Error(`no schema node at ${ref}`);
+  let pos = positions.get(ref);
+  if (!pos) {
+    pos = resolve(ref, '');
+    if (!pos) throw new Error(`no schema node at ${ref}`);
+    positions.set(ref, pos);
+  }
   return pos;
 }
+
+const positions = new Map<string, SchemaPos>();
 
 function resolve(ref: string, fromFile: string): SchemaPos | undefined {
   const [filePart = '', pointer = ''] = ref.split('#');
@@ -48,17 +54,38 @@ function deref(pos: SchemaPos): SchemaPos {
   return current;
 }
 
+/**
+ * What was worked out about a schema node, kept by the node (the schemas are loaded once
+ * and never change): export asks the same questions for every object it writes, 250,000
+ * times in a national estate, and following `$ref`s each time showed in its profile.
+ */
+const properties = new WeakMap<SchemaNode, Map<string, SchemaPos | undefined>>();
+const names = new WeakMap<SchemaNode, string[]>();
+const shapes = new WeakMap<SchemaNode, CollectionShape | null>();
+
 /** A property a manifest may write: present, not `x-ignored`, not `writeOnly`. */
 export function property(pos: SchemaPos, name: string): SchemaPos | undefined {
+  let known = properties.get(pos.node);
+  if (!known) properties.set(pos.node, (known = new Map()));
+  if (known.has(name)) return known.get(name);
   const raw = (pos.node['properties'] as Record<string, SchemaNode> | undefined)?.[name];
-  if (!raw || raw['x-ignored'] !== undefined || raw['writeOnly'] === true) return undefined;
-  return deref({ file: pos.file, node: raw });
+  const found =
+    !raw || raw['x-ignored'] !== undefined || raw['writeOnly'] === true
+      ? undefined
+      : deref({ file: pos.file, node: raw });
+  known.set(name, found);
+  return found;
 }
 
 /** The writable property names of a position, in the schema's order. */
 export function propertyNames(pos: SchemaPos): string[] {
-  const properties = (pos.node['properties'] ?? {}) as Record<string, SchemaNode>;
-  return Object.keys(properties).filter((name) => property(pos, name) !== undefined);
+  let list = names.get(pos.node);
+  if (!list) {
+    const all = (pos.node['properties'] ?? {}) as Record<string, SchemaNode>;
+    list = Object.keys(all).filter((name) => property(pos, name) !== undefined);
+    names.set(pos.node, list);
+  }
+  return list;
 }
 
 /** The item schema of an array position. */
@@ -69,6 +96,12 @@ export function itemsOf(pos: SchemaPos): SchemaPos | undefined {
 
 /** How a collection property is written; undefined when it is not a collection. */
 export function collectionShape(pos: SchemaPos): CollectionShape | undefined {
+  let shape = shapes.get(pos.node);
+  if (shape === undefined) shapes.set(pos.node, (shape = shapeOf(pos) ?? null));
+  return shape ?? undefined;
+}
+
+function shapeOf(pos: SchemaPos): CollectionShape | undefined {
   const items = pos.node['items'];
   if (pos.node['type'] === 'array' && items && typeof items === 'object') {
     return { type: 'list', item: deref({ file: pos.file, node: items as SchemaNode }) };

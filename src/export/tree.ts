@@ -19,10 +19,30 @@ export interface ExportNode {
   collections: Map<string, ChildCollection>;
 }
 
+const fieldsByPosition = new WeakMap<SchemaPos['node'], Map<KindDefinition, string[]>>();
+
 /** Manifest fields a position may write that the kind reads (for the `detail` decision). */
 export function exportedFields(kind: KindDefinition, pos: SchemaPos): string[] {
-  const names = new Set(propertyNames(pos));
-  return kind.fields.filter((f) => f.change !== 'writeOnly' && names.has(f.name)).map((f) => f.name);
+  let byKind = fieldsByPosition.get(pos.node);
+  if (!byKind) fieldsByPosition.set(pos.node, (byKind = new Map()));
+  let fields = byKind.get(kind);
+  if (!fields) {
+    const names = new Set(propertyNames(pos));
+    fields = kind.fields.filter((f) => f.change !== 'writeOnly' && names.has(f.name)).map((f) => f.name);
+    byKind.set(kind, fields);
+  }
+  return fields;
+}
+
+/** The kinds whose objects live in a collection of `parent`'s objects, once per kind. */
+const childKinds = new Map<string, KindDefinition[]>();
+function childrenOf(parent: KindDefinition): KindDefinition[] {
+  let list = childKinds.get(parent.kind);
+  if (!list) {
+    list = kinds.filter((k) => k.collection !== undefined && k.parentKinds.includes(parent.kind));
+    childKinds.set(parent.kind, list);
+  }
+  return list;
 }
 
 /**
@@ -38,9 +58,8 @@ export async function readTree(
   pos: SchemaPos,
 ): Promise<ExportNode> {
   const node: ExportNode = { kind, live, pos, collections: new Map() };
-  const children = kinds.filter((k) => k.collection !== undefined && k.parentKinds.includes(kind.kind));
   await Promise.all(
-    children.map(async (child) => {
+    childrenOf(kind).map(async (child) => {
       const key = child.collection as string;
       const at = property(pos, key);
       const shape = at && collectionShape(at);

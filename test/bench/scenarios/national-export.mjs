@@ -71,7 +71,7 @@ export function exportReadPaths(state, pageCap) {
       `${G}/block_list`,
       `${G}/enabled_ucs`,
       `${G}/products`,
-      ...products.map((p) => `${P}/public/products/${p.id}`),
+      ...products.map((p) => `${P}/public/products/${p.id}?parent=${group.uuid}`),
       ...['font', 'image', 'theme'].map((type) => `${G}/configurations/pages?type=${type}`),
     ],
   };
@@ -105,7 +105,8 @@ export async function run(ctx) {
   const stats = await sim.stats();
   const { paths, bound } = exportReadPaths(await sim.state(), ctx.pageCap);
   await rm(out, { recursive: true, force: true });
-  const floorS = await bareReadSeconds(sim.url, paths, ctx.concurrency);
+  // An empty block list answers 404 (read as empty, Document 2 §4.10).
+  const floorS = await bareReadSeconds(sim.url, paths, ctx.concurrency, [200, 404]);
   const limited = await rateLimited(ctx);
   return {
     floorS,
