@@ -31,7 +31,9 @@ const EXIT_CODES: Record<string, string[]> = {
   export: [
     '0  the manifests were written',
     '1  an error (a non-empty --out without --force, an unknown scope, an unreachable server)',
+    '130, 143  interrupted (Ctrl-C, SIGTERM): the files written are complete; run it again to finish',
   ],
+  compare: ['0  the two trees are the same', '1  a tree does not load, or the command line is wrong', '2  they differ'],
   sim: ['0  stopped (Ctrl-C or SIGTERM)', '1  could not start (port in use, unreadable seed or state file)'],
   demo: ['0  every step did what it should', '1  a step did not'],
   init: ['0  every file was written', '1  a file exists (without --force), or a file could not be written'],

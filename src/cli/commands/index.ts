@@ -1,6 +1,7 @@
 import type { CommandRegistrar } from '../program.js';
 import { registerApply } from './apply.js';
 import { registerAudit } from './audit.js';
+import { registerCompare } from './compare.js';
 import { registerDemo } from './demo.js';
 import { registerExport } from './export.js';
 import { registerInit } from './init.js';
@@ -19,6 +20,7 @@ export const commands: CommandRegistrar[] = [
   registerShow,
   registerAudit,
   registerExport,
+  registerCompare,
   registerSim,
   registerDemo,
   registerVersion,

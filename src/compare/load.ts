@@ -1,0 +1,38 @@
+import { DiagnosticsError, SwitchboardError } from '../core/errors.js';
+import { loadManifests, type DesiredObject, type DesiredSet } from '../manifest/index.js';
+
+/** One side of a comparison, loaded. */
+export interface LoadedTree {
+  paths: string[];
+  set: DesiredSet;
+  files: string[];
+  digest: string;
+}
+
+/**
+ * `${NAME}` stays `${NAME}`: compare reads no environment and needs no credential, so a
+ * reference is compared by the variable it names (two trees reading the same variable at
+ * the same place are the same there). The loader marks such a field sensitive, so its text
+ * is shown masked like any value from the environment.
+ */
+const UNRESOLVED_ENVIRONMENT: Record<string, string | undefined> = new Proxy(
+  {},
+  { get: (_target, name) => (typeof name === 'string' ? `\${${name}}` : undefined) },
+);
+
+/**
+ * Loads one side with the manifest loader, as `validate` does (every mistake reported at
+ * once, file:line:col; nothing sent anywhere). A tree with errors cannot be compared.
+ */
+export async function loadTree(paths: string[], side: string, cwd = process.cwd()): Promise<LoadedTree> {
+  if (paths.length === 0) throw new SwitchboardError('SB_USAGE', `compare: ${side} names no manifest file or folder`);
+  const loaded = await loadManifests(paths, { env: UNRESOLVED_ENVIRONMENT, cwd });
+  if (!loaded.ok) throw new DiagnosticsError(loaded.diagnostics.filter((d) => d.severity === 'error'));
+  return { paths, set: loaded.set, files: loaded.files, digest: loaded.digest };
+}
+
+/** Every object of a tree, routing rows included (materialised one by one from their tables). */
+export function* objectsOf(set: DesiredSet): Generator<DesiredObject> {
+  yield* set.objects;
+  for (const table of set.routingTables) for (let i = 0; i < table.rows.length; i++) yield set.row(table, i);
+}

@@ -1,0 +1,113 @@
+/**
+ * The comparison as one self-contained HTML file, in the look of the plan's HTML report
+ * (its style sheet and escaping, src/plan/html): every object that differs, a filter by
+ * type and kind, and a text search. Nothing is fetched: the style and the script are
+ * inline, and the page's Content Security Policy allows those two texts only (by hash) and
+ * no connection. Values are rendered to text here (sensitive ones as `(sensitive)`) and set
+ * as text by the script. Pure: the same comparison gives the same bytes.
+ */
+import { createHash } from 'node:crypto';
+import { escapeHtml, scriptJson } from '../plan/html/escape.js';
+import { REPORT_STYLE } from '../plan/html/report-style.js';
+import { compareMain } from './html/script.js';
+import { ignoredLine, NOT_SET, renameText, summaryLine, treeLine, TYPE_WORDS, valueText } from './render-common.js';
+import { DIFFERENCE_TYPES, type Comparison, type ObjectDifference } from './types.js';
+
+const SCRIPT = `(${compareMain.toString()})();`;
+if (/<\/script|<!--/i.test(SCRIPT)) throw new Error('the compare script must not contain </script or <!--');
+const STYLE = `${REPORT_STYLE}details.change { margin-left: 0; }\n`;
+
+const hash = (text: string): string => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+const CSP = [
+  "default-src 'none'",
+  `script-src ${hash(SCRIPT)}`,
+  `style-src ${hash(STYLE)}`,
+  "base-uri 'none'",
+  "form-action 'none'",
+].join('; ');
+
+export function renderCompareHtml(c: Comparison): string {
+  const data = c.differences.map(entryOf);
+  const summary = summaryLine(c);
+  const ignored = c.ignored.map((i) => `<li>${escapeHtml(`${ignoredLine(i)}.`)}</li>`).join('\n');
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(CSP)}">
+<meta name="referrer" content="no-referrer">
+<link rel="icon" href="data:,">
+<title>${escapeHtml(`switchboard compare: ${summary}`)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<a class="skip" href="#differences">Skip to the differences</a>
+<header>
+<h1>switchboard compare</h1>
+<p class="summary">${escapeHtml(summary)}</p>
+<p class="meta">A: <code>${escapeHtml(treeLine(c.a))}</code>, digest <code>${escapeHtml(c.a.digest)}</code>.</p>
+<p class="meta">B: <code>${escapeHtml(treeLine(c.b))}</code>, digest <code>${escapeHtml(c.b.digest)}</code>.</p>
+</header>
+<main id="main">
+${c.ignored.length === 0 ? '' : `<section aria-labelledby="ignored-heading">\n<h2 id="ignored-heading">Ignored fields</h2>\n<ul class="messages warnings">\n${ignored}\n</ul>\n</section>`}
+<section id="differences" aria-labelledby="differences-heading">
+<h2 id="differences-heading">Differences <span class="count">(${c.differences.length})</span></h2>
+${c.differences.length === 0 ? '<p>No differences.</p>' : filters(c)}
+<p id="difference-status" role="status" aria-live="polite"></p>
+<noscript><p>The list needs JavaScript; <code>switchboard compare --format json</code> gives the same data.</p></noscript>
+<div id="difference-list"></div>
+</section>
+</main>
+<footer>
+<p>Made by switchboard compare from two manifest trees; this page fetches nothing and works offline.</p>
+</footer>
+<script type="application/json" id="compare-data">${scriptJson(data)}</script>
+<script>${SCRIPT}</script>
+</body>
+</html>
+`;
+}
+
+/** What the script lists for one difference: its values already rendered to text. */
+function entryOf(d: ObjectDifference): Record<string, unknown> {
+  const side = (text: string) => (text === NOT_SET ? null : text);
+  return {
+    type: d.type,
+    address: d.address,
+    kind: d.kind,
+    rename: renameText(d),
+    fields: d.fields.map((f) => ({ field: f.field, a: side(valueText(f, 'before')), b: side(valueText(f, 'after')) })),
+    sourceA: d.sourceA ?? '',
+    sourceB: d.sourceB ?? '',
+  };
+}
+
+function filters(c: Comparison): string {
+  const types = DIFFERENCE_TYPES.filter((t) => c.summary[t] > 0)
+    .map((t) => checkbox('type', t, TYPE_WORDS[t], c.summary[t]))
+    .join('\n');
+  const kinds = new Map<string, number>();
+  for (const d of c.differences) kinds.set(d.kind, (kinds.get(d.kind) ?? 0) + 1);
+  const kindBoxes = [...kinds]
+    .sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))
+    .map(([kind, n]) => checkbox('kind', kind, kind, n))
+    .join('\n');
+  return `<form id="filters" class="filters" role="search" aria-label="Filter the differences">
+<fieldset><legend>Difference</legend><div class="choices">
+${types}
+</div></fieldset>
+<fieldset><legend>Kind</legend><div class="choices">
+${kindBoxes}
+</div></fieldset>
+<div class="search"><label for="search">Search</label>
+<input type="search" id="search" name="q" autocomplete="off" spellcheck="false" aria-describedby="search-hint">
+<span class="hint" id="search-hint">Addresses, kinds, fields, values and manifest positions; every word must match. Press / to search, Escape to clear.</span>
+</div>
+<div><button type="reset">Show everything</button></div>
+</form>`;
+}
+
+function checkbox(name: string, value: string, label: string, count: number): string {
+  return `<label><input type="checkbox" name="${name}" value="${escapeHtml(value)}" checked> ${escapeHtml(label)} <span class="count">(${count})</span></label>`;
+}
