@@ -1,5 +1,6 @@
 import { Argument, InvalidArgumentError, type Command } from 'commander';
 import { AUTO_CONCURRENCY, type ConcurrencySetting } from '../api/index.js';
+import { addNotifyOptions } from './notify.js';
 
 /** `[paths...]` of the commands that read manifests: none given means the current folder. */
 export function manifestPathsArgument(): Argument {
@@ -18,7 +19,7 @@ export function addConnectionOptions(command: Command): Command {
 
 /** Options shared by `plan` and `apply`. */
 export function addPlanOptions(command: Command): Command {
-  return addConnectionOptions(command)
+  addConnectionOptions(command)
     .option(
       '--target <address>',
       'limit the plan to this address, its subtree and what it depends on (repeatable; a trailing * globs)',
@@ -46,6 +47,7 @@ export function addPlanOptions(command: Command): Command {
     )
     .option('--allow-replace', 'allow replacing objects that hold data (tenants, subscriptions)', false)
     .option('--state-dir <dir>', 'where the last-applied record and the journal live', '.switchboard');
+  return addNotifyOptions(command);
 }
 
 /**

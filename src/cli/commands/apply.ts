@@ -11,6 +11,7 @@ import { migrateRecordFile } from '../../apply/record.js';
 import { emptySummaryJson, renderSummary, summaryJson, type ApplySummaryJson } from '../../apply/summary.js';
 import { ExitCode, SwitchboardError } from '../../core/errors.js';
 import { renderText } from '../../plan/render-text.js';
+import type { NotifyOptions } from '../../notify/index.js';
 import type { PlanMessage } from '../../plan/types.js';
 import {
   applyRun,
@@ -25,10 +26,11 @@ import {
   type PlanRunOptions,
   type SavedPlanRun,
 } from '../../run/index.js';
+import { RunNotifier } from '../notify.js';
 import { addPlanOptions, manifestPathsArgument } from '../options.js';
 import type { CliContext, CommandRegistrar } from '../program.js';
 
-interface ApplyOptions extends PlanRunOptions {
+interface ApplyOptions extends PlanRunOptions, NotifyOptions {
   yes: boolean;
   plan?: string;
   failFast: boolean;
@@ -71,6 +73,7 @@ export const registerApply: CommandRegistrar = (program: Command, context) => {
     )
     .action(async (paths: string[], given: ApplyOptions, command: Command) => {
       const ctx = context();
+      const notifier = await RunNotifier.of(given, ctx.logger);
       const interrupt = watchInterrupts((line) => process.stderr.write(`\n${line}\n`));
       try {
         const saved = given.plan
@@ -87,7 +90,7 @@ export const registerApply: CommandRegistrar = (program: Command, context) => {
             const manifestPaths = saved?.paths ?? paths;
             const run = await planRun(manifestPaths, scope, ctx.logger);
             try {
-              ctx.exitCode = await applyCommand(run, saved, options, manifestPaths, ctx, interrupt);
+              ctx.exitCode = await applyCommand(run, saved, options, manifestPaths, ctx, interrupt, notifier);
             } finally {
               await run.session.close();
             }
@@ -96,6 +99,7 @@ export const registerApply: CommandRegistrar = (program: Command, context) => {
       } catch (error) {
         // A script reading --format json gets one document whatever happened; the message goes to stderr as usual.
         if (given.format === 'json') ctx.stdout.write(`${JSON.stringify(failureJson(error), null, 2)}\n`);
+        await notifier?.afterError(error);
         throw error;
       } finally {
         interrupt.dispose();
@@ -117,6 +121,7 @@ async function applyCommand(
   paths: string[],
   ctx: CliContext,
   interrupt: Interrupt,
+  notifier: RunNotifier | undefined,
 ): Promise<number> {
   const json = options.format === 'json';
   // With --format json, stdout holds the JSON document only: the plan and the notes go to stderr.
@@ -130,6 +135,7 @@ async function applyCommand(
     human.write(renderText(run.plan, { color }));
     human.write('\nApply refused: the plan has errors (above). Nothing was changed.\n');
     if (json) report(emptySummaryJson('refused', plan, run.plan.errors.map(messageJson)));
+    await notifier?.afterApply(run.plan, undefined, ExitCode.refused);
     return ExitCode.refused;
   }
   // Checked before the saved plan is shown: a file that differs from a fresh plan is never printed as the one applied.
@@ -168,7 +174,9 @@ async function applyCommand(
   if (json) report(summaryJson(result.result, result.journal, result.record.plan));
   else ctx.stdout.write(renderSummary(result.result, result.journal, result.record.plan));
   // Skipped changes (after a failure, --fail-fast, Ctrl-C) leave a partial apply: exit 1 too.
-  return result.result.failed + result.result.skipped > 0 ? ExitCode.error : ExitCode.ok;
+  const code = result.result.failed + result.result.skipped > 0 ? ExitCode.error : ExitCode.ok;
+  await notifier?.afterApply(run.plan, result.result, code);
+  return code;
 }
 
 function messageJson(m: PlanMessage): ApplySummaryJson['errors'][number] {

@@ -11,8 +11,10 @@ import { renderHtml } from '../../plan/render-html.js';
 import { renderJson } from '../../plan/render-json.js';
 import { renderMarkdown } from '../../plan/render-markdown.js';
 import { renderText } from '../../plan/render-text.js';
+import type { NotifyOptions } from '../../notify/index.js';
 import type { Plan } from '../../plan/types.js';
 import { planRun, watchInterrupts, type PlanRunOptions } from '../../run/index.js';
+import { RunNotifier } from '../notify.js';
 import { addPlanOptions, manifestPathsArgument } from '../options.js';
 import type { CommandRegistrar } from '../program.js';
 
@@ -20,7 +22,7 @@ import type { CommandRegistrar } from '../program.js';
 export const PLAN_FORMATS = ['text', 'json', 'markdown', 'html'] as const;
 export type PlanFormat = (typeof PLAN_FORMATS)[number];
 
-interface PlanOptions extends PlanRunOptions {
+interface PlanOptions extends PlanRunOptions, NotifyOptions {
   out?: string;
   format: PlanFormat;
   detailedExitcode: boolean;
@@ -76,6 +78,7 @@ export const registerPlan: CommandRegistrar = (program: Command, context) => {
     .option('--stats', 'print request counts on stderr', false)
     .action(async (paths: string[], options: PlanOptions) => {
       const ctx = context();
+      const notifier = await RunNotifier.of(options, ctx.logger);
       const interrupt = watchInterrupts((line) => process.stderr.write(`\n${line}\n`));
       const reading = { ...options, signal: interrupt.signal, progressOut: process.stderr };
       const run = await planRun(paths, reading, ctx.logger).finally(() => interrupt.dispose());
@@ -91,6 +94,7 @@ export const registerPlan: CommandRegistrar = (program: Command, context) => {
           process.stderr.write(`${JSON.stringify(stats)}\n`);
         }
         ctx.exitCode = planExitCode(run.plan, options.detailedExitcode);
+        await notifier?.afterPlan(run.plan, ctx.exitCode);
       } finally {
         await run.session.close();
       }
