@@ -22,6 +22,7 @@ const CSP = [
   "default-src 'none'",
   `script-src ${hash(SCRIPT)}`,
   `style-src ${hash(STYLE)}`,
+  'img-src data:', // the empty icon, so that the browser asks for no /favicon.ico
   "base-uri 'none'",
   "form-action 'none'",
 ].join('; ');
