@@ -45,6 +45,8 @@ const DEFAULT_EXIT_CODES = ['0  success', '1  an error'];
 const CONNECTING = new Set(['plan', 'apply', 'export']);
 /** Commands that read manifests, hence their `${VAR}` references. */
 const READING_MANIFESTS = new Set(['validate', 'plan', 'apply']);
+/** Commands that notify a webhook (docs/notifications.md). */
+const NOTIFYING = new Set(['plan', 'apply']);
 /** Commands that colour their output on a terminal. */
 const COLOURING = new Set(['plan', 'show', 'apply', 'demo']);
 
@@ -60,6 +62,8 @@ export function commandHelpFooter(name: string): string {
   lines.push('  SWITCHBOARD_LOG_LEVEL  the level of the JSON log on stderr (as --log-level, which wins)');
   if (COLOURING.has(name)) lines.push('  NO_COLOR               set (to anything): no colours, as --no-color');
   if (READING_MANIFESTS.has(name)) lines.push('  any ${VAR} a manifest references; its value is treated as a secret');
+  if (NOTIFYING.has(name))
+    lines.push('  SWITCHBOARD_NOTIFY_URL  the webhook to notify when neither --notify nor notify.url gives one');
   if (CONNECTING.has(name)) {
     lines.push('  SWITCHBOARD_PROGRESS_INTERVAL_MS  ms between progress lines on stderr without a terminal (5000)');
     lines.push('  without switchboard.config.yaml, the connection comes from:');
