@@ -60,28 +60,34 @@ describe('switchboard compare (end to end, real CLI)', () => {
     expect(same.stdout).toContain('No differences.');
   });
 
-  it('two exports with planted differences: exit 2 in every format, the rename and the sensitive field as such', async () => {
-    for (const format of ['text', 'markdown', 'json', 'csv', 'html']) {
-      const result = await runCli(['compare', a, b, '--format', format]);
-      expect(result.code, format).toBe(2);
-      expect(result.stderr, format).toBe('');
-      expect(result.stdout, format).not.toContain('GLOBEX_BILLING_ID');
-      expect(result.stdout, format).not.toContain('T-GLOBEX"');
-    }
-    const text = (await runCli(['compare', a, b])).stdout;
-    expect(text).toContain('  ~ tenant/acme-corp (Tenant)\n      markup: 4 → 5\n');
-    expect(text).toContain('  ~ tenant/hooli-2 (Tenant, renamed from tenant/hooli (metadata.renamedFrom))');
-    expect(text).toContain('  ~ tenant/globex (Tenant)\n      billingId: (sensitive) → (sensitive) (values differ)\n');
-    expect(text).toContain('  - tenant/hooli/subscription/hq/entitlement/BE tollfree (Entitlement)');
-    expect(text).toContain('  + tenant/hooli-2/subscription/hq/entitlement/BE mobile (Entitlement)');
-    expect(text).toContain('Compare: 1 added, 1 removed, 1 renamed, 3 changed,');
-    const json = JSON.parse((await runCli(['compare', a, b, '--format', 'json'])).stdout) as { summary: object };
-    expect(json.summary).toMatchObject({ added: 1, removed: 1, renamed: 1, changed: 3 });
-    const csv = parse((await runCli(['compare', a, b, '--format', 'csv'])).stdout, { columns: true });
-    expect(csv).toContainEqual(
-      expect.objectContaining({ type: 'changed', address: 'tenant/acme-corp', field: 'markup', a: '4', b: '5' }),
-    );
-  });
+  it(
+    'two exports with planted differences: exit 2 in every format, the rename and the sensitive field as such',
+    { timeout: 90_000 },
+    async () => {
+      for (const format of ['text', 'markdown', 'json', 'csv', 'html']) {
+        const result = await runCli(['compare', a, b, '--format', format]);
+        expect(result.code, format).toBe(2);
+        expect(result.stderr, format).toBe('');
+        expect(result.stdout, format).not.toContain('GLOBEX_BILLING_ID');
+        expect(result.stdout, format).not.toContain('T-GLOBEX"');
+      }
+      const text = (await runCli(['compare', a, b])).stdout;
+      expect(text).toContain('  ~ tenant/acme-corp (Tenant)\n      markup: 4 → 5\n');
+      expect(text).toContain('  ~ tenant/hooli-2 (Tenant, renamed from tenant/hooli (metadata.renamedFrom))');
+      expect(text).toContain(
+        '  ~ tenant/globex (Tenant)\n      billingId: (sensitive) → (sensitive) (values differ)\n',
+      );
+      expect(text).toContain('  - tenant/hooli/subscription/hq/entitlement/BE tollfree (Entitlement)');
+      expect(text).toContain('  + tenant/hooli-2/subscription/hq/entitlement/BE mobile (Entitlement)');
+      expect(text).toContain('Compare: 1 added, 1 removed, 1 renamed, 3 changed,');
+      const json = JSON.parse((await runCli(['compare', a, b, '--format', 'json'])).stdout) as { summary: object };
+      expect(json.summary).toMatchObject({ added: 1, removed: 1, renamed: 1, changed: 3 });
+      const csv = parse((await runCli(['compare', a, b, '--format', 'csv'])).stdout, { columns: true });
+      expect(csv).toContainEqual(
+        expect.objectContaining({ type: 'changed', address: 'tenant/acme-corp', field: 'markup', a: '4', b: '5' }),
+      );
+    },
+  );
 
   it('--ignore: the differences left, and what was ignored said in the output', async () => {
     const result = await runCli(['compare', a, b, '--ignore', 'markup', '--ignore', 'Prefix.name']);
