@@ -72,6 +72,7 @@ describe('the packed package, installed into an empty repository', () => {
       'examples/tenants/acme-corp.yaml',
       'examples/.github/workflows/apply.yml',
       'docs/install.md',
+      'LICENSE',
     ]) {
       expect(paths, shipped).toContain(shipped);
     }
