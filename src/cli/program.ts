@@ -34,11 +34,60 @@ export function buildProgram(program: Command, context: () => CliContext): Comma
     // Every subcommand's help lists --log-level too (it may be given after the subcommand).
     .configureHelp({ showGlobalOptions: true })
     .addHelpText('after', PROGRAM_HELP_FOOTER)
-    .showHelpAfterError()
+    // After a usage error, one line pointing at the help instead of the help itself: the
+    // error and its "Did you mean" stay on the screen.
+    .showHelpAfterError(seeHelp())
     .exitOverride();
   for (const register of commands) register(program, context);
-  for (const command of program.commands) command.addHelpText('after', commandHelpFooter(command.name()));
+  for (const command of program.commands) {
+    command.addHelpText('after', commandHelpFooter(command.name()));
+    command.showHelpAfterError(seeHelp(command.name()));
+  }
   return program;
+}
+
+/** The line after a usage error: where the whole usage is. */
+export function seeHelp(command?: string): string {
+  return `see \`switchboard${command ? ` ${command}` : ''} --help\``;
+}
+
+/**
+ * The command line as commander should see it. An unknown command is an error with or
+ * without --help (`switchboard nosuch --help`, `switchboard help nosuch`): commander would
+ * print the global help and exit 0, and a script asking whether this version has a command
+ * would believe it does. The help flags are dropped so that commander reports the unknown
+ * command, with its "Did you mean".
+ */
+export function withoutHelpOfUnknownCommand(argv: string[], program: Command): string[] {
+  const [node = '', script = '', ...args] = argv;
+  const known = (name: string): boolean =>
+    program.commands.some((c) => c.name() === name || c.aliases().includes(name));
+  const operands = firstOperands(args, program);
+  const isHelp = (arg: string): boolean => arg === '--help' || arg === '-h';
+  const [first, second] = operands;
+  if (first === undefined) return argv;
+  if (first.value === 'help' && second !== undefined && !known(second.value)) {
+    return [node, script, ...args.filter((arg, i) => i !== first.index && !isHelp(arg))];
+  }
+  if (first.value === 'help' || known(first.value)) return argv;
+  return [node, script, ...args.filter((arg) => !isHelp(arg))];
+}
+
+/** The first two words that are not global options (nor their values), with their index. */
+function firstOperands(args: string[], program: Command): { value: string; index: number }[] {
+  const found: { value: string; index: number }[] = [];
+  for (let i = 0; i < args.length && found.length < 2; i++) {
+    const arg = args[i] ?? '';
+    if (arg === '--') break;
+    if (!arg.startsWith('-') || arg === '-') {
+      found.push({ value: arg, index: i });
+      continue;
+    }
+    if (found.length > 0 || arg.includes('=')) continue;
+    const option = program.options.find((o) => o.long === arg || o.short === arg);
+    if (option?.required) i++; // its value
+  }
+  return found;
 }
 
 /**
@@ -55,7 +104,7 @@ export async function runCli(argv: string[], program: Command): Promise<number> 
 
   buildProgram(program, getContext);
   try {
-    await program.parseAsync(versionAlias(argv));
+    await program.parseAsync(withoutHelpOfUnknownCommand(versionAlias(argv), program));
     return getContext().exitCode;
   } catch (error) {
     return reportError(error, getContext(), logLevel(program));
