@@ -7,6 +7,8 @@
  * platform message that echoes a header or a body shows `[redacted]` instead of the value.
  */
 
+import { SecretSearch } from './secret-search.js';
+
 /** What a secret is replaced with, everywhere (the pino redaction uses the same word). */
 export const MASK = '[redacted]';
 
@@ -19,26 +21,20 @@ export const MASK = '[redacted]';
  */
 export const MIN_MASKED_LENGTH = 8;
 
+/** The secrets registered, and their search (every form of each). */
 const known = new Set<string>();
-let pattern: RegExp | undefined;
+const search = new SecretSearch(MIN_MASKED_LENGTH);
 
 /**
- * Adds a secret (and the forms it takes when echoed: JSON-escaped, URL-encoded) to the
- * registry. Values shorter than {@link MIN_MASKED_LENGTH} are ignored. Returns the value.
+ * Adds a secret to the registry: it is then masked in every form a server may echo it
+ * (secret-forms.ts: raw, JSON-escaped in any style and up to three levels, URL-encoded,
+ * HTML-escaped, base64). Values shorter than {@link MIN_MASKED_LENGTH} are ignored. Returns
+ * the value.
  */
 export function registerSecret<T extends string | undefined>(value: T): T {
-  if (typeof value !== 'string' || value.length < MIN_MASKED_LENGTH) return value;
-  // A message quoting a JSON body, inside an error message, inside a JSON log line: up to
-  // three levels of JSON escaping stand between the value and the output.
-  const forms: string[] = [value, encodeURIComponent(value)];
-  let escaped: string = value;
-  for (let level = 0; level < 3; level++) forms.push((escaped = JSON.stringify(escaped).slice(1, -1)));
-  for (const form of forms) {
-    if (form.length >= MIN_MASKED_LENGTH && !known.has(form)) {
-      known.add(form);
-      pattern = undefined;
-    }
-  }
+  if (typeof value !== 'string' || value.length < MIN_MASKED_LENGTH || known.has(value)) return value;
+  known.add(value);
+  search.add(value);
   return value;
 }
 
@@ -47,24 +43,30 @@ export function hasSecrets(): boolean {
   return known.size > 0;
 }
 
-/** `text` with every registered secret replaced by {@link MASK}. */
+/** `text` with every registered secret, in any of its forms, replaced by {@link MASK}. */
 export function maskSecrets(text: string): string {
   if (known.size === 0 || text.length < MIN_MASKED_LENGTH) return text;
-  pattern ??= new RegExp(
-    [...known]
-      .sort((a, b) => b.length - a.length) // the longest form first: a secret inside another is masked whole
-      .map(escapeRegExp)
-      .join('|'),
-    'g',
-  );
-  pattern.lastIndex = 0;
-  return pattern.test(text) ? text.replace(pattern, MASK) : text;
+  const spans = search.spans(text);
+  return spans.length === 0 ? text : replaceSpans(text, spans);
+}
+
+/** `text` with each span (merged where they overlap) replaced by {@link MASK}. */
+function replaceSpans(text: string, spans: [number, number][]): string {
+  spans.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+  let out = '';
+  let at = 0;
+  for (const [start, end] of spans) {
+    if (end <= at) continue;
+    if (start >= at) out += text.slice(at, start) + MASK;
+    at = end;
+  }
+  return out + text.slice(at);
 }
 
 /** Forgets every secret (tests only: a process's secrets live as long as the process). */
 export function clearSecrets(): void {
   known.clear();
-  pattern = undefined;
+  search.clear();
 }
 
 type Write = NodeJS.WritableStream['write'];
@@ -85,8 +87,4 @@ export function maskStream(stream: NodeJS.WriteStream): void {
     return original(chunk, ...rest);
   };
   stream.write = masked as Write;
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
