@@ -1,5 +1,6 @@
 import { SwitchboardError } from '../core/errors.js';
 import type { Outcome } from './walk.js';
+import { safeText } from '../core/safe-text.js';
 
 /** Without a terminal, a progress line this often (ms). */
 export const PROGRESS_LOG_INTERVAL_MS = 5_000;
@@ -57,8 +58,9 @@ export class Progress {
 
   /** A line that must not wait for the summary (stderr): on a terminal, above the redrawn line. */
   note(text: string): void {
-    if (!this.out.isTTY) return void this.out.write(`Note: ${text}\n`);
-    this.out.write(`\r\x1b[2KNote: ${text}\n${this.line()}`);
+    const note = safeText(text);
+    if (!this.out.isTTY) return void this.out.write(`Note: ${note}\n`);
+    this.out.write(`\r\x1b[2KNote: ${note}\n${this.line()}`);
   }
 
   stop(): void {

@@ -1,3 +1,4 @@
+import { safeText } from '../core/safe-text.js';
 import type { RunRecord } from './journal.js';
 import type { ApplyResult } from './types.js';
 
@@ -49,7 +50,8 @@ export function renderSummary(result: ApplyResult, journalPath?: string, plan?: 
   if (result.failed + result.skipped > 0) {
     lines.push('Fix the failures and run apply again: what was applied is matched by identity and not repeated.');
   }
-  return `${lines.join('\n')}\n`;
+  // Addresses, positions and platform messages, printed as the renderers print them: one line each.
+  return `${lines.map(safeText).join('\n')}\n`;
 }
 
 /** What a change of unknown outcome needs: the next plan reads what it did. */

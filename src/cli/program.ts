@@ -5,6 +5,7 @@ import { commands } from './commands/index.js';
 import { PROGRAM_HELP_FOOTER, commandHelpFooter } from './help.js';
 
 import { VERSION } from '../core/package.js';
+import { safeLines } from '../core/safe-text.js';
 
 /** What every command receives besides its own options. */
 export interface CliContext {
@@ -136,12 +137,12 @@ function reportError(error: unknown, context: CliContext, level: string): number
     return error.exitCode;
   }
   if (error instanceof SwitchboardError) {
-    process.stderr.write(`Error: ${error.message}\n`);
+    process.stderr.write(`Error: ${safeLines(error.message)}\n`);
     if (level === 'debug' || level === 'trace') process.stderr.write(`${error.stack ?? ''}\n`);
     return error.exitCode;
   }
   const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`Internal error: ${message}\n`);
+  process.stderr.write(`Internal error: ${safeLines(message)}\n`);
   if (level === 'debug' || level === 'trace') process.stderr.write(`${error instanceof Error ? error.stack : ''}\n`);
   else process.stderr.write('Run again with --log-level debug for details.\n');
   context.logger.error({ err: error }, 'internal error');

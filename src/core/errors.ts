@@ -4,6 +4,8 @@
  * --log-level debug) and exits with `exitCode`.
  */
 
+import { safeText } from './safe-text.js';
+
 /** The exit codes every command documents (docs/commands.md). */
 export const ExitCode = {
   ok: 0,
@@ -60,7 +62,8 @@ export interface Diagnostic {
 export function formatDiagnostic(d: Diagnostic): string {
   const where = d.source ? `${d.source.file}:${d.source.line}:${d.source.column}` : (d.address ?? '');
   const head = where ? `${where}: ` : '';
-  return `${head}${d.severity} ${d.code}: ${d.message}`;
+  // File names and messages quote manifests: printed as the renderers print them.
+  return safeText(`${head}${d.severity} ${d.code}: ${d.message}`);
 }
 
 /** Thrown when diagnostics contain errors and the command cannot go on. */

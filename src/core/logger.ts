@@ -1,4 +1,5 @@
 import { pino, type Logger } from 'pino';
+import { safeLines } from './safe-text.js';
 import { maskSecrets } from './secrets.js';
 
 /**
@@ -45,7 +46,8 @@ export function createLogger(level = 'warn', fd = 2): Logger {
       level,
       base: undefined,
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-      hooks: { streamWrite: maskSecrets },
+      // JSON escapes C0 controls; bidi and C1 characters of a quoted name become \uXXXX too (the same once parsed).
+      hooks: { streamWrite: (line) => safeLines(maskSecrets(line)) },
     },
     pino.destination({ dest: fd, sync: true }),
   );

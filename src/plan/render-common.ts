@@ -5,21 +5,10 @@
 import { addressPairs, parentAddressOf } from '../kinds/address-path.js';
 import { kinds } from '../kinds/index.js';
 import { canonicalJson, compareKeys } from '../core/canonical-json.js';
+import { safeText } from '../core/safe-text.js';
 import { SENSITIVE, WRITE_ONLY, isPlaceholder, type CapacityRow, type Change, type PatchOperation } from './types.js';
 
-/**
- * Control characters (C0, DEL, C1), bidi overrides and zero-width characters, which could
- * rewrite a terminal (ANSI escapes) or hide text in a review ("Trojan Source") when they
- * come from live data. They are shown escaped (`\u001b`) instead.
- */
-
-const UNSAFE_CHARS =
-  /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
-
-/** `s` with unsafe characters escaped as `\uXXXX`; everything else untouched. */
-export function safeText(s: string): string {
-  return s.replace(UNSAFE_CHARS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
+export { safeText } from '../core/safe-text.js';
 
 /**
  * A value as one line of canonical JSON (keys sorted, as the plan file holds them), made

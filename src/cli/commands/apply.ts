@@ -29,6 +29,7 @@ import {
 import { RunNotifier } from '../notify.js';
 import { addPlanOptions, manifestPathsArgument } from '../options.js';
 import type { CliContext, CommandRegistrar } from '../program.js';
+import { safeText } from '../../core/safe-text.js';
 
 interface ApplyOptions extends PlanRunOptions, NotifyOptions {
   yes: boolean;
@@ -79,12 +80,13 @@ export const registerApply: CommandRegistrar = (program: Command, context) => {
         const saved = given.plan
           ? await readSavedPlan(given.plan, given, (key) => command.getOptionValueSource(key) === 'cli', paths)
           : undefined;
-        if (saved?.fromPlan) process.stderr.write(`Note: manifests from the plan file: ${saved.paths.join(' ')}\n`);
+        if (saved?.fromPlan)
+          process.stderr.write(`Note: manifests from the plan file: ${safeText(saved.paths.join(' '))}\n`);
         const options = { ...(saved?.options ?? given), format: given.format };
         // Taken before planning: a run that planned while another applied would apply a stale plan.
         await withApplyLock(
           options.stateDir,
-          (note) => process.stderr.write(`Note: ${note}.\n`),
+          (note) => process.stderr.write(`Note: ${safeText(note)}.\n`),
           async () => {
             const scope = { ...(saved?.scope ?? options), signal: interrupt.signal, progressOut: process.stderr };
             const manifestPaths = saved?.paths ?? paths;

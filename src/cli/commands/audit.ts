@@ -8,6 +8,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { AUDIT_FORMATS, renderAudit, type AuditFormat } from '../../apply/audit-format.js';
 import { auditJournals } from '../../apply/audit.js';
 import type { CommandRegistrar } from '../program.js';
+import { safeText } from '../../core/safe-text.js';
 
 interface AuditOptions {
   format: AuditFormat;
@@ -34,7 +35,7 @@ export const registerAudit: CommandRegistrar = (program: Command, context) => {
         ...(options.since ? { since: options.since } : {}),
         addresses: options.address,
       });
-      for (const p of problems) process.stderr.write(`${p.file}:${p.line}: skipped: ${p.reason}\n`);
+      for (const p of problems) process.stderr.write(`${safeText(`${p.file}:${p.line}: skipped: ${p.reason}`)}\n`);
       ctx.stdout.write(renderAudit(rows, options.format));
     });
 };

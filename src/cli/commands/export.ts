@@ -10,6 +10,7 @@ import type { Command } from 'commander';
 import { connectOptionsOf, exportRun, watchInterrupts, type ConcurrencySetting } from '../../run/index.js';
 import { addConnectionOptions } from '../options.js';
 import type { CommandRegistrar } from '../program.js';
+import { safeText } from '../../core/safe-text.js';
 
 interface ExportOptions {
   env?: string;
@@ -53,7 +54,7 @@ export const registerExport: CommandRegistrar = (program: Command, context) => {
         },
         process.stderr,
       ).finally(() => interrupt.dispose());
-      for (const w of result.warnings) process.stderr.write(`warning: ${w.address}: ${w.message}\n`);
+      for (const w of result.warnings) process.stderr.write(`${safeText(`warning: ${w.address}: ${w.message}`)}\n`);
       const counts = Object.entries(result.counts).map(
         ([kind, n]) => `${n} ${kind.toLowerCase()}${n === 1 ? '' : 's'}`,
       );

@@ -8,6 +8,7 @@ import { ExitCode, formatDiagnostic } from '../../core/errors.js';
 import { loadManifests, type LoadResult } from '../../manifest/index.js';
 import { manifestPathsArgument } from '../options.js';
 import type { CommandRegistrar } from '../program.js';
+import { safeLines, safeText } from '../../core/safe-text.js';
 
 export interface ValidateOptions {
   format: 'text' | 'json';
@@ -46,12 +47,15 @@ export async function runValidate(
       null,
       2,
     );
-    return { output: `${output}\n`, exitCode, result };
+    // JSON escapes C0 controls itself; bidi and C1 characters become \uXXXX too (the same string once parsed).
+    return { output: `${safeLines(output)}\n`, exitCode, result };
   }
   const lines = result.diagnostics.map(formatDiagnostic);
   for (const parent of result.set.externalParents) {
     lines.push(
-      `note: ${parent.kind.toLowerCase()}/${parent.name} is not declared here; it must exist live (used by ${parent.referencedBy.slice(0, 3).join(', ')}${parent.referencedBy.length > 3 ? ', …' : ''})`,
+      safeText(
+        `note: ${parent.kind.toLowerCase()}/${parent.name} is not declared here; it must exist live (used by ${parent.referencedBy.slice(0, 3).join(', ')}${parent.referencedBy.length > 3 ? ', …' : ''})`,
+      ),
     );
   }
   lines.push(summaryLine(summary));
