@@ -12,7 +12,7 @@ const EXIT_CODES: Record<string, string[]> = {
     '1  an error: manifests, configuration, connection, platform, an unmatched --target',
     '2  with --detailed-exitcode: the plan has changes',
     '3  a safety rail refused the plan (delete threshold, protect, permission, replace)',
-    '130, 143  interrupted (Ctrl-C, SIGTERM) while reading the live state',
+    '130, 143  interrupted (Ctrl-C, SIGTERM) while planning: loading, reading, checking',
   ],
   apply: [
     '0  every change was applied (or there was nothing to do)',

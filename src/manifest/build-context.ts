@@ -28,7 +28,7 @@ export interface CsvJob {
   /** Path of the key that names the file (`addressesFrom`, `recordsFrom`). */
   path: (string | number)[];
   /** Adds the rows of the file's text. */
-  add(text: string): void;
+  add(text: string): Promise<void>;
 }
 
 /** How one document kind is read: the address of its object, and the builder of its objects. */

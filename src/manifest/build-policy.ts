@@ -14,6 +14,7 @@ import {
 import type { Reporter } from './reporter.js';
 import { didYouMean } from './suggest.js';
 import type { JsonScalar } from './types.js';
+import { compileLinearPattern, type LinearPattern } from './linear-pattern.js';
 
 /** A rule's `threshold.min` when it gives none: as the built-in thresholds. */
 export const DEFAULT_THRESHOLD_MIN = 10;
@@ -115,13 +116,14 @@ class RuleReader {
     return { type: 'not', value: test['not'] as JsonScalar };
   }
 
-  private regex(source: string, path: Path): RegExp {
-    try {
-      return new RegExp(source, 'u');
-    } catch (error) {
-      this.error(`"${source}" is not a regular expression: ${(error as Error).message}`, path);
-      return /$^/u;
-    }
+  private regex(source: string, path: Path): LinearPattern {
+    const compiled = compileLinearPattern(source);
+    if ('test' in compiled) return compiled;
+    this.error(
+      `"${source}" is not a regular expression RE2 accepts (no backreferences, no lookaround): ${compiled.error}`,
+      path,
+    );
+    return { source, test: () => false };
   }
 
   /** A field of the matched kind (any column name for routing rows). */

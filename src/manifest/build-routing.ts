@@ -245,7 +245,7 @@ function addInlineRecords(ctx: DocContext, appender: RowAppender, records: Json[
 }
 
 /** Rows of a `recordsFrom` CSV file: header = field names, cells typed by the hints. */
-function addCsvRecords(text: string, file: string, appender: RowAppender, reporter: Reporter): void {
+async function addCsvRecords(text: string, file: string, appender: RowAppender, reporter: Reporter): Promise<void> {
   let header: string[] = [];
   let columns: number[] = [];
   let types: (FieldType | undefined)[] = [];
@@ -293,7 +293,7 @@ function addCsvRecords(text: string, file: string, appender: RowAppender, report
     }
     appender.add(row, file, line, 1, { file, line, column: 1 });
   };
-  readCsv(text, file, reporter, onHeader, onRow);
+  await readCsv(text, file, reporter, onHeader, onRow);
 }
 
 const INVALID = Symbol('invalid');

@@ -13,7 +13,7 @@ import { addressOf, fieldsOf, identityOf, type KindPlan } from './kind-plans.js'
  * against that schema (a cell of an integer field holding digits is read as a number) and
  * becomes one object, like an item written in the manifest.
  */
-export function addCsvItems(job: CsvJob, plan: KindPlan, text: string): void {
+export async function addCsvItems(job: CsvJob, plan: KindPlan, text: string): Promise<void> {
   const csv = plan.form.csv;
   if (!csv) throw new Error(`kind table: ${plan.kind.kind} has no CSV source`);
   const reporter = job.ctx.out.reporter;
@@ -71,5 +71,5 @@ export function addCsvItems(job: CsvJob, plan: KindPlan, text: string): void {
       origin: { type: 'csv', file: job.display, line },
     });
   };
-  readCsv(text, job.display, reporter, onHeader, onRow);
+  await readCsv(text, job.display, reporter, onHeader, onRow);
 }

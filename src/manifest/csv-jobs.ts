@@ -14,6 +14,6 @@ export async function runCsvJobs(jobs: readonly CsvJob[], read: Set<string>, sou
     read.add(job.display);
     job.ctx.out.digest.addCsv(job.owner.address, text);
     job.ctx.out.documents?.read(job.ctx.documentAddress, job.ctx.file, job.absolute, text);
-    job.add(text);
+    await job.add(text);
   }
 }

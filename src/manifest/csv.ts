@@ -1,4 +1,6 @@
-import { parse } from 'csv-parse/sync';
+import { parse as parseStream } from 'csv-parse';
+import { Pacer } from '../core/pacer.js';
+import { SwitchboardError } from '../core/errors.js';
 import { Codes } from './codes.js';
 import type { Reporter } from './reporter.js';
 
@@ -11,15 +13,16 @@ export type CsvRowHandler = (cells: string[], line: number) => void;
  * reported as `file.csv:line` and skipped, so that all of them are reported at once; a
  * syntax error (an unclosed quote) stops the file there.
  * `onHeader` sees the header row first; returning false skips the rows (a bad header).
- * Returns the header, or undefined when the file has none.
+ * Returns the header, or undefined when the file has none. A million rows take seconds:
+ * the event loop gets a turn every slice, and a signal stops the read (src/core/pacer.ts).
  */
-export function readCsv(
+export async function readCsv(
   text: string,
   file: string,
   reporter: Reporter,
   onHeader: (header: string[]) => boolean,
   onRow: CsvRowHandler,
-): string[] | undefined {
+): Promise<string[] | undefined> {
   let header: string[] | undefined;
   let accepted = true;
   const take = (record: string[], line: number): void => {
@@ -39,34 +42,19 @@ export function readCsv(
     }
     onRow(record, line);
   };
+  const pacer = new Pacer();
   try {
-    if (text.includes('"')) {
-      // Quoted cells may span lines: ask the parser for each record's line.
-      parse(text, {
-        bom: true,
-        relax_column_count: true,
-        skip_empty_lines: true,
-        on_record: (record: string[], context: { lines: number }) => {
-          take(record, context.lines);
-          return null;
-        },
-      });
-    } else if (!text.includes('\r')) {
+    if (text.includes('"') || text.includes('\r')) {
+      // Quoted cells may span lines, and a lone CR ends a line: csv-parse reads these, in slices.
+      await parseInSlices(text, take, pacer);
+    } else {
       // Without quotes and with \n line ends a record is a line and a cell is what lies
       // between two commas: split directly, as csv-parse would (1,000,000 rows: 1.2 s of
       // csv-parse and its garbage, found profiling a 1,000,000-row routing table).
-      eachPlainRecord(text, take);
-    } else {
-      // Without quotes a record is a line: record i is on line i + 1, and asking the
-      // parser for line numbers would double its time on a million rows.
-      const records = parse(text, { bom: true, relax_column_count: true, skip_empty_lines: false }) as string[][];
-      for (let i = 0; i < records.length; i++) {
-        const record = records[i]!;
-        if (record.length === 1 && record[0] === '') continue;
-        take(record, i + 1);
-      }
+      await eachPlainRecord(text, take, pacer);
     }
   } catch (error) {
+    if (error instanceof SwitchboardError) throw error; // the run was interrupted
     const quote = QUOTE_ERRORS.has(String((error as { code?: unknown }).code)) ? quoteProblem(text) : undefined;
     if (quote) {
       reporter.error(Codes.csv, `malformed CSV: ${quote.message}`, { file, line: quote.line, column: quote.column });
@@ -78,6 +66,47 @@ export function readCsv(
   }
   if (!header) reporter.error(Codes.csv, 'empty CSV file: expected a header row', { file, line: 1, column: 1 });
   return header;
+}
+
+/** Characters of CSV text handed to csv-parse at a time, between two looks at the pace. */
+const PARSE_SLICE = 256 * 1024;
+
+/**
+ * csv-parse over the text, fed a slice at a time so that the event loop gets its turns:
+ * each record (with the line it ends on) goes to `take` as the parser finds it. Rejects
+ * with csv-parse's error (its code and line) as its synchronous form throws it.
+ */
+function parseInSlices(text: string, take: (record: string[], line: number) => void, pacer: Pacer): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let failed = false;
+    const parser = parseStream({
+      bom: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      on_record: (record: string[], context: { lines: number }) => {
+        take(record, context.lines);
+        return null;
+      },
+    });
+    parser.on('error', (error) => {
+      failed = true;
+      reject(error);
+    });
+    parser.on('end', () => resolve());
+    parser.resume(); // records are taken in on_record: nothing to read
+    const feed = async (): Promise<void> => {
+      for (let at = 0; at < text.length && !failed; at += PARSE_SLICE) {
+        parser.write(text.slice(at, at + PARSE_SLICE));
+        if (pacer.due(PARSE_SLICE)) await pacer.pause();
+      }
+      if (!failed) parser.end();
+    };
+    feed().catch((error: unknown) => {
+      failed = true;
+      parser.destroy();
+      reject(error);
+    });
+  });
 }
 
 /** csv-parse's errors about a quoted cell, which it reports where it noticed, not where the quote opened. */
@@ -138,9 +167,14 @@ export function quoteProblem(text: string): { line: number; column: number; mess
 }
 
 /** The records of a quote-free CSV text whose lines end with \n; empty lines are skipped. */
-function eachPlainRecord(text: string, take: (record: string[], line: number) => void): void {
+async function eachPlainRecord(
+  text: string,
+  take: (record: string[], line: number) => void,
+  pacer: Pacer,
+): Promise<void> {
   let start = text.charCodeAt(0) === 0xfeff ? 1 : 0; // csv-parse's bom option
   for (let line = 1; start < text.length; line++) {
+    if (pacer.due()) await pacer.pause();
     let end = text.indexOf('\n', start);
     if (end < 0) end = text.length;
     if (end > start) take(text.slice(start, end).split(','), line);

@@ -1,3 +1,4 @@
+import { Pacer } from '../core/pacer.js';
 import { BuildOutput } from './build-context.js';
 import { uniqueRules } from './build-policy.js';
 import {
@@ -62,6 +63,8 @@ export async function loadManifests(paths: string[], options: LoadOptions = {}):
   const files = await discoverFiles(paths, cwd, reporter, options.source);
   const read = new Set<string>();
   let seen = 0;
+  // 250,000 objects take seconds: the event loop gets turns, and a signal stops the load (src/core/pacer.ts).
+  const pacer = new Pacer();
   for (const file of files) {
     const text = await readTextFile(
       file.absolute,
@@ -86,6 +89,7 @@ export async function loadManifests(paths: string[], options: LoadOptions = {}):
     seen += docs.length;
     const mayHaveAliases = text.includes('*');
     for (const { doc, value } of docs) {
+      if (pacer.due()) await pacer.pause();
       processDocument({ file: file.display, absolute: file.absolute, doc, mayHaveAliases }, value, env, out);
     }
   }

@@ -3,6 +3,7 @@
  * Rules name kinds, fields and tables as data: the loader checks those names against the kind
  * table and the routing tables, the plan's policy engine (src/plan/policy/) applies them.
  */
+import type { LinearPattern } from './linear-pattern.js';
 import type { JsonScalar } from './types.js';
 
 export type PolicyAction = 'create' | 'update' | 'delete' | 'replace';
@@ -12,7 +13,7 @@ export type PolicyCondition =
   | { type: 'equals'; value: JsonScalar }
   | { type: 'in'; values: readonly JsonScalar[] }
   | { type: 'not'; value: JsonScalar }
-  | { type: 'pattern'; pattern: RegExp };
+  | { type: 'pattern'; pattern: LinearPattern };
 
 /** The objects (or changes) a rule applies to. */
 export interface PolicyMatch {
@@ -28,7 +29,7 @@ export interface PolicyMatch {
 /** What a rule checks: one of five checks. */
 export type PolicyCheck =
   | { type: 'limit'; field?: string; count?: string; min?: number; max?: number }
-  | { type: 'require'; field: string; present: boolean; pattern?: RegExp; oneOf?: readonly JsonScalar[] }
+  | { type: 'require'; field: string; present: boolean; pattern?: LinearPattern; oneOf?: readonly JsonScalar[] }
   /** `table`: a routing table's address; `kind`: a kind of the kind table. */
   | { type: 'reference'; field: string; table?: string; kind?: string; key: string }
   | { type: 'forbid'; actions: readonly PolicyAction[] }

@@ -39,7 +39,7 @@ export async function planChecks(input: ChecksInput): Promise<PlanChecks> {
   if (input.rules.length > 0) {
     const begin = process.cpuUsage();
     const planned = new Set(input.parts.flatMap((p) => p.declaredAddresses));
-    const outcome = evaluatePolicies(
+    const outcome = await evaluatePolicies(
       input.rules,
       {
         declared: input.parts.flatMap((p) => p.declaredObjects ?? []),

@@ -1,4 +1,5 @@
 import { sharedAbortController } from '../core/abort.js';
+import { setRunInterrupt } from '../core/pacer.js';
 import { ExitCode, SwitchboardError, type ExitCodeValue } from '../core/errors.js';
 
 /** The signals a run stops on: Ctrl-C, and what CI runners, Kubernetes and `docker stop` send. */
@@ -43,6 +44,7 @@ export function watchInterrupts(say: (line: string) => void): Interrupt {
     phase: 'plan',
     dispose: () => {
       for (const s of STOP_SIGNALS) process.off(s, handlers[s]);
+      setRunInterrupt(undefined);
     },
   };
   const on = (signal: StopSignal) => () => {
@@ -64,6 +66,8 @@ export function watchInterrupts(say: (line: string) => void): Interrupt {
   };
   const handlers = { SIGINT: on('SIGINT'), SIGTERM: on('SIGTERM') };
   for (const s of STOP_SIGNALS) process.on(s, handlers[s]);
+  // Long CPU steps (manifest load, policies) look at it between slices (src/core/pacer.ts).
+  setRunInterrupt(controller.signal);
   return interrupt;
 }
 

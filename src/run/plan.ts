@@ -16,6 +16,7 @@ import { platformProvider, routingInScope, routingProvider, type Provider } from
 import { lastAppliedPath, readLastApplied } from '../state/last-applied.js';
 import type { DesiredNode, LastAppliedEntry } from '../state/types.js';
 import { ReadMeter } from '../core/read-meter.js';
+import { yieldToEventLoop } from '../core/pacer.js';
 import { askGit, changedScope, checkScopeFiles, closeGit, planScope } from './changed-since.js';
 import { planChecks, readsUndeclaredTables, unknownOverrides } from './checks.js';
 import { policiesAt, type PoliciesAt } from './policies-from.js';
@@ -181,6 +182,8 @@ export async function planRun(
       }));
       throw new DiagnosticsError(diagnostics);
     }
+    // The last steps were CPU only: a signal that came during them is seen in this turn of the event loop.
+    await yieldToEventLoop();
     if (signal?.aborted) throw asInterrupted(new Error('interrupted'), signal);
     const cost = checks.policyCost ? { policyCost: checks.policyCost } : {};
     // The digest the plan file, the printed plan and the journal show (plan-digest.ts).

@@ -83,7 +83,7 @@ describe('the policy engine', () => {
       require: { field: billingId, pattern: "^T-" }
 `,
     );
-    const out = evaluatePolicies(rules, facts(set), { allowPolicy: [], rowKind: ROW });
+    const out = await evaluatePolicies(rules, facts(set), { allowPolicy: [], rowKind: ROW });
     expect(out.errors.map((e) => `${e.rule} ${e.address}`)).toEqual([
       'eq tenant/t0',
       'eq tenant/t1',
@@ -107,7 +107,7 @@ describe('the policy engine', () => {
       require: { field: priority }
 `,
     );
-    const out = evaluatePolicies(rules, facts(set), { allowPolicy: [], rowKind: ROW });
+    const out = await evaluatePolicies(rules, facts(set), { allowPolicy: [], rowKind: ROW });
     const noB = out.errors.filter((e) => e.rule === 'no-b');
     expect(noB).toHaveLength(15);
     expect(noB[0]).toEqual({
@@ -127,7 +127,7 @@ describe('the policy engine', () => {
       { 'routes.yaml': table(50, () => 'x') },
       '    - id: all\n      match: { kind: RoutingRow }\n      require: { field: priority }\n',
     );
-    const capped = evaluatePolicies(big.rules, facts(big.set), { allowPolicy: [], rowKind: ROW });
+    const capped = await evaluatePolicies(big.rules, facts(big.set), { allowPolicy: [], rowKind: ROW });
     expect(capped.errors).toHaveLength(MAX_LISTED_VIOLATIONS + 1);
     expect(capped.errors.at(-1)).toMatchObject({ message: '… and 30 more violations of this rule, not listed' });
     expect(many).toHaveLength(1);
@@ -152,7 +152,7 @@ describe('the policy engine', () => {
       { ...row, headroom: 3 },
       { ...row, subject: 'something else', headroom: null },
     ];
-    const out = evaluatePolicies(rules, facts(set, { capacity }), { allowPolicy: [], rowKind: ROW });
+    const out = await evaluatePolicies(rules, facts(set, { capacity }), { allowPolicy: [], rowKind: ROW });
     expect(out.errors.map((e) => `${e.rule} ${e.address}: ${e.message}`)).toEqual([
       'markup tenant/t0: markup is 4, below the minimum 5',
       `room ${entitlement}: entitlement BE geo: headroom is 3, below the minimum 5`,
@@ -174,14 +174,14 @@ describe('the policy engine', () => {
       reference: { field: billingId, kind: Product, key: sku }
 `,
     );
-    const out = evaluatePolicies(rules, facts(set), { allowPolicy: ['ids'], rowKind: ROW });
+    const out = await evaluatePolicies(rules, facts(set), { allowPolicy: ['ids'], rowKind: ROW });
     expect(out.errors).toEqual([]);
     expect(out.warnings.map((w) => [w.code, w.rule, w.message])).toEqual([
       ['SB_POLICY', 'ids', 'allowed by --allow-policy ids: billingId "X" does not match ^T-'],
       ['SB_POLICY', 'soft', 'declares no markup'],
       ['SB_POLICY_UNCHECKED', 'ref', 'the objects of Product could not be read: rule ref was not checked'],
     ]);
-    const read = evaluatePolicies(rules, facts(set, { references: new Map([['ref', new Set(['X'])]]) }), {
+    const read = await evaluatePolicies(rules, facts(set, { references: new Map([['ref', new Set(['X'])]]) }), {
       allowPolicy: ['ids'],
       rowKind: ROW,
     });
@@ -224,12 +224,12 @@ describe('the policy engine', () => {
     ];
     const tableLiveCounts = new Map([['routing/draas/active/routes', 10]]);
     // 10 live rows: 1 overwrite (10 %, not above 10 %) and 2 deletes (20 %, not above 20 %).
-    const out = evaluatePolicies(rules, facts(set, { changes, tableLiveCounts }), { allowPolicy: [], rowKind: ROW });
+    const out = await evaluatePolicies(rules, facts(set, { changes, tableLiveCounts }), { allowPolicy: [], rowKind: ROW });
     expect(out.errors.map((e) => `${e.rule}: ${e.address ?? ''} ${e.message}`)).toEqual([
       'no-deletes: routing/draas/active/routes/number=+32000001 the plan would delete it, which the rule forbids',
     ]);
     const five = new Map([['routing/draas/active/routes', 5]]);
-    const stricter = evaluatePolicies(rules, facts(set, { changes, tableLiveCounts: five }), {
+    const stricter = await evaluatePolicies(rules, facts(set, { changes, tableLiveCounts: five }), {
       allowPolicy: [],
       rowKind: ROW,
     });
@@ -245,7 +245,7 @@ describe('the policy engine', () => {
         expect.stringMatching(/policy\.yaml:9:7$/),
       ],
     ]);
-    const few = evaluatePolicies(
+    const few = await evaluatePolicies(
       rules,
       facts(set, { changes, tableLiveCounts: new Map([['routing/draas/active/routes', 4]]) }),
       {

@@ -1,3 +1,4 @@
+import type { Pacer } from '../../core/pacer.js';
 import type { PolicyRule } from '../../manifest/index.js';
 import type { DesiredNode } from '../../state/types.js';
 import { overwrites } from '../safety.js';
@@ -17,15 +18,18 @@ export class ChangeRules {
   constructor(
     private readonly facts: PolicyFacts,
     private readonly sink: ViolationSink,
+    /** Hands the event loop a turn now and then: a signal stops the check (src/core/pacer.ts). */
+    private readonly pacer: Pacer,
   ) {}
 
-  check(rule: PolicyRule): void {
-    if (rule.check.type === 'forbid') this.forbid(rule, rule.check.actions);
-    else if (rule.check.type === 'threshold') this.threshold(rule, rule.check);
+  async check(rule: PolicyRule): Promise<void> {
+    if (rule.check.type === 'forbid') await this.forbid(rule, rule.check.actions);
+    else if (rule.check.type === 'threshold') await this.threshold(rule, rule.check);
   }
 
-  private forbid(rule: PolicyRule, actions: readonly string[]): void {
+  private async forbid(rule: PolicyRule, actions: readonly string[]): Promise<void> {
     for (const change of this.facts.changes) {
+      if (this.pacer.due()) await this.pacer.pause();
       if (change.kind !== rule.match.kind || !actions.includes(change.action)) continue;
       if (!matchesObject(rule.match, change.address, rule.match.where.length > 0 ? this.fieldsOf(change) : {}))
         continue;
@@ -44,7 +48,7 @@ export class ChangeRules {
     return { ...change.before, ...this.declared.get(change.address)?.fields, ...change.after };
   }
 
-  private threshold(rule: PolicyRule, check: { update?: number; delete?: number; min: number }): void {
+  private async threshold(rule: PolicyRule, check: { update?: number; delete?: number; min: number }): Promise<void> {
     const { table, kind } = rule.match;
     const live =
       table === undefined ? (this.facts.liveCounts.get(kind) ?? 0) : (this.facts.tableLiveCounts.get(table) ?? 0);
@@ -52,6 +56,7 @@ export class ChangeRules {
     let updates = 0;
     let deletes = 0;
     for (const change of this.facts.changes) {
+      if (this.pacer.due()) await this.pacer.pause();
       if (change.kind !== kind || (table !== undefined && !change.address.startsWith(`${table}/`))) continue;
       if (change.action === 'delete') deletes++;
       else if (overwrites(change)) updates++;

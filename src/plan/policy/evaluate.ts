@@ -1,3 +1,4 @@
+import { Pacer } from '../../core/pacer.js';
 import type { PolicyRule } from '../../manifest/index.js';
 import type { PlanMessage } from '../types.js';
 import { ChangeRules } from './change-rules.js';
@@ -21,13 +22,13 @@ export interface PolicyOptions {
  * the object's address and its manifest position: a refusal for an error rule, a warning for
  * a warning rule or an overridden one. A rule lists at most {@link MAX_LISTED_VIOLATIONS}
  * violations and counts the rest. A reference whose targets could not be read is reported
- * once as unchecked.
+ * once as unchecked. A signal stops it (src/core/pacer.ts).
  */
-export function evaluatePolicies(
+export async function evaluatePolicies(
   rules: readonly PolicyRule[],
   facts: PolicyFacts,
   options: PolicyOptions,
-): PolicyOutcome {
+): Promise<PolicyOutcome> {
   const outcome: PolicyOutcome = { errors: [], warnings: [] };
   const overridden = new Set(options.allowPolicy);
   const listed = new Map<string, number>();
@@ -51,8 +52,10 @@ export function evaluatePolicies(
       outcome.warnings.push({ ...message, message: `allowed by --allow-policy ${rule.id}: ${message.message}` });
     else outcome.errors.push(message);
   };
-  const objects = new ObjectRules(facts, options.rowKind, sink);
-  const changes = new ChangeRules(facts, sink);
+  // Rules over a million rows take seconds: the event loop gets turns, and a signal stops them.
+  const pacer = new Pacer();
+  const objects = new ObjectRules(facts, options.rowKind, sink, pacer);
+  const changes = new ChangeRules(facts, sink, pacer);
   for (const rule of rules) {
     const type = rule.check.type;
     if (type === 'reference' && !facts.references.get(rule.id)) {
@@ -64,8 +67,8 @@ export function evaluatePolicies(
       });
       continue;
     }
-    if (type === 'forbid' || type === 'threshold') changes.check(rule);
-    else objects.check(rule);
+    if (type === 'forbid' || type === 'threshold') await changes.check(rule);
+    else await objects.check(rule);
     const more = (listed.get(rule.id) ?? 0) - MAX_LISTED_VIOLATIONS;
     if (more > 0)
       deliver(rule, { message: `… and ${more} more violations of this rule, not listed`, source: rule.source });

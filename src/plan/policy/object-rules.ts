@@ -1,4 +1,5 @@
 import { CAPACITY_FIELDS, rowAddress, type DesiredRoutingTable, type PolicyRule } from '../../manifest/index.js';
+import type { Pacer } from '../../core/pacer.js';
 import { kindOf } from '../../kinds/index.js';
 import type { DesiredNode } from '../../state/types.js';
 import type { CapacityRow } from '../types.js';
@@ -25,16 +26,20 @@ export class ObjectRules {
     /** The kind routing rows carry (the routing provider's). */
     private readonly rowKind: string,
     private readonly sink: ViolationSink,
+    /** Hands the event loop a turn now and then: a signal stops the check (src/core/pacer.ts). */
+    private readonly pacer: Pacer,
   ) {}
 
-  check(rule: PolicyRule): void {
+  async check(rule: PolicyRule): Promise<void> {
     if (rule.match.kind === this.rowKind) {
       for (const table of this.facts.tables)
-        if (rule.match.table === undefined || rule.match.table === table.table.address) this.checkRows(rule, table);
+        if (rule.match.table === undefined || rule.match.table === table.table.address)
+          await this.checkRows(rule, table);
       return;
     }
     const check = this.objectCheck(rule);
     for (const node of this.facts.declared) {
+      if (this.pacer.due()) await this.pacer.pause();
       if (node.kind !== rule.match.kind || !matchesObject(rule.match, node.address, node.fields)) continue;
       check(node);
     }
@@ -107,7 +112,7 @@ export class ObjectRules {
    * A rule over the rows of one table, on its compact arrays: columns looked up once, no
    * object per row; a violating row's address and position are made only when reported.
    */
-  private checkRows(rule: PolicyRule, table: DesiredRoutingTable): void {
+  private async checkRows(rule: PolicyRule, table: DesiredRoutingTable): Promise<void> {
     const column = (field: string) => table.columns.indexOf(field);
     const where = rule.match.where.map(({ field, test }) => ({ at: column(field), test }));
     const address = rule.match.address;
@@ -119,6 +124,7 @@ export class ObjectRules {
     const at = column(field);
     const rows = table.rows;
     for (let i = 0; i < rows.length; i++) {
+      if (this.pacer.due()) await this.pacer.pause();
       const row = rows[i] as readonly unknown[];
       let selected = true;
       for (const w of where) {
