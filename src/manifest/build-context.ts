@@ -69,6 +69,8 @@ export interface DocContext {
   file: string;
   /** Absolute folder of the manifest file (relative CSV paths start here). */
   dir: string;
+  /** The manifests' root: a file a document names must be inside it (manifest-root.ts). */
+  root: string;
   /** Display folder of the manifest file (for CSV display names). */
   displayDir: string;
   doc: number;
@@ -170,5 +172,6 @@ export type Json = Record<string, JsonValue>;
 
 /** The name diagnostics use for a CSV file named in a manifest (relative to it). */
 export function csvDisplayName(ctx: DocContext, file: string): string {
+  if (path.isAbsolute(file)) return path.normalize(file).split(path.sep).join('/');
   return path.posix.normalize(path.posix.join(ctx.displayDir, file.split(path.sep).join('/')));
 }

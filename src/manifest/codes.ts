@@ -22,6 +22,7 @@ export const Codes = {
   envUnset: 'SB_ENV_UNSET',
   envSyntax: 'SB_ENV_SYNTAX',
   csv: 'SB_CSV',
+  pathOutsideRoot: 'SB_PATH_OUTSIDE_ROOT',
   duplicate: 'SB_DUPLICATE',
   duplicateBillingId: 'SB_DUPLICATE_BILLING_ID',
   duplicateAdmin: 'SB_DUPLICATE_ADMIN',

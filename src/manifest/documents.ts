@@ -35,6 +35,8 @@ function builderOf(kind: string): DocumentBuilder {
 export interface DocumentSource {
   file: string;
   absolute: string;
+  /** The manifests' root: the files the document names must be inside it (manifest-root.ts). */
+  root: string;
   doc: number;
   /** False when the file text has no `*`, so no YAML alias (alias tracking is skipped). */
   mayHaveAliases: boolean;
@@ -107,6 +109,7 @@ function build(
     out,
     file: source.file,
     dir: path.dirname(source.absolute),
+    root: source.root,
     displayDir: path.posix.dirname(source.file),
     doc: source.doc,
     prune: metadata['prune'] === true,

@@ -1,6 +1,7 @@
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { Codes } from './codes.js';
+import { manifestsRoot } from './manifest-root.js';
 import type { Reporter } from './reporter.js';
 
 /** Manifest files larger than this are refused (a manifest is text written by people). */
@@ -10,10 +11,12 @@ export const MAX_CSV_BYTES = 256 * 1024 * 1024;
 
 const MANIFEST_EXTENSIONS = new Set(['.yaml', '.yml']);
 
-/** A file to load: its absolute path and the name diagnostics use (relative to cwd). */
+/** A file to load: its absolute path, the name diagnostics use (relative to cwd), and its manifests' root. */
 export interface ManifestFile {
   absolute: string;
   display: string;
+  /** What the files it names must be inside (manifest-root.ts). */
+  root: string;
 }
 
 /**
@@ -49,9 +52,10 @@ export async function discoverFiles(
   for (const given of paths.length > 0 ? paths : ['.']) {
     const absolute = path.resolve(cwd, given);
     const shown = displayPath(absolute, cwd);
+    const root = await manifestsRoot(absolute);
     if (source?.has(absolute)) {
       // A file as it was (given by its path): it may no longer exist on disk.
-      if (!seen.has(absolute)) found.push({ absolute, display: shown });
+      if (!seen.has(absolute)) found.push({ absolute, display: shown, root });
       seen.add(absolute);
       continue;
     }
@@ -59,12 +63,12 @@ export async function discoverFiles(
       const info = await stat(absolute);
       if (info.isDirectory()) {
         const before = found.length;
-        await walk(absolute, cwd, seen, new Set(), found);
+        await walk(absolute, { cwd, root, seen, visited: new Set(), found });
         if (found.length === before) {
           reporter.error(Codes.noManifests, 'no *.yaml or *.yml manifest in this folder', position(shown));
         }
       } else {
-        await addFile(absolute, cwd, seen, found);
+        await addFile(absolute, { cwd, root, seen, visited: new Set(), found });
       }
     } catch (error) {
       reporter.error(Codes.read, `cannot read: ${ioReason(error)}`, position(shown));
@@ -73,16 +77,19 @@ export async function discoverFiles(
   return found.sort((a, b) => (a.display < b.display ? -1 : a.display > b.display ? 1 : 0));
 }
 
-async function walk(
-  dir: string,
-  cwd: string,
-  seen: Set<string>,
-  visited: Set<string>,
-  found: ManifestFile[],
-): Promise<void> {
+/** A walk of the paths given: what it found, and where. */
+interface Walk {
+  cwd: string;
+  root: string;
+  seen: Set<string>;
+  visited: Set<string>;
+  found: ManifestFile[];
+}
+
+async function walk(dir: string, w: Walk): Promise<void> {
   const real = await realpath(dir);
-  if (visited.has(real)) return;
-  visited.add(real);
+  if (w.visited.has(real)) return;
+  w.visited.add(real);
   const entries = await readdir(dir, { withFileTypes: true });
   for (const entry of entries) {
     if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
@@ -94,18 +101,18 @@ async function walk(
       isDir = target?.isDirectory() ?? false;
       isFile = target?.isFile() ?? MANIFEST_EXTENSIONS.has(path.extname(entry.name));
     }
-    if (isDir) await walk(full, cwd, seen, visited, found);
+    if (isDir) await walk(full, w);
     else if (isFile && MANIFEST_EXTENSIONS.has(path.extname(entry.name).toLowerCase())) {
-      await addFile(full, cwd, seen, found);
+      await addFile(full, w);
     }
   }
 }
 
-async function addFile(absolute: string, cwd: string, seen: Set<string>, found: ManifestFile[]): Promise<void> {
+async function addFile(absolute: string, w: Walk): Promise<void> {
   const key = await realpath(absolute).catch(() => absolute);
-  if (seen.has(key)) return;
-  seen.add(key);
-  found.push({ absolute, display: displayPath(absolute, cwd) });
+  if (w.seen.has(key)) return;
+  w.seen.add(key);
+  w.found.push({ absolute, display: displayPath(absolute, w.cwd), root: w.root });
 }
 
 /**

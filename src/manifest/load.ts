@@ -90,7 +90,12 @@ export async function loadManifests(paths: string[], options: LoadOptions = {}):
     const mayHaveAliases = text.includes('*');
     for (const { doc, value } of docs) {
       if (pacer.due()) await pacer.pause();
-      processDocument({ file: file.display, absolute: file.absolute, doc, mayHaveAliases }, value, env, out);
+      processDocument(
+        { file: file.display, absolute: file.absolute, root: file.root, doc, mayHaveAliases },
+        value,
+        env,
+        out,
+      );
     }
   }
   await runCsvJobs(out.csvJobs, read, options.source);

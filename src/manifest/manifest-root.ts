@@ -1,0 +1,51 @@
+/**
+ * The manifests' root: the folder inside which every file a manifest names (a CSV of
+ * `addressesFrom` or `recordsFrom`) must be, after resolving symbolic links. It is the top
+ * of the git working tree holding the path given on the command line (the repository's
+ * files, wherever in it the manifests are), or, outside any working tree, the folder given
+ * (a file's own folder). Its `.git` folder is not part of it. A path outside is refused
+ * before anything is read from it: a pull request naming `/proc/self/environ` or
+ * `../../.ssh/id_rsa` gets an error that names the setting, never a line of that file.
+ */
+import { realpath, stat } from 'node:fs/promises';
+import * as path from 'node:path';
+import { findRepositoryRoot } from '../core/repository-root.js';
+
+/** The root of the manifests found under `given` (an absolute path), as a real path. */
+export async function manifestsRoot(given: string): Promise<string> {
+  const real = await realpath(given).catch(() => given);
+  const dir = (await stat(real).catch(() => undefined))?.isDirectory() ? real : path.dirname(real);
+  return findRepositoryRoot(dir) ?? dir;
+}
+
+/** Why `absolute` may not be read as a file of the manifests under `root`; undefined when it may. */
+export async function outsideRoot(absolute: string, root: string): Promise<string | undefined> {
+  const realRoot = await realpath(root).catch(() => root);
+  const real = await realExisting(absolute);
+  const where = real === absolute ? '' : ` (${real}, through a symbolic link)`;
+  for (const [candidate, base] of [
+    [absolute, root],
+    [real, realRoot],
+  ] as const) {
+    const relative = path.relative(base, candidate);
+    if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative))
+      return `it is outside the manifests' root ${realRoot}${where}`;
+    if (relative.split(path.sep)[0] === '.git') return `it is inside the repository's .git folder${where}`;
+  }
+  return undefined;
+}
+
+/** The real path of `absolute`, or of its nearest existing folder with the rest joined on. */
+async function realExisting(absolute: string): Promise<string> {
+  const rest: string[] = [];
+  for (let current = absolute; ;) {
+    try {
+      return path.join(await realpath(current), ...rest.reverse());
+    } catch {
+      const parent = path.dirname(current);
+      if (parent === current) return absolute;
+      rest.push(path.basename(current));
+      current = parent;
+    }
+  }
+}
