@@ -22,16 +22,12 @@ export async function manifestsRoot(given: string): Promise<string> {
 export async function outsideRoot(absolute: string, root: string): Promise<string | undefined> {
   const realRoot = await realpath(root).catch(() => root);
   const real = await realExisting(absolute);
-  const where = real === absolute ? '' : ` (${real}, through a symbolic link)`;
-  for (const [candidate, base] of [
-    [absolute, root],
-    [real, realRoot],
-  ] as const) {
-    const relative = path.relative(base, candidate);
-    if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative))
-      return `it is outside the manifests' root ${realRoot}${where}`;
-    if (relative.split(path.sep)[0] === '.git') return `it is inside the repository's .git folder${where}`;
-  }
+  const where = real === absolute || !(await isLink(absolute)) ? '' : ` (${real}, through a symbolic link)`;
+  // Compared as real paths: the root and the file may be named through links (a checkout reached by a link).
+  const relative = path.relative(realRoot, real);
+  if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative))
+    return `it is outside the manifests' root ${realRoot}${where}`;
+  if (relative.split(path.sep)[0] === '.git') return `it is inside the repository's .git folder${where}`;
   return undefined;
 }
 
@@ -48,4 +44,10 @@ async function realExisting(absolute: string): Promise<string> {
       current = parent;
     }
   }
+}
+
+/** Whether the path itself, or a folder on it, is a symbolic link (for the message only). */
+async function isLink(absolute: string): Promise<boolean> {
+  const parent = await realExisting(path.dirname(absolute));
+  return path.join(parent, path.basename(absolute)) !== (await realExisting(absolute));
 }

@@ -9,10 +9,10 @@ import {
   type LoadResult,
   type RecordedObject,
 } from '../manifest/index.js';
-import { RefusedError } from '../core/errors.js';
+import { RefusedError, SwitchboardError } from '../core/errors.js';
 import { matchesPattern } from '../plan/targets.js';
 import type { PlanScope } from '../plan/types.js';
-import { gitChangesSince, type GitChanges } from './git.js';
+import { CHANGED_SINCE_ERROR, gitChangesSince, type GitChanges } from './git.js';
 
 /**
  * What `--changed-since` scopes a plan to, and what the plan file records of it: `targets`
@@ -51,8 +51,12 @@ export async function changedScope(
       if ((await files.changed(record.absolute)) || (await someAsync(record.dataFiles, (f) => files.changed(f))))
         touchedFiles.add(record.absolute);
     }
+    await refuseUnprovable(records, files, git, ref);
     const touched = records.filter((r) => touchedFiles.has(r.absolute));
-    const before = await documentsAtCommit(git, files, touchedFiles, await removedManifests(git, given), {
+    // Folders reached through symbolic links are searched for deleted manifests too.
+    const folders = await Promise.all(records.map((r) => realpath(path.dirname(r.absolute)).catch(() => undefined)));
+    const roots = [...given, ...new Set(folders.filter((f): f is string => f !== undefined))];
+    const before = await documentsAtCommit(git, files, touchedFiles, await removedManifests(git, roots), {
       cwd,
       env: options.env ?? process.env,
     });
@@ -95,35 +99,58 @@ function absolutePaths(paths: readonly string[], cwd: string): string[] {
   return paths.length > 0 ? paths.map((p) => path.resolve(cwd, p)) : [cwd];
 }
 
-/** Paths as git names them (relative to the working tree's top, real paths), and whether they changed. */
+/**
+ * Paths as git names them (relative to the working tree's top, with `/`), and whether they
+ * changed. A file has two names to git when a symbolic link leads to it: its entry (the
+ * link, its folders resolved) and its real path (what the link points at). It changed when
+ * either did; it cannot be proven unchanged at all when its real path is outside the
+ * working tree (changedScope refuses such a set).
+ */
 class RepoFiles implements FileSource {
-  private readonly dirs = new Map<string, Promise<string>>();
-  private readonly answers = new Map<string, Promise<boolean>>();
+  private readonly names = new Map<string, Promise<{ entry?: string; real?: string }>>();
   constructor(private readonly git: GitChanges) {}
 
-  /** Undefined for a file outside the repository. */
-  async relative(absolute: string): Promise<string | undefined> {
-    const parent = path.dirname(absolute);
-    let real = this.dirs.get(parent);
-    if (!real) {
-      real = realpath(parent).catch(() => parent);
-      this.dirs.set(parent, real);
-    }
-    const relative = path.relative(this.git.root, path.join(await real, path.basename(absolute)));
-    if (relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
-    return relative.split(path.sep).join('/');
-  }
-
-  /** A file outside the repository counts as changed: git cannot say it did not. Asked once per file. */
-  changed(absolute: string): Promise<boolean> {
-    let answer = this.answers.get(absolute);
+  /** The file's entry and real path as git names them; each undefined when outside the working tree. */
+  namesOf(absolute: string): Promise<{ entry?: string; real?: string }> {
+    let answer = this.names.get(absolute);
     if (!answer) {
-      answer = this.relative(absolute).then(
-        (relative) => relative === undefined || this.git.changed.has(relative) || !this.git.tracked.has(relative),
-      );
-      this.answers.set(absolute, answer);
+      answer = (async () => {
+        const parent = await realpath(path.dirname(absolute)).catch(() => path.dirname(absolute));
+        const entry = path.join(parent, path.basename(absolute));
+        const real = await realpath(absolute).catch(() => entry);
+        return { entry: this.gitPath(entry), real: this.gitPath(real) };
+      })();
+      this.names.set(absolute, answer);
     }
     return answer;
+  }
+
+  /** The real path as git names it; undefined for a file outside the repository. */
+  async relative(absolute: string): Promise<string | undefined> {
+    return (await this.namesOf(absolute)).real;
+  }
+
+  /** A file outside the repository counts as changed: git cannot say it did not. */
+  async changed(absolute: string): Promise<boolean> {
+    const { entry, real } = await this.namesOf(absolute);
+    if (real === undefined || entry === undefined) return true;
+    return this.differs(real) || (entry !== real && this.differs(entry));
+  }
+
+  /** Whether the file is reached through a symbolic link that is itself new or changed since the commit. */
+  async linkChanged(absolute: string): Promise<string | undefined> {
+    const { entry, real } = await this.namesOf(absolute);
+    return entry !== undefined && entry !== real && this.differs(entry) ? entry : undefined;
+  }
+
+  private differs(relative: string): boolean {
+    return this.git.changed.has(relative) || !this.git.tracked.has(relative);
+  }
+
+  private gitPath(absolute: string): string | undefined {
+    const relative = path.relative(this.git.root, absolute);
+    if (relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
+    return relative.split(path.sep).join('/');
   }
 
   // FileSource: the files that changed are read as they were at the commit; the others are the same on disk.
@@ -135,6 +162,40 @@ class RepoFiles implements FileSource {
 
   read(absolute: string): Promise<Buffer | null> {
     return this.git.blob(path.relative(this.git.root, absolute).split(path.sep).join('/'));
+  }
+}
+
+/**
+ * What git cannot answer for refuses the scoped plan (exit 1) rather than leaving changes
+ * out of it: a manifest or a data file outside the working tree (reached through a symbolic
+ * link), whose content at the commit git does not hold, and a file reached through a
+ * symbolic link that changed since the commit, whose former target's documents are unknown.
+ */
+async function refuseUnprovable(
+  records: readonly DocumentRecord[],
+  files: RepoFiles,
+  git: GitChanges,
+  ref: string,
+): Promise<void> {
+  for (const record of records) {
+    for (const file of [record.absolute, ...record.dataFiles]) {
+      const { real } = await files.namesOf(file);
+      if (real === undefined) {
+        throw new SwitchboardError(
+          CHANGED_SINCE_ERROR,
+          `${CHANGED_SINCE_ERROR}: --changed-since ${ref}: ${file} is outside the git working tree ${git.root} ` +
+            '(through a symbolic link): git cannot tell what it held at that commit; plan without --changed-since',
+        );
+      }
+      const link = await files.linkChanged(file);
+      if (link !== undefined) {
+        throw new SwitchboardError(
+          CHANGED_SINCE_ERROR,
+          `${CHANGED_SINCE_ERROR}: --changed-since ${ref}: the symbolic link ${link} is new or changed since that ` +
+            'commit: which documents it led to then is unknown; plan without --changed-since',
+        );
+      }
+    }
   }
 }
 
