@@ -40,14 +40,14 @@ beforeAll(async () => {
   top = await mkdtemp(join(tmpdir(), 'switchboard-links-'));
   repo = join(top, 'repo');
   await mkdir(join(repo, 'manifests'), { recursive: true });
-  await mkdir(join(repo, 'shared', 'dir'), { recursive: true });
+  await mkdir(join(repo, 'common', 'dir'), { recursive: true });
   await mkdir(join(top, 'outside'), { recursive: true });
   await writeFile(join(repo, 'manifests', 'plain.yaml'), tenant('lk-plain', 1));
-  await writeFile(join(repo, 'shared', 'file.yaml'), tenant('lk-file', 1));
-  await writeFile(join(repo, 'shared', 'other.yaml'), tenant('lk-other', 1));
-  await writeFile(join(repo, 'shared', 'dir', 'dir.yaml'), tenant('lk-dir', 1));
-  await symlink('../shared/file.yaml', join(repo, 'manifests', 'file.yaml'));
-  await symlink('../shared/dir', join(repo, 'manifests', 'dir'));
+  await writeFile(join(repo, 'common', 'file.yaml'), tenant('lk-file', 1));
+  await writeFile(join(repo, 'common', 'other.yaml'), tenant('lk-other', 1));
+  await writeFile(join(repo, 'common', 'dir', 'dir.yaml'), tenant('lk-dir', 1));
+  await symlink('../common/file.yaml', join(repo, 'manifests', 'file.yaml'));
+  await symlink('../common/dir', join(repo, 'manifests', 'dir'));
   git('init', '-q');
   git('-c', 'user.name=t', '-c', 'user.email=t@t', 'add', '-A');
   git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'applied');
@@ -71,8 +71,8 @@ afterAll(async () => {
 
 describe('plan --changed-since through symbolic links', () => {
   it.each([
-    ['a linked manifest file', 'shared/file.yaml', 'lk-file'],
-    ['a manifest in a linked folder', 'shared/dir/dir.yaml', 'lk-dir'],
+    ['a linked manifest file', 'common/file.yaml', 'lk-file'],
+    ['a manifest in a linked folder', 'common/dir/dir.yaml', 'lk-dir'],
   ])(
     'an edit of %s is in the scoped plan, as in the full plan',
     async (_name, file, name) => {
@@ -92,14 +92,14 @@ describe('plan --changed-since through symbolic links', () => {
 
   it('a link retargeted since the commit refuses the scoped plan', async () => {
     await unlink(join(repo, 'manifests', 'file.yaml'));
-    await symlink('../shared/other.yaml', join(repo, 'manifests', 'file.yaml'));
+    await symlink('../common/other.yaml', join(repo, 'manifests', 'file.yaml'));
     try {
       await expect(plan(applied)).rejects.toThrow(
         /SB_CHANGED_SINCE: .*the symbolic link manifests\/file\.yaml is new or changed/,
       );
     } finally {
       await unlink(join(repo, 'manifests', 'file.yaml'));
-      await symlink('../shared/file.yaml', join(repo, 'manifests', 'file.yaml'));
+      await symlink('../common/file.yaml', join(repo, 'manifests', 'file.yaml'));
     }
   }, 30_000);
 
