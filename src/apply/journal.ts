@@ -1,7 +1,8 @@
 import { writeSync } from 'node:fs';
-import { mkdir, open, type FileHandle } from 'node:fs/promises';
+import { mkdir, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { SwitchboardError } from '../core/errors.js';
+import { openForAppend } from '../core/safe-write.js';
 import { maskSecrets } from '../core/secrets.js';
 
 /**
@@ -95,7 +96,7 @@ export class Journal {
   static async open(path: string): Promise<Journal> {
     try {
       await mkdir(dirname(path), { recursive: true });
-      return new Journal(await open(path, 'a', 0o600), path);
+      return new Journal(await openForAppend(path, 0o600), path);
     } catch (error) {
       throw new SwitchboardError('SB_JOURNAL', `cannot open the journal ${path}: ${(error as Error).message}`);
     }

@@ -36,7 +36,10 @@ const EXIT_CODES: Record<string, string[]> = {
   compare: ['0  the two trees are the same', '1  a tree does not load, or the command line is wrong', '2  they differ'],
   sim: ['0  stopped (Ctrl-C or SIGTERM)', '1  could not start (port in use, unreadable seed or state file)'],
   demo: ['0  every step did what it should', '1  a step did not'],
-  init: ['0  every file was written', '1  a file exists (without --force), or a file could not be written'],
+  init: [
+    '0  every file was written (or listed, with --dry-run)',
+    '1  a file exists with other content (without --force), a target is not a regular file, or a write failed',
+  ],
   version: ['0  always'],
 };
 const DEFAULT_EXIT_CODES = ['0  success', '1  an error'];

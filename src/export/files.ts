@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { SwitchboardError } from '../core/errors.js';
+import { assertWritableTarget } from '../core/safe-write.js';
 
 /** The second header line of every exported file; `--force` only ever removes files carrying it. */
 export const EXPORT_MARKER =
@@ -113,9 +114,11 @@ function safeName(name: string): string {
  * leaves only the temporary file, which the next export removes.
  */
 export async function writeFileAtomically(file: string, text: string): Promise<void> {
+  // A link, FIFO or device planted where a document goes is refused, never replaced (core/safe-write.ts).
+  await assertWritableTarget(file);
   const temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
   try {
-    await writeFile(temp, text);
+    await writeFile(temp, text, { flag: 'wx' }); // never through a link planted at the temporary name
     await rename(temp, file);
   } catch (error) {
     await rm(temp, { force: true });

@@ -1,14 +1,14 @@
 /**
- * `switchboard init [DIR]`: the files of a new manifests repository, checked all at once
- * against what is there, then written. Nothing is overwritten without `force`; a
- * package.json that already depends on switchboard is kept as it is (`npm install
- * --save-dev switchboard` usually comes first).
+ * `switchboard init [DIR]`: the files of a manifests repository, checked all at once
+ * against what is there, then written: into an existing repository they merge (see
+ * scaffold). Nothing is replaced without `force`; a package.json that already depends on
+ * switchboard is kept as it is (`npm install --save-dev switchboard` usually comes first).
  */
-import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { CONFIG_FILE_NAME } from '../config/load-connection.js';
 import { SwitchboardError } from '../core/errors.js';
+import { writeFileSafely } from '../core/safe-write.js';
 import { PACKAGE_NAME, VERSION, WORKFLOW_TEMPLATES_DIR } from '../core/package.js';
 import { INSTALLED_SCHEMAS, schemaModeline, schemasDirFor } from '../manifest/schema-location.js';
 import { SCHEMA_FILES } from '../manifest/schemas.js';
@@ -27,12 +27,26 @@ export interface ScaffoldFile {
   text: string;
 }
 
-export type ScaffoldOutcome = 'created' | 'overwritten' | 'kept' | 'updated';
+/**
+ * What init does with one file: `created` (it was missing), `updated` (an existing file
+ * gained what init needs: `.gitignore` lines, the README's switchboard section, the
+ * package.json devDependency), `kept` (it already holds that), `replaced` (it differed and
+ * `--force` replaced it), `conflict` (it differs and nothing is written without `--force`).
+ */
+export type ScaffoldOutcome = 'created' | 'updated' | 'kept' | 'replaced' | 'conflict';
 
 export interface ScaffoldResult {
   dir: string;
-  files: { path: string; outcome: ScaffoldOutcome }[];
+  /** `detail`: what an update adds (the `.gitignore` lines). */
+  files: { path: string; outcome: ScaffoldOutcome; detail?: string }[];
+  /** True when nothing was written (`dryRun`). */
+  dryRun: boolean;
 }
+
+/** The README's own part, between these lines: a README that exists keeps everything else. */
+export const README_BEGIN =
+  '<!-- switchboard:begin (written by switchboard init; it replaces what lies between these lines) -->';
+export const README_END = '<!-- switchboard:end -->';
 
 /** The schema file of a document kind (the starter manifests are a Group and a Tenant document). */
 function schemaFileOf(kind: string): string {
@@ -68,52 +82,154 @@ export async function scaffoldFiles(dir: string): Promise<ScaffoldFile[]> {
   return files;
 }
 
+/** One file's plan: its outcome and, when something is written, the text. */
+interface Step {
+  file: ScaffoldFile;
+  outcome: ScaffoldOutcome;
+  text?: string;
+  detail?: string;
+}
+
 /**
- * Writes the scaffold. Refuses (SB_INIT_EXISTS, nothing written) when any file exists,
- * unless `force`; with `force`, an existing package.json only gains the devDependency.
+ * Writes the scaffold into `dir`, merging with what is there: a missing file is created,
+ * `.gitignore` gains its missing lines, an existing README.md gains (or has replaced) its
+ * switchboard section, package.json gains the devDependency; any other file that exists
+ * with other content is a conflict. Conflicts refuse the whole run (SB_INIT_EXISTS, nothing
+ * written) unless `force`, which replaces them and lists them. Every target is checked
+ * before anything is written: one that is not a regular file, or whose folder leads
+ * outside `dir` through a symbolic link, refuses the run. `dryRun` writes nothing.
  */
-export async function scaffold(dir: string, options: { force: boolean }): Promise<ScaffoldResult> {
+export async function scaffold(dir: string, options: { force: boolean; dryRun?: boolean }): Promise<ScaffoldResult> {
   const root = path.resolve(dir);
+  // The folder, or the nearest part of its path that exists, must be a folder (`init FILE/sub`).
+  for (let at = root; ; at = path.dirname(at)) {
+    const info = await stat(at).catch(() => undefined);
+    if (info?.isDirectory()) break;
+    if (info || path.dirname(at) === at)
+      throw new SwitchboardError('SB_INIT_DIR', `${at} is not a folder: give init the folder of the repository`);
+  }
   const files = await scaffoldFiles(root);
-  const existing = files.filter((f) => existsSync(path.join(root, f.path)));
-  const hasPackageJson = existing.some((f) => f.path === 'package.json');
-  const packageJson = hasPackageJson ? await readPackageJson(path.join(root, 'package.json')) : undefined;
-  const keepPackageJson = packageJson !== undefined && dependsOnSwitchboard(packageJson);
-  const conflicts = existing.filter((f) => !(f.path === 'package.json' && keepPackageJson));
-  if (conflicts.length > 0 && !options.force) {
+  await checkTargets(root, files);
+  const steps: Step[] = [];
+  for (const file of files) steps.push(await stepFor(root, file, options.force));
+  const conflicts = steps.filter((s) => s.outcome === 'conflict');
+  if (conflicts.length > 0 && !options.force && !options.dryRun) {
     throw new SwitchboardError(
       'SB_INIT_EXISTS',
-      `${conflicts.length === 1 ? 'this file exists' : 'these files exist'} in ${root}: ` +
-        `${conflicts.map((f) => f.path).join(', ')}. ` +
-        'Nothing was written: move them away, or run init again with --force to overwrite them ' +
-        '(an existing package.json is kept and only gains the switchboard devDependency).',
+      `${conflicts.length === 1 ? 'this file exists' : 'these files exist'} in ${root} with other content: ` +
+        `${conflicts.map((s) => s.file.path).join(', ')}. Nothing was written: move them away, or run init again ` +
+        'with --force to replace them (--dry-run lists what init would do). .gitignore, README.md and ' +
+        'package.json are merged, never replaced.',
     );
   }
-  const result: ScaffoldResult = { dir: root, files: [] };
-  for (const file of files) {
-    const target = path.join(root, file.path);
-    const exists = existing.includes(file);
-    if (file.path === 'package.json' && packageJson !== undefined) {
-      if (keepPackageJson) {
-        result.files.push({ path: file.path, outcome: 'kept' });
-        continue;
-      }
-      const ours = packageJson['devDependencies'] as Record<string, string> | undefined;
-      const devDependencies = { ...ours, [PACKAGE_NAME]: VERSION };
-      await writeFile(target, `${JSON.stringify({ ...packageJson, devDependencies }, null, 2)}\n`);
-      result.files.push({ path: file.path, outcome: 'updated' });
-      continue;
+  const result: ScaffoldResult = { dir: root, files: [], dryRun: options.dryRun === true };
+  for (const step of steps) {
+    if (!options.dryRun && step.text !== undefined) {
+      const target = path.join(root, step.file.path);
+      await mkdir(path.dirname(target), { recursive: true });
+      await writeFileSafely(target, step.text);
     }
-    await mkdir(path.dirname(target), { recursive: true });
-    await writeFile(target, file.text);
-    result.files.push({ path: file.path, outcome: exists ? 'overwritten' : 'created' });
+    result.files.push({ path: step.file.path, outcome: step.outcome, ...(step.detail ? { detail: step.detail } : {}) });
   }
   return result;
 }
 
-async function readPackageJson(file: string): Promise<Record<string, unknown>> {
+/** What init does with `file` given what is at its path. */
+async function stepFor(root: string, file: ScaffoldFile, force: boolean): Promise<Step> {
+  const target = path.join(root, file.path);
+  const existing = await readFile(target, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    throw new SwitchboardError('SB_INIT_READ', `cannot read ${target}: ${error.message}`);
+  });
+  if (existing === undefined) return { file, outcome: 'created', text: file.text };
+  if (file.path === 'package.json') return packageJsonStep(file, target, existing);
+  if (file.path === '.gitignore') {
+    const have = new Set(existing.split(/\r?\n/).map((l) => l.trim()));
+    const missing = file.text.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('#') && !have.has(l.trim()));
+    if (missing.length === 0) return { file, outcome: 'kept' };
+    const text = `${existing}${existing.endsWith('\n') || existing === '' ? '' : '\n'}# switchboard\n${missing.join('\n')}\n`;
+    return { file, outcome: 'updated', text, detail: `adds ${missing.join(' ')}` };
+  }
+  if (file.path === 'README.md') return readmeStep(file, existing);
+  if (existing === file.text) return { file, outcome: 'kept' };
+  return force ? { file, outcome: 'replaced', text: file.text } : { file, outcome: 'conflict' };
+}
+
+/** The README keeps its text; the switchboard section is added at its end, or replaced where it is. */
+function readmeStep(file: ScaffoldFile, existing: string): Step {
+  const section = `${README_BEGIN}\n${file.text.trimEnd()}\n${README_END}\n`;
+  const begin = existing.indexOf(README_BEGIN);
+  const end = existing.indexOf(README_END);
+  let text: string;
+  if (begin >= 0 && end > begin)
+    text = existing.slice(0, begin) + section + existing.slice(end + README_END.length).replace(/^\n/, '');
+  else text = `${existing}${existing.endsWith('\n') || existing === '' ? '' : '\n'}\n${section}`;
+  if (text === existing) return { file, outcome: 'kept' };
+  return {
+    file,
+    outcome: 'updated',
+    text,
+    detail: begin >= 0 ? 'replaces its switchboard section' : 'adds a switchboard section at the end',
+  };
+}
+
+async function packageJsonStep(file: ScaffoldFile, target: string, existing: string): Promise<Step> {
+  const pkg = await readPackageJson(target, existing);
+  if (dependsOnSwitchboard(pkg)) return { file, outcome: 'kept' };
+  const ours = pkg['devDependencies'] as Record<string, string> | undefined;
+  const devDependencies = { ...ours, [PACKAGE_NAME]: VERSION };
+  const text = `${JSON.stringify({ ...pkg, devDependencies }, null, 2)}\n`;
+  return { file, outcome: 'updated', text, detail: `adds the devDependency ${PACKAGE_NAME}@${VERSION}` };
+}
+
+/**
+ * Every target is a regular file or missing, and its folder (once created) is inside `root`:
+ * a symbolic link planted in the repository (`.github -> /etc`, `README.md -> ~/.bashrc`)
+ * refuses the run before anything is written.
+ */
+async function checkTargets(root: string, files: readonly ScaffoldFile[]): Promise<void> {
+  const realRoot = await realpath(root).catch(() => root);
+  const problems: string[] = [];
+  for (const file of files) {
+    const target = path.join(root, file.path);
+    const info = await lstat(target).catch(() => undefined);
+    if (info && !info.isFile()) {
+      problems.push(
+        `${file.path} is ${info.isSymbolicLink() ? 'a symbolic link' : info.isDirectory() ? 'a folder' : 'not a regular file'}`,
+      );
+      continue;
+    }
+    const folder = await realExisting(path.dirname(target));
+    const relative = path.relative(realRoot, folder);
+    if (relative.startsWith('..') || path.isAbsolute(relative))
+      problems.push(`${file.path} would be written in ${folder}, outside ${realRoot} (through a symbolic link)`);
+  }
+  if (problems.length > 0) {
+    throw new SwitchboardError(
+      'SB_INIT_TARGET',
+      `init writes only regular files inside ${root}: ${problems.join('; ')}. Nothing was written: remove them, then run init again.`,
+    );
+  }
+}
+
+/** The real path of `absolute`, or of its nearest existing folder with the rest joined on. */
+async function realExisting(absolute: string): Promise<string> {
+  const rest: string[] = [];
+  for (let current = absolute; ;) {
+    try {
+      return path.join(await realpath(current), ...rest.reverse());
+    } catch {
+      const parent = path.dirname(current);
+      if (parent === current) return absolute;
+      rest.push(path.basename(current));
+      current = parent;
+    }
+  }
+}
+
+async function readPackageJson(file: string, text: string): Promise<Record<string, unknown>> {
   try {
-    const value = JSON.parse(await readFile(file, 'utf8')) as unknown;
+    const value = JSON.parse(text) as unknown;
     if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
   } catch {
     // reported below

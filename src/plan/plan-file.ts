@@ -5,10 +5,9 @@
  * switchboard wrote it or that this switchboard cannot fully understand, `SB_PLAN_FILE`
  * (exit 1) for one that is no usable plan.
  */
-import { randomBytes } from 'node:crypto';
-import { open, readFile, rename, rm } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { RefusedError, SwitchboardError } from '../core/errors.js';
+import { writeFileSafely } from '../core/safe-write.js';
 import { VERSION } from '../core/package.js';
 import { isPlainObject } from '../core/values.js';
 import { carriesDigest, changedPlanError, checkChangeSet, checkPlanDigest } from './plan-digest.js';
@@ -32,18 +31,10 @@ export async function writePlanFile(path: string, plan: Plan): Promise<void> {
   }
   // Platform messages in warnings and refusals may quote a secret: renderJson masks them like every output.
   const text = renderJson(plan);
-  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {
-    const handle = await open(temp, 'wx', 0o600);
-    try {
-      await handle.writeFile(text, 'utf8');
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, path);
+    await writeFileSafely(path, text, 0o600);
   } catch (error) {
-    await rm(temp, { force: true });
+    if (error instanceof SwitchboardError) throw error;
     const reason = error instanceof Error ? error.message : String(error);
     throw new SwitchboardError(PLAN_FILE_ERROR, `cannot write plan file ${path}: ${reason}`, { cause: error });
   }

@@ -3,9 +3,9 @@
  * snapshot is written, debounced, atomically (temp file, fsync, rename, fsync of the
  * folder), so a crash leaves either the old or the new file, never half of one.
  */
-import { open, readFile, rename, unlink } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { readFile } from 'node:fs/promises';
 import { SwitchboardError } from '../core/errors.js';
+import { writeFileSafely } from '../core/safe-write.js';
 import { isSnapshot, type PlatformStore, type StoreSnapshot } from './platform/store/store.js';
 
 export const SAVE_DEBOUNCE_MS = 200;
@@ -32,28 +32,8 @@ export async function loadStateFile(file: string): Promise<StoreSnapshot | undef
   return value;
 }
 
-export async function writeFileAtomic(file: string, text: string): Promise<void> {
-  const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.${Date.now()}.tmp`);
-  const handle = await open(tmp, 'w');
-  try {
-    await handle.writeFile(text);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await rename(tmp, file);
-  } catch (error) {
-    await unlink(tmp).catch(() => {});
-    throw error;
-  }
-  try {
-    const dir = await open(dirname(file), 'r');
-    await dir.sync().finally(() => dir.close());
-  } catch {
-    // Some filesystems cannot fsync a folder; the rename is still atomic.
-  }
-}
+/** The state file, written whole (src/core/safe-write.ts: temp file, fsync, rename; never through a link). */
+export const writeFileAtomic = (file: string, text: string): Promise<void> => writeFileSafely(file, text);
 
 export class StatePersister {
   private timer: NodeJS.Timeout | undefined;

@@ -1,6 +1,7 @@
-import { mkdir, open, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { SwitchboardError } from '../core/errors.js';
+import { writeFileSafely } from '../core/safe-write.js';
 import { DIGEST_KEY_ENV, PREVIOUS_DIGEST_KEY_ENV, digestKeys, keyIdOf, type DigestKeys } from '../core/value-digest.js';
 import type { LastApplied, LastAppliedEntry } from './types.js';
 
@@ -68,20 +69,11 @@ export async function writeLastApplied(
 ): Promise<void> {
   const sorted = Object.fromEntries([...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   const body: LastAppliedFile = { formatVersion: LAST_APPLIED_VERSION, target, entries: sorted };
-  const temp = `${file}.${process.pid}.tmp`;
   try {
     await mkdir(dirname(file), { recursive: true });
-    await writeFile(temp, `${JSON.stringify(body, null, 2)}\n`);
-    const handle = await open(temp, 'r+');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await rename(temp, file);
+    await writeFileSafely(file, `${JSON.stringify(body, null, 2)}\n`);
   } catch (error) {
     // A read-only directory, a full disk, a directory where the file goes: a diagnostic, not a crash.
-    await rm(temp, { force: true }).catch(() => undefined);
     throw new SwitchboardError(
       'SB_LAST_APPLIED',
       `cannot write the last-applied record ${file}: ${(error as Error).message}`,

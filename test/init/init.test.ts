@@ -160,7 +160,7 @@ describe('switchboard init: a manifests repository whose every file is valid', (
       expect(await ignored(file), file).toBe(false);
   });
 
-  it('refuses to overwrite anything without --force, and writes nothing then', async () => {
+  it('refuses to replace a file with other content without --force, and writes nothing then', async () => {
     const dir = await emptyDir();
     await writeFile(join(dir, 'README.md'), '# ours\n');
     await mkdir(join(dir, 'manifests'));
@@ -168,18 +168,21 @@ describe('switchboard init: a manifests repository whose every file is valid', (
     const refused = await runCli(['init', dir]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(
-      `Error: these files exist in ${dir}: manifests/group.yaml, README.md. Nothing was written`,
+      `Error: this file exists in ${dir} with other content: manifests/group.yaml. Nothing was written`,
     );
     expect(await filesUnder(dir)).toEqual(['README.md', 'manifests/group.yaml']);
 
     const forced = await runCli(['init', dir, '--force']);
     expect(forced.code, forced.stderr).toBe(0);
-    expect(forced.stdout).toMatch(/^ {2}overwritten README\.md$/m);
-    expect(forced.stdout).toMatch(/^ {2}created {5}package\.json$/m);
-    expect(await readFile(join(dir, 'README.md'), 'utf8')).toContain('# Platform manifests');
+    expect(forced.stdout).toMatch(/^ {2}replaced {6}manifests\/group\.yaml$/m);
+    expect(forced.stdout).toMatch(/^ {2}updated {7}README\.md \(adds a switchboard section at the end\)$/m);
+    expect(forced.stdout).toMatch(/^ {2}created {7}package\.json$/m);
+    const readme = await readFile(join(dir, 'README.md'), 'utf8');
+    expect(readme.startsWith('# ours\n')).toBe(true);
+    expect(readme).toContain('# Platform manifests');
   });
 
-  it('keeps a package.json that depends on switchboard (npm install came first); --force adds the dependency to another', async () => {
+  it('keeps a package.json that depends on switchboard (npm install came first); adds the dependency to another', async () => {
     const dir = await emptyDir();
     const ours = { name: 'ours', devDependencies: { switchboard: 'file:../switchboard-0.1.0.tgz' } };
     await writeFile(join(dir, 'package.json'), JSON.stringify(ours));
@@ -189,10 +192,7 @@ describe('switchboard init: a manifests repository whose every file is valid', (
 
     const other = await emptyDir();
     await writeFile(join(other, 'package.json'), JSON.stringify({ name: 'tools', scripts: { lint: 'x' } }));
-    await expect(scaffold(other, { force: false })).rejects.toThrow(
-      /this file exists in .*: package\.json\. Nothing was written/,
-    );
-    const updated = await scaffold(other, { force: true });
+    const updated = await scaffold(other, { force: false });
     expect(updated.files.find((f) => f.path === 'package.json')?.outcome).toBe('updated');
     expect(JSON.parse(await readFile(join(other, 'package.json'), 'utf8'))).toEqual({
       name: 'tools',

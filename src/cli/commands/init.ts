@@ -2,26 +2,57 @@
  * `switchboard init [DIR] [--force]`: scaffolds a manifests repository in DIR (default: the
  * current folder): package.json pinning this switchboard, switchboard.config.yaml, a starter
  * manifests/ folder, the three GitHub workflows, editor settings, .gitignore and a README.
- * Exit 0 when written; 1 when a file exists (nothing is written) unless --force.
+ * Into an existing repository it merges (.gitignore lines, a README section, the
+ * devDependency); exit 1 when another file exists with other content (nothing is written)
+ * unless --force, which replaces it. --dry-run lists what it would do.
  */
 import * as path from 'node:path';
 import type { Command } from 'commander';
 import { VERSION } from '../../core/package.js';
-import { scaffold } from '../../init/scaffold.js';
+import { scaffold, type ScaffoldOutcome } from '../../init/scaffold.js';
+import { safeText } from '../../core/safe-text.js';
 import type { CommandRegistrar } from '../program.js';
+
+/** How each outcome reads in init's list (a dry run says what would happen). */
+const WORDS: Record<ScaffoldOutcome, [string, string]> = {
+  created: ['created', 'would create'],
+  updated: ['updated', 'would update'],
+  kept: ['kept', 'would keep'],
+  replaced: ['replaced', 'would replace'],
+  conflict: ['conflict', 'conflict'],
+};
 
 export const registerInit: CommandRegistrar = (program: Command, context) => {
   program
     .command('init')
     .description('Scaffold a manifests repository: package.json, config, starter manifests, workflows, editor settings')
     .argument('[dir]', 'the repository folder (created when missing)', '.')
-    .option('--force', 'overwrite existing files (a package.json only gains the switchboard devDependency)', false)
-    .action(async (dir: string, options: { force: boolean }) => {
-      const result = await scaffold(dir, { force: options.force });
+    .option(
+      '--force',
+      'replace files that exist with other content (.gitignore, README.md and package.json are merged, never replaced)',
+      false,
+    )
+    .option('--dry-run', 'list what init would create, update, keep or replace; write nothing', false)
+    .action(async (dir: string, options: { force: boolean; dryRun: boolean }) => {
+      const result = await scaffold(dir, { force: options.force, dryRun: options.dryRun });
       const relative = path.relative(process.cwd(), result.dir);
-      const shown = relative === '' ? '.' : relative.startsWith('..') ? result.dir : relative;
-      const lines = [`Scaffolded a switchboard ${VERSION} manifests repository in ${shown}/:`];
-      for (const file of result.files) lines.push(`  ${file.outcome.padEnd(11)} ${file.path}`);
+      const shown = safeText(relative === '' ? '.' : relative.startsWith('..') ? result.dir : relative);
+      const head = result.dryRun ? `init would scaffold` : 'Scaffolded';
+      const lines = [`${head} a switchboard ${VERSION} manifests repository in ${shown}/:`];
+      for (const file of result.files) {
+        const word = WORDS[file.outcome][result.dryRun ? 1 : 0];
+        lines.push(`  ${word.padEnd(13)} ${safeText(file.path)}${file.detail ? ` (${safeText(file.detail)})` : ''}`);
+      }
+      const conflicts = result.files.filter((f) => f.outcome === 'conflict').length;
+      if (result.dryRun) {
+        lines.push(
+          conflicts > 0
+            ? `Nothing was written. ${conflicts} file(s) differ: init refuses them without --force, which replaces them.`
+            : 'Nothing was written (--dry-run).',
+        );
+        context().stdout.write(`${lines.join('\n')}\n`);
+        return;
+      }
       const cd = shown === '.' ? '' : `cd ${shown} && `;
       lines.push(
         'Next:',
