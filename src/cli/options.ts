@@ -1,6 +1,8 @@
 import { Argument, InvalidArgumentError, type Command } from 'commander';
+import { join } from 'node:path';
 import { AUTO_CONCURRENCY, type ConcurrencySetting } from '../api/index.js';
 import { addNotifyOptions } from './notify.js';
+import { projectRoot } from '../config/index.js';
 
 /** `[paths...]` of the commands that read manifests: none given means the current folder. */
 export function manifestPathsArgument(): Argument {
@@ -11,7 +13,10 @@ export function manifestPathsArgument(): Argument {
 export function addConnectionOptions(command: Command): Command {
   return command
     .option('--env <name>', 'a named environment of switchboard.config.yaml')
-    .option('--config <file>', 'the configuration file (default: ./switchboard.config.yaml)')
+    .option(
+      '--config <file>',
+      'the configuration file (default: switchboard.config.yaml here or in the nearest folder above, up to the top of the git repository)',
+    )
     .option('--sim', 'run against a fresh embedded simulator in-process')
     .option('--seed <file>', 'with --sim: the simulator seed (YAML or JSON)')
     .option(...concurrencyOption());
@@ -46,7 +51,15 @@ export function addPlanOptions(command: Command): Command {
       [],
     )
     .option('--allow-replace', 'allow replacing objects that hold data (tenants, subscriptions)', false)
-    .option('--state-dir <dir>', 'where the last-applied record and the journal live', '.switchboard');
+    .option(
+      '--state-dir <dir>',
+      'where the last-applied record and the journal live (default: .switchboard beside switchboard.config.yaml, or at the top of the git repository)',
+    )
+    .hook('preAction', (_program, action) => {
+      // Found from the repository, not the current folder: a plan run from manifests/ reads the same record.
+      if (action.opts()['stateDir'] === undefined)
+        action.setOptionValueWithSource('stateDir', join(projectRoot(process.cwd()), '.switchboard'), 'default');
+    });
   return addNotifyOptions(command);
 }
 

@@ -1,4 +1,4 @@
-export { CONFIG_FILE_NAME, loadConnection } from './load-connection.js';
+export { CONFIG_FILE_NAME, findConfigFile, loadConnection, projectRoot } from './load-connection.js';
 export type {
   ConnectionAuth,
   ConnectionConfig,

@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import { isPlainObject } from '../core/values.js';
+import { findRepositoryRoot } from '../core/repository-root.js';
 import { access, readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { yamlPackage } from '../core/yaml-package.js';
@@ -10,6 +12,30 @@ import { booleanVariable, environmentNames, fileNames, type SettingNames } from 
 import { isLoopbackHost } from './transport-security.js';
 
 export const CONFIG_FILE_NAME = 'switchboard.config.yaml';
+
+/**
+ * The configuration file a command run in `cwd` uses: `switchboard.config.yaml` in `cwd` or
+ * in the nearest folder above it, up to the top of its git working tree (a plan run from
+ * `manifests/` uses the repository's file). Outside a working tree, only `cwd` is looked at.
+ */
+export function findConfigFile(cwd: string): string | undefined {
+  const top = findRepositoryRoot(cwd);
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    const file = resolve(dir, CONFIG_FILE_NAME);
+    if (existsSync(file)) return file;
+    if (top === undefined || dir === top || dirname(dir) === dir) return undefined;
+  }
+}
+
+/**
+ * The folder a repository's switchboard files belong to: the folder of the configuration file
+ * found from `cwd`, else the top of its git working tree, else `cwd`. The default state
+ * folder (`.switchboard`: the last-applied record, journals, the lock) is there.
+ */
+export function projectRoot(cwd: string): string {
+  const config = findConfigFile(cwd);
+  return config ? dirname(config) : (findRepositoryRoot(cwd) ?? resolve(cwd));
+}
 
 /** Username/password (with an optional TOTP secret) or a bearer token. */
 export type ConnectionAuth = { username: string; password: string; totpSecret?: string } | { token: string };
@@ -84,12 +110,12 @@ const MAX_TIMEOUT_MS = 3_600_000;
  */
 export async function loadConnection(options: LoadConnectionOptions): Promise<ConnectionConfig> {
   const cwd = options.cwd ?? process.cwd();
-  const file = options.configPath ? resolve(cwd, options.configPath) : await existing(resolve(cwd, CONFIG_FILE_NAME));
+  const file = options.configPath ? resolve(cwd, options.configPath) : findConfigFile(cwd);
   if (options.configPath && !(await existing(file!))) throw configError(`config file ${options.configPath} not found`);
   if (!file) {
     if (options.envName)
       throw configError(
-        `--env ${options.envName} given, but there is no ${CONFIG_FILE_NAME} in ${cwd} (use --config FILE)`,
+        `--env ${options.envName} given, but there is no ${CONFIG_FILE_NAME} in ${cwd} or above it in its repository (use --config FILE)`,
       );
     return fromEnvironment(options.env, cwd, options.platform !== false, options.routing === true);
   }

@@ -133,6 +133,7 @@ export async function planRun(
   const provenance = planProvenance({ files: loaded.files, paths: given }, session);
   try {
     const lastAppliedFile = lastAppliedPath(options.stateDir, session.target.instance || 'routing');
+    logger.info({ file: path.resolve(lastAppliedFile) }, 'last-applied record');
     const lastApplied = await readLastApplied(lastAppliedFile);
     const providers = providersFor(session, loaded.set, nodes, lastApplied, options, { policyTables, tableInScope });
     const planning = {

@@ -80,6 +80,7 @@ export async function openSession(options: ConnectOptions, needs: SessionNeeds):
           ...(options.config ? { configPath: options.config } : {}),
           ...(options.env ? { envName: options.env } : {}),
         });
+    options.logger.info({ source: connection.source }, 'connection settings');
     if (needs.platform) client = await connectPlatform(connection, options);
     if (needs.routing) routing = connectRouting(connection, options);
     const target: Session['target'] = {

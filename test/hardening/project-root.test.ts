@@ -1,0 +1,48 @@
+/**
+ * The configuration file and the state folder (the last-applied record, journals, the lock)
+ * are found from the repository, not from the current folder: a plan run from `manifests/`
+ * uses the repository's switchboard.config.yaml and its `.switchboard/`, and says where it
+ * found them at --log-level info. A `.switchboard` left in the subfolder is not read.
+ */
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findConfigFile, projectRoot } from '../../src/config/index.js';
+import { startSimulator, type RunningSimulator } from '../../src/sim/index.js';
+import { runCli } from '../e2e/cli-helpers.js';
+
+let sim: RunningSimulator;
+let repo: string;
+beforeAll(async () => {
+  sim = await startSimulator({ port: 0 });
+  repo = await mkdtemp(join(tmpdir(), 'switchboard-root-'));
+  await mkdir(join(repo, '.git'));
+  await mkdir(join(repo, 'manifests', 'tenants'), { recursive: true });
+  await writeFile(
+    join(repo, 'switchboard.config.yaml'),
+    'environments:\n  lab:\n    url: ${SWITCHBOARD_URL}\n    instance: demo\n    auth: { username: admin, password: ${SWITCHBOARD_PASSWORD} }\n    insecure: true\n',
+  );
+  await writeFile(
+    join(repo, 'manifests', 'tenants', 't.yaml'),
+    'apiVersion: switchboard/v1\nkind: Tenant\nmetadata: { name: acme-corp, reseller: north }\nspec: { markup: 4 }\n',
+  );
+});
+afterAll(async () => sim.close());
+
+describe('found from the repository, not the current folder', () => {
+  it('the configuration file and the state folder, from any folder of the repository', () => {
+    for (const cwd of [repo, join(repo, 'manifests'), join(repo, 'manifests', 'tenants')]) {
+      expect(findConfigFile(cwd)).toBe(join(repo, 'switchboard.config.yaml'));
+      expect(projectRoot(cwd)).toBe(repo);
+    }
+  });
+
+  it('plan from manifests/ uses them and says so at --log-level info', async () => {
+    const env = { SWITCHBOARD_URL: sim.url, SWITCHBOARD_PASSWORD: 'admin' };
+    const result = await runCli(['plan', '.', '--log-level', 'info'], { cwd: join(repo, 'manifests'), env });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toContain(`"source":"${join(repo, 'switchboard.config.yaml')} (env lab)"`);
+    expect(result.stderr).toContain(`"file":"${join(repo, '.switchboard', 'last-applied.demo.json')}"`);
+  }, 60_000);
+});
