@@ -69,7 +69,7 @@ export function commandHelpFooter(name: string): string {
     lines.push('  SWITCHBOARD_NOTIFY_URL  the webhook to notify when neither --notify nor notify.url gives one');
   if (CONNECTING.has(name)) {
     lines.push('  SWITCHBOARD_PROGRESS_INTERVAL_MS  ms between progress lines on stderr without a terminal (5000)');
-    lines.push('  without switchboard.config.yaml, the connection comes from:');
+    lines.push('  the connection (each one set overrides its setting in switchboard.config.yaml):');
     const names = Object.values(ENVIRONMENT_VARIABLES);
     for (let i = 0; i < names.length; i += 4) lines.push(`    ${names.slice(i, i + 4).join('  ')}`);
   }

@@ -8,6 +8,7 @@ import { SwitchboardError } from '../core/errors.js';
 import { registerSecret } from '../core/secrets.js';
 import { isValidBase32 } from '../api/totp.js';
 import { interpolate, protectReferences, restoreReferences } from './interpolate.js';
+import { requiredMissing, withEnvironmentOverrides } from './overrides.js';
 import { booleanVariable, environmentNames, fileNames, type SettingNames } from './naming.js';
 import { isLoopbackHost } from './transport-security.js';
 
@@ -139,8 +140,10 @@ async function fromFile(file: string, options: LoadConnectionOptions): Promise<C
   const raw = environments[name];
   if (!isPlainObject(raw)) throw configError(`${file}: environment "${name}" not found (defined: ${names.join(', ')})`);
   const at = `environments.${name}`;
-  const { value, missing } = interpolate(raw, options.env, at);
-  const problems = missing.map((m) => `${m.at}: environment variable ${m.name} is not set`);
+  const merged = withEnvironmentOverrides(raw, options.env, at);
+  const { value, missing } = interpolate(merged.raw, options.env, at);
+  const required = requiredMissing(value as Record<string, unknown>, missing, at);
+  const problems = [...merged.conflicts, ...required.map((m) => `${m.at}: environment variable ${m.name} is not set`)];
   const naming = fileNames(at);
   const config = readEnvironment(
     value as Record<string, unknown>,
@@ -149,7 +152,8 @@ async function fromFile(file: string, options: LoadConnectionOptions): Promise<C
     problems,
     options.platform !== false,
   );
-  return finish(config, `${file} (env ${name})`, naming, problems, options.routing === true);
+  const overridden = merged.overrides.length > 0 ? `; ${merged.overrides.join('; ')}` : '';
+  return finish(config, `${file} (env ${name})${overridden}`, naming, problems, options.routing === true);
 }
 
 function readEnvironment(

@@ -44,8 +44,9 @@ export function packageName(folder: string): string {
  */
 export function configYaml(): string {
   return `# Where the platform is and how switchboard logs in (see node_modules/${PACKAGE_NAME}/docs/connecting.md).
-# Secrets never sit here: \${VAR} is replaced by the environment variable VAR, and an unset
-# variable is an error that names the setting. The workflows in .github/workflows/ set these
+# Secrets never sit here: \${VAR} is replaced by the environment variable VAR; an unset one is
+# an error that names the setting (an optional setting, such as totpSecret, is then left out).
+# A SWITCHBOARD_* variable that is set overrides the setting it names. The workflows in .github/workflows/ set these
 # variables from the repository's secrets (read-only ones for plan and drift, the apply ones
 # from the "production" environment); on your machine, export them or use --sim.
 environments:
