@@ -9,6 +9,7 @@ import { createReadStream } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { SwitchboardError } from '../core/errors.js';
+import { assertRegularFile } from '../core/safe-write.js';
 import { isPlainObject } from '../core/values.js';
 import type { RunRecord } from './journal.js';
 
@@ -72,6 +73,7 @@ export async function auditJournals(files: readonly string[], filter: AuditFilte
   for (const file of files) {
     try {
       await access(file);
+      await assertRegularFile(file); // a FIFO would hang the read, a folder fail inside it
     } catch (error) {
       throw new SwitchboardError('SB_AUDIT', `cannot read the journal ${file}: ${(error as Error).message}`);
     }

@@ -141,10 +141,35 @@ function reportError(error: unknown, context: CliContext, level: string): number
     if (level === 'debug' || level === 'trace') process.stderr.write(`${error.stack ?? ''}\n`);
     return error.exitCode;
   }
+  const file = fileError(error);
+  if (file) {
+    // A path given on the command line that is missing, a folder, a FIFO…: the user's to fix, in one line.
+    process.stderr.write(`Error: ${safeLines(file)}\n`);
+    return ExitCode.error;
+  }
   const message = error instanceof Error ? error.message : String(error);
   process.stderr.write(`Internal error: ${safeLines(message)}\n`);
   if (level === 'debug' || level === 'trace') process.stderr.write(`${error instanceof Error ? error.stack : ''}\n`);
   else process.stderr.write('Run again with --log-level debug for details.\n');
   context.logger.error({ err: error }, 'internal error');
   return ExitCode.error;
+}
+
+/** What the system said of a file (missing, a folder, not a regular file, no permission), as one line; undefined otherwise. */
+function fileError(error: unknown): string | undefined {
+  const e = error as NodeJS.ErrnoException | undefined;
+  const reasons: Record<string, string> = {
+    ENOENT: 'no such file or folder',
+    EISDIR: 'is a folder, not a file',
+    ENOTDIR: 'a part of the path is not a folder',
+    EACCES: 'permission denied',
+    EPERM: 'operation not permitted',
+    ELOOP: 'too many symbolic links',
+    ENOTREG: 'not a regular file',
+    ENAMETOOLONG: 'the name is too long',
+  };
+  const reason = e?.code === undefined ? undefined : reasons[e.code];
+  if (!reason) return undefined;
+  if (e?.code === 'ENOTREG') return e.message;
+  return e?.path ? `${e.path}: ${reason}` : `${reason} (${e?.message ?? ''})`;
 }

@@ -1,10 +1,11 @@
 import { existsSync } from 'node:fs';
 import { isPlainObject } from '../core/values.js';
 import { findRepositoryRoot } from '../core/repository-root.js';
-import { access, readFile } from 'node:fs/promises';
+import { access } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { yamlPackage } from '../core/yaml-package.js';
 import { SwitchboardError } from '../core/errors.js';
+import { readRegularFile } from '../core/safe-write.js';
 import { registerSecret } from '../core/secrets.js';
 import { isValidBase32 } from '../api/totp.js';
 import { interpolate, protectReferences, restoreReferences } from './interpolate.js';
@@ -125,8 +126,11 @@ export async function loadConnection(options: LoadConnectionOptions): Promise<Co
 
 async function fromFile(file: string, options: LoadConnectionOptions): Promise<ConnectionConfig> {
   let document: unknown;
+  const text = await readRegularFile(file).catch((error: Error) => {
+    throw configError(`cannot read ${file}: ${error.message}`);
+  });
   try {
-    document = restoreReferences(yamlPackage().parse(protectReferences(await readFile(file, 'utf8'))));
+    document = restoreReferences(yamlPackage().parse(protectReferences(text)));
   } catch (error) {
     throw configError(`${file}: not valid YAML: ${(error as Error).message.split('\n')[0]}`);
   }

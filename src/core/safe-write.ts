@@ -13,7 +13,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { lstat, open, rename, rm, type FileHandle } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { lstat, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
 import { SwitchboardError } from './errors.js';
 
@@ -99,4 +100,37 @@ async function syncFolder(dir: string): Promise<void> {
   } catch {
     // Some filesystems cannot fsync a folder; the rename is still atomic.
   }
+}
+
+/**
+ * Reads a whole text file the user named (a plan file, a seed, the configuration): opened
+ * without blocking and checked to be a regular file first, so that a FIFO fails at once
+ * instead of hanging the command and a folder or a device says what it is. Fails with an
+ * error whose `code` is the system's (`ENOENT`…) or `ENOTREG`.
+ */
+export async function readRegularFile(file: string): Promise<string> {
+  const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    await assertRegular(file, await handle.stat());
+    return await handle.readFile('utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Fails (code `ENOTREG`, or the system's) unless `file` is a regular file. */
+export async function assertRegularFile(file: string): Promise<void> {
+  await assertRegular(file, await stat(file));
+}
+
+async function assertRegular(file: string, info: Stats): Promise<void> {
+  if (info.isFile()) return;
+  const what = info.isDirectory()
+    ? 'a folder'
+    : info.isFIFO()
+      ? 'a FIFO (named pipe)'
+      : info.isSocket()
+        ? 'a socket'
+        : 'a device';
+  throw Object.assign(new Error(`${file} is ${what}, not a regular file`), { code: 'ENOTREG', path: file });
 }

@@ -5,9 +5,8 @@
  * switchboard wrote it or that this switchboard cannot fully understand, `SB_PLAN_FILE`
  * (exit 1) for one that is no usable plan.
  */
-import { readFile } from 'node:fs/promises';
 import { RefusedError, SwitchboardError } from '../core/errors.js';
-import { writeFileSafely } from '../core/safe-write.js';
+import { readRegularFile, writeFileSafely } from '../core/safe-write.js';
 import { VERSION } from '../core/package.js';
 import { isPlainObject } from '../core/values.js';
 import { carriesDigest, changedPlanError, checkChangeSet, checkPlanDigest } from './plan-digest.js';
@@ -44,9 +43,9 @@ export async function writePlanFile(path: string, plan: Plan): Promise<void> {
 export async function readPlanFile(path: string): Promise<Plan> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = await readRegularFile(path);
   } catch (error) {
-    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : String(error);
+    const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
     throw new SwitchboardError(PLAN_FILE_ERROR, `cannot read plan file ${path}: ${reason}. ${RECREATE}`, {
       cause: error,
     });

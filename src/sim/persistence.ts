@@ -3,9 +3,8 @@
  * snapshot is written, debounced, atomically (temp file, fsync, rename, fsync of the
  * folder), so a crash leaves either the old or the new file, never half of one.
  */
-import { readFile } from 'node:fs/promises';
 import { SwitchboardError } from '../core/errors.js';
-import { writeFileSafely } from '../core/safe-write.js';
+import { readRegularFile, writeFileSafely } from '../core/safe-write.js';
 import { isSnapshot, type PlatformStore, type StoreSnapshot } from './platform/store/store.js';
 
 export const SAVE_DEBOUNCE_MS = 200;
@@ -13,7 +12,7 @@ export const SAVE_DEBOUNCE_MS = 200;
 export async function loadStateFile(file: string): Promise<StoreSnapshot | undefined> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readRegularFile(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw new SwitchboardError('SB_SIM_STATE', `cannot read state file ${file}: ${(error as Error).message}`);

@@ -1,7 +1,7 @@
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { SwitchboardError } from '../core/errors.js';
-import { writeFileSafely } from '../core/safe-write.js';
+import { readRegularFile, writeFileSafely } from '../core/safe-write.js';
 import { DIGEST_KEY_ENV, PREVIOUS_DIGEST_KEY_ENV, digestKeys, keyIdOf, type DigestKeys } from '../core/value-digest.js';
 import type { LastApplied, LastAppliedEntry } from './types.js';
 
@@ -35,7 +35,7 @@ export function lastAppliedPath(stateDir: string, instance: string): string {
 export async function readLastApplied(file: string): Promise<Map<string, LastAppliedEntry>> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readRegularFile(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new Map();
     throw new SwitchboardError(

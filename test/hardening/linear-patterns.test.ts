@@ -59,7 +59,6 @@ function facts(loaded: Awaited<ReturnType<typeof loadManifests>>): PolicyFacts {
     capacity: [],
     references: new Map(),
     sourceOf: () => undefined,
-    thresholds: true,
   };
 }
 

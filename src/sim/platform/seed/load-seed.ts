@@ -3,7 +3,7 @@
  * owner must appear before what it owns. Mistakes are reported as SeedError with the
  * path of the offending entry (e.g. `tenants[2].owner`).
  */
-import { readFile } from 'node:fs/promises';
+import { readRegularFile } from '../../../core/safe-write.js';
 import { parse as parseYaml } from 'yaml';
 import { SwitchboardError } from '../../../core/errors.js';
 import { newRegions, placeUnder, sortMarkups } from '../org.js';
@@ -23,7 +23,7 @@ export class SeedError extends SwitchboardError {
 export async function readSeedFile(file: string): Promise<Seed> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = await readRegularFile(file);
   } catch (error) {
     throw new SwitchboardError('SB_SIM_SEED', `cannot read seed file ${file}: ${(error as Error).message}`);
   }
