@@ -224,7 +224,10 @@ describe('the policy engine', () => {
     ];
     const tableLiveCounts = new Map([['routing/draas/active/routes', 10]]);
     // 10 live rows: 1 overwrite (10 %, not above 10 %) and 2 deletes (20 %, not above 20 %).
-    const out = await evaluatePolicies(rules, facts(set, { changes, tableLiveCounts }), { allowPolicy: [], rowKind: ROW });
+    const out = await evaluatePolicies(rules, facts(set, { changes, tableLiveCounts }), {
+      allowPolicy: [],
+      rowKind: ROW,
+    });
     expect(out.errors.map((e) => `${e.rule}: ${e.address ?? ''} ${e.message}`)).toEqual([
       'no-deletes: routing/draas/active/routes/number=+32000001 the plan would delete it, which the rule forbids',
     ]);
