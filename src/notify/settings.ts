@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { CONFIG_FILE_NAME, interpolate, isLoopbackHost } from '../config/index.js';
+import { CONFIG_FILE_NAME, findConfigFile, interpolate, isLoopbackHost } from '../config/index.js';
+import { readRegularFile } from '../core/safe-write.js';
 import { SwitchboardError } from '../core/errors.js';
 import { registerSecret } from '../core/secrets.js';
 import { isPlainObject } from '../core/values.js';
@@ -68,13 +68,16 @@ async function configSection(
   env: Readonly<Record<string, string | undefined>>,
   cwd: string,
 ): Promise<{ section: Record<string, unknown>; name: string; problems: string[] }> {
-  const file = resolve(cwd, configPath ?? CONFIG_FILE_NAME);
+  // The same file the connection reads: --config, else the nearest up to the repository's top.
+  const file = configPath !== undefined ? resolve(cwd, configPath) : findConfigFile(cwd);
   const none = { section: {}, name: CONFIG_FILE_NAME, problems: [] };
+  if (file === undefined) return none;
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    // Never blocks on a FIFO, never reads a folder: the connection's loader says what is wrong with it.
+    text = await readRegularFile(file);
   } catch {
-    return none; // the connection's loader reports a missing --config file
+    return none;
   }
   let document: unknown;
   try {

@@ -34,6 +34,7 @@ const BASE: Record<string, string[]> = {
   init: [],
   demo: [],
   version: [],
+  compare: [EXAMPLES], // the path swept is A, compared with the examples
 };
 /** The manifests a command reads when the path swept is an option's. */
 const MANIFESTS: Record<string, string[]> = { plan: [EXAMPLES], apply: [EXAMPLES] };
