@@ -6,18 +6,40 @@
 import { safeText } from './render-common.js';
 
 /**
- * Every character inline markdown, HTML, autolinks (`:` of a scheme, `.` of `www.`),
- * mentions, issue references or math could act on. Numeric character references are
- * decoded after parsing, so they display as the character and do nothing else, inside
- * `<code>`, a table cell or plain text alike. Block syntax (`-`, `+`, `=`, `1.` at the
- * start of a line) needs no escaping: escaped text is one line (newlines come out as
- * `\u000a`) and never starts one.
+ * What inline markdown, HTML, mentions, issue references or math act on wherever it stands:
+ * escaped always. Block syntax (`-`, `+`, `=`, `1.` at the start of a line) needs no
+ * escaping: escaped text is one line (newlines come out as `\u000a`) and never starts one.
+ * Numeric character references are decoded after parsing, so they display as the character
+ * and do nothing else, inside `<code>`, a table cell or plain text alike.
  */
-const MARKDOWN_SPECIAL = /[\\`*_{}[\]()#!|<>&~:@$.]/g;
+const ALWAYS_SPECIAL = '\\\\`*[\\]#|<>&~@$';
+
+/**
+ * Characters that form markup only in some places, escaped there alone so that times,
+ * addresses, file positions and codes stay readable in the raw text (`15:10`, `a.yaml:6:3`,
+ * `SB_POLICY`):
+ * - `:` opening `://` (a URL autolink, whatever the scheme) or an emoji shortcode
+ *   (`:name:`; `:10:` of a time is none, 3 digits or more may be: `:100:`);
+ * - `.` after `www` (GitHub's `www.` autolink);
+ * - `_` unless a letter or digit stands before it: such a `_` can never open emphasis
+ *   (CommonMark's flanking rules), so with every other `_` escaped no emphasis can form
+ *   (`SB_POLICY` stays as it is, `_x_` does not).
+ * `!` and `(` `)` need nothing: an image or a link needs `[` `]`, which are always escaped.
+ */
+const SPECIAL = new RegExp(
+  [
+    `[${ALWAYS_SPECIAL}]`,
+    ':(?=//)',
+    ':(?=(?:[\\p{L}_+-][\\p{L}\\p{N}_+-]*|\\p{N}[\\p{L}\\p{N}_+-]*[\\p{L}_+-][\\p{L}\\p{N}_+-]*|\\p{N}{3,}):)',
+    '(?<=www)\\.',
+    '(?<![\\p{L}\\p{N}])_',
+  ].join('|'),
+  'giu',
+);
 
 /** `s` made inert for inline markdown/HTML (control characters escaped, specials as `&#NN;`). */
 export function escapeMd(s: string): string {
-  return safeText(s).replace(MARKDOWN_SPECIAL, (c) => `&#${c.charCodeAt(0)};`);
+  return safeText(s).replace(SPECIAL, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /** A code fence longer than any run of backticks in `text`, so `text` cannot close it. */

@@ -184,7 +184,7 @@ describe('the capacity pre-flight (end to end)', () => {
     const markdown = await plan({ 'acme.yaml': acmeWith(20) }, '--format', 'markdown');
     expect(markdown.stdout).toContain('#### Capacity');
     expect(markdown.stdout).toContain(
-      '| <code>tenant/acme-corp/subscription/main</code> | entitlement BE geo | 20 | 19 | 3 |  | ⚠️ 1 (headroom 1 of 20 &#40;5%&#41;, under 10%) |',
+      '| <code>tenant/acme-corp/subscription/main</code> | entitlement BE geo | 20 | 19 | 3 |  | ⚠️ 1 (headroom 1 of 20 (5%), under 10%) |',
     );
 
     const below = await plan({ 'acme.yaml': acmeWith(18) });

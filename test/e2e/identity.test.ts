@@ -76,7 +76,7 @@ describe('owner changes (Document 1 §4.3, §4.4)', () => {
     expect(planned.stdout).toContain('keep its owner (metadata.reseller: north)');
     const markdown = await runCli(['plan', cwd, '--format', 'markdown'], { env: simEnv(sim.url), cwd });
     expect(markdown.code).toBe(3);
-    expect(markdown.stdout).toContain('<code>SB&#95;OWNER&#95;CHANGE</code> <code>tenant/acme-corp</code>');
+    expect(markdown.stdout).toContain('<code>SB_OWNER_CHANGE</code> <code>tenant/acme-corp</code>');
     const json = await runCli(['plan', cwd, '--format', 'json'], { env: simEnv(sim.url), cwd });
     expect(json.code).toBe(3);
     expect((JSON.parse(json.stdout) as { errors: unknown[] }).errors).toEqual([

@@ -72,7 +72,7 @@ describe('policies (end to end, real CLI against the simulator)', () => {
       },
     ]);
     const markdown = await plan({ 'acme.yaml': acme(), 'policy.yaml': policy(GEO_CAP) }, '--format', 'markdown');
-    expect(markdown.stdout).toContain('(rule <code>geo-cap</code>, at <code>acme&#46;yaml&#58;12&#58;27</code>)');
+    expect(markdown.stdout).toContain('(rule <code>geo-cap</code>, at <code>acme.yaml:12:27</code>)');
   });
 
   it('limit on a count, require (present, pattern, one of): each names its rule and the field it is about', async () => {

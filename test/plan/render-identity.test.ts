@@ -34,7 +34,7 @@ describe('renames and identity refusals in plans', () => {
     expect(md).toContain(
       '🟡 update <code>tenant/acme-group</code> renamed from <code>acme-corp</code> (Tenant, id t-1)',
     );
-    expect(md).toContain('<code>SB&#95;OWNER&#95;CHANGE</code> <code>tenant/globex</code>');
+    expect(md).toContain('<code>SB_OWNER_CHANGE</code> <code>tenant/globex</code>');
   });
 
   it('the plan file carries previousAddress right after the address, and reads back', () => {
