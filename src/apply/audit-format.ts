@@ -2,31 +2,66 @@
  * The audit table as CSV (RFC 4180, for a spreadsheet or an evidence archive), JSON (for
  * scripts) or markdown (for a pull request, an issue or a CI job summary). Values come
  * from journals, which hold live data: CSV cells that a spreadsheet would run as a formula
- * are quoted with a leading `'`, markdown cells are made inert.
+ * are quoted with a leading `'`, markdown cells are made inert, and only the addresses the
+ * table builds itself (the CI run, the pull request) are links, when they are plain https
+ * addresses.
  */
 import { escapeMd } from '../plan/markdown-escape.js';
+import { compact, safeText } from '../plan/render-common.js';
 import type { AuditRow } from './audit.js';
+import type { FieldChange } from './journal.js';
 
 export const AUDIT_FORMATS = ['csv', 'json', 'markdown'] as const;
 export type AuditFormat = (typeof AUDIT_FORMATS)[number];
 
-/** The columns, in order: the row's field and its heading. */
-const COLUMNS: [keyof AuditRow, string][] = [
-  ['time', 'time'],
-  ['actor', 'actor'],
-  ['login', 'login'],
-  ['address', 'address'],
-  ['action', 'action'],
-  ['outcome', 'outcome'],
-  ['httpStatus', 'http_status'],
-  ['planDigest', 'plan_digest'],
-  ['plan', 'plan'],
-  ['commit', 'commit'],
-  ['dirty', 'dirty'],
-  ['ciRun', 'ci_run'],
-  ['runId', 'run_id'],
-  ['message', 'message'],
-  ['journal', 'journal'],
+type Cell = (row: AuditRow) => string;
+
+/** The CSV columns, in order: heading and cell. */
+const COLUMNS: [string, Cell][] = [
+  ['time', (r) => r.time],
+  ['actor', (r) => r.actor],
+  ['login', (r) => r.login],
+  ['ci_actor', (r) => r.ciActor],
+  ['triggering_actor', (r) => r.triggeringActor],
+  ['approved_by', (r) => r.approvedBy.join(', ')],
+  ['pull_request', (r) => r.pullRequestUrl || (r.pullRequest === null ? '' : `#${r.pullRequest}`)],
+  ['address', (r) => r.address],
+  ['previous_address', (r) => r.previousAddress],
+  ['kind', (r) => r.kind],
+  ['action', (r) => r.action],
+  ['outcome', (r) => r.outcome],
+  ['fields', (r) => fieldsText(r.fields).join('\n')],
+  ['http_status', (r) => (r.httpStatus === null ? '' : String(r.httpStatus))],
+  ['plan_digest', (r) => r.planDigest],
+  ['change_set_digest', (r) => r.changeSetDigest],
+  ['reviewed_change_set', (r) => r.reviewedChangeSet],
+  ['plan', (r) => r.plan],
+  ['commit', (r) => r.commit],
+  ['dirty', (r) => (r.dirty === null ? '' : r.dirty ? 'yes' : 'no')],
+  ['ci_run', (r) => r.ciRun],
+  ['run_id', (r) => r.runId],
+  ['message', (r) => r.message],
+  ['journal', (r) => r.journal],
+];
+
+/** The markdown columns: what a reader of a job summary or an issue needs, links where they help. */
+const MARKDOWN_COLUMNS: [string, (row: AuditRow) => string][] = [
+  ['time', (r) => escapeMd(r.time)],
+  ['address', (r) => escapeMd(r.previousAddress ? `${r.address} (was ${r.previousAddress})` : r.address)],
+  ['action', (r) => escapeMd(r.action)],
+  ['outcome', (r) => escapeMd(r.outcome)],
+  ['fields', (r) => fieldsText(r.fields).map(escapeMd).join('<br>')],
+  ['actor', (r) => escapeMd(r.login ? `${r.actor} (${r.login})` : r.actor)],
+  ['ci_actor', (r) => escapeMd(r.ciActor)],
+  ['triggering_actor', (r) => escapeMd(r.triggeringActor)],
+  ['approved_by', (r) => escapeMd(r.approvedBy.join(', '))],
+  // A number (the reader checked it): `#7` is the pull request's own reference on GitHub.
+  ['pull_request', (r) => (r.pullRequest === null ? '' : link(`#${r.pullRequest}`, r.pullRequestUrl, false))],
+  ['plan_digest', (r) => escapeMd(r.planDigest)],
+  ['change_set_digest', (r) => escapeMd(r.changeSetDigest)],
+  ['commit', (r) => escapeMd(r.commit)],
+  ['ci_run', (r) => link(r.ciRun, r.ciRun)],
+  ['message', (r) => escapeMd(r.message)],
 ];
 
 export function renderAudit(rows: readonly AuditRow[], format: AuditFormat): string {
@@ -35,16 +70,20 @@ export function renderAudit(rows: readonly AuditRow[], format: AuditFormat): str
   return renderCsv(rows);
 }
 
-function cell(row: AuditRow, key: keyof AuditRow): string {
-  const value = row[key];
-  if (value === null) return '';
-  if (typeof value === 'boolean') return value ? 'yes' : 'no';
-  return String(value);
+/**
+ * A change's fields as lines: `markup: 4 → 5`, `(absent)` on the side where the field is
+ * not (a field a create sets, one a delete removes). Values print as the plan prints them
+ * (compact JSON, the plan's markers bare); '' when the journal did not record the fields.
+ */
+export function fieldsText(fields: readonly FieldChange[] | null): string[] {
+  if (fields === null) return [];
+  const side = (f: FieldChange, key: 'before' | 'after') => (Object.hasOwn(f, key) ? compact(f[key]) : '(absent)');
+  return fields.map((f) => `${safeText(f.field)}: ${side(f, 'before')} → ${side(f, 'after')}`);
 }
 
 function renderCsv(rows: readonly AuditRow[]): string {
-  const lines = [COLUMNS.map(([, heading]) => heading).join(',')];
-  for (const row of rows) lines.push(COLUMNS.map(([key]) => csvField(cell(row, key))).join(','));
+  const lines = [COLUMNS.map(([heading]) => heading).join(',')];
+  for (const row of rows) lines.push(COLUMNS.map(([, cell]) => csvField(cell(row))).join(','));
   return `${lines.join('\r\n')}\r\n`;
 }
 
@@ -56,11 +95,22 @@ export function csvField(value: string): string {
 
 function renderMarkdown(rows: readonly AuditRow[]): string {
   if (rows.length === 0) return 'No changes in these journals.\n';
-  const shown = COLUMNS.filter(([key]) => key !== 'journal' && key !== 'runId');
   const lines = [
-    `| ${shown.map(([, heading]) => heading).join(' | ')} |`,
-    `|${shown.map(() => '---').join('|')}|`,
-    ...rows.map((row) => `| ${shown.map(([key]) => escapeMd(cell(row, key)).replace(/\n/g, ' ')).join(' | ')} |`),
+    `| ${MARKDOWN_COLUMNS.map(([heading]) => heading).join(' | ')} |`,
+    `|${MARKDOWN_COLUMNS.map(() => '---').join('|')}|`,
+    ...rows.map((row) => `| ${MARKDOWN_COLUMNS.map(([, cell]) => cell(row).replace(/\n/g, ' ')).join(' | ')} |`),
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/**
+ * An https address made of characters that cannot end a link or a table cell (a CI run's,
+ * a pull request's); anything else is shown as inert text.
+ */
+const PLAIN_URL = /^https:\/\/[A-Za-z0-9.-]+(:\d{1,5})?(\/[A-Za-z0-9._~%/-]*)?$/;
+
+/** `[text](url)` when `url` is a plain https address, else `text`; made inert unless `escape` is false (trusted text). */
+function link(text: string, url: string, escape = true): string {
+  const shown = escape ? escapeMd(text) : text;
+  return PLAIN_URL.test(url) ? `[${shown}](${url})` : shown;
 }

@@ -4,31 +4,123 @@ import { dirname, join } from 'node:path';
 import { SwitchboardError } from '../core/errors.js';
 import { openForAppend } from '../core/safe-write.js';
 import { maskSecrets } from '../core/secrets.js';
+import { fieldLines, redactChange } from '../plan/render-common.js';
+import type { Change } from '../plan/types.js';
 
 /**
  * Who applied what from where, in a run's start line: the actor (the platform profile's
  * username and how it logged in; the routing engine's user when it has one), the plan's
  * digest and where the plan came from, the manifests' digest, switchboard's version, the
- * manifests repository's commit (when there is one) and the CI run (when there is one).
+ * manifests repository's commit (when there is one), the CI run (when there is one) and
+ * what the CI says about the review. `sources` says which of these members prove what.
  */
 export interface RunRecord {
   actor?: { username: string; login: 'password' | 'totp' | 'token' };
   routingActor?: { username?: string; login: 'password' | 'token' };
-  /** `digest` is null for a plan file made before plans carried one. */
-  plan:
-    { digest: string | null; source: 'file'; file: string } | { digest: string | null; source: 'planned in this run' };
+  /**
+   * The plan's digest (null for a plan file made before plans carried one) and its change
+   * set's (what it does: the same on the pull request and after the merge when nothing else
+   * changed; absent for plans made before it existed).
+   */
+  plan: ({ source: 'file'; file: string } | { source: 'planned in this run' }) & {
+    digest: string | null;
+    changeSetDigest?: string;
+  };
   manifests: { digest: string; files: number };
   tool: { name: 'switchboard'; version: string };
   /** `dirty`: the manifests differed from the commit (uncommitted or untracked files). */
   git?: { commit: string; dirty: boolean };
   /** The identifying variables of the CI run (GITHUB_*, CI_*), and its address. */
   ci?: { system: string; url?: string; vars: Record<string, string> };
+  /** The review the CI workflow says this apply comes from (review.ts: environment variables). */
+  review?: ReviewRecord;
+  /** Where each member above comes from (see {@link RecordSource}); members absent from the record are absent here. */
+  sources?: Partial<Record<RecordMember, RecordSource>>;
+}
+
+/**
+ * What the workflow found about the review, passed in environment variables: the pull
+ * request the applied commit was merged from, the change-set digest reviewed on it, and
+ * who approved the apply (the deployment environment's reviewers).
+ */
+export interface ReviewRecord {
+  pullRequest?: number;
+  reviewedChangeSet?: string;
+  approvedBy?: string[];
+}
+
+export type RecordMember = Exclude<keyof RunRecord, 'sources'>;
+
+/**
+ * - `authenticated`: the user the platform (or the routing engine) accepted the login of
+ *   and served its profile to: proven by the login itself.
+ * - `computed`: computed by switchboard from what it read on this machine (the plan file,
+ *   the manifests, the git repository, its own version): proves what this process saw.
+ * - `environment`: copied from environment variables, which whoever starts switchboard can
+ *   set to anything: a claim, not a proof.
+ */
+export type RecordSource = 'authenticated' | 'computed' | 'environment';
+
+const MEMBER_SOURCES: Record<RecordMember, RecordSource> = {
+  actor: 'authenticated',
+  routingActor: 'authenticated',
+  plan: 'computed',
+  manifests: 'computed',
+  tool: 'computed',
+  git: 'computed',
+  ci: 'environment',
+  review: 'environment',
+};
+
+/** The record with `sources` naming the source of each member it holds. */
+export function withSources(record: RunRecord): RunRecord {
+  const sources: Partial<Record<RecordMember, RecordSource>> = {};
+  for (const [member, source] of Object.entries(MEMBER_SOURCES) as [RecordMember, RecordSource][])
+    if (record[member] !== undefined) sources[member] = source;
+  return { ...record, sources };
+}
+
+/**
+ * One field a change sets, as the plan shows it: `before` absent for a field the object
+ * gains, `after` absent for one it loses. Values are the plan's (manifest spelling), with
+ * sensitive values as the plan's markers, never in clear.
+ */
+export interface FieldChange {
+  field: string;
+  before?: unknown;
+  after?: unknown;
+}
+
+/** The fields `change` sets, before → after, in the order the plan renders them. */
+export function fieldChanges(change: Change): FieldChange[] {
+  const shown = redactChange(change);
+  return fieldLines(shown).map((line) => ({
+    field: line.field,
+    ...(line.type === 'add' ? {} : { before: shown.before?.[line.field] ?? null }),
+    ...(line.type === 'remove' ? {} : { after: shown.after?.[line.field] ?? null }),
+  }));
+}
+
+/** A change's outcome line: what became of it, and (from the plan) what it sets. */
+export interface ChangeEntry {
+  type: 'change';
+  address: string;
+  action: string;
+  /** `unknown`: its request was sent and no answer came; it may have been applied (a failure, counted apart). */
+  outcome: 'applied' | 'failed' | 'unknown' | 'skipped';
+  message?: string;
+  source?: string;
+  /** Added by the journal from the plan's change (see {@link Journal.open}). */
+  kind?: string;
+  previousAddress?: string;
+  fields?: FieldChange[];
 }
 
 /**
  * One line of the journal. Never a body, a token or a secret: the method, the path (ids
- * only), the change it belongs to, and what came back (status, created id, error code and
- * the platform's message).
+ * only), the change it belongs to, what came back (status, created id, error code and the
+ * platform's message), and each change's fields as the plan shows them (sensitive values
+ * masked).
  */
 export type JournalEntry =
   | ({
@@ -56,15 +148,7 @@ export type JournalEntry =
       message?: string;
       ms: number;
     }
-  | {
-      type: 'change';
-      address: string;
-      action: string;
-      /** `unknown`: its request was sent and no answer came; it may have been applied (a failure, counted apart). */
-      outcome: 'applied' | 'failed' | 'unknown' | 'skipped';
-      message?: string;
-      source?: string;
-    };
+  | ChangeEntry;
 
 /** The default journal file: `<stateDir>/journal-<timestamp>.jsonl`. */
 export function defaultJournalPath(stateDir: string, now: Date = new Date()): string {
@@ -80,6 +164,10 @@ export const JOURNAL_SYNC_INTERVAL_MS = 50;
  * Lines reach the disk (fsync) within {@link JOURNAL_SYNC_INTERVAL_MS}, one fsync for all
  * the lines written meanwhile, and at `sync` and `close`. Nobody waits for the disk before
  * sending a request: see README "Design decisions", journal durability.
+ *
+ * Opened with the plan's changes, it completes each `change` line with the change's kind,
+ * former address and fields before → after: the executors report outcomes, the journal
+ * says what they were outcomes of.
  */
 export class Journal {
   private seq = 0;
@@ -91,12 +179,15 @@ export class Journal {
   private constructor(
     private readonly handle: FileHandle,
     readonly path: string,
+    private readonly changes: ReadonlyMap<string, Change>,
   ) {}
 
-  static async open(path: string): Promise<Journal> {
+  /** `changes`: the plan's changes this run applies, whose fields each `change` line records. */
+  static async open(path: string, options: { changes?: readonly Change[] } = {}): Promise<Journal> {
+    const changes = new Map((options.changes ?? []).map((c) => [c.address, c]));
     try {
       await mkdir(dirname(path), { recursive: true });
-      return new Journal(await openForAppend(path, 0o600), path);
+      return new Journal(await openForAppend(path, 0o600), path, changes);
     } catch (error) {
       throw new SwitchboardError('SB_JOURNAL', `cannot open the journal ${path}: ${(error as Error).message}`);
     }
@@ -117,7 +208,7 @@ export class Journal {
     if (entries.length === 0) return;
     const at = new Date().toISOString();
     // A platform message may quote a header or a body: known secrets are masked here.
-    const text = entries.map((entry) => `${JSON.stringify({ at, ...entry })}\n`).join('');
+    const text = entries.map((entry) => `${JSON.stringify({ at, ...this.complete(entry) })}\n`).join('');
     const bytes = Buffer.from(maskSecrets(text));
     try {
       // A write to a regular file is normally whole; a short one (disk full) is continued or fails.
@@ -127,6 +218,19 @@ export class Journal {
     }
     this.unsynced = true;
     this.timer ??= setTimeout(() => void this.syncOnce(), JOURNAL_SYNC_INTERVAL_MS);
+  }
+
+  /** A change line with what the plan says about its change (a change the plan lacks stays as it is). */
+  private complete(entry: JournalEntry): JournalEntry {
+    if (entry.type !== 'change' || entry.fields) return entry;
+    const change = this.changes.get(entry.address);
+    if (!change) return entry;
+    return {
+      ...entry,
+      kind: change.kind,
+      ...(change.previousAddress === undefined ? {} : { previousAddress: change.previousAddress }),
+      fields: fieldChanges(change),
+    };
   }
 
   /** Every line written so far is on disk when this resolves; rejects if any sync failed. */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { slotsOf, type ConcurrencySetting } from '../api/index.js';
-import { defaultJournalPath, Journal, type RunRecord } from '../apply/journal.js';
+import { defaultJournalPath, Journal, withSources, type RunRecord } from '../apply/journal.js';
 import { ApplyLock } from '../apply/lock.js';
 import { Progress, progressInterval } from '../apply/progress.js';
 import { RecordKeeper } from '../apply/record.js';
@@ -9,6 +9,7 @@ import { SwitchboardError } from '../core/errors.js';
 import type { Change } from '../plan/types.js';
 import type { PlanRun } from './plan.js';
 import { runRecord, type ProvenanceOptions } from './provenance.js';
+import { reviewFromEnv } from './review.js';
 
 export interface ApplyRunOptions {
   concurrency: ConcurrencySetting;
@@ -55,8 +56,17 @@ export async function applyRun(
     const why = `the plan changes ${orphan.address} through the ${orphan.provider} provider, which this run did not plan with`;
     throw new SwitchboardError('SB_APPLY_NO_PROVIDER', why);
   }
-  const runInfo = await runRecord(run, options.provenance);
-  const journal = await Journal.open(options.journal ?? defaultJournalPath(options.stateDir));
+  const provenance = await runRecord(run, options.provenance);
+  const { review, notes: reviewNotes } = reviewFromEnv(options.provenance?.env ?? process.env);
+  // The plan's change set (a saved plan's is the fresh plan's: apply --plan refuses any difference).
+  const changeSet = run.plan.changeSet?.digest;
+  const runInfo = withSources({
+    ...provenance,
+    plan: { ...provenance.plan, ...(changeSet ? { changeSetDigest: changeSet } : {}) },
+    ...(review ? { review } : {}),
+  });
+  // Each change line of the journal then says what the change set: its fields before → after.
+  const journal = await Journal.open(options.journal ?? defaultJournalPath(options.stateDir), { changes });
   const record = new RecordKeeper(run.lastAppliedFile, target, run.lastApplied);
   record.migrate(run.parts.flatMap((p) => p.declaredObjects ?? []));
   const progress = new Progress(changes.length, options.progressOut, options.progressMs ?? progressInterval());
@@ -65,6 +75,7 @@ export async function applyRun(
   await journal.append({ type: 'run', event: 'start', runId, target, changes: changes.length, ...runInfo });
   try {
     const result: ApplyResult = { results: [], applied: 0, failed: 0, skipped: 0, requests: 0, elapsedMs: 0 };
+    if (reviewNotes.length > 0) result.notes = [...reviewNotes];
     for (const provider of run.providers) {
       const mine = changes.filter((c) => c.provider === provider.name);
       if (mine.length === 0) continue;

@@ -210,10 +210,12 @@ describe('apply --plan, then audit (end to end, a git repository of manifests, a
       cwd: repo,
     });
     const lines = audited.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(
-      /^\| time \| actor \| login \| address \| action \| outcome \| http_status \| plan_digest/,
-    );
+    expect(lines[0]).toMatch(/^\| time \| address \| action \| outcome \| fields \| actor \| ci_actor \|/);
     expect(lines.length).toBeGreaterThan(2);
-    expect(lines.slice(2).every((l) => l.startsWith('| ') && !l.includes('<'))).toBe(true);
+    // The only markup in a cell is the line break between two fields.
+    expect(lines.slice(2).every((l) => l.startsWith('| ') && !l.replace(/<br>/g, '').includes('<'))).toBe(true);
+    expect(audited.stdout).toMatch(
+      /^\| [^|]+ \| reseller\/south \| update \| applied \| markup: null → 2\.5 \| admin \(password\) \| octo-reviewer \|/m,
+    );
   });
 });
