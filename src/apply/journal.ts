@@ -4,7 +4,8 @@ import { dirname, join } from 'node:path';
 import { SwitchboardError } from '../core/errors.js';
 import { openForAppend } from '../core/safe-write.js';
 import { maskSecrets } from '../core/secrets.js';
-import { fieldLines, redactChange } from '../plan/render-common.js';
+import { canonicalJson } from '../core/canonical-json.js';
+import { fieldOrder, redactChange, topField } from '../plan/render-common.js';
 import type { Change } from '../plan/types.js';
 
 /**
@@ -91,14 +92,43 @@ export interface FieldChange {
   after?: unknown;
 }
 
-/** The fields `change` sets, before → after, in the order the plan renders them. */
+/**
+ * The fields `change` sets, before → after, in the order the plan renders them: a field
+ * only one side has, and a field whose values differ or that the patch touches (a
+ * sensitive field reads the same marker on both sides; only the patch says it changes).
+ * Written for every change of an apply: values are compared without being rendered.
+ */
 export function fieldChanges(change: Change): FieldChange[] {
   const shown = redactChange(change);
-  return fieldLines(shown).map((line) => ({
-    field: line.field,
-    ...(line.type === 'add' ? {} : { before: shown.before?.[line.field] ?? null }),
-    ...(line.type === 'remove' ? {} : { after: shown.after?.[line.field] ?? null }),
-  }));
+  const before = shown.before ?? {};
+  const after = shown.after ?? {};
+  const touched = new Set<string>();
+  for (const op of shown.patch) {
+    const field = topField(op.path);
+    if (field !== undefined) touched.add(field);
+  }
+  const names =
+    shown.before === null
+      ? Object.keys(after)
+      : shown.after === null
+        ? Object.keys(before)
+        : [...new Set([...Object.keys(after), ...Object.keys(before)])];
+  const fields: FieldChange[] = [];
+  for (const field of names.sort(fieldOrder(change.kind))) {
+    const inBefore = shown.before !== null && Object.hasOwn(before, field);
+    const inAfter = shown.after !== null && Object.hasOwn(after, field);
+    if (!inBefore) fields.push({ field, after: after[field] ?? null });
+    else if (!inAfter) fields.push({ field, before: before[field] ?? null });
+    else if (touched.has(field) || !sameValue(before[field], after[field]))
+      fields.push({ field, before: before[field] ?? null, after: after[field] ?? null });
+  }
+  return fields;
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  return canonicalJson(a) === canonicalJson(b);
 }
 
 /** A change's outcome line: what became of it, and (from the plan) what it sets. */

@@ -113,7 +113,7 @@ export function fieldNamesOf(kind: string): string[] | undefined {
 }
 
 /** Orders a kind's field names: by its field table, then the others in canonical order. */
-function fieldOrder(kind: string): (a: string, b: string) => number {
+export function fieldOrder(kind: string): (a: string, b: string) => number {
   const places = FIELD_PLACES.get(kind);
   if (!places) return compareKeys;
   return (a, b) => (places.get(a) ?? Infinity) - (places.get(b) ?? Infinity) || compareKeys(a, b);
