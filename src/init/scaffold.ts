@@ -1,24 +1,25 @@
 /**
  * `switchboard init [DIR]`: the files of a manifests repository, checked all at once
  * against what is there, then written: into an existing repository they merge (see
- * scaffold). Nothing is replaced without `force`; a package.json that already depends on
- * switchboard is kept as it is (`npm install --save-dev switchboard` usually comes first).
+ * scaffold). Nothing is replaced without `force`; an existing package.json is kept as it is
+ * (`npm install --save-dev` of switchboard's tarball usually comes first).
  */
 import { lstat, mkdir, readFile, realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { CONFIG_FILE_NAME } from '../config/load-connection.js';
 import { SwitchboardError } from '../core/errors.js';
 import { writeFileSafely } from '../core/safe-write.js';
-import { PACKAGE_NAME, VERSION, WORKFLOW_TEMPLATES_DIR } from '../core/package.js';
+import { WORKFLOW_TEMPLATES_DIR } from '../core/package.js';
 import { INSTALLED_SCHEMAS, schemaModeline, schemasDirFor } from '../manifest/schema-location.js';
 import { SCHEMA_FILES } from '../manifest/schemas.js';
 import * as templates from './templates.js';
 
-/** The workflow templates and the names they get in the new repository. */
+/** The workflow templates (and Dependabot's configuration for their pinned actions) and their names in the new repository. */
 export const WORKFLOWS: Record<string, string> = {
   'plan.yml': '.github/workflows/switchboard-plan.yml',
   'apply.yml': '.github/workflows/switchboard-apply.yml',
   'drift.yml': '.github/workflows/switchboard-drift.yml',
+  '../dependabot.yml': '.github/dependabot.yml',
 };
 
 export interface ScaffoldFile {
@@ -93,7 +94,9 @@ interface Step {
 /**
  * Writes the scaffold into `dir`, merging with what is there: a missing file is created,
  * `.gitignore` gains its missing lines, an existing README.md gains (or has replaced) its
- * switchboard section, package.json gains the devDependency; any other file that exists
+ * switchboard section, an existing package.json is kept as it is
+ * (init never adds switchboard to it as a registry version: templates.INSTALL_COMMAND says
+ * why); any other file that exists
  * with other content is a conflict. Conflicts refuse the whole run (SB_INIT_EXISTS, nothing
  * written) unless `force`, which replaces them and lists them. Every target is checked
  * before anything is written: one that is not a regular file, or whose folder leads
@@ -118,8 +121,8 @@ export async function scaffold(dir: string, options: { force: boolean; dryRun?: 
       'SB_INIT_EXISTS',
       `${conflicts.length === 1 ? 'this file exists' : 'these files exist'} in ${root} with other content: ` +
         `${conflicts.map((s) => s.file.path).join(', ')}. Nothing was written: move them away, or run init again ` +
-        'with --force to replace them (--dry-run lists what init would do). .gitignore, README.md and ' +
-        'package.json are merged, never replaced.',
+        'with --force to replace them (--dry-run lists what init would do). .gitignore and README.md are ' +
+        'merged, never replaced; an existing package.json is always kept as it is.',
     );
   }
   const result: ScaffoldResult = { dir: root, files: [], dryRun: options.dryRun === true };
@@ -173,13 +176,14 @@ function readmeStep(file: ScaffoldFile, existing: string): Step {
   };
 }
 
-async function packageJsonStep(file: ScaffoldFile, target: string, existing: string): Promise<Step> {
-  const pkg = await readPackageJson(target, existing);
-  if (dependsOnSwitchboard(pkg)) return { file, outcome: 'kept' };
-  const ours = pkg['devDependencies'] as Record<string, string> | undefined;
-  const devDependencies = { ...ours, [PACKAGE_NAME]: VERSION };
-  const text = `${JSON.stringify({ ...pkg, devDependencies }, null, 2)}\n`;
-  return { file, outcome: 'updated', text, detail: `adds the devDependency ${PACKAGE_NAME}@${VERSION}` };
+/**
+ * An existing package.json is kept as it is: init never adds switchboard to it as a registry
+ * version (templates.INSTALL_COMMAND says why); `npm install --save-dev` of the tarball does.
+ * It must still be JSON: a broken one is said now, not at the first `npm ci`.
+ */
+function packageJsonStep(file: ScaffoldFile, target: string, existing: string): Step {
+  readPackageJson(target, existing);
+  return { file, outcome: 'kept' };
 }
 
 /**
@@ -227,7 +231,7 @@ async function realExisting(absolute: string): Promise<string> {
   }
 }
 
-async function readPackageJson(file: string, text: string): Promise<Record<string, unknown>> {
+function readPackageJson(file: string, text: string): Record<string, unknown> {
   try {
     const value = JSON.parse(text) as unknown;
     if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
@@ -238,9 +242,3 @@ async function readPackageJson(file: string, text: string): Promise<Record<strin
   throw new SwitchboardError('SB_INIT_PACKAGE_JSON', message);
 }
 
-function dependsOnSwitchboard(pkg: Record<string, unknown>): boolean {
-  return ['dependencies', 'devDependencies'].some((key) => {
-    const deps = pkg[key];
-    return deps !== null && typeof deps === 'object' && PACKAGE_NAME in deps;
-  });
-}

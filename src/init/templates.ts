@@ -10,7 +10,19 @@ import { NODE_ENGINES, PACKAGE_NAME, VERSION } from '../core/package.js';
 /** The folder of manifests the workflows read (their `MANIFESTS` variable). */
 export const MANIFESTS_DIR = 'manifests';
 
-/** package.json of a new manifests repository: switchboard pinned, so CI runs `npm ci`. */
+/**
+ * How a manifests repository installs switchboard, said wherever init tells someone to: from
+ * a tarball or a git URL pinned to a commit, whose integrity package-lock.json records. Never
+ * `switchboard@<version>`: that name on the public npm registry is not this project's, and
+ * whoever publishes it would have their code run next to the apply credentials.
+ */
+export const INSTALL_COMMAND = `npm install --save-dev ./${PACKAGE_NAME}-${VERSION}.tgz`;
+
+/**
+ * package.json of a new manifests repository. It names no switchboard version: a version
+ * would be fetched from the public registry (see {@link INSTALL_COMMAND}); `npm install
+ * --save-dev` of the tarball or git URL adds the dependency, pinned by package-lock.json.
+ */
 export function packageJson(name: string): string {
   const pkg = {
     name,
@@ -21,7 +33,6 @@ export function packageJson(name: string): string {
       plan: `switchboard plan ${MANIFESTS_DIR}`,
       rehearse: `switchboard plan ${MANIFESTS_DIR} --sim`,
     },
-    devDependencies: { [PACKAGE_NAME]: VERSION },
     engines: { node: NODE_ENGINES },
   };
   return `${JSON.stringify(pkg, null, 2)}\n`;
@@ -96,14 +107,17 @@ spec:
 `;
 }
 
-/** What runs leave behind; the last-applied record stays, apply.yml commits it. */
+/** What runs leave behind; the last-applied record and the history stay, apply.yml commits them. */
 export function gitignore(): string {
   return `node_modules/
-# switchboard: journals and the apply lock are local; the last-applied record is committed
+# switchboard: local journals and the apply lock stay here; the last-applied record and the
+# history of applies (journals and applied plans, committed by the apply workflow) do not
 .switchboard/*
 !.switchboard/last-applied.*.json
-plan.json
-plan.md
+!.switchboard/history/
+# what the workflows write at the top of their checkout
+/plan.json
+/plan.md
 `;
 }
 
@@ -129,7 +143,14 @@ export function readme(): string {
   return `# Platform manifests
 
 The platform's configuration as code: YAML manifests in \`${MANIFESTS_DIR}/\`, planned and applied by
-[switchboard](node_modules/${PACKAGE_NAME}/README.md) ${VERSION}, pinned in \`package.json\`.
+[switchboard](node_modules/${PACKAGE_NAME}/README.md) ${VERSION}, pinned in \`package.json\` and
+\`package-lock.json\`.
+
+switchboard is installed from a tarball or a git URL pinned to a commit (\`${INSTALL_COMMAND}\`,
+or \`npm install --save-dev "git+https://…/switchboard.git#<commit>"\`), never as
+\`${PACKAGE_NAME}@<version>\` from the npm registry: that name there is not this project's. The
+workflows run it with \`npx --no-install\` (so does this page), so nothing downloads a package of
+that name when switchboard is missing: the command fails instead.
 
 | path | what |
 |---|---|
@@ -137,15 +158,15 @@ The platform's configuration as code: YAML manifests in \`${MANIFESTS_DIR}/\`, p
 | \`${CONFIG_FILE_NAME}\` | where the platform is; credentials come from environment variables |
 | \`.github/workflows/\` | plan on pull requests, apply on merge, a daily drift check |
 | \`.vscode/\` | editor completion, hover help and checks from switchboard's schemas |
-| \`.switchboard/\` | the last-applied record the apply workflow commits (journals are ignored) |
+| \`.switchboard/\` | the last-applied record and \`history/\` (each apply's journal and plan) the apply workflow commits |
 
 ## First steps
 
 \`\`\`sh
-npm install                                  # installs switchboard; commit package-lock.json (CI runs npm ci)
-npx switchboard validate ${MANIFESTS_DIR}                # every mistake, with file:line:col; talks to no server
-npx switchboard plan ${MANIFESTS_DIR} --sim              # a rehearsal on switchboard's built-in simulator
-npx switchboard plan ${MANIFESTS_DIR}                    # against the platform (set the variables of ${CONFIG_FILE_NAME})
+${INSTALL_COMMAND}   # unless package.json has it; commit package-lock.json (CI runs npm ci)
+npx --no-install switchboard validate ${MANIFESTS_DIR}   # every mistake, with file:line:col; talks to no server
+npx --no-install switchboard plan ${MANIFESTS_DIR} --sim # a rehearsal on switchboard's built-in simulator
+npx --no-install switchboard plan ${MANIFESTS_DIR}       # against the platform (set the variables of ${CONFIG_FILE_NAME})
 \`\`\`
 
 ## CI: secrets and the production environment

@@ -43,6 +43,7 @@ describe('switchboard init: a manifests repository whose every file is valid', (
     const result = await scaffold(dir, { force: false });
     expect(result.files.every((f) => f.outcome === 'created')).toBe(true);
     expect(await filesUnder(dir)).toEqual([
+      '.github/dependabot.yml',
       '.github/workflows/switchboard-apply.yml',
       '.github/workflows/switchboard-drift.yml',
       '.github/workflows/switchboard-plan.yml',
@@ -55,12 +56,14 @@ describe('switchboard init: a manifests repository whose every file is valid', (
       'package.json',
       'switchboard.config.yaml',
     ]);
-    const pkg = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as {
-      name: string;
-      devDependencies: Record<string, string>;
-    };
-    expect(pkg.name).toBe('platform-config');
-    expect(pkg.devDependencies).toEqual({ switchboard: VERSION });
+    const pkg = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as Record<string, unknown>;
+    expect(pkg['name']).toBe('platform-config');
+    // No switchboard@<version>: the registry's package of that name is not this project's.
+    expect(pkg['devDependencies']).toBeUndefined();
+    expect(pkg['dependencies']).toBeUndefined();
+    const readme = await readFile(join(dir, 'README.md'), 'utf8');
+    expect(readme).toContain(`npm install --save-dev ./switchboard-${VERSION}.tgz`);
+    expect(readme).toContain('never as\n`switchboard@<version>` from the npm registry');
     for (const [template, target] of Object.entries(WORKFLOWS)) {
       expect(await readFile(join(dir, target), 'utf8'), target).toBe(
         await readFile(join(REPO_ROOT, 'examples/.github/workflows', template), 'utf8'),
@@ -156,7 +159,13 @@ describe('switchboard init: a manifests repository whose every file is valid', (
       'plan.json',
     ])
       expect(await ignored(file), file).toBe(true);
-    for (const file of ['.switchboard/last-applied.demo.json', 'manifests/group.yaml', 'package-lock.json'])
+    for (const file of [
+      '.switchboard/last-applied.demo.json',
+      '.switchboard/history/2026-11-23-run-4242-1/journal.jsonl',
+      '.switchboard/history/2026-11-23-run-4242-1/plan.json',
+      'manifests/group.yaml',
+      'package-lock.json',
+    ])
       expect(await ignored(file), file).toBe(false);
   });
 
@@ -182,7 +191,7 @@ describe('switchboard init: a manifests repository whose every file is valid', (
     expect(readme).toContain('# Platform manifests');
   });
 
-  it('keeps a package.json that depends on switchboard (npm install came first); adds the dependency to another', async () => {
+  it('keeps an existing package.json as it is, with or without --force: it never gains switchboard@<version>', async () => {
     const dir = await emptyDir();
     const ours = { name: 'ours', devDependencies: { switchboard: 'file:../switchboard-0.1.0.tgz' } };
     await writeFile(join(dir, 'package.json'), JSON.stringify(ours));
@@ -191,14 +200,13 @@ describe('switchboard init: a manifests repository whose every file is valid', (
     expect(JSON.parse(await readFile(join(dir, 'package.json'), 'utf8'))).toEqual(ours);
 
     const other = await emptyDir();
-    await writeFile(join(other, 'package.json'), JSON.stringify({ name: 'tools', scripts: { lint: 'x' } }));
-    const updated = await scaffold(other, { force: false });
-    expect(updated.files.find((f) => f.path === 'package.json')?.outcome).toBe('updated');
-    expect(JSON.parse(await readFile(join(other, 'package.json'), 'utf8'))).toEqual({
-      name: 'tools',
-      scripts: { lint: 'x' },
-      devDependencies: { switchboard: VERSION },
-    });
+    const tools = JSON.stringify({ name: 'tools', scripts: { lint: 'x' } });
+    await writeFile(join(other, 'package.json'), tools);
+    for (const force of [false, true]) {
+      const result = await scaffold(other, { force });
+      expect(result.files.find((f) => f.path === 'package.json')?.outcome).toBe('kept');
+      expect(await readFile(join(other, 'package.json'), 'utf8')).toBe(tools);
+    }
   });
 });
 

@@ -1,9 +1,9 @@
 /**
  * `switchboard init [DIR] [--force]`: scaffolds a manifests repository in DIR (default: the
- * current folder): package.json pinning this switchboard, switchboard.config.yaml, a starter
- * manifests/ folder, the three GitHub workflows, editor settings, .gitignore and a README.
- * Into an existing repository it merges (.gitignore lines, a README section, the
- * devDependency); exit 1 when another file exists with other content (nothing is written)
+ * current folder): package.json (kept when there is one), switchboard.config.yaml, a starter
+ * manifests/ folder, the three GitHub workflows and Dependabot's configuration, editor
+ * settings, .gitignore and a README. Into an existing repository it merges (.gitignore lines,
+ * a README section); exit 1 when another file exists with other content (nothing is written)
  * unless --force, which replaces it. --dry-run lists what it would do.
  */
 import * as path from 'node:path';
@@ -11,6 +11,7 @@ import type { Command } from 'commander';
 import { VERSION } from '../../core/package.js';
 import { scaffold, type ScaffoldOutcome } from '../../init/scaffold.js';
 import { safeText } from '../../core/safe-text.js';
+import { INSTALL_COMMAND } from '../../init/templates.js';
 import type { CommandRegistrar } from '../program.js';
 
 /** How each outcome reads in init's list (a dry run says what would happen). */
@@ -29,7 +30,7 @@ export const registerInit: CommandRegistrar = (program: Command, context) => {
     .argument('[dir]', 'the repository folder (created when missing)', '.')
     .option(
       '--force',
-      'replace files that exist with other content (.gitignore, README.md and package.json are merged, never replaced)',
+      'replace files that exist with other content (.gitignore and README.md are merged, an existing package.json is always kept)',
       false,
     )
     .option('--dry-run', 'list what init would create, update, keep or replace; write nothing', false)
@@ -56,9 +57,10 @@ export const registerInit: CommandRegistrar = (program: Command, context) => {
       const cd = shown === '.' ? '' : `cd ${shown} && `;
       lines.push(
         'Next:',
-        `  ${cd}npm install                   # then commit package-lock.json: the workflows run npm ci`,
-        '  npx switchboard validate manifests',
-        '  npx switchboard plan manifests --sim   # a rehearsal on the built-in simulator',
+        `  ${cd}${INSTALL_COMMAND}   # or a git URL#commit, unless package.json has it; commit package-lock.json`,
+        '  npx --no-install switchboard validate manifests',
+        '  npx --no-install switchboard plan manifests --sim   # a rehearsal on the built-in simulator',
+        `  Never \`npm install switchboard@<version>\`: that name on the npm registry is not this project's.`,
         '  README.md there lists the secrets and the "production" environment the workflows need.',
       );
       context().stdout.write(`${lines.join('\n')}\n`);
