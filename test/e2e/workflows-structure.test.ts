@@ -6,6 +6,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { WORKFLOWS as SCAFFOLDED } from '../../src/init/scaffold.js';
 import { REPO_ROOT, WORKFLOWS, findStep, loadWorkflow, type Workflow } from './workflows/harness.js';
 
 const FILES = ['plan.yml', 'apply.yml', 'drift.yml'] as const;
@@ -38,8 +40,6 @@ describe('examples/.github/workflows: valid GitHub Actions workflows, safe to co
   });
   const each = (fn: (w: Workflow, file: string) => void) => () =>
     FILES.forEach((f) => fn(workflows.get(f) as Workflow, f));
-  const secretsOf = (w: Workflow): string[] =>
-    [...JSON.stringify(w).matchAll(/secrets\.([A-Za-z_]+)/g)].map((m) => m[1] ?? '');
 
   it(
     'have a name, triggers, least-privilege permissions and jobs whose steps each use or run',
@@ -52,6 +52,10 @@ describe('examples/.github/workflows: valid GitHub Actions workflows, safe to co
         file,
       ).toBe(true);
       for (const [name, job] of Object.entries(w.jobs)) {
+        expect(
+          Object.values(job.permissions ?? {}).every((p) => p === 'read' || p === 'write'),
+          `${file} ${name}`,
+        ).toBe(true);
         expect(job['runs-on'], `${file} ${name}`).toBe('ubuntu-latest');
         expect(job['timeout-minutes'], `${file} ${name}`).toBeGreaterThan(0);
         const ids = new Set<string>();
@@ -120,36 +124,118 @@ describe('examples/.github/workflows: valid GitHub Actions workflows, safe to co
     }),
   );
 
-  it('plan.yml and drift.yml hold read-only credentials only; the apply credentials appear in apply.yml alone', () => {
-    for (const file of ['plan.yml', 'drift.yml']) {
-      const names = secretsOf(workflows.get(file) as Workflow);
-      expect(names.filter((n) => READONLY_SECRETS.test(n)).length, file).toBeGreaterThan(0);
-      for (const name of names)
-        expect(LOCATION_SECRETS.includes(name) || READONLY_SECRETS.test(name), `${file}: ${name}`).toBe(true);
-    }
-    const names = secretsOf(workflows.get('apply.yml') as Workflow);
-    for (const name of names)
-      expect(LOCATION_SECRETS.includes(name) || APPLY_SECRETS.test(name), `apply.yml: ${name}`).toBe(true);
-    // Each variable switchboard reads gets the secret of its own name in apply.yml, the read-only one elsewhere.
+  it('the apply credentials appear only in the job the production environment holds; every other job has read-only ones', () => {
+    let gated = 0;
     for (const file of FILES) {
-      for (const step of Object.values((workflows.get(file) as Workflow).jobs).flatMap((j) => j.steps)) {
-        for (const [key, value] of Object.entries(step.env ?? {})) {
-          if (!/^SWITCHBOARD_/.test(key)) continue;
-          const secret =
-            LOCATION_SECRETS.includes(key) || file === 'apply.yml'
-              ? key
-              : key.replace(/^SWITCHBOARD_(RE_)?/, 'SWITCHBOARD_$1READONLY_');
-          expect(value, `${file}: ${step.name} ${key}`).toBe(`\${{ secrets.${secret} }}`);
+      for (const [name, job] of Object.entries((workflows.get(file) as Workflow).jobs)) {
+        const where = `${file} ${name}`;
+        const names = [...JSON.stringify(job).matchAll(/secrets\.([A-Za-z_]+)/g)].map((m) => m[1] ?? '');
+        const held = job.environment === 'production';
+        if (held) gated++;
+        expect(names.length, where).toBeGreaterThan(0);
+        for (const secret of names) {
+          const allowed = LOCATION_SECRETS.includes(secret) || (held ? APPLY_SECRETS : READONLY_SECRETS).test(secret);
+          expect(allowed, `${where}: ${secret}`).toBe(true);
         }
+        // Each variable switchboard reads gets the secret of its own name there, the read-only one elsewhere.
+        for (const step of job.steps) {
+          for (const [key, value] of Object.entries(step.env ?? {})) {
+            if (!String(value).includes('secrets.')) continue;
+            const secret =
+              LOCATION_SECRETS.includes(key) || held
+                ? key
+                : key.replace(/^SWITCHBOARD_(RE_)?/, 'SWITCHBOARD_$1READONLY_');
+            expect(value, `${where}: ${step.name} ${key}`).toBe(`\${{ secrets.${secret} }}`);
+          }
+        }
+      }
+    }
+    expect(gated).toBe(1);
+  });
+
+  it('no path runs apply without --plan: the one apply is in the job the production environment holds, and applies the plan artifact its needed job made in the same run', () => {
+    const applies: string[] = [];
+    for (const file of FILES) {
+      const w = workflows.get(file) as Workflow;
+      for (const [name, job] of Object.entries(w.jobs)) {
+        for (const step of job.steps) {
+          for (const line of (step.run ?? '')
+            .split('\n')
+            .filter((l) => /\bnpx\s+(--\S+\s+)*switchboard\s+apply\b/.test(l))) {
+            applies.push(`${file} ${name}: ${line.trim()}`);
+            expect(line, `${file} ${name}`).toMatch(/ --plan approved-plan\/plan\.json /);
+            expect(job.environment, `${file} ${name}`).toBe('production');
+          }
+        }
+      }
+    }
+    expect(applies).toEqual([
+      'apply.yml apply: npx --no-install switchboard apply "$MANIFESTS" --plan approved-plan/plan.json --yes --state-dir "$STATE_DIR" --journal "$history/journal.jsonl"',
+    ]);
+    const w = workflows.get('apply.yml') as Workflow;
+    const { plan, apply } = w.jobs;
+    expect(apply?.needs).toBe('plan');
+    expect(apply?.if).toBe("needs.plan.outputs.changes == 'true'");
+    // The artifact of this run (no run-id), named by the plan job, which uploaded its own plan under that name.
+    const download = findStep(w, 'apply', 'Download the approved plan');
+    expect(download.uses).toMatch(/^actions\/download-artifact@/);
+    expect(download.with).toEqual({ name: '${{ needs.plan.outputs.artifact }}', path: 'approved-plan' });
+    expect(plan?.outputs?.['artifact']).toBe('${{ steps.plan.outputs.artifact }}');
+    const upload = findStep(w, 'plan', 'Upload the plan to approve');
+    expect(upload.with?.['name']).toBe('${{ steps.plan.outputs.artifact }}');
+    expect(upload.with?.['path']).toContain('plan.json');
+    expect(findStep(w, 'plan', 'plan').run).toContain('--out plan.json');
+    // The plan job plans with read-only credentials, before the approval, and writes the summary the approver reads.
+    expect(plan?.environment).toBeUndefined();
+    expect(findStep(w, 'plan', 'Compare with the reviewed plan and write the summary').run).toContain(
+      '>> "$GITHUB_STEP_SUMMARY"',
+    );
+  });
+
+  it('every checkout leaves no credentials behind; the one job that pushes hands its token to git push alone', () => {
+    for (const file of FILES) {
+      for (const [name, job] of Object.entries((workflows.get(file) as Workflow).jobs)) {
+        for (const step of job.steps.filter((s) => s.uses?.startsWith('actions/checkout@')))
+          expect(step.with?.['persist-credentials'], `${file} ${name}`).toBe(false);
+        const pushes = job.steps.filter((s) => /\bgit\b.*\bpush\b/.test(s.run ?? ''));
+        if (pushes.length === 0) continue;
+        expect(`${file} ${name}`).toBe('apply.yml apply');
+        expect(pushes.map((s) => s.env?.['GH_TOKEN'])).toEqual(['${{ github.token }}']);
+        expect(job.permissions?.['contents']).toBe('write');
       }
     }
   });
 
-  it('apply.yml: the apply job is held by the "production" environment and runs for the default branch only', () => {
-    const job = (workflows.get('apply.yml') as Workflow).jobs['apply'];
-    expect(job?.environment).toBe('production');
-    expect(job?.if).toBe("github.ref == format('refs/heads/{0}', github.event.repository.default_branch)");
-    expect(Object.keys((workflows.get('apply.yml') as Workflow).on).sort()).toEqual(['push', 'workflow_dispatch']);
+  it('run switchboard with npx --no-install only: never a download of whatever the registry calls switchboard', () => {
+    let calls = 0;
+    for (const file of FILES) {
+      for (const step of Object.values((workflows.get(file) as Workflow).jobs).flatMap((j) => j.steps)) {
+        for (const [call] of (step.run ?? '').matchAll(/\bnpx\b\s+\S+/g)) {
+          expect(call, `${file}: ${step.name}`).toBe('npx --no-install');
+          calls++;
+        }
+      }
+    }
+    expect(calls).toBeGreaterThan(5);
+  });
+
+  it('dependabot.yml keeps the pinned actions current, and init ships it with the workflows', async () => {
+    const config = parse(await readFile(join(WORKFLOWS, '../dependabot.yml'), 'utf8')) as {
+      version: number;
+      updates: { 'package-ecosystem': string; directory: string; schedule: { interval: string } }[];
+    };
+    expect(config.version).toBe(2);
+    expect(config.updates).toContainEqual(
+      expect.objectContaining({ 'package-ecosystem': 'github-actions', directory: '/' }),
+    );
+    expect(Object.values(SCAFFOLDED)).toContain('.github/dependabot.yml');
+  });
+
+  it('apply.yml: the plan job runs for the default branch only, the apply job after it, held by the "production" environment', () => {
+    const w = workflows.get('apply.yml') as Workflow;
+    expect(w.jobs['plan']?.if).toBe("github.ref == format('refs/heads/{0}', github.event.repository.default_branch)");
+    expect(w.jobs['apply']?.environment).toBe('production');
+    expect(Object.keys(w.on).sort()).toEqual(['push', 'workflow_dispatch']);
   });
 
   it('plan.yml: installs switchboard from the base branch, takes only the manifests from the pull request, before any secret', () => {
@@ -175,13 +261,13 @@ describe('examples/.github/workflows: valid GitHub Actions workflows, safe to co
     });
   });
 
-  it('plan.yml: on pull_request, writes the PR comment only, uploads the plan named by the head commit', () => {
+  it("plan.yml: on pull_request, judged by the base commit's policies, writes the PR comment only, uploads the plan named by the head commit", () => {
     const w = workflows.get('plan.yml') as Workflow;
     expect(Object.keys(w.on)).toEqual(['pull_request']);
     expect(w.permissions).toEqual({ contents: 'read', 'pull-requests': 'write' });
     const plan = findStep(w, 'plan', 'plan');
     expect(plan.run).toMatch(
-      /switchboard plan "\$MANIFESTS" .*--changed-since "\$BASE_SHA" --no-check-permissions --detailed-exitcode --out plan\.json --format markdown > plan\.md/,
+      /switchboard plan "\$MANIFESTS" .*--changed-since "\$BASE_SHA" --policies-from "\$BASE_SHA" --no-check-permissions --detailed-exitcode --out plan\.json --format markdown > plan\.md/,
     );
     // Scoped to the pull request's changes, against the base commit the job checked out.
     expect(plan.env?.['BASE_SHA']).toBe('${{ github.event.pull_request.base.sha }}');
@@ -191,14 +277,16 @@ describe('examples/.github/workflows: valid GitHub Actions workflows, safe to co
     expect(upload.with?.['path']).toContain('plan.json');
   });
 
-  it('apply.yml: on push to main, one apply at a time (concurrency, never cancelled), contents: write for the record', () => {
+  it('apply.yml: on push to main, one apply at a time (concurrency, never cancelled); each job asks for what it needs', () => {
     const w = workflows.get('apply.yml') as Workflow;
     expect(w.on).toMatchObject({ push: { branches: ['main'] } });
     expect(w.concurrency).toEqual({ group: 'switchboard-apply', 'cancel-in-progress': false });
-    expect(w.permissions).toMatchObject({ contents: 'write', actions: 'read' });
-    const download = findStep(w, 'apply', 'Download the reviewed plan');
-    expect(download.uses).toMatch(/^actions\/download-artifact@/);
-    expect(download.with).toMatchObject({ 'run-id': '${{ steps.find.outputs.run_id }}', path: 'reviewed-plan' });
+    expect(w.permissions).toEqual({});
+    expect(w.jobs['plan']?.permissions).toEqual({ contents: 'read', 'pull-requests': 'read', actions: 'read' });
+    expect(w.jobs['apply']?.permissions).toEqual({ contents: 'write', actions: 'read' });
+    // The reviewed plan, found through the API, is downloaded from the plan workflow's run only to show a difference.
+    const download = findStep(w, 'plan', 'Download the reviewed plan');
+    expect(download.with).toMatchObject({ 'run-id': '${{ steps.review.outputs.plan_run }}', path: 'reviewed-plan' });
     const upload = findStep(w, 'apply', 'Upload the journal and the last-applied record');
     expect(upload.if).toBe('always()');
     // upload-artifact leaves out files under a dot folder (.switchboard/) unless told otherwise

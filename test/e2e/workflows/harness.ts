@@ -11,6 +11,7 @@ import { mkdir, mkdtemp, readFile, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
+import { interpolate } from './expressions.js';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '../../..');
 /** In a dot folder: the manifest loader skips it, so `validate examples/` never reads a workflow as a manifest. */
@@ -37,6 +38,8 @@ export interface Job {
   'runs-on': string;
   steps: Step[];
   if?: string;
+  needs?: string | string[];
+  outputs?: Record<string, string>;
   environment?: string | { name: string; url?: string };
   env?: Record<string, string>;
   defaults?: Defaults;
@@ -72,30 +75,21 @@ export function shellCommand(workflow: Workflow, job: Job, step: Step, script: s
   throw new Error(`shell not supported by the test harness: ${shell}`);
 }
 
-/** The expression contexts a step may read: `secrets`, `github`, `steps`, `env`, `runner`. */
+/** The expression contexts a step may read: `secrets`, `github`, `steps`, `runner`, `needs` (and `env`). */
 export interface ExpressionContext {
   secrets: Record<string, string>;
   github: Record<string, unknown>;
-  steps: Record<string, { outputs: Record<string, string> }>;
+  steps: Record<string, { outputs: Record<string, string>; outcome?: string; conclusion?: string }>;
   runner: Record<string, string>;
+  needs?: Record<string, { outputs: Record<string, string>; result: string }>;
 }
 
 /**
- * Resolves `${{ a.b.c }}` property paths the way GitHub does for missing values (empty
- * string); anything beyond a property path (functions, operators) or an unknown context is
- * an error, so the test notices an expression it does not understand.
+ * Replaces each `${{ … }}` of `text` with its value (expressions.ts: GitHub's semantics for
+ * the operators and functions the templates use; a missing value is the empty string).
  */
 export function evaluate(text: string, context: ExpressionContext & { env: Record<string, string> }): string {
-  return text.replace(/\$\{\{\s*(.*?)\s*\}\}/g, (_all, expr: string) => {
-    if (!/^[A-Za-z_][\w-]*(\.[\w-]+)*$/.test(expr))
-      throw new Error(`expression not supported by the test harness: ${expr}`);
-    const [head, ...path] = expr.split('.');
-    if (!head || !(head in context)) throw new Error(`unknown expression context: ${expr}`);
-    let value: unknown = (context as unknown as Record<string, unknown>)[head];
-    for (const key of path)
-      value = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
-    return value === undefined || value === null ? '' : String(value);
-  });
+  return interpolate(text, { needs: {}, ...context });
 }
 
 export interface StepResult {
@@ -165,7 +159,9 @@ export async function runStep(options: RunOptions): Promise<StepResult> {
   };
   const { code, stdout, stderr } = await spawnShell(shellCommand(workflow, job, step, script), options.cwd, env);
   const outputs = parseOutputs(await readFile(outputFile, 'utf8'));
-  if (step.id) context.steps[step.id] = { outputs };
+  const outcome = code === 0 ? 'success' : 'failure';
+  const conclusion = step['continue-on-error'] === true ? 'success' : outcome;
+  if (step.id) context.steps[step.id] = { outputs, outcome, conclusion };
   return { code, stdout, stderr, outputs, summary: await readFile(summaryFile, 'utf8') };
 }
 
@@ -204,14 +200,48 @@ export function parseOutputs(text: string): Record<string, string> {
   return outputs;
 }
 
-/** The fake gh's data: comments, issues, pull requests by commit, artifacts, and every call made. */
+/** A pull request as `commits/{sha}/pulls` lists it (the members the workflows read). */
+export interface FakePull {
+  number: number;
+  merged_at: string | null;
+  merge_commit_sha: string | null;
+  base: { ref: string };
+  head: { sha: string };
+}
+
+/** A workflow run as `actions/runs` lists it. */
+export interface FakeRun {
+  id: number;
+  path: string;
+  event: string;
+  head_sha: string;
+  status: string;
+  conclusion: string | null;
+  created_at: string;
+}
+
+/** An approval as `actions/runs/{id}/approvals` lists it. */
+export interface FakeApproval {
+  state: 'approved' | 'rejected';
+  environments: { name: string }[];
+  user: { login: string };
+  comment: string;
+}
+
+/**
+ * The fake gh's data: comments (a comment posted through the fake gh is by
+ * github-actions[bot], whose token the workflows use), issues, pull requests by commit,
+ * workflow runs, their artifacts and approvals, and every call made.
+ */
 export interface FakeGitHub {
   repository: string;
   nextId: number;
-  comments: { id: number; issue: number; body: string }[];
+  comments: { id: number; issue: number; body: string; user?: { login: string } }[];
   issues: { number: number; title: string; body: string; state: string; labels: { name: string }[] }[];
-  pulls: Record<string, { number: number; merged_at: string | null; head: { sha: string } }[]>;
-  artifacts: { name: string; expired: boolean; workflow_run: { id: number } }[];
+  pulls: Record<string, FakePull[]>;
+  runs: FakeRun[];
+  artifacts: { id: number; name: string; expired: boolean; workflow_run: { id: number; head_sha?: string } }[];
+  approvals: Record<string, FakeApproval[]>;
   calls: { method: string; endpoint: string; fields: Record<string, unknown> }[];
 }
 
@@ -222,7 +252,9 @@ export async function fakeGitHub(file: string, seed: Partial<FakeGitHub> = {}): 
     comments: [],
     issues: [],
     pulls: {},
+    runs: [],
     artifacts: [],
+    approvals: {},
     calls: [],
     ...seed,
   };
@@ -231,4 +263,11 @@ export async function fakeGitHub(file: string, seed: Partial<FakeGitHub> = {}): 
 
 export async function readFakeGitHub(file: string): Promise<FakeGitHub> {
   return JSON.parse(await readFile(file, 'utf8')) as FakeGitHub;
+}
+
+/** Changes the fake gh's data in place (what GitHub records besides the workflows' own calls). */
+export async function updateFakeGitHub(file: string, change: (state: FakeGitHub) => void): Promise<void> {
+  const state = await readFakeGitHub(file);
+  change(state);
+  await writeFile(file, JSON.stringify(state, null, 2));
 }
