@@ -16,25 +16,29 @@ export type AuditFormat = (typeof AUDIT_FORMATS)[number];
 
 type Cell = (row: AuditRow) => string;
 
-/** The CSV columns, in order: heading and cell. */
+/**
+ * The CSV columns, in order: heading and cell. The first seven are where they always were
+ * (scripts cut them by position); a change's fields share one cell, separated by `; `, so
+ * that every row stays one line.
+ */
 const COLUMNS: [string, Cell][] = [
   ['time', (r) => r.time],
   ['actor', (r) => r.actor],
   ['login', (r) => r.login],
-  ['ci_actor', (r) => r.ciActor],
-  ['triggering_actor', (r) => r.triggeringActor],
-  ['approved_by', (r) => r.approvedBy.join(', ')],
-  ['pull_request', (r) => r.pullRequestUrl || (r.pullRequest === null ? '' : `#${r.pullRequest}`)],
   ['address', (r) => r.address],
-  ['previous_address', (r) => r.previousAddress],
-  ['kind', (r) => r.kind],
   ['action', (r) => r.action],
   ['outcome', (r) => r.outcome],
-  ['fields', (r) => fieldsText(r.fields).join('\n')],
   ['http_status', (r) => (r.httpStatus === null ? '' : String(r.httpStatus))],
+  ['fields', (r) => fieldsText(r.fields).join('; ')],
+  ['kind', (r) => r.kind],
+  ['previous_address', (r) => r.previousAddress],
   ['plan_digest', (r) => r.planDigest],
   ['change_set_digest', (r) => r.changeSetDigest],
   ['reviewed_change_set', (r) => r.reviewedChangeSet],
+  ['pull_request', (r) => r.pullRequestUrl || (r.pullRequest === null ? '' : `#${r.pullRequest}`)],
+  ['ci_actor', (r) => r.ciActor],
+  ['triggering_actor', (r) => r.triggeringActor],
+  ['approved_by', (r) => r.approvedBy.join(', ')],
   ['plan', (r) => r.plan],
   ['commit', (r) => r.commit],
   ['dirty', (r) => (r.dirty === null ? '' : r.dirty ? 'yes' : 'no')],
