@@ -179,6 +179,8 @@ npx --no-install switchboard plan ${MANIFESTS_DIR}       # against the platform 
   deployment branches limited to the default branch, holding the apply credentials as
   environment secrets: \`SWITCHBOARD_TOKEN\`, or \`SWITCHBOARD_USERNAME\`, \`SWITCHBOARD_PASSWORD\`
   and \`SWITCHBOARD_TOTP_SECRET\`. Only the apply workflow can read them, after an approval.
+- A repository secret \`SWITCHBOARD_DIGEST_KEY\` (at least 32 random characters): the key of the
+  digests of write-only and sensitive values, read by every job that plans or applies.
 - With routing tables: \`SWITCHBOARD_RE_URL\`, and \`SWITCHBOARD_RE_READONLY_*\` /
   \`SWITCHBOARD_RE_*\` credentials alike.
 
