@@ -15,7 +15,13 @@ const FILES = ['plan.yml', 'apply.yml', 'drift.yml'] as const;
  * Not credentials, and the same for every job: where the platform and the routing engine
  * are, and the key of the value digests (a plan and its apply must hold the same one).
  */
-const LOCATION_SECRETS = ['SWITCHBOARD_URL', 'SWITCHBOARD_INSTANCE', 'SWITCHBOARD_RE_URL', 'SWITCHBOARD_DIGEST_KEY'];
+const LOCATION_SECRETS = [
+  'SWITCHBOARD_URL',
+  'SWITCHBOARD_INSTANCE',
+  'SWITCHBOARD_RE_URL',
+  'SWITCHBOARD_DIGEST_KEY',
+  'SWITCHBOARD_DIGEST_KEY_PREVIOUS',
+];
 /** The credentials of a read-only platform user (plan.yml, drift.yml): repository secrets. */
 const READONLY_SECRETS = /^SWITCHBOARD_(RE_)?READONLY_(TOKEN|USERNAME|PASSWORD|TOTP_SECRET)$/;
 /** The credentials that change the platform (apply.yml only): secrets of its environment. */
