@@ -53,7 +53,7 @@ describe('switchboard apply (end to end, real CLI over loopback HTTP)', () => {
     expect(again.stdout).toContain('No changes.');
     expect(again.code).toBe(0);
 
-    // the journal: every request's intent and outcome, never a body
+    // the journal: every request's intent and outcome, never a body; each change's fields as the plan shows them
     const [journalFile] = (await readdir(join(cwd, '.switchboard'))).filter((f) => f.startsWith('journal-'));
     const lines = (await readFile(join(cwd, '.switchboard', journalFile ?? ''), 'utf8'))
       .trim()
@@ -62,7 +62,15 @@ describe('switchboard apply (end to end, real CLI over loopback HTTP)', () => {
     const intents = lines.filter((l) => l['type'] === 'intent');
     expect(intents.length).toBeGreaterThan(10);
     expect(lines.filter((l) => l['type'] === 'outcome')).toHaveLength(intents.length);
-    expect(lines.some((l) => 'body' in l || JSON.stringify(l).includes('Lovelace'))).toBe(false);
+    expect(lines.some((l) => 'body' in l)).toBe(false);
+    const requestLines = lines.filter((l) => l['type'] === 'intent' || l['type'] === 'outcome');
+    expect(requestLines.some((l) => JSON.stringify(l).includes('Lovelace'))).toBe(false);
+    expect(
+      lines.find((l) => l['type'] === 'change' && l['address'] === 'tenant/acme-corp/admin/it@acme.example'),
+    ).toMatchObject({
+      kind: 'Administrator',
+      fields: expect.arrayContaining([{ field: 'lastName', after: 'Lovelace' }]),
+    });
     expect(
       lines.find((l) => l['type'] === 'change' && String(l['address']).endsWith('/template/TPL-STD')),
     ).toMatchObject({ outcome: 'applied' });
