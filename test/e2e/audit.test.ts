@@ -111,7 +111,7 @@ describe('apply --plan, then audit (end to end, a git repository of manifests, a
       event: 'start',
       actor: { username: 'admin', login: 'password' },
       routingActor: { username: 'routing', login: 'password' },
-      plan: { digest: plan.digest, source: 'file', file: 'plan.json' },
+      plan: { digest: plan.digest, changeSetDigest: plan.changeSet?.digest, source: 'file', file: 'plan.json' },
       manifests: { digest: plan.manifests.digest, files: plan.manifests.files.length },
       tool: { name: 'switchboard' },
       git: { commit, dirty: false },
@@ -122,6 +122,25 @@ describe('apply --plan, then audit (end to end, a git repository of manifests, a
       },
     });
     expect(text).not.toContain(CI_ENV.GITHUB_TOKEN);
+    // Which members the platform vouched for, and which anyone starting the process could set.
+    expect(start.sources).toEqual({
+      actor: 'authenticated',
+      routingActor: 'authenticated',
+      plan: 'computed',
+      manifests: 'computed',
+      tool: 'computed',
+      git: 'computed',
+      ci: 'environment',
+    });
+    // Each change line says what it set, as the plan shows it.
+    const changes = text
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((l) => l['type'] === 'change');
+    expect(changes).toHaveLength(plan.changes.length);
+    const acme = changes.find((l) => l['address'] === 'tenant/acme-corp');
+    expect(acme).toMatchObject({ kind: 'Tenant', fields: [{ field: 'markup', before: 4, after: 5 }] });
   });
 
   it('audit --format csv lists every applied change with the actor admin, the plan digest and the commit', async () => {

@@ -297,7 +297,9 @@ describe('the chain: a reviewed pull request, merged, planned again, approved, a
     );
     expect(seen[0]).not.toContain('1111111111');
     // The difference: globex's change from the direct push, which #8's plan did not hold.
-    expect(seen[0]).toMatch(/<pre>\n\+ update tenant\/globex\n<\/pre>/);
+    expect(seen[0]).toContain('`plan.json` is the plan to apply, `reviewed-plan/plan.json` the one reviewed on #8');
+    expect(seen[0]).toContain('| <code>tenant/globex</code> | only plan.json | update |');
+    expect(seen[0]).not.toMatch(/\| <code>tenant\/acme-corp<\/code> \|/);
     // Approved after reading it: both changes applied, and the record keeps both digests.
     expect(jobs['apply']?.result, stepErrors(jobs['apply'])).toBe('success');
     expect([await markupOf('acme-corp'), await markupOf('globex')]).toEqual([6, 7]);

@@ -150,13 +150,12 @@ describe('examples/.github/workflows: the shell steps, run against a simulator (
     const json = JSON.parse(await readFile(join(reviewed, 'plan.json'), 'utf8')) as {
       formatVersion: number;
       digest: string;
-      changeSet?: { digest: string };
-      changeSetDigest?: string;
+      changeSet: { digest: string };
       summary: { create: number };
     };
     expect(json.formatVersion).toBe(2);
     expect(json.summary.create).toBeGreaterThan(0);
-    const changeSet = json.changeSet?.digest ?? json.changeSetDigest;
+    const changeSet = json.changeSet.digest;
     expect(changeSet).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(md).toContain(`<sub>Plan digest: <code>${json.digest}</code><br>Change set: <code>${changeSet}</code>`);
     const html = await readFile(join(reviewed, 'plan.html'), 'utf8');
@@ -232,23 +231,27 @@ describe('examples/.github/workflows: the shell steps, run against a simulator (
   it('every step that runs switchboard fails when switchboard fails (no pipe, subshell or `set +e` hides it)', async () => {
     const bin = await mkdtemp(join(tmpdir(), 'switchboard-gha-failing-'));
     await writeFile(join(bin, 'npx'), '#!/bin/sh\necho "npx $*: simulated failure" >&2\nexit 1\n', { mode: 0o755 });
-    // Its one call checks the reviewed plan before showing a difference: a failure is said in the summary.
-    const checks = ['Compare with the reviewed plan and write the summary'];
     const checked: string[] = [];
+    // The apply workflow's plan job, as it is once it found a review: the compare step calls switchboard too.
+    const reviewFound = { review: { outputs: { pr: '7', reviewed: `sha256:${'1'.repeat(64)}` } } };
     for (const workflow of [plan, apply, drift]) {
       for (const [job, { steps }] of Object.entries(workflow.jobs)) {
         for (const s of steps.filter((x) => x.run?.includes('npx --no-install switchboard'))) {
-          if (checks.includes(s.name ?? '')) continue;
           const dir = await checkout();
-          // What the apply step applies: the artifact job 1 uploaded.
+          // What the steps read: the plan job's plan, and the artifact the apply job applies.
+          const plan = JSON.stringify({
+            digest: `sha256:${'0'.repeat(64)}`,
+            changeSet: { digest: `sha256:${'2'.repeat(64)}` },
+          });
+          await writeFile(join(dir, 'plan.json'), plan);
           await mkdir(join(dir, 'approved-plan'));
-          await writeFile(join(dir, 'approved-plan/plan.json'), '{"digest":"sha256:0"}');
+          await writeFile(join(dir, 'approved-plan/plan.json'), plan);
           const result = await runStep({
             workflow,
             job,
             step: s.name ?? s.id ?? '',
             cwd: dir,
-            context: context(),
+            context: { ...context(), steps: reviewFound },
             runnerEnv: runnerEnv(),
             binFirst: bin,
           });
@@ -262,6 +265,7 @@ describe('examples/.github/workflows: the shell steps, run against a simulator (
       'switchboard plan: Validate the manifests',
       'switchboard plan: Plan',
       'switchboard apply: Plan',
+      'switchboard apply: Compare with the reviewed plan and write the summary',
       'switchboard apply: Apply',
       'switchboard drift: Plan',
     ]);
