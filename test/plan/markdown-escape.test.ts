@@ -27,9 +27,7 @@ describe('escapeMd', () => {
   });
 
   it('breaks emoji shortcodes, not the minutes and seconds of a time', () => {
-    expect(escapeMd(':tada: :+1: :-1: :100: :8ball:')).toBe(
-      '&#58;tada: &#58;+1: &#58;-1: &#58;100: &#58;8ball:',
-    );
+    expect(escapeMd(':tada: :+1: :-1: :100: :8ball:')).toBe('&#58;tada: &#58;+1: &#58;-1: &#58;100: &#58;8ball:');
     expect(escapeMd('12:30:45 and 9:05:00')).toBe('12:30:45 and 9:05:00');
   });
 
