@@ -241,4 +241,3 @@ function readPackageJson(file: string, text: string): Record<string, unknown> {
   const message = `${file} is not a JSON object: fix it, or move it away and run init again`;
   throw new SwitchboardError('SB_INIT_PACKAGE_JSON', message);
 }
-
