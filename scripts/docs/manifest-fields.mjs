@@ -1,24 +1,24 @@
 /**
  * The field reference of docs/manifests.md, rendered from the JSON Schemas in schemas/
- * (what `validate` and editors check with): one table per kind's `metadata` and `spec` and
- * per nested object, with each field's type, traits and description, and the fields that
- * are refused with the reason.
+ * (what `validate` and editors check with, themselves generated from the kind table by
+ * `npm run schemas:generate`): one table per kind's `metadata` and `spec` and per nested
+ * object, with each field's type, traits and description, and the fields that are refused
+ * with the reason.
  */
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
-/** The kinds, in the page's order, by schema file. */
-const KINDS = [
-  { file: 'group.schema.json', kind: 'Group' },
-  { file: 'reseller.schema.json', kind: 'Reseller' },
-  { file: 'tenant.schema.json', kind: 'Tenant' },
-  { file: 'routing-table.schema.json', kind: 'RoutingTable' },
-  { file: 'policy.schema.json', kind: 'Policy' },
-];
-
 /** References shown as a value form rather than as an object of their own. */
 const VALUE_FORMS = { uuidRef: '`{uuid: …}`', nameOrUuidRef: 'name or `{uuid: …}`' };
-const TITLES = { admin: 'Administrator', record: 'Routing record' };
+const TITLES = { record: 'Routing record' };
+
+/** The document kinds, in the page's order, by schema file: those of manifest.schema.json. */
+function documentKinds(schemas) {
+  return (schemas['manifest.schema.json']?.allOf ?? []).map((entry) => ({
+    kind: entry.if.properties.kind.const,
+    file: entry.then.$ref,
+  }));
+}
 
 /** @param {string} dir */
 export async function loadSchemas(dir) {
@@ -93,6 +93,8 @@ export function renderFields(schemas) {
   };
 
   const descriptionOf = (own, file) => {
+    if (own.examples)
+      return `${descriptionOf({ ...own, examples: undefined }, file)} Example: ${own.examples.map((v) => `\`${v}\``).join(', ')}.`;
     if (own.description || !own.$ref) return own.description ?? '';
     const def = resolve(own.$ref, file);
     return descriptionOf(def.schema, def.file);
@@ -144,7 +146,7 @@ export function renderFields(schemas) {
     return parts.join('\n');
   };
 
-  for (const { file, kind } of KINDS) {
+  for (const { file, kind } of documentKinds(schemas)) {
     const schema = schemas[file];
     if (!schema) continue;
     const spec = schema.properties?.spec;

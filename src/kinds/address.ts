@@ -1,18 +1,37 @@
 import { isPlainObject } from '../core/values.js';
+import { ISO_CODE } from './common-fields.js';
 import { normalizeValue, pathId } from './fields.js';
 import { subscriptionPath } from './subscription-path.js';
 import type { BulkRoute, FieldSpec, KindContext, KindDefinition, LiveObject } from './types.js';
 
 /** The parts of Doc 2 §2.7's address data; `postalCode` is an integer there. */
 const dataFields: readonly FieldSpec[] = [
-  { name: 'street', change: 'update', type: 'string' },
-  { name: 'number', change: 'update', type: 'string' },
-  { name: 'city', change: 'update', type: 'string' },
-  { name: 'state', change: 'update', type: 'string' },
-  { name: 'postalCode', change: 'update', type: 'integer' },
-  { name: 'country', change: 'update', type: 'string' },
-  { name: 'isoCode', change: 'update', type: 'string' },
-  { name: 'premises', change: 'update', type: 'string' },
+  { name: 'street', change: 'update', type: 'string', doc: 'Street.', manifest: { required: true, minLength: 1 } },
+  {
+    name: 'number',
+    change: 'update',
+    type: 'string',
+    doc: 'House number; digits, letters, space, "-", "/".',
+    manifest: { integerAsText: true, pattern: '^[0-9A-Za-z /-]+$' },
+  },
+  { name: 'city', change: 'update', type: 'string', doc: 'City.', manifest: { required: true, minLength: 1 } },
+  { name: 'state', change: 'update', type: 'string', doc: 'State.' },
+  {
+    name: 'postalCode',
+    change: 'update',
+    type: 'integer',
+    doc: 'Postal code (an integer in the address data).',
+    manifest: { required: true, minimum: 0 },
+  },
+  {
+    name: 'country',
+    change: 'update',
+    type: 'string',
+    doc: 'Country name.',
+    manifest: { required: true, minLength: 1 },
+  },
+  { name: 'isoCode', change: 'update', type: 'string', doc: 'Two-letter ISO 3166 country code.', manifest: ISO_CODE },
+  { name: 'premises', change: 'update', type: 'string', doc: "Premises (column of the platform's bulk CSV)." },
 ];
 
 const fields: readonly FieldSpec[] = [
@@ -23,6 +42,8 @@ const fields: readonly FieldSpec[] = [
     change: 'update',
     type: 'string',
     derived: (parts) => fullAddress(parts as Parameters<typeof fullAddress>[0]),
+    doc: 'The full address (full_address); generated from the parts when omitted.',
+    manifest: { minLength: 1 },
   },
 ];
 
@@ -105,8 +126,28 @@ export const addressKind: KindDefinition = {
   collection: 'addresses',
   manifest: {
     noun: 'address',
+    collectionDoc: 'Emergency addresses (Doc 2 §2.7).',
+    doc: 'An emergency address (Doc 2 §2.7), given by its parts. Its identity is the full address: fullAddress when given, else "<street> <number>, <postalCode> <city>, <country>".',
     identity: ['fullAddress'],
     csv: { key: 'addressesFrom', header: ADDRESS_CSV_HEADER, rowSchema: 'tenant.schema.json#/$defs/address' },
+    refused: {
+      format: {
+        why: '`format` is not managed: the platform sets the address format (its single allowed value, Doc 2 §2.7)',
+      },
+      id: { why: '`id` is assigned by the platform; an address is identified by its full address', readOnly: true },
+    },
+  },
+  contract: {
+    sample: {
+      street: 'Contract Street',
+      number: '9',
+      city: 'Brussels',
+      postalCode: 1000,
+      country: 'Belgium',
+      isoCode: 'BE',
+    },
+    // Street, number, postal code, city and country form the identity (the full address).
+    update: { premises: 'Floor 2', state: 'Brussels-Capital' },
   },
   fields,
   bulk: addressBulk,

@@ -3,10 +3,17 @@ import type { FieldSpec, KindContext, KindDefinition, LiveObject, ParentRef } fr
 
 /** Doc 1 §2.7: administrators are identified by their e-mail and can never be read. */
 const fields: readonly FieldSpec[] = [
-  { name: 'email', api: 'adminEmail', change: 'replace', type: 'string' },
-  { name: 'firstName', change: 'writeOnly', type: 'string' },
-  { name: 'lastName', change: 'writeOnly', type: 'string' },
-  { name: 'mobile', change: 'writeOnly', type: 'string' },
+  {
+    name: 'email',
+    api: 'adminEmail',
+    change: 'replace',
+    type: 'string',
+    doc: 'Valid e-mail address owned by the administrator; also the username. Cannot be modified: a new e-mail is a new account. Unique in the whole platform.',
+    manifest: { format: 'email' },
+  },
+  { name: 'firstName', change: 'writeOnly', type: 'string', doc: 'First name; optional.' },
+  { name: 'lastName', change: 'writeOnly', type: 'string', doc: 'Last name; optional.' },
+  { name: 'mobile', change: 'writeOnly', type: 'string', doc: 'Mobile phone number; optional.' },
 ];
 
 /** Administrator endpoints hang under their parent: `P/<groups|resellers|tenants>/{uuid}/admins`. */
@@ -48,8 +55,19 @@ export const administratorKind: KindDefinition = {
   collection: 'admins',
   manifest: {
     noun: 'administrator',
+    collectionDoc: 'Administrator accounts of this object.',
+    doc: 'An administrator account, identified by its e-mail address (Doc 1 §2.7). Administrators can be created, updated and deleted but never read: every field is write-only. On creation the platform mails the administrator a link to set a password.',
     identity: ['email'],
     uniqueInPlatform: { ignoreCase: true, why: 'an e-mail address can be used by one account only' },
+    listedFirst: true,
+    refused: {
+      id: { why: '`id` is assigned by the platform; an administrator is identified by its `email`', readOnly: true },
+      force_reset: { why: '`force_reset` is a one-off action of the update call, not a state a manifest can declare' },
+    },
+  },
+  contract: {
+    sample: { email: 'contract-admin@example.test', firstName: 'Con', lastName: 'Tract' },
+    update: { lastName: 'Tracted', mobile: '+32470000001' },
   },
   fields,
   unreadable: true,

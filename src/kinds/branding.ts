@@ -1,19 +1,54 @@
 import { fieldsFromApi, pathId } from './fields.js';
-import type { FieldSpec, KindContext, KindDefinition, LiveObject } from './types.js';
+import type { FieldManifest, FieldSpec, KindContext, KindDefinition, LiveObject } from './types.js';
+
+const TYPES = ['font', 'image', 'theme'] as const;
+
+/** The images of a portal page (Doc 1 §2.10). */
+const PAGE_IMAGES: FieldManifest['shape'] = {
+  def: 'pageImages',
+  doc: 'Images of a page.',
+  fields: { bg: { doc: 'Background image path.' }, logo: { doc: 'Logo image path.' } },
+};
 
 /** Doc 1 §2.10: the styling properties of each branding type (font, image, theme). */
 const fields: readonly FieldSpec[] = [
-  { name: 'type', change: 'replace', type: 'string' },
-  { name: 'allowed', change: 'update', type: 'set', elements: 'string' },
-  { name: 'name', change: 'update', type: 'string' },
-  { name: 'favicon', change: 'update', type: 'string' },
-  { name: 'login', change: 'update', type: 'object', entries: { bg: 'string?', logo: 'string?' } },
-  { name: 'main', change: 'update', type: 'object', entries: { bg: 'string?', logo: 'string?' } },
-  { name: 'selected', change: 'update', type: 'string' },
-  { name: 'themes', change: 'update', type: 'object', entries: 'string' },
+  { name: 'type', change: 'replace', type: 'string', doc: 'The branding type.', manifest: { enum: TYPES } },
+  {
+    name: 'allowed',
+    change: 'update',
+    type: 'set',
+    elements: 'string',
+    doc: 'The fonts (font) or themes (theme) users may choose.',
+    manifest: { onlyUnder: ['font', 'theme'] },
+  },
+  { name: 'name', change: 'update', type: 'string', doc: 'The font in use.', manifest: { onlyUnder: ['font'] } },
+  { name: 'favicon', change: 'update', type: 'string', doc: 'Favicon path.', manifest: { onlyUnder: ['image'] } },
+  {
+    name: 'login',
+    change: 'update',
+    type: 'object',
+    entries: { bg: 'string?', logo: 'string?' },
+    doc: 'Login page images.',
+    manifest: { onlyUnder: ['image'], shape: PAGE_IMAGES },
+  },
+  {
+    name: 'main',
+    change: 'update',
+    type: 'object',
+    entries: { bg: 'string?', logo: 'string?' },
+    doc: 'Main page images.',
+    manifest: { onlyUnder: ['image'], shape: PAGE_IMAGES },
+  },
+  { name: 'selected', change: 'update', type: 'string', doc: 'The theme in use.', manifest: { onlyUnder: ['theme'] } },
+  {
+    name: 'themes',
+    change: 'update',
+    type: 'object',
+    entries: 'string',
+    doc: 'Theme name to path.',
+    manifest: { onlyUnder: ['theme'] },
+  },
 ];
-
-const TYPES = ['font', 'image', 'theme'] as const;
 /** The read the documents do not show (Doc 1 §4.2), by default on the PUT's path. */
 const DEFAULT_BRANDING_READ_PATH = 'configurations/pages';
 const groupPath = (ctx: KindContext, ids: Readonly<Record<string, string>>): string =>
@@ -45,7 +80,16 @@ export const brandingKind: KindDefinition = {
   kind: 'Branding',
   parentKinds: ['Group'],
   collection: 'branding',
-  manifest: { noun: 'branding', identity: ['type'], shape: 'map' },
+  manifest: {
+    noun: 'branding',
+    doc: "Branding styling of the group's portal (Doc 1 §2.10), one object per type.",
+    identity: ['type'],
+    shape: 'map',
+  },
+  contract: {
+    sample: { type: 'font', allowed: ['Inter'], name: 'Inter' },
+    update: { allowed: ['Inter', 'Roboto'], name: 'Roboto' },
+  },
   fields,
   identity: (f) => String(f['type']),
   address: (parent, identity) => `${parent}/branding/${identity}`,

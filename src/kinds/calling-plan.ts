@@ -1,3 +1,4 @@
+import { ISO_CODE, NAME } from './common-fields.js';
 import { fieldsFromApi, pathId } from './fields.js';
 import { subscriptionPath } from './subscription-path.js';
 import type { FieldSpec, IdChain, KindContext, KindDefinition, LiveObject } from './types.js';
@@ -9,19 +10,57 @@ import type { FieldSpec, IdChain, KindContext, KindDefinition, LiveObject } from
  * list is created before the old one is deleted so calls are never left unblocked.
  */
 const planFields: readonly FieldSpec[] = [
-  { name: 'name', change: 'update', type: 'string' },
-  { name: 'country', change: 'replace', type: 'string' },
-  { name: 'countryCode', change: 'replace', type: 'string' },
-  { name: 'isoCode', change: 'replace', type: 'string' },
-  { name: 'region', change: 'replace', type: 'string' },
+  {
+    name: 'name',
+    change: 'update',
+    type: 'string',
+    doc: 'Name of the calling plan; identity inside its parent.',
+    manifest: NAME,
+  },
+  { name: 'country', change: 'replace', type: 'string', doc: 'Country name.' },
+  {
+    name: 'countryCode',
+    change: 'replace',
+    type: 'string',
+    doc: 'Phone country code.',
+    manifest: { integerAsText: true, pattern: '^[0-9]{1,4}$', examples: ['32'] },
+  },
+  { name: 'isoCode', change: 'replace', type: 'string', doc: 'Two-letter ISO 3166 country code.', manifest: ISO_CODE },
+  { name: 'region', change: 'replace', type: 'string', doc: 'Region of the calling plan.' },
   // Read for display only: the create and update calls do not accept it (Doc 2 §4.9).
-  { name: 'classification', change: 'readOnly', type: 'string' },
+  {
+    name: 'classification',
+    change: 'readOnly',
+    type: 'string',
+    doc: '`classification` is not accepted by the calling-plan create or update calls (Doc 2 §4.9); it would be ignored',
+  },
 ];
+
+/** The form of every calling plan's items, whichever list holds them. */
+const planForm = {
+  doc: 'A calling plan (Doc 2 §2.11): a block list reduces the prefixes of a country and classification that may be called; an allow list defines exceptions. Only name can be updated; a change of the other fields replaces the list (the new list is created before the old one is deleted).',
+  identity: ['name'],
+  renamable: { field: 'name' },
+  schemaDef: 'callingPlan',
+  refused: {
+    risk: {
+      why: '`risk` is not accepted by the calling-plan create or update calls (Doc 2 §4.9); it would be ignored',
+      readOnly: true,
+    },
+    type: {
+      why: "`type` comes from where the list is declared (`blockList` or `allowList`; a group's `callingPlans` are block lists)",
+      readOnly: true,
+    },
+    id: { why: '`id` is assigned by the platform; a calling plan is identified by its `name`', readOnly: true },
+  },
+} as const;
 
 interface PlanFlavour {
   kind: string;
   /** The manifest's word for one list. */
   noun: string;
+  /** What the parent's collection of these lists is. */
+  collectionDoc: string;
   parentKind: string;
   collection: string;
   segment: string;
@@ -39,6 +78,7 @@ const flavours: readonly PlanFlavour[] = [
   {
     kind: 'GroupCallingPlan',
     noun: 'block list',
+    collectionDoc: 'The group block list (Doc 2 §4.9): calling plans of type block_list, each with its prefixes.',
     parentKind: 'Group',
     collection: 'callingPlans',
     segment: 'block_list',
@@ -55,6 +95,7 @@ const flavours: readonly PlanFlavour[] = [
   {
     kind: 'TrunkGroupBlockList',
     noun: 'block list',
+    collectionDoc: 'Block lists of the trunk group (Doc 2 §4.10).',
     parentKind: 'TrunkGroup',
     collection: 'blockList',
     segment: 'block_list',
@@ -72,6 +113,7 @@ const flavours: readonly PlanFlavour[] = [
   {
     kind: 'TrunkGroupAllowList',
     noun: 'allow list',
+    collectionDoc: 'Allow lists of the trunk group (Doc 2 §4.10): exceptions to its block lists.',
     parentKind: 'TrunkGroup',
     collection: 'allowList',
     segment: 'allow_list',
@@ -94,8 +136,12 @@ function planKind(flavour: PlanFlavour): KindDefinition {
     kind: flavour.kind,
     parentKinds: [flavour.parentKind],
     collection: flavour.collection,
-    manifest: { noun: flavour.noun, identity: ['name'], renamable: { field: 'name' } },
+    manifest: { noun: flavour.noun, collectionDoc: flavour.collectionDoc, ...planForm },
     fields: planFields,
+    contract: {
+      sample: { name: 'contract-list', country: 'Belgium', countryCode: '32', isoCode: 'BE', region: 'Flanders' },
+      replace: { region: 'Wallonia' },
+    },
     createBeforeDelete: true,
     identity: (f) => String(f['name']),
     address: (parent, identity) => `${parent}/${flavour.segment}/${identity}`,
@@ -124,9 +170,15 @@ function planKind(flavour: PlanFlavour): KindDefinition {
 export const callingPlanKinds: readonly KindDefinition[] = flavours.map(planKind);
 
 const prefixFields: readonly FieldSpec[] = [
-  { name: 'prefix', change: 'replace', type: 'string' },
-  { name: 'isExact', change: 'update', type: 'boolean' },
-  { name: 'name', change: 'update', type: 'string' },
+  {
+    name: 'prefix',
+    change: 'replace',
+    type: 'string',
+    doc: 'The dialled-number prefix, digits with an optional leading +.',
+    manifest: { pattern: '^\\+?[0-9]{1,15}$' },
+  },
+  { name: 'isExact', change: 'update', type: 'boolean', doc: 'True when the prefix matches the exact number only.' },
+  { name: 'name', change: 'update', type: 'string', doc: 'Label of the prefix.' },
 ];
 
 function prefixesPath(parent: { kind: string; ids: IdChain }, ctx: KindContext): { path: string; role: string } {
@@ -149,8 +201,18 @@ export const prefixKind: KindDefinition = {
   kind: 'Prefix',
   parentKinds: flavours.map((f) => f.kind),
   collection: 'prefixes',
-  manifest: { noun: 'prefix', identity: ['prefix'] },
+  manifest: {
+    noun: 'prefix',
+    collectionDoc: 'Prefixes of this list.',
+    doc: 'A prefix of a calling plan (Doc 2 §2.11).',
+    identity: ['prefix'],
+    refused: { id: { why: '`id` is assigned by the platform; a prefix is identified by `prefix`', readOnly: true } },
+  },
   fields: prefixFields,
+  contract: {
+    sample: { prefix: '+3290', isExact: false, name: 'premium' },
+    update: { isExact: true, name: 'premium rate' },
+  },
   identity: (f) => String(f['prefix']),
   address: (parent, identity) => `${parent}/prefix/${identity}`,
   list: (parent, ctx) => {
@@ -180,8 +242,22 @@ export const trunkGroupKind: KindDefinition = {
   kind: 'TrunkGroup',
   parentKinds: ['Subscription'],
   collection: 'trunkGroups',
-  manifest: { noun: 'trunk group', identity: ['id'] },
-  fields: [{ name: 'id', change: 'replace', type: 'integer' }],
+  manifest: {
+    noun: 'trunk group',
+    collectionDoc: "Calling plans of the subscription's trunk groups (Doc 2 §4.10), by trunk group.",
+    doc: 'A trunk group of the subscription (Doc 2 §4.10), by id, to declare its calling plans: the API cannot list or create trunk groups, so it must exist.',
+    identity: ['id'],
+  },
+  fields: [
+    {
+      name: 'id',
+      change: 'replace',
+      type: 'integer',
+      doc: 'Trunk group id (integer); the trunk group must exist.',
+      manifest: { minimum: 0 },
+    },
+  ],
+  contract: { sample: { id: 7 } },
   assumedToExist: true,
   identity: (f) => String(f['id']),
   address: (parent, identity) => `${parent}/trunkgroup/${identity}`,

@@ -1,4 +1,5 @@
 import { SwitchboardError } from '../core/errors.js';
+import { NAME } from './common-fields.js';
 import { fieldsFromApi, pathId } from './fields.js';
 import { subscriptionPath } from './subscription-path.js';
 import type { FieldSpec, IdChain, KindContext, KindDefinition, LiveObject, ReferenceList } from './types.js';
@@ -29,10 +30,31 @@ export const ENTITLEMENT_TYPES: ReferenceList<{ id: number; name: string }> = {
 
 const fields: readonly FieldSpec[] = [
   // The live entitlement names its type but carries no licenseModelId (Doc 2 §2.3).
-  { name: 'type', api: 'name', change: 'replace', type: 'string' },
-  { name: 'entitlement', change: 'update', type: 'integer' },
-  { name: 'externalReference', change: 'writeOnly', type: 'string' },
+  {
+    name: 'type',
+    api: 'name',
+    change: 'replace',
+    type: 'string',
+    doc: 'Entitlement type, by name; identity inside the subscription.',
+    manifest: { ...NAME, examples: ['BE geo'] },
+  },
+  {
+    name: 'entitlement',
+    change: 'update',
+    type: 'integer',
+    doc: 'Quantity of numbers that can be selected (default 0).',
+    manifest: { minimum: 0 },
+  },
+  {
+    name: 'externalReference',
+    change: 'writeOnly',
+    type: 'string',
+    doc: 'External reference; write-only (not returned by the entitlement list).',
+  },
 ];
+
+const counted = (name: string) => ({ why: `\`${name}\` is counted by the platform`, readOnly: true });
+const ofType = (name: string) => ({ why: `\`${name}\` comes from the entitlement type`, readOnly: true });
 
 const itemPath = (live: LiveObject, ctx: KindContext): string =>
   `${subscriptionPath(ctx, live.ids)}/entitlements/${pathId(live.ids, 'Entitlement')}`;
@@ -42,7 +64,36 @@ export const entitlementKind: KindDefinition = {
   kind: 'Entitlement',
   parentKinds: ['Subscription'],
   collection: 'entitlements',
-  manifest: { noun: 'entitlement', identity: ['type', 'typeId'], extraFields: ['typeId'] },
+  manifest: {
+    noun: 'entitlement',
+    collectionDoc: 'Number entitlements (Doc 2 §2.3).',
+    doc: 'A number entitlement: how many numbers of a type may be selected (Doc 2 §2.3). Give exactly one of type (name) or typeId. It cannot go below its assigned count, nor be deleted while numbers are assigned.',
+    identity: ['type', 'typeId'],
+    identityAlternatives: true,
+    extraFields: [
+      {
+        name: 'typeId',
+        type: 'integer',
+        doc: "Entitlement type, by id (the create call's licenseModelId).",
+        manifest: { minimum: 0 },
+      },
+    ],
+    refused: {
+      assigned: counted('assigned'),
+      reserved: counted('reserved'),
+      disconnected: counted('disconnected'),
+      id: { why: '`id` is assigned by the platform; an entitlement is identified by its `type`', readOnly: true },
+      countryCode: ofType('countryCode'),
+      isoCode: ofType('isoCode'),
+      numberType: ofType('numberType'),
+      regions: { why: "`regions` depends on the account's locations", readOnly: true },
+      addressRequired: ofType('addressRequired'),
+    },
+  },
+  contract: {
+    sample: { type: 'BE mobile', entitlement: 3, externalReference: 'contract-ref' },
+    update: { entitlement: 4, externalReference: 'contract-ref-2' },
+  },
   fields,
   identity: (f) => String(f['type'] ?? f['typeId']),
   // Manifests may name the type by id; the live entitlement only carries the type's name.

@@ -22,11 +22,29 @@ export const POSTAL_CODES: ReferenceList<{ id: number; code: string; isoCode?: s
 };
 
 const fields: readonly FieldSpec[] = [
-  { name: 'street', change: 'update', type: 'string' },
-  { name: 'number', change: 'update', type: 'string' },
-  { name: 'postalCode', change: 'update', type: 'string' },
-  { name: 'postbox', change: 'update', type: 'string' },
-  { name: 'postalCodeId', change: 'update', type: 'integer' },
+  { name: 'street', change: 'update', type: 'string', doc: 'Street.', manifest: { minLength: 1 } },
+  {
+    name: 'number',
+    change: 'update',
+    type: 'string',
+    doc: 'House number.',
+    manifest: { integerAsText: true, minLength: 1 },
+  },
+  {
+    name: 'postalCode',
+    change: 'update',
+    type: 'string',
+    doc: "Postal code (translated to the platform's postal-code id).",
+    manifest: { integerAsText: true, minLength: 1, examples: ['1000'] },
+  },
+  { name: 'postbox', change: 'update', type: 'string', doc: 'Post box; optional.' },
+  {
+    name: 'postalCodeId',
+    change: 'update',
+    type: 'integer',
+    doc: "The platform's id of the postal code (Document 2 §4.7). When given it is sent as is; without it the id is looked up by postalCode, which needs the platform's postal-code list (not shown in the API documents). Must name the same postal code as postalCode.",
+    manifest: { minimum: 1 },
+  },
 ];
 
 const collectionPath = (ctx: KindContext, ids: Readonly<Record<string, string>>): string =>
@@ -68,7 +86,14 @@ export const locationKind: KindDefinition = {
   kind: 'Location',
   parentKinds: ['Subscription'],
   collection: 'locations',
-  manifest: { noun: 'location', identity: ['street', 'number', 'postalCode'] },
+  manifest: {
+    noun: 'location',
+    collectionDoc: 'Allowed locations (Doc 2 §2.8).',
+    doc: 'An allowed location (Doc 2 §2.8). Identity: "<street> <number> <postalCode>".',
+    identity: ['street', 'number', 'postalCode'],
+    refused: { id: { why: '`id` is assigned by the platform', readOnly: true } },
+  },
+  contract: { sample: { street: 'Contract Street', number: '9', postalCode: '1050' }, update: { postbox: 'PB 7' } },
   fields,
   identity: (f) => `${String(f['street'])} ${String(f['number'])} ${String(f['postalCode'])}`,
   address: (parent, identity) => `${parent}/location/${identity}`,

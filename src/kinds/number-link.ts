@@ -2,8 +2,21 @@ import { subscriptionPath } from './subscription-path.js';
 import type { BulkRoute, FieldSpec, KindDefinition } from './types.js';
 
 const fields: readonly FieldSpec[] = [
-  { name: 'number', api: 'fullNumber', change: 'replace', type: 'string' },
-  { name: 'address', change: 'update', type: 'string' },
+  {
+    name: 'number',
+    api: 'fullNumber',
+    change: 'replace',
+    type: 'string',
+    doc: 'The number, E.164 with its + (quoted in YAML).',
+    manifest: { pattern: '^\\+[1-9][0-9]{5,14}$', examples: ['+3221234567'] },
+  },
+  {
+    name: 'address',
+    change: 'update',
+    type: 'string',
+    doc: 'Full address (as formed for addresses); null removes the link.',
+    manifest: { required: true, nullable: true, minLength: 1 },
+  },
 ];
 
 const ROLE = 'tenants.instance.subscriptions.instance';
@@ -39,7 +52,19 @@ export const numberLinkKind: KindDefinition = {
   kind: 'NumberAddressLink',
   parentKinds: ['Subscription'],
   collection: 'numbers',
-  manifest: { noun: 'link', identity: ['number'], shape: 'map', refersTo: { field: 'address', kind: 'Address' } },
+  manifest: {
+    noun: 'link',
+    collectionDoc:
+      'Number to address links, by E.164 number (quoted, with its +). The numbers must belong to the subscription.',
+    doc: 'The emergency address of a number of the subscription; the number must belong to the subscription.',
+    identity: ['number'],
+    shape: 'map',
+    refersTo: { field: 'address', kind: 'Address' },
+  },
+  contract: {
+    sample: { number: '+3221234569', address: null },
+    update: { address: 'Contract Street 9, 1000 Brussels, Belgium' },
+  },
   fields,
   bulk: linkBulk,
   // No delete: an undeclared number stays as it is (the API cannot detach an address, Doc 2 §4.5).

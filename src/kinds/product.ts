@@ -1,3 +1,4 @@
+import { NAME } from './common-fields.js';
 import { bodyFromFields, fieldsFromApi, pathId, updatableBody } from './fields.js';
 import type { FieldSpec, KindDefinition, LiveObject, KindContext } from './types.js';
 
@@ -18,16 +19,50 @@ function normaliseItems(items: unknown): unknown {
 }
 
 const fields: readonly FieldSpec[] = [
-  { name: 'sku', change: 'replace', type: 'string' },
-  { name: 'name', change: 'update', type: 'string' },
-  { name: 'description', change: 'update', type: 'string' },
-  { name: 'status', change: 'update', type: 'string' },
+  {
+    name: 'sku',
+    change: 'replace',
+    type: 'string',
+    doc: 'Unique product identifier; identity of the product.',
+    manifest: NAME,
+  },
+  { name: 'name', change: 'update', type: 'string', doc: 'Product name.', manifest: { required: true, minLength: 1 } },
+  {
+    name: 'description',
+    change: 'update',
+    type: 'string',
+    doc: 'Product description; null removes it.',
+    manifest: { nullable: true },
+  },
+  {
+    name: 'status',
+    change: 'update',
+    type: 'string',
+    doc: 'enabled (default) or disabled.',
+    manifest: { enum: ['enabled', 'disabled'] },
+  },
   {
     name: 'items',
     change: 'update',
     type: 'set',
     normalize: normaliseItems,
     elements: { type: 'string', subType: 'string?', id: 'integer?', quantity: 'integer' },
+    doc: 'Items of the product (the complete list).',
+    manifest: {
+      shape: {
+        def: 'productItem',
+        doc: 'A product item (Doc 2 §2.12, detail view).',
+        fields: {
+          type: { doc: 'license or entitlement.', enum: ['license', 'entitlement'] },
+          subType: {
+            doc: 'Licenses only: ucAlphaUsers or sipTrunkChannels.',
+            enum: ['ucAlphaUsers', 'sipTrunkChannels'],
+          },
+          id: { doc: 'Entitlements only: the entitlement type id (reference into the numbers system).', minimum: 0 },
+          quantity: { doc: 'Quantity of the item.', minimum: 0 },
+        },
+      },
+    },
   },
 ];
 
@@ -39,7 +74,25 @@ export const productKind: KindDefinition = {
   kind: 'Product',
   parentKinds: ['Group'],
   collection: 'products',
-  manifest: { noun: 'product', identity: ['sku'] },
+  manifest: {
+    noun: 'product',
+    collectionDoc: 'Products of the group (Doc 2 §2.12).',
+    doc: 'A product of the group, identified by its sku. The complete item list is sent on update: new items are added, existing modified, missing removed.',
+    identity: ['sku'],
+    refused: {
+      id: { why: '`id` is assigned by the platform; a product is identified by its `sku`', readOnly: true },
+      resources: { why: '`resources` is a read view; declare `items`', readOnly: true },
+    },
+  },
+  contract: {
+    sample: {
+      sku: 'KIND-PRD',
+      name: 'Contract product',
+      status: 'enabled',
+      items: [{ type: 'license', subType: 'ucAlphaUsers', quantity: 1 }],
+    },
+    update: { name: 'Contract product 2', items: [{ type: 'license', subType: 'ucAlphaUsers', quantity: 2 }] },
+  },
   fields,
   cannotDelete: 'the platform API cannot delete products (Doc 2 §4.11); disable it with status: disabled',
   identity: (f) => String(f['sku']),

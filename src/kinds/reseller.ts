@@ -1,14 +1,21 @@
+import { billingIdField, NAME, SUSPENSION_PROFILE } from './common-fields.js';
 import { bodyFromFields, fieldsFromApi, pathId, updatableBody } from './fields.js';
 import { ownerBody, ownerFromItem, parentQuery } from './owner.js';
 import { suspensionProfileId } from './suspension.js';
 import type { FieldSpec, KindDefinition, RequestSpec } from './types.js';
 
 const fields: readonly FieldSpec[] = [
-  { name: 'name', change: 'update', type: 'string' },
-  { name: 'billingId', change: 'update', type: 'string' },
-  { name: 'markup', change: 'update', type: 'number' },
+  {
+    name: 'name',
+    change: 'update',
+    type: 'string',
+    doc: 'Reseller name; searchable; unique among resellers of the manifest set.',
+    manifest: NAME,
+  },
+  billingIdField(),
+  { name: 'markup', change: 'update', type: 'number', doc: 'Latest active markup, in percent (float).' },
   // Doc 1 §2.4: the reseller read shows `status: suspended` but never which profile.
-  { name: 'suspensionProfile', change: 'writeOnly', type: 'string' },
+  { name: 'suspensionProfile', change: 'writeOnly', type: 'string', ...SUSPENSION_PROFILE },
 ];
 
 const apiFields = fields.filter((f) => f.name !== 'suspensionProfile');
@@ -19,9 +26,24 @@ export const resellerKind: KindDefinition = {
   parentKinds: ['Group', 'Distributor'],
   manifest: {
     noun: 'reseller',
+    doc: 'A reseller manages tenants; it is managed by a group or a distributor (Doc 1 §2.4).',
     identity: ['name'],
     document: { schema: 'reseller.schema.json', metadataFields: ['name'], pinnable: true },
     renamable: { field: 'name' },
+    refused: {
+      owner: { why: 'the owner is the parent given in metadata (`group:` or `distributor:`)' },
+      uuid: {
+        why: '`uuid` is assigned by the platform and cannot be set; to bind this document to an existing reseller, give `metadata.uuid`',
+        readOnly: true,
+      },
+      markups: { why: '`markups` is the read-only history; declare `markup`', readOnly: true },
+      status: { why: '`status` is read-only; declare `suspensionProfile` to suspend', readOnly: true },
+      nbOfTenants: { why: '`nbOfTenants` is computed by the platform', readOnly: true },
+    },
+  },
+  contract: {
+    sample: { name: 'contract-reseller', billingId: 'R-KIND', markup: 1 },
+    update: { markup: 2, suspensionProfile: 'full-barring' },
   },
   fields,
   fixedParent: {

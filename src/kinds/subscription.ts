@@ -1,13 +1,26 @@
+import { billingIdField, NAME, SUSPENSION_PROFILE, UC_PLATFORMS } from './common-fields.js';
 import { fieldsFromApi, pathId } from './fields.js';
 import { subscriptionLicences } from './licences.js';
 import { suspensionProfileId, suspensionProfileName } from './suspension.js';
 import type { DesiredLike, FieldSpec, KindContext, KindDefinition, LiveObject, RequestSpec } from './types.js';
 
 const fields: readonly FieldSpec[] = [
-  { name: 'name', change: 'update', type: 'string' },
-  { name: 'billingId', change: 'update', type: 'string' },
-  { name: 'uc', change: 'replace', type: 'string' },
-  { name: 'suspensionProfile', api: 'suspensionProfileId', change: 'update', type: 'string' },
+  {
+    name: 'name',
+    change: 'update',
+    type: 'string',
+    doc: 'Subscription name; identity inside the tenant.',
+    manifest: NAME,
+  },
+  billingIdField({ required: true }),
+  {
+    name: 'uc',
+    change: 'replace',
+    type: 'string',
+    doc: 'Unified-communications platform: uc_alpha, uc_beta or uc_gamma; one its group enables.',
+    manifest: { enum: UC_PLATFORMS },
+  },
+  { name: 'suspensionProfile', api: 'suspensionProfileId', change: 'update', type: 'string', ...SUSPENSION_PROFILE },
 ];
 
 const basePath = (ctx: KindContext, ids: Readonly<Record<string, string>>): string =>
@@ -22,7 +35,34 @@ export const subscriptionKind: KindDefinition = {
   kind: 'Subscription',
   parentKinds: ['Tenant'],
   collection: 'subscriptions',
-  manifest: { noun: 'subscription', identity: ['name'], renamable: { field: 'name' } },
+  manifest: {
+    noun: 'subscription',
+    collectionDoc: 'Subscriptions of the tenant (Doc 2 §2.1).',
+    doc: 'A subscription (Doc 2 §2.1): carries entitlements, numbers, addresses, locations, templates and calling plans. Licenses are changed by orders, not by the subscription API.',
+    identity: ['name'],
+    renamable: { field: 'name' },
+    refused: {
+      id: { why: '`id` is assigned by the platform; a subscription is identified by its `name`', readOnly: true },
+      licenses: {
+        why: '`licenses` cannot be set through the subscription API (Doc 2 §4.1); they are changed by orders',
+        readOnly: true,
+      },
+      suspensionProfileId: { why: 'declare `suspensionProfile` by name (or null)' },
+      numberOfUsers: { why: '`numberOfUsers` is computed by the platform', readOnly: true },
+      numberOfTrunkgroups: { why: '`numberOfTrunkgroups` is computed by the platform', readOnly: true },
+      phoneNumbers: {
+        why: '`phoneNumbers` is computed by the platform; link numbers to addresses under `numbers`',
+        readOnly: true,
+      },
+      isDeletable: { why: '`isDeletable` is computed by the platform', readOnly: true },
+      assignedEntities: { why: '`assignedEntities` is computed by the platform', readOnly: true },
+    },
+  },
+  contract: {
+    sample: { name: 'contract-sub', billingId: 'T-KIND-SUB', uc: 'uc_alpha', suspensionProfile: null },
+    update: { billingId: 'T-KIND-SUB-2', suspensionProfile: 'outgoing-barring' },
+    replace: { uc: 'uc_beta' },
+  },
   fields,
   holdsData: true,
   capacityReport: subscriptionLicences,

@@ -1,18 +1,42 @@
+import { ISO_CODE, NAME } from './common-fields.js';
 import { bodyFromFields, fieldsFromApi, pathId, updatableBody } from './fields.js';
 import { subscriptionPath } from './subscription-path.js';
 import type { FieldSpec, KindContext, KindDefinition, LiveObject } from './types.js';
 
 const fields: readonly FieldSpec[] = [
-  { name: 'sku', change: 'replace', type: 'string' },
-  { name: 'name', change: 'update', type: 'string' },
-  { name: 'description', change: 'update', type: 'string' },
-  { name: 'location', change: 'update', type: 'string' },
-  { name: 'vrp', change: 'update', type: 'string' },
+  {
+    name: 'sku',
+    change: 'replace',
+    type: 'string',
+    doc: 'Product reference; identity of the template.',
+    manifest: NAME,
+  },
+  { name: 'name', change: 'update', type: 'string', doc: 'Template name.', manifest: { required: true, minLength: 1 } },
+  { name: 'description', change: 'update', type: 'string', doc: 'Template description.', manifest: { required: true } },
+  {
+    name: 'location',
+    change: 'update',
+    type: 'string',
+    doc: 'ISO 3166 alpha-2 country.',
+    manifest: { ...ISO_CODE, required: true },
+  },
+  {
+    name: 'vrp',
+    change: 'update',
+    type: 'string',
+    doc: 'Voice routing policy identity.',
+    manifest: { required: true, minLength: 1 },
+  },
   // Read for display only: the create and update calls do not accept it (Doc 2 §4.8).
-  { name: 'voiceEnabled', change: 'readOnly', type: 'boolean' },
-  { name: 'groups', change: 'update', type: 'set', elements: 'string' },
-  { name: 'licenses', change: 'update', type: 'set', elements: 'string' },
-  { name: 'customerLicenses', change: 'update', type: 'set', elements: 'string' },
+  {
+    name: 'voiceEnabled',
+    change: 'readOnly',
+    type: 'boolean',
+    doc: '`voiceEnabled` is not accepted by the template create or update calls (Doc 2 §4.8); it would be ignored',
+  },
+  { name: 'groups', change: 'update', type: 'set', elements: 'string', doc: 'Group ids.' },
+  { name: 'licenses', change: 'update', type: 'set', elements: 'string', doc: 'License sku ids.' },
+  { name: 'customerLicenses', change: 'update', type: 'set', elements: 'string', doc: 'Customer license skus.' },
 ];
 
 const collectionPath = (ctx: KindContext, ids: Readonly<Record<string, string>>): string =>
@@ -30,7 +54,25 @@ export const templateKind: KindDefinition = {
   kind: 'Template',
   parentKinds: ['Subscription'],
   collection: 'templates',
-  manifest: { noun: 'template', identity: ['sku'] },
+  manifest: {
+    noun: 'template',
+    collectionDoc: 'User templates (Doc 2 §2.10). The default template (id 0) is never deleted.',
+    doc: 'A user template (Doc 2 §2.10), identified by its sku. The default template (id 0) is never deleted.',
+    identity: ['sku'],
+    refused: {
+      id: { why: '`id` is assigned by the platform; a template is identified by its `sku`', readOnly: true },
+    },
+  },
+  contract: {
+    sample: {
+      sku: 'KIND-TPL',
+      name: 'Contract template',
+      description: 'For the contract',
+      location: 'BE',
+      vrp: 'vrp-1',
+    },
+    update: { name: 'Contract template 2', licenses: ['LIC-1'] },
+  },
   fields,
   identity: (f) => String(f['sku']),
   address: (parent, identity) => `${parent}/template/${identity}`,

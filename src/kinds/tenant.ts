@@ -1,11 +1,18 @@
+import { billingIdField, NAME } from './common-fields.js';
 import { bodyFromFields, fieldsFromApi, pathId, updatableBody } from './fields.js';
 import { ownerBody, ownerFromItem, parentQuery } from './owner.js';
 import type { FieldSpec, KindDefinition } from './types.js';
 
 const fields: readonly FieldSpec[] = [
-  { name: 'name', change: 'update', type: 'string' },
-  { name: 'billingId', change: 'update', type: 'string' },
-  { name: 'markup', change: 'update', type: 'number' },
+  {
+    name: 'name',
+    change: 'update',
+    type: 'string',
+    doc: 'Tenant name; searchable; unique among tenants of the manifest set.',
+    manifest: NAME,
+  },
+  billingIdField(),
+  { name: 'markup', change: 'update', type: 'number', doc: 'Markup in percent, relative (float).' },
 ];
 
 /** Doc 1 §2.5, §4.4: tenants under a group, a distributor or a reseller. */
@@ -14,9 +21,26 @@ export const tenantKind: KindDefinition = {
   parentKinds: ['Group', 'Distributor', 'Reseller'],
   manifest: {
     noun: 'tenant',
+    doc: 'A tenant: an organization with one or more subscriptions (Doc 1 §2.5). Subscription-level objects are nested, so one tenant reads as one unit in review.',
     identity: ['name'],
     document: { schema: 'tenant.schema.json', metadataFields: ['name'], pinnable: true },
     renamable: { field: 'name' },
+    refused: {
+      owner: { why: 'the owner is the parent given in metadata (`group:`, `distributor:` or `reseller:`)' },
+      uuid: {
+        why: '`uuid` is assigned by the platform and cannot be set; to bind this document to an existing tenant, give `metadata.uuid`',
+        readOnly: true,
+      },
+      markups: { why: '`markups` is the read-only history; declare `markup`', readOnly: true },
+      numberOfSubscriptions: { why: '`numberOfSubscriptions` is computed by the platform', readOnly: true },
+      suspensionProfile: {
+        why: 'a tenant cannot be suspended through the API; set `suspensionProfile` on its subscriptions or its reseller',
+      },
+    },
+  },
+  contract: {
+    sample: { name: 'contract-tenant', billingId: 'T-KIND', markup: 2 },
+    update: { billingId: 'T-KIND-2', markup: 3 },
   },
   fields,
   holdsData: true,

@@ -4,6 +4,9 @@
  * where the API is quirky. The reader, the planner, the renderers and the executor work
  * from these declarations and never name a kind (STYLE.md points 1 and 2).
  */
+import type { FieldManifest, KindContract, ManifestForm } from './manifest-form.js';
+
+export type * from './manifest-form.js';
 
 /** How a declared field behaves when its value differs from the live one. */
 export type FieldChange =
@@ -47,6 +50,14 @@ export interface FieldSpec {
    * field out when the live value is the derived one.
    */
   derived?: (fields: Record<string, unknown>) => unknown;
+  /**
+   * What the field is, for people: the schemas' `description` (editor hover) and the field
+   * reference of docs/manifests.md, both generated (`npm run schemas:generate`). For a
+   * `readOnly` field: why a manifest cannot set it (the refusal's reason).
+   */
+  doc: string;
+  /** What a manifest may write for the field beyond its type: the schemas' constraints. */
+  manifest?: FieldManifest;
 }
 
 /** A scalar type, or the fields of an object (`?` marks an optional one). */
@@ -295,6 +306,13 @@ export interface KindDefinition {
    * Doc 1 §4.2). A create or replace that sets it otherwise is refused before anything is sent.
    */
   liveReference?: { field: string; kind: string; under: string; code: string; why: string };
+  /**
+   * The kind contract (test/kinds/contract.test.ts): one object the simulator accepts, and
+   * new values for its update and replace steps. Every kind passes the same steps (create,
+   * update, replace, rename, delete, export) or says here why it cannot, where no column
+   * says it already.
+   */
+  contract: KindContract;
 }
 
 /** One line of the plan's Capacity section. */
@@ -330,82 +348,6 @@ export interface CapacityReport {
    * how the ancestor of an object hanging under a parent named by uuid is found.
    */
   covers(report: unknown, ids: IdChain): boolean;
-}
-
-/**
- * How a kind appears in manifests. The loader walks each document with these columns: for
- * every key of a spec (and of every item in it) it finds the kind whose `parentKinds` hold
- * the item's kind and whose `collection` (or `csv.key`) is the key, takes the item's fields
- * from the field table, and emits `kind.address(parent, kind.identity(fields))`. A field
- * the table types `string` that a manifest writes as a number (a house number, a postal
- * code, a country code) becomes text; object and list values get their keys sorted, so
- * that digests do not depend on key order.
- */
-export interface ManifestForm {
-  /** The manifest's word for one object, for diagnostics ("the subscription declares no address"). */
-  noun: string;
-  /** The fields that identify an object inside its parent (`DesiredObject.identity`); several when alternatives. */
-  identity: readonly string[];
-  /** A top-level document kind (`kind: Tenant`); absent for kinds nested in a parent's spec. */
-  document?: DocumentForm;
-  /**
-   * How the parent's `collection` holds the items: `list`, an array of items (the default);
-   * `map`, an object keyed by the first identity field (a subscription's `numbers` by number,
-   * a group's `branding` by type).
-   */
-  shape?: 'list' | 'map';
-  /**
-   * Manifest keys that are no field of the table, kept as fields for a hook to resolve
-   * (`canonicalize` turns an entitlement's `typeId` into its `type`).
-   */
-  extraFields?: readonly string[];
-  /** A CSV file, named in the parent's item, whose rows add objects of this kind to the collection. */
-  csv?: CsvSource;
-  /**
-   * The identity is unique across the whole platform, not only inside its parent (an
-   * administrator's e-mail): a second declaration anywhere in the set is an error.
-   */
-  uniqueInPlatform?: { ignoreCase: boolean; why: string };
-  /**
-   * A field naming a sibling object of `kind` by identity (a number's `address`, by full
-   * address): the loader warns when the parent declares that collection without it.
-   */
-  refersTo?: { field: string; kind: string };
-  /**
-   * The object's identity is a name the API can change on the same id (`field`, an `update`
-   * field): a manifest may list the names it had before under `renamedFrom` (in `metadata`
-   * for a document, a key of the item for a nested kind), and an object found live under one
-   * of them is renamed (one update) instead of created again.
-   */
-  renamable?: { field: string };
-}
-
-/**
- * How a top-level document maps to its object. Its parent, one of `parentKinds`, is named in
- * `metadata` under that kind's name in lower case (`group:`, `distributor:`, `reseller:`),
- * by name or `{uuid}`.
- */
-export interface DocumentForm {
-  /** The document's schema in `schemas/` (its `$schema`). */
-  schema: string;
-  /** Fields taken from `metadata` instead of `spec` (the name). */
-  metadataFields: readonly string[];
-  /**
-   * `metadata.uuid` binds the document to the live object with that id (the kind's id is a
-   * uuid): a name that differs is a rename, and an id that does not exist is an error, never
-   * a create.
-   */
-  pinnable?: boolean;
-}
-
-/** A CSV source of a kind's objects (`addressesFrom`). */
-export interface CsvSource {
-  /** The key in the parent's item that names the file, relative to the manifest. */
-  key: string;
-  /** The only columns allowed, in the platform's order. */
-  header: readonly string[];
-  /** The schema each row is validated against (`file#/$defs/...`): the collection's item schema. */
-  rowSchema: string;
 }
 
 /**

@@ -130,7 +130,8 @@ class RuleReader {
   private field(kind: string, field: string, path: Path, extra: readonly string[] = []): void {
     if (kind === routingTableKind.rowKind || !hasKind(kind)) return;
     const definition = kindOf(kind);
-    const known = [...definition.fields.map((f) => f.name), ...(definition.manifest.extraFields ?? []), ...extra];
+    const extraFields = (definition.manifest.extraFields ?? []).map((f) => f.name);
+    const known = [...definition.fields.map((f) => f.name), ...extraFields, ...extra];
     if (!known.includes(field))
       this.error(
         `${kind} has no field "${field}"; its fields are ${known.join(', ')}${didYouMean(field, known)}`,

@@ -81,7 +81,7 @@ function planOf(kind: KindDefinition): KindPlan {
   const fields: FieldPlan[] = kind.fields
     .filter((spec) => spec.change !== 'readOnly')
     .map((spec) => ({ name: spec.name, fromMetadata: metadata.has(spec.name), text: spec.type === 'string' }));
-  for (const name of form.extraFields ?? []) fields.push({ name, fromMetadata: false, text: false });
+  for (const { name } of form.extraFields ?? []) fields.push({ name, fromMetadata: false, text: false });
   const derived = kind.fields.filter((spec) => spec.derived !== undefined);
   const plan: KindPlan = { kind, form, fields, derived };
   if (form.shape === 'map') plan.keyField = form.identity[0];

@@ -7,9 +7,10 @@ import { SCHEMA_FILES } from './document-kinds.js';
 import type { ManifestKind } from './types.js';
 
 /**
- * The JSON Schemas in `schemas/` are the single source of truth of the manifest format:
- * editors read them for completion and hover help, and `validate` checks with them. They
- * are compiled once per process, in ajv's strict mode.
+ * The JSON Schemas in `schemas/` say what a manifest may contain: editors read them for
+ * completion and hover help, `validate` checks with them and export lays its files out by
+ * them. They are generated from the kind table (`npm run schemas:generate`, schema-generate.ts)
+ * and compiled once per process, in ajv's strict mode.
  *
  * Annotation keywords of our own (registered below so strict mode accepts them):
  * - `x-immutable: true`: the API cannot change the field; a change means a replace.
@@ -19,8 +20,9 @@ import type { ManifestKind } from './types.js';
  *   message. For editors, the same properties carry `doNotSuggest: true` (not offered by
  *   completion) and `deprecationMessage` (the warning yaml-language-server shows, saying
  *   why), and the read-only ones the standard `readOnly: true`.
- * `writeOnly: true` (standard) marks fields the API never returns. Each kind's field table
- * (`src/kinds/`) says the same: test/manifest/schema-agreement.test.ts checks that they agree.
+ * - `markdownDescription`: the hover text of yaml-language-server and VS Code (a field's
+ *   description and what its change and traits mean).
+ * `writeOnly: true` (standard) marks fields the API never returns.
  */
 
 /** The schemas folder of the package (same relative place from src/ and dist/). */
@@ -66,6 +68,7 @@ export function schemaSet(options: { validateSchema?: boolean } = {}): SchemaSet
   // Editor annotations (yaml-language-server, VS Code): no effect on validation.
   ajv.addKeyword({ keyword: 'doNotSuggest', schemaType: 'boolean' });
   ajv.addKeyword({ keyword: 'deprecationMessage', schemaType: 'string' });
+  ajv.addKeyword({ keyword: 'markdownDescription', schemaType: 'string' });
   ajv.addKeyword({
     keyword: 'x-ignored',
     schemaType: 'string',

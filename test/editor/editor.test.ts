@@ -8,6 +8,7 @@ import { mkdir, mkdtemp, readFile, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { subscriptionKind } from '../../src/kinds/subscription.js';
 import { scaffold } from '../../src/init/scaffold.js';
 import { LanguageServer, type YamlSettings } from './language-server.js';
 
@@ -69,6 +70,18 @@ describe('yaml-language-server on a scaffolded repository', () => {
     const metadata = await server.hover(file, { line: lines.indexOf('metadata:'), character: 2 });
     expect(metadata).toContain('Exactly one of group, distributor or reseller.');
     expect(hover + metadata).not.toContain('\\`');
+  });
+
+  it("hover shows the kind table's doc of a field and what a change of it does (generated schemas)", async () => {
+    const file = inRepo('manifests/tenants/hover.yaml');
+    const text = `${await readFile(inRepo('manifests/tenants/example-tenant.yaml'), 'utf8')}  subscriptions:\n    - name: main\n      billingId: T-MAIN\n      uc: uc_alpha\n`;
+    await server.open(file, text);
+    const lines = text.split('\n');
+    const uc = await server.hover(file, { line: lines.indexOf('      uc: uc_alpha'), character: 7 });
+    const doc = subscriptionKind.fields.find((f) => f.name === 'uc')?.doc ?? '';
+    expect(doc).not.toBe('');
+    expect(uc).toContain(doc);
+    expect(uc).toContain('The API cannot change it: a new value is a replace');
   });
 
   it('completion inside a tenant offers what can be set, never a read-only field', async () => {

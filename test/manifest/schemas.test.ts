@@ -3,7 +3,6 @@ import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadManifests, schemaSet, SCHEMAS_DIR } from '../../src/manifest/index.js';
 import { readSchema } from '../../src/manifest/schemas.js';
-import { schemaProperty } from './schema-agreement.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -54,7 +53,15 @@ describe('schemas/', () => {
 
   it('closes every object the API has a fixed field set for (additionalProperties: false)', () => {
     const tenant = readSchema('tenant.schema.json') as { $defs: Record<string, { additionalProperties?: unknown }> };
-    for (const def of ['subscription', 'entitlement', 'address', 'location', 'template', 'trunkGroup', 'numberLink']) {
+    for (const def of [
+      'subscription',
+      'entitlement',
+      'address',
+      'location',
+      'template',
+      'trunkGroup',
+      'numberAddressLink',
+    ]) {
       expect(tenant.$defs[def]?.additionalProperties, def).toBe(false);
     }
   });
@@ -66,16 +73,17 @@ describe('schemas/', () => {
     expect(set.routingTables[0]?.rows.length).toBeGreaterThan(1000);
   });
 
-  it('marks write-only and immutable fields (which the kind table agrees with: schema-agreement.test.ts)', () => {
-    const traits = (ref: string, name: string) => schemaProperty(schemaSet().schemas, ref, name);
-    expect(traits('definitions.schema.json#/$defs/admin', 'firstName')).toMatchObject({
-      writeOnly: true,
-      immutable: false,
-    });
-    expect(traits('tenant.schema.json#/$defs/entitlement', 'externalReference')?.writeOnly).toBe(true);
-    expect(traits('tenant.schema.json#/$defs/subscription', 'uc')?.immutable).toBe(true);
-    expect(traits('definitions.schema.json#/$defs/callingPlan', 'country')?.immutable).toBe(true);
-    expect(traits('definitions.schema.json#/$defs/callingPlan', 'name')?.immutable).toBe(false);
-    expect(traits('tenant.schema.json#/$defs/subscription', 'licenses')?.refused).toBe(true);
+  it('marks write-only and immutable fields, and refuses read-only ones', () => {
+    const property = (file: string, def: string, name: string) =>
+      (readSchema(file) as { $defs: Record<string, { properties: Record<string, Record<string, unknown>> }> }).$defs[
+        def
+      ]?.properties[name] ?? {};
+    expect(property('definitions.schema.json', 'administrator', 'firstName')).toMatchObject({ writeOnly: true });
+    expect(property('definitions.schema.json', 'administrator', 'firstName')['x-immutable']).toBeUndefined();
+    expect(property('tenant.schema.json', 'entitlement', 'externalReference')['writeOnly']).toBe(true);
+    expect(property('tenant.schema.json', 'subscription', 'uc')['x-immutable']).toBe(true);
+    expect(property('definitions.schema.json', 'callingPlan', 'country')['x-immutable']).toBe(true);
+    expect(property('definitions.schema.json', 'callingPlan', 'name')['x-immutable']).toBeUndefined();
+    expect(property('tenant.schema.json', 'subscription', 'licenses')['x-ignored']).toMatch(/changed by orders/);
   });
 });
