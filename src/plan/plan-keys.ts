@@ -61,6 +61,8 @@ export const CHANGE_KEYS = complete<Change>()([
   'after',
   'patch',
   'reason',
+  'reasonCode',
+  'replacedBy',
   'liveDigest',
   'dependsOn',
   'requests',

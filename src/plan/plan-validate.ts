@@ -8,6 +8,7 @@ import { isPlainObject } from '../core/values.js';
 import { isValueDigest } from '../core/value-digest.js';
 import { Problems, type Json } from './plan-problems.js';
 import { checkPolicies, checkProvenance } from './plan-validate-origin.js';
+import { reasonDataProblems } from './reasons.js';
 import { topField } from './render-common.js';
 import { PROVIDER_NAMES, isPlaceholder, type Plan } from './types.js';
 
@@ -152,6 +153,7 @@ function checkChange(change: unknown, at: string, p: Problems): void {
   if (action !== 'create' && change['liveDigest'] === undefined) p.add(`${at}.liveDigest is missing`);
   if (change['liveDigest'] !== undefined) p.digest(change['liveDigest'], `${at}.liveDigest`);
   p.string(change['reason'], `${at}.reason`);
+  for (const problem of reasonDataProblems(change, at)) p.add(problem);
   p.strings(change['dependsOn'], `${at}.dependsOn`);
   const patch = change['patch'];
   if (p.array(patch, `${at}.patch`)) patch.forEach((op, j) => checkPatchOp(op, `${at}.patch[${j}]`, p));

@@ -6,7 +6,7 @@ import type { DesiredNode, LastApplied, LiveState } from '../state/types.js';
 import { createdFields, deletedFields, diffFields, fingerprintFields } from './diff.js';
 import { digestOf } from '../core/canonical-json.js';
 import { orderChanges } from './order.js';
-import type { Change, PatchOperation, PlanMessage, PlannedRequest } from './types.js';
+import type { Change, PatchOperation, PlanMessage, PlannedRequest, ReasonCode } from './types.js';
 
 /** Options that change what the planner proposes. */
 export interface PlannerOptions {
@@ -107,7 +107,8 @@ class Planner {
     const parentRecreated = parentAddress !== undefined && this.recreated.has(parentAddress);
     const live = parentRecreated ? undefined : this.input.live.byAddress.get(node.address);
     try {
-      if (!live) await this.planCreate(node, kind, parentAddress);
+      const withParent = parentRecreated && this.input.live.byAddress.has(node.address);
+      if (!live) await this.planCreate(node, kind, parentAddress, withParent);
       else await this.planExisting(node, kind, live, parentAddress);
     } catch (error) {
       this.out.problems.push({
@@ -118,7 +119,12 @@ class Planner {
     }
   }
 
-  private async planCreate(node: DesiredNode, kind: KindDefinition, parentAddress: string | undefined): Promise<void> {
+  private async planCreate(
+    node: DesiredNode,
+    kind: KindDefinition,
+    parentAddress: string | undefined,
+    withParent = false,
+  ): Promise<void> {
     if (!kind.create) {
       this.out.problems.push({
         code: 'SB_CANNOT_CREATE',
@@ -138,7 +144,9 @@ class Planner {
       sensitiveDigests,
       requests,
       parentAddress,
-      reason: 'declared, not found live',
+      ...(withParent
+        ? { reason: 'its parent is replaced: created again under it', reasonCode: 'parent-replaced' as const }
+        : { reason: 'declared, not found live', reasonCode: 'not-found-live' as const }),
     });
   }
 
@@ -170,14 +178,21 @@ class Planner {
       const requests = kind.createBeforeDelete ? [...create, ...remove] : [...remove, ...create];
       const renamed = live.previousAddress === undefined ? '' : `; renamed from ${live.previousAddress}`;
       const reason = `the API cannot change ${replaced.join(', ')}${renamed}`;
-      this.push(node, kind, 'replace', { ...base, requests, reason });
+      this.push(node, kind, 'replace', {
+        ...base,
+        requests,
+        reason,
+        reasonCode: 'immutable-field',
+        replacedBy: replaced,
+      });
       return;
     }
     const refusal = kind.checkUpdate?.(node, live);
     if (refusal) this.out.refusals.push({ code: 'SB_CONSTRAINT', address: node.address, message: refusal });
     const requests = kind.update ? await kind.update(node, live, this.input.ctx, diff.changed) : [];
     this.out.requests.set(node.address, { update: requests });
-    this.push(node, kind, 'update', { ...base, requests, reason: updateReason(kind, live, diff.changed) });
+    const reasonCode = live.previousAddress === undefined ? 'field-differs' : 'renamed';
+    this.push(node, kind, 'update', { ...base, requests, reason: updateReason(kind, live, diff.changed), reasonCode });
   }
 
   /** Live objects of listed collections that nothing declares: pruned or reported as unmanaged. */
@@ -232,6 +247,7 @@ class Planner {
       after: null,
       patch: [],
       reason: `not declared in ${owner.address}, which manages its ${kind.collection ?? 'collection'} (${why})`,
+      reasonCode: 'not-declared-prune',
       liveDigest: liveDigest(live),
       dependsOn: [],
       requests: requests.map(planned),
@@ -249,6 +265,8 @@ class Planner {
       requests: RequestSpec[];
       parentAddress: string | undefined;
       reason: string;
+      reasonCode: ReasonCode;
+      replacedBy?: string[];
       live?: LiveObject;
     },
   ): void {
@@ -261,6 +279,7 @@ class Planner {
       after: detail.after,
       patch: fastJsonPatch.compare(detail.before ?? {}, detail.after) as PatchOperation[],
       reason: detail.reason,
+      reasonCode: detail.reasonCode,
       dependsOn:
         detail.parentAddress !== undefined && this.recreated.has(detail.parentAddress) ? [detail.parentAddress] : [],
       requests: detail.requests.map(planned),
@@ -270,6 +289,7 @@ class Planner {
       if (detail.live.previousAddress !== undefined) change.previousAddress = detail.live.previousAddress;
       change.liveDigest = liveDigest(detail.live, node);
     }
+    if (detail.replacedBy) change.replacedBy = detail.replacedBy;
     if (Object.keys(detail.sensitiveDigests).length > 0) change.sensitiveDigests = detail.sensitiveDigests;
     // A position costs a yaml parse of its document, more than planning the change: it is
     // computed when something reads it (a saved or JSON plan, a failure), not for every change.

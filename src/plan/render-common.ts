@@ -52,6 +52,9 @@ export function redactChange(change: Change): Change {
   return { ...change, before: mask(change.before), after: mask(change.after), patch };
 }
 
+/** After a field whose new value makes the change a replace (`Change.replacedBy`), as Terraform marks it. */
+export const FORCES_REPLACEMENT = '# forces replacement';
+
 /** One displayed field difference of a change. */
 export type FieldLine =
   | { type: 'add'; field: string; after: string; sensitive: boolean }

@@ -12,6 +12,7 @@ import {
   formerName,
   redactChange,
   safeText,
+  FORCES_REPLACEMENT,
   type FieldLine,
 } from './render-common.js';
 import { changeSetLine, countChanges, digestLine, policiesFromText, summaryLine, unmanagedLine } from './summary.js';
@@ -228,18 +229,19 @@ function renderBlock(change: Change): string {
   const body: string[] = [];
   if (change.reason) body.push(`<i>Reason:</i> ${escapeMd(cut(change.reason, 1_000))}`);
   if (change.source) body.push(`<i>Declared at:</i> <code>${escapeMd(cut(change.source, LINE_BUDGET))}</code>`);
-  const diff = diffLines(fieldLines(change));
+  const diff = diffLines(fieldLines(change), new Set(change.replacedBy ?? []));
   if (diff.length > 0) body.push(fencedDiff(diff));
   return [`<details><summary>${summary}</summary>`, '', body.join('\n\n'), '', '</details>'].join('\n');
 }
 
-function diffLines(fields: FieldLine[]): string[] {
+function diffLines(fields: FieldLine[], forcing: ReadonlySet<string>): string[] {
   const lines: string[] = [];
   for (const f of fields) {
     const name = safeText(f.field);
+    const forces = forcing.has(f.field) ? `  ${FORCES_REPLACEMENT}` : '';
     if (f.type === 'add') lines.push(`+ ${name}: ${f.after}`);
     else if (f.type === 'remove') lines.push(`- ${name}: ${f.before}`);
-    else lines.push(`- ${name}: ${f.before}`, `+ ${name}: ${f.after}`);
+    else lines.push(`- ${name}: ${f.before}`, `+ ${name}: ${f.after}${forces}`);
   }
   return lines.map((l) => cut(l, LINE_BUDGET));
 }

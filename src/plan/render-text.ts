@@ -3,6 +3,7 @@
  * one block per change, the closing summary line. Pure: plan in, string out.
  */
 import {
+  FORCES_REPLACEMENT,
   CAPACITY_COLUMNS,
   capacityFigures,
   capacityGroups,
@@ -159,7 +160,11 @@ function renderChange(change: Change, paint: Paint): string[] {
   const renamed = former === undefined ? '' : ` ${paint(style, `(renamed from ${safeText(former)})`)}`;
   const lines = [`${paint(style, paint('bold', head))}${renamed} ${paint('dim', `(${safeText(change.kind)}${id})`)}`];
   const fields = change.action === 'delete' ? [] : fieldLines(change);
-  for (const line of fields) lines.push(`      ${renderField(line, paint)}`);
+  const forcing = new Set(change.replacedBy ?? []);
+  for (const line of fields) {
+    const forces = forcing.has(line.field) ? paint('magenta', `  ${FORCES_REPLACEMENT}`) : '';
+    lines.push(`      ${renderField(line, paint)}${forces}`);
+  }
   // Deletes and replaces always say why; so does a change whose values cannot be shown
   // (only sensitive fields, e.g. a write-only password whose digest changed).
   const opaque = fields.every((f) => f.sensitive);

@@ -6,6 +6,9 @@
  */
 
 import type { CapacityFigure } from '../kinds/types.js';
+import type { ReasonCode } from './reasons.js';
+
+export type { ReasonCode } from './reasons.js';
 
 /**
  * The plan file's format. 2: sealed (the `digest` is required, the change set's digest is
@@ -70,6 +73,10 @@ export interface Change {
   patch: PatchOperation[];
   /** Why: for humans only. */
   reason: string;
+  /** Why, as data (absent in plan files written before it existed). */
+  reasonCode?: ReasonCode;
+  /** A replace: the fields (manifest names) whose values differ and that the API cannot change. */
+  replacedBy?: string[];
   /** `sha256:…` of the normalised live object as read; absent for creates. */
   liveDigest?: string;
   /** Addresses of changes that must succeed before this one. */

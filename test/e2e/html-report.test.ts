@@ -200,6 +200,11 @@ describe.skipIf(!CHROMIUM && !process.env['CI'])('the HTML report in headless Ch
     await refused.locator('summary .addr').click();
     await refused.locator('.body').waitFor();
     expect(await refused.textContent()).toContain('Refused: SB_PERMISSION');
+    // A replace says, as data, which field forces it.
+    const replaced = page.locator('details.change.a-replace').first();
+    await replaced.locator('summary').click();
+    await replaced.locator('.body').waitFor();
+    expect(await replaced.textContent()).toContain('Reason codeimmutable-fieldForces replacementuc');
 
     // Landmarks and headings for assistive technology.
     expect(await page.locator('header, main, footer').count()).toBe(3);

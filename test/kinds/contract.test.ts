@@ -18,7 +18,7 @@ import { silentLogger } from '../../src/core/logger.js';
 import { exportManifests } from '../../src/export/run.js';
 import { kinds } from '../../src/kinds/index.js';
 import type { ContractStep, KindDefinition } from '../../src/kinds/types.js';
-import type { Change } from '../../src/plan/types.js';
+import type { Change, ReasonCode } from '../../src/plan/types.js';
 import {
   applyRun,
   openSession,
@@ -89,11 +89,27 @@ async function apply(run: PlanRun): Promise<void> {
   expect(applied.result.failed).toBe(0);
 }
 
-/** Plans, expects only `action` on the kind's own object (and creates of what it needs), applies, plans again. */
-async function converge(kind: KindDefinition, action: Change['action'], extra: Partial<PlanRunOptions> = {}) {
+/** The reason each step's change gives as data. */
+const REASONS = {
+  create: 'not-found-live',
+  update: 'field-differs',
+  replace: 'immutable-field',
+  delete: 'not-declared-prune',
+} as const;
+
+/**
+ * Plans, expects only `action` on the kind's own object (and creates of what it needs), for
+ * the reason the step gives, applies, and plans again: "No changes.".
+ */
+async function converge(
+  kind: KindDefinition,
+  action: Change['action'],
+  extra: Partial<PlanRunOptions> = {},
+  reasonCode: ReasonCode = REASONS[action],
+) {
   const run = await plan(extra);
   const own = run.plan.changes.filter((c) => c.kind === kind.kind);
-  expect(own.map((c) => c.action)).toEqual([action]);
+  expect(own.map((c) => `${c.action} (${c.reasonCode ?? 'no reason code'})`)).toEqual([`${action} (${reasonCode})`]);
   const others = run.plan.changes.filter((c) => c.kind !== kind.kind);
   expect(others.filter((c) => c.action !== 'create')).toEqual([]);
   await apply(run);
@@ -206,7 +222,8 @@ for (const kind of kinds) {
       ).not.toEqual([]);
       expect(Object.keys(replace).filter((name) => !replaceFields(kind).includes(name))).toEqual([]);
       set(object, replace);
-      await converge(kind, 'replace', { allowReplace: true });
+      const change = await converge(kind, 'replace', { allowReplace: true });
+      expect(change.replacedBy).toEqual(Object.keys(replace));
     });
 
     it('rename through renamedFrom', async () => {
@@ -216,7 +233,7 @@ for (const kind of kinds) {
       const former = String(holder[field]);
       holder[field] = `${former}-renamed`;
       holder['renamedFrom'] = [former];
-      const change = await converge(kind, 'update');
+      const change = await converge(kind, 'update', {}, 'renamed');
       expect(change.previousAddress).toMatch(new RegExp(`${former}$`));
       delete holder['renamedFrom'];
     });

@@ -134,14 +134,14 @@ describe('plan files this switchboard cannot fully understand are refused (exit 
   it('a member it does not know, anywhere, naming its JSON path; from a newer switchboard, naming the upgrade', async () => {
     const unknown = await refusedWith(
       edited((p) => {
-        (p.changes[0] as unknown as Record<string, unknown>)['replacedBy'] = 'tenant/other';
+        (p.changes[0] as unknown as Record<string, unknown>)['supersededBy'] = 'tenant/other';
         (p.changes[1]?.requests[0] as unknown as Record<string, unknown>)['body'] = { markup: 1 };
         (p as Record<string, unknown>)['approvals'] = [];
       }),
       'SB_PLAN_UNKNOWN',
       3,
     );
-    expect(unknown.message).toContain('approvals, changes[0].replacedBy, changes[1].requests[0].body');
+    expect(unknown.message).toContain('approvals, changes[0].supersededBy, changes[1].requests[0].body');
     expect(unknown.message).toContain('the file was edited after it was made');
     const newer = await refusedWith(
       edited((p) => {

@@ -94,6 +94,7 @@ describe('planner: matching and normalisation', () => {
     const change = out.changes[0]!;
     expect(change).toMatchObject({ action: 'update', id: 't-1', before: { markup: 4 }, after: { markup: 5 } });
     expect(change.patch).toEqual([{ op: 'replace', path: '/markup', value: 5 }]);
+    expect(change.reasonCode).toBe('field-differs');
     expect(change.requests).toEqual([{ method: 'PUT', path: `${P}/tenants/t-1`, role: 'tenants.instance.update' }]);
     expect(change.liveDigest).toMatch(/^sha256:/);
   });
@@ -136,6 +137,7 @@ describe('planner: creates under new parents', () => {
     const out = await plan(desired, { ...groups, ...northTenants, ...groupTenants });
     expect(out.calls).toContain(`${P}/tenants?parent=g-1`);
     expect(out.refusals).toEqual([]);
+    expect(out.changes.map((c) => c.reasonCode)).toEqual(['not-found-live', 'not-found-live', 'not-found-live']);
     expect(out.changes.map((c) => [c.action, c.address, c.dependsOn])).toEqual([
       ['create', 'tenant/new', []],
       ['create', 'tenant/new/subscription/main', ['tenant/new']],
@@ -191,13 +193,27 @@ describe('planner: spec quirks', () => {
     expect(out.changes[0]!.requests[0]).toMatchObject({ method: 'PUT', path: `${P}/tenants/t-1/subscriptions/3` });
   });
 
-  it('changing a subscription uc is a replace (the API cannot change it)', async () => {
-    const out = await plan([tenant({}), subscription({ uc: 'uc_beta' })], {
+  it('changing a subscription uc is a replace (the API cannot change it), which says so as data', async () => {
+    const entitlement: DesiredNode = {
+      kind: 'Entitlement',
+      address: 'tenant/acme-corp/subscription/main/entitlement/BE geo',
+      parentAddress: 'tenant/acme-corp/subscription/main',
+      fields: { type: 'BE geo', entitlement: 10 },
+    };
+    const out = await plan([tenant({}), subscription({ uc: 'uc_beta', billingId: 'T-2' }), entitlement], {
       ...groups,
       ...northTenants,
       ...subscriptionLive,
     });
-    expect(out.changes[0]).toMatchObject({ action: 'replace', reason: 'the API cannot change uc' });
+    expect(out.changes[0]).toMatchObject({
+      action: 'replace',
+      reason: 'the API cannot change uc',
+      reasonCode: 'immutable-field',
+      replacedBy: ['uc'],
+    });
+    // Its live entitlement, equal to the declared one, is created again under the new subscription.
+    expect(out.changes[1]).toMatchObject({ action: 'create', reasonCode: 'parent-replaced' });
+    expect(out.changes[1]?.reason).toBe('its parent is replaced: created again under it');
     const part = { changes: out.changes, ...kindRails([], out.state) };
     const refusals = checkSafety([part], { maxDeletePercent: 10, allowReplace: false });
     expect(refusals.map((r) => r.code)).toEqual(['SB_REPLACE_REFUSED']);
@@ -241,6 +257,7 @@ describe('planner: prune and unmanaged objects', () => {
       ['delete', 'tenant/acme-corp/subscription/main/template/TPL-OLD'],
     ]);
     expect(out.changes[0]!.reason).toMatch(/not declared in tenant\/acme-corp\/subscription\/main/);
+    expect(out.changes[0]!.reasonCode).toBe('not-declared-prune');
     expect(out.unmanaged).toEqual([]);
   });
 

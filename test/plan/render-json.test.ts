@@ -128,10 +128,10 @@ describe('renderJson: fields added to the plan data by other features', () => {
   it('writes only the members the plan file knows: one no reader accepts never reaches the file', () => {
     const plan = samplePlan() as Plan & Record<string, unknown>;
     plan['comment'] = 'not a member';
-    (plan.changes[0] as unknown as Record<string, unknown>)['replacedBy'] = 'tenant/x';
+    (plan.changes[0] as unknown as Record<string, unknown>)['supersededBy'] = 'tenant/x';
     const parsed = JSON.parse(renderJson(plan)) as Record<string, any>;
     expect(parsed['comment']).toBeUndefined();
-    expect(parsed['changes'][0].replacedBy).toBeUndefined();
+    expect(parsed['changes'][0].supersededBy).toBeUndefined();
     expect(renderJson(plan)).toBe(renderJson(samplePlan()));
   });
 });

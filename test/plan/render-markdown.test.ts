@@ -62,7 +62,7 @@ describe('renderMarkdown', () => {
     expect(blocks[1]).toMatch(/^⚠️ <b>replace<\/b> <code>tenant\/acme-corp\/subscription\/main<\/code>/);
     expect(blocks.slice(2, 4).every((b) => b.startsWith('🔴 <b>delete</b>'))).toBe(true);
     expect(blocks.slice(4).every((b) => /^🟢 create|^🟡 update/.test(b))).toBe(true);
-    expect(blocks[1]).toContain('```diff\n- uc: "uc_alpha"\n+ uc: "uc_beta"\n```');
+    expect(blocks[1]).toContain('```diff\n- uc: "uc_alpha"\n+ uc: "uc_beta"  # forces replacement\n```');
   });
 
   it('says "No changes." for an empty plan', () => {

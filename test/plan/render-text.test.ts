@@ -87,7 +87,7 @@ describe('renderText', () => {
       '  - tenant/old-co (Tenant, id 9f00aa00-0000-4000-8000-000000000002)\n      # not declared; reseller/north has metadata.prune: true\n',
     );
     expect(out).toContain(
-      '-/+ tenant/acme-corp/subscription/main (Subscription, id 77aa0000-0000-4000-8000-000000000003)\n      uc: "uc_alpha" → "uc_beta"\n      # uc cannot be changed in place',
+      '-/+ tenant/acme-corp/subscription/main (Subscription, id 77aa0000-0000-4000-8000-000000000003)\n      uc: "uc_alpha" → "uc_beta"  # forces replacement\n      # uc cannot be changed in place',
     );
     expect(out).toContain(
       '  + tenant/new-co (Tenant)\n      + billingId = "T-NEW"\n      + markup = 5\n      + admins = [{"email":"ops@new.example"}]\n',

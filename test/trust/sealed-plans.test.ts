@@ -202,6 +202,7 @@ describe('a plan the rails pass, edited and sealed again', () => {
         after: null,
         patch: [],
         reason: 'not declared',
+        reasonCode: 'not-declared-prune',
         requests: [{ method: 'DELETE', path: '/api/v01/draas/demo/tenants/acme' }],
       });
       recount(p);

@@ -70,6 +70,8 @@ export function reportMain(extend?: (api: ReportApi) => void): void {
     'sensitiveDigests',
     'source',
     'previousAddress',
+    'reasonCode',
+    'replacedBy',
   ]);
   const MESSAGE_FIELDS = new Set(['code', 'message', 'address', 'role', 'rule', 'source']);
 
@@ -266,6 +268,8 @@ export function reportMain(extend?: (api: ReportApi) => void): void {
     const fact = (term: string, value: Node | string): void =>
       void facts.append(el('dt', {}, term), el('dd', {}, value));
     if (change.reason) fact('Why', change.reason);
+    if (typeof change.reasonCode === 'string') fact('Reason code', el('code', {}, change.reasonCode));
+    if (Array.isArray(change.replacedBy)) fact('Forces replacement', el('code', {}, change.replacedBy.join(', ')));
     if (change.previousAddress) fact('Renamed from', el('code', {}, change.previousAddress));
     if (change.provider !== undefined) fact('Provider', String(change.provider));
     if (change.id) fact('Live id', el('code', {}, change.id));

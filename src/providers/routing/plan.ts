@@ -1,7 +1,7 @@
 import type { DesiredRoutingTable, DesiredSet } from '../../manifest/index.js';
 import { digestOf } from '../../core/canonical-json.js';
 import { routingTableKind } from '../../kinds/routing-table.js';
-import type { Change, PlanMessage } from '../../plan/types.js';
+import type { Change, PlanMessage, ReasonCode } from '../../plan/types.js';
 import {
   basePath,
   diffRows,
@@ -245,6 +245,13 @@ export async function probeBulk(planned: RoutingPlanOutput, client: RoutingClien
   }
 }
 
+/** Why a row changes, by action: a row diff creates, updates and prunes, nothing else. */
+const ROW_REASONS = {
+  create: 'not-found-live',
+  update: 'field-differs',
+  delete: 'not-declared-prune',
+} as const satisfies Record<'create' | 'update' | 'delete', ReasonCode>;
+
 function change(
   address: string,
   action: 'create' | 'update' | 'delete',
@@ -263,6 +270,7 @@ function change(
     after,
     patch: patchOf(before, after),
     reason,
+    reasonCode: ROW_REASONS[action],
     dependsOn: [],
     requests,
   };
