@@ -5,12 +5,12 @@ import type { BuiltRule, DocContext, DocumentBuilder, Json } from './build-conte
 import { Codes } from './codes.js';
 import {
   CAPACITY_FIELDS,
-  type PolicyAction,
   type PolicyCheck,
   type PolicyCondition,
   type PolicyMatch,
   type PolicyRule,
 } from './policy-types.js';
+import { forbidCheck } from './policy-forbid.js';
 import type { Reporter } from './reporter.js';
 import { didYouMean } from './suggest.js';
 import type { JsonScalar } from './types.js';
@@ -143,7 +143,7 @@ class RuleReader {
     if (rule['limit']) return this.limit(rule['limit'] as Json, match);
     if (rule['require']) return this.require(rule['require'] as Json, match);
     if (rule['reference']) return this.reference(rule['reference'] as Json, match);
-    if (rule['forbid']) return { type: 'forbid', actions: rule['forbid'] as PolicyAction[] };
+    if (rule['forbid']) return forbidCheck(rule, match.kind, (message, path) => this.error(message, path));
     return this.threshold(rule['threshold'] as Json, match);
   }
 

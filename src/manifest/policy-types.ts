@@ -32,7 +32,8 @@ export type PolicyCheck =
   | { type: 'require'; field: string; present: boolean; pattern?: LinearPattern; oneOf?: readonly JsonScalar[] }
   /** `table`: a routing table's address; `kind`: a kind of the kind table. */
   | { type: 'reference'; field: string; table?: string; kind?: string; key: string }
-  | { type: 'forbid'; actions: readonly PolicyAction[] }
+  /** `replacedBy`: of the replaces, only those these fields force (`Change.replacedBy`). */
+  | { type: 'forbid'; actions: readonly PolicyAction[]; replacedBy?: readonly string[] }
   /** Shares in percent of the live objects in scope, checked when at least `min` exist. */
   | { type: 'threshold'; update?: number; delete?: number; min: number };
 

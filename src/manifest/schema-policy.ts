@@ -86,11 +86,15 @@ export const POLICY_SCHEMA: Schema = {
         forbid: {
           $ref: '#/$defs/forbid',
         },
+        replacedBy: {
+          $ref: '#/$defs/replacedBy',
+        },
         threshold: {
           $ref: '#/$defs/threshold',
         },
       },
       required: ['id', 'match'],
+      dependentRequired: { replacedBy: ['forbid'] },
       oneOf: [
         {
           properties: {
@@ -339,6 +343,14 @@ export const POLICY_SCHEMA: Schema = {
       items: {
         enum: ['create', 'update', 'delete', 'replace'],
       },
+    },
+    replacedBy: {
+      description:
+        "With forbid: [replace], only the replaces these fields force (a change of one of them the API cannot make, e.g. a subscription's uc): other replaces pass.",
+      type: 'array',
+      minItems: 1,
+      uniqueItems: true,
+      items: { type: 'string', minLength: 1 },
     },
     threshold: {
       description:

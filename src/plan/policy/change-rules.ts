@@ -23,17 +23,20 @@ export class ChangeRules {
   ) {}
 
   async check(rule: PolicyRule): Promise<void> {
-    if (rule.check.type === 'forbid') await this.forbid(rule, rule.check.actions);
+    if (rule.check.type === 'forbid') await this.forbid(rule, rule.check.actions, rule.check.replacedBy);
     else if (rule.check.type === 'threshold') await this.threshold(rule, rule.check);
   }
 
-  private async forbid(rule: PolicyRule, actions: readonly string[]): Promise<void> {
+  private async forbid(rule: PolicyRule, actions: readonly string[], replacedBy?: readonly string[]): Promise<void> {
     for (const change of this.facts.changes) {
       if (this.pacer.due()) await this.pacer.pause();
       if (change.kind !== rule.match.kind || !actions.includes(change.action)) continue;
+      const forcing = change.replacedBy?.filter((field) => replacedBy?.includes(field)) ?? [];
+      if (change.action === 'replace' && replacedBy && forcing.length === 0) continue;
       if (!matchesObject(rule.match, change.address, rule.match.where.length > 0 ? this.fieldsOf(change) : {}))
         continue;
-      this.sink.add(rule, `the plan would ${change.action} it, which the rule forbids`, change.address, () =>
+      const cause = forcing.length > 0 ? ` because of ${forcing.join(', ')}` : '';
+      this.sink.add(rule, `the plan would ${change.action} it${cause}, which the rule forbids`, change.address, () =>
         change.source === undefined ? rule.source : change.source,
       );
     }
