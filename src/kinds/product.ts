@@ -6,7 +6,7 @@ const groupProducts = (ctx: KindContext, ids: Readonly<Record<string, string>>):
   `${ctx.P}/groups/${pathId(ids, 'Group')}/products`;
 
 /** Items are compared as a set: the API keeps no order we rely on. */
-function normaliseItems(items: unknown): unknown {
+function normalizeItems(items: unknown): unknown {
   if (!Array.isArray(items)) return items;
   return items
     .map((item: Record<string, unknown>) => {
@@ -45,7 +45,7 @@ const fields: readonly FieldSpec[] = [
     name: 'items',
     change: 'update',
     type: 'set',
-    normalize: normaliseItems,
+    normalize: normalizeItems,
     elements: { type: 'string', subType: 'string?', id: 'integer?', quantity: 'integer' },
     doc: 'Items of the product (the complete list).',
     manifest: {

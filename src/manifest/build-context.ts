@@ -3,7 +3,7 @@ import type { Reporter } from './reporter.js';
 import type { RowAppender } from './build-routing.js';
 import type { PolicyRule } from './policy-types.js';
 import type { DesiredObject, DesiredRoutingTable, JsonValue, SourcePosition } from './types.js';
-import { pointer } from './normalise.js';
+import { pointer } from './normalize.js';
 import { DigestBuilder } from './digest.js';
 import type { DocumentRecorder } from './document-records.js';
 

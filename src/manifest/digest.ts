@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { valueDigest } from '../core/value-digest.js';
-import { pointer } from './normalise.js';
+import { pointer } from './normalize.js';
 
 /**
  * The manifest set's digest (the plan file's `manifests.digest`): `sha256:` over the

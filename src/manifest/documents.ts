@@ -7,7 +7,7 @@ import { routingTableDocument } from './build-routing.js';
 import { Codes } from './codes.js';
 import { documentDigestInput } from './digest.js';
 import { MANIFEST_KINDS } from './document-kinds.js';
-import { normaliseDocument } from './normalise.js';
+import { normalizeDocument } from './normalize.js';
 import { schemaIssues } from './schema-errors.js';
 import { schemaSet } from './schemas.js';
 import { didYouMean } from './suggest.js';
@@ -77,7 +77,7 @@ export function processDocument(
     );
     return;
   }
-  const normalised = normaliseDocument(raw, env, { mayHaveAliases: source.mayHaveAliases });
+  const normalised = normalizeDocument(raw, env, { mayHaveAliases: source.mayHaveAliases });
   for (const issue of normalised.issues)
     reporter.error(issue.code, issue.message, at(issue.path, { offsetInString: issue.offsetInString }));
   if (normalised.value === undefined) return;

@@ -2,7 +2,7 @@ import { registerSecret } from '../core/secrets.js';
 import { MAX_ALIAS_COUNT } from './parse.js';
 
 /** A problem found while normalising, at a path of the document. */
-export interface NormaliseIssue {
+export interface NormalizeIssue {
   code: 'SB_ENV_UNSET' | 'SB_ENV_SYNTAX' | 'SB_YAML_ALIAS';
   message: string;
   path: (string | number)[];
@@ -13,7 +13,7 @@ export interface Normalised {
   value: unknown;
   /** JSON pointers (`/spec/admins/0/mobile`) of strings that took a value from the environment. */
   sensitive: Set<string>;
-  issues: NormaliseIssue[];
+  issues: NormalizeIssue[];
 }
 
 const VARIABLE = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -27,7 +27,7 @@ const VARIABLE = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * second visit sees the result, which contains no `${` unless a variable's value does,
  * so shared nodes are skipped rather than walked again.
  */
-export function normaliseDocument(
+export function normalizeDocument(
   value: unknown,
   env: Record<string, string | undefined>,
   options: { mayHaveAliases?: boolean } = {},
@@ -60,7 +60,7 @@ class AliasLimit extends Error {
 interface State {
   env: Record<string, string | undefined>;
   sensitive: Set<string>;
-  issues: NormaliseIssue[];
+  issues: NormalizeIssue[];
   /**
    * Expanded node count of every container seen (a second sighting is an alias).
    * Undefined when the file has no `*` at all, hence no alias: tracking every node in a
