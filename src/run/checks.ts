@@ -7,7 +7,7 @@ import { evaluatePolicies } from '../plan/policy/evaluate.js';
 import { valueText, type ReferenceValues } from '../plan/policy/facts.js';
 import { liveCountsByKind } from '../plan/safety.js';
 import type { CapacityRow, PlanMessage } from '../plan/types.js';
-import { ROUTING_ROW, type LiveValuesRef, type Provider } from '../providers/index.js';
+import type { LiveValuesRef, Provider } from '../providers/index.js';
 import type { DesiredNode } from '../state/types.js';
 
 /** What the checks after the plan need from the run. */
@@ -51,7 +51,7 @@ export async function planChecks(input: ChecksInput): Promise<PlanChecks> {
         references: await referenceValues(input),
         sourceOf: sourceIn(input.set, input.parts),
       },
-      { allowPolicy: input.allowPolicy, rowKind: ROUTING_ROW },
+      { allowPolicy: input.allowPolicy },
     );
     errors.push(...outcome.errors);
     warnings.push(...outcome.warnings);

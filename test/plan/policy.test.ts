@@ -83,7 +83,7 @@ describe('the policy engine', () => {
       require: { field: billingId, pattern: "^T-" }
 `,
     );
-    const out = await evaluatePolicies(rules, facts(set), { allowPolicy: [], rowKind: ROW });
+    const out = await evaluatePolicies(rules, facts(set), { allowPolicy: [] });
     expect(out.errors.map((e) => `${e.rule} ${e.address}`)).toEqual([
       'eq tenant/t0',
       'eq tenant/t1',
@@ -107,7 +107,7 @@ describe('the policy engine', () => {
       require: { field: priority }
 `,
     );
-    const out = await evaluatePolicies(rules, facts(set), { allowPolicy: [], rowKind: ROW });
+    const out = await evaluatePolicies(rules, facts(set), { allowPolicy: [] });
     const noB = out.errors.filter((e) => e.rule === 'no-b');
     expect(noB).toHaveLength(15);
     expect(noB[0]).toEqual({
@@ -127,7 +127,7 @@ describe('the policy engine', () => {
       { 'routes.yaml': table(50, () => 'x') },
       '    - id: all\n      match: { kind: RoutingRow }\n      require: { field: priority }\n',
     );
-    const capped = await evaluatePolicies(big.rules, facts(big.set), { allowPolicy: [], rowKind: ROW });
+    const capped = await evaluatePolicies(big.rules, facts(big.set), { allowPolicy: [] });
     expect(capped.errors).toHaveLength(MAX_LISTED_VIOLATIONS + 1);
     expect(capped.errors.at(-1)).toMatchObject({ message: '… and 30 more violations of this rule, not listed' });
     expect(many).toHaveLength(1);
@@ -152,7 +152,7 @@ describe('the policy engine', () => {
       { ...row, headroom: 3 },
       { ...row, subject: 'something else', headroom: null },
     ];
-    const out = await evaluatePolicies(rules, facts(set, { capacity }), { allowPolicy: [], rowKind: ROW });
+    const out = await evaluatePolicies(rules, facts(set, { capacity }), { allowPolicy: [] });
     expect(out.errors.map((e) => `${e.rule} ${e.address}: ${e.message}`)).toEqual([
       'markup tenant/t0: markup is 4, below the minimum 5',
       `room ${entitlement}: entitlement BE geo: headroom is 3, below the minimum 5`,
@@ -174,7 +174,7 @@ describe('the policy engine', () => {
       reference: { field: billingId, kind: Product, key: sku }
 `,
     );
-    const out = await evaluatePolicies(rules, facts(set), { allowPolicy: ['ids'], rowKind: ROW });
+    const out = await evaluatePolicies(rules, facts(set), { allowPolicy: ['ids'] });
     expect(out.errors).toEqual([]);
     expect(out.warnings.map((w) => [w.code, w.rule, w.message])).toEqual([
       ['SB_POLICY', 'ids', 'allowed by --allow-policy ids: billingId "X" does not match ^T-'],
@@ -183,7 +183,6 @@ describe('the policy engine', () => {
     ]);
     const read = await evaluatePolicies(rules, facts(set, { references: new Map([['ref', new Set(['X'])]]) }), {
       allowPolicy: ['ids'],
-      rowKind: ROW,
     });
     expect(read.warnings.map((w) => w.rule)).toEqual(['ids', 'soft']);
   });
@@ -224,17 +223,13 @@ describe('the policy engine', () => {
     ];
     const tableLiveCounts = new Map([['routing/draas/active/routes', 10]]);
     // 10 live rows: 1 overwrite (10 %, not above 10 %) and 2 deletes (20 %, not above 20 %).
-    const out = await evaluatePolicies(rules, facts(set, { changes, tableLiveCounts }), {
-      allowPolicy: [],
-      rowKind: ROW,
-    });
+    const out = await evaluatePolicies(rules, facts(set, { changes, tableLiveCounts }), { allowPolicy: [] });
     expect(out.errors.map((e) => `${e.rule}: ${e.address ?? ''} ${e.message}`)).toEqual([
       'no-deletes: routing/draas/active/routes/number=+32000001 the plan would delete it, which the rule forbids',
     ]);
     const five = new Map([['routing/draas/active/routes', 5]]);
     const stricter = await evaluatePolicies(rules, facts(set, { changes, tableLiveCounts: five }), {
       allowPolicy: [],
-      rowKind: ROW,
     });
     expect(stricter.errors.slice(1).map((e) => [e.message, e.address, e.source])).toEqual([
       [
@@ -253,7 +248,6 @@ describe('the policy engine', () => {
       facts(set, { changes, tableLiveCounts: new Map([['routing/draas/active/routes', 4]]) }),
       {
         allowPolicy: [],
-        rowKind: ROW,
       },
     );
     expect(few.errors.map((e) => e.rule)).toEqual(['no-deletes']); // under min: 5

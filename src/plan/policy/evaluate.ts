@@ -1,4 +1,5 @@
 import { Pacer } from '../../core/pacer.js';
+import { routingTableKind } from '../../kinds/routing-table.js';
 import type { PolicyRule } from '../../manifest/index.js';
 import type { PlanMessage } from '../types.js';
 import { ChangeRules } from './change-rules.js';
@@ -11,8 +12,6 @@ export const MAX_LISTED_VIOLATIONS = 20;
 export interface PolicyOptions {
   /** The rule ids overridden for this plan (`--allow-policy`): their violations are warnings. */
   allowPolicy: readonly string[];
-  /** The kind routing rows carry (the routing provider's `RoutingRow`): rules of it read the tables' rows. */
-  rowKind: string;
 }
 
 /**
@@ -54,7 +53,8 @@ export async function evaluatePolicies(
   };
   // Rules over a million rows take seconds: the event loop gets turns, and a signal stops them.
   const pacer = new Pacer();
-  const objects = new ObjectRules(facts, options.rowKind, sink, pacer);
+  // Rules of the kind routing rows carry (the kind table's routing side says it) read the tables' rows.
+  const objects = new ObjectRules(facts, routingTableKind.rowKind, sink, pacer);
   const changes = new ChangeRules(facts, sink, pacer);
   for (const rule of rules) {
     const type = rule.check.type;
