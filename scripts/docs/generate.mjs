@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `npm run docs:generate`: rewrites the generated sections of docs/ from their sources
- * (benchmark results, JSON Schemas), between `<!-- generated: NAME -->` and
+ * (benchmark results, the kind table, JSON Schemas), between `<!-- generated: NAME -->` and
  * `<!-- end generated: NAME -->`. With `--check` it writes nothing and exits 1 when a page
  * is not what its sources give (the test suite runs it so). `--root DIR` reads and writes
  * another checkout (the test's copies).
@@ -9,6 +9,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { renderKinds } from './kinds.mjs';
 import { loadSchemas, renderFields } from './manifest-fields.mjs';
 import { renderPerformance } from './performance.mjs';
 
@@ -19,6 +20,13 @@ const SECTIONS = [
     source: 'test/bench/results.json',
     render: async (root) =>
       renderPerformance(JSON.parse(await readFile(join(root, 'test/bench/results.json'), 'utf8'))),
+  },
+  {
+    page: 'docs/plans.md',
+    name: 'kinds',
+    source: 'the kind table, src/kinds/',
+    // The built kind table (npm run schemas:generate builds first).
+    render: async () => renderKinds((await import('../../dist/kinds/index.js')).kinds),
   },
   {
     page: 'docs/manifests.md',
