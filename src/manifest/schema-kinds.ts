@@ -7,7 +7,8 @@ import type {
   KindDefinition,
   ValueShape,
 } from '../kinds/types.js';
-import { DEFINITIONS_FILE, orList, refusedProperty, type Schema } from './schema-envelope.js';
+import { DEFINITIONS_FILE, refusedProperty, type Schema } from './schema-envelope.js';
+import { collectionDoc, traitNotes } from './schema-prose.js';
 
 /**
  * The kind table as JSON Schema: each kind's items (fields, child collections, refused keys)
@@ -287,7 +288,7 @@ export class KindSchemas {
   }
 }
 
-export interface ItemOptions {
+interface ItemOptions {
   /** A document's metadata fields: not in its spec (refused there, saying where they go). */
   exclude?: readonly string[];
   /** A map item's key: not a property of the item. */
@@ -307,31 +308,6 @@ function refTo(fromFile: string, toFile: string, name: string): string {
 }
 
 /** A `$ref` to a shared (envelope) definition. */
-export function shared(fromFile: string, name: string): string {
+function shared(fromFile: string, name: string): string {
   return refTo(fromFile, DEFINITIONS_FILE, name);
-}
-
-/** What a collection's columns say about it, after what one of its objects is. */
-function collectionDoc(child: KindDefinition): string {
-  const notes = [child.manifest.collectionDoc ?? child.manifest.doc];
-  if (child.assumedToExist) notes.push('The API cannot list or create them: a declared one must exist.');
-  else if (!child.create) notes.push('The API cannot create them: a declared one that does not exist fails the plan.');
-  if (child.cannotDelete) notes.push(`Never deleted: ${child.cannotDelete}.`);
-  else if (child.delete && !child.assumedToExist)
-    notes.push(`Declaring the ${child.manifest.shape === 'map' ? 'map' : 'list'} makes it a collection for prune.`);
-  return notes.join(' ');
-}
-
-/** What a field's change and traits mean for someone editing it (the hover's second paragraph). */
-function traitNotes(kind: KindDefinition, spec: Field): string[] {
-  const notes: string[] = [];
-  if (spec.change === 'replace' && !kind.manifest.identity.includes(spec.name)) {
-    const allow = kind.holdsData ? ', refused unless --allow-replace' : '';
-    notes.push(`The API cannot change it: a new value is a replace (delete, then create again${allow}).`);
-  }
-  if (spec.change === 'writeOnly' || (kind.unreadable && spec.change !== undefined))
-    notes.push('Write-only: the API never returns it; plans compare it with the last-applied record.');
-  if ('sensitive' in spec && spec.sensitive) notes.push('Sensitive: plans show it as (sensitive).');
-  if (spec.manifest?.onlyUnder) notes.push(`Only under ${orList(spec.manifest.onlyUnder)}.`);
-  return notes;
 }
