@@ -12,9 +12,13 @@ import type { DesiredNode, LastApplied } from './types.js';
  * under another owner refuses the plan: it is never updated where it is, nor created again.
  */
 export class Identities {
-  /** `kind id` → the address a rename gave the object. */
+  /**
+   * By kind and the address the object was read at → the address a rename gave it. The read
+   * address, not the id: some kinds' ids are unique only under their parent (a group's
+   * branding `font`, the default template `0` of every subscription).
+   */
   private readonly claimed = new ByKindAndId<string>();
-  /** `kind id` → the declared object that claimed it, and how: one live object is declared once. */
+  /** By kind and read address → the declared object that claimed it, and how: one live object is declared once. */
   private readonly claimants = new ByKindAndId<Claim>();
   private view: LastApplied;
   private readonly search: SearchScope;
@@ -34,7 +38,7 @@ export class Identities {
 
   /** The address a rename gave a listed object, if one did. */
   renamedTo(live: LiveObject): string | undefined {
-    return this.claimed.get(live.kind, live.id);
+    return this.claimed.get(live.kind, live.address);
   }
 
   /** Binds a node to the live object it declares, among `listing` (its declared parent's list). */
@@ -179,12 +183,12 @@ export class Identities {
    * already: two PUTs on one id, and the next plan would create the loser again as new.
    */
   private claim(live: LiveObject, node: DesiredNode, means: ClaimMeans): boolean {
-    const earlier = this.claimants.get(live.kind, live.id);
+    const earlier = this.claimants.get(live.kind, live.address);
     if (earlier && earlier.node.address !== node.address) {
       this.doubleClaim(live, earlier, { node, means });
       return false;
     }
-    this.claimants.set(live.kind, live.id, { node, means });
+    this.claimants.set(live.kind, live.address, { node, means });
     this.claimOnce(live, node.address);
     return true;
   }
@@ -203,7 +207,7 @@ export class Identities {
   }
 
   private claimOnce(live: LiveObject, address: string): void {
-    this.claimed.set(live.kind, live.id, address);
+    this.claimed.set(live.kind, live.address, address);
     const { byAddress, collections } = this.port.state;
     if (live.address === address) {
       // Found by a search (not in scope yet): what is below it is read where it is.

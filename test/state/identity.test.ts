@@ -320,3 +320,30 @@ describe('the last-applied record follows a rename', () => {
     });
   });
 });
+
+describe('objects whose id is unique only under their parent', () => {
+  it("two groups' enabled UC platforms of one name are two live objects, each declared once", async () => {
+    const group = (name: string): DesiredNode => ({
+      kind: 'Group',
+      address: `group/${name}`,
+      fields: { name },
+      declaredCollections: ['enabledUcs'],
+    });
+    const uc = (name: string): DesiredNode => ({
+      kind: 'EnabledUc',
+      address: `group/${name}/enabled_uc/uc_alpha`,
+      parentAddress: `group/${name}`,
+      fields: { uc: 'uc_alpha' },
+    });
+    const lists = {
+      ...estate,
+      [`${P}/groups/g-1/enabled_ucs`]: ['uc_alpha'],
+      [`${P}/groups/g-2/enabled_ucs`]: ['uc_alpha'],
+    };
+    const out = await plan([group('demo-group'), uc('demo-group'), group('other-group'), uc('other-group')], lists);
+    expect(out.live.problems).toEqual([]);
+    expect(out.problems).toEqual([]);
+    expect(out.changes).toEqual([]);
+    expect(out.noop).toBe(4);
+  });
+});
