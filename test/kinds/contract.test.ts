@@ -14,6 +14,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DiagnosticsError } from '../../src/core/errors.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { exportManifests } from '../../src/export/run.js';
 import { kinds } from '../../src/kinds/index.js';
@@ -73,7 +74,11 @@ async function exported(): Promise<ManifestFile[]> {
 async function plan(extra: Partial<PlanRunOptions> = {}): Promise<PlanRun> {
   const dir = join(root, 'manifests');
   await writeManifests(dir, files);
-  const run = await planRun([dir], options(extra), silentLogger, session);
+  const run = await planRun([dir], options(extra), silentLogger, session).catch((error: unknown) => {
+    // A plan that cannot be made says why: its diagnostics, not only their count.
+    if (!(error instanceof DiagnosticsError)) throw error;
+    throw new Error(error.diagnostics.map((d) => `${d.code} ${d.address ?? ''}: ${d.message}`).join('\n'));
+  });
   expect(run.plan.errors).toEqual([]);
   return run;
 }
