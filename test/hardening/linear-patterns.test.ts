@@ -110,7 +110,7 @@ spec:
     await writeFile(join(dir, 'rows.csv'), csvRows(20_000));
     const loaded = await loadManifests([dir], { cwd: dir, env: {} });
     expect(loaded.diagnostics).toEqual([]);
-    const outcome = await evaluatePolicies(loaded.policies, facts(loaded), { allowPolicy: [], rowKind: 'RoutingRow' });
+    const outcome = await evaluatePolicies(loaded.policies, facts(loaded), { allowPolicy: [] });
     // The pattern does not match `aaa…a!`: no row is selected, no violation.
     expect(outcome).toEqual({ errors: [], warnings: [] });
   }, 60_000);
@@ -122,9 +122,9 @@ describe('long CPU steps stop on the run interrupt', () => {
     await writeFile(join(dir, 'rows.csv'), csvRows(200_000));
     const loaded = await loadManifests([dir], { cwd: dir, env: {} });
     interruptSoon();
-    await expect(
-      (async () => evaluatePolicies(loaded.policies, facts(loaded), { allowPolicy: [], rowKind: 'RoutingRow' }))(),
-    ).rejects.toThrow('interrupted by the test');
+    await expect((async () => evaluatePolicies(loaded.policies, facts(loaded), { allowPolicy: [] }))()).rejects.toThrow(
+      'interrupted by the test',
+    );
   }, 60_000);
 
   it.each([

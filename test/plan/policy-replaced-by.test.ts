@@ -60,13 +60,13 @@ describe('forbid with replacedBy', () => {
     expect(loaded.diagnostics).toEqual([]);
     expect(loaded.policies[0]?.check).toEqual({ type: 'forbid', actions: ['replace'], replacedBy: ['uc'] });
     const changes = [replace('moved', ['uc']), replace('other', ['someOtherField'])];
-    const out = evaluatePolicies(loaded.policies, facts(changes), { allowPolicy: [] });
+    const out = await evaluatePolicies(loaded.policies, facts(changes), { allowPolicy: [] });
     expect(out.errors.map((e) => `${e.address ?? ''}: ${e.message}`)).toEqual([
       'tenant/acme/subscription/moved: the plan would replace it because of uc, which the rule forbids',
     ]);
     // Without replacedBy, every replace is forbidden.
     const all = await load(`    - id: no-replace\n      match: { kind: Subscription }\n      forbid: [replace]\n`);
-    expect(evaluatePolicies(all.policies, facts(changes), { allowPolicy: [] }).errors).toHaveLength(2);
+    expect((await evaluatePolicies(all.policies, facts(changes), { allowPolicy: [] })).errors).toHaveLength(2);
   });
 
   it('names what the kind table says when a field forces no replace, and needs forbid to list replace', async () => {
