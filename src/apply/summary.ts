@@ -1,3 +1,4 @@
+import { pathForDisplay } from '../core/display-path.js';
 import { safeText } from '../core/safe-text.js';
 import type { RunRecord } from './journal.js';
 import type { ApplyResult } from './types.js';
@@ -45,7 +46,7 @@ export function renderSummary(result: ApplyResult, journalPath?: string, plan?: 
   lines.push(
     `Apply ${result.failed + result.skipped > 0 ? 'incomplete' : 'complete'}: ${result.applied} applied, ${result.failed} failed${ofThem}, ${result.skipped} skipped (${result.requests} requests, ${seconds} s).`,
   );
-  if (journalPath) lines.push(`Journal: ${journalPath}`);
+  if (journalPath) lines.push(`Journal: ${pathForDisplay(journalPath)}`);
   if (plan) lines.push(planLine(plan));
   if (result.failed + result.skipped > 0) {
     lines.push('Fix the failures and run apply again: what was applied is matched by identity and not repeated.');

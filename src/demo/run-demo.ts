@@ -6,7 +6,8 @@
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { isAbsolute, join, relative } from 'node:path';
+import { join } from 'node:path';
+import { pathForDisplay } from '../core/display-path.js';
 import { SwitchboardError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { renderSummary } from '../apply/summary.js';
@@ -54,7 +55,7 @@ export async function runDemo(options: DemoOptions): Promise<void> {
   const begin = performance.now();
   const { out } = options;
   const work = await mkdtemp(join(tmpdir(), 'switchboard-demo-'));
-  const shown = displayPath(options.examples);
+  const shown = pathForDisplay(options.examples);
   let session: Session | undefined;
   const heading = (n: number, title: string) =>
     out.write(`\n${options.color ? '\x1b[1m' : ''}── ${n}/${STEPS}  ${title}${options.color ? '\x1b[0m' : ''}\n\n`);
@@ -140,13 +141,6 @@ function planOptions(options: DemoOptions, stateDir: string): PlanRunOptions {
     allowReplace: false,
     stateDir,
   };
-}
-
-/** Relative to the current folder when inside it (`examples`), else absolute. */
-function displayPath(path: string): string {
-  const rel = relative(process.cwd(), path);
-  if (rel === '') return '.';
-  return rel.startsWith('..') || isAbsolute(rel) ? path.replace(/\/$/, '') : rel;
 }
 
 function changeCount(plan: Plan): number {

@@ -116,8 +116,8 @@ describe('the packed package, installed into an empty repository', () => {
 
     const init = await switchboard(['init']);
     expect(init.code, init.stderr).toBe(0);
-    expect(init.stdout).toMatch(/^ {2}kept {8}package\.json$/m); // npm install wrote it, with the tarball's spec
-    expect(init.stdout).toMatch(/^ {2}created {5}\.github\/workflows\/switchboard-apply\.yml$/m);
+    expect(init.stdout).toMatch(/^ {2}kept +package\.json$/m); // npm install wrote it, with the tarball's spec
+    expect(init.stdout).toMatch(/^ {2}created +\.github\/workflows\/switchboard-apply\.yml$/m);
 
     const validated = await switchboard(['validate', 'manifests']);
     expect(validated.code, validated.stdout + validated.stderr).toBe(0);
