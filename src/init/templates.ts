@@ -183,6 +183,8 @@ npx --no-install switchboard plan ${MANIFESTS_DIR}       # against the platform 
   digests of write-only and sensitive values, read by every job that plans or applies.
 - With routing tables: \`SWITCHBOARD_RE_URL\`, and \`SWITCHBOARD_RE_READONLY_*\` /
   \`SWITCHBOARD_RE_*\` credentials alike.
+- Optional: a repository secret \`SWITCHBOARD_NOTIFY_URL\`, a Slack, Teams or JSON webhook told
+  of drift, refusals and failed applies (unset, nothing is sent).
 
 The details: \`node_modules/${PACKAGE_NAME}/docs/gitops.md\`.
 

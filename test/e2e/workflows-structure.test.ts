@@ -21,6 +21,7 @@ const LOCATION_SECRETS = [
   'SWITCHBOARD_RE_URL',
   'SWITCHBOARD_DIGEST_KEY',
   'SWITCHBOARD_DIGEST_KEY_PREVIOUS',
+  'SWITCHBOARD_NOTIFY_URL', // a channel's webhook: it can post a message, not change the platform
 ];
 /** The credentials of a read-only platform user (plan.yml, drift.yml): repository secrets. */
 const READONLY_SECRETS = /^SWITCHBOARD_(RE_)?READONLY_(TOKEN|USERNAME|PASSWORD|TOTP_SECRET)$/;
@@ -104,6 +105,15 @@ describe('examples/.github/workflows: valid GitHub Actions workflows, safe to co
     }
   });
 
+  it('drift.yml and apply.yml hand the notification webhook to switchboard; apply leaves drift to drift.yml', () => {
+    const drift = findStep(workflows.get('drift.yml') as Workflow, 'drift', 'Plan');
+    const apply = findStep(workflows.get('apply.yml') as Workflow, 'apply', 'Apply');
+    for (const step of [drift, apply]) {
+      expect(step.env?.['SWITCHBOARD_NOTIFY_URL']).toBe('${{ secrets.SWITCHBOARD_NOTIFY_URL }}');
+    }
+    expect(apply.run).toMatch(/switchboard apply .* --notify-on apply-failed,refused\n/);
+  });
+
   it('plan.yml and apply.yml watch the same paths', () => {
     const paths = (file: string, event: string) =>
       ((workflows.get(file) as Workflow).on[event] as { paths: string[] }).paths;
@@ -179,7 +189,7 @@ describe('examples/.github/workflows: valid GitHub Actions workflows, safe to co
       }
     }
     expect(applies).toEqual([
-      'apply.yml apply: npx --no-install switchboard apply "$MANIFESTS" --plan approved-plan/plan.json --yes --state-dir "$STATE_DIR" --journal "$history/journal.jsonl"',
+      'apply.yml apply: npx --no-install switchboard apply "$MANIFESTS" --plan approved-plan/plan.json --yes --state-dir "$STATE_DIR" --journal "$history/journal.jsonl" --notify-on apply-failed,refused',
     ]);
     const w = workflows.get('apply.yml') as Workflow;
     const { plan, apply } = w.jobs;
