@@ -7,7 +7,7 @@ import { readRegularFile } from '../../../core/safe-write.js';
 import { parse as parseYaml } from 'yaml';
 import { SwitchboardError } from '../../../core/errors.js';
 import { newRegions, placeUnder, sortMarkups } from '../org.js';
-import type { InventedEndpoint, PlatformStore } from '../store/store.js';
+import { isSnapshot, type InventedEndpoint, type PlatformStore } from '../store/store.js';
 import type { OwnerRef, UserRow } from '../store/types.js';
 import { loadSubscriptions } from './load-subscriptions.js';
 import type { Seed, SeedGroup, SeedOwned, SeedOwnerRef, SeedUser } from './types.js';
@@ -27,15 +27,44 @@ export async function readSeedFile(file: string): Promise<Seed> {
   } catch (error) {
     throw new SwitchboardError('SB_SIM_SEED', `cannot read seed file ${file}: ${(error as Error).message}`);
   }
+  let parsed: Record<string, unknown>;
   try {
     const seed = parseYaml(text) as unknown;
     if (typeof seed !== 'object' || seed === null || Array.isArray(seed))
       throw new Error('the top level must be a mapping');
-    return seed as Seed;
+    parsed = seed as Record<string, unknown>;
   } catch (error) {
     throw new SwitchboardError('SB_SIM_SEED', `seed file ${file} is not valid YAML/JSON: ${(error as Error).message}`);
   }
+  if (isSnapshot(parsed)) return parsed as Seed; // a state snapshot (GET /_sim/state): the server tells them apart
+  // A file that is not a seed (a manifest, a plan given by mistake) would otherwise start an empty simulator.
+  const unknown = Object.keys(parsed).filter((key) => !Object.hasOwn(SEED_KEYS, key));
+  if (unknown.length > 0) {
+    const known = Object.keys(SEED_KEYS).join(', ');
+    throw new SwitchboardError('SB_SIM_SEED', `seed file ${file}: unknown key ${unknown[0]} (a seed holds ${known})`);
+  }
+  return parsed as Seed;
 }
+
+/** The top-level keys of a seed, checked against the Seed type by the compiler. */
+const SEED_KEYS: Record<keyof Seed, true> = {
+  instance: true,
+  webhook: true,
+  groups: true,
+  resellers: true,
+  tenants: true,
+  users: true,
+  suspensionProfiles: true,
+  entitlementTypes: true,
+  countries: true,
+  countryCodes: true,
+  postalCodes: true,
+  numberInventory: true,
+  routing: true,
+  variants: true,
+  rateLimit: true,
+  inventedEndpoints: true,
+};
 
 export function applySeed(store: PlatformStore, seed: Seed): void {
   store.clear();
