@@ -6,42 +6,23 @@
  * no connection. Values are rendered to text here (sensitive ones as `(sensitive)`) and set
  * as text by the script. Pure: the same comparison gives the same bytes.
  */
-import { createHash } from 'node:crypto';
 import { escapeHtml, scriptJson } from '../plan/html/escape.js';
+import { inlineScript, pageHead } from '../plan/html/page.js';
 import { REPORT_STYLE } from '../plan/html/report-style.js';
 import { compareMain } from './html/script.js';
 import { ignoredLine, NOT_SET, renameText, summaryLine, treeLine, TYPE_WORDS, valueText } from './render-common.js';
 import { DIFFERENCE_TYPES, type Comparison, type ObjectDifference } from './types.js';
 
-const SCRIPT = `(${compareMain.toString()})();`;
-if (/<\/script|<!--/i.test(SCRIPT)) throw new Error('the compare script must not contain </script or <!--');
-const STYLE = `${REPORT_STYLE}details.change { margin-left: 0; }\n`;
-
-const hash = (text: string): string => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
-const CSP = [
-  "default-src 'none'",
-  `script-src ${hash(SCRIPT)}`,
-  `style-src ${hash(STYLE)}`,
-  'img-src data:', // the empty icon, so that the browser asks for no /favicon.ico
-  "base-uri 'none'",
-  "form-action 'none'",
-].join('; ');
+const ASSETS = {
+  script: inlineScript(`(${compareMain.toString()})();`, 'the compare script'),
+  style: `${REPORT_STYLE}details.change { margin-left: 0; }\n`,
+};
 
 export function renderCompareHtml(c: Comparison): string {
   const data = c.differences.map(entryOf);
   const summary = summaryLine(c);
   const ignored = c.ignored.map((i) => `<li>${escapeHtml(`${ignoredLine(i)}.`)}</li>`).join('\n');
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="${escapeHtml(CSP)}">
-<meta name="referrer" content="no-referrer">
-<link rel="icon" href="data:,">
-<title>${escapeHtml(`switchboard compare: ${summary}`)}</title>
-<style>${STYLE}</style>
-</head>
+  return `${pageHead(ASSETS, `switchboard compare: ${summary}`)}
 <body>
 <a class="skip" href="#differences">Skip to the differences</a>
 <header>
@@ -64,7 +45,7 @@ ${c.differences.length === 0 ? '<p>No differences.</p>' : filters(c)}
 <p>Made by switchboard compare from two manifest trees; this page fetches nothing and works offline.</p>
 </footer>
 <script type="application/json" id="compare-data">${scriptJson(data)}</script>
-<script>${SCRIPT}</script>
+<script>${ASSETS.script}</script>
 </body>
 </html>
 `;

@@ -10,10 +10,10 @@
  * the data is the plan file's own content (planDocument: sensitive values and known
  * secrets masked). Pure: plan in, string out; the same plan gives the same bytes.
  */
-import { createHash } from 'node:crypto';
 import { isDigest } from '../core/canonical-json.js';
 import { escapeHtml, scriptJson } from './html/escape.js';
 import { groupChanges } from './html/groups.js';
+import { inlineScript, pageHead } from './html/page.js';
 import { reportPrint } from './html/report-print.js';
 import { reportMain } from './html/report-script.js';
 import { REPORT_STYLE } from './html/report-style.js';
@@ -31,19 +31,11 @@ export interface HtmlOptions {
   sourceLinks?: SourceLinks;
 }
 
-// The report's script, handed the printing part (html/report-print.ts): both are whole functions.
-const SCRIPT = `(${reportMain.toString()})(${reportPrint.toString()});`;
-if (/<\/script|<!--/i.test(SCRIPT)) throw new Error('the report script must not contain </script or <!--');
-
-const hash = (text: string): string => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
-const CSP = [
-  "default-src 'none'",
-  `script-src ${hash(SCRIPT)}`,
-  `style-src ${hash(REPORT_STYLE)}`,
-  'img-src data:',
-  "base-uri 'none'",
-  "form-action 'none'",
-].join('; ');
+const ASSETS = {
+  // The report's script, handed the printing part (html/report-print.ts): both are whole functions.
+  script: inlineScript(`(${reportMain.toString()})(${reportPrint.toString()});`, 'the report script'),
+  style: REPORT_STYLE,
+};
 
 /** The plan as an HTML report. Ends with a newline. */
 export function renderHtml(plan: Plan, options: HtmlOptions = {}): string {
@@ -64,17 +56,7 @@ export function renderHtml(plan: Plan, options: HtmlOptions = {}): string {
   const summary = summaryLine(counts);
   const digest = isDigest(plan.digest) ? plan.digest : undefined;
   const extra = doc as unknown as Record<string, unknown>;
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="${escapeHtml(CSP)}">
-<meta name="referrer" content="no-referrer">
-<link rel="icon" href="data:,">
-<title>${escapeHtml(`switchboard plan: ${summary}`)}</title>
-<style>${REPORT_STYLE}</style>
-</head>
+  return `${pageHead(ASSETS, `switchboard plan: ${summary}`)}
 <body>
 <a class="skip" href="#changes">Skip to the changes</a>
 <header>
@@ -112,7 +94,7 @@ ${renderFacts(doc, digest)}
 <p>${digestText(digest)} Made from the plan file by switchboard; this page fetches nothing and works offline.</p>
 </footer>
 <script type="application/json" id="plan-data">${scriptJson(data)}</script>
-<script>${SCRIPT}</script>
+<script>${ASSETS.script}</script>
 </body>
 </html>
 `;

@@ -1,0 +1,48 @@
+/**
+ * What every self-contained HTML page of switchboard shares (the plan report, compare's
+ * report): one inline script and one inline style, allowed by their hashes and nothing else
+ * (no network, no other script, no form), and the head that says so.
+ */
+import { createHash } from 'node:crypto';
+import { escapeHtml } from './escape.js';
+
+export interface PageAssets {
+  /** The inline script, checked by {@link inlineScript}. */
+  script: string;
+  style: string;
+}
+
+/** A script that can sit inside `<script>`: it must not close the element or open a comment. */
+export function inlineScript(source: string, what: string): string {
+  if (/<\/script|<!--/i.test(source)) throw new Error(`${what} must not contain </script or <!--`);
+  return source;
+}
+
+const hash = (text: string): string => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+
+/** The page's Content-Security-Policy: its own script and style, by hash, and nothing else. */
+function contentSecurityPolicy({ script, style }: PageAssets): string {
+  return [
+    "default-src 'none'",
+    `script-src ${hash(script)}`,
+    `style-src ${hash(style)}`,
+    'img-src data:', // the empty icon, so that the browser asks for no /favicon.ico
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+}
+
+/** `<!DOCTYPE html>` to `</head>`: the page's title, its policy and its style. */
+export function pageHead(assets: PageAssets, title: string): string {
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(contentSecurityPolicy(assets))}">
+<meta name="referrer" content="no-referrer">
+<link rel="icon" href="data:,">
+<title>${escapeHtml(title)}</title>
+<style>${assets.style}</style>
+</head>`;
+}
