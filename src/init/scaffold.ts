@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { CONFIG_FILE_NAME } from '../config/load-connection.js';
 import { SwitchboardError } from '../core/errors.js';
 import { writeFileSafely } from '../core/safe-write.js';
+import { realExisting } from '../core/real-existing.js';
 import { WORKFLOW_TEMPLATES_DIR } from '../core/package.js';
 import { INSTALLED_SCHEMAS, schemaModeline, schemasDirFor } from '../manifest/schema-location.js';
 import { SCHEMA_FILES } from '../manifest/schemas.js';
@@ -213,21 +214,6 @@ async function checkTargets(root: string, files: readonly ScaffoldFile[]): Promi
       'SB_INIT_TARGET',
       `init writes only regular files inside ${root}: ${problems.join('; ')}. Nothing was written: remove them, then run init again.`,
     );
-  }
-}
-
-/** The real path of `absolute`, or of its nearest existing folder with the rest joined on. */
-async function realExisting(absolute: string): Promise<string> {
-  const rest: string[] = [];
-  for (let current = absolute; ;) {
-    try {
-      return path.join(await realpath(current), ...rest.reverse());
-    } catch {
-      const parent = path.dirname(current);
-      if (parent === current) return absolute;
-      rest.push(path.basename(current));
-      current = parent;
-    }
   }
 }
 

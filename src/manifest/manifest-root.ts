@@ -10,6 +10,7 @@
 import { realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { findRepositoryRoot } from '../core/repository-root.js';
+import { realExisting } from '../core/real-existing.js';
 
 /** The root of the manifests found under `given` (an absolute path), as a real path. */
 export async function manifestsRoot(given: string): Promise<string> {
@@ -29,21 +30,6 @@ export async function outsideRoot(absolute: string, root: string): Promise<strin
     return `it is outside the manifests' root ${realRoot}${where}`;
   if (relative.split(path.sep)[0] === '.git') return `it is inside the repository's .git folder${where}`;
   return undefined;
-}
-
-/** The real path of `absolute`, or of its nearest existing folder with the rest joined on. */
-async function realExisting(absolute: string): Promise<string> {
-  const rest: string[] = [];
-  for (let current = absolute; ;) {
-    try {
-      return path.join(await realpath(current), ...rest.reverse());
-    } catch {
-      const parent = path.dirname(current);
-      if (parent === current) return absolute;
-      rest.push(path.basename(current));
-      current = parent;
-    }
-  }
 }
 
 /** Whether the path itself, or a folder on it, is a symbolic link (for the message only). */
