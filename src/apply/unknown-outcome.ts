@@ -1,14 +1,5 @@
+import { isConnectFailure } from '../core/never-sent.js';
 import { ApiError, ApiErrorCode } from '../api/errors.js';
-
-/** Failures that happen before a request leaves: nothing reached the platform. */
-const NEVER_SENT = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'UND_ERR_CONNECT_TIMEOUT',
-]);
 
 /**
  * Whether a failed request was a write whose effect is unknown: it was sent, and no answer
@@ -24,7 +15,7 @@ export function outcomeIsUnknown(error: unknown): boolean {
   for (let cause: unknown = error.cause; cause; cause = (cause as { cause?: unknown }).cause) {
     const code = (cause as { code?: unknown }).code;
     const failure = (cause as { failure?: unknown }).failure;
-    if ((typeof code === 'string' && NEVER_SENT.has(code)) || failure === 'tls') return false;
+    if (isConnectFailure(code) || failure === 'tls') return false;
   }
   return true;
 }

@@ -1,3 +1,4 @@
+import { isConnectFailure } from '../core/never-sent.js';
 import { SwitchboardError } from '../core/errors.js';
 
 /**
@@ -87,16 +88,6 @@ export function outcomeUnknown(error: RoutingApiError): RoutingApiError {
   });
 }
 
-/** Failures that happen before a request leaves: nothing reached the engine. */
-const NOT_SENT = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'UND_ERR_CONNECT_TIMEOUT',
-]);
-
 /**
  * Whether an attempt that got no answer may have reached the engine: everything but a
  * connection that was never made (refused, no such host, a connect timeout, TLS). A request
@@ -106,7 +97,7 @@ export function mayHaveArrived(error: RoutingApiError): boolean {
   if (error.status > 0 || error.code !== 'SB_ROUTING_NETWORK' || !error.retryable) return false;
   for (let cause: unknown = error.cause; cause; cause = (cause as { cause?: unknown }).cause) {
     const code = (cause as { code?: unknown }).code;
-    if (typeof code === 'string' && NOT_SENT.has(code)) return false;
+    if (isConnectFailure(code)) return false;
   }
   return true;
 }
