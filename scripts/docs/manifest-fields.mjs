@@ -63,7 +63,9 @@ export function renderFields(schemas) {
 
   const objectLink = (def) => {
     const key = `${def.file}#${def.name}`;
-    if (!queued.has(key)) {
+    // A definition of that name from another file (a baseline's partial copy of an item) links to the first one.
+    const known = [...queued.values()].some((d) => d.name === def.name);
+    if (!queued.has(key) && !known) {
       queued.set(key, def);
       pending.push(def);
     }
@@ -82,7 +84,8 @@ export function renderFields(schemas) {
     if (own.enum) return or(own.enum.map((v) => `\`${v}\``));
     if (own.type === 'array') return `list of ${own.items ? typeOf(own.items, file) : 'values'}`;
     if (own.type === 'object' && own.additionalProperties && typeof own.additionalProperties === 'object') {
-      const key = own.propertyNames?.$ref ? 'field name' : own.propertyNames?.pattern ? 'E.164 number' : 'name';
+      const names = own.propertyNames;
+      const key = names?.title ?? (names?.$ref ? 'field name' : names?.pattern ? 'E.164 number' : 'name');
       return `map of ${key} → ${typeOf(own.additionalProperties, file)}`;
     }
     const types = [own.type ?? []].flat().map((t) => (t === 'null' ? '`null`' : t));

@@ -99,6 +99,13 @@ export interface DocumentForm {
    * a create.
    */
   pinnable?: boolean;
+  /**
+   * Baseline documents (docs/baselines.md) may select documents of this kind, by their
+   * labels and their ancestors, and give them values: its `metadata` takes `labels` (what
+   * baselines select by) and `overrides` (where the document differs from its baselines, and
+   * why). One document kind of the table has it.
+   */
+  baselines?: boolean;
 }
 
 /** A manifest key of a kind that is no field of its table (see `ManifestForm.extraFields`). */

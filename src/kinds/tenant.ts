@@ -23,7 +23,7 @@ export const tenantKind: KindDefinition = {
     noun: 'tenant',
     doc: 'A tenant: an organization with one or more subscriptions (Doc 1 §2.5). Subscription-level objects are nested, so one tenant reads as one unit in review.',
     identity: ['name'],
-    document: { schema: 'tenant.schema.json', metadataFields: ['name'], pinnable: true },
+    document: { schema: 'tenant.schema.json', metadataFields: ['name'], pinnable: true, baselines: true },
     renamable: { field: 'name' },
     refused: {
       owner: { why: 'the owner is the parent given in metadata (`group:`, `distributor:` or `reseller:`)' },

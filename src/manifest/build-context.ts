@@ -6,6 +6,7 @@ import type { DesiredObject, DesiredRoutingTable, JsonValue, SourcePosition } fr
 import { pointer } from './normalize.js';
 import { DigestBuilder } from './digest.js';
 import type { DocumentRecorder } from './document-records.js';
+import { BaselineSet } from './baselines/baseline-set.js';
 
 /** A parent as a document names it, resolved once every document is known. */
 export interface ParentDecl {
@@ -56,6 +57,8 @@ export class BuildOutput {
   /** The rules of the Policy documents, each with the position of its id. */
   readonly policies: BuiltRule[] = [];
   readonly digest = new DigestBuilder();
+  /** The Baseline documents, and the documents they may select (built last: baselines/). */
+  readonly baselines = new BaselineSet();
   constructor(
     readonly reporter: Reporter,
     /** A record per valid document, when the caller asked for them. */

@@ -115,6 +115,8 @@ export function fieldPath(origin: Extract<DesiredObject['origin'], { type: 'yaml
 
 /** file:line:col of an object (or of one of its fields: the field's key). */
 export function placeOf(reporter: Reporter, o: DesiredObject, field?: string): SourcePosition {
+  const given = field === undefined ? undefined : o.fieldOrigins?.[field];
+  if (given) return reporter.resolve({ file: given.file, doc: given.doc, path: given.path, key: true });
   if (o.origin.type === 'csv') return { file: o.origin.file, line: o.origin.line, column: 1 };
   const path = field === undefined ? o.origin.path : fieldPath(o.origin, field);
   return reporter.resolve({ file: o.origin.file, doc: o.origin.doc, path, key: field !== undefined });

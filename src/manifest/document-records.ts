@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { BaselineSet } from './baselines/baseline-set.js';
 import type { DesiredObject } from './types.js';
 
 /** An object a document declares, as a scoped plan needs to know it. */
@@ -67,8 +68,20 @@ export class DocumentRecorder {
     entry.hash.update(`\u0000csv\u0000${createHash('sha256').update(text).digest('hex')}`);
   }
 
-  records(): DocumentRecord[] {
-    return this.entries.map((e) => ({ ...e.record, digest: `sha256:${e.hash.digest('hex')}` }));
+  /**
+   * The records. A baseline's objects are the documents it selects: a plan scoped to the
+   * documents changed since a commit reads every document a changed baseline selects.
+   */
+  records(baselines?: BaselineSet): DocumentRecord[] {
+    return this.entries.map((e) => {
+      const { address, file } = e.record;
+      const baseline = baselines?.baselines.find((b) => b.address === address && b.file === file);
+      const objects =
+        baselines && baseline
+          ? baselines.selectedBy(baseline.name).map((selected) => ({ address: selected, kind: baselines.target.kind }))
+          : e.record.objects;
+      return { ...e.record, objects, digest: `sha256:${e.hash.digest('hex')}` };
+    });
   }
 }
 

@@ -1,6 +1,9 @@
 import * as path from 'node:path';
+import { baselineKind } from '../kinds/baseline.js';
 import { policyKind } from '../kinds/policy.js';
 import { routingTableKind } from '../kinds/routing-table.js';
+import { baselineDocument } from './baselines/baseline-set.js';
+import { resolveDocument, type Resolved } from './baselines/resolve.js';
 import { BuildOutput, type DocContext, type DocumentBuilder, type Json } from './build-context.js';
 import { policyDocument } from './build-policy.js';
 import { routingTableDocument } from './build-routing.js';
@@ -25,6 +28,7 @@ function builderOf(kind: string): DocumentBuilder {
     ...platformDocuments(),
     [routingTableKind.kind, routingTableDocument],
     [policyKind.kind, policyDocument],
+    [baselineKind.kind, baselineDocument],
   ]);
   const builder = builders.get(kind);
   if (!builder) throw new Error(`no builder for document kind ${kind}`);
@@ -45,13 +49,16 @@ export interface DocumentSource {
 /**
  * Checks one parsed document (envelope, `${VAR}`, schema) and, when it is valid, builds
  * its desired objects. An invalid document contributes diagnostics only, never a partial
- * object: the planner must not see half a tenant.
+ * object: the planner must not see half a tenant. A document baselines may select waits
+ * until every file is read (`BaselineSet.flush`), then is merged with its baselines: the
+ * effective document is checked and built, at the lines of the files that wrote each value.
  */
 export function processDocument(
   source: DocumentSource,
   raw: unknown,
   env: Record<string, string | undefined>,
   out: BuildOutput,
+  merge = false,
 ): void {
   const reporter = out.reporter;
   const at = (p: (string | number)[], extra: { key?: boolean; offsetInString?: number } = {}) => ({
@@ -77,19 +84,35 @@ export function processDocument(
     );
     return;
   }
+  if (!merge && out.baselines.takes(kind)) {
+    out.baselines.defer(() => processDocument(source, raw, env, out, true));
+    return;
+  }
   const normalised = normalizeDocument(raw, env, { mayHaveAliases: source.mayHaveAliases });
   for (const issue of normalised.issues)
     reporter.error(issue.code, issue.message, at(issue.path, { offsetInString: issue.offsetInString }));
   if (normalised.value === undefined) return;
+  const resolved =
+    merge && normalised.issues.length === 0
+      ? resolveDocument(
+          out.baselines,
+          { ...source, sensitive: normalised.sensitive },
+          normalised.value as Json,
+          reporter,
+        )
+      : undefined;
+  if (resolved === 'invalid') return;
   const validate = schemaSet().validators[kind];
   if (!validate) throw new Error(`no schema for document kind ${kind}`);
-  const valid = validate(normalised.value);
+  const checked = resolved?.document ?? normalised.value;
+  const valid = validate(checked);
   if (!valid) {
-    for (const issue of schemaIssues(validate.errors ?? [], normalised.value))
-      reporter.error(issue.code, issue.message, at(issue.path, { key: issue.key }));
+    const issues = schemaIssues(validate.errors ?? [], checked);
+    if (resolved) resolved.report(issues);
+    else for (const issue of issues) reporter.error(issue.code, issue.message, at(issue.path, { key: issue.key }));
   }
   if (!valid || normalised.issues.length > 0) return;
-  build(builderOf(kind), source, normalised.value as Json, normalised.sensitive, out);
+  build(builderOf(kind), source, normalised.value as Json, normalised.sensitive, out, resolved);
 }
 
 function build(
@@ -98,9 +121,11 @@ function build(
   document: Json,
   sensitive: Set<string>,
   out: BuildOutput,
+  resolved?: Resolved,
 ): void {
   const metadata = document['metadata'] as Json;
-  const spec = (document['spec'] as Json | undefined) ?? {};
+  // The document as written counts for the digests; its objects come from the effective spec.
+  const spec = resolved?.spec ?? (document['spec'] as Json | undefined) ?? {};
   const documentAddress = builder.address(metadata);
   // One JSON text per document for both digests: the set's and, for a scoped plan, the document's own.
   const digestInput = documentDigestInput(document, sensitive, documentAddress);
@@ -119,6 +144,7 @@ function build(
   };
   const before = out.objects.length;
   builder.build(ctx, metadata, spec);
+  resolved?.finish(out.objects.slice(before));
   out.documents?.add(
     documentAddress,
     { file: source.file, absolute: source.absolute },

@@ -16,3 +16,4 @@ export * from './types.js';
 export * from './policy-types.js';
 export type { DocumentRecord, RecordedObject } from './document-records.js';
 export type { FileSource } from './files.js';
+export * from './baselines/index.js';

@@ -10,6 +10,7 @@ import {
   resolveParents,
 } from './checks.js';
 import { Codes } from './codes.js';
+import type { BaselineSet } from './baselines/baseline-set.js';
 import { runCsvJobs } from './csv-jobs.js';
 import { DesiredSet } from './desired-set.js';
 import { processDocument } from './documents.js';
@@ -48,6 +49,8 @@ export interface LoadResult {
   ok: boolean;
   /** With `LoadOptions.documents`: each valid document, and how many documents the files held (valid or not). */
   documents?: { records: DocumentRecord[]; seen: number };
+  /** The baselines and what they gave each document (docs/baselines.md); absent when the set has none. */
+  baselines?: BaselineSet;
 }
 
 /**
@@ -98,6 +101,7 @@ export async function loadManifests(paths: string[], options: LoadOptions = {}):
       );
     }
   }
+  out.baselines.flush(out);
   await runCsvJobs(out.csvJobs, read, options.source);
   const { kept: objects, byAddress } = dropDuplicates(out.objects, reporter);
   const externalParents = resolveParents(out, byAddress);
@@ -116,6 +120,7 @@ export async function loadManifests(paths: string[], options: LoadOptions = {}):
     files: [...read].sort(),
     digest: out.digest.digest(),
     ok: !diagnostics.some((d) => d.severity === 'error'),
-    ...(out.documents ? { documents: { records: out.documents.records(), seen } } : {}),
+    ...(out.documents ? { documents: { records: out.documents.records(out.baselines), seen } } : {}),
+    ...(out.baselines.baselines.length > 0 ? { baselines: out.baselines } : {}),
   };
 }

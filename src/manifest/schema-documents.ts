@@ -1,5 +1,6 @@
 import type { KindDefinition } from '../kinds/types.js';
 import { PINNED_ID_KEY, RENAMED_FROM_KEY } from './kind-plans.js';
+import { baselineMetadataProperties } from './schema-baseline.js';
 import { generatedComment, JSON_SCHEMA_DRAFT, orList, sharedRef, type Schema } from './schema-envelope.js';
 import type { KindSchemas } from './schema-kinds.js';
 
@@ -74,6 +75,7 @@ function metadataSchema(kind: KindDefinition, schemas: KindSchemas): Schema {
       $ref: sharedRef('pinnedUuid'),
     };
   }
+  if (document?.baselines) Object.assign(properties, baselineMetadataProperties(noun));
   properties['prune'] = { $ref: sharedRef('prune') };
   properties['protect'] = { $ref: sharedRef('protect') };
   const required = form.identity.filter((name) => document?.metadataFields.includes(name));

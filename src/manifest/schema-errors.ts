@@ -159,7 +159,7 @@ export function parsePointer(pointer: string): (string | number)[] {
     .map((p) => (/^(0|[1-9][0-9]*)$/.test(p) ? Number(p) : p));
 }
 
-function fieldName(path: (string | number)[]): string {
+export function fieldName(path: readonly (string | number)[]): string {
   for (let i = path.length - 1; i >= 0; i--) {
     const p = path[i];
     if (typeof p === 'string') return i === path.length - 1 ? p : `${p}[${String(path[i + 1])}]`;

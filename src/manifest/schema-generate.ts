@@ -1,9 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { kinds as tableKinds } from '../kinds/index.js';
+import { baselineKind } from '../kinds/baseline.js';
 import { policyKind } from '../kinds/policy.js';
 import { routingTableKind } from '../kinds/routing-table.js';
 import type { KindDefinition } from '../kinds/types.js';
+import { baselineSchema } from './schema-baseline.js';
 import { documentSchema } from './schema-documents.js';
 import {
   DEFINITIONS_FILE,
@@ -18,7 +20,7 @@ import { ROUTING_TABLE_SCHEMA } from './schema-routing-table.js';
 
 /**
  * Every file of `schemas/`, made from the kind table (src/kinds/) and the hand-written
- * envelope, routing-table and policy schemas: what `npm run schemas:generate` writes and
+ * envelope, routing-table and policy schemas (the baselines' from the kind they apply to): what `npm run schemas:generate` writes and
  * test/manifest/schema-generated.test.ts compares with the checked-in files. `validate`,
  * export and editors read the files; the field reference of docs/manifests.md is rendered
  * from them (scripts/docs/manifest-fields.mjs).
@@ -36,6 +38,15 @@ export function generateSchemas(kinds: readonly KindDefinition[] = tableKinds): 
     ],
     [policyKind.kind, policyKind.schema, handWritten(policyKind, POLICY_SCHEMA, 'policy')],
   );
+  documents.push([
+    baselineKind.kind,
+    baselineKind.schema,
+    baselineSchema(
+      kinds,
+      schemas,
+      documents.map((d) => d[2]),
+    ),
+  ]);
   const files = new Map<string, Schema>();
   files.set('manifest.schema.json', dispatcher(documents.map(([kind, file]) => [kind, file])));
   files.set(DEFINITIONS_FILE, {

@@ -74,6 +74,11 @@ export interface DesiredObject {
   /** Address of the document's top object (`tenant/acme-corp` for its entitlements). */
   documentAddress: string;
   origin: Origin;
+  /**
+   * Fields written elsewhere than the object's own item: a baseline's value merged into the
+   * document's item (docs/baselines.md). Absent for almost every object.
+   */
+  fieldOrigins?: Readonly<Record<string, Extract<Origin, { type: 'yaml' }>>>;
 }
 
 /** A row value: scalars only; `undefined` in a row = the field is not given for that row. */

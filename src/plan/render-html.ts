@@ -12,6 +12,7 @@
  */
 import { isDigest } from '../core/canonical-json.js';
 import { escapeHtml, scriptJson } from './html/escape.js';
+import { renderBaselineReport } from './html/baseline-report.js';
 import { groupChanges } from './html/groups.js';
 import { inlineScript, pageHead } from './html/page.js';
 import { reportPrint } from './html/report-print.js';
@@ -75,6 +76,7 @@ ${policyChangesSection(doc)}
 ${messagesSection('refusals', 'Refusals', doc.errors.length, 'errors', 'refusal-list')}
 ${messagesSection('warnings', 'Warnings', doc.warnings.length, 'warnings', 'warning-list')}
 ${renderCapacity(capacityRows(extra['capacity']))}
+${renderBaselineReport(doc)}
 <section id="changes" aria-labelledby="changes-heading">
 <h2 id="changes-heading">Changes <span class="count">(${doc.changes.length})</span></h2>
 ${doc.changes.length === 0 ? '<p>No changes.</p>' : filters(doc)}

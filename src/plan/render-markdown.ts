@@ -15,6 +15,7 @@ import {
   FORCES_REPLACEMENT,
   type FieldLine,
 } from './render-common.js';
+import { baselinesSection, changeBaselineLine } from './render-markdown-baselines.js';
 import { changeSetLine, countChanges, digestLine, policiesFromText, summaryLine, unmanagedLine } from './summary.js';
 import type { CapacityRow, Change, Plan, PlanMessage, PolicyChange } from './types.js';
 
@@ -49,6 +50,8 @@ const BADGES: Record<Change['action'], string> = {
 export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): string {
   const maxChanges = Math.max(0, Math.floor(options.maxChanges ?? 200));
   const parts = [renderHead(plan), ...renderMessages(plan)];
+  const baselines = baselinesSection(plan);
+  if (baselines) parts.push(baselines);
   let used = parts.reduce((n, p) => n + p.length + 1, 0);
   const ordered = destructiveFirst(plan.changes);
   const blocks: string[] = [];
@@ -229,6 +232,8 @@ function renderBlock(change: Change): string {
   const body: string[] = [];
   if (change.reason) body.push(`<i>Reason:</i> ${escapeMd(cut(change.reason, 1_000))}`);
   if (change.source) body.push(`<i>Declared at:</i> <code>${escapeMd(cut(change.source, LINE_BUDGET))}</code>`);
+  const fromBaseline = changeBaselineLine(change);
+  if (fromBaseline) body.push(fromBaseline);
   const diff = diffLines(fieldLines(change), new Set(change.replacedBy ?? []));
   if (diff.length > 0) body.push(fencedDiff(diff));
   return [`<details><summary>${summary}</summary>`, '', body.join('\n\n'), '', '</details>'].join('\n');

@@ -89,6 +89,55 @@ export interface Change {
   sensitiveDigests?: Record<string, string>;
   /** Manifest position of the desired object (file:line:col), when there is one. */
   source?: string;
+  /**
+   * Where each changed field's value comes from, for an object of a document a baseline
+   * selects (docs/baselines.md): a baseline, the document, or its override of a baseline.
+   */
+  fieldSources?: Record<string, FieldOrigin>;
+}
+
+/** Where a changed field's value comes from (docs/baselines.md). */
+export interface FieldOrigin {
+  from: 'document' | 'baseline' | 'override';
+  /** The field's path, as overrides write it (`spec.subscriptions[main].templates[TPL-STD].vrp`). */
+  path: string;
+  /** `file:line:col` of the value. */
+  source?: string;
+  /** The baseline that gave the value, or that the override differs from. */
+  baseline?: string;
+  /** The override's reason. */
+  reason?: string;
+}
+
+/** A baseline of the manifests, as a plan reports it (docs/baselines.md). */
+export interface PlanBaseline {
+  name: string;
+  /** `file:line:col` of the baseline's document. */
+  source: string;
+  /** Its selector as one line (`resellers: north`). */
+  selector: string;
+  /** The kind of the documents it selects (`Tenant`). */
+  documentKind: string;
+  /** How many documents it selects. */
+  documents: number;
+  /** `--changed-since`: its document changed since that commit. */
+  edited?: boolean;
+  /** Where the documents it selects differ from it, and why. */
+  overrides: PlanOverride[];
+}
+
+/** A document's override of a baseline's value or item. */
+export interface PlanOverride {
+  /** The document's address (`tenant/acme-corp`). */
+  document: string;
+  path: string;
+  reason: string;
+  /** The baseline's value or item is left out rather than replaced. */
+  remove?: boolean;
+  /** `file:line:col` of the override. */
+  source: string;
+  /** `file:line:col` of the baseline's value or item it overrides. */
+  baselineSource: string;
 }
 
 export interface PlanSummary {
@@ -168,6 +217,8 @@ export interface Plan {
   unmanaged: { address: string; kind: string; id?: string }[];
   /** The capacity of the subscriptions the plan touches; absent when it touches none. */
   capacity?: { rows: CapacityRow[] };
+  /** The baselines of the manifests and their overrides (docs/baselines.md); absent when there are none. */
+  baselines?: PlanBaseline[];
   warnings: PlanMessage[];
   /** Refusals by the safety rails. A plan with errors is printed in full and not applied. */
   errors: PlanMessage[];

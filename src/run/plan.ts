@@ -22,6 +22,7 @@ import { planChecks, readsUndeclaredTables, unknownOverrides } from './checks.js
 import { policiesAt, type PoliciesAt } from './policies-from.js';
 import { planProvenance } from './provenance.js';
 import { asInterrupted } from './interrupt.js';
+import { withBaselines } from './plan-baselines.js';
 import { ReadProgress } from './read-progress.js';
 import { connectOptionsOf, openSession, type Session } from './session.js';
 
@@ -188,7 +189,8 @@ export async function planRun(
     if (signal?.aborted) throw asInterrupted(new Error('interrupted'), signal);
     const cost = checks.policyCost ? { policyCost: checks.policyCost } : {};
     // The digest the plan file, the printed plan and the journal show (plan-digest.ts).
-    return { plan: sealPlan(plan), providers, parts, session, lastApplied, lastAppliedFile, ...cost };
+    const sealed = sealPlan(withBaselines(plan, loaded, scope?.addresses));
+    return { plan: sealed, providers, parts, session, lastApplied, lastAppliedFile, ...cost };
   } catch (error) {
     if (!existing) await session.close();
     throw asInterrupted(error, signal);

@@ -126,12 +126,13 @@ describe('schemas/ from the kind table', () => {
     }
   });
 
-  it('lists every document kind in manifest.schema.json, the table first, then routing tables and policies', () => {
+  it('lists every document kind in manifest.schema.json, the table first, then routing tables, policies and baselines', () => {
     const manifest = generated.get('manifest.schema.json') as Node;
     expect((manifest['properties'] as Record<string, Node>)['kind']?.['enum']).toEqual([
       ...kinds.filter((k) => k.manifest.document).map((k) => k.kind),
       'RoutingTable',
       'Policy',
+      'Baseline',
     ]);
   });
 });

@@ -30,7 +30,14 @@ describe('schemas/', () => {
     // The CLI skips the meta-schema check at start (38 ms): this test is what keeps the schemas valid.
     const { validators, ajv } = schemaSet({ validateSchema: true });
     expect(ajv.opts.strict).toBe(true);
-    expect(Object.keys(validators).sort()).toEqual(['Group', 'Policy', 'Reseller', 'RoutingTable', 'Tenant']);
+    expect(Object.keys(validators).sort()).toEqual([
+      'Baseline',
+      'Group',
+      'Policy',
+      'Reseller',
+      'RoutingTable',
+      'Tenant',
+    ]);
     for (const validate of Object.values(validators)) expect(validate).toBeTypeOf('function');
     expect(ajv.getSchema('manifest.schema.json')).toBeTypeOf('function');
     const broken = { ...readSchema('group.schema.json'), $id: 'broken.schema.json', type: 'mapping' };
@@ -39,7 +46,7 @@ describe('schemas/', () => {
 
   it('has a description on every property (hover help), from a $ref target or its own', () => {
     const files = readdirSync(SCHEMAS_DIR).filter((f) => f.endsWith('.schema.json'));
-    expect(files).toHaveLength(7);
+    expect(files).toHaveLength(8);
     const missing: string[] = [];
     for (const file of files) {
       for (const [where, prop] of properties(readSchema(file), file)) {

@@ -3,6 +3,7 @@ import { registerApply } from './apply.js';
 import { registerAudit } from './audit.js';
 import { registerCompare } from './compare.js';
 import { registerDemo } from './demo.js';
+import { registerExplain } from './explain.js';
 import { registerExport } from './export.js';
 import { registerInit } from './init.js';
 import { registerPlan } from './plan.js';
@@ -15,6 +16,7 @@ import { registerVersion } from './version.js';
 export const commands: CommandRegistrar[] = [
   registerInit,
   registerValidate,
+  registerExplain,
   registerPlan,
   registerApply,
   registerShow,

@@ -39,6 +39,7 @@ export function reportMain(extend?: (api: ReportApi) => void): void {
     requests: { method: string; path: string; role?: string }[];
     source?: string;
     previousAddress?: string;
+    fieldSources?: Record<string, { from: string; path: string; source?: string; baseline?: string; reason?: string }>;
     [field: string]: unknown;
   }
   interface MessageData {
@@ -72,6 +73,7 @@ export function reportMain(extend?: (api: ReportApi) => void): void {
     'previousAddress',
     'reasonCode',
     'replacedBy',
+    'fieldSources',
   ]);
   const MESSAGE_FIELDS = new Set(['code', 'message', 'address', 'role', 'rule', 'source']);
 
@@ -306,6 +308,18 @@ export function reportMain(extend?: (api: ReportApi) => void): void {
       const after = change.dependsOn.map((a) => el('li', {}, el('code', {}, a)));
       body.append(...section('Applied after', el('ul', {}, ...after)));
     }
+    if (change.fieldSources) {
+      const items = Object.entries(change.fieldSources).map(([field, origin]) => {
+        const item = el('li', {}, el('code', {}, field), ': ');
+        if (origin.from === 'baseline') item.append(`baseline ${origin.baseline ?? ''}`);
+        else if (origin.from === 'override')
+          item.append(`this document's override of baseline ${origin.baseline ?? ''}: ${origin.reason ?? ''}`);
+        else item.append('this document');
+        if (origin.source) item.append(' ', position(origin.source));
+        return item;
+      });
+      body.append(...section('Where the values come from', el('ul', {}, ...items)));
+    }
     const digests = change.sensitiveDigests;
     if (digests && typeof digests === 'object') {
       const items = Object.entries(digests).map(([k, v]) =>
@@ -345,6 +359,10 @@ export function reportMain(extend?: (api: ReportApi) => void): void {
       });
       summary.append(' ', badge);
     }
+    const baselines = new Set<string>();
+    for (const origin of Object.values(change.fieldSources ?? {}))
+      if (origin.from === 'baseline' && origin.baseline) baselines.add(origin.baseline);
+    if (baselines.size > 0) summary.append(' ', el('span', { class: 'id' }, `baseline ${[...baselines].join(', ')}`));
     if ((change.action === 'delete' || change.action === 'replace') && change.reason) {
       summary.append(el('span', { class: 'why' }, change.reason));
     }

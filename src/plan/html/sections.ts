@@ -33,7 +33,7 @@ const OPTION_FLAGS: Record<string, string> = {
 
 const CAPACITY_COLUMNS = ['address', 'subject', 'declared', 'assigned', 'reserved', 'headroom', 'warning'];
 /** Top-level fields shown in their own places; any other one is listed with the plan's details. */
-const PLAN_FIELDS: ReadonlySet<string> = new Set([...PLAN_KEYS, 'digest', 'policy', 'capacity']);
+const PLAN_FIELDS: ReadonlySet<string> = new Set([...PLAN_KEYS, 'digest', 'policy', 'capacity', 'baselines']);
 
 /** A value for display: text as it is, lists joined, anything else as compact JSON. */
 function display(value: unknown): string {

@@ -1,0 +1,12 @@
+/**
+ * Baselines (docs/baselines.md): named standards that select documents and give them values,
+ * merged into each document before its objects are made, so that everything after the load
+ * (planner, policies, capacity, export comparisons) sees effective values at the lines that
+ * wrote them. The loader calls them through documents.ts and load.ts; the rest asks
+ * `LoadResult.baselines` and these functions.
+ */
+export { BaselineCodes, BaselineSet, type DocumentResolution } from './baseline-set.js';
+export { explain, type Explanation, type ExplainedField, type ExplainedObject } from './explain.js';
+export type { AppliedOverride, Baseline } from './merge.js';
+export { formatPath, parsePath, type PathStep } from './path.js';
+export { fieldSource, objectBaseline, objectPath, overrideAt, type FieldSource } from './sources.js';

@@ -1,0 +1,429 @@
+import { canonicalJson } from '../../core/canonical-json.js';
+import { normalizeField } from '../../kinds/fields.js';
+import type { Json } from '../build-context.js';
+import { fieldsOf, type KindPlan } from '../kind-plans.js';
+import type { NodePath } from '../positions.js';
+import type { JsonValue } from '../types.js';
+import { itemStep } from './path.js';
+import type { Place, Provenance } from './places.js';
+
+/**
+ * The merge of a document with the baselines that select it (docs/baselines.md, "How values
+ * merge"), one rule per kind of value, all read from the kind table:
+ *
+ * - a field (whatever its type: a scalar, a list of values, an object) is one value: the
+ *   document's replaces the baseline's, and must then be an override;
+ * - a collection (a key the kind table knows as a child kind's `collection`) merges item by
+ *   item, by identity (the one the item's address holds: `kind.identity`), recursively; a
+ *   baseline's item the document lacks is added, and only an override with `remove: true`
+ *   leaves it out;
+ * - a baseline's list item may give `select` instead of its identity: it then applies to
+ *   every item of that collection the document declares whose fields equal the selection.
+ *
+ * The document's items keep their indexes, a baseline's come after them (places.ts).
+ */
+
+/** A baseline as the merge sees it. */
+export interface Baseline {
+  name: string;
+  /** `baseline/<name>`. */
+  address: string;
+  file: string;
+  doc: number;
+  /** `spec.selector`, as validated. */
+  selector: Json;
+  /** `spec.values`: the document's spec, partial. */
+  values: Json;
+  /** Pointers (from the document's root) of values that came from `${VAR}`. */
+  sensitive: ReadonlySet<string>;
+}
+
+/** An item of a baseline addressed to an item of the document (by identity or by `select`). */
+export interface Contribution {
+  baseline: Baseline;
+  item: Json;
+}
+
+/** One entry of the document's `metadata.overrides`. */
+export interface OverrideEntry {
+  index: number;
+  path: string;
+  reason: string;
+  remove: boolean;
+  used: boolean;
+  /** A baseline sets the path to the document's very value (the override is stale). */
+  equalTo?: string;
+}
+
+/** An override the merge applied: where the document differs from a baseline, and why. */
+export interface AppliedOverride {
+  path: string;
+  reason: string;
+  /** The baseline's value or item is left out. */
+  remove: boolean;
+  baseline: string;
+  /** The baseline's value (a field's; absent for an item). */
+  baselineValue?: JsonValue;
+  /** The document's value (a field's, when it replaces the baseline's). */
+  value?: JsonValue;
+  /** The override's index in `metadata.overrides`. */
+  entry: number;
+  /** Where the baseline writes the value or item. */
+  baselinePlace: Place;
+}
+
+/** A difference the merge cannot decide. */
+export type MergeFinding =
+  | {
+      type: 'missing';
+      path: string;
+      at: NodePath;
+      value: JsonValue;
+      baseline: Baseline;
+      baselineValue: JsonValue;
+      baselinePlace: Place;
+    }
+  | { type: 'conflict'; path: string; first: Contribution; second: Contribution; key: string; places: [Place, Place] }
+  | { type: 'remove-declared'; path: string; entry: OverrideEntry; at: NodePath };
+
+/** Merges one document's spec with its baselines' values. */
+export class Merger {
+  readonly applied: AppliedOverride[] = [];
+  readonly findings: MergeFinding[] = [];
+  private readonly selecting = new WeakMap<object, boolean>();
+
+  constructor(
+    private readonly provenance: Provenance,
+    private readonly overrides: ReadonlyMap<string, OverrideEntry>,
+  ) {}
+
+  /**
+   * An item (or the spec) of `plan`'s kind: the document's `own` (absent when only baselines
+   * declare it) with the contributions addressed to it. `at` is the document's path of it.
+   */
+  item(
+    plan: KindPlan,
+    own: Json | undefined,
+    contributions: readonly Contribution[],
+    path: string,
+    at?: NodePath,
+  ): Json {
+    if (contributions.length === 0) return own ?? {};
+    const [first] = contributions as [Contribution];
+    if (own === undefined && contributions.length === 1 && !this.hasSelect(plan, first.item)) return first.item;
+    const out: Json = {};
+    const keys = new Map<string, Place>();
+    const names = new Set<string>(own ? Object.keys(own) : []);
+    for (const c of contributions) for (const name of Object.keys(c.item)) if (name !== SELECT) names.add(name);
+    for (const name of names) {
+      const child = plan.children?.get(name);
+      if (child && !child.csv) {
+        this.collectionKey(child.plan, own, contributions, name, out, { path, at });
+        continue;
+      }
+      this.fieldKey(plan, own, contributions, name, out, keys, { path, at });
+    }
+    const record = {
+      ...(own === undefined ? { place: this.placeOf(first.item) } : {}),
+      ...(keys.size > 0 ? { keys } : {}),
+    };
+    if (record.place || record.keys) this.provenance.merged.set(out, record);
+    return out;
+  }
+
+  private fieldKey(
+    plan: KindPlan,
+    own: Json | undefined,
+    contributions: readonly Contribution[],
+    name: string,
+    out: Json,
+    keys: Map<string, Place>,
+    where: { path: string; at: NodePath | undefined },
+  ): void {
+    const setters = contributions.filter((c) => Object.hasOwn(c.item, name));
+    const declared = own !== undefined && Object.hasOwn(own, name);
+    if (setters.length === 0) {
+      if (own) out[name] = own[name] as JsonValue;
+      return;
+    }
+    const identity = plan.form.identity.includes(name) || name === plan.keyField;
+    const path = `${where.path}.${name}`;
+    const [setter, other] = setters as [Contribution, Contribution | undefined];
+    if (other && !identity) {
+      const places: [Place, Place] = [this.placeOfKey(setter.item, name), this.placeOfKey(other.item, name)];
+      this.findings.push({ type: 'conflict', path, first: setter, second: other, key: name, places });
+    }
+    const given = setter.item[name] as JsonValue;
+    const givenAt = (): void => {
+      // Without an own item, the first contribution is the node's place: its keys need no record.
+      if (own !== undefined || setter !== contributions[0]) keys.set(name, this.placeOfKey(setter.item, name));
+    };
+    if (!declared) {
+      const override = identity ? undefined : this.overrides.get(path);
+      if (override?.remove) {
+        override.used = true;
+        this.applied.push(this.appliedOf(override, setter, name, given));
+        return;
+      }
+      out[name] = given;
+      givenAt();
+      return;
+    }
+    const value = (own as Json)[name] as JsonValue;
+    out[name] = value;
+    if (identity) return;
+    const override = this.overrides.get(path);
+    if (sameValue(plan, name, value, given)) {
+      if (override) override.equalTo = setter.baseline.name;
+      return;
+    }
+    if (override && !override.remove) {
+      override.used = true;
+      this.applied.push({ ...this.appliedOf(override, setter, name, given), value });
+      return;
+    }
+    const at = [...(where.at ?? []), name];
+    if (override) this.findings.push({ type: 'remove-declared', path, entry: override, at });
+    else {
+      const baselinePlace = this.placeOfKey(setter.item, name);
+      this.findings.push({
+        type: 'missing',
+        path,
+        at,
+        value,
+        baseline: setter.baseline,
+        baselineValue: given,
+        baselinePlace,
+      });
+    }
+  }
+
+  private appliedOf(override: OverrideEntry, setter: Contribution, name: string, given: JsonValue): AppliedOverride {
+    return {
+      path: override.path,
+      reason: override.reason,
+      remove: override.remove,
+      baseline: setter.baseline.name,
+      baselineValue: given,
+      entry: override.index,
+      baselinePlace: this.placeOfKey(setter.item, name),
+    };
+  }
+
+  private collectionKey(
+    plan: KindPlan,
+    own: Json | undefined,
+    contributions: readonly Contribution[],
+    name: string,
+    out: Json,
+    where: { path: string; at: NodePath | undefined },
+  ): void {
+    const ownValue = own?.[name];
+    const given = contributions.filter((c) => c.item[name] !== undefined);
+    if (given.length === 0) {
+      out[name] = ownValue as JsonValue;
+      return;
+    }
+    const path = `${where.path}.${name}`;
+    const at = ownValue === undefined || where.at === undefined ? undefined : [...where.at, name];
+    const merged =
+      plan.keyField !== undefined
+        ? this.mapCollection(plan, ownValue, given, name, path, at)
+        : this.listCollection(plan, ownValue, given, name, path, at);
+    // Entries with `select` that match nothing declare nothing: only the document, an item by
+    // identity, or a collection a baseline writes empty (`templates: []`) declares the collection
+    // (and puts it in prune scope).
+    if (ownValue === undefined && isEmpty(merged) && !given.some((c) => isEmpty(c.item[name]))) return;
+    out[name] = merged as JsonValue;
+    const first = given[0]?.item[name];
+    if (ownValue === undefined && merged !== first && merged !== null && typeof merged === 'object') {
+      const place = this.provenance.ownPlace(first);
+      if (place) this.provenance.merged.set(merged, { place });
+    }
+  }
+
+  private listCollection(
+    plan: KindPlan,
+    ownValue: JsonValue | undefined,
+    given: readonly Contribution[],
+    name: string,
+    path: string,
+    at: NodePath | undefined,
+  ): unknown {
+    if (ownValue !== undefined && !Array.isArray(ownValue)) return ownValue; // the schema says what is wrong
+    const keyed = new Map<string, Contribution[]>();
+    const selecting: Contribution[] = [];
+    for (const c of given) {
+      const list = c.item[name];
+      if (!Array.isArray(list)) continue;
+      for (const entry of list) {
+        if (!isItem(entry)) continue;
+        if (isItem(entry[SELECT])) selecting.push({ baseline: c.baseline, item: entry });
+        else pushTo(keyed, keyOf(plan, entry), { baseline: c.baseline, item: entry });
+      }
+    }
+    const out: JsonValue[] = [];
+    const seen = new Set<string>();
+    (ownValue ?? []).forEach((own, i) => {
+      if (!isItem(own)) {
+        out.push(own);
+        return;
+      }
+      const key = keyOf(plan, own);
+      seen.add(key);
+      const matching = selecting.filter((s) => selectionMatches(plan, s.item[SELECT] as Json, own));
+      const contributions = [...(keyed.get(key) ?? []), ...matching];
+      const itemPath = `${path}${itemStep(key)}`;
+      this.declaredDespiteRemove(itemPath, contributions, at && [...at, i]);
+      out.push(this.item(plan, own, contributions, itemPath, at && [...at, i]));
+    });
+    for (const [key, contributions] of keyed) {
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const itemPath = `${path}${itemStep(key)}`;
+      if (this.removed(itemPath, contributions)) continue;
+      out.push(this.item(plan, undefined, contributions, itemPath));
+    }
+    return out;
+  }
+
+  private mapCollection(
+    plan: KindPlan,
+    ownValue: JsonValue | undefined,
+    given: readonly Contribution[],
+    name: string,
+    path: string,
+    at: NodePath | undefined,
+  ): unknown {
+    if (ownValue !== undefined && !isItem(ownValue)) return ownValue;
+    // By identity, each with the map key its first baseline wrote it under.
+    const keyed = new Map<string, { key: string; contributions: Contribution[] }>();
+    for (const c of given) {
+      const map = c.item[name];
+      if (!isItem(map)) continue;
+      for (const [key, entry] of Object.entries(map)) {
+        if (!isItem(entry)) continue;
+        const identity = keyOf(plan, entry, key);
+        const known = keyed.get(identity);
+        if (known) known.contributions.push({ baseline: c.baseline, item: entry });
+        else keyed.set(identity, { key, contributions: [{ baseline: c.baseline, item: entry }] });
+      }
+    }
+    const out: Json = {};
+    for (const [key, own] of Object.entries(ownValue ?? {})) {
+      if (!isItem(own)) {
+        out[key] = own;
+        continue;
+      }
+      const identity = keyOf(plan, own, key);
+      const contributions = keyed.get(identity)?.contributions ?? [];
+      const itemPath = `${path}${itemStep(identity)}`;
+      this.declaredDespiteRemove(itemPath, contributions, at && [...at, key]);
+      out[key] = this.item(plan, own, contributions, itemPath, at && [...at, key]);
+      keyed.delete(identity);
+    }
+    for (const [identity, { key, contributions }] of keyed) {
+      const itemPath = `${path}${itemStep(identity)}`;
+      if (this.removed(itemPath, contributions)) continue;
+      out[key] = this.item(plan, undefined, contributions, itemPath);
+    }
+    return out;
+  }
+
+  /** An override removes a baseline's item that the document declares all the same: which one is meant? */
+  private declaredDespiteRemove(
+    itemPath: string,
+    contributions: readonly Contribution[],
+    at: NodePath | undefined,
+  ): void {
+    const override = this.overrides.get(itemPath);
+    if (!override?.remove || contributions.length === 0) return;
+    override.used = true;
+    this.findings.push({ type: 'remove-declared', path: itemPath, entry: override, at: at ?? [] });
+  }
+
+  /** A baseline's item the document leaves out with an override (`remove: true`). */
+  private removed(itemPath: string, contributions: readonly Contribution[]): boolean {
+    const override = this.overrides.get(itemPath);
+    if (!override?.remove) return false;
+    const [first] = contributions as [Contribution];
+    override.used = true;
+    this.applied.push({
+      path: override.path,
+      reason: override.reason,
+      remove: true,
+      baseline: first.baseline.name,
+      entry: override.index,
+      baselinePlace: this.placeOf(first.item),
+    });
+    return true;
+  }
+
+  /** Whether a baseline item holds `select` entries below it (they never reach a document as they are). */
+  private hasSelect(plan: KindPlan, item: Json): boolean {
+    const known = this.selecting.get(item);
+    if (known !== undefined) return known;
+    let found = false;
+    for (const [key, child] of plan.children ?? []) {
+      const value = item[key];
+      if (child.csv || value === undefined) continue;
+      const entries = Array.isArray(value) ? value : isItem(value) ? Object.values(value) : [];
+      for (const entry of entries) {
+        if (!isItem(entry)) continue;
+        if (isItem(entry[SELECT]) || this.hasSelect(child.plan, entry)) found = true;
+      }
+    }
+    this.selecting.set(item, found);
+    return found;
+  }
+
+  private placeOf(node: Json): Place {
+    const place = this.provenance.ownPlace(node);
+    if (!place) throw new Error('baseline merge: a baseline node without a place');
+    return place;
+  }
+
+  private placeOfKey(node: Json, key: string): Place {
+    const place = this.placeOf(node);
+    return { file: place.file, doc: place.doc, path: [...place.path, key] };
+  }
+}
+
+/** The key `select` of a baseline's list item. */
+export const SELECT = 'select';
+
+/** The identity of an item (its map key, for a map's): what merges by key compare, and what paths write. */
+export function keyOf(plan: KindPlan, item: Json, mapKey?: string): string {
+  return plan.kind.identity(fieldsOf(plan, item, mapKey));
+}
+
+/** Whether an item's fields equal every value of a selection. */
+export function selectionMatches(plan: KindPlan, selection: Json, item: Json): boolean {
+  const fields = fieldsOf(plan, item);
+  for (const [name, value] of Object.entries(selection)) {
+    if (!Object.hasOwn(fields, name) || !sameValue(plan, name, fields[name] as JsonValue, value)) return false;
+  }
+  return true;
+}
+
+/** Two values of a field, compared as the planner compares them (the field table's normalisation). */
+export function sameValue(plan: KindPlan, name: string, a: JsonValue, b: JsonValue): boolean {
+  const spec = plan.kind.fields.find((f) => f.name === name);
+  const x = spec ? normalizeField(spec, a) : a;
+  const y = spec ? normalizeField(spec, b) : b;
+  return x === y || canonicalJson(x) === canonicalJson(y);
+}
+
+function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+export function isItem(value: unknown): value is Json {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function isEmpty(value: unknown): boolean {
+  return Array.isArray(value) ? value.length === 0 : isItem(value) && Object.keys(value).length === 0;
+}

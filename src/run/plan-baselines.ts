@@ -1,0 +1,99 @@
+import type { SourcePosition } from '../core/errors.js';
+import { fieldSource, type DesiredObject, type LoadResult } from '../manifest/index.js';
+import { fieldLines } from '../plan/render-common.js';
+import type { Change, FieldOrigin, Plan, PlanBaseline } from '../plan/types.js';
+
+/**
+ * What a plan says of baselines (docs/baselines.md): each change a baseline has a part in (a
+ * changed field's value comes from a baseline, or from a document's override of one) carries
+ * where each of its changed fields' values comes from, and the plan lists the baselines with the
+ * overrides of the documents they select, so that the renderers can say which baseline
+ * caused a change and which documents keep their own value. Absent without baselines.
+ */
+export function withBaselines(
+  plan: Plan,
+  loaded: Pick<LoadResult, 'set' | 'baselines'>,
+  edited: readonly string[] = [],
+): Plan {
+  const baselines = loaded.baselines;
+  if (!baselines) return plan;
+  const changes = plan.changes.map((change) => {
+    const object = loaded.set.get(change.address);
+    if (!object || !baselines.resolutions.has(object.documentAddress)) return change;
+    const sources = changedFieldSources(loaded, object, change);
+    return sources ? withFieldSources(change, sources) : change;
+  });
+  const editedSet = new Set(edited);
+  const reported: PlanBaseline[] = baselines.baselines.map((baseline) => {
+    const selected = baselines.selectedBy(baseline.name);
+    const overrides = selected.flatMap((document) => {
+      const resolution = baselines.resolutions.get(document);
+      if (!resolution) return [];
+      return resolution.overrides
+        .filter((o) => o.baseline === baseline.name)
+        .map((o) => ({
+          document,
+          path: o.path,
+          reason: o.reason,
+          ...(o.remove ? { remove: true } : {}),
+          source: at(
+            baselines.position({
+              file: resolution.file,
+              doc: resolution.doc,
+              path: ['metadata', 'overrides', o.entry],
+            }),
+          ),
+          baselineSource: at(baselines.position(o.baselinePlace)),
+        }));
+    });
+    return {
+      name: baseline.name,
+      source: at(baselines.positionOf(baseline)),
+      selector: baselines.selectorOf(baseline.name),
+      documentKind: baselines.target.kind,
+      documents: selected.length,
+      ...(editedSet.has(baseline.address) ? { edited: true } : {}),
+      overrides,
+    };
+  });
+  return { ...plan, changes, baselines: reported };
+}
+
+function changedFieldSources(
+  loaded: Pick<LoadResult, 'set' | 'baselines'>,
+  object: DesiredObject,
+  change: Change,
+): Record<string, FieldOrigin> | undefined {
+  const names = fieldLines(change)
+    .filter((line) => line.type !== 'remove')
+    .map((line) => line.field)
+    .filter((name) => Object.hasOwn(object.fields, name));
+  if (names.length === 0) return undefined;
+  const out: Record<string, FieldOrigin> = {};
+  let fromBaselines = false;
+  for (const name of names) {
+    const { from, path, position, baseline, reason } = fieldSource(loaded.set, loaded.baselines, object, name);
+    out[name] = {
+      from,
+      path,
+      ...(position ? { source: at(position) } : {}),
+      ...(baseline !== undefined ? { baseline } : {}),
+      ...(reason !== undefined ? { reason } : {}),
+    };
+    if (from !== 'document') fromBaselines = true;
+  }
+  // A change of the document's own values only: its `source` says where they are.
+  return fromBaselines ? out : undefined;
+}
+
+/** The change with its field sources, keeping its lazily computed `source`. */
+function withFieldSources(change: Change, fieldSources: Record<string, FieldOrigin>): Change {
+  const copy = Object.create(Object.getPrototypeOf(change) as object) as Change;
+  Object.defineProperties(copy, Object.getOwnPropertyDescriptors(change));
+  copy.fieldSources = fieldSources;
+  return copy;
+}
+
+function at(p: SourcePosition): string {
+  return `${p.file}:${p.line}:${p.column}`;
+}
