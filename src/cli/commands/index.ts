@@ -1,6 +1,7 @@
 import type { CommandRegistrar } from '../program.js';
 import { registerApply } from './apply.js';
 import { registerAudit } from './audit.js';
+import { registerBaseline } from './baseline.js';
 import { registerCompare } from './compare.js';
 import { registerDemo } from './demo.js';
 import { registerExplain } from './explain.js';
@@ -17,6 +18,7 @@ export const commands: CommandRegistrar[] = [
   registerInit,
   registerValidate,
   registerExplain,
+  registerBaseline,
   registerPlan,
   registerApply,
   registerShow,

@@ -10,3 +10,15 @@ export { explain, type Explanation, type ExplainedField, type ExplainedObject } 
 export type { AppliedOverride, Baseline } from './merge.js';
 export { formatPath, parsePath, type PathStep } from './path.js';
 export { fieldSource, objectBaseline, objectPath, overrideAt, type FieldSource } from './sources.js';
+export {
+  ancestryOf,
+  baselineDocument,
+  baselineDocumentKind,
+  declaredDifferences,
+  documentSelected,
+  selectorFromArguments,
+} from './adopt.js';
+export { proposeValues, type ProposeOptions } from './propose.js';
+export { reduceSpec, type Reduction } from './reduce.js';
+export { rewriteFile } from './rewrite.js';
+export { selectorText } from './selector.js';
