@@ -63,7 +63,9 @@ export class BuildOutput {
     readonly reporter: Reporter,
     /** A record per valid document, when the caller asked for them. */
     readonly documents?: DocumentRecorder,
-  ) {}
+  ) {
+    this.baselines.recordSelections = documents !== undefined;
+  }
 }
 
 /** The document being built. */

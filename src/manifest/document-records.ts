@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { BaselineSet } from './baselines/baseline-set.js';
+import type { BaselineSet, SelectionFacts } from './baselines/baseline-set.js';
 import type { DesiredObject } from './types.js';
 
 /** An object a document declares, as a scoped plan needs to know it. */
@@ -31,8 +31,12 @@ export interface DocumentRecord {
   digest: string;
   /** The data files (CSV) the document read: absolute paths. */
   dataFiles: string[];
-  /** The objects it declares (those its data files add are below them). */
+  /** The objects it declares (those its data files add are below them); a baseline's: the documents it selects. */
   objects: RecordedObject[];
+  /** A baseline's selector (docs/baselines.md). */
+  selector?: Readonly<Record<string, unknown>>;
+  /** A document baselines may select: what selecting it depends on. */
+  selection?: SelectionFacts;
 }
 
 interface Entry {
@@ -76,11 +80,15 @@ export class DocumentRecorder {
     return this.entries.map((e) => {
       const { address, file } = e.record;
       const baseline = baselines?.baselines.find((b) => b.address === address && b.file === file);
-      const objects =
-        baselines && baseline
-          ? baselines.selectedBy(baseline.name).map((selected) => ({ address: selected, kind: baselines.target.kind }))
-          : e.record.objects;
-      return { ...e.record, objects, digest: `sha256:${e.hash.digest('hex')}` };
+      const digest = `sha256:${e.hash.digest('hex')}`;
+      if (baselines && baseline) {
+        const objects = baselines
+          .selectedBy(baseline.name)
+          .map((selected) => ({ address: selected, kind: baselines.target.kind }));
+        return { ...e.record, objects, selector: baseline.selector, digest };
+      }
+      const selection = baselines?.selections.get(address);
+      return { ...e.record, ...(selection ? { selection } : {}), digest };
     });
   }
 }

@@ -3,6 +3,7 @@ import { readFile, realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { hasKind, kindOf } from '../kinds/index.js';
 import {
+  baselineScope,
   loadManifests,
   type DocumentRecord,
   type FileSource,
@@ -61,6 +62,8 @@ export async function changedScope(
       env: options.env ?? process.env,
     });
     const changed = changedAddresses(before, touched);
+    // A changed baseline (or an owner a selector names) puts the documents it selects in scope (docs/baselines.md).
+    const selected = baselineScope(changed, before, records);
     return {
       changedSince: ref,
       commit: git.commit,
@@ -68,7 +71,7 @@ export async function changedScope(
       ofDocuments: records.length,
       addresses: changed,
       files: await fileDigests(touched, files, cwd),
-      targets: scopeTargets(changed, before, touched),
+      targets: scopeTargets([...changed, ...selected], before, touched),
     };
   } finally {
     git.close();

@@ -5,6 +5,7 @@
  * and the apply lock. The commands (src/cli), `demo` and tests call it; it never prints.
  */
 export { applyRun, withApplyLock, type ApplyRunOptions, type ApplyRunResult } from './apply.js';
+export { reduceToBaselines, suggestBaseline, type SuggestOptions, type SuggestResult } from './baselines.js';
 export { exportRun, type ExportRunResult } from './export.js';
 export { interruptedError, watchInterrupts, type Interrupt, type RunPhase, type StopSignal } from './interrupt.js';
 export { planRun, type PlanRun, type PlanRunOptions } from './plan.js';

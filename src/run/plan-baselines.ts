@@ -43,7 +43,8 @@ export function withBaselines(
               path: ['metadata', 'overrides', o.entry],
             }),
           ),
-          baselineSource: at(baselines.position(o.baselinePlace)),
+          // A field's position is its key's, as the changes' field sources give it; an item's is the item's.
+          baselineSource: at(baselines.position({ ...o.baselinePlace, key: o.baselineValue !== undefined })),
         }));
     });
     return {

@@ -96,9 +96,7 @@ describe('export --baselines', () => {
     expect(rewritten).toHaveLength(4);
     const markups = [...estate.flat['tenants/std-r00.yaml']!.matchAll(/markup: (\d+)/g)].length;
     expect(markups).toBeGreaterThan(0);
-    expect(overrides).toBe(
-      estate.ownBeGeo.size + estate.withoutNlGeo.size + countOwnMarkups(estate.flat),
-    );
+    expect(overrides).toBe(estate.ownBeGeo.size + estate.withoutNlGeo.size + countOwnMarkups(estate.flat));
     const after = await loadManifests([dir, baselines], { cwd: root, env: {} });
     expect(said(after.diagnostics)).toEqual([]);
     expect(declaredDifferences(before.set, after.set)).toEqual([]);

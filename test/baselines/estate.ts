@@ -17,6 +17,8 @@ export interface EstateOptions {
   exceptions: number;
   /** The standard's BE geo quantity in the manifests (the live side has 10): the edit. */
   beGeo: number;
+  /** The lab standard's FR geo quantity in the manifests (the live side has 1). */
+  frGeo?: number;
   random?: number;
 }
 
@@ -72,20 +74,28 @@ export function generateEstate(options: EstateOptions): Estate {
   const withoutNlGeo = new Set(shapes.filter((s) => !s.nlGeo).map((s) => `tenant/${s.name}`));
   const resellers = Array.from({ length: options.resellers }, (_, r) => resellerDocument(resellerName(r))).join('');
   const flat: Record<string, string> = { 'resellers.yaml': resellers };
-  const withBaselines: Record<string, string> = { 'resellers.yaml': resellers, ...BASELINES(options.beGeo) };
+  const frGeo = options.frGeo ?? 1;
+  const withBaselines: Record<string, string> = { 'resellers.yaml': resellers, ...BASELINES(options.beGeo, frGeo) };
   for (let r = 0; r < options.resellers; r++) {
     const mine = shapes.filter((s) => s.reseller === resellerName(r));
-    flat[`tenants/${resellerName(r)}.yaml`] = mine.map(flatTenant).join('');
+    flat[`tenants/${resellerName(r)}.yaml`] = mine.map((s) => flatTenant(s, frGeo)).join('');
     withBaselines[`tenants/${resellerName(r)}.yaml`] = mine.map(reducedTenant).join('');
   }
-  return { flat, withBaselines, seed: liveSeed(shapes, options.resellers), tenants: shapes.length, ownBeGeo, withoutNlGeo };
+  return {
+    flat,
+    withBaselines,
+    seed: liveSeed(shapes, options.resellers),
+    tenants: shapes.length,
+    ownBeGeo,
+    withoutNlGeo,
+  };
 }
 
 function resellerDocument(name: string): string {
   return `---\napiVersion: switchboard/v1\nkind: Reseller\nmetadata: { name: ${name}, group: demo-group }\nspec: { billingId: B-${name}, markup: 2 }\n`;
 }
 
-const BASELINES = (beGeo: number): Record<string, string> => ({
+const BASELINES = (beGeo: number, frGeo: number): Record<string, string> => ({
   'baselines/office.yaml': `apiVersion: switchboard/v1
 kind: Baseline
 metadata: { name: office, description: Every tenant's markup }
@@ -116,7 +126,7 @@ spec:
     subscriptions:
       - select: { uc: uc_beta }
         entitlements:
-          - { type: FR geo, entitlement: 1 }
+          - { type: FR geo, entitlement: ${frGeo} }
 `,
 });
 
@@ -130,11 +140,11 @@ function subscriptions(s: TenantShape, main: string, lab: string): string {
   return out;
 }
 
-function flatTenant(s: TenantShape): string {
+function flatTenant(s: TenantShape, frGeo: number): string {
   const labels = s.lab ? ['  labels: { lab: "yes" }\n'] : [];
   let main = `      entitlements:\n        - { type: BE geo, entitlement: ${s.beGeo} }\n        - { type: BE tollfree, entitlement: 2 }\n`;
   if (s.nlGeo) main += '        - { type: NL geo, entitlement: 3 }\n';
-  const lab = '      entitlements:\n        - { type: FR geo, entitlement: 1 }\n';
+  const lab = `      entitlements:\n        - { type: FR geo, entitlement: ${frGeo} }\n`;
   return `${head(s, labels)}  markup: ${s.markup}\n${subscriptions(s, main, lab)}`;
 }
 
@@ -143,9 +153,13 @@ function reducedTenant(s: TenantShape): string {
   const overrides: string[] = [];
   if (s.ownMarkup) overrides.push(`    - { path: spec.markup, reason: "negotiated ${s.markup} %" }\n`);
   if (s.ownBeGeo)
-    overrides.push(`    - { path: "spec.subscriptions[main].entitlements[BE geo].entitlement", reason: "contract C-${s.name}" }\n`);
+    overrides.push(
+      `    - { path: "spec.subscriptions[main].entitlements[BE geo].entitlement", reason: "contract C-${s.name}" }\n`,
+    );
   if (!s.nlGeo)
-    overrides.push('    - { path: "spec.subscriptions[main].entitlements[NL geo]", reason: no NL numbers, remove: true }\n');
+    overrides.push(
+      '    - { path: "spec.subscriptions[main].entitlements[NL geo]", reason: no NL numbers, remove: true }\n',
+    );
   if (overrides.length > 0) metadata.push('  overrides:\n', ...overrides);
   const main = s.ownBeGeo ? `      entitlements:\n        - { type: BE geo, entitlement: ${s.beGeo} }\n` : '';
   return `${head(s, metadata)}${s.ownMarkup ? `  markup: ${s.markup}\n` : ''}${subscriptions(s, main, '')}`;
@@ -157,7 +171,12 @@ function liveSeed(shapes: readonly TenantShape[], resellers: number): Seed {
   seed.resellers = [...(seed.resellers ?? [])];
   seed.tenants = [...(seed.tenants ?? [])];
   for (let r = 0; r < resellers; r++)
-    seed.resellers.push({ name: resellerName(r), billingId: `B-${resellerName(r)}`, markup: 2, owner: { group: 'demo-group' } });
+    seed.resellers.push({
+      name: resellerName(r),
+      billingId: `B-${resellerName(r)}`,
+      markup: 2,
+      owner: { group: 'demo-group' },
+    });
   for (const s of shapes) {
     const main = {
       name: 'main',
@@ -169,7 +188,12 @@ function liveSeed(shapes: readonly TenantShape[], resellers: number): Seed {
         ...(s.nlGeo ? [{ type: 'NL geo', entitlement: 3 }] : []),
       ],
     };
-    const lab = { name: 'lab', billingId: `T-${s.name}-LAB`, uc: 'uc_beta', entitlements: [{ type: 'FR geo', entitlement: 1 }] };
+    const lab = {
+      name: 'lab',
+      billingId: `T-${s.name}-LAB`,
+      uc: 'uc_beta',
+      entitlements: [{ type: 'FR geo', entitlement: 1 }],
+    };
     seed.tenants.push({
       name: s.name,
       billingId: `T-${s.name}`,

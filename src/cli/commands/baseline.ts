@@ -8,7 +8,7 @@
  */
 import * as path from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { suggestBaseline } from '../../run/baselines.js';
+import { suggestBaseline } from '../../run/index.js';
 import type { CommandRegistrar } from '../program.js';
 
 interface SuggestFlags {

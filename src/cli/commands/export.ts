@@ -7,7 +7,13 @@
  */
 import * as path from 'node:path';
 import type { Command } from 'commander';
-import { connectOptionsOf, exportRun, watchInterrupts, type ConcurrencySetting } from '../../run/index.js';
+import {
+  connectOptionsOf,
+  exportRun,
+  reduceToBaselines,
+  watchInterrupts,
+  type ConcurrencySetting,
+} from '../../run/index.js';
 import { addConnectionOptions } from '../options.js';
 import type { CommandRegistrar } from '../program.js';
 import { safeText } from '../../core/safe-text.js';
@@ -22,6 +28,7 @@ interface ExportOptions {
   out: string;
   force: boolean;
   stats: boolean;
+  baselines?: string;
 }
 
 export const registerExport: CommandRegistrar = (program: Command, context) => {
@@ -39,6 +46,10 @@ export const registerExport: CommandRegistrar = (program: Command, context) => {
     .option('--out <dir>', 'folder to write groups/, resellers/ and tenants/ into', 'manifests')
     .option('--force', 'write into a non-empty folder (replacing what a previous export wrote)', false)
     .option('--stats', 'print request counts on stderr', false)
+    .option(
+      '--baselines <dir>',
+      'the Baseline documents of this folder select the exported tenants: write only what differs from them, as overrides',
+    )
     .action(async (options: ExportOptions) => {
       const ctx = context();
       const interrupt = watchInterrupts((line) => process.stderr.write(`\n${line}\n`));
@@ -55,6 +66,10 @@ export const registerExport: CommandRegistrar = (program: Command, context) => {
         process.stderr,
       ).finally(() => interrupt.dispose());
       for (const w of result.warnings) process.stderr.write(`${safeText(`warning: ${w.address}: ${w.message}`)}\n`);
+      // Flat, unless baselines are given: then each tenant keeps what differs from them (docs/baselines.md).
+      const reduced = options.baselines
+        ? await reduceToBaselines(options.out, options.baselines, 'live value at export')
+        : undefined;
       const counts = Object.entries(result.counts).map(
         ([kind, n]) => `${n} ${kind.toLowerCase()}${n === 1 ? '' : 's'}`,
       );
@@ -62,6 +77,10 @@ export const registerExport: CommandRegistrar = (program: Command, context) => {
       ctx.stdout.write(
         `Exported ${counts.length > 0 ? counts.join(', ') : 'nothing'} to ${where}/ (${result.files.length} files).\n`,
       );
+      if (reduced)
+        ctx.stdout.write(
+          `${reduced.rewritten.length} files hold only what differs from the baselines of ${options.baselines ?? ''} (${reduced.overrides} overrides).\n`,
+        );
       if (options.stats) process.stderr.write(`${JSON.stringify({ platform: result.stats })}\n`);
     });
 };

@@ -35,6 +35,12 @@ export interface DocumentResolution {
   overrides: readonly AppliedOverride[];
 }
 
+/** What selecting a document depends on: its labels and its ancestors' names by kind. */
+export interface SelectionFacts {
+  labels?: Readonly<Record<string, string>>;
+  ancestors: Readonly<Record<string, string>>;
+}
+
 /** A message located in a baseline, said once for every document it concerns. */
 interface SharedDiagnostic {
   severity: 'error' | 'warning';
@@ -58,6 +64,12 @@ export class BaselineSet {
   readonly target: KindDefinition = baselineTarget(kinds);
   readonly targetPlan: KindPlan = kindPlans().get(this.target.kind) as KindPlan;
   readonly resolutions = new Map<string, DocumentResolution>();
+  /**
+   * What selecting each document depended on, kept when the load records its documents
+   * (`--changed-since`: a changed baseline's selector, then and now, is checked against them).
+   */
+  readonly selections = new Map<string, SelectionFacts>();
+  recordSelections = false;
   private readonly list: Baseline[] = [];
   private readonly byName = new Map<string, Baseline>();
   private readonly byDocument = new Map<string, Baseline>();
@@ -225,7 +237,7 @@ export class BaselineSet {
   }
 
   /** The file:line:col of a place of a manifest the load read. */
-  position(place: Place): SourcePosition {
+  position(place: Place & { key?: boolean }): SourcePosition {
     return this.reporter ? this.reporter.resolve(place) : { file: place.file, line: 1, column: 1 };
   }
 

@@ -22,3 +22,4 @@ export { proposeValues, type ProposeOptions } from './propose.js';
 export { reduceSpec, type Reduction } from './reduce.js';
 export { rewriteFile } from './rewrite.js';
 export { selectorText } from './selector.js';
+export { baselineScope } from './scope.js';

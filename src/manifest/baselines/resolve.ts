@@ -45,6 +45,7 @@ export function resolveDocument(
 ): Resolved | 'invalid' | undefined {
   const metadata = value['metadata'];
   if (!isItem(metadata)) return undefined;
+  if (set.recordSelections) recordSelection(set, metadata);
   if (set.baselines.length === 0 && metadata['overrides'] === undefined) return undefined;
   const noun = set.target.manifest.noun;
   const at = (path: NodePath, key = false) => ({ file: source.file, doc: source.doc, path, key });
@@ -112,6 +113,15 @@ export function resolveDocument(
       });
     },
   };
+}
+
+function recordSelection(set: BaselineSet, metadata: Json): void {
+  const address = set.target.address(undefined, set.target.identity(fieldsOf(set.targetPlan, {}, undefined, metadata)));
+  const labels = isItem(metadata['labels']) ? metadata['labels'] : undefined;
+  set.selections.set(address, {
+    ...(labels ? { labels: labels as Record<string, string> } : {}),
+    ancestors: Object.fromEntries(set.ancestorsOf(metadata)),
+  });
 }
 
 /** The document's overrides by their path (written canonically), or `invalid` after reporting why. */
