@@ -96,6 +96,15 @@ function sectionStart(command: Command): string {
   ].join('\n');
 }
 
+/** Every command as the page names it: a subcommand as `parent child` (`baseline suggest`). */
+function commandsOf(cli: Command): { name: string; command: Command }[] {
+  return cli.commands.flatMap((c) =>
+    c.commands.length > 0
+      ? c.commands.map((s) => ({ name: `${c.name()} ${s.name()}`, command: s }))
+      : [{ name: c.name(), command: c }],
+  );
+}
+
 function program(): Command {
   return buildProgram(new Command(), () => {
     throw new Error('the documentation test builds the program; it never runs a command');
@@ -137,27 +146,28 @@ describe('docs/commands.md', () => {
     const documented = [...sections.keys()]
       .filter((h) => h.startsWith('switchboard '))
       .map((h) => h.slice('switchboard '.length));
-    const missing = cli.commands.filter((c) => !documented.includes(c.name()));
-    const start = missing.map(sectionStart).join('\n');
+    const missing = commandsOf(cli).filter((c) => !documented.includes(c.name));
+    const start = missing.map((c) => sectionStart(c.command)).join('\n');
     expect(
-      missing.map((c) => c.name()),
+      missing.map((c) => c.name),
       `add to docs/commands.md (then say what each does):\n\n${start}`,
     ).toEqual([]);
-    expect(documented.filter((name) => !cli.commands.some((c) => c.name() === name))).toEqual([]);
+    expect(documented.filter((name) => !commandsOf(cli).some((c) => c.name === name))).toEqual([]);
   });
 
   it('shows each command with its arguments as the program parses them', () => {
-    const problems = cli.commands
-      .map((c) => `switchboard ${c.name()} ${c.usage()}`)
-      .filter((usage) => !sections.get(usage.split(' ').slice(0, 2).join(' '))?.usage.includes(usage));
+    const problems = commandsOf(cli)
+      .map((c) => ({ section: `switchboard ${c.name}`, usage: `switchboard ${c.name} ${c.command.usage()}` }))
+      .filter(({ section, usage }) => !sections.get(section)?.usage.includes(usage))
+      .map(({ usage }) => usage);
     expect(problems, 'synopsis lines (in a fenced block of the section) missing or different').toEqual([]);
   });
 
   it('documents every option of every command with its flags and default, and nothing else', () => {
     const problems = [
       ...checkOptions(GLOBAL_SECTION, cli.options, sections.get(GLOBAL_SECTION)),
-      ...cli.commands.flatMap((c) =>
-        checkOptions(`switchboard ${c.name()}`, c.options, sections.get(`switchboard ${c.name()}`)),
+      ...commandsOf(cli).flatMap((c) =>
+        checkOptions(`switchboard ${c.name}`, c.command.options, sections.get(`switchboard ${c.name}`)),
       ),
     ];
     expect(problems).toEqual([]);

@@ -142,17 +142,17 @@ spec:
   it('resolves positions of objects and fields on demand', () => {
     expect(examples.set.sourceOf('tenant/acme-corp')).toEqual({
       file: 'examples/tenants/acme-corp.yaml',
-      line: 3,
+      line: 4,
       column: 1,
     });
     expect(examples.set.sourceOf('tenant/acme-corp', 'billingId')).toEqual({
       file: 'examples/tenants/acme-corp.yaml',
-      line: 10,
+      line: 14,
       column: 3,
     });
     expect(examples.set.sourceOf('tenant/acme-corp/subscription/main/template/TPL-EXEC', 'vrp')).toEqual({
       file: 'examples/tenants/acme-corp.yaml',
-      line: 35,
+      line: 38,
       column: 11,
     });
   });

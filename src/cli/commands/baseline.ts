@@ -44,8 +44,8 @@ export const registerBaseline: CommandRegistrar = (program: Command, context) =>
     .option(
       '--coverage <percent>',
       'a value is proposed when at least this share of the documents (or items) hold it, and no other value is as common',
-      coverage,
-      0.5,
+      percent,
+      50,
     )
     .option(
       '--by <collection.field>',
@@ -64,7 +64,7 @@ export const registerBaseline: CommandRegistrar = (program: Command, context) =>
       const ctx = context();
       const result = await suggestBaseline(dir, {
         select: flags.select,
-        coverage: flags.coverage,
+        coverage: flags.coverage / 100,
         by: flags.by,
         write: flags.write,
         reason: flags.reason,
@@ -88,9 +88,9 @@ function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
 
-function coverage(value: string): number {
+function percent(value: string): number {
   const n = Number(value.replace(/%$/, ''));
   if (!Number.isFinite(n) || n <= 0 || n > 100)
     throw new InvalidArgumentError('expected a percentage above 0, at most 100');
-  return n / 100;
+  return n;
 }
