@@ -8,6 +8,7 @@
 import type {
   CapacityRow,
   Change,
+  FieldOrigin,
   GitProvenance,
   PatchOperation,
   Plan,
@@ -16,6 +17,8 @@ import type {
   PlanOptions,
   PlanProvenance,
   PlanScope,
+  PlanBaseline,
+  PlanOverride,
   PlanSummary,
   PolicyChange,
 } from './types.js';
@@ -46,6 +49,7 @@ export const PLAN_KEYS = complete<Plan>()([
   'changes',
   'unmanaged',
   'capacity',
+  'baselines',
   'warnings',
   'errors',
 ]);
@@ -68,6 +72,7 @@ export const CHANGE_KEYS = complete<Change>()([
   'requests',
   'sensitiveDigests',
   'source',
+  'fieldSources',
 ]);
 
 export const REQUEST_KEYS = complete<PlannedRequest>()(['method', 'path', 'pathTemplate', 'role']);
@@ -92,6 +97,24 @@ export const CAPACITY_KEYS = complete<CapacityRow>()([
   'inUse',
   'headroom',
   'warning',
+]);
+export const FIELD_ORIGIN_KEYS = complete<FieldOrigin>()(['from', 'path', 'source', 'baseline', 'reason']);
+export const BASELINE_KEYS = complete<PlanBaseline>()([
+  'name',
+  'source',
+  'selector',
+  'documentKind',
+  'documents',
+  'edited',
+  'overrides',
+]);
+export const OVERRIDE_KEYS = complete<PlanOverride>()([
+  'document',
+  'path',
+  'reason',
+  'remove',
+  'source',
+  'baselineSource',
 ]);
 export const OPTION_KEYS = complete<PlanOptions>()([
   'target',

@@ -1,14 +1,17 @@
 /** The members of a plan file this switchboard does not know (plan-keys.ts lists those it does). */
 import { isPlainObject } from '../core/values.js';
 import {
+  BASELINE_KEYS,
   CAPACITY_KEYS,
   CHANGE_KEYS,
   CHANGE_SET_KEYS,
   CI_KEYS,
+  FIELD_ORIGIN_KEYS,
   GIT_KEYS,
   MANIFESTS_KEYS,
   MESSAGE_KEYS,
   OPTION_KEYS,
+  OVERRIDE_KEYS,
   PATCH_KEYS,
   PLAN_KEYS,
   POLICIES_FROM_KEYS,
@@ -31,7 +34,8 @@ import { MAX_PROBLEMS, type Json } from './plan-problems.js';
  * Members the plan file holds that this switchboard does not know, by JSON path (at most a
  * few): a newer switchboard's additions, or an edit. Either way they could carry meaning this
  * one would ignore, so a file with any is refused, never half applied. Data (before, after,
- * patch values, sensitiveDigests, scope.files) is the manifests' and may hold any key.
+ * patch values, sensitiveDigests, scope.files, fieldSources' field names) is the manifests' and
+ * may hold any key.
  */
 export function unknownMembers(value: Json): string[] {
   const found: string[] = [];
@@ -67,10 +71,17 @@ export function unknownMembers(value: Json): string[] {
   each(value['changes'], CHANGE_KEYS, 'changes', (change, at) => {
     each(change['patch'], PATCH_KEYS, `${at}.patch`);
     each(change['requests'], REQUEST_KEYS, `${at}.requests`);
+    const sources = change['fieldSources'];
+    if (isPlainObject(sources))
+      for (const [field, origin] of Object.entries(sources))
+        check(origin, FIELD_ORIGIN_KEYS, `${at}.fieldSources.${field}`);
   });
   each(value['unmanaged'], UNMANAGED_KEYS, 'unmanaged');
   const capacity = value['capacity'];
   if (check(capacity, ['rows'], 'capacity')) each(capacity['rows'], CAPACITY_KEYS, 'capacity.rows');
+  each(value['baselines'], BASELINE_KEYS, 'baselines', (baseline, at) =>
+    each(baseline['overrides'], OVERRIDE_KEYS, `${at}.overrides`),
+  );
   each(value['warnings'], MESSAGE_KEYS, 'warnings');
   each(value['errors'], MESSAGE_KEYS, 'errors');
   return found;

@@ -7,6 +7,7 @@
 import { isPlainObject } from '../core/values.js';
 import { isValueDigest } from '../core/value-digest.js';
 import { Problems, type Json } from './plan-problems.js';
+import { checkBaselines, checkFieldSources } from './plan-validate-baselines.js';
 import { checkPolicies, checkProvenance } from './plan-validate-origin.js';
 import { reasonDataProblems } from './reasons.js';
 import { topField } from './render-common.js';
@@ -115,6 +116,7 @@ function checkHeader(plan: Json, p: Problems): void {
   const policy = plan['policy'];
   if (policy !== undefined && p.object(policy, 'policy')) p.strings(policy['overrides'], 'policy.overrides');
   checkPolicies(plan, p);
+  checkBaselines(plan, p);
   const capacity = plan['capacity'];
   if (capacity !== undefined && p.object(capacity, 'capacity') && p.array(capacity['rows'], 'capacity.rows'))
     capacity['rows'].forEach((row, i) => checkCapacityRow(row, `capacity.rows[${i}]`, p));
@@ -174,6 +176,7 @@ function checkChange(change: unknown, at: string, p: Problems): void {
       if (!isValueDigest(d)) p.add(`${at}.sensitiveDigests.${k} must be an hmac-sha256: or scrypt: value digest`);
   }
   p.optionalString(change['source'], `${at}.source`);
+  checkFieldSources(change, at, p);
 }
 
 function checkPatchOp(op: unknown, at: string, p: Problems): void {

@@ -8,12 +8,15 @@ import { compareKeys, digestOf, sortKeysDeep } from '../core/canonical-json.js';
 import { hasSecrets, maskSecrets } from '../core/secrets.js';
 import { changeSetSeal } from './change-set.js';
 import {
+  BASELINE_KEYS,
   CAPACITY_KEYS,
   CHANGE_KEYS,
   CI_KEYS,
+  FIELD_ORIGIN_KEYS,
   GIT_KEYS,
   MESSAGE_KEYS,
   OPTION_KEYS,
+  OVERRIDE_KEYS,
   PATCH_KEYS,
   POLICIES_FROM_KEYS,
   POLICY_CHANGE_KEYS,
@@ -28,7 +31,7 @@ import {
   USER_KEYS,
 } from './plan-keys.js';
 import { redactChange } from './render-common.js';
-import type { Change, Plan, PlanMessage, PlanProvenance } from './types.js';
+import type { Change, Plan, PlanBaseline, PlanMessage, PlanProvenance } from './types.js';
 
 /**
  * The plan file: the plan as pretty-printed JSON (two spaces), ending with a newline, its
@@ -94,6 +97,7 @@ export function orderPlan(plan: Plan): Plan {
     changes: plan.changes.map((c) => orderChange(redactChange(c))),
     unmanaged: plan.unmanaged.map((u) => pick(u, UNMANAGED_KEYS)),
     ...(plan.capacity ? { capacity: { rows: plan.capacity.rows.map((r) => pick(r, CAPACITY_KEYS)) } } : {}),
+    ...(plan.baselines ? { baselines: plan.baselines.map(orderBaseline) } : {}),
     warnings: plan.warnings.map(orderMessage),
     errors: plan.errors.map(orderMessage),
   };
@@ -129,7 +133,17 @@ function orderChange(change: Change): Change {
   ordered.requests = change.requests.map((r) => pick(r, REQUEST_KEYS));
   ordered.dependsOn = [...change.dependsOn];
   if (change.sensitiveDigests) ordered.sensitiveDigests = sortKeysDeep(change.sensitiveDigests);
+  if (change.fieldSources)
+    ordered.fieldSources = Object.fromEntries(
+      Object.entries(change.fieldSources)
+        .sort(([a], [b]) => compareKeys(a, b))
+        .map(([field, origin]) => [field, pick(origin, FIELD_ORIGIN_KEYS)]),
+    );
   return ordered;
+}
+
+function orderBaseline(baseline: PlanBaseline): PlanBaseline {
+  return { ...pick(baseline, BASELINE_KEYS), overrides: baseline.overrides.map((o) => pick(o, OVERRIDE_KEYS)) };
 }
 
 function orderMessage(m: PlanMessage): PlanMessage {

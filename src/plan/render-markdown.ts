@@ -49,9 +49,9 @@ const BADGES: Record<Change['action'], string> = {
 /** The plan as markdown for a pull-request comment. Ends with a newline. */
 export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): string {
   const maxChanges = Math.max(0, Math.floor(options.maxChanges ?? 200));
-  const parts = [renderHead(plan), ...renderMessages(plan)];
-  const baselines = baselinesSection(plan);
-  if (baselines) parts.push(baselines);
+  // A fleet-wide edit reads by baseline first (docs/baselines.md), before the capacity it asks.
+  const parts = [renderHead(plan), ...renderMessages(plan), baselinesSection(plan)].filter(Boolean);
+  if (plan.capacity && plan.capacity.rows.length > 0) parts.push(capacityTable(plan.capacity.rows));
   let used = parts.reduce((n, p) => n + p.length + 1, 0);
   const ordered = destructiveFirst(plan.changes);
   const blocks: string[] = [];
@@ -111,7 +111,6 @@ function renderMessages(plan: Plan): string[] {
     parts.push(`> [!IMPORTANT]\n> **Policy rules overridden for this plan** (--allow-policy): ${ids}`);
   }
   if (plan.policiesFrom) parts.push(policyChangesTable(plan));
-  if (plan.capacity && plan.capacity.rows.length > 0) parts.push(capacityTable(plan.capacity.rows));
   return parts;
 }
 

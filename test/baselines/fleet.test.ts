@@ -93,8 +93,11 @@ describe('a baseline edit over 2,000 tenants', () => {
     ]);
     const markdown = renderMarkdown(withBaselines);
     expect(markdown.length).toBeLessThan(65_536);
+    // By baseline first: before the capacity table and the per-object changes.
+    expect(markdown.indexOf('#### Baselines')).toBeGreaterThan(0);
+    expect(markdown.indexOf('#### Baselines')).toBeLessThan(markdown.indexOf('#### Capacity'));
     expect(markdown).toContain(
-      `- ${(2_000 - estate.ownBeGeo.size).toLocaleString('en-US')} tenants change <code>spec&#46;subscriptions&#91;main&#93;&#46;entitlements&#91;BE geo&#93;&#46;entitlement</code>`,
+      `- ${(2_000 - estate.ownBeGeo.size).toLocaleString('en-US')} tenants change <code>spec.subscriptions&#91;main&#93;.entitlements&#91;BE geo&#93;.entitlement</code> <code>10</code> → <code>12</code>`,
     );
     expect(markdown).toMatch(/\d+ tenants keep their override \(std-t\d{4}: contract C-std-t\d{4}, /);
   });
