@@ -168,6 +168,40 @@ export function documentOf(address: string): string {
   return first ? `${first[0]}/${first[1]}` : address;
 }
 
+/** How a renderer writes a line's parts: code (a path, a value) and plain text, each escaped its way. */
+export interface LineStyle {
+  code: (s: string) => string;
+  text: (s: string) => string;
+  /** Documents named among those that keep their override (the rest is `…`). */
+  keptListed: number;
+}
+
+/**
+ * One folded line in words: "1,240 tenants change `path` `before` → `after`; 3 tenants keep
+ * their override (acme-corp: contract 2026-114, …)". The comment and the terminal plan write
+ * the same sentence, each with its escaping.
+ */
+export function lineWords(line: BaselineLine, kind: string | undefined, style: LineStyle): string {
+  const who = style.text(documentsText(line.documents, kind));
+  const path = style.code(line.path);
+  let words: string;
+  if (line.type === 'create') words = `${who} get ${path}`;
+  else {
+    const before = line.before && 'value' in line.before ? `${style.code(line.before.value)} → ` : '→ ';
+    const several = line.before && 'several' in line.before ? ` (from ${line.before.several} different values)` : '';
+    words = `${who} change ${path} ${before}${style.code(line.after ?? '')}${several}`;
+  }
+  if (line.kept.length > 0) {
+    const named = line.kept
+      .slice(0, style.keptListed)
+      .map((k) => `${style.text(k.document.slice(k.document.indexOf('/') + 1))}: ${style.text(k.reason)}`);
+    const more = line.kept.length > style.keptListed ? ', …' : '';
+    const verb = line.kept.length === 1 ? 'keeps its' : 'keep their';
+    words += `; ${style.text(documentsText(line.kept.length, kind))} ${verb} override (${named.join(', ')}${more})`;
+  }
+  return words;
+}
+
 /** `1,240 tenants`: the documents' kind in lower case (`document` when the plan does not say). */
 export function documentsText(count: number, kind: string | undefined): string {
   const word = kind ? kind.toLowerCase() : 'document';

@@ -3,7 +3,7 @@
  * changes its values cause folded into one line per value, before the per-object changes,
  * within its own budget so that a fleet-wide edit stays readable at thousands of documents.
  */
-import { baselineReports, changeBaselines, documentsText, type BaselineLine } from './baseline-summary.js';
+import { baselineReports, changeBaselines, documentsText, lineWords, type LineStyle } from './baseline-summary.js';
 import { cut, escapeMd } from './markdown-escape.js';
 import type { Change, Plan } from './types.js';
 
@@ -30,7 +30,7 @@ export function baselinesSection(plan: Pick<Plan, 'baselines' | 'changes'>): str
       `**Baseline <code>${escapeMd(cut(baseline.name, 200))}</code>**${edited} selects ` +
       `${documentsText(baseline.documents, example)} (<code>${escapeMd(cut(baseline.selector, 300))}</code>), ` +
       `${overrides.toLocaleString('en-US')} ${overrides === 1 ? 'override' : 'overrides'}; ${tail}.`;
-    const block = [head, ...folded.map((l) => `- ${cut(lineText(l, example), LINE_BUDGET)}`)];
+    const block = [head, ...folded.map((l) => `- ${cut(lineWords(l, example, MARKDOWN_STYLE), LINE_BUDGET)}`)];
     for (const line of block) {
       if (used + line.length + 1 > SECTION_BUDGET) {
         left += 1;
@@ -45,29 +45,11 @@ export function baselinesSection(plan: Pick<Plan, 'baselines' | 'changes'>): str
   return lines.join('\n').trimEnd();
 }
 
-function lineText(line: BaselineLine, example: string): string {
-  const who = documentsText(line.documents, example);
-  const path = `<code>${escapeMd(cut(line.path, 300))}</code>`;
-  let text: string;
-  if (line.type === 'create') text = `${who} get ${path}`;
-  else {
-    const before =
-      line.before && 'value' in line.before ? `<code>${escapeMd(cut(line.before.value, 100))}</code> → ` : '→ ';
-    const several = line.before && 'several' in line.before ? ` (from ${line.before.several} different values)` : '';
-    text = `${who} change ${path} ${before}<code>${escapeMd(cut(line.after ?? '', 100))}</code>${several}`;
-  }
-  if (line.kept.length > 0) {
-    const named = line.kept
-      .slice(0, KEPT_LISTED)
-      .map(
-        (k) => `${escapeMd(cut(k.document.slice(k.document.indexOf('/') + 1), 100))}: ${escapeMd(cut(k.reason, 100))}`,
-      );
-    const more = line.kept.length > KEPT_LISTED ? ', …' : '';
-    const verb = line.kept.length === 1 ? 'keeps its' : 'keep their';
-    text += `; ${documentsText(line.kept.length, example)} ${verb} override (${named.join(', ')}${more})`;
-  }
-  return text;
-}
+const MARKDOWN_STYLE: LineStyle = {
+  code: (s) => `<code>${escapeMd(cut(s, 300))}</code>`,
+  text: (s) => escapeMd(cut(s, 100)),
+  keptListed: KEPT_LISTED,
+};
 
 /** The line of a change block that says which baseline its values come from, or '' when none. */
 export function changeBaselineLine(change: Change): string {

@@ -16,6 +16,7 @@ import {
   type FieldLine,
   type RenderItem,
 } from './render-common.js';
+import { baselineTextLines } from './render-text-baselines.js';
 import { changeSetLine, countChanges, digestLine, policiesFromText, summaryLine, unmanagedLine } from './summary.js';
 import type { CapacityRow, Change, Plan, PlanMessage, PolicyChange } from './types.js';
 
@@ -71,6 +72,7 @@ export function renderText(plan: Plan, options: TextOptions): string {
     out.push(paint('yellow', `Policy rules overridden for this plan (--allow-policy): ${ids}`), '');
   }
   if (plan.policiesFrom) out.push(...renderPolicyChanges(plan, paint), '');
+  out.push(...baselineTextLines(plan));
   if (plan.changes.length > 0) {
     out.push('switchboard will perform the following actions:', '');
     for (const item of foldCollections(plan.changes, maxRows, shown)) out.push(...renderItem(item, paint), '');

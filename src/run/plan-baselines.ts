@@ -1,7 +1,7 @@
 import type { SourcePosition } from '../core/errors.js';
-import { fieldSource, type DesiredObject, type LoadResult } from '../manifest/index.js';
+import { BaselineCodes, fieldSource, type DesiredObject, type LoadResult } from '../manifest/index.js';
 import { fieldLines } from '../plan/render-common.js';
-import type { Change, FieldOrigin, Plan, PlanBaseline } from '../plan/types.js';
+import type { Change, FieldOrigin, Plan, PlanBaseline, PlanMessage } from '../plan/types.js';
 
 /**
  * What a plan says of baselines (docs/baselines.md): each change a baseline has a part in (a
@@ -12,11 +12,13 @@ import type { Change, FieldOrigin, Plan, PlanBaseline } from '../plan/types.js';
  */
 export function withBaselines(
   plan: Plan,
-  loaded: Pick<LoadResult, 'set' | 'baselines'>,
+  loaded: Pick<LoadResult, 'set' | 'baselines' | 'diagnostics'>,
   edited: readonly string[] = [],
 ): Plan {
   const baselines = loaded.baselines;
-  if (!baselines) return plan;
+  const stale = staleOverrides(loaded);
+  const warnings = stale.length > 0 ? { warnings: [...plan.warnings, ...stale] } : {};
+  if (!baselines) return { ...plan, ...warnings };
   const changes = plan.changes.map((change) => {
     const object = loaded.set.get(change.address);
     if (!object || !baselines.resolutions.has(object.documentAddress)) return change;
@@ -57,7 +59,17 @@ export function withBaselines(
       overrides,
     };
   });
-  return { ...plan, changes, baselines: reported };
+  return { ...plan, changes, baselines: reported, ...warnings };
+}
+
+/**
+ * The load's stale overrides (an override that no longer differs from any baseline) as plan
+ * warnings: a reviewer of the plan sees them where they see the plan, not only in `validate`.
+ */
+function staleOverrides(loaded: Pick<LoadResult, 'diagnostics'>): PlanMessage[] {
+  return loaded.diagnostics
+    .filter((d) => d.code === BaselineCodes.staleOverride)
+    .map((d) => ({ code: d.code, message: d.message, ...(d.source ? { source: at(d.source) } : {}) }));
 }
 
 function changedFieldSources(

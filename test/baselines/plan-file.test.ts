@@ -117,7 +117,7 @@ describe('the plan file with baselines', () => {
   it('refuses malformed baselines and field sources, naming their JSON paths', async () => {
     const e = await refused((plan) => {
       const acme = plan.changes.find((c) => c.address === 'tenant/acme-corp');
-      const sources = acme?.fieldSources as Record<string, Record<string, unknown>>;
+      const sources = acme?.fieldSources as unknown as Record<string, Record<string, unknown>>;
       sources['markup'] = { from: 'template', path: 'spec.markup' };
       sources['limits'] = { from: 'override', path: 'spec.limits', baseline: 'office' };
       const baseline = plan.baselines?.[0] as unknown as Record<string, unknown>;

@@ -130,3 +130,67 @@ describe('yaml-language-server on a scaffolded repository', () => {
     );
   });
 });
+
+describe('yaml-language-server on Baseline documents (docs/baselines.md)', () => {
+  const BASELINE = [
+    'apiVersion: switchboard/v1',
+    'kind: Baseline',
+    'metadata: { name: be-office }',
+    'spec:',
+    '  selector:',
+    '    resellers: [north]',
+    '    labels: { offer: office }',
+    '  values:',
+    '    subscriptions:',
+    '      - select: { uc: uc_alpha }',
+    '        templates:',
+    '          - { sku: TPL-STD, vrp: vrp-std }',
+  ];
+
+  it('a baseline is checked through .vscode/settings.json: none for a valid one, its mistakes otherwise', async () => {
+    const file = inRepo('manifests/baselines/be-office.yaml');
+    expect(await server.open(file, `${BASELINE.join('\n')}\n`)).toEqual([]);
+    const wrong = BASELINE.map((l) =>
+      l === '    resellers: [north]'
+        ? '    reseller: [north]'
+        : l === '    labels: { offer: office }'
+          ? '    labels: { offer: "of fice" }'
+          : l,
+    );
+    const messages = (await server.open(inRepo('manifests/baselines/wrong.yaml'), `${wrong.join('\n')}\n`)).map(
+      (d) => `${d.range.start.line}: ${d.message}`,
+    );
+    expect(messages).toContain('5: Property reseller is not allowed.');
+    expect(messages.some((m) => m.startsWith('6: String does not match the pattern'))).toBe(true);
+  });
+
+  it("completion in a baseline's subscription offers select and the subscription's fields, never a read-only one", async () => {
+    const file = inRepo('manifests/baselines/completion.yaml');
+    const text = `${BASELINE.slice(0, 9).join('\n')}\n      - \n`;
+    await server.open(file, text);
+    const labels = (await server.completion(file, { line: 9, character: 8 })).map((i) => i.label);
+    expect(labels).toEqual(expect.arrayContaining(['select', 'name', 'entitlements', 'templates']));
+    for (const field of NOT_IN_SUBSCRIPTION) expect(labels, field).not.toContain(field);
+  });
+
+  it("hover explains a tenant's metadata.overrides and labels", async () => {
+    const file = inRepo('manifests/tenants/overrides.yaml');
+    const text = [
+      'apiVersion: switchboard/v1',
+      'kind: Tenant',
+      'metadata:',
+      '  name: acme',
+      '  group: example-group',
+      '  labels: { offer: office }',
+      '  overrides:',
+      '    - { path: spec.markup, reason: contract 2026-114 }',
+      'spec:',
+      '  billingId: T-ACME',
+      '  markup: 7',
+      '',
+    ].join('\n');
+    expect(await server.open(file, text)).toEqual([]);
+    expect(await server.hover(file, { line: 6, character: 4 })).toContain('differs from the baselines that select it');
+    expect(await server.hover(file, { line: 5, character: 4 })).toContain('what Baseline documents select by');
+  });
+});
