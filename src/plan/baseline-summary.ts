@@ -184,12 +184,13 @@ export interface LineStyle {
 export function lineWords(line: BaselineLine, kind: string | undefined, style: LineStyle): string {
   const who = style.text(documentsText(line.documents, kind));
   const path = style.code(line.path);
+  const one = line.documents === 1;
   let words: string;
-  if (line.type === 'create') words = `${who} get ${path}`;
+  if (line.type === 'create') words = `${who} ${one ? 'gets' : 'get'} ${path}`;
   else {
     const before = line.before && 'value' in line.before ? `${style.code(line.before.value)} → ` : '→ ';
     const several = line.before && 'several' in line.before ? ` (from ${line.before.several} different values)` : '';
-    words = `${who} change ${path} ${before}${style.code(line.after ?? '')}${several}`;
+    words = `${who} ${one ? 'changes' : 'change'} ${path} ${before}${style.code(line.after ?? '')}${several}`;
   }
   if (line.kept.length > 0) {
     const named = line.kept

@@ -118,6 +118,9 @@ describe('a plan with baselines, in every format', () => {
       /<td><code>tenant\/gamma<\/code><\/td><td><code>spec\.subscriptions\[main\][^<]*<\/code><\/td><td>contract 7<\/td>/,
     );
     expect(html).toContain('2 changes come from baseline values; 1 from the documents');
+    expect(html).toContain(
+      '<li>2 tenants change <code>spec.subscriptions[main].entitlements[BE tollfree].entitlement</code> <code>2</code> → <code>4</code>; 1 tenant keeps its override (gamma: contract 7)</li>',
+    );
   });
 
   it('a plan no baseline has a part in has no Baselines section in text, but still lists them in JSON', () => {

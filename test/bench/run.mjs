@@ -30,6 +30,7 @@ const SCENARIOS = [
   'changed-since',
   'national-changed-since',
   'national-export',
+  'baselines',
 ];
 const RESULTS = join(import.meta.dirname, 'results.json');
 

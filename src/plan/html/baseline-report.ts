@@ -5,7 +5,7 @@
  * baseline or a document's own value asks for it) and an override (a document differs from
  * its baseline on purpose, which is no change). Rendered once, in Node; every value escaped.
  */
-import { baselineReports, documentsText, type BaselineLine } from '../baseline-summary.js';
+import { baselineReports, documentsText, lineWords, type LineStyle } from '../baseline-summary.js';
 import type { Plan, PlanOverride } from '../types.js';
 import { escapeHtml } from './escape.js';
 
@@ -37,7 +37,7 @@ export function renderBaselineReport(plan: Pick<Plan, 'baselines' | 'changes'>):
     parts.push(
       lines.length === 0
         ? '<p>No change of this plan comes from it.</p>'
-        : `<ul>\n${lines.map((l) => `<li>${lineHtml(l, example)}</li>`).join('\n')}\n</ul>`,
+        : `<ul>\n${lines.map((l) => `<li>${lineWords(l, example, HTML_STYLE)}</li>`).join('\n')}\n</ul>`,
     );
     parts.push(overridesTable(baseline.overrides));
   }
@@ -45,22 +45,12 @@ export function renderBaselineReport(plan: Pick<Plan, 'baselines' | 'changes'>):
   return parts.join('\n');
 }
 
-function lineHtml(line: BaselineLine, example: string): string {
-  const who = escapeHtml(documentsText(line.documents, example));
-  const path = `<code>${escapeHtml(line.path)}</code>`;
-  let html: string;
-  if (line.type === 'create') html = `${who} get ${path}`;
-  else {
-    const before = line.before && 'value' in line.before ? `<code>${escapeHtml(line.before.value)}</code> → ` : `→ `;
-    const several = line.before && 'several' in line.before ? ` (from ${line.before.several} different values)` : '';
-    html = `${who} change ${path} ${before}<code>${escapeHtml(line.after ?? '')}</code>${several}`;
-  }
-  if (line.kept.length > 0) {
-    const kept = line.kept.map((k) => `${escapeHtml(k.document)}: ${escapeHtml(k.reason)}`).join('; ');
-    html += `; ${escapeHtml(documentsText(line.kept.length, example))} keep their override (${kept})`;
-  }
-  return html;
-}
+/** The comment's sentence, escaped for HTML, naming every document that keeps its override. */
+const HTML_STYLE: LineStyle = {
+  code: (s) => `<code>${escapeHtml(s)}</code>`,
+  text: escapeHtml,
+  keptListed: Number.POSITIVE_INFINITY,
+};
 
 function overridesTable(overrides: readonly PlanOverride[]): string {
   if (overrides.length === 0) return '<p>No document overrides it.</p>';

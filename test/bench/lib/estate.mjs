@@ -29,9 +29,9 @@ export const NATIONAL = {
   addressesPerSubscription: 0,
 };
 
-const pad = (n, width) => String(n).padStart(width, '0');
-const resellerName = (r) => `bench-r${pad(r, 2)}`;
-const tenantName = (t) => `bench-t${pad(t, 4)}`;
+export const pad = (n, width) => String(n).padStart(width, '0');
+export const resellerName = (r) => `bench-r${pad(r, 2)}`;
+export const tenantName = (t) => `bench-t${pad(t, 4)}`;
 
 /**
  * 1% drift, spread over the kinds: 20 tenants get another markup, 40 subscriptions another
@@ -57,14 +57,14 @@ export const NATIONAL_DRIFT = {
   newAddress: () => false,
 };
 
-function entitlementsOf(s, size) {
+export function entitlementsOf(s, size) {
   return Array.from({ length: size.entitlementsPerSubscription }, (_, e) => ({
     type: TYPES[(s * size.entitlementsPerSubscription + e) % TYPES.length],
     entitlement: 5 + e,
   }));
 }
 
-function addressOf(t, s, a) {
+export function addressOf(t, s, a) {
   return {
     street: `Bench Street ${t}`,
     number: `${s + 1}${a > 0 ? `-${a}` : ''}`,
@@ -112,7 +112,7 @@ export function orgLive(base, size = ORG) {
 }
 
 const yamlString = (v) => JSON.stringify(v);
-const flow = (o) =>
+export const flow = (o) =>
   `{ ${Object.entries(o)
     .map(([k, v]) => `${k}: ${typeof v === 'string' ? yamlString(v) : v}`)
     .join(', ')} }`;
