@@ -1,11 +1,33 @@
-import { canonicalJson } from '../../core/canonical-json.js';
-import { normalizeField } from '../../kinds/fields.js';
 import type { Json } from '../build-context.js';
-import { fieldsOf, type KindPlan } from '../kind-plans.js';
+import type { KindPlan } from '../kind-plans.js';
 import type { NodePath } from '../positions.js';
 import type { JsonValue } from '../types.js';
+import {
+  isItem,
+  keyOf,
+  sameValue,
+  selectionMatches,
+  SELECT,
+  type AppliedOverride,
+  type Contribution,
+  type MergeFinding,
+  type OverrideEntry,
+} from './merge-types.js';
 import { itemStep } from './path.js';
 import type { Place, Provenance } from './places.js';
+
+export {
+  isItem,
+  keyOf,
+  sameValue,
+  selectionMatches,
+  SELECT,
+  type AppliedOverride,
+  type Baseline,
+  type Contribution,
+  type MergeFinding,
+  type OverrideEntry,
+} from './merge-types.js';
 
 /**
  * The merge of a document with the baselines that select it (docs/baselines.md, "How values
@@ -22,69 +44,6 @@ import type { Place, Provenance } from './places.js';
  *
  * The document's items keep their indexes, a baseline's come after them (places.ts).
  */
-
-/** A baseline as the merge sees it. */
-export interface Baseline {
-  name: string;
-  /** `baseline/<name>`. */
-  address: string;
-  file: string;
-  doc: number;
-  /** `spec.selector`, as validated. */
-  selector: Json;
-  /** `spec.values`: the document's spec, partial. */
-  values: Json;
-  /** Pointers (from the document's root) of values that came from `${VAR}`. */
-  sensitive: ReadonlySet<string>;
-}
-
-/** An item of a baseline addressed to an item of the document (by identity or by `select`). */
-export interface Contribution {
-  baseline: Baseline;
-  item: Json;
-}
-
-/** One entry of the document's `metadata.overrides`. */
-export interface OverrideEntry {
-  index: number;
-  path: string;
-  reason: string;
-  remove: boolean;
-  used: boolean;
-  /** A baseline sets the path to the document's very value (the override is stale). */
-  equalTo?: string;
-}
-
-/** An override the merge applied: where the document differs from a baseline, and why. */
-export interface AppliedOverride {
-  path: string;
-  reason: string;
-  /** The baseline's value or item is left out. */
-  remove: boolean;
-  baseline: string;
-  /** The baseline's value (a field's; absent for an item). */
-  baselineValue?: JsonValue;
-  /** The document's value (a field's, when it replaces the baseline's). */
-  value?: JsonValue;
-  /** The override's index in `metadata.overrides`. */
-  entry: number;
-  /** Where the baseline writes the value or item. */
-  baselinePlace: Place;
-}
-
-/** A difference the merge cannot decide. */
-export type MergeFinding =
-  | {
-      type: 'missing';
-      path: string;
-      at: NodePath;
-      value: JsonValue;
-      baseline: Baseline;
-      baselineValue: JsonValue;
-      baselinePlace: Place;
-    }
-  | { type: 'conflict'; path: string; first: Contribution; second: Contribution; key: string; places: [Place, Place] }
-  | { type: 'remove-declared'; path: string; entry: OverrideEntry; at: NodePath };
 
 /** Merges one document's spec with its baselines' values. */
 export class Merger {
@@ -389,39 +348,10 @@ export class Merger {
   }
 }
 
-/** The key `select` of a baseline's list item. */
-export const SELECT = 'select';
-
-/** The identity of an item (its map key, for a map's): what merges by key compare, and what paths write. */
-export function keyOf(plan: KindPlan, item: Json, mapKey?: string): string {
-  return plan.kind.identity(fieldsOf(plan, item, mapKey));
-}
-
-/** Whether an item's fields equal every value of a selection. */
-export function selectionMatches(plan: KindPlan, selection: Json, item: Json): boolean {
-  const fields = fieldsOf(plan, item);
-  for (const [name, value] of Object.entries(selection)) {
-    if (!Object.hasOwn(fields, name) || !sameValue(plan, name, fields[name] as JsonValue, value)) return false;
-  }
-  return true;
-}
-
-/** Two values of a field, compared as the planner compares them (the field table's normalisation). */
-export function sameValue(plan: KindPlan, name: string, a: JsonValue, b: JsonValue): boolean {
-  const spec = plan.kind.fields.find((f) => f.name === name);
-  const x = spec ? normalizeField(spec, a) : a;
-  const y = spec ? normalizeField(spec, b) : b;
-  return x === y || canonicalJson(x) === canonicalJson(y);
-}
-
 function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key);
   if (list) list.push(value);
   else map.set(key, [value]);
-}
-
-export function isItem(value: unknown): value is Json {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 function isEmpty(value: unknown): boolean {
