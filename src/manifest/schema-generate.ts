@@ -5,7 +5,8 @@ import { baselineKind } from '../kinds/baseline.js';
 import { policyKind } from '../kinds/policy.js';
 import { routingTableKind } from '../kinds/routing-table.js';
 import type { KindDefinition } from '../kinds/types.js';
-import { baselineSchema } from './schema-baseline.js';
+import { baselineSchema, baselineTarget } from './schema-baseline.js';
+import { partialDocumentSchema } from './schema-partial.js';
 import { documentSchema } from './schema-documents.js';
 import {
   DEFINITIONS_FILE,
@@ -59,6 +60,12 @@ export function generateSchemas(kinds: readonly KindDefinition[] = tableKinds): 
     $defs: { ...ENVELOPE_DEFS, ...Object.fromEntries(schemas.defs.get(DEFINITIONS_FILE) ?? []) },
   });
   for (const [, file, schema] of documents) files.set(file, schema);
+  // The editor's form of the documents baselines select (every spec field optional).
+  const target = documents.find(([kind]) => kind === baselineTarget(kinds).kind)?.[2];
+  if (target) {
+    const partial = partialDocumentSchema(target);
+    files.set(partial['$id'] as string, partial);
+  }
   return files;
 }
 

@@ -173,6 +173,37 @@ describe('yaml-language-server on Baseline documents (docs/baselines.md)', () =>
     for (const field of NOT_IN_SUBSCRIPTION) expect(labels, field).not.toContain(field);
   });
 
+  it('a tenant rewritten for baselines names the partial schema: an item with its identity and the field it overrides', async () => {
+    const tenant = (schema: string) =>
+      [
+        `# yaml-language-server: $schema=../../node_modules/switchboard/schemas/${schema}`,
+        'apiVersion: switchboard/v1',
+        'kind: Tenant',
+        'metadata:',
+        '  name: acme',
+        '  group: example-group',
+        '  overrides:',
+        '    - { path: "spec.subscriptions[main].templates[TPL-STD].vrp", reason: contract 2026-114 }',
+        'spec:',
+        '  billingId: T-ACME',
+        '  subscriptions:',
+        '    - name: main',
+        '      templates:',
+        '        - { sku: TPL-STD, vrp: vrp-std2 }',
+        '      entitlements:',
+        '        - { entitlement: 12 }',
+        '',
+      ].join('\n');
+    const strict = await server.open(inRepo('manifests/tenants/strict.yaml'), tenant('tenant.schema.json'));
+    expect(strict.map((d) => d.message).join('\n')).toMatch(/Missing property "(name|description|location)"/);
+    const partial = (await server.open(inRepo('manifests/tenants/partial.yaml'), tenant('tenant.partial.schema.json')))
+      .map((d) => `${d.range.start.line}: ${d.message}`)
+      .join('\n');
+    // Only the entitlement without its identity (type or typeId) is still a mistake.
+    expect(partial).not.toMatch(/Missing property "(name|description|location|billingId)"/);
+    expect(partial).toMatch(/^15: /);
+  });
+
   it("hover explains a tenant's metadata.overrides and labels", async () => {
     const file = inRepo('manifests/tenants/overrides.yaml');
     const text = [

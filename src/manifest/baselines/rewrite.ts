@@ -1,13 +1,18 @@
 import type { Document } from 'yaml';
 import { yamlPackage } from '../../core/yaml-package.js';
+import { kinds } from '../../kinds/index.js';
 import type { Json } from '../build-context.js';
+import { baselineTarget } from '../schema-baseline.js';
+import { partialSchemaFile } from '../schema-partial.js';
 import type { Reduction } from './reduce.js';
 
 /**
  * Rewrites a manifest file's documents as a reduction says (reduce.ts): the values a baseline
  * gives deleted, the overrides added to `metadata.overrides` (one flow mapping each). The
  * yaml package edits the documents in place, so comments and the layout of what stays are
- * kept. Documents without a reduction are left as they are.
+ * kept. Documents without a reduction are left as they are. A rewritten file's schema modeline
+ * names the partial schema (schema-baseline.ts), so an editor accepts an item that holds only
+ * its identity and the field it overrides.
  */
 export function rewriteFile(
   text: string,
@@ -34,7 +39,16 @@ export function rewriteFile(
       document.setIn(['spec'], document.createNode({}));
   }
   if (changed === 0) return { text, changed };
-  return { text: documents.map((d) => d.toString({ lineWidth: 0 })).join(''), changed };
+  return { text: partialModeline(documents.map((d) => d.toString({ lineWidth: 0 })).join('')), changed };
+}
+
+/** The text with its modeline's schema (`…/tenant.schema.json`) replaced by its partial form. */
+export function partialModeline(text: string): string {
+  const schema = baselineTarget(kinds).manifest.document?.schema ?? '';
+  const line = /^# yaml-language-server: \$schema=(\S+)$/m.exec(text);
+  if (!line || !schema || !(line[1] === schema || line[1]?.endsWith(`/${schema}`))) return text;
+  const at = line.index + line[0].length - schema.length;
+  return `${text.slice(0, at)}${partialSchemaFile(schema)}${text.slice(at + schema.length)}`;
 }
 
 function addOverrides(
