@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import type { Reporter } from './reporter.js';
 import type { RowAppender } from './build-routing.js';
 import type { PolicyRule } from './policy-types.js';
+import type { ChangeWindow, RoutingTestSet } from './assurance-types.js';
 import type { DesiredObject, DesiredRoutingTable, JsonValue, SourcePosition } from './types.js';
 import { pointer } from './normalize.js';
 import { DigestBuilder } from './digest.js';
@@ -23,8 +24,8 @@ export interface CsvJob {
   /** Absolute path of the CSV file and the name diagnostics use. */
   absolute: string;
   display: string;
-  /** The object the rows belong to (a subscription, or a routing table). */
-  owner: DesiredObject;
+  /** The object the rows belong to (a subscription, a routing table; a RoutingTest document's vectors). */
+  owner: Pick<DesiredObject, 'address'>;
   ctx: DocContext;
   /** Path of the key that names the file (`addressesFrom`, `recordsFrom`). */
   path: (string | number)[];
@@ -56,6 +57,10 @@ export class BuildOutput {
   readonly parents = new Map<DesiredObject, ParentDecl>();
   /** The rules of the Policy documents, each with the position of its id. */
   readonly policies: BuiltRule[] = [];
+  /** The RoutingTest documents' vectors (docs/assurance.md). */
+  readonly routingTests: RoutingTestSet[] = [];
+  /** The ChangeWindow documents (docs/assurance.md). */
+  readonly changeWindows: ChangeWindow[] = [];
   readonly digest = new DigestBuilder();
   /** The Baseline documents, and the documents they may select (built last: baselines/). */
   readonly baselines = new BaselineSet();

@@ -68,7 +68,8 @@ function buildRoutingTable(ctx: DocContext, metadata: Json, spec: Json): Desired
   };
 }
 
-const KEY_SEPARATOR = '\u001f';
+/** Joins the values of a several-field key in an index key (see rowKey). */
+export const KEY_SEPARATOR = '\u001f';
 
 /**
  * The index key of a row: the key value itself for a one-field key (no new string per

@@ -33,5 +33,7 @@ export const Codes = {
   rename: 'SB_RENAME',
   duplicateUuid: 'SB_DUPLICATE_UUID',
   policy: 'SB_POLICY_RULE',
+  routingTest: 'SB_ROUTING_TEST',
+  changeWindow: 'SB_CHANGE_WINDOW_RULE',
 } as const;
 export type Code = (typeof Codes)[keyof typeof Codes];

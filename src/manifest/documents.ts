@@ -4,8 +4,12 @@ import { policyKind } from '../kinds/policy.js';
 import { routingTableKind } from '../kinds/routing-table.js';
 import { baselineDocument } from './baselines/baseline-set.js';
 import { resolveDocument, type Resolved } from './baselines/resolve.js';
+import { routingTestKind } from '../kinds/routing-test.js';
+import { changeWindowKind } from '../kinds/change-window.js';
 import { BuildOutput, type DocContext, type DocumentBuilder, type Json } from './build-context.js';
 import { policyDocument } from './build-policy.js';
+import { changeWindowDocument } from './build-change-window.js';
+import { routingTestDocument } from './build-routing-test.js';
 import { routingTableDocument } from './build-routing.js';
 import { Codes } from './codes.js';
 import { documentDigestInput } from './digest.js';
@@ -29,6 +33,8 @@ function builderOf(kind: string): DocumentBuilder {
     [routingTableKind.kind, routingTableDocument],
     [policyKind.kind, policyDocument],
     [baselineKind.kind, baselineDocument],
+    [routingTestKind.kind, routingTestDocument],
+    [changeWindowKind.kind, changeWindowDocument],
   ]);
   const builder = builders.get(kind);
   if (!builder) throw new Error(`no builder for document kind ${kind}`);

@@ -14,6 +14,7 @@ export { MAX_MANIFEST_BYTES, MAX_CSV_BYTES } from './files.js';
 export { MAX_ALIAS_COUNT } from './parse.js';
 export * from './types.js';
 export * from './policy-types.js';
+export * from './assurance-types.js';
 export type { DocumentRecord, RecordedObject } from './document-records.js';
 export type { FileSource } from './files.js';
 export * from './baselines/index.js';

@@ -19,6 +19,8 @@ import { discoverFiles, MAX_MANIFEST_BYTES, readTextFile, type FileSource } from
 import { parseManifest } from './parse.js';
 import { Reporter, sortDiagnostics } from './reporter.js';
 import type { PolicyRule } from './policy-types.js';
+import type { ChangeWindow, RoutingTestSet } from './assurance-types.js';
+import { checkRoutingTests, uniqueWindows } from './routing-test-check.js';
 import type { Diagnostic } from './types.js';
 
 export interface LoadOptions {
@@ -39,6 +41,10 @@ export interface LoadResult {
   set: DesiredSet;
   /** The rules of the Policy documents (the valid ones), in the order they are written. */
   policies: PolicyRule[];
+  /** The RoutingTest documents' vectors, checked against the declared rows (docs/assurance.md). */
+  routingTests: RoutingTestSet[];
+  /** The ChangeWindow documents (docs/assurance.md). */
+  changeWindows: ChangeWindow[];
   /** Every finding, sorted by file, line, column. */
   diagnostics: Diagnostic[];
   /** Manifest and CSV files read, relative to cwd, sorted. */
@@ -112,10 +118,14 @@ export async function loadManifests(paths: string[], options: LoadOptions = {}):
   checkIdentities(objects, byAddress, reporter);
   checkReferences(objects, byAddress, (a) => set.children(a), reporter);
   const policies = uniqueRules(out.policies, new Set(routingTables.map((t) => t.table.address)), reporter);
+  checkRoutingTests(out.routingTests, set, reporter);
+  const changeWindows = uniqueWindows(out.changeWindows, reporter);
   const diagnostics = sortDiagnostics(reporter.diagnostics);
   return {
     set,
     policies,
+    routingTests: out.routingTests,
+    changeWindows,
     diagnostics,
     files: [...read].sort(),
     digest: out.digest.digest(),
