@@ -44,6 +44,7 @@ const COLUMNS: [string, Cell][] = [
   ['dirty', (r) => (r.dirty === null ? '' : r.dirty ? 'yes' : 'no')],
   ['ci_run', (r) => r.ciRun],
   ['run_id', (r) => r.runId],
+  ['emergency_change', (r) => r.emergencyChange],
   ['message', (r) => r.message],
   ['journal', (r) => r.journal],
 ];
@@ -65,6 +66,7 @@ const MARKDOWN_COLUMNS: [string, (row: AuditRow) => string][] = [
   ['change_set_digest', (r) => escapeMd(r.changeSetDigest)],
   ['commit', (r) => escapeMd(r.commit)],
   ['ci_run', (r) => link(r.ciRun, r.ciRun)],
+  ['emergency_change', (r) => escapeMd(r.emergencyChange)],
   ['message', (r) => escapeMd(r.message)],
 ];
 

@@ -58,6 +58,8 @@ export interface AuditRow {
   /** The CI run's address (or its system and id). */
   ciRun: string;
   runId: string;
+  /** `apply --emergency-change TICKET`: the run's ticket (it applied changes outside their change window); '' when none. */
+  emergencyChange: string;
   /** What the change line says besides (a failure's message, a skip's reason). */
   message: string;
   /** Where the line is: `journal.jsonl:42`. */
@@ -211,6 +213,9 @@ async function readJournal(file: string, rows: AuditRow[], problems: AuditProble
       const fields = fieldsOf(line['fields']);
       if (fields === undefined) problems.push({ file, line: number, reason: 'its fields are not readable: left out' });
       rows.push(rowOf(line, fields ?? null, context, `${file}:${number}`));
+    } else if (line['type'] === 'verify') {
+      // A RoutingTest verified live (apply --verify, verify): a row with the action `verify`.
+      rows.push(rowOf({ ...line, action: 'verify' }, null, context, `${file}:${number}`));
     }
   }
 }
@@ -230,6 +235,10 @@ function foreign(entry: unknown): string {
       return ['address', 'action', 'outcome'].every((k) => typeof entry[k] === 'string')
         ? ''
         : 'a change without address, action and outcome';
+    case 'verify':
+      return ['address', 'outcome'].every((k) => typeof entry[k] === 'string')
+        ? ''
+        : 'a verify line without address and outcome';
     default:
       return `unknown type ${JSON.stringify(entry['type'])}`;
   }
@@ -288,6 +297,7 @@ function rowOf(line: Record<string, unknown>, fields: FieldChange[] | null, cont
     dirty: record.git ? record.git.dirty : null,
     ciRun: ci ? (ci.url ?? `${ci.system} ${Object.values(ci.vars).join(' ')}`) : '',
     runId: context.runId,
+    emergencyChange: isPlainObject(record.emergencyChange) ? text(record.emergencyChange.ticket) : '',
     message: text(line['message']),
     journal: where,
   };

@@ -35,6 +35,13 @@ export interface RunRecord {
   ci?: { system: string; url?: string; vars: Record<string, string> };
   /** The review the CI workflow says this apply comes from (review.ts: environment variables). */
   review?: ReviewRecord;
+  /**
+   * `apply --emergency-change TICKET` (docs/assurance.md): the ticket, and the change windows
+   * the run applied changes outside of (none when every change was inside its window).
+   */
+  emergencyChange?: { ticket: string; windows: string[]; changes: number };
+  /** The clock the change windows were read with, when it was not the system's. */
+  clock?: { source: string; at: string };
   /** Where each member above comes from (see {@link RecordSource}); members absent from the record are absent here. */
   sources?: Partial<Record<RecordMember, RecordSource>>;
 }
@@ -71,6 +78,9 @@ const MEMBER_SOURCES: Record<RecordMember, RecordSource> = {
   git: 'computed',
   ci: 'environment',
   review: 'environment',
+  // Given on the command line (or SWITCHBOARD_NOW) by whoever starts switchboard: claims.
+  emergencyChange: 'environment',
+  clock: 'environment',
 };
 
 /** The record with `sources` naming the source of each member it holds. */
@@ -177,6 +187,14 @@ export type JournalEntry =
       code?: string;
       message?: string;
       ms: number;
+    }
+  | {
+      /** A RoutingTest verified against the live engine (one line per test), or one of its vectors that did not pass. */
+      type: 'verify';
+      address: string;
+      outcome: 'passed' | 'failed' | 'error';
+      message?: string;
+      source?: string;
     }
   | ChangeEntry;
 

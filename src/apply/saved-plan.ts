@@ -111,6 +111,7 @@ const OPTION_FLAGS: Record<keyof PlanOptions, string> = {
   maxDeletePercent: '--max-delete-percent',
   maxUpdatePercent: '--max-update-percent',
   allowPolicy: '--allow-policy',
+  allowAddressInUse: '--allow-address-in-use',
 };
 
 /**
@@ -150,6 +151,7 @@ export function savedPlanOptions(
     looser.push(describeOption('maxDeletePercent', made.maxDeletePercent));
   if (madeUpdates > givenUpdates) looser.push(describeOption('maxUpdatePercent', madeUpdates));
   if (made.allowReplace && !given.allowReplace) looser.push('--allow-replace');
+  if (made.allowAddressInUse && !given.allowAddressInUse) looser.push('--allow-address-in-use');
   if (looser.length > 0)
     clashes.push(
       `the plan was made with ${looser.join(' ')}, which this command does not give: whoever applies a plan gives the options that loosen its safety rails again, the same`,
@@ -164,6 +166,7 @@ export function savedPlanOptions(
     maxDeletePercent: Math.min(made.maxDeletePercent, given.maxDeletePercent),
     maxUpdatePercent: Math.min(madeUpdates, givenUpdates),
     allowPolicy: [...(made.allowPolicy ?? [])],
+    ...(made.allowAddressInUse && given.allowAddressInUse ? { allowAddressInUse: true } : {}),
   };
 }
 

@@ -17,7 +17,9 @@ const EXIT_CODES: Record<string, string[]> = {
   apply: [
     '0  every change was applied (or there was nothing to do)',
     '1  a change failed or was skipped (interrupted while applying too), the run was cancelled, or an error',
-    '3  a safety rail refused: plan errors, a saved plan stale, edited or refused, an option contradicting it',
+    '1  with --verify: a RoutingTest vector did not pass against the live routing engine',
+    '3  a safety rail refused: plan errors, a saved plan stale, edited or refused, an option contradicting it,',
+    '   a change outside its change window (without --emergency-change)',
     '130, 143  interrupted (Ctrl-C, SIGTERM) before applying, or a second time while applying',
   ],
   show: [
@@ -26,6 +28,11 @@ const EXIT_CODES: Record<string, string[]> = {
     '1  the file cannot be read, or is not a plan',
     '2  --compare-with: the change sets differ',
     '3  the file is refused: no digest, changed after switchboard wrote it, or not fully understood',
+  ],
+  coverage: ['0  the coverage was printed', '1  an error: manifests, configuration, connection, platform'],
+  verify: [
+    '0  every RoutingTest vector passed against the live routing engine',
+    '1  a vector did not pass, or an error (manifests, a vector the declared rows fail, the connection)',
   ],
   audit: ['0  the table was printed (torn or foreign lines are listed on stderr)', '1  a journal cannot be read'],
   export: [
@@ -45,9 +52,11 @@ const EXIT_CODES: Record<string, string[]> = {
 const DEFAULT_EXIT_CODES = ['0  success', '1  an error'];
 
 /** Commands that connect to a platform, hence read the connection variables. */
-const CONNECTING = new Set(['plan', 'apply', 'export']);
+const CONNECTING = new Set(['plan', 'apply', 'export', 'coverage', 'verify']);
 /** Commands that read manifests, hence their `${VAR}` references. */
-const READING_MANIFESTS = new Set(['validate', 'plan', 'apply']);
+const READING_MANIFESTS = new Set(['validate', 'plan', 'apply', 'coverage', 'verify']);
+/** Commands that read change windows, hence the clock they read them with. */
+const WINDOWED = new Set(['plan', 'apply']);
 /** Commands that notify a webhook (docs/notifications.md). */
 const NOTIFYING = new Set(['plan', 'apply']);
 /** Commands that colour their output on a terminal. */
@@ -67,6 +76,10 @@ export function commandHelpFooter(name: string): string {
   if (READING_MANIFESTS.has(name)) lines.push('  any ${VAR} a manifest references; its value is treated as a secret');
   if (NOTIFYING.has(name))
     lines.push('  SWITCHBOARD_NOTIFY_URL  the webhook to notify when neither --notify nor notify.url gives one');
+  if (WINDOWED.has(name))
+    lines.push(
+      "  SWITCHBOARD_NOW  an ISO 8601 instant: the clock change windows are read with (default: the system's)",
+    );
   if (CONNECTING.has(name)) {
     lines.push('  SWITCHBOARD_PROGRESS_INTERVAL_MS  ms between progress lines on stderr without a terminal (5000)');
     lines.push('  the connection (each one set overrides its setting in switchboard.config.yaml):');

@@ -52,6 +52,11 @@ export function addPlanOptions(command: Command): Command {
     )
     .option('--allow-replace', 'allow replacing objects that hold data (tenants, subscriptions)', false)
     .option(
+      '--allow-address-in-use',
+      'allow deleting or replacing an emergency address that numbers still use (recorded in the plan)',
+      false,
+    )
+    .option(
       '--state-dir <dir>',
       'where the last-applied record and the journal live (default: .switchboard beside switchboard.config.yaml, or at the top of the git repository)',
     )

@@ -1,5 +1,5 @@
 import { subscriptionPath } from './subscription-path.js';
-import type { BulkRoute, FieldSpec, KindDefinition } from './types.js';
+import type { BulkRoute, FieldSpec, KindContext, KindDefinition, ListSpec, LiveObject } from './types.js';
 
 const fields: readonly FieldSpec[] = [
   {
@@ -20,6 +20,14 @@ const fields: readonly FieldSpec[] = [
 ];
 
 const ROLE = 'tenants.instance.subscriptions.instance';
+
+/** `GET T/numbers` (Doc 2 §4.4): the subscription's numbers, paged both ways. */
+const numbers = (parent: LiveObject, ctx: KindContext): ListSpec => ({
+  path: `${subscriptionPath(ctx, parent.ids)}/numbers`,
+  itemsKey: 'numbers',
+  style: 'page',
+  role: `${ROLE}.numbers.list`,
+});
 const ADDRESS_NUMBERS = /\/subscriptions\/[^/]+\/address_numbers\/bulk$/;
 
 /** `PUT T/address_numbers/bulk` (Doc 2 §4.5): every link update of a subscription in one job. */
@@ -70,18 +78,28 @@ export const numberLinkKind: KindDefinition = {
   // No delete: an undeclared number stays as it is (the API cannot detach an address, Doc 2 §4.5).
   identity: (f) => String(f['number']),
   address: (parent, identity) => `${parent}/number/${identity}`,
-  list: (parent, ctx) =>
-    parent && {
-      path: `${subscriptionPath(ctx, parent.ids)}/numbers`,
-      itemsKey: 'numbers',
-      style: 'page',
-      role: 'tenants.instance.subscriptions.instance.numbers.list',
-    },
+  list: (parent, ctx) => parent && numbers(parent, ctx),
   fromApi: (item) => ({
     id: String(item['fullNumber']),
     fields: { number: String(item['fullNumber']), address: item['address'] ?? null },
-    facts: { numberId: item['id'], addressId: item['addressId'] ?? null },
+    facts: {
+      numberId: item['id'],
+      addressId: item['addressId'] ?? null,
+      addressVerified: item['addressVerified'] ?? null,
+    },
   }),
+  // Doc 2 §2.5: `addressId` and `addressVerified` are conditional; §4.4 filters the list on `addressId`.
+  coverage: {
+    linkOf: (object) => {
+      const id = object.facts?.['addressId'];
+      const verified = object.facts?.['addressVerified'];
+      return {
+        id: id === null || id === undefined ? null : String(id),
+        verified: typeof verified === 'boolean' ? verified : null,
+      };
+    },
+    linkedTo: (parent, id, ctx) => ({ ...numbers(parent, ctx), query: { filters: JSON.stringify({ addressId: id }) } }),
+  },
   update: (desired, live, ctx) => [
     {
       method: 'PUT',

@@ -313,6 +313,21 @@ export interface KindDefinition {
    * says it already.
    */
   contract: KindContract;
+  /**
+   * Emergency coverage (docs/assurance.md): the objects of this kind are their parent's
+   * numbers, each linked to an object of the kind `manifest.refersTo` names (its emergency
+   * address) or to none. Read when a plan asks for coverage, and by the rail that refuses
+   * deleting an address numbers still use.
+   */
+  coverage?: CoverageColumn;
+}
+
+/** How a kind's objects link to emergency addresses (see `coverage`). */
+export interface CoverageColumn {
+  /** A listed object's link: the id of the object it names (null: none), and whether the platform verified it (null: not said). */
+  linkOf(object: LiveObject): { id: string | null; verified: boolean | null };
+  /** The list of the objects under `parent` linked to the object with id `id` (a filtered list). */
+  linkedTo(parent: LiveObject, id: string, ctx: KindContext): ListSpec;
 }
 
 /** One line of the plan's Capacity section. */

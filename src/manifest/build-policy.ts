@@ -5,6 +5,8 @@ import type { BuiltRule, DocContext, DocumentBuilder, Json } from './build-conte
 import { Codes } from './codes.js';
 import {
   CAPACITY_FIELDS,
+  COVERAGE_FIGURES,
+  type CoverageBound,
   type PolicyCheck,
   type PolicyCondition,
   type PolicyMatch,
@@ -144,6 +146,7 @@ class RuleReader {
     if (rule['require']) return this.require(rule['require'] as Json, match);
     if (rule['reference']) return this.reference(rule['reference'] as Json, match);
     if (rule['forbid']) return forbidCheck(rule, match.kind, (message, path) => this.error(message, path));
+    if (rule['coverage']) return this.coverage(rule['coverage'] as Json, match);
     return this.threshold(rule['threshold'] as Json, match);
   }
 
@@ -211,6 +214,22 @@ class RuleReader {
     }
     this.field(kind, key, ['reference', 'key']);
     return { type: 'reference', field, kind, key };
+  }
+
+  /** `coverage:` bounds figures of the Emergency coverage section of the parents of numbers (subscriptions). */
+  private coverage(raw: Json, match: PolicyMatch): PolicyCheck {
+    const parents = kinds.filter((k) => k.coverage !== undefined).flatMap((k) => k.parentKinds);
+    if (!parents.includes(match.kind))
+      this.error(
+        `coverage is a figure of the objects numbers live under (${parents.join(', ')}), not of ${match.kind}`,
+        ['match', 'kind'],
+      );
+    const bounds: Partial<Record<(typeof COVERAGE_FIGURES)[number], CoverageBound>> = {};
+    for (const figure of COVERAGE_FIGURES) {
+      const value = raw[figure];
+      if (typeof value === 'number' || value === 'warn') bounds[figure] = value;
+    }
+    return { type: 'coverage', bounds };
   }
 
   private threshold(raw: Json, match: PolicyMatch): PolicyCheck {

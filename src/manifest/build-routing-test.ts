@@ -70,7 +70,7 @@ function addCsvJob(ctx: DocContext, set: RoutingTestSet, file: string): void {
  * values the answering row must hold (an empty cell checks nothing), and an optional
  * `expect` column whose `absent` says no row may answer. Cells are text.
  */
-function addCsvVectors(text: string, file: string, vectors: RoutingVector[], reporter: Reporter): void {
+async function addCsvVectors(text: string, file: string, vectors: RoutingVector[], reporter: Reporter): Promise<void> {
   let header: string[] = [];
   const onHeader = (h: string[]): boolean => {
     header = h;
@@ -119,5 +119,5 @@ function addCsvVectors(text: string, file: string, vectors: RoutingVector[], rep
     }
     vectors.push({ lookup, expect: absent ? null : expect, source: `${file}:${line}:1` });
   };
-  readCsv(text, file, reporter, onHeader, onRow);
+  await readCsv(text, file, reporter, onHeader, onRow);
 }

@@ -26,7 +26,17 @@ export interface PolicyMatch {
   where: readonly { field: string; test: PolicyCondition }[];
 }
 
-/** What a rule checks: one of five checks. */
+/**
+ * A coverage figure's bound (docs/assurance.md): at most this many (the rule's severity
+ * beyond), or `warn`: any at all is a warning, whatever the rule's severity.
+ */
+export type CoverageBound = number | 'warn';
+
+/** The figures of the Emergency coverage section a `coverage` rule may bound. */
+export const COVERAGE_FIGURES = ['numbersWithoutAddress', 'unverified', 'unusedAddresses'] as const;
+export type CoverageFigure = (typeof COVERAGE_FIGURES)[number];
+
+/** What a rule checks: one of six checks. */
 export type PolicyCheck =
   | { type: 'limit'; field?: string; count?: string; min?: number; max?: number }
   | { type: 'require'; field: string; present: boolean; pattern?: LinearPattern; oneOf?: readonly JsonScalar[] }
@@ -35,7 +45,9 @@ export type PolicyCheck =
   /** `replacedBy`: of the replaces, only those these fields force (`Change.replacedBy`). */
   | { type: 'forbid'; actions: readonly PolicyAction[]; replacedBy?: readonly string[] }
   /** Shares in percent of the live objects in scope, checked when at least `min` exist. */
-  | { type: 'threshold'; update?: number; delete?: number; min: number };
+  | { type: 'threshold'; update?: number; delete?: number; min: number }
+  /** Bounds on a parent of numbers' Emergency coverage section (the plan reads it for such a rule). */
+  | { type: 'coverage'; bounds: Partial<Record<CoverageFigure, CoverageBound>> };
 
 export type PolicyCheckType = PolicyCheck['type'];
 

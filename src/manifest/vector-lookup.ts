@@ -78,15 +78,15 @@ export function declaredRow(table: DesiredRoutingTable, index: number): Answer {
 }
 
 /**
- * The live rows that answer each vector's probes, in one pass over the rows: the probes of
- * every vector in one set, each row's key looked up in it. Rows are kept only when they
- * answer some probe, so a million-row table costs one lookup per row.
+ * The live rows any of the vectors' probes name, in one pass over the rows: the probes of
+ * every vector in one set, each row's key looked up in it, so a million-row table costs one
+ * lookup per row and keeps only the rows that answer something. By index key.
  */
-export function liveAnswers(
+export function liveIndex(
   key: readonly string[],
   rows: readonly Readonly<Record<string, unknown>>[],
   probes: readonly (readonly string[])[],
-): (Answer | undefined)[] {
+): Map<string, Readonly<Record<string, unknown>>> {
   const wanted = new Set<string>();
   for (const list of probes) for (const p of list) wanted.add(p);
   const found = new Map<string, Readonly<Record<string, unknown>>>();
@@ -107,6 +107,16 @@ export function liveAnswers(
     }
     if (k !== undefined && wanted.has(k) && !found.has(k)) found.set(k, row);
   }
+  return found;
+}
+
+/** The live rows that answer each vector (see liveIndex). */
+export function liveAnswers(
+  key: readonly string[],
+  rows: readonly Readonly<Record<string, unknown>>[],
+  probes: readonly (readonly string[])[],
+): (Answer | undefined)[] {
+  const found = liveIndex(key, rows, probes);
   return probes.map((list) => {
     for (const p of list) {
       const row = found.get(p);
@@ -137,13 +147,23 @@ function same(a: JsonScalar | undefined, b: JsonScalar | undefined): boolean {
   return String(a) === String(b);
 }
 
-/** What a vector expected that its answer does not hold; undefined when the answer passes. */
-export function verdict(vector: Pick<RoutingVector, 'expect'>, answer: Answer | undefined): string | undefined {
+/**
+ * What a vector expected that its answer does not hold; undefined when the answer passes.
+ * `declared`: the answer is a declared row, whose fields left out are unmanaged (their live
+ * values stay): those are not judged.
+ */
+export function verdict(
+  vector: Pick<RoutingVector, 'expect'>,
+  answer: Answer | undefined,
+  declared = false,
+): string | undefined {
   const expect = vector.expect;
   if (expect === null) return answer ? `expects no row; the row ${answer.key} answered` : undefined;
   const wanted = fieldsText(expect);
   if (!answer) return `expects ${wanted}; no row answered`;
-  const wrong = Object.keys(expect).filter((f) => !same(expect[f], answer.values[f]));
+  const wrong = Object.keys(expect).filter(
+    (f) => !(declared && !(f in answer.values)) && !same(expect[f], answer.values[f]),
+  );
   if (wrong.length === 0) return undefined;
   const got = Object.fromEntries(wrong.map((f) => [f, answer.values[f] ?? null]));
   return `expects ${wanted}; the row ${answer.key} answered ${fieldsText(got)}`;

@@ -28,6 +28,8 @@ export interface PlanHeader {
   /** `--policies-from`: the ref whose Policy documents judged the plan, and how the manifests' differ. */
   policiesFrom?: Plan['policiesFrom'];
   policyChanges?: Plan['policyChanges'];
+  /** docs/assurance.md: the Emergency coverage section, the routing vectors, the change windows. */
+  assurance?: Pick<Plan, 'coverage' | 'routingTests' | 'changeWindows'>;
   toolVersion: string;
   now?: Date;
 }
@@ -90,6 +92,7 @@ export function assemblePlan(
     changes,
     unmanaged,
     ...(checks && checks.capacity.length > 0 ? { capacity: { rows: [...checks.capacity] } } : {}),
+    ...header.assurance,
     warnings: [
       ...scopedPlanWarning(header.scope),
       ...partialPlanWarning(header.recordedOptions),

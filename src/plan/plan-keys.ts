@@ -50,6 +50,9 @@ export const PLAN_KEYS = complete<Plan>()([
   'unmanaged',
   'capacity',
   'baselines',
+  'coverage',
+  'routingTests',
+  'changeWindows',
   'warnings',
   'errors',
 ]);
@@ -124,6 +127,7 @@ export const OPTION_KEYS = complete<PlanOptions>()([
   'maxDeletePercent',
   'maxUpdatePercent',
   'allowPolicy',
+  'allowAddressInUse',
 ]);
 export const SCOPE_KEYS = complete<PlanScope>()([
   'changedSince',

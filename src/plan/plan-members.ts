@@ -28,6 +28,7 @@ import {
   UNMANAGED_KEYS,
   USER_KEYS,
 } from './plan-keys.js';
+import { unknownAssuranceMembers } from './plan-assurance.js';
 import { MAX_PROBLEMS, type Json } from './plan-problems.js';
 
 /**
@@ -82,6 +83,7 @@ export function unknownMembers(value: Json): string[] {
   each(value['baselines'], BASELINE_KEYS, 'baselines', (baseline, at) =>
     each(baseline['overrides'], OVERRIDE_KEYS, `${at}.overrides`),
   );
+  unknownAssuranceMembers(value, { check, each });
   each(value['warnings'], MESSAGE_KEYS, 'warnings');
   each(value['errors'], MESSAGE_KEYS, 'errors');
   return found;

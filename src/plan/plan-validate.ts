@@ -6,6 +6,7 @@
  */
 import { isPlainObject } from '../core/values.js';
 import { isValueDigest } from '../core/value-digest.js';
+import { checkAssurance } from './plan-assurance.js';
 import { Problems, type Json } from './plan-problems.js';
 import { checkBaselines, checkFieldSources } from './plan-validate-baselines.js';
 import { checkPolicies, checkProvenance } from './plan-validate-origin.js';
@@ -101,6 +102,8 @@ function checkHeader(plan: Json, p: Problems): void {
         p.add(`options.${share} must be a number from 0 to 100`);
     }
     if (options['allowPolicy'] !== undefined) p.strings(options['allowPolicy'], 'options.allowPolicy');
+    if (options['allowAddressInUse'] !== undefined && typeof options['allowAddressInUse'] !== 'boolean')
+      p.add('options.allowAddressInUse must be true or false');
   }
   const scope = plan['scope'];
   if (scope !== undefined && p.object(scope, 'scope')) {
@@ -120,6 +123,7 @@ function checkHeader(plan: Json, p: Problems): void {
   const capacity = plan['capacity'];
   if (capacity !== undefined && p.object(capacity, 'capacity') && p.array(capacity['rows'], 'capacity.rows'))
     capacity['rows'].forEach((row, i) => checkCapacityRow(row, `capacity.rows[${i}]`, p));
+  checkAssurance(plan, p);
   const summary = plan['summary'];
   if (p.object(summary, 'summary'))
     for (const key of ['create', 'update', 'replace', 'delete', 'noop', 'unmanaged'])

@@ -8,7 +8,15 @@
  * (looser)… What two rules cannot be compared on (another pattern, another field) is
  * `unclear`: a reviewer reads it. Pure.
  */
-import type { JsonScalar, PolicyCheck, PolicyCondition, PolicyMatch, PolicyRule } from '../manifest/index.js';
+import {
+  COVERAGE_FIGURES,
+  type CoverageBound,
+  type JsonScalar,
+  type PolicyCheck,
+  type PolicyCondition,
+  type PolicyMatch,
+  type PolicyRule,
+} from '../manifest/index.js';
 import type { PolicyChange, PolicyEffect } from './types.js';
 
 type Part = { text: string; effect: Exclude<PolicyEffect, 'mixed'> };
@@ -111,6 +119,7 @@ function checkDifferences(old: PolicyCheck, now: PolicyCheck): Part[] {
       if (!now.actions.includes(a)) parts.push({ text: `forbid ${a} removed`, effect: 'looser' });
     return parts;
   }
+  if (old.type === 'coverage' && now.type === 'coverage') return coverageDifferences(old, now);
   if (old.type === 'threshold' && now.type === 'threshold') {
     return [
       ...bound('threshold update', old.update, now.update, 'max', '%'),
@@ -150,6 +159,29 @@ function requireDifferences(
                 ? 'looser'
                 : 'unclear';
     parts.push(changed('require oneOf', before && JSON.stringify(before), after && JSON.stringify(after), effect));
+  }
+  return parts;
+}
+
+/**
+ * A coverage figure's bound moved: a number refuses above it, `warn` only warns, none checks
+ * nothing; so none < warn < any number, and a higher number is looser.
+ */
+function coverageDifferences(
+  old: Extract<PolicyCheck, { type: 'coverage' }>,
+  now: Extract<PolicyCheck, { type: 'coverage' }>,
+): Part[] {
+  const parts: Part[] = [];
+  for (const figure of COVERAGE_FIGURES) {
+    const [was, is] = [old.bounds[figure], now.bounds[figure]];
+    if (was === is) continue;
+    if (typeof was === 'number' && typeof is === 'number') {
+      parts.push(...bound(`coverage ${figure}`, was, is, 'max'));
+      continue;
+    }
+    const rank = (b: CoverageBound | undefined) => (b === undefined ? 0 : b === 'warn' ? 1 : 2);
+    const effect = rank(is) > rank(was) ? 'stricter' : 'looser';
+    parts.push(changed(`coverage ${figure}`, was?.toString(), is?.toString(), effect));
   }
   return parts;
 }
@@ -209,6 +241,8 @@ function checkText(check: PolicyCheck): string {
       return `reference ${check.field} in ${check.table ?? check.kind ?? ''}.${check.key}`;
     case 'forbid':
       return `forbid ${check.actions.join(', ')}`;
+    case 'coverage':
+      return `coverage ${COVERAGE_FIGURES.flatMap((f) => (check.bounds[f] === undefined ? [] : [`${f} ${String(check.bounds[f])}`])).join(', ')}`;
     case 'threshold': {
       const shares = [
         check.update === undefined ? '' : `update ${check.update}%`,

@@ -11,6 +11,7 @@
  * secrets masked). Pure: plan in, string out; the same plan gives the same bytes.
  */
 import { isDigest } from '../core/canonical-json.js';
+import { renderAssurance } from './html/assurance.js';
 import { escapeHtml, scriptJson } from './html/escape.js';
 import { renderBaselineReport } from './html/baseline-report.js';
 import { groupChanges } from './html/groups.js';
@@ -77,6 +78,7 @@ ${messagesSection('refusals', 'Refusals', doc.errors.length, 'errors', 'refusal-
 ${messagesSection('warnings', 'Warnings', doc.warnings.length, 'warnings', 'warning-list')}
 ${renderCapacity(capacityRows(extra['capacity']))}
 ${renderBaselineReport(doc)}
+${renderAssurance(doc)}
 <section id="changes" aria-labelledby="changes-heading">
 <h2 id="changes-heading">Changes <span class="count">(${doc.changes.length})</span></h2>
 ${doc.changes.length === 0 ? '<p>No changes.</p>' : filters(doc)}

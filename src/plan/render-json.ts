@@ -30,6 +30,7 @@ import {
   UNMANAGED_KEYS,
   USER_KEYS,
 } from './plan-keys.js';
+import { orderAssurance } from './plan-assurance.js';
 import { redactChange } from './render-common.js';
 import type { Change, Plan, PlanBaseline, PlanMessage, PlanProvenance } from './types.js';
 
@@ -98,6 +99,7 @@ export function orderPlan(plan: Plan): Plan {
     unmanaged: plan.unmanaged.map((u) => pick(u, UNMANAGED_KEYS)),
     ...(plan.capacity ? { capacity: { rows: plan.capacity.rows.map((r) => pick(r, CAPACITY_KEYS)) } } : {}),
     ...(plan.baselines ? { baselines: plan.baselines.map(orderBaseline) } : {}),
+    ...orderAssurance(plan),
     warnings: plan.warnings.map(orderMessage),
     errors: plan.errors.map(orderMessage),
   };

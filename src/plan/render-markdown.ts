@@ -16,6 +16,7 @@ import {
   type FieldLine,
 } from './render-common.js';
 import { baselinesSection, changeBaselineLine } from './render-markdown-baselines.js';
+import { assuranceMarkdown } from './render-assurance.js';
 import { changeSetLine, countChanges, digestLine, policiesFromText, summaryLine, unmanagedLine } from './summary.js';
 import type { CapacityRow, Change, Plan, PlanMessage, PolicyChange } from './types.js';
 
@@ -38,6 +39,8 @@ const POLICY_CHANGES_BUDGET = 8_000;
 const BLOCK_BUDGET = 6_000;
 const LINE_BUDGET = 400;
 const FOOTER_RESERVE = 1_000;
+/** Left for the change blocks when the sections above are at their largest. */
+const ASSURANCE_RESERVE = 2_000;
 
 const BADGES: Record<Change['action'], string> = {
   create: '🟢 create',
@@ -53,6 +56,11 @@ export function renderMarkdown(plan: Plan, options: MarkdownOptions = {}): strin
   const parts = [renderHead(plan), ...renderMessages(plan), baselinesSection(plan)].filter(Boolean);
   if (plan.capacity && plan.capacity.rows.length > 0) parts.push(capacityTable(plan.capacity.rows));
   let used = parts.reduce((n, p) => n + p.length + 1, 0);
+  // The assurance sections take what the sections above left of their share, never the footer's.
+  for (const part of assuranceMarkdown(plan, Math.max(0, MARKDOWN_LIMIT - FOOTER_RESERVE - used - ASSURANCE_RESERVE))) {
+    parts.push(part);
+    used += part.length + 1;
+  }
   const ordered = destructiveFirst(plan.changes);
   const blocks: string[] = [];
   for (const change of ordered) {

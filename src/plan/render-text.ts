@@ -17,6 +17,7 @@ import {
   type RenderItem,
 } from './render-common.js';
 import { baselineTextLines } from './render-text-baselines.js';
+import { assuranceText } from './render-assurance.js';
 import { changeSetLine, countChanges, digestLine, policiesFromText, summaryLine, unmanagedLine } from './summary.js';
 import type { CapacityRow, Change, Plan, PlanMessage, PolicyChange } from './types.js';
 
@@ -78,6 +79,7 @@ export function renderText(plan: Plan, options: TextOptions): string {
     for (const item of foldCollections(plan.changes, maxRows, shown)) out.push(...renderItem(item, paint), '');
   }
   if (plan.capacity && plan.capacity.rows.length > 0) out.push(...renderCapacity(plan.capacity.rows, paint), '');
+  out.push(...assuranceText(plan, paint));
   out.push(summaryLine(countChanges(plan.changes)));
   const unmanaged = unmanagedLine(plan.summary.unmanaged);
   if (unmanaged) out.push(unmanaged);

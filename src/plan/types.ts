@@ -6,7 +6,9 @@
  */
 
 import type { CapacityFigure } from '../kinds/types.js';
+import type { CoverageReport } from './coverage/types.js';
 import type { ReasonCode } from './reasons.js';
+import type { WindowNotice } from './windows.js';
 
 export type { ReasonCode } from './reasons.js';
 
@@ -219,9 +221,40 @@ export interface Plan {
   capacity?: { rows: CapacityRow[] };
   /** The baselines of the manifests and their overrides (docs/baselines.md); absent when there are none. */
   baselines?: PlanBaseline[];
+  /** Emergency coverage (docs/assurance.md): made when asked (`--coverage`, a coverage rule). */
+  coverage?: CoverageReport;
+  /** The RoutingTest vectors the plan was checked with, and those whose answer it changes. */
+  routingTests?: RoutingTestsSummary;
+  /** The change windows that cover some of the plan's changes, at the plan's (or the apply's) instant. */
+  changeWindows?: WindowNotice[];
   warnings: PlanMessage[];
   /** Refusals by the safety rails. A plan with errors is printed in full and not applied. */
   errors: PlanMessage[];
+}
+
+/** What the RoutingTest vectors say about a plan (docs/assurance.md "Routing assertions"). */
+export interface RoutingTestsSummary {
+  /** Vectors checked against the declared rows: all passed (a failing one stops the plan). */
+  vectors: number;
+  /** Vectors whose answer the plan changes: live now, declared after (at most a few hundred listed). */
+  changed: VectorChange[];
+  /** How many change, listed or not. */
+  changedCount: number;
+}
+
+/** A vector whose answer the plan changes: `+3221234567: trunk-7 → trunk-9`. */
+export interface VectorChange {
+  /** The RoutingTest document's name. */
+  test: string;
+  /** The table's address. */
+  table: string;
+  /** The vector (its lookup value). */
+  vector: string;
+  /** The live answer now, and the declared one after the plan (the expected fields' values, or `no row`). */
+  before: string;
+  after: string;
+  /** `file:line:col` of the vector. */
+  source: string;
 }
 
 /** What a plan made with `--changed-since REF` covers (an addition to the plan file: docs/plans.md). */
@@ -305,6 +338,8 @@ export interface PlanOptions {
   maxUpdatePercent?: number;
   /** Policy rules overridden for this plan (absent in plans made before it). */
   allowPolicy?: string[];
+  /** `--allow-address-in-use`: deleting an address numbers still use warns instead of refusing. */
+  allowAddressInUse?: boolean;
 }
 
 /** What sensitive values look like in a plan, a render, a journal. */

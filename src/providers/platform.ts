@@ -4,6 +4,8 @@ import { hasKind, kinds } from '../kinds/index.js';
 import type { KindContext, KindSettings } from '../kinds/types.js';
 import { capacityPreflight } from '../plan/capacity.js';
 import { canonicalize } from '../plan/canonicalize.js';
+import { addressesInUse } from '../plan/coverage/rail.js';
+import { linkKinds, readCoverage } from '../plan/coverage/read.js';
 import { kindRails } from '../plan/kind-rails.js';
 import { valueText } from '../plan/policy/facts.js';
 import { selectTargets } from '../plan/targets.js';
@@ -11,6 +13,7 @@ import { computeChanges, type PlannerOutput } from '../plan/planner.js';
 import type { PermissionCheck } from '../plan/safety.js';
 import type { PlanMessage } from '../plan/types.js';
 import { capacityReads, misreadReport, unreadableOn } from '../state/capacity-reads.js';
+import { fetchListItems } from '../state/list-items.js';
 import { LiveReader } from '../state/read.js';
 import { unverifiableDigestWarnings } from '../state/last-applied.js';
 import { createReferenceData, type RefsClient } from '../state/refs.js';
@@ -75,6 +78,13 @@ export function platformProvider(input: PlatformInput): Provider {
         ctx,
         options,
       });
+      const inUse = await addressesInUse({
+        changes: planned.changes,
+        live: state.live,
+        fetch: (spec) => fetchListItems(input.client, spec),
+        ctx,
+        allow: options.allowAddressInUse === true,
+      });
       return {
         provider: 'platform',
         changes: planned.changes,
@@ -84,9 +94,10 @@ export function platformProvider(input: PlatformInput): Provider {
         warnings: [
           ...(state.live.warnings ?? []),
           ...planned.warnings,
+          ...inUse.warnings,
           ...unverifiableDigestWarnings(input.lastApplied),
         ],
-        refusals: planned.refusals,
+        refusals: [...planned.refusals, ...inUse.refusals],
         problems: [...state.problems, ...planned.problems],
         declaredAddresses: state.desired.map((d) => d.address),
         declaredObjects: state.desired,
@@ -107,6 +118,22 @@ export function platformProvider(input: PlatformInput): Provider {
       });
       if (misread) throw misreadReport(misread.request, misread.problem);
       return result;
+    },
+    // The parents of numbers that the plan's scope declares and that exist live.
+    async coverage(listLimit) {
+      const state = stage(read, 'coverage', 'read');
+      const out = stage(planned, 'coverage', 'plan');
+      const parents = new Set(linkKinds().flatMap((k) => k.parentKinds));
+      const scopes = state.desired.flatMap((d) => {
+        const live = parents.has(d.kind) ? state.live.byAddress.get(d.address) : undefined;
+        return live ? [live] : [];
+      });
+      return readCoverage({
+        scopes,
+        changes: out.changes,
+        list: (kind, parent) => state.reader.listUnderParent(kind, parent),
+        listLimit,
+      });
     },
     // A policy reference to a kind: every live object of it the caller can list (refused: unchecked).
     async liveValues(ref) {

@@ -15,6 +15,7 @@ import type { RecordKeeper } from '../apply/record.js';
 import type { ApplyResult } from '../apply/types.js';
 import type { Outcome } from '../apply/walk.js';
 import type { CapacityOutput } from '../plan/capacity.js';
+import type { CoverageReport } from '../plan/coverage/types.js';
 import type { PlanPart } from '../plan/part.js';
 import type { Change, ProviderName } from '../plan/types.js';
 
@@ -24,6 +25,8 @@ export interface ProviderPlanOptions {
   prune: boolean;
   /** Live addresses never deleted, whatever prune says (`--exclude`d ones). */
   keep?: (address: string) => boolean;
+  /** `--allow-address-in-use`: deleting an address numbers still use is a warning, not a refusal. */
+  allowAddressInUse?: boolean;
 }
 
 /** What one apply run gives every provider. */
@@ -63,6 +66,11 @@ export interface Provider {
    * and what it refuses or warns about. Absent for a provider whose objects hold no capacity.
    */
   capacity?(): Promise<Omit<CapacityOutput, 'misread'>>;
+  /**
+   * The Emergency coverage section (docs/assurance.md) of the parents of numbers its plan's
+   * scope declares, after `plan`: read only when asked. Absent for a provider without numbers.
+   */
+  coverage?(listLimit: number | null): Promise<CoverageReport>;
   /**
    * The values `field` takes over the live objects of `kind` (the rows of `table`, a table's
    * address, for the routing engine), for the policies' references; read once, after `plan`.

@@ -10,6 +10,8 @@ import type { Change } from '../plan/types.js';
 import type { PlanRun } from './plan.js';
 import { runRecord, type ProvenanceOptions } from './provenance.js';
 import { reviewFromEnv } from './review.js';
+import { windowsRecord } from './assurance.js';
+import { journalVerification, verifyVectors, type Verification } from './verify.js';
 
 export interface ApplyRunOptions {
   concurrency: ConcurrencySetting;
@@ -26,6 +28,10 @@ export interface ApplyRunOptions {
   signal?: AbortSignal;
   /** Where the plan came from and what the run record says about the manifests (provenance.ts). */
   provenance?: ProvenanceOptions;
+  /** `--emergency-change TICKET`: recorded in the run record (the plan was made with it: windows warn, not refuse). */
+  emergencyChange?: string;
+  /** `--verify`: the RoutingTest vectors are searched live once the changes are applied, and journalled. */
+  verify?: boolean;
 }
 
 export interface ApplyRunResult {
@@ -35,6 +41,8 @@ export interface ApplyRunResult {
   record: RunRecord;
   /** The progress line as it stood at the end. */
   finalProgress: string;
+  /** `--verify`: what the live search of the vectors found. */
+  verification?: Verification;
 }
 
 /**
@@ -64,6 +72,7 @@ export async function applyRun(
     ...provenance,
     plan: { ...provenance.plan, ...(changeSet ? { changeSetDigest: changeSet } : {}) },
     ...(review ? { review } : {}),
+    ...windowsRecord(run.clock, run.windows, options.emergencyChange),
   });
   // Each change line of the journal then says what the change set: its fields before → after.
   const journal = await Journal.open(options.journal ?? defaultJournalPath(options.stateDir), { changes });
@@ -106,13 +115,23 @@ export async function applyRun(
     }
     const { applied, failed, skipped, requests } = result;
     const unknown = result.unknown ?? 0;
+    const verification = options.verify ? await verifyAfter(run, journal, options.signal) : undefined;
+    const verified: Record<string, number> = verification
+      ? { verified: verification.passed, verifyFailed: verification.failures.length }
+      : {};
     await journal.append({
       type: 'run',
       event: 'end',
       runId,
-      summary: { applied, failed, skipped, requests, ...(unknown > 0 ? { unknown } : {}) },
+      summary: { applied, failed, skipped, requests, ...(unknown > 0 ? { unknown } : {}), ...verified },
     });
-    return { result, journal: journal.path, record: runInfo, finalProgress: progress.line() };
+    return {
+      result,
+      journal: journal.path,
+      record: runInfo,
+      finalProgress: progress.line(),
+      ...(verification ? { verification } : {}),
+    };
   } finally {
     progress.stop();
     await record.close();
@@ -120,8 +139,24 @@ export async function applyRun(
   }
 }
 
+/** The vectors searched live after an apply (the progress line is done), written to its journal. */
+async function verifyAfter(run: PlanRun, journal: Journal, signal: AbortSignal | undefined): Promise<Verification> {
+  const client = run.session.routing;
+  if (!client)
+    throw new SwitchboardError(
+      'SB_CONFIG',
+      '--verify searches the routing engine, and this run has no connection to one',
+    );
+  const verification = await verifyVectors(client, run.routingTests, {
+    tables: run.routingTables,
+    ...(signal ? { signal } : {}),
+  });
+  journalVerification(journal, run.routingTests, verification);
+  return verification;
+}
+
 /** `20261122T100000Z-a1b2c3`: when the run started, and a few random bytes. */
-function newRunId(): string {
+export function newRunId(): string {
   return `${new Date()
     .toISOString()
     .replace(/[-:]/g, '')

@@ -2,6 +2,7 @@ import type { Diagnostic } from '../core/errors.js';
 import type { DesiredSet, PolicyRule } from '../manifest/index.js';
 import { closest } from '../manifest/suggest.js';
 import type { PlanChecks } from '../plan/make-plan.js';
+import type { CoverageReport } from '../plan/coverage/types.js';
 import type { PlanPart } from '../plan/part.js';
 import { evaluatePolicies } from '../plan/policy/evaluate.js';
 import { valueText, type ReferenceValues } from '../plan/policy/facts.js';
@@ -17,6 +18,8 @@ export interface ChecksInput {
   providers: readonly Provider[];
   parts: readonly PlanPart[];
   allowPolicy: readonly string[];
+  /** The Emergency coverage section, when the plan read it (a coverage rule bounds it). */
+  coverage?: CoverageReport;
 }
 
 /**
@@ -48,6 +51,7 @@ export async function planChecks(input: ChecksInput): Promise<PlanChecks> {
         liveCounts: liveCountsByKind(input.parts),
         tableLiveCounts: new Map(input.parts.flatMap((p) => [...(p.liveCountsIn ?? [])])),
         capacity,
+        ...(input.coverage ? { coverage: input.coverage } : {}),
         references: await referenceValues(input),
         sourceOf: sourceIn(input.set, input.parts),
       },

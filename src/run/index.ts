@@ -9,6 +9,8 @@ export { reduceToBaselines, suggestBaseline, type SuggestOptions, type SuggestRe
 export { exportRun, type ExportRunResult } from './export.js';
 export { interruptedError, watchInterrupts, type Interrupt, type RunPhase, type StopSignal } from './interrupt.js';
 export { planRun, type PlanRun, type PlanRunOptions } from './plan.js';
+export { verifyRun, verifySession, type VerifyRunOptions, type VerifyRunResult } from './verify-run.js';
+export type { Verification, VectorFailure } from './verify.js';
 export { policiesAt, type PoliciesAt } from './policies-from.js';
 export {
   ciRun,

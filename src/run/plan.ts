@@ -23,6 +23,17 @@ import { policiesAt, type PoliciesAt } from './policies-from.js';
 import { planProvenance } from './provenance.js';
 import { asInterrupted } from './interrupt.js';
 import { withBaselines } from './plan-baselines.js';
+import {
+  coverageOf,
+  needsCoverage,
+  PLAN_COVERAGE_LIST_LIMIT,
+  routingTestsOf,
+  runClock,
+  windowsOf,
+  type RunClock,
+  type WindowEnforcement,
+} from './assurance.js';
+import type { WindowCheck } from '../plan/windows.js';
 import { ReadProgress } from './read-progress.js';
 import { connectOptionsOf, openSession, type Session } from './session.js';
 
@@ -53,6 +64,14 @@ export interface PlanRunOptions extends PlanOptions {
   signal?: AbortSignal;
   /** Where the read progress goes (stderr), when it is shown: see ReadProgress. */
   progressOut?: NodeJS.WritableStream & { isTTY?: boolean };
+  /** `plan --coverage`: the plan holds the Emergency coverage section (a coverage policy rule asks for it too). */
+  coverage?: boolean;
+  /** Items each coverage list holds at most (default 100); null: every one (`switchboard coverage`). */
+  coverageListLimit?: number | null;
+  /** `apply`: changes outside their change window are refused, or warned about under an emergency change. */
+  enforceWindows?: WindowEnforcement;
+  /** `apply --verify`: the run verifies the RoutingTest vectors live, so it connects the routing engine for them. */
+  verify?: boolean;
 }
 
 /** A plan made in this process: the plan, and the providers that made it (and apply it). */
@@ -67,6 +86,13 @@ export interface PlanRun {
   lastAppliedFile: string;
   /** What checking the manifests' policies cost (absent without policies). */
   policyCost?: { rules: number; cpuMs: number };
+  /** The instant the change windows were read at, and its source. */
+  clock: RunClock;
+  /** The change windows over the plan's changes at that instant. */
+  windows: WindowCheck;
+  /** The manifests' RoutingTest vectors and routing tables (`apply --verify`: the tables type the lookups). */
+  routingTests: LoadResult['routingTests'];
+  routingTables: DesiredSet['routingTables'];
 }
 
 /**
@@ -112,7 +138,8 @@ export async function planRun(
   const tableInScope = (table: string) => !scopeTargets || scopeTargets.some((p) => matchesPattern(p, table));
   const policyTables = readsUndeclaredTables(loaded.set, rules);
   const tables = loaded.set.routingTables.some((t) => tableInScope(t.table.address));
-  const needs = { platform: nodes.length > 0, routing: tables || policyTables };
+  const verifies = options.verify === true && loaded.routingTests.length > 0;
+  const needs = { platform: nodes.length > 0, routing: tables || policyTables || verifies };
   if (signal?.aborted) throw asInterrupted(new Error('interrupted'), signal);
   const meter = new ReadMeter();
   const progress = options.progressOut && !existing ? new ReadProgress('plan', meter, options.progressOut) : undefined;
@@ -133,13 +160,15 @@ export async function planRun(
   // Asked of git while the providers read (a few processes).
   const provenance = planProvenance({ files: loaded.files, paths: given }, session);
   try {
+    const clock = runClock(session);
     const lastAppliedFile = lastAppliedPath(options.stateDir, session.target.instance || 'routing');
     logger.info({ file: path.resolve(lastAppliedFile) }, 'last-applied record');
     const lastApplied = await readLastApplied(lastAppliedFile);
-    const providers = providersFor(session, loaded.set, nodes, lastApplied, options, { policyTables, tableInScope });
+    const providers = providersFor(session, loaded, nodes, lastApplied, options, { policyTables, tableInScope });
     const planning = {
       prune: options.prune,
       keep: (address: string) => options.exclude.some((p) => matchesPattern(p, address)),
+      allowAddressInUse: options.allowAddressInUse === true,
     };
     const parts: PlanPart[] = [];
     for (const provider of providers) {
@@ -155,15 +184,39 @@ export async function planRun(
     }
     // A plan that cannot be made (exit 1) is not checked further: nothing more is read for it.
     const impossible = parts.some((p) => p.problems.length > 0);
-    const checks = impossible
+    const limit = options.coverageListLimit === undefined ? PLAN_COVERAGE_LIST_LIMIT : options.coverageListLimit;
+    const coverage =
+      !impossible && needsCoverage(options.coverage === true, rules) ? await coverageOf(providers, limit) : undefined;
+    const found = impossible
       ? { errors: [], warnings: [], capacity: [], overrides: allowPolicy }
-      : await planChecks({ set: loaded.set, rules, providers, parts, allowPolicy });
+      : await planChecks({ set: loaded.set, rules, providers, parts, allowPolicy, ...(coverage ? { coverage } : {}) });
+    const windows = windowsOf(loaded, parts, clock.now, options.enforceWindows);
+    const checks = {
+      ...found,
+      errors: [...found.errors, ...windows.errors],
+      warnings: [...found.warnings, ...windows.warnings],
+    };
+    const routingTests = routingTestsOf(loaded, parts);
+    const assurance = {
+      ...(coverage ? { coverage } : {}),
+      ...(routingTests ? { routingTests } : {}),
+      ...(windows.check.notices.length > 0 ? { changeWindows: windows.check.notices } : {}),
+    };
     const { target, exclude, prune, allowReplace, maxDeletePercent } = options;
     const maxUpdatePercent = options.maxUpdatePercent ?? DEFAULT_MAX_UPDATE_PERCENT;
     const header = {
       target: session.target,
       manifests: { digest: loaded.digest, files: loaded.files, paths: recordedPaths(given, process.cwd()) },
-      recordedOptions: { target, exclude, prune, allowReplace, maxDeletePercent, maxUpdatePercent, allowPolicy },
+      recordedOptions: {
+        target,
+        exclude,
+        prune,
+        allowReplace,
+        maxDeletePercent,
+        maxUpdatePercent,
+        allowPolicy,
+        ...(options.allowAddressInUse ? { allowAddressInUse: true } : {}),
+      },
       ...(scope ? { scope: planScope(scope) } : {}),
       provenance: await provenance,
       ...(base
@@ -173,6 +226,8 @@ export async function planRun(
           }
         : {}),
       toolVersion: VERSION,
+      now: new Date(clock.now),
+      assurance,
     };
     const { plan, problems } = assemblePlan(parts, header, { ...options, maxUpdatePercent }, checks);
     if (problems.length > 0) {
@@ -190,7 +245,19 @@ export async function planRun(
     const cost = checks.policyCost ? { policyCost: checks.policyCost } : {};
     // The digest the plan file, the printed plan and the journal show (plan-digest.ts).
     const sealed = sealPlan(withBaselines(plan, loaded, scope?.addresses));
-    return { plan: sealed, providers, parts, session, lastApplied, lastAppliedFile, ...cost };
+    return {
+      plan: sealed,
+      providers,
+      parts,
+      session,
+      lastApplied,
+      lastAppliedFile,
+      clock,
+      windows: windows.check,
+      routingTests: loaded.routingTests,
+      routingTables: loaded.set.routingTables,
+      ...cost,
+    };
   } catch (error) {
     if (!existing) await session.close();
     throw asInterrupted(error, signal);
@@ -216,7 +283,7 @@ export function recordedPaths(paths: readonly string[], cwd: string): string[] {
 /** The providers of one run: the platform when connected, the routing engine when a declared table is in scope. */
 function providersFor(
   session: Session,
-  set: DesiredSet,
+  loaded: Pick<LoadResult, 'set' | 'routingTests'>,
   desired: DesiredNode[],
   lastApplied: Map<string, LastAppliedEntry>,
   targets: PlanOptions,
@@ -224,6 +291,7 @@ function providersFor(
 ): Provider[] {
   const providers: Provider[] = [];
   const { client } = session;
+  const { set } = loaded;
   if (client) {
     const settings = session.settings ? { settings: session.settings } : {};
     const scope = { target: targets.target, exclude: targets.exclude };
@@ -233,6 +301,8 @@ function providersFor(
   const { policyTables, tableInScope } = routing;
   const planTables = routingInScope(set, targets) && set.routingTables.some((t) => tableInScope(t.table.address));
   if (session.routing && (planTables || policyTables))
-    providers.push(routingProvider({ client: session.routing, set, planTables, tables: tableInScope }));
+    providers.push(
+      routingProvider({ client: session.routing, set, planTables, tables: tableInScope, tests: loaded.routingTests }),
+    );
   return providers;
 }

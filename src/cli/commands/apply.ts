@@ -5,7 +5,7 @@
  * terminal), 3 when a safety rail refuses (plan errors, stale saved plan).
  */
 import { createInterface } from 'node:readline/promises';
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { RunRecord } from '../../apply/journal.js';
 import { migrateRecordFile } from '../../apply/record.js';
 import { emptySummaryJson, renderSummary, summaryJson, type ApplySummaryJson } from '../../apply/summary.js';
@@ -25,9 +25,11 @@ import {
   type PlanRun,
   type PlanRunOptions,
   type SavedPlanRun,
+  verifySession,
 } from '../../run/index.js';
 import { RunNotifier } from '../notify.js';
 import { addPlanOptions, manifestPathsArgument } from '../options.js';
+import { emergencyJson, emergencyLine, renderVerification, verificationJson } from '../verification.js';
 import type { CliContext, CommandRegistrar } from '../program.js';
 import { safeText } from '../../core/safe-text.js';
 
@@ -38,6 +40,8 @@ interface ApplyOptions extends PlanRunOptions, NotifyOptions {
   journal?: string;
   color: boolean;
   format: 'text' | 'json';
+  verify: boolean;
+  emergencyChange?: string;
 }
 
 /** Where the plan came from, as the journal and the summary say it. */
@@ -63,6 +67,16 @@ export const registerApply: CommandRegistrar = (program: Command, context) => {
       '--journal <file>',
       'where to append the journal of requests (default: <state-dir>/journal-<timestamp>.jsonl)',
     )
+    .option(
+      '--verify',
+      'after applying, search every RoutingTest vector in the live routing engine (one request each); a failure exits 1',
+      false,
+    )
+    .option(
+      '--emergency-change <ticket>',
+      'apply changes outside their change window anyway, recording the ticket in the journal, audit and the summary',
+      ticket,
+    )
     .option('--no-color', 'no colours, even on a terminal')
     .addOption(
       new Option(
@@ -82,13 +96,25 @@ export const registerApply: CommandRegistrar = (program: Command, context) => {
           : undefined;
         if (saved?.fromPlan)
           process.stderr.write(`Note: manifests from the plan file: ${safeText(saved.paths.join(' '))}\n`);
-        const options = { ...(saved?.options ?? given), format: given.format };
+        const options = {
+          ...(saved?.options ?? given),
+          format: given.format,
+          verify: given.verify,
+          ...(given.emergencyChange !== undefined ? { emergencyChange: given.emergencyChange } : {}),
+        };
         // Taken before planning: a run that planned while another applied would apply a stale plan.
         await withApplyLock(
           options.stateDir,
           (note) => process.stderr.write(`Note: ${safeText(note)}.\n`),
           async () => {
-            const scope = { ...(saved?.scope ?? options), signal: interrupt.signal, progressOut: process.stderr };
+            const scope = {
+              ...(saved?.scope ?? options),
+              signal: interrupt.signal,
+              progressOut: process.stderr,
+              // Apply enforces the change windows at its own clock; the plan only showed them.
+              enforceWindows: options.emergencyChange !== undefined ? { emergencyChange: options.emergencyChange } : {},
+              verify: options.verify,
+            };
             const manifestPaths = saved?.paths ?? paths;
             const run = await planRun(manifestPaths, scope, ctx.logger);
             try {
@@ -148,8 +174,10 @@ async function applyCommand(
     const { baseUrl, instance } = run.plan.target;
     const declared = run.parts.flatMap((p) => p.declaredObjects ?? []);
     await migrateRecordFile(run.lastAppliedFile, { baseUrl, instance }, run.lastApplied, declared);
-    if (json) report(emptySummaryJson('nothing to do', plan));
-    return ExitCode.ok;
+    const verified = options.verify ? await verifyUnchanged(run, options, interrupt) : undefined;
+    if (verified) human.write(renderVerification(verified.verification, verified.journal));
+    if (json) report({ ...emptySummaryJson('nothing to do', plan), ...verificationJson(verified?.verification) });
+    return verified && verified.verification.failures.length > 0 ? ExitCode.error : ExitCode.ok;
   }
   interrupt.phase = 'confirm';
   if (!(await confirmed(options, human, interrupt))) {
@@ -172,13 +200,42 @@ async function applyCommand(
         : {}),
       manifestPaths: paths.length > 0 ? paths : ['.'],
     },
+    ...(options.emergencyChange !== undefined ? { emergencyChange: options.emergencyChange } : {}),
+    verify: options.verify,
   });
-  if (json) report(summaryJson(result.result, result.journal, result.record.plan));
-  else ctx.stdout.write(renderSummary(result.result, result.journal, result.record.plan));
-  // Skipped changes (after a failure, --fail-fast, Ctrl-C) leave a partial apply: exit 1 too.
-  const code = result.result.failed + result.result.skipped > 0 ? ExitCode.error : ExitCode.ok;
+  const assurance = { ...verificationJson(result.verification), ...emergencyJson(result.record) };
+  if (json) report({ ...summaryJson(result.result, result.journal, result.record.plan), ...assurance });
+  else {
+    ctx.stdout.write(renderSummary(result.result, result.journal, result.record.plan));
+    ctx.stdout.write(emergencyLine(result.record));
+    if (result.verification) ctx.stdout.write(renderVerification(result.verification));
+  }
+  const verifyFailed = (result.verification?.failures.length ?? 0) > 0;
+  // Skipped changes (after a failure, --fail-fast, Ctrl-C) leave a partial apply: exit 1 too; so does a failed vector.
+  const code = result.result.failed + result.result.skipped > 0 || verifyFailed ? ExitCode.error : ExitCode.ok;
   await notifier?.afterApply(run.plan, result.result, code);
   return code;
+}
+
+/** `--emergency-change`: a ticket, one line of text. */
+function ticket(value: string): string {
+  const text = value.trim();
+  if (text === '' || /[\u0000-\u001f]/.test(text) || text.length > 200)
+    throw new InvalidArgumentError('expected a ticket: one line of text, at most 200 characters');
+  return text;
+}
+
+/** `apply --verify` of a plan without changes: the vectors are searched all the same, in a journal of their own. */
+function verifyUnchanged(run: PlanRun, options: ApplyOptions, interrupt: Interrupt) {
+  return verifySession({
+    session: run.session,
+    tests: run.routingTests,
+    tables: run.routingTables,
+    manifests: { digest: run.plan.manifests.digest, files: run.plan.manifests.files.length },
+    stateDir: options.stateDir,
+    ...(options.journal ? { journal: options.journal } : {}),
+    signal: interrupt.signal,
+  });
 }
 
 function messageJson(m: PlanMessage): ApplySummaryJson['errors'][number] {

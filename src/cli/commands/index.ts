@@ -3,6 +3,7 @@ import { registerApply } from './apply.js';
 import { registerAudit } from './audit.js';
 import { registerBaseline } from './baseline.js';
 import { registerCompare } from './compare.js';
+import { registerCoverage } from './coverage.js';
 import { registerDemo } from './demo.js';
 import { registerExplain } from './explain.js';
 import { registerExport } from './export.js';
@@ -11,6 +12,7 @@ import { registerPlan } from './plan.js';
 import { registerShow } from './show.js';
 import { registerSim } from './sim.js';
 import { registerValidate } from './validate.js';
+import { registerVerify } from './verify.js';
 import { registerVersion } from './version.js';
 
 /** Every CLI verb, one module each, registered explicitly. */
@@ -21,6 +23,8 @@ export const commands: CommandRegistrar[] = [
   registerBaseline,
   registerPlan,
   registerApply,
+  registerCoverage,
+  registerVerify,
   registerShow,
   registerAudit,
   registerExport,

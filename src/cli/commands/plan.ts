@@ -65,6 +65,11 @@ export const registerPlan: CommandRegistrar = (program: Command, context) => {
   )
     .option('--out <file>', 'also write the plan file (JSON)')
     .option(
+      '--coverage',
+      "add the Emergency coverage section: each subscription's numbers and their emergency addresses",
+      false,
+    )
+    .option(
       '--policies-from <git-ref>',
       "judge the plan by the Policy documents as they are at this git commit (a pull request's base), and list how these differ",
     )

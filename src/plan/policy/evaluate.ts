@@ -2,6 +2,7 @@ import { Pacer } from '../../core/pacer.js';
 import { routingTableKind } from '../../kinds/routing-table.js';
 import type { PolicyRule } from '../../manifest/index.js';
 import type { PlanMessage } from '../types.js';
+import { checkCoverageRule } from '../coverage/policy.js';
 import { ChangeRules } from './change-rules.js';
 import type { PolicyFacts, PolicyOutcome } from './facts.js';
 import { ObjectRules, type ViolationSink } from './object-rules.js';
@@ -67,7 +68,8 @@ export async function evaluatePolicies(
       });
       continue;
     }
-    if (type === 'forbid' || type === 'threshold') await changes.check(rule);
+    if (type === 'coverage') checkCoverageRule(rule, facts, sink);
+    else if (type === 'forbid' || type === 'threshold') await changes.check(rule);
     else await objects.check(rule);
     const more = (listed.get(rule.id) ?? 0) - MAX_LISTED_VIOLATIONS;
     if (more > 0)

@@ -1,5 +1,6 @@
 import type { DesiredRoutingTable, PolicyRule } from '../../manifest/index.js';
 import type { DesiredNode } from '../../state/types.js';
+import type { CoverageReport } from '../coverage/types.js';
 import type { CapacityRow, Change, PlanMessage } from '../types.js';
 
 /** What a value looks like to a reference, a pattern or a `where` test: its text. */
@@ -28,6 +29,8 @@ export interface PolicyFacts {
   tableLiveCounts: ReadonlyMap<string, number>;
   /** The Capacity section's rows. */
   capacity: readonly CapacityRow[];
+  /** The Emergency coverage section, read when a rule bounds it. */
+  coverage?: CoverageReport;
   /** The values a reference rule may name, by rule id (read before the rules are checked). */
   references: ReadonlyMap<string, ReferenceValues>;
   /** `file:line:col` of a declared object's field (or of the object), when there is one. */

@@ -1,4 +1,4 @@
-import type { DesiredSet } from '../../manifest/index.js';
+import type { DesiredSet, RoutingTestSet } from '../../manifest/index.js';
 import { matchesPattern } from '../../plan/targets.js';
 import { valueText } from '../../plan/policy/facts.js';
 import type { RoutingClient, RoutingTableRef } from '../../routing/index.js';
@@ -8,6 +8,7 @@ import type { Provider, ProviderApplyEnv } from '../types.js';
 import { applyRouting } from './apply.js';
 import { planConfirmed } from './confirm.js';
 import { probeBulk, readRoutingTables, ROUTING_ROW, type LiveTable, type RoutingPlanOutput } from './plan.js';
+import { vectorChanges } from './vectors.js';
 
 export { ROUTING_ROW } from './plan.js';
 
@@ -19,6 +20,8 @@ export interface RoutingInput {
   planTables?: boolean;
   /** The tables in scope (`--changed-since`), by address: all when not given. */
   tables?: (address: string) => boolean;
+  /** The RoutingTest vectors: the plan lists those whose answer it changes (docs/assurance.md). */
+  tests?: readonly RoutingTestSet[];
 }
 
 /**
@@ -37,8 +40,14 @@ export function routingProvider(input: RoutingInput): Provider {
       live = input.planTables === false ? [] : await readRoutingTables(input.set, input.client, input.tables);
     },
     async plan(options) {
-      planned = await planConfirmed(input.set, stage(live, 'plan', 'read'), input.client, { prune: options.prune });
+      // The tables as the plan read them (planConfirmed reads a shifted one again, in place).
+      const read = stage(live, 'plan', 'read');
+      planned = await planConfirmed(input.set, read, input.client, { prune: options.prune });
       const tables = planned.tables.map((t) => t.address);
+      const vectors =
+        input.tests && input.tests.length > 0
+          ? vectorChanges(input.tests, read, (t) => options.prune || t.table.prune)
+          : undefined;
       live = undefined; // the diff keeps what apply needs: a million live rows need not stay
       await probeBulk(planned, input.client);
       const liveRows = [...planned.liveCounts.values()].reduce((a, b) => a + b, 0);
@@ -58,6 +67,7 @@ export function routingProvider(input: RoutingInput): Provider {
         liveAddresses: () => [],
         holdsData: () => false,
         preflight: () => [],
+        ...(vectors ? { vectorChanges: vectors } : {}),
       };
     },
     // A policy reference to a table no manifest declares reads its rows live, once.

@@ -117,7 +117,9 @@ export function numberView(store: PlatformStore, n: NumberRow): Record<string, u
   const address = n.addressId === undefined ? undefined : subscriptionTables(store).addresses.get(n.addressId);
   return {
     id: n.id,
-    ...(address ? { address: address.full_address, addressId: address.id, addressVerified: true } : {}),
+    ...(address
+      ? { address: address.full_address, addressId: address.id, addressVerified: n.addressVerified ?? true }
+      : {}),
     assigned: n.assignedTo !== undefined,
     ...(n.assignedTo ? { assignedTo: { ...n.assignedTo } } : {}),
     countryCode: n.countryCode,

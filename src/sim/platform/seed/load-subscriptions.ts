@@ -1,7 +1,8 @@
 /** Loads the Document 2 part of a seeded tenant: subscriptions, entitlements, numbers. */
+import { createAddress } from '../routes/addresses.js';
 import type { PlatformStore } from '../store/store.js';
 import { countryCodeOf, expandRange, findEntitlementType, SeedError, suspensionProfileId } from './load-seed.js';
-import type { SeedSubscription } from './types.js';
+import type { SeedAddress, SeedSubscription } from './types.js';
 
 export function loadSubscriptions(
   store: PlatformStore,
@@ -47,7 +48,11 @@ export function loadSubscriptions(
       });
       entitlementByType.set(typeId, row.id);
     });
+    const addressIds = loadAddresses(store, id, s.addresses ?? [], `${at}.addresses`);
     (s.numbers ?? []).forEach((n, j) => {
+      const addressId = n.address === undefined ? undefined : addressIds.get(n.address.toLowerCase());
+      if (n.address !== undefined && addressId === undefined)
+        throw new SeedError(`${at}.numbers[${j}]`, `address "${n.address}" is not one of the subscription's addresses`);
       const typeId =
         n.entitlementType === undefined
           ? undefined
@@ -68,10 +73,26 @@ export function loadSubscriptions(
           status: n.status ?? 'active',
           ...(entitlementId === undefined ? {} : { entitlementId }),
           ...(n.assignedTo ? { assignedTo: n.assignedTo } : {}),
+          ...(addressId === undefined ? {} : { addressId, addressVerified: n.addressVerified ?? true }),
           numberDivert: '',
           numberRewrite: '',
         });
       }
     });
   });
+}
+
+/** A subscription's seeded addresses, created as `POST A` would (its checks included): their ids by full address, lower case. */
+function loadAddresses(store: PlatformStore, subscriptionId: number, addresses: SeedAddress[], where: string) {
+  const ids = new Map<string, number>();
+  addresses.forEach((a, i) => {
+    const { fullAddress, ...data } = a;
+    try {
+      const row = createAddress(store, subscriptionId, { data, ...(fullAddress ? { full_address: fullAddress } : {}) });
+      ids.set(row.full_address.toLowerCase(), row.id);
+    } catch (error) {
+      throw new SeedError(`${where}[${i}]`, (error as Error).message);
+    }
+  });
+  return ids;
 }

@@ -110,7 +110,22 @@ export interface SeedSubscription {
     disconnected?: number;
     externalReference?: string;
   }[];
+  /** Emergency addresses (Doc 2 §2.7), before the numbers that name them. */
+  addresses?: SeedAddress[];
   numbers?: SeedNumber[];
+}
+
+/** An address of a subscription: its data; its full address formed from it unless given. */
+export interface SeedAddress {
+  street: string;
+  number: string;
+  postalCode: number;
+  city: string;
+  country?: string;
+  isoCode?: string;
+  state?: string;
+  premises?: string;
+  fullAddress?: string;
 }
 
 export interface SeedNumber {
@@ -123,6 +138,10 @@ export interface SeedNumber {
   /** Entitlement type (name or id) the number counts against. */
   entitlementType?: string | number;
   assignedTo?: { type: 'sip_trunk' | 'uc_alpha'; subType?: string; to: number; ref?: string };
+  /** The full address of one of the subscription's seeded addresses: the number's emergency address. */
+  address?: string;
+  /** Whether that link is verified (Doc 2 §2.5 `addressVerified`); default true. */
+  addressVerified?: boolean;
 }
 
 export interface SeedEntitlementType {

@@ -252,6 +252,11 @@ export interface NumberRow {
   status: string;
   entitlementId?: number;
   addressId?: number;
+  /**
+   * Whether the platform verified the number's emergency address (Doc 2 §2.5); absent while
+   * it has none. A link made through the API is verified at once; a seed may say otherwise.
+   */
+  addressVerified?: boolean;
   assignedTo?: { type: 'sip_trunk' | 'uc_alpha'; subType?: string; to: number; ref?: string };
   numberDivert: string;
   numberRewrite: string;

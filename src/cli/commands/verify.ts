@@ -1,0 +1,40 @@
+/**
+ * `switchboard verify [PATH…]`: every RoutingTest vector of the manifests searched in the
+ * live routing engine (docs/assurance.md), one request per vector; the outcome journalled
+ * for `audit`. Exit 0 when every vector passes, 1 when one fails (or on an error).
+ */
+import { Option, type Command } from 'commander';
+import { ExitCode } from '../../core/errors.js';
+import { verifyRun, watchInterrupts, type VerifyRunOptions } from '../../run/index.js';
+import { addConnectionOptions, manifestPathsArgument } from '../options.js';
+import type { CommandRegistrar } from '../program.js';
+import { renderVerification, verificationJson } from '../verification.js';
+
+interface VerifyOptions extends VerifyRunOptions {
+  format: 'text' | 'json';
+}
+
+export const registerVerify: CommandRegistrar = (program: Command, context) => {
+  addConnectionOptions(
+    program
+      .command('verify')
+      .description('Search every RoutingTest vector in the live routing engine; changes nothing')
+      .addArgument(manifestPathsArgument()),
+  )
+    .option('--state-dir <dir>', 'where the journal lives', '.switchboard')
+    .option('--journal <file>', 'where to append the journal (default: <state-dir>/journal-<timestamp>.jsonl)')
+    .addOption(new Option('--format <format>', 'stdout format').choices(['text', 'json']).default('text'))
+    .action(async (paths: string[], options: VerifyOptions) => {
+      const ctx = context();
+      const interrupt = watchInterrupts((line) => process.stderr.write(`\n${line}\n`));
+      try {
+        const { verification, journal } = await verifyRun(paths, { ...options, signal: interrupt.signal }, ctx.logger);
+        if (options.format === 'json')
+          ctx.stdout.write(`${JSON.stringify({ ...verificationJson(verification).verification, journal }, null, 2)}\n`);
+        else ctx.stdout.write(renderVerification(verification, journal).replace(/^\n/, ''));
+        ctx.exitCode = verification.failures.length > 0 ? ExitCode.error : ExitCode.ok;
+      } finally {
+        interrupt.dispose();
+      }
+    });
+};

@@ -1,0 +1,180 @@
+/**
+ * Live verification of the RoutingTest vectors (docs/assurance.md "Routing assertions"):
+ * each vector asked of the routing engine with its own search (Document 3 §4.1 filters), one
+ * request per vector, at most the client's concurrency at once. `apply --verify` runs it
+ * after the apply, `switchboard verify` on its own; failures are written to the journal.
+ */
+import pLimit from 'p-limit';
+import type { Journal } from '../apply/journal.js';
+import { routingTestKind } from '../kinds/routing-test.js';
+import {
+  liveRow,
+  verdict,
+  vectorLabel,
+  type Answer,
+  type DesiredRoutingTable,
+  type JsonScalar,
+  type RoutingTestSet,
+  type RoutingVector,
+} from '../manifest/index.js';
+import { RoutingApiError, type RoutingClient, type RoutingTableRef } from '../routing/index.js';
+import type { Filter } from '../routing/query.js';
+
+/** One vector that did not pass: it failed, or its search could not be made. */
+export interface VectorFailure {
+  test: string;
+  table: string;
+  vector: string;
+  outcome: 'failed' | 'error';
+  message: string;
+  source: string;
+}
+
+/** What verifying the vectors found. */
+export interface Verification {
+  tests: number;
+  vectors: number;
+  passed: number;
+  failures: VectorFailure[];
+  /** Requests sent: one per vector searched. */
+  requests: number;
+}
+
+/**
+ * Asks the engine every vector of `tests` (those of a stopped run are not started: counted
+ * as errors). The declared tables give the lookup values their types (an integer column is
+ * searched with a number).
+ */
+export async function verifyVectors(
+  client: RoutingClient,
+  tests: readonly RoutingTestSet[],
+  options: { tables?: readonly DesiredRoutingTable[]; signal?: AbortSignal } = {},
+): Promise<Verification> {
+  const limit = pLimit(client.concurrency);
+  const out: Verification = { tests: tests.length, vectors: 0, passed: 0, failures: [], requests: 0 };
+  const jobs = tests.flatMap((test) => {
+    const table = options.tables?.find((t) => t.table.address === test.table);
+    const types = table?.fieldTypes ?? {};
+    return test.vectors.map((vector) =>
+      limit(async () => {
+        out.vectors += 1;
+        const base = { test: test.name, table: test.table, vector: vectorLabel(vector), source: vector.source };
+        if (options.signal?.aborted) {
+          out.failures.push({ ...base, outcome: 'error', message: 'not searched: the run was interrupted' });
+          return;
+        }
+        try {
+          out.requests += 1;
+          const answer = await search(client, test, vector, table?.key, types);
+          const wrong = verdict(vector, answer);
+          if (wrong === undefined) out.passed += 1;
+          else out.failures.push({ ...base, outcome: 'failed', message: wrong });
+        } catch (error) {
+          const message = error instanceof RoutingApiError || error instanceof Error ? error.message : String(error);
+          out.failures.push({ ...base, outcome: 'error', message });
+        }
+      }),
+    );
+  });
+  await Promise.all(jobs);
+  // Concurrent searches finish in any order: listed as the manifests list them.
+  const order = new Map(tests.flatMap((t) => t.vectors.map((v, i) => [v.source, i] as const)));
+  out.failures.sort((a, b) =>
+    a.test < b.test ? -1 : a.test > b.test ? 1 : (order.get(a.source) ?? 0) - (order.get(b.source) ?? 0),
+  );
+  return out;
+}
+
+/**
+ * The engine's answer to one vector. Exact: every lookup field `==` its value (two rows
+ * asked for, to tell an ambiguous answer). Longest prefix: the other fields `==`, the prefix
+ * column `in` every prefix of the number, and of the rows found the longest prefix answers.
+ * No match is a 404 (Document 3 §4.2) or an empty list.
+ */
+async function search(
+  client: RoutingClient,
+  test: RoutingTestSet,
+  vector: RoutingVector,
+  key: readonly string[] | undefined,
+  types: Readonly<Record<string, string>>,
+): Promise<Answer | undefined> {
+  const ref = test.ref as RoutingTableRef;
+  const typed = (field: string, value: JsonScalar): unknown => {
+    const type = types[field];
+    if (typeof value !== 'string') return value;
+    if (type === 'integer' || type === 'number') return Number(value);
+    if (type === 'boolean') return value === 'true';
+    return value;
+  };
+  const keyFields = key ?? Object.keys(vector.lookup);
+  const mode = test.mode;
+  if (mode.type === 'exact') {
+    const filters: Filter[] = Object.entries(vector.lookup).map(([name, v]) => ({
+      name,
+      op: '==',
+      val: typed(name, v),
+    }));
+    const page = await client.listPage(ref, { q: { filters }, resultsPerPage: 2 });
+    const rows = page?.objects ?? [];
+    if (rows.length > 1)
+      throw new Error(`${page?.num_results ?? rows.length} rows answer: the lookup is no key of the table`);
+    return rows[0] ? liveRow(keyFields, rows[0]) : undefined;
+  }
+  const dialled = dialledField(vector, mode.column, key);
+  const number = String(vector.lookup[dialled] ?? '');
+  const prefixes = Array.from({ length: number.length }, (_, i) => number.slice(0, number.length - i));
+  const filters: Filter[] = Object.entries(vector.lookup)
+    .filter(([name]) => name !== dialled)
+    .map(([name, v]) => ({ name, op: '==', val: typed(name, v) }));
+  filters.push({ name: mode.column, op: 'in', val: prefixes.map((p) => typed(mode.column, p)) });
+  const page = await client.listPage(ref, { q: { filters }, resultsPerPage: Math.max(prefixes.length, 1) });
+  let best: Record<string, unknown> | undefined;
+  for (const row of page?.objects ?? []) {
+    const prefix = String(row[mode.column] ?? '');
+    if (best === undefined || prefix.length > String(best[mode.column] ?? '').length) best = row;
+  }
+  return best ? liveRow(key ?? [mode.column], best) : undefined;
+}
+
+/** The lookup field holding the number a longest-prefix vector looks up: the column itself, or the one field that is no key field. */
+function dialledField(vector: RoutingVector, column: string, key: readonly string[] | undefined): string {
+  if (column in vector.lookup) return column;
+  const others = Object.keys(vector.lookup).filter((f) => !(key ?? []).includes(f));
+  if (others.length !== 1)
+    throw new Error(
+      `match: longest-prefix(${column}) looks up one number; the lookup names ${others.join(', ') || 'none'}${key ? '' : ' (the table is not declared: name the number alone, or under ' + column + ')'}`,
+    );
+  return others[0] as string;
+}
+
+/**
+ * The verification in the journal: one line per test (its vectors passed, or how many
+ * failed) and one per vector that did not pass, with what it expected and what answered.
+ */
+export function journalVerification(journal: Journal, tests: readonly RoutingTestSet[], v: Verification): void {
+  const failed = new Map<string, VectorFailure[]>();
+  for (const f of v.failures) failed.set(f.test, [...(failed.get(f.test) ?? []), f]);
+  journal.appendAll(
+    tests.flatMap((test) => {
+      const bad = failed.get(test.name) ?? [];
+      const address = routingTestKind.address(test.name);
+      const summary = {
+        type: 'verify' as const,
+        address,
+        outcome: bad.length === 0 ? ('passed' as const) : ('failed' as const),
+        message: `${test.vectors.length - bad.length} of ${test.vectors.length} vectors passed against ${test.table}`,
+        source: test.source,
+      };
+      return [
+        summary,
+        ...bad.map((f) => ({
+          type: 'verify' as const,
+          address: `${address}/${f.vector}`,
+          outcome: f.outcome,
+          message: f.message,
+          source: f.source,
+        })),
+      ];
+    }),
+  );
+}
