@@ -38,11 +38,12 @@ export function renderCoverage(report: CoverageReport, format: CoverageFormat): 
 function totalsLine(report: CoverageReport): string {
   const sum = (f: (s: CoverageReport['scopes'][number]) => number) => report.scopes.reduce((n, s) => n + f(s), 0);
   const subs = report.scopes.length;
+  const unused = sum((s) => s.unusedAddresses.count);
   return (
     `Coverage: ${sum((s) => s.numbers)} numbers in ${subs} ${subs === 1 ? 'subscription' : 'subscriptions'}: ` +
     `${sum((s) => s.withoutAddress.count)} without an address, ` +
     `${sum((s) => s.unverified.count + s.verificationUnknown.count)} not verified, ` +
-    `${sum((s) => s.unusedAddresses.count)} addresses linked to none.`
+    `${unused} ${unused === 1 ? 'address' : 'addresses'} linked to none.`
   );
 }
 

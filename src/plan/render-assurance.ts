@@ -20,8 +20,8 @@ const TOTAL_BUDGET = COVERAGE_BUDGET + VECTORS_BUDGET + WINDOWS_BUDGET;
 export function listText(list: CoverageList, show = INLINE): string {
   if (list.count === 0) return '';
   const shown = list.items.slice(0, show);
-  const more = list.count > shown.length ? `, … (${list.count - shown.length} more)` : '';
-  return `${shown.join(', ')}${more}`;
+  const more = list.count > shown.length ? `; … (${list.count - shown.length} more)` : '';
+  return `${shown.join('; ')}${more}`;
 }
 
 /** One line per figure of a scope: label, count, some names. */
@@ -92,20 +92,23 @@ function coverageText(report: CoverageReport, paint: Paint): string[] {
   const lines = [paint('bold', 'Emergency coverage (numbers and their emergency addresses):')];
   if (report.scopes.length === 0) lines.push('  no subscription in scope holds numbers the manifests declare');
   for (const scope of report.scopes) {
-    lines.push(`  ${safeText(scope.address)}: ${scope.numbers} ${scope.numbers === 1 ? 'number' : 'numbers'}`);
-    const figures = scopeLines(scope);
-    const width = Math.max(...figures.map((f) => f.label.length));
+    // Only the figures that say something: a subscription whose numbers all have a verified address is one line.
+    const figures = scopeLines(scope).filter((f) => f.count > 0 || f.note !== undefined);
+    const inUse = scope.effect.addressesInUse;
+    const n = scope.numbers;
+    const head = `  ${safeText(scope.address)}: ${n === 0 ? 'no numbers' : `${n} ${n === 1 ? 'number' : 'numbers'}`}`;
+    const allGood = n > 0 && figures.length === 0 && inUse.length === 0;
+    lines.push(allGood ? `${head}, each with a verified emergency address` : head);
+    const width = Math.max(0, ...figures.map((f) => f.label.length));
     for (const f of figures) {
       const names = f.names ? `  ${safeText(f.names)}` : '';
       const note = f.note ? ` (${f.note})` : '';
       const line = `      ${f.label.padEnd(width)}  ${String(f.count).padStart(4)}${names}${note}`;
-      lines.push(
-        f.count > 0 && f.label !== 'addresses linked to none' && !f.label.startsWith('this plan')
-          ? paint('yellow', line)
-          : line,
-      );
+      const attention =
+        f.label === 'without an address' || f.label.startsWith('address not') || f.label.startsWith('verification');
+      lines.push(attention ? paint('yellow', line) : line);
     }
-    for (const use of scope.effect.addressesInUse) lines.push(paint('yellow', `      ! ${safeText(inUseText(use))}`));
+    for (const use of inUse) lines.push(paint('yellow', `      ! ${safeText(inUseText(use))}`));
   }
   return lines;
 }
