@@ -110,21 +110,21 @@ function notice(window: ChangeWindow, now: number): WindowNotice {
   };
 }
 
-/** `Tue,Thu 22:00-02:00 (Europe/Brussels); frozen 2026-12-20 to 2027-01-03`. */
+/** `Tue,Thu 22:00-02:00 Europe/Brussels; frozen 2026-12-20 to 2027-01-03`. */
 function scheduleText(window: ChangeWindow): string {
-  const weekly = window.windows.map((w) => (w.zone === window.timeZone ? w.text : `${w.text} (${w.zone})`));
-  const parts = [weekly.length > 0 ? `${weekly.join('; ')} (${window.timeZone})` : `any time (${window.timeZone})`];
+  const weekly = window.windows.map((w) => `${w.text}${w.text.endsWith(w.zone) ? '' : ` ${w.zone}`}`);
+  const parts = [weekly.length > 0 ? weekly.join(', ') : `any time, ${window.timeZone}`];
   if (window.freezes.length > 0) parts.push(`frozen ${window.freezes.map((f) => f.text).join(', ')}`);
   return parts.join('; ');
 }
 
-/** A notice's opening in words: `next opens 2026-11-24 22:00 Europe/Brussels (2026-11-24T21:00:00Z)`. */
+/** When a closed notice's window opens again: `next opens 2026-11-24 22:00 Europe/Brussels (2026-11-24T21:00:00Z)`. */
 export function nextOpensText(n: WindowNotice): string {
-  if (n.open) return 'open now';
+  if (n.open && !n.frozen) return 'open now';
   const when = n.nextOpens
     ? `next opens ${n.nextOpensLocal ?? ''} (${n.nextOpens.replace(/\.000Z$/, 'Z')})`
     : 'does not open within the next 400 days';
-  return n.frozen ? `frozen (${n.frozen}); ${when}` : when;
+  return n.frozen ? `frozen (${n.frozen}), ${when}` : `closed now, ${when}`;
 }
 
 /**
@@ -133,20 +133,23 @@ export function nextOpensText(n: WindowNotice): string {
  */
 export function windowMessages(check: WindowCheck, emergencyChange?: string): PlanMessage[] {
   return check.blocked.map(({ windows, changes }) => {
-    const names = windows.map((w) => `${w.window} (${w.schedule}; ${nextOpensText(w)})`).join(', ');
+    const names = windows.map((w) => `${w.window} (${w.schedule}; ${nextOpensText(w)})`).join(' or ');
     const listed =
       changes
         .slice(0, NAMED)
         .map((c) => c.address)
         .join(', ') + (changes.length > NAMED ? ', …' : '');
-    const what = `${changes.length} ${changes.length === 1 ? 'change applies' : 'changes apply'} only inside change window ${names}`;
+    const n = changes.length;
+    const plural = windows.length > 1 ? 'change windows' : 'change window';
+    const what = `${n} ${n === 1 ? 'change applies' : 'changes apply'} only inside ${plural} ${names}`;
+    const at = (windows[0]?.checkedAt ?? '').replace(/\.\d{3}Z$/, 'Z');
     const message = emergencyChange
-      ? `applied outside its window under emergency change ${emergencyChange}: ${what}: ${listed}`
-      : `${what}, closed at ${windows[0]?.checkedAt.replace(/\.\d{3}Z$/, 'Z') ?? ''}: ${listed}. Apply when it opens, or with --emergency-change TICKET`;
+      ? `applied at ${at} under emergency change ${emergencyChange}, outside its window: ${what}: ${listed}`
+      : `${what}; it is ${at} now: ${listed}. Apply when it opens, or with --emergency-change TICKET`;
     return {
       code: 'SB_CHANGE_WINDOW',
       message,
-      ...(changes.length === 1 && changes[0] ? { address: changes[0].address } : {}),
+      ...(n === 1 && changes[0] ? { address: changes[0].address } : {}),
       source: windows[0]?.source ?? '',
     };
   });

@@ -29,6 +29,8 @@ export async function runValidate(
     objects: result.set.objects.length,
     routingRows: result.set.routingTables.reduce((n, t) => n + t.rows.length, 0),
     policyRules: result.policies.length,
+    routingVectors: result.routingTests.reduce((n, t) => n + t.vectors.length, 0),
+    changeWindows: result.changeWindows.length,
     errors,
     warnings,
   };
@@ -67,11 +69,14 @@ function summaryLine(s: {
   objects: number;
   routingRows: number;
   policyRules: number;
+  routingVectors: number;
+  changeWindows: number;
   errors: number;
   warnings: number;
 }): string {
   const plural = (n: number, word: string): string => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
-  const rows = `${s.routingRows > 0 ? `, ${plural(s.routingRows, 'routing row')}` : ''}${s.policyRules > 0 ? `, ${plural(s.policyRules, 'policy rule')}` : ''}`;
+  const some = (n: number, word: string): string => (n > 0 ? `, ${plural(n, word)}` : '');
+  const rows = `${some(s.routingRows, 'routing row')}${some(s.policyRules, 'policy rule')}${some(s.routingVectors, 'routing test vector')}${some(s.changeWindows, 'change window')}`;
   const found =
     s.errors === 0 && s.warnings === 0 ? 'valid' : `${plural(s.errors, 'error')}, ${plural(s.warnings, 'warning')}`;
   return `${s.errors === 0 ? 'OK' : 'FAILED'}: ${plural(s.files, 'file')}, ${plural(s.objects, 'object')}${rows}: ${found}.`;
