@@ -109,6 +109,7 @@ function auditRow(over: Partial<AuditRow> = {}): AuditRow {
     dirty: false,
     ciRun: '',
     runId: 'r',
+    emergencyChange: '',
     message: '',
     journal: 'j:1',
     ...over,
