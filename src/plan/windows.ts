@@ -50,7 +50,7 @@ export function covers(window: ChangeWindow, change: Pick<Change, 'address' | 'k
 /** What checking a plan's changes against the windows at one instant found. */
 export interface WindowCheck {
   notices: WindowNotice[];
-  /** Changes outside every window that covers them (or frozen), by the windows that cover them. */
+  /** Changes outside every window that covers them (or frozen), by the windows that block them. */
   blocked: { windows: WindowNotice[]; changes: Change[] }[];
 }
 
@@ -73,13 +73,16 @@ export function checkWindows(windows: readonly ChangeWindow[], changes: readonly
       if (n.addresses.length < NAMED) n.addresses.push(change.address);
     });
     if (covering.length === 0) continue;
-    const frozen = covering.some((i) => notices[i]?.frozen !== undefined);
+    // What blocks it: the frozen windows; else, when no weekly window covering it is open, those.
+    const frozen = covering.filter((i) => notices[i]?.frozen !== undefined);
     const weekly = covering.filter((i) => (windows[i]?.windows.length ?? 0) > 0);
-    if (!frozen && (weekly.length === 0 || weekly.some((i) => notices[i]?.open))) continue;
-    const key = covering.join(',');
+    const closed = weekly.length > 0 && !weekly.some((i) => notices[i]?.open);
+    const blocking = frozen.length > 0 ? frozen : closed ? weekly : [];
+    if (blocking.length === 0) continue;
+    const key = blocking.join(',');
     let group = groups.get(key);
     if (!group) {
-      group = { windows: covering.map((i) => notices[i] as WindowNotice), changes: [] };
+      group = { windows: blocking.map((i) => notices[i] as WindowNotice), changes: [] };
       groups.set(key, group);
     }
     group.changes.push(change);
