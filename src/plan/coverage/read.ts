@@ -1,0 +1,138 @@
+import { kindOf, kinds } from '../../kinds/index.js';
+import type { KindDefinition, LiveObject } from '../../kinds/types.js';
+import type { Change } from '../types.js';
+import type { AddressInUse, CoverageEffect, CoverageList, CoverageReport, CoverageScope } from './types.js';
+
+/** What the coverage read needs of a run: the parents in scope, the plan's changes, a list of a kind under a parent. */
+export interface CoverageInput {
+  /** Live objects of the kinds numbers live under (subscriptions) that the plan's scope declares. */
+  scopes: readonly LiveObject[];
+  /** The platform's planned changes. */
+  changes: readonly Change[];
+  /** The live objects of a kind under a live parent, listed once per run (the plan's own reader). */
+  list(kind: string, parent: LiveObject): Promise<LiveObject[]>;
+  /** Items listed per list of the report; null lists them all (counts are always whole). */
+  listLimit: number | null;
+}
+
+/** The kinds whose objects are numbers linked to emergency addresses (a `coverage` column). */
+export function linkKinds(): KindDefinition[] {
+  return kinds.filter((k) => k.coverage !== undefined && k.manifest.refersTo !== undefined);
+}
+
+/**
+ * The Emergency coverage section: for each parent in scope, its numbers and addresses
+ * listed (one list request per page, through the plan's reader: a collection the plan read
+ * already is not read again), and what the plan's changes do to them. Generic over the
+ * kind table: the `coverage` column says which kind holds the links, its `refersTo` which
+ * kind they name.
+ */
+export async function readCoverage(input: CoverageInput): Promise<CoverageReport> {
+  const scopes: CoverageScope[] = [];
+  const ordered = [...input.scopes].sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
+  for (const linkKind of linkKinds()) {
+    for (const parent of ordered) {
+      if (!linkKind.parentKinds.includes(parent.kind)) continue;
+      scopes.push(await scopeOf(linkKind, parent, input));
+    }
+  }
+  return { scopes, listLimit: input.listLimit };
+}
+
+async function scopeOf(linkKind: KindDefinition, parent: LiveObject, input: CoverageInput): Promise<CoverageScope> {
+  const refersTo = linkKind.manifest.refersTo as NonNullable<KindDefinition['manifest']['refersTo']>;
+  const addressKind = kindOf(refersTo.kind);
+  const links = await input.list(linkKind.kind, parent);
+  const addresses = await input.list(addressKind.kind, parent);
+  const linkOf = (o: LiveObject) => (linkKind.coverage as NonNullable<KindDefinition['coverage']>).linkOf(o);
+  const name = (kind: KindDefinition, o: LiveObject) => kind.identity(o.fields);
+  const list = (names: string[]) => listOf(names, input.listLimit);
+  const linked = new Set<string>();
+  const without: string[] = [];
+  const unverified: string[] = [];
+  const unknown: string[] = [];
+  for (const link of links) {
+    const { id, verified } = linkOf(link);
+    if (id === null) without.push(name(linkKind, link));
+    else {
+      linked.add(id);
+      if (verified === false) unverified.push(name(linkKind, link));
+      else if (verified === null) unknown.push(name(linkKind, link));
+    }
+  }
+  const effect = effectOf(linkKind, addressKind, parent, links, addresses, input);
+  return {
+    address: parent.address,
+    numbers: links.length,
+    withoutAddress: list(without),
+    unverified: list(unverified),
+    verificationUnknown: list(unknown),
+    unusedAddresses: list(addresses.filter((a) => !linked.has(a.id)).map((a) => name(addressKind, a))),
+    effect: { ...effect, withoutAddressAfter: without.length - effect.linksAdded.count },
+  };
+}
+
+/** What the plan's changes under a parent do to its links and addresses. */
+function effectOf(
+  linkKind: KindDefinition,
+  addressKind: KindDefinition,
+  parent: LiveObject,
+  links: readonly LiveObject[],
+  addresses: readonly LiveObject[],
+  input: CoverageInput,
+): Omit<CoverageEffect, 'withoutAddressAfter'> {
+  const under = `${parent.address}/`;
+  const changes = input.changes.filter((c) => c.address.startsWith(under));
+  const linkByAddress = new Map(links.map((l) => [l.address, l]));
+  const coverage = linkKind.coverage as NonNullable<KindDefinition['coverage']>;
+  const added: string[] = [];
+  const moved: string[] = [];
+  for (const change of changes) {
+    if (change.kind !== linkKind.kind || change.action === 'delete') continue;
+    const live = linkByAddress.get(change.previousAddress ?? change.address);
+    if (!live) continue;
+    if (coverage.linkOf(live).id === null) added.push(linkKind.identity(live.fields));
+    else moved.push(linkKind.identity(live.fields));
+  }
+  const addressById = new Map(addresses.map((a) => [a.id, a]));
+  const inUse: AddressInUse[] = [];
+  for (const change of changes) {
+    if (change.kind !== addressKind.kind || change.action === 'create' || change.id === undefined) continue;
+    const address = addressById.get(change.id);
+    const users = links.filter((l) => coverage.linkOf(l).id === change.id);
+    if (!address || users.length === 0) continue;
+    const numbers = users.map((u) => linkKind.identity(u.fields));
+    inUse.push({
+      address: change.address,
+      action: change.action,
+      numbers: listOf(numbers, input.listLimit),
+      relinked: relinkedBy(input.changes, linkKind, users, addressKind.identity(address.fields)).length === users.length,
+    });
+  }
+  return { linksAdded: listOf(added, input.listLimit), linksMoved: listOf(moved, input.listLimit), addressesInUse: inUse };
+}
+
+/**
+ * The changes of the plan that link some of `users` (link objects) to another address than
+ * `identity`: a number moved away from an address before it is deleted.
+ */
+export function relinkedBy(
+  changes: readonly Change[],
+  linkKind: KindDefinition,
+  users: readonly { address: string }[],
+  identity: string,
+): Change[] {
+  const field = linkKind.manifest.refersTo?.field as string;
+  const wanted = new Set(users.map((u) => u.address));
+  return changes.filter((c) => {
+    if (c.kind !== linkKind.kind || c.action === 'delete' || !wanted.has(c.previousAddress ?? c.address)) return false;
+    const after = c.after?.[field];
+    return after !== undefined && after !== null && after !== '' && String(after) !== identity;
+  });
+}
+
+/** Names sorted, counted whole, listed up to the limit. */
+export function listOf(names: readonly string[], limit: number | null): CoverageList {
+  const sorted = [...names].sort();
+  return { count: sorted.length, items: limit === null ? sorted : sorted.slice(0, limit) };
+}
