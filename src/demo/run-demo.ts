@@ -1,7 +1,8 @@
 /**
  * `switchboard demo`: the whole loop on an embedded simulator, step by step, each step's
- * outcome checked (not just printed): plan examples/ → apply → plan again ("No changes.")
- * → change one value in a copy → a one-change plan. Any step that misbehaves ends the demo
+ * outcome checked (not just printed): plan examples/ (with its Emergency coverage section)
+ * → apply, then verify the RoutingTest vectors in the live engine → plan again ("No
+ * changes.") → change one value in a copy → a one-change plan. Any step that misbehaves ends the demo
  * with a DemoStepError (exit 1) naming the step.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -17,6 +18,7 @@ import {
   applyRun,
   openSession,
   planRun,
+  renderVerification,
   type ConcurrencySetting,
   type PlanRun,
   type PlanRunOptions,
@@ -81,7 +83,7 @@ export async function runDemo(options: DemoOptions): Promise<void> {
       throw new DemoStepError('plan', `the plan was refused: ${first.plan.errors.map((e) => e.code).join(', ')}`);
     if (firstCount === 0) throw new DemoStepError('plan', 'expected changes on a fresh simulator, the plan is empty');
 
-    heading(3, 'Apply it');
+    heading(3, 'Apply it, then verify the routing tests live');
     const applied = await applyRun(first, first.plan.changes, {
       concurrency: options.concurrency,
       failFast: false,
@@ -89,6 +91,7 @@ export async function runDemo(options: DemoOptions): Promise<void> {
       runId: `demo-${Date.now().toString(36)}`,
       progressOut: out,
       progressMs: 1_000,
+      verify: true,
     });
     // On a terminal the progress line was redrawn in place; in a log, print where it ended.
     if (!out.isTTY) out.write(`${applied.finalProgress.replace(/, ETA \d+ s$/, '')}\n`);
@@ -100,6 +103,14 @@ export async function runDemo(options: DemoOptions): Promise<void> {
         `${result.applied} of ${firstCount} changes applied, ${result.failed} failed, ${result.skipped} skipped`,
       );
     }
+    // The RoutingTest vectors of examples/, each searched in the engine the apply just wrote.
+    const verification = applied.verification;
+    if (verification) out.write(renderVerification(verification));
+    if (verification && verification.failures.length > 0)
+      throw new DemoStepError(
+        'verify',
+        `${verification.failures.length} RoutingTest vectors did not pass after the apply`,
+      );
 
     heading(4, 'Plan again: nothing is left to do');
     const second = await plan([options.examples]);
@@ -139,6 +150,7 @@ function planOptions(options: DemoOptions, stateDir: string): PlanRunOptions {
     concurrency: options.concurrency,
     maxDeletePercent: 10,
     allowReplace: false,
+    coverage: true,
     stateDir,
   };
 }
@@ -178,13 +190,15 @@ function closing(seconds: string, planned: number, shown: string): string {
 ── Done in ${seconds} s: every step behaved ──
 
 You just saw the whole loop: switchboard read the manifests in ${shown}/, planned
-${planned} changes against a live (simulated) platform, applied them, found nothing left
-to do on the next plan, and turned a one-value edit into a one-change plan.
+${planned} changes against a live (simulated) platform with their emergency-address
+coverage, applied them, checked the routing tables' test vectors in the live engine, found
+nothing left to do on the next plan, and turned a one-value edit into a one-change plan.
 The simulator lived inside this process: nothing else was changed.
 
 Try next:
   npx switchboard sim                                    # a simulator that stays up (in another terminal)
   npx switchboard plan ${shown} --sim --format markdown   # the plan as a pull-request comment
+  npx switchboard coverage examples --sim                 # the emergency-address coverage on its own
   docs/tutorial.md                                        # export, edit, plan, apply, drift: ten minutes
 `;
 }

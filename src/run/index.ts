@@ -11,6 +11,7 @@ export { interruptedError, watchInterrupts, type Interrupt, type RunPhase, type 
 export { planRun, type PlanRun, type PlanRunOptions } from './plan.js';
 export { verifyRun, verifySession, type VerifyRunOptions, type VerifyRunResult } from './verify-run.js';
 export type { Verification, VectorFailure } from './verify.js';
+export { emergencyJson, emergencyLine, renderVerification, verificationJson } from './verify-render.js';
 export { policiesAt, type PoliciesAt } from './policies-from.js';
 export {
   ciRun,

@@ -17,7 +17,7 @@ kind: RoutingTable
 metadata: { name: routes, service: draas, version: standby, prune: true }
 spec:
   key: [number]
-  fields: { priority: integer }
+  fields: { number: string, route: string, priority: integer }
   records:
     - { number: "+3221234560", route: trunk-7, priority: 10 }
     - { number: "+3221234561", route: trunk-8, priority: 20 }

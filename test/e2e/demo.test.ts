@@ -48,6 +48,12 @@ describe('switchboard demo', () => {
     expect(step(2)).toMatch(/Plan: \d+ to create, \d+ to update, 0 to replace, 0 to delete\./);
     expect(step(3)).toMatch(/apply: (\d+)\/\1 changes, 0 failed/);
     expect(step(3)).toMatch(/Apply complete: \d+ applied, 0 failed, 0 skipped/);
+    // examples/ holds a coverage policy and RoutingTest vectors: the plan shows the coverage, the apply verifies live.
+    expect(step(2)).toContain('Emergency coverage (numbers and their emergency addresses):');
+    expect(step(2)).toMatch(/tenant\/acme-corp\/subscription\/main: \d+ numbers/);
+    expect(step(3)).toMatch(
+      /Verification passed: (\d+) vectors of 2 RoutingTests, searched in the live routing engine \(\1 requests\)\./,
+    );
     expect(step(4)).toContain('No changes.');
     expect(step(5)).toContain('markup: 5 → 6');
     expect(step(5)).toContain('~ tenant/acme-corp (Tenant, id');

@@ -3,7 +3,7 @@
  * program registers (derived from the commander program: a command added later is covered
  * by construction): the error, its "Did you mean", and one line saying where the help is,
  * not the whole help scrolling them away. An unknown command is an error (exit 1) with or
- * without --help, so that a script asking `switchboard coverage --help` learns that this
+ * without --help, so that a script asking `switchboard rollback --help` learns that this
  * version has no such command.
  */
 import { Command } from 'commander';
@@ -79,11 +79,11 @@ describe('an unknown command', () => {
     },
   );
 
-  it('the real binary: `switchboard coverage --help` fails; `switchboard plan --help` does not', async () => {
-    const missing = await runBinary(['coverage', '--help']);
+  it('the real binary: `switchboard rollback --help` fails; `switchboard plan --help` does not', async () => {
+    const missing = await runBinary(['rollback', '--help']);
     expect(missing.code).toBe(1);
     expect(missing.stdout).toBe('');
-    expect(missing.stderr).toContain("error: unknown command 'coverage'");
+    expect(missing.stderr).toContain("error: unknown command 'rollback'");
     const known = await runBinary(['--log-level', 'warn', 'plan', '--help']);
     expect(known.code).toBe(0);
     expect(known.stdout).toContain('Usage: switchboard plan');

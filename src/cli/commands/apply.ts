@@ -26,10 +26,14 @@ import {
   type PlanRunOptions,
   type SavedPlanRun,
   verifySession,
+  emergencyJson,
+  emergencyLine,
+  renderVerification,
+  verificationJson,
 } from '../../run/index.js';
 import { RunNotifier } from '../notify.js';
 import { addPlanOptions, manifestPathsArgument } from '../options.js';
-import { emergencyJson, emergencyLine, renderVerification, verificationJson } from '../verification.js';
+
 import type { CliContext, CommandRegistrar } from '../program.js';
 import { safeText } from '../../core/safe-text.js';
 

@@ -5,10 +5,15 @@
  */
 import { Option, type Command } from 'commander';
 import { ExitCode } from '../../core/errors.js';
-import { verifyRun, watchInterrupts, type VerifyRunOptions } from '../../run/index.js';
+import {
+  renderVerification,
+  verificationJson,
+  verifyRun,
+  watchInterrupts,
+  type VerifyRunOptions,
+} from '../../run/index.js';
 import { addConnectionOptions, manifestPathsArgument } from '../options.js';
 import type { CommandRegistrar } from '../program.js';
-import { renderVerification, verificationJson } from '../verification.js';
 
 interface VerifyOptions extends VerifyRunOptions {
   format: 'text' | 'json';

@@ -1,10 +1,10 @@
 /**
- * What `apply` and `verify` say about the live verification of the RoutingTest vectors and
+ * What `apply`, `verify` and `demo` say about the live verification of the RoutingTest vectors and
  * an emergency change (docs/assurance.md), as text and as members of the JSON summary.
  */
 import type { RunRecord } from '../apply/journal.js';
 import { safeText } from '../plan/render-common.js';
-import type { Verification } from '../run/index.js';
+import type { Verification } from './verify.js';
 
 /** Failures listed by name; the rest are counted (the journal has every one). */
 const LISTED = 50;
