@@ -5,7 +5,7 @@
  */
 export const ROUTING_TEST_SCHEMA: Record<string, unknown> = {
   description:
-    "Test vectors over one routing-engine table: what a lookup must answer. Checked against the declared rows by validate and plan, against the live engine by verify and apply --verify (docs/assurance.md).",
+    'Test vectors over one routing-engine table: what a lookup must answer. Checked against the declared rows by validate and plan, against the live engine by verify and apply --verify (docs/assurance.md).',
   type: 'object',
   properties: {
     apiVersion: { $ref: 'definitions.schema.json#/$defs/apiVersion' },
@@ -33,7 +33,7 @@ export const ROUTING_TEST_SCHEMA: Record<string, unknown> = {
         },
         match: {
           description:
-            "How the table answers: exact (the row whose key equals the lookup) or longest-prefix(<column>) (the row whose <column>, a key field, is the longest prefix of the number looked up). Default exact.",
+            'How the table answers: exact (the row whose key equals the lookup) or longest-prefix(<column>) (the row whose <column>, a key field, is the longest prefix of the number looked up). Default exact.',
           type: 'string',
           pattern: '^(exact|longest-prefix\\([A-Za-z_][A-Za-z0-9_]*\\))$',
         },

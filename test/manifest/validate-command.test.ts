@@ -29,7 +29,9 @@ describe('switchboard validate', () => {
     const { code, out } = await cli('validate', 'examples/');
     expect(code).toBe(0);
     expect(out.trim().split('\n')).toEqual([
-      expect.stringMatching(/^OK: 13 files, 78 objects, 1,010 routing rows, 9 policy rules, 8 routing test vectors, 1 change window: valid\.$/),
+      expect.stringMatching(
+        /^OK: 13 files, 78 objects, 1,010 routing rows, 9 policy rules, 8 routing test vectors, 1 change window: valid\.$/,
+      ),
     ]);
   });
 
