@@ -1,9 +1,11 @@
+import type { Schema } from './schema-envelope.js';
+
 /**
  * The schema of ChangeWindow documents (docs/assurance.md "Change windows"), written by
- * hand: a window is no kind of the table. Written to `schemas/change-window.schema.json`
+ * hand: a window is no kind of the table. schema-generate.ts writes it to `schemas/change-window.schema.json`
  * with the document kind and file from src/kinds/change-window.ts.
  */
-export const CHANGE_WINDOW_SCHEMA: Record<string, unknown> = {
+export const CHANGE_WINDOW_SCHEMA: Schema = {
   description:
     'When the objects of a scope may change: weekly windows in a named time zone, and freezes. apply refuses a change outside every window that covers it, unless --emergency-change (docs/assurance.md).',
   type: 'object',

@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { kinds as tableKinds } from '../kinds/index.js';
 import { baselineKind } from '../kinds/baseline.js';
 import { policyKind } from '../kinds/policy.js';
+import { changeWindowKind } from '../kinds/change-window.js';
 import { routingTableKind } from '../kinds/routing-table.js';
+import { routingTestKind } from '../kinds/routing-test.js';
 import type { KindDefinition } from '../kinds/types.js';
 import { baselineSchema, baselineTarget } from './schema-baseline.js';
 import { partialDocumentSchema } from './schema-partial.js';
@@ -17,11 +19,14 @@ import {
 } from './schema-envelope.js';
 import { KindSchemas } from './schema-kinds.js';
 import { POLICY_SCHEMA } from './schema-policy.js';
+import { CHANGE_WINDOW_SCHEMA } from './schema-change-window.js';
 import { ROUTING_TABLE_SCHEMA } from './schema-routing-table.js';
+import { ROUTING_TEST_SCHEMA } from './schema-routing-test.js';
 
 /**
  * Every file of `schemas/`, made from the kind table (src/kinds/) and the hand-written
- * envelope, routing-table and policy schemas (the baselines' from the kind they apply to): what `npm run schemas:generate` writes and
+ * envelope, routing-table, policy, routing-test and change-window schemas (the baselines' from the kind they
+ * apply to): what `npm run schemas:generate` writes and
  * test/manifest/schema-generated.test.ts compares with the checked-in files. `validate`,
  * export and editors read the files; the field reference of docs/manifests.md is rendered
  * from them (scripts/docs/manifest-fields.mjs).
@@ -48,6 +53,15 @@ export function generateSchemas(kinds: readonly KindDefinition[] = tableKinds): 
       documents.map((d) => d[2]),
     ),
   ]);
+  // Documents a baseline cannot select: after it (document-kinds.ts lists them in this order).
+  documents.push(
+    [routingTestKind.kind, routingTestKind.schema, handWritten(routingTestKind, ROUTING_TEST_SCHEMA, 'routing-test')],
+    [
+      changeWindowKind.kind,
+      changeWindowKind.schema,
+      handWritten(changeWindowKind, CHANGE_WINDOW_SCHEMA, 'change-window'),
+    ],
+  );
   const files = new Map<string, Schema>();
   files.set('manifest.schema.json', dispatcher(documents.map(([kind, file]) => [kind, file])));
   files.set(DEFINITIONS_FILE, {

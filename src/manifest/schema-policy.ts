@@ -54,7 +54,7 @@ export const POLICY_SCHEMA: Schema = {
   $defs: {
     rule: {
       description:
-        "One rule: the objects it applies to (match) and exactly one check: limit, require, reference (on the declared objects), forbid or threshold (on the plan's changes).",
+        "One rule: the objects it applies to (match) and exactly one check: limit, require, reference (on the declared objects), forbid or threshold (on the plan's changes), or coverage (on the Emergency coverage section).",
       type: 'object',
       properties: {
         id: {
@@ -92,6 +92,9 @@ export const POLICY_SCHEMA: Schema = {
         threshold: {
           $ref: '#/$defs/threshold',
         },
+        coverage: {
+          $ref: '#/$defs/coverage',
+        },
       },
       required: ['id', 'match'],
       dependentRequired: { replacedBy: ['forbid'] },
@@ -125,6 +128,12 @@ export const POLICY_SCHEMA: Schema = {
             threshold: true,
           },
           required: ['threshold'],
+        },
+        {
+          properties: {
+            coverage: true,
+          },
+          required: ['coverage'],
         },
       ],
       additionalProperties: false,
@@ -189,7 +198,8 @@ export const POLICY_SCHEMA: Schema = {
               $ref: '#/$defs/scalar',
             },
             pattern: {
-              description: 'A regular expression (RE2 syntax: no backreferences, no lookaround) the value, as text, must match.',
+              description:
+                'A regular expression (RE2 syntax: no backreferences, no lookaround) the value, as text, must match.',
               type: 'string',
               minLength: 1,
             },
@@ -275,7 +285,8 @@ export const POLICY_SCHEMA: Schema = {
           type: 'boolean',
         },
         pattern: {
-          description: 'A regular expression (RE2 syntax: no backreferences, no lookaround) the value, as text, must match.',
+          description:
+            'A regular expression (RE2 syntax: no backreferences, no lookaround) the value, as text, must match.',
           type: 'string',
           minLength: 1,
         },
@@ -384,6 +395,30 @@ export const POLICY_SCHEMA: Schema = {
         },
       ],
       additionalProperties: false,
+    },
+    coverage: {
+      description:
+        "Bounds on the Emergency coverage of the matched subscriptions (the plan reads it for such a rule, docs/assurance.md): at most this many (a violation of the rule's severity), or warn (any is a warning).",
+      type: 'object',
+      properties: {
+        numbersWithoutAddress: {
+          description: 'Numbers without an emergency address once the plan is applied.',
+          $ref: '#/$defs/coverageBound',
+        },
+        unverified: {
+          description: 'Numbers whose emergency address the platform has not verified (or does not say).',
+          $ref: '#/$defs/coverageBound',
+        },
+        unusedAddresses: {
+          description: 'Addresses linked to no number.',
+          $ref: '#/$defs/coverageBound',
+        },
+      },
+      minProperties: 1,
+      additionalProperties: false,
+    },
+    coverageBound: {
+      oneOf: [{ type: 'integer', minimum: 0 }, { const: 'warn' }],
     },
     percent: {
       description: 'A share of the live objects in scope: 20% (or the number 20), from 0 to 100.',

@@ -1,9 +1,11 @@
+import type { Schema } from './schema-envelope.js';
+
 /**
  * The schema of RoutingTest documents (docs/assurance.md "Routing assertions"), written by
- * hand: a test is no kind of the table. Written to `schemas/routing-test.schema.json` with
+ * hand: a test is no kind of the table. schema-generate.ts writes it to `schemas/routing-test.schema.json` with
  * the document kind and file from src/kinds/routing-test.ts.
  */
-export const ROUTING_TEST_SCHEMA: Record<string, unknown> = {
+export const ROUTING_TEST_SCHEMA: Schema = {
   description:
     'Test vectors over one routing-engine table: what a lookup must answer. Checked against the declared rows by validate and plan, against the live engine by verify and apply --verify (docs/assurance.md).',
   type: 'object',
