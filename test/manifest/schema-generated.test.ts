@@ -126,13 +126,15 @@ describe('schemas/ from the kind table', () => {
     }
   });
 
-  it('lists every document kind in manifest.schema.json, the table first, then routing tables, policies and baselines', () => {
+  it('lists every document kind in manifest.schema.json: the table, routing tables, policies, baselines, tests, windows', () => {
     const manifest = generated.get('manifest.schema.json') as Node;
     expect((manifest['properties'] as Record<string, Node>)['kind']?.['enum']).toEqual([
       ...kinds.filter((k) => k.manifest.document).map((k) => k.kind),
       'RoutingTable',
       'Policy',
       'Baseline',
+      'RoutingTest',
+      'ChangeWindow',
     ]);
   });
 });

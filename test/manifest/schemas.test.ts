@@ -32,10 +32,12 @@ describe('schemas/', () => {
     expect(ajv.opts.strict).toBe(true);
     expect(Object.keys(validators).sort()).toEqual([
       'Baseline',
+      'ChangeWindow',
       'Group',
       'Policy',
       'Reseller',
       'RoutingTable',
+      'RoutingTest',
       'Tenant',
     ]);
     for (const validate of Object.values(validators)) expect(validate).toBeTypeOf('function');
@@ -46,7 +48,7 @@ describe('schemas/', () => {
 
   it('has a description on every property (hover help), from a $ref target or its own', () => {
     const files = readdirSync(SCHEMAS_DIR).filter((f) => f.endsWith('.schema.json'));
-    expect(files).toHaveLength(9);
+    expect(files).toHaveLength(11);
     const missing: string[] = [];
     for (const file of files) {
       for (const [where, prop] of properties(readSchema(file), file)) {
