@@ -24,6 +24,7 @@ const SCENARIOS = [
   'apply-tenants',
   'apply-org',
   'routing',
+  'routing-vectors',
   'policies',
   'adaptive',
   'national',

@@ -32,7 +32,7 @@ export function routingBound(rows, pageCap) {
   };
 }
 
-async function writeManifests(dir, rows) {
+export async function writeManifests(dir, rows) {
   await mkdir(dir, { recursive: true });
   await writeFile(
     join(dir, 'numbers.yaml'),
@@ -50,7 +50,7 @@ async function writeManifests(dir, rows) {
 }
 
 /** The routing-engine simulator in its own process, holding `rows` rows of routing-data.mjs. */
-async function startRoutingSim(rows, latencyMs) {
+export async function startRoutingSim(rows, latencyMs) {
   const child = fork(join(import.meta.dirname, '../routing-sim.mjs'), [String(rows), String(latencyMs)], {
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
