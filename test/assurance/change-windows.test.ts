@@ -86,8 +86,6 @@ describe('apply and change windows', () => {
       '✗ SB_CHANGE_WINDOW tenant/acme-corp: 1 change applies only inside change window tenant-nights (Sun 23:00-03:00 Europe/Brussels; closed now, next opens 2026-11-29 23:00 Europe/Brussels (2026-11-29T22:00:00Z)); it is 2026-11-24T12:00:00Z now: tenant/acme-corp. Apply when it opens, or with --emergency-change TICKET (at windows.yaml:1:1)',
     );
     expect(await writes()).toBe(0);
-    const json = await run(dir, '2026-11-24T12:00:00Z', 'apply', dir, '--yes', '--format', 'json');
-    expect(JSON.parse(json.stdout)).toMatchObject({ outcome: 'refused', errors: [{ code: 'SB_CHANGE_WINDOW' }] });
   });
 
   it('applies inside a window that spans midnight, after the autumn DST change, by the local clock', async () => {
@@ -165,9 +163,6 @@ describe('apply and change windows', () => {
     const column = head?.split(',').indexOf('emergency_change') ?? -1;
     expect(column).toBeGreaterThan(0);
     expect(row?.split(',')[column]).toBe('INC-4711');
-    const markdown = await runCli(['audit', journal, '--format', 'markdown'], { cwd: dir });
-    expect(markdown.stdout).toContain('| emergency_change |');
-    expect(markdown.stdout).toContain('| INC-4711 |');
   });
 });
 
