@@ -3,10 +3,10 @@
  * text, markdown, JSON, CSV (a row per finding, for a spreadsheet or a regulator) or a
  * self-contained HTML page in the plan report's style. Pure.
  */
-import { createHash } from 'node:crypto';
 import { csvField } from '../apply/audit-format.js';
 import { coverageSection } from '../plan/html/assurance.js';
 import { escapeHtml } from '../plan/html/escape.js';
+import { pageHead } from '../plan/html/page.js';
 import { REPORT_STYLE } from '../plan/html/report-style.js';
 import { assuranceMarkdown, assuranceText } from '../plan/render-assurance.js';
 import type { Plan } from '../plan/types.js';
@@ -63,22 +63,9 @@ function coverageCsv(report: CoverageReport): string {
   return `${lines.join('\r\n')}\r\n`;
 }
 
-const hash = (text: string): string => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
-
 function coverageHtml(plan: Plan): string {
-  const csp = ["default-src 'none'", `style-src ${hash(REPORT_STYLE)}`, 'img-src data:', "base-uri 'none'"].join('; ');
   const report = plan.coverage as CoverageReport;
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
-<meta name="referrer" content="no-referrer">
-<link rel="icon" href="data:,">
-<title>switchboard coverage</title>
-<style>${REPORT_STYLE}</style>
-</head>
+  return `${pageHead({ style: REPORT_STYLE }, 'switchboard coverage')}
 <body>
 <header>
 <h1>switchboard coverage</h1>

@@ -172,7 +172,11 @@ describe('the coverage read', () => {
     expect(renderCoverage(json, 'markdown')).toContain('#### Emergency coverage');
     const html = renderCoverage(json, 'html');
     expect(html).toMatch(/^<!DOCTYPE html>/);
-    expect(html).toContain('Content-Security-Policy');
+    // The shared page head: its style by hash, and no script at all (default-src 'none', no script-src).
+    expect(html).toMatch(
+      /Content-Security-Policy" content="default-src &#39;none&#39;; style-src &#39;sha256-[^&]+&#39;; img-src/,
+    );
+    expect(html).not.toContain('<script');
     expect(html).toContain('Coverage: 10 numbers in 1 subscription');
   });
 });

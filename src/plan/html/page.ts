@@ -1,14 +1,14 @@
 /**
  * What every self-contained HTML page of switchboard shares (the plan report, compare's
- * report): one inline script and one inline style, allowed by their hashes and nothing else
- * (no network, no other script, no form), and the head that says so.
+ * report, coverage's page): at most one inline script and one inline style, allowed by their
+ * hashes and nothing else (no network, no other script, no form), and the head that says so.
  */
 import { createHash } from 'node:crypto';
 import { escapeHtml } from './escape.js';
 
 export interface PageAssets {
-  /** The inline script, checked by {@link inlineScript}. */
-  script: string;
+  /** The inline script, checked by {@link inlineScript}; none: the page runs no script at all. */
+  script?: string;
   style: string;
 }
 
@@ -24,7 +24,7 @@ const hash = (text: string): string => `'sha256-${createHash('sha256').update(te
 function contentSecurityPolicy({ script, style }: PageAssets): string {
   return [
     "default-src 'none'",
-    `script-src ${hash(script)}`,
+    ...(script === undefined ? [] : [`script-src ${hash(script)}`]),
     `style-src ${hash(style)}`,
     'img-src data:', // the empty icon, so that the browser asks for no /favicon.ico
     "base-uri 'none'",
