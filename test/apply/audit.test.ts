@@ -449,7 +449,8 @@ describe('audit formats', () => {
     const [header, line] = csv.split('\r\n');
     expect(header).toBe(
       'time,actor,login,address,action,outcome,http_status,fields,kind,previous_address,plan_digest,change_set_digest,' +
-        'reviewed_change_set,pull_request,ci_actor,triggering_actor,approved_by,plan,commit,dirty,ci_run,run_id,message,journal',
+        'reviewed_change_set,pull_request,ci_actor,triggering_actor,approved_by,plan,commit,dirty,ci_run,run_id,' +
+        'emergency_change,message,journal',
     );
     expect(line).toContain(',markup: 4 → 5; x: (absent) → 1,');
     expect(csv.split('\r\n')).toHaveLength(3);
