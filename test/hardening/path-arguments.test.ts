@@ -35,9 +35,16 @@ const BASE: Record<string, string[]> = {
   demo: [],
   version: [],
   compare: [EXAMPLES], // the path swept is A, compared with the examples
+  coverage: [],
+  verify: [],
 };
 /** The manifests a command reads when the path swept is an option's. */
-const MANIFESTS: Record<string, string[]> = { plan: [EXAMPLES], apply: [EXAMPLES] };
+const MANIFESTS: Record<string, string[]> = {
+  plan: [EXAMPLES],
+  apply: [EXAMPLES],
+  coverage: [EXAMPLES],
+  verify: [EXAMPLES],
+};
 /** The options written only after a plan against a platform (see BASE). */
 const AFTER_PLANNING = new Set([
   'plan --out',
@@ -49,6 +56,11 @@ const AFTER_PLANNING = new Set([
   'apply --seed',
   'export --out',
   'export --seed',
+  'coverage --state-dir',
+  'coverage --seed',
+  'verify --state-dir',
+  'verify --journal',
+  'verify --seed',
 ]);
 
 const program = buildProgram(new Command(), () => {
