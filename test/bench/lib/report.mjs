@@ -14,7 +14,7 @@ export const round = (n, digits = 2) => (Number.isFinite(n) ? Number(n.toFixed(d
 
 /**
  * @param {string} scenario
- * @param {{ requests: number, bound: Record<string, number>, wallS: number, applyS?: number, applyRequests?: number, floorS?: number, cpuS?: number, cpuSystemS?: number, peakRssMB?: number, concurrency: number, latencyMs: number, note?: string, byRoute?: Record<string, number> }} m
+ * @param {{ requests: number, bound: Record<string, number>, wallS: number, applyS?: number, applyRequests?: number, floorS?: number, cpuS?: number, cpuSystemS?: number, baseCpuS?: number, peakRssMB?: number, concurrency: number, latencyMs: number, note?: string, byRoute?: Record<string, number> }} m
  * @param {number[]} runsWallS
  * @returns {ScenarioResult}
  */
@@ -39,6 +39,10 @@ export function figures(scenario, m, runsWallS) {
     floorRatio: m.floorS === undefined ? null : round(m.wallS / m.floorS),
     cpuS: m.cpuS === undefined ? null : round(m.cpuS),
     cpuSystemS: m.cpuSystemS === undefined ? null : round(m.cpuSystemS),
+    // The CPU of the same command without what the scenario adds (routing-vectors: the vectors).
+    ...(m.baseCpuS === undefined || m.cpuS === undefined
+      ? {}
+      : { baseCpuS: round(m.baseCpuS), cpuRatio: round(m.cpuS / m.baseCpuS, 3) }),
     peakRssMB: m.peakRssMB === undefined ? null : Math.round(m.peakRssMB),
     runsWallS: runsWallS.map((w) => round(w)),
     note: m.note ?? '',
@@ -70,6 +74,7 @@ const LIMITS = {
   'apply-tenants': { applyRatio: 1.3 },
   'apply-org': { cpuS: 1.5 },
   routing: { cpuS: 2.5, peakRssMB: 1536 },
+  'routing-vectors': { cpuRatio: 1.1, cpuRatioWhat: 'plan CPU with ÷ without 1,000 vectors' },
   national: { floorRatio: 1.15, peakRssMB: 1024 },
   'national-export': { floorRatio: 1.25, peakRssMB: 1024 },
   // A dozen requests, without a floor run: the wall of the whole command is held to its own limit.
@@ -89,6 +94,8 @@ export function applyTargets(r, naive) {
     r.targets.push(target(`apply phase ÷ ideal at concurrency ${r.concurrency}`, r.applyRatio, limits.applyRatio, '×'));
   if (limits.wallS) r.targets.push(target(limits.wallWhat, r.wallS, limits.wallS, 's'));
   if (limits.cpuS) r.targets.push(target('CLI CPU', r.cpuS, limits.cpuS, 's'));
+  if (limits.cpuRatio && r.cpuRatio !== undefined)
+    r.targets.push(target(limits.cpuRatioWhat, r.cpuRatio, limits.cpuRatio, '×'));
   if (limits.peakRssMB) r.targets.push(target('peak RSS', r.peakRssMB, limits.peakRssMB, 'MB'));
   if (r.scenario === 'plan-org' && naive) {
     const speedup = round(naive.wallS / r.wallS, 1);

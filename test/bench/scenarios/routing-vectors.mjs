@@ -5,7 +5,7 @@
  * the live rows for the plan's "answers this plan changes". The same plan runs without the
  * RoutingTest and with it against one routing-engine simulator process (a plan changes
  * nothing), each twice, alternating; the fewest CPU seconds of each are compared against
- * the 1.10 × target. The vectors add no request: the plan with them is held to the plan
+ * the 1.10 × target (lib/report.mjs). The vectors add no request: the plan with them is held to the plan
  * without them as its lower bound.
  */
 import { rm, writeFile } from 'node:fs/promises';
@@ -15,7 +15,6 @@ import { desiredRows } from '../routing-data.mjs';
 import { startRoutingSim, writeManifests } from './routing.mjs';
 
 const VECTORS = 1000;
-const TARGET_RATIO = 1.1;
 const RUNS = 2;
 
 /** A RoutingTest of `VECTORS` rows spread over the declared table, each expecting its declared route. */
@@ -83,9 +82,6 @@ export async function run(ctx) {
     ctx.log(
       `  vectors   plan CPU ${best.cli.cpuS.toFixed(2)} s with ${VECTORS.toLocaleString('en')} vectors, ${base.cli.cpuS.toFixed(2)} s without (fewest of ${RUNS} runs each)`,
     );
-    ctx.log(
-      `  ${ratio <= TARGET_RATIO ? 'PASS' : 'FAIL'}      plan CPU with ÷ without vectors: ${ratio.toFixed(3)} ≤ ${TARGET_RATIO} ×`,
-    );
     return {
       requests: best.requests,
       byRoute: best.byRoute,
@@ -93,9 +89,10 @@ export async function run(ctx) {
       wallS: best.cli.wallS,
       cpuS: best.cli.cpuS,
       cpuSystemS: best.cli.cpuSystemS,
+      baseCpuS: base.cli.cpuS,
       peakRssMB: best.cli.peakRssMB,
       concurrency: ctx.concurrency,
-      note: `plan CPU ${best.cli.cpuS.toFixed(2)} s with ${VECTORS} vectors, ${base.cli.cpuS.toFixed(2)} s without: ${ratio.toFixed(3)} × (target ≤ ${TARGET_RATIO} ×); ${line}`,
+      note: `plan CPU ${best.cli.cpuS.toFixed(2)} s with ${VECTORS} vectors, ${base.cli.cpuS.toFixed(2)} s without: ${ratio.toFixed(3)} ×; ${line}`,
     };
   } finally {
     await sim.close();
