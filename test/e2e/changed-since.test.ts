@@ -48,14 +48,14 @@ describe('--changed-since (end to end)', () => {
     });
     expect(text.stderr).toBe('');
     expect(text.code).toBe(2);
-    expect(text.stdout).toMatch(/SB_PLAN_SCOPED: scoped to 1 of 13 documents changed since [0-9a-f]{40}/);
+    expect(text.stdout).toMatch(/SB_PLAN_SCOPED: scoped to 1 of 16 documents changed since [0-9a-f]{40}/);
     expect(text.stdout).toMatch(/~ tenant\/acme-corp \(Tenant/);
     expect(text.stdout).toMatch(/Plan: 0 to create, 1 to update, 0 to replace, 0 to delete\./);
     const markdown = await runCli(['plan', 'manifests', '--changed-since', base, '--format', 'markdown'], {
       env: simEnv(sim.url),
       cwd: repo,
     });
-    expect(markdown.stdout).toContain('scoped to 1 of 13 documents changed since');
+    expect(markdown.stdout).toContain('scoped to 1 of 16 documents changed since');
     const json = await runCli(['plan', 'manifests', '--changed-since', 'HEAD', '--format', 'json'], {
       env: simEnv(sim.url),
       cwd: repo,
@@ -65,7 +65,7 @@ describe('--changed-since (end to end)', () => {
       changedSince: 'HEAD',
       commit: base,
       documents: 1,
-      ofDocuments: 13,
+      ofDocuments: 16,
       addresses: ['tenant/acme-corp'],
       files: { 'manifests/tenants/acme-corp.yaml': expect.stringMatching(/^sha256:[0-9a-f]{64}$/) },
       targets: ['tenant/acme-corp'],
