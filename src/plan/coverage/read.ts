@@ -28,22 +28,21 @@ export function linkKinds(): KindDefinition[] {
  * kind they name.
  */
 export async function readCoverage(input: CoverageInput): Promise<CoverageReport> {
-  const scopes: CoverageScope[] = [];
   const ordered = [...input.scopes].sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
-  for (const linkKind of linkKinds()) {
-    for (const parent of ordered) {
-      if (!linkKind.parentKinds.includes(parent.kind)) continue;
-      scopes.push(await scopeOf(linkKind, parent, input));
-    }
-  }
+  // Every parent's lists at once: the client's concurrency limit bounds them, as it bounds the
+  // plan's own reads (one after the other, thousands of subscriptions would take minutes).
+  const scopes = await Promise.all(
+    linkKinds().flatMap((linkKind) =>
+      ordered.filter((parent) => linkKind.parentKinds.includes(parent.kind)).map((p) => scopeOf(linkKind, p, input)),
+    ),
+  );
   return { scopes, listLimit: input.listLimit };
 }
 
 async function scopeOf(linkKind: KindDefinition, parent: LiveObject, input: CoverageInput): Promise<CoverageScope> {
   const refersTo = linkKind.manifest.refersTo as NonNullable<KindDefinition['manifest']['refersTo']>;
   const addressKind = kindOf(refersTo.kind);
-  const links = await input.list(linkKind.kind, parent);
-  const addresses = await input.list(addressKind.kind, parent);
+  const [links, addresses] = await Promise.all([input.list(linkKind.kind, parent), input.list(addressKind.kind, parent)]);
   const linkOf = (o: LiveObject) => (linkKind.coverage as NonNullable<KindDefinition['coverage']>).linkOf(o);
   const name = (kind: KindDefinition, o: LiveObject) => kind.identity(o.fields);
   const list = (names: string[]) => listOf(names, input.listLimit);
