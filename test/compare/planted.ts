@@ -40,7 +40,11 @@ const EDITS: readonly Edit[] = [
     '      addressesFrom:',
     '        - { street: Grote Markt, number: "1", city: Brussels, postalCode: 1000, country: Belgium, isoCode: BE }\n      addressesFrom:',
   ],
-  ['tenants/acme-corp.yaml', 'description: Default for office staff', 'description: Default for all staff'],
+  [
+    'tenants/acme-corp.yaml',
+    'description: International calling and a second line',
+    'description: International calling',
+  ],
   ['tenants/acme-corp.yaml', '{ prefix: "+00", isExact: false }', '{ prefix: "+00", isExact: true }'],
   [
     'tenants/acme-corp.yaml',
