@@ -7,7 +7,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runCli, simEnv } from './cli.mjs';
 import { EMPTY_GROUP, ENTITLEMENT_TYPES, emptyGroupSeed, writeApplyManifests } from './estate.mjs';
-import { bareCreateSeconds } from './floor.mjs';
+import { bareLoop } from './floor.mjs';
 import { startPlatformSim } from './sim.mjs';
 
 /**
@@ -59,7 +59,7 @@ export async function runApplyScenario(ctx, scenario) {
     if (cli.code !== 0)
       throw new Error(`apply exited ${cli.code}: ${cli.stdout.slice(-1500)} ${cli.stderr.slice(-1500)}`);
     const stats = await sim.stats();
-    let floorS;
+    let floor = {};
     if (scenario.floor) {
       await sim.reset(seed);
       const { tables } = await sim.state();
@@ -67,7 +67,14 @@ export async function runApplyScenario(ctx, scenario) {
       const typeIds = ENTITLEMENT_TYPES.slice(0, scenario.entitlements).map(
         (name) => tables.entitlementTypes.find((t) => t.name === name).id,
       );
-      floorS = await bareCreateSeconds(sim.url, group.uuid, scenario.tenants, ctx.concurrency, typeIds);
+      floor = await bareLoop({
+        loop: 'create',
+        url: sim.url,
+        groupUuid: group.uuid,
+        tenants: scenario.tenants,
+        concurrency: ctx.concurrency,
+        typeIds,
+      });
     }
     return {
       requests: stats.total,
@@ -75,7 +82,7 @@ export async function runApplyScenario(ctx, scenario) {
       bound: scenario.bound,
       wallS: cli.wallS,
       ...(await applyPhase(join(dir, '.switchboard'))),
-      ...(floorS === undefined ? {} : { floorS }),
+      ...floor,
       cpuS: cli.cpuS,
       cpuSystemS: cli.cpuSystemS,
       peakRssMB: cli.peakRssMB,

@@ -1,6 +1,8 @@
 /**
  * Runs the real CLI (dist/cli/main.js) in a child process and measures it: wall time from
  * spawn to exit, and the child's own CPU time and peak RSS (reported by measure-hook.mjs).
+ * The bare loops of the floors run the same way (runMeasured), so the CLI's CPU is compared
+ * with theirs from the same run.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -18,12 +20,27 @@ const HOOK = pathToFileURL(join(import.meta.dirname, 'measure-hook.mjs')).href;
  * @param {{ cwd: string, env: Record<string, string>, nodeArgs?: string[] }} options
  * @returns {Promise<CliRun>}
  */
-export async function runCli(args, options) {
+export function runCli(args, options) {
+  return runMeasured(CLI, args, options);
+}
+
+/**
+ * Runs a Node.js script in a child process (the CLI, or a bare loop: lib/bare-loop.mjs) and
+ * measures it the same way: wall time from spawn to exit, and the child's own CPU time and
+ * peak RSS as measure-hook.mjs reports them at its exit. `script` undefined: `node ...args`
+ * alone (`node -e 0`).
+ * @param {string | undefined} script
+ * @param {string[]} args
+ * @param {{ cwd: string, env: Record<string, string>, nodeArgs?: string[] }} options
+ * @returns {Promise<CliRun>}
+ */
+export async function runMeasured(script, args, options) {
   const dir = await mkdtemp(join(tmpdir(), 'sb-bench-measure-'));
   const measureFile = join(dir, 'measure.json');
   const env = { PATH: process.env['PATH'] ?? '', ...options.env, SB_BENCH_MEASURE: measureFile };
   const begin = performance.now();
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', HOOK, CLI, ...args], {
+  const entry = script === undefined ? [] : [script];
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', HOOK, ...entry, ...args], {
     cwd: options.cwd,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

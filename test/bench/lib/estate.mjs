@@ -20,6 +20,18 @@ export const ORG = {
   addressesPerSubscription: 1,
 };
 
+/**
+ * The `small-estate`: 200 tenants with two subscriptions each, three entitlements and two
+ * addresses per subscription, the estate most teams have (1,015 requests to plan it).
+ */
+export const SMALL = {
+  resellers: 10,
+  tenantsPerReseller: 20,
+  subscriptionsPerTenant: 2,
+  entitlementsPerSubscription: 3,
+  addressesPerSubscription: 2,
+};
+
 /** The `national` estate: 50,000 tenants with a subscription and three entitlements each. */
 export const NATIONAL = {
   resellers: 50,

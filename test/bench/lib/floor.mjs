@@ -2,10 +2,37 @@
  * The floor of a read on this machine: the same GETs sent by a bare loop (undici, no
  * switchboard code) at the same concurrency. What separates it from the latency-bound
  * ideal is the simulator's own time per request and the machine, not the CLI.
+ * `bareLoop` runs any of the loops in its own process and measures its CPU, which every
+ * CPU target divides the CLI's by.
  */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pLimit from 'p-limit';
 import { Agent } from 'undici';
+import { runMeasured } from './cli.mjs';
 import { ApiSession } from './sim.mjs';
+
+const BARE_LOOP = join(import.meta.dirname, 'bare-loop.mjs');
+
+/**
+ * One bare loop (`spec.loop`: `read` with `paths`, `create` with `groupUuid`, `tenants` and
+ * `typeIds`, or `routing` with `rows`; `url` and `concurrency` for all) in its own process.
+ * @returns {Promise<{ floorS: number, floorCpuS: number, floorRssMB: number }>} the loop's own time
+ *   for its requests (its start excluded, as it sends nothing then), and the process's CPU and peak RSS
+ */
+export async function bareLoop(spec) {
+  const dir = await mkdtemp(join(tmpdir(), 'sb-bench-loop-'));
+  try {
+    const file = join(dir, 'spec.json');
+    await writeFile(file, JSON.stringify(spec));
+    const run = await runMeasured(BARE_LOOP, [file], { cwd: dir, env: {} });
+    if (run.code !== 0) throw new Error(`the bare ${spec.loop} loop exited ${run.code}: ${run.stderr.slice(-1500)}`);
+    return { floorS: JSON.parse(run.stdout).seconds, floorCpuS: run.cpuS, floorRssMB: run.peakRssMB };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
 
 /**
  * @param {readonly number[]} answered the statuses a path may answer (a list the platform

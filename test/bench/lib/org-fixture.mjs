@@ -1,27 +1,33 @@
 /**
  * The `plan-org` estate, live on a simulator process and desired in manifests on disk.
- * `plan-org` and `naive` both only read it, so one run sets it up once for both.
+ * `plan-org` and `naive` both only read it, so one run sets it up once for both; the
+ * `small-estate` is set up the same way on a simulator of its own.
  */
 import { join } from 'node:path';
-import { ORG, orgLive, writeOrgManifests } from './estate.mjs';
+import { ORG, SMALL, orgLive, writeOrgManifests } from './estate.mjs';
 import { ApiSession, startPlatformSim } from './sim.mjs';
 
 const { defaultSeed } = await import('../../../dist/sim/index.js');
 
+/** `setUpOrg` of the `small-estate`. */
+export const setUpSmall = (ctx) => setUpOrg(ctx, SMALL, 'small-estate');
+
 /**
- * @param {{ latencyMs: number, workDir: string, log: (line: string) => void }} ctx
+ * @param {{ latencyMs: number, workDir: string, simNodeArgs: string[], log: (line: string) => void }} ctx
+ * @param {typeof ORG} size the estate's shape
+ * @param {string} name its folder under the bench's work folder
  */
-export async function setUpOrg(ctx) {
+export async function setUpOrg(ctx, size = ORG, name = 'plan-org') {
   const begin = performance.now();
   const sim = await startPlatformSim({ latencyMs: ctx.latencyMs, nodeArgs: ctx.simNodeArgs });
   try {
-    const { seed, addresses } = orgLive(defaultSeed());
+    const { seed, addresses } = orgLive(defaultSeed(), size);
     await sim.reset(seed);
     await createAddresses(sim, addresses);
-    const dir = join(ctx.workDir, 'plan-org');
-    const { changes } = await writeOrgManifests(join(dir, 'manifests'));
+    const dir = join(ctx.workDir, name);
+    const { changes } = await writeOrgManifests(join(dir, 'manifests'), size);
     ctx.log(
-      `  estate: ${ORG.resellers} resellers, ${seed.tenants.length - 3} tenants, live addresses created through the API; ${changes} changes of drift (set up in ${((performance.now() - begin) / 1000).toFixed(1)} s)`,
+      `  estate: ${size.resellers} resellers, ${seed.tenants.length - 3} tenants, live addresses created through the API; ${changes} changes of drift (set up in ${((performance.now() - begin) / 1000).toFixed(1)} s)`,
     );
     return { sim, dir, changes };
   } catch (error) {

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { runCli, simEnv } from '../lib/cli.mjs';
 import { ORG } from '../lib/estate.mjs';
-import { bareReadSeconds, planOrgReadPaths } from '../lib/floor.mjs';
+import { bareLoop, planOrgReadPaths } from '../lib/floor.mjs';
 
 /** Requests the plan cannot do without, from the estate's shape (docs/performance.md). */
 export function planOrgBound(pageCap, size = ORG) {
@@ -25,7 +25,7 @@ export function planOrgBound(pageCap, size = ORG) {
 
 /**
  * `switchboard plan` of an estate set up on `sim` (manifests in `dir`), then its reads from
- * a bare loop: the figures of `plan-org` and `national`.
+ * a bare loop in its own process: the figures of `plan-org`, `small-estate` and `national`.
  */
 export async function planScenario(ctx, { sim, dir, changes }, size) {
   await sim.clearStats();
@@ -42,9 +42,9 @@ export async function planScenario(ctx, { sim, dir, changes }, size) {
       .at(-1) ?? '';
   const stats = await sim.stats();
   const paths = planOrgReadPaths(await sim.state(), ctx.pageCap, size.addressesPerSubscription > 0);
-  const floorS = await bareReadSeconds(sim.url, paths, ctx.concurrency);
+  const floor = await bareLoop({ loop: 'read', url: sim.url, paths, concurrency: ctx.concurrency });
   return {
-    floorS,
+    ...floor,
     requests: stats.total,
     byRoute: stats.byRoute,
     bound: planOrgBound(ctx.pageCap, size),

@@ -10,7 +10,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { runCli } from '../lib/cli.mjs';
-import { bareRoutingSeconds } from '../lib/routing-floor.mjs';
+import { bareLoop } from '../lib/floor.mjs';
 import { desiredRows, drift } from '../routing-data.mjs';
 
 const BULK = 1000; // records per _bulk create and ids per collection PATCH (README "Routing engine tables")
@@ -121,9 +121,9 @@ export async function run(ctx) {
   }
   // The apply changed the table: the bare loop gets a fresh one.
   const fresh = await startRoutingSim(rows, ctx.latencyMs);
-  let floorS;
+  let floor;
   try {
-    floorS = await bareRoutingSeconds(fresh.url, rows, ctx.concurrency);
+    floor = await bareLoop({ loop: 'routing', url: fresh.url, rows, concurrency: ctx.concurrency });
   } finally {
     await fresh.close();
   }
@@ -134,7 +134,7 @@ export async function run(ctx) {
     byRoute,
     bound: routingBound(rows, ctx.pageCap),
     wallS: cli.wallS,
-    floorS,
+    ...floor,
     cpuS: cli.cpuS,
     cpuSystemS: cli.cpuSystemS,
     peakRssMB: cli.peakRssMB,
