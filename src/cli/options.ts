@@ -1,6 +1,8 @@
 import { Argument, InvalidArgumentError, type Command } from 'commander';
 import { join } from 'node:path';
-import { AUTO_CONCURRENCY, type ConcurrencySetting } from '../api/index.js';
+// The one constant from its own module: registering the options loads no API client.
+import { AUTO_CONCURRENCY } from '../api/adaptive-concurrency.js';
+import type { ConcurrencySetting } from '../api/index.js';
 import { addNotifyOptions } from './notify.js';
 import { projectRoot } from '../config/index.js';
 

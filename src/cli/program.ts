@@ -98,8 +98,17 @@ function firstOperands(args: string[], program: Command): { value: string; index
  */
 export async function runCli(argv: string[], program: Command): Promise<number> {
   let context: CliContext | undefined;
+  let logger: Logger | undefined;
   const getContext = (): CliContext => {
-    context ??= { logger: createLogger(logLevel(program)), stdout: process.stdout, exitCode: ExitCode.ok };
+    // The logger is made when a command first logs: `version` and `--help` start without pino.
+    context ??= {
+      get logger() {
+        logger ??= createLogger(logLevel(program));
+        return logger;
+      },
+      stdout: process.stdout,
+      exitCode: ExitCode.ok,
+    };
     return context;
   };
 

@@ -1,6 +1,18 @@
-import { pino, type Logger } from 'pino';
+import { createRequire } from 'node:module';
+import type { Logger } from 'pino';
 import { safeLines } from './safe-text.js';
 import { maskSecrets } from './secrets.js';
+
+/**
+ * pino, loaded when the first logger is made: a command that logs nothing (`version`,
+ * `--help`) starts without it (30–40 ms of CPU). pino is a CommonJS package, so it loads
+ * synchronously where it is first needed.
+ */
+let pinoModule: typeof import('pino') | undefined;
+function loadPino(): typeof import('pino') {
+  pinoModule ??= createRequire(import.meta.url)('pino') as typeof import('pino');
+  return pinoModule;
+}
 
 /**
  * Paths pino blanks out wherever they appear in a log object. Credentials and tokens must
@@ -41,6 +53,7 @@ export const LOG_LEVELS = ['silent', 'fatal', 'error', 'warn', 'info', 'debug', 
  * known secret wherever a message or an error quotes it.
  */
 export function createLogger(level = 'warn', fd = 2): Logger {
+  const { pino } = loadPino();
   return pino(
     {
       level,
@@ -53,5 +66,15 @@ export function createLogger(level = 'warn', fd = 2): Logger {
   );
 }
 
-/** A logger that discards everything, for library callers and tests that do not care. */
-export const silentLogger: Logger = pino({ level: 'silent' });
+/**
+ * A logger that discards everything, for library callers and tests that do not care. Made
+ * on first use (a module that imports it does not load pino for that).
+ */
+export const silentLogger: Logger = new Proxy({} as Logger, {
+  get(_target, key) {
+    silent ??= loadPino().pino({ level: 'silent' });
+    const value: unknown = Reflect.get(silent, key, silent);
+    return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(silent) : value;
+  },
+});
+let silent: Logger | undefined;

@@ -3,7 +3,7 @@
  * manifests and from the live API, so a tenant named `<img src=x onerror=…>` or
  * `| @org/team` must neither inject HTML, break a table, ping anyone nor render as math.
  */
-import { safeText } from './render-common.js';
+import { safeText } from '../core/safe-text.js';
 
 /**
  * What inline markdown, HTML, mentions, issue references or math act on wherever it stands:

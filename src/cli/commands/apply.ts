@@ -4,40 +4,14 @@
  * Exit 0 when everything was applied, 1 when anything failed (or no --yes without a
  * terminal), 3 when a safety rail refuses (plan errors, stale saved plan).
  */
-import { createInterface } from 'node:readline/promises';
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import type { RunRecord } from '../../apply/journal.js';
-import { migrateRecordFile } from '../../apply/record.js';
-import { emptySummaryJson, renderSummary, summaryJson, type ApplySummaryJson } from '../../apply/summary.js';
-import { ExitCode, SwitchboardError } from '../../core/errors.js';
-import { renderText } from '../../plan/render-text.js';
 import type { NotifyOptions } from '../../notify/index.js';
-import type { PlanMessage } from '../../plan/types.js';
-import {
-  applyRun,
-  changesToApply,
-  interruptedError,
-  planRun,
-  readSavedPlan,
-  watchInterrupts,
-  withApplyLock,
-  type Interrupt,
-  type PlanRun,
-  type PlanRunOptions,
-  type SavedPlanRun,
-  verifySession,
-  emergencyJson,
-  emergencyLine,
-  renderVerification,
-  verificationJson,
-} from '../../run/index.js';
-import { RunNotifier } from '../notify.js';
+import type { PlanRunOptions } from '../../run/index.js';
 import { addPlanOptions, manifestPathsArgument } from '../options.js';
+import type { CommandRegistrar } from '../program.js';
 
-import type { CliContext, CommandRegistrar } from '../program.js';
-import { safeText } from '../../core/safe-text.js';
-
-interface ApplyOptions extends PlanRunOptions, NotifyOptions {
+/** The options of `apply` (the command line's, flat). */
+export interface ApplyOptions extends PlanRunOptions, NotifyOptions {
   yes: boolean;
   plan?: string;
   failFast: boolean;
@@ -46,12 +20,6 @@ interface ApplyOptions extends PlanRunOptions, NotifyOptions {
   format: 'text' | 'json';
   verify: boolean;
   emergencyChange?: string;
-}
-
-/** Where the plan came from, as the journal and the summary say it. */
-function planSource(run: PlanRun, saved: SavedPlanRun<ApplyOptions> | undefined): RunRecord['plan'] {
-  if (saved) return { digest: saved.saved.digest ?? null, source: 'file', file: saved.file };
-  return { digest: run.plan.digest ?? null, source: 'planned in this run' };
 }
 
 export const registerApply: CommandRegistrar = (program: Command, context) => {
@@ -91,135 +59,11 @@ export const registerApply: CommandRegistrar = (program: Command, context) => {
         .default('text'),
     )
     .action(async (paths: string[], given: ApplyOptions, command: Command) => {
-      const ctx = context();
-      const notifier = await RunNotifier.of(given, ctx.logger);
-      const interrupt = watchInterrupts((line) => process.stderr.write(`\n${line}\n`));
-      try {
-        const saved = given.plan
-          ? await readSavedPlan(given.plan, given, (key) => command.getOptionValueSource(key) === 'cli', paths)
-          : undefined;
-        if (saved?.fromPlan)
-          process.stderr.write(`Note: manifests from the plan file: ${safeText(saved.paths.join(' '))}\n`);
-        const options = {
-          ...(saved?.options ?? given),
-          format: given.format,
-          verify: given.verify,
-          ...(given.emergencyChange !== undefined ? { emergencyChange: given.emergencyChange } : {}),
-        };
-        // Taken before planning: a run that planned while another applied would apply a stale plan.
-        await withApplyLock(
-          options.stateDir,
-          (note) => process.stderr.write(`Note: ${safeText(note)}.\n`),
-          async () => {
-            const scope = {
-              ...(saved?.scope ?? options),
-              signal: interrupt.signal,
-              progressOut: process.stderr,
-              // Apply enforces the change windows at its own clock; the plan only showed them.
-              enforceWindows: options.emergencyChange !== undefined ? { emergencyChange: options.emergencyChange } : {},
-              verify: options.verify,
-            };
-            const manifestPaths = saved?.paths ?? paths;
-            const run = await planRun(manifestPaths, scope, ctx.logger);
-            try {
-              ctx.exitCode = await applyCommand(run, saved, options, manifestPaths, ctx, interrupt, notifier);
-            } finally {
-              await run.session.close();
-            }
-          },
-        );
-      } catch (error) {
-        // A script reading --format json gets one document whatever happened; the message goes to stderr as usual.
-        if (given.format === 'json') ctx.stdout.write(`${JSON.stringify(failureJson(error), null, 2)}\n`);
-        await notifier?.afterError(error);
-        throw error;
-      } finally {
-        interrupt.dispose();
-      }
+      // Loaded here: registering the commands needs none of it, and the other commands start without it.
+      const { applyAction } = await import('./apply-action.js');
+      await applyAction(paths, given, command, context());
     });
 };
-
-function failureJson(error: unknown): ApplySummaryJson {
-  const refused = error instanceof SwitchboardError && error.exitCode === ExitCode.refused;
-  const code = error instanceof SwitchboardError ? error.code : 'SB_INTERNAL';
-  const message = error instanceof Error ? error.message : String(error);
-  return emptySummaryJson(refused ? 'refused' : 'error', null, [{ code, message }]);
-}
-
-async function applyCommand(
-  run: PlanRun,
-  saved: SavedPlanRun<ApplyOptions> | undefined,
-  options: ApplyOptions,
-  paths: string[],
-  ctx: CliContext,
-  interrupt: Interrupt,
-  notifier: RunNotifier | undefined,
-): Promise<number> {
-  const json = options.format === 'json';
-  // With --format json, stdout holds the JSON document only: the plan and the notes go to stderr.
-  const human: NodeJS.WritableStream = json ? process.stderr : ctx.stdout;
-  const color = options.color && (human as NodeJS.WriteStream).isTTY === true && !process.env['NO_COLOR'];
-  const shown = saved?.saved ?? run.plan;
-  const plan = planSource(run, saved);
-  const report = (summary: ApplySummaryJson): void => void ctx.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
-  if (run.plan.errors.length > 0) {
-    // The fresh plan, whose refusals these are (a saved plan's own were refused before reading).
-    human.write(renderText(run.plan, { color }));
-    human.write('\nApply refused: the plan has errors (above). Nothing was changed.\n');
-    if (json) report(emptySummaryJson('refused', plan, run.plan.errors.map(messageJson)));
-    await notifier?.afterApply(run.plan, undefined, ExitCode.refused);
-    return ExitCode.refused;
-  }
-  // Checked before the saved plan is shown: a file that differs from a fresh plan is never printed as the one applied.
-  const changes = changesToApply(run, saved);
-  human.write(renderText(shown, { color }));
-  if (changes.length === 0) {
-    // Nothing to apply, but a record of an older switchboard still gets its digests migrated.
-    const { baseUrl, instance } = run.plan.target;
-    const declared = run.parts.flatMap((p) => p.declaredObjects ?? []);
-    await migrateRecordFile(run.lastAppliedFile, { baseUrl, instance }, run.lastApplied, declared);
-    const verified = options.verify ? await verifyUnchanged(run, options, interrupt) : undefined;
-    if (verified) human.write(renderVerification(verified.verification, verified.journal));
-    if (json) report({ ...emptySummaryJson('nothing to do', plan), ...verificationJson(verified?.verification) });
-    return verified && verified.verification.failures.length > 0 ? ExitCode.error : ExitCode.ok;
-  }
-  interrupt.phase = 'confirm';
-  if (!(await confirmed(options, human, interrupt))) {
-    human.write('Apply cancelled. Nothing was changed.\n');
-    if (json) report(emptySummaryJson('cancelled', plan));
-    return ExitCode.error;
-  }
-  if (interrupt.received) throw interruptedError(interrupt.received, 'confirm');
-  interrupt.phase = 'apply';
-  const result = await applyRun(run, changes, {
-    concurrency: options.concurrency,
-    failFast: options.failFast,
-    stateDir: options.stateDir,
-    ...(options.journal ? { journal: options.journal } : {}),
-    progressOut: process.stderr,
-    signal: interrupt.signal,
-    provenance: {
-      ...(saved
-        ? { savedPlan: { file: saved.file, ...(saved.saved.digest ? { digest: saved.saved.digest } : {}) } }
-        : {}),
-      manifestPaths: paths.length > 0 ? paths : ['.'],
-    },
-    ...(options.emergencyChange !== undefined ? { emergencyChange: options.emergencyChange } : {}),
-    verify: options.verify,
-  });
-  const assurance = { ...verificationJson(result.verification), ...emergencyJson(result.record) };
-  if (json) report({ ...summaryJson(result.result, result.journal, result.record.plan), ...assurance });
-  else {
-    ctx.stdout.write(renderSummary(result.result, result.journal, result.record.plan));
-    ctx.stdout.write(emergencyLine(result.record));
-    if (result.verification) ctx.stdout.write(renderVerification(result.verification));
-  }
-  const verifyFailed = (result.verification?.failures.length ?? 0) > 0;
-  // Skipped changes (after a failure, --fail-fast, Ctrl-C) leave a partial apply: exit 1 too; so does a failed vector.
-  const code = result.result.failed + result.result.skipped > 0 || verifyFailed ? ExitCode.error : ExitCode.ok;
-  await notifier?.afterApply(run.plan, result.result, code);
-  return code;
-}
 
 /** `--emergency-change`: a ticket, one line of text. */
 function ticket(value: string): string {
@@ -227,44 +71,4 @@ function ticket(value: string): string {
   if (text === '' || /[\u0000-\u001f]/.test(text) || text.length > 200)
     throw new InvalidArgumentError('expected a ticket: one line of text, at most 200 characters');
   return text;
-}
-
-/** `apply --verify` of a plan without changes: the vectors are searched all the same, in a journal of their own. */
-function verifyUnchanged(run: PlanRun, options: ApplyOptions, interrupt: Interrupt) {
-  return verifySession({
-    session: run.session,
-    tests: run.routingTests,
-    tables: run.routingTables,
-    manifests: { digest: run.plan.manifests.digest, files: run.plan.manifests.files.length },
-    stateDir: options.stateDir,
-    ...(options.journal ? { journal: options.journal } : {}),
-    signal: interrupt.signal,
-  });
-}
-
-function messageJson(m: PlanMessage): ApplySummaryJson['errors'][number] {
-  return { code: m.code, message: m.message, ...(m.address ? { address: m.address } : {}) };
-}
-
-/** `--yes`, or "yes" typed on a terminal; without a terminal `--yes` is required. A signal ends the question. */
-async function confirmed(options: ApplyOptions, output: NodeJS.WritableStream, interrupt: Interrupt): Promise<boolean> {
-  if (options.yes) return true;
-  if (!process.stdin.isTTY) {
-    throw new SwitchboardError(
-      'SB_APPLY_CONFIRM',
-      'apply needs --yes when it cannot ask (stdin is not a terminal, e.g. in CI): review the plan above, then run it again with --yes',
-    );
-  }
-  const rl = createInterface({ input: process.stdin, output });
-  // On a terminal, readline takes Ctrl-C itself: pass it on as the signal it is.
-  rl.on('SIGINT', () => process.kill(process.pid, 'SIGINT'));
-  try {
-    const answer = await rl.question('\nApply these changes? Only "yes" is accepted: ', { signal: interrupt.signal });
-    return answer.trim() === 'yes';
-  } catch (error) {
-    if (interrupt.received) throw interruptedError(interrupt.received, 'confirm');
-    throw error;
-  } finally {
-    rl.close();
-  }
 }

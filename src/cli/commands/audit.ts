@@ -9,7 +9,6 @@
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { AUDIT_FORMATS, renderAudit, type AuditFormat } from '../../apply/audit-format.js';
-import { auditJournals } from '../../apply/audit.js';
 import { SwitchboardError } from '../../core/errors.js';
 import type { CommandRegistrar } from '../program.js';
 import { safeText } from '../../core/safe-text.js';
@@ -55,6 +54,7 @@ export const registerAudit: CommandRegistrar = (program: Command, context) => {
           'SB_USAGE',
           `--until (${options.until.toISOString()}) must come after --since (${options.since.toISOString()})`,
         );
+      const { auditJournals } = await import('../../apply/audit.js');
       const { rows, problems } = await auditJournals(journals, {
         ...(options.since ? { since: options.since } : {}),
         ...(options.until ? { until: options.until } : {}),

@@ -6,7 +6,6 @@
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { runDemo } from '../../demo/run-demo.js';
 import type { ConcurrencySetting } from '../../run/index.js';
 import { concurrencyOption } from '../options.js';
 import type { CommandRegistrar } from '../program.js';
@@ -28,6 +27,7 @@ export const registerDemo: CommandRegistrar = (program: Command, context) => {
     .action(async (options: DemoCommandOptions) => {
       const ctx = context();
       const out = ctx.stdout as NodeJS.WritableStream & { isTTY?: boolean };
+      const { runDemo } = await import('../../demo/run-demo.js');
       await runDemo({
         examples: resolve(PACKAGE_EXAMPLES),
         concurrency: options.concurrency,

@@ -7,13 +7,7 @@
  */
 import * as path from 'node:path';
 import type { Command } from 'commander';
-import {
-  connectOptionsOf,
-  exportRun,
-  reduceToBaselines,
-  watchInterrupts,
-  type ConcurrencySetting,
-} from '../../run/index.js';
+import type { ConcurrencySetting } from '../../run/index.js';
 import { addConnectionOptions } from '../options.js';
 import type { CommandRegistrar } from '../program.js';
 import { safeText } from '../../core/safe-text.js';
@@ -52,6 +46,7 @@ export const registerExport: CommandRegistrar = (program: Command, context) => {
     )
     .action(async (options: ExportOptions) => {
       const ctx = context();
+      const { connectOptionsOf, exportRun, reduceToBaselines, watchInterrupts } = await import('../../run/index.js');
       const interrupt = watchInterrupts((line) => process.stderr.write(`\n${line}\n`));
       interrupt.phase = 'export';
       const result = await exportRun(

@@ -9,9 +9,8 @@
 import * as path from 'node:path';
 import type { Command } from 'commander';
 import { VERSION } from '../../core/package.js';
-import { scaffold, type ScaffoldOutcome } from '../../init/scaffold.js';
+import type { ScaffoldOutcome } from '../../init/scaffold.js';
 import { safeText } from '../../core/safe-text.js';
-import { INSTALL_COMMAND } from '../../init/templates.js';
 import type { CommandRegistrar } from '../program.js';
 
 /** How each outcome reads in init's list (a dry run says what would happen). */
@@ -35,6 +34,10 @@ export const registerInit: CommandRegistrar = (program: Command, context) => {
     )
     .option('--dry-run', 'list what init would create, update, keep or replace; write nothing', false)
     .action(async (dir: string, options: { force: boolean; dryRun: boolean }) => {
+      const [{ scaffold }, { INSTALL_COMMAND }] = await Promise.all([
+        import('../../init/scaffold.js'),
+        import('../../init/templates.js'),
+      ]);
       const result = await scaffold(dir, { force: options.force, dryRun: options.dryRun });
       const relative = path.relative(process.cwd(), result.dir);
       const shown = safeText(relative === '' ? '.' : relative.startsWith('..') ? result.dir : relative);

@@ -4,16 +4,8 @@
  * --detailed-exitcode when there are changes, 3 when a safety rail refuses the plan.
  */
 import { Option, type Command } from 'commander';
-import { ExitCode } from '../../core/errors.js';
-import { writePlanFile } from '../../plan/plan-file.js';
-import { sourceLinksFrom } from '../../plan/html/source-links.js';
-import { renderHtml } from '../../plan/render-html.js';
-import { renderJson } from '../../plan/render-json.js';
-import { renderMarkdown } from '../../plan/render-markdown.js';
-import { renderText } from '../../plan/render-text.js';
 import type { NotifyOptions } from '../../notify/index.js';
-import type { Plan } from '../../plan/types.js';
-import { planRun, watchInterrupts, type PlanRunOptions } from '../../run/index.js';
+import type { PlanRunOptions } from '../../run/index.js';
 import { RunNotifier } from '../notify.js';
 import { addPlanOptions, manifestPathsArgument } from '../options.js';
 import type { CommandRegistrar } from '../program.js';
@@ -28,32 +20,6 @@ interface PlanOptions extends PlanRunOptions, NotifyOptions {
   detailedExitcode: boolean;
   color: boolean;
   stats: boolean;
-}
-
-/**
- * The plan in `format`, as `plan` and `show` print it (the same plan gives the same output
- * from both). The HTML report links manifest positions to the commit when run in GitHub Actions.
- */
-export function renderPlan(plan: Plan, format: PlanFormat, color: boolean): string {
-  if (format === 'json') return renderJson(plan);
-  if (format === 'markdown') return renderMarkdown(plan);
-  if (format === 'html') {
-    const links = sourceLinksFrom(process.env, process.cwd());
-    return renderHtml(plan, links ? { sourceLinks: links } : {});
-  }
-  return renderText(plan, { color });
-}
-
-/** Colours only on a terminal, and never with NO_COLOR set. */
-export function useColor(requested: boolean): boolean {
-  return requested && process.stdout.isTTY === true && !process.env['NO_COLOR'];
-}
-
-/** The exit code of a plan: refusals (3) first, then changes (2 when asked). */
-export function planExitCode(plan: Plan, detailed: boolean): number {
-  if (plan.errors.length > 0) return ExitCode.refused;
-  const changes = plan.summary.create + plan.summary.update + plan.summary.replace + plan.summary.delete;
-  return detailed && changes > 0 ? ExitCode.changes : ExitCode.ok;
 }
 
 export const registerPlan: CommandRegistrar = (program: Command, context) => {
@@ -83,6 +49,13 @@ export const registerPlan: CommandRegistrar = (program: Command, context) => {
     .option('--stats', 'print request counts on stderr', false)
     .action(async (paths: string[], options: PlanOptions) => {
       const ctx = context();
+      // Loaded here: registering the commands needs none of it, and the other commands start without it.
+      const [{ planRun, watchInterrupts }, { writePlanFile }, { planExitCode, renderPlan, useColor }] =
+        await Promise.all([
+          import('../../run/index.js'),
+          import('../../plan/plan-file.js'),
+          import('./plan-output.js'),
+        ]);
       const notifier = await RunNotifier.of(options, ctx.logger);
       const interrupt = watchInterrupts((line) => process.stderr.write(`\n${line}\n`));
       const reading = { ...options, signal: interrupt.signal, progressOut: process.stderr };

@@ -7,19 +7,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import { Option, type Command } from 'commander';
-import { isDigest } from '../../core/canonical-json.js';
 import { ExitCode, SwitchboardError } from '../../core/errors.js';
-import {
-  comparePlans,
-  compareWithDigest,
-  renderComparisonJson,
-  renderComparisonMarkdown,
-  renderComparisonText,
-} from '../../plan/plan-compare.js';
-import { renderVerifyText, verifyPlanText } from '../../plan/plan-verify.js';
-import { readPlan } from '../../run/index.js';
 import type { CommandRegistrar } from '../program.js';
-import { PLAN_FORMATS, renderPlan, useColor, type PlanFormat } from './plan.js';
+import { PLAN_FORMATS, type PlanFormat } from './plan.js';
 
 interface ShowOptions {
   format: PlanFormat;
@@ -57,6 +47,15 @@ export const registerShow: CommandRegistrar = (program: Command, context) => {
         ctx.exitCode = await verify(file, options.format, (text) => ctx.stdout.write(text));
         return;
       }
+      // Loaded here: the other commands start without them.
+      const [{ readPlan }, { renderPlan, useColor }, { isDigest }, compare] = await Promise.all([
+        import('../../run/index.js'),
+        import('./plan-output.js'),
+        import('../../core/canonical-json.js'),
+        import('../../plan/plan-compare.js'),
+      ]);
+      const { comparePlans, compareWithDigest, renderComparisonJson, renderComparisonMarkdown, renderComparisonText } =
+        compare;
       const plan = await readPlan(file);
       if (options.compareWith === undefined) {
         ctx.stdout.write(renderPlan(plan, options.format, useColor(options.color)));
@@ -85,6 +84,7 @@ async function verify(file: string, format: PlanFormat, write: (text: string) =>
     const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : String(error);
     throw new SwitchboardError('SB_PLAN_FILE', `cannot read plan file ${file}: ${reason}`, { cause: error });
   }
+  const { renderVerifyText, verifyPlanText } = await import('../../plan/plan-verify.js');
   const report = verifyPlanText(text, file);
   write(format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderVerifyText(report));
   return report.exitCode;

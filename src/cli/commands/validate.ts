@@ -5,7 +5,7 @@
  */
 import { Option, type Command } from 'commander';
 import { ExitCode, formatDiagnostic } from '../../core/errors.js';
-import { loadManifests, type LoadResult } from '../../manifest/index.js';
+import type { LoadResult } from '../../manifest/index.js';
 import { manifestPathsArgument } from '../options.js';
 import type { CommandRegistrar } from '../program.js';
 import { safeLines, safeText } from '../../core/safe-text.js';
@@ -21,6 +21,8 @@ export async function runValidate(
   paths: string[],
   options: ValidateOptions,
 ): Promise<{ output: string; exitCode: number; result: LoadResult }> {
+  // Loaded here: the other commands start without the manifest loader (plan loads it through run/).
+  const { loadManifests } = await import('../../manifest/index.js');
   const result = await loadManifests(paths, { cwd: options.cwd, env: options.env });
   const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
   const warnings = result.diagnostics.length - errors;
