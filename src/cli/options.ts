@@ -1,4 +1,4 @@
-import { Argument, InvalidArgumentError, type Command } from 'commander';
+import { Argument, InvalidArgumentError, Option, type Command } from 'commander';
 import { join } from 'node:path';
 // The one constant from its own module: registering the options loads no API client.
 import { AUTO_CONCURRENCY } from '../api/adaptive-concurrency.js';
@@ -9,6 +9,14 @@ import { projectRoot } from '../config/index.js';
 /** `[paths...]` of the commands that read manifests: none given means the current folder. */
 export function manifestPathsArgument(): Argument {
   return new Argument('[paths...]', 'manifest files or folders').default([], '.');
+}
+
+/** `--no-cache` of the commands that load manifests through the manifest cache (`plan`, `validate`). */
+export function noCacheOption(): Option {
+  return new Option(
+    '--no-cache',
+    'load every manifest file afresh: neither read nor write the manifest cache (<state-dir>/cache)',
+  ).env('SWITCHBOARD_NO_CACHE');
 }
 
 /** Options shared by the commands that talk to a platform (docs/commands.md). */

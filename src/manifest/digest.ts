@@ -13,19 +13,34 @@ import { pointer } from './normalize.js';
  * for it. Everything else it covers is what the manifest files say.
  */
 export class DigestBuilder {
-  private readonly parts: string[] = [];
+  /** The CSV files' parts. */
+  private readonly csvParts: string[] = [];
+  /** Each document's address and digest input, in the order they were added. */
+  private readonly documents: { address: string; digestInput: string }[] = [];
 
   /** Adds a document by its digest input (`documentDigestInput`), which its document record hashes too. */
   addDocument(address: string, digestInput: string): void {
-    this.parts.push(`${address}\n${digestInput}`);
+    this.documents.push({ address, digestInput });
   }
 
   addCsv(ownerAddress: string, text: string): void {
-    this.parts.push(`${ownerAddress}\ncsv ${createHash('sha256').update(text).digest('hex')}`);
+    this.csvParts.push(`${ownerAddress}\ncsv ${createHash('sha256').update(text).digest('hex')}`);
+  }
+
+  /** How many documents were added so far. */
+  get documentCount(): number {
+    return this.documents.length;
+  }
+
+  /** The documents added since the count was `from` (what the manifest cache keeps of a file). */
+  documentsSince(from: number): readonly { address: string; digestInput: string }[] {
+    return this.documents.slice(from);
   }
 
   digest(): string {
-    const sorted = [...this.parts].sort();
+    // Each document's part is `address\ndigest input`, made here: kept joined, they would hold the inputs twice.
+    const parts = this.documents.map((d) => `${d.address}\n${d.digestInput}`);
+    const sorted = [...parts, ...this.csvParts].sort();
     return `sha256:${createHash('sha256').update(sorted.join('\n\u0000\n')).digest('hex')}`;
   }
 }

@@ -121,6 +121,18 @@ export function processDocument(
   build(builderOf(kind), source, normalised.value as Json, normalised.sensitive, out, resolved);
 }
 
+/**
+ * Builds a document the manifest cache kept (cache/entry.ts): valid against its schema when
+ * it was kept, with no value from the environment, and `digestInput` its JSON text. Never
+ * one of the kind the baselines apply to: those are resolved once every file is read.
+ */
+export function buildChecked(source: DocumentSource, document: Json, digestInput: string, out: BuildOutput): void {
+  build(builderOf(document['kind'] as string), source, document, NO_SENSITIVE, out, undefined, digestInput);
+}
+
+/** Never added to: only normalising a document finds sensitive values. */
+const NO_SENSITIVE = new Set<string>();
+
 function build(
   builder: DocumentBuilder,
   source: DocumentSource,
@@ -128,13 +140,14 @@ function build(
   sensitive: Set<string>,
   out: BuildOutput,
   resolved?: Resolved,
+  knownDigestInput?: string,
 ): void {
   const metadata = document['metadata'] as Json;
   // The document as written counts for the digests; its objects come from the effective spec.
   const spec = resolved?.spec ?? (document['spec'] as Json | undefined) ?? {};
   const documentAddress = builder.address(metadata);
   // One JSON text per document for both digests: the set's and, for a scoped plan, the document's own.
-  const digestInput = documentDigestInput(document, sensitive, documentAddress);
+  const digestInput = knownDigestInput ?? documentDigestInput(document, sensitive, documentAddress);
   out.digest.addDocument(documentAddress, digestInput);
   const ctx: DocContext = {
     out,

@@ -4,6 +4,7 @@
  * See README "Writing manifests".
  */
 export { loadManifests, type LoadOptions, type LoadResult } from './load.js';
+export { ManifestCache, type CacheReport } from './cache/index.js';
 export { DesiredSet } from './desired-set.js';
 export { Codes, type Code } from './codes.js';
 export { schemaSet, SCHEMAS_DIR, SCHEMA_FILES } from './schemas.js';

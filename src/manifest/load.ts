@@ -21,6 +21,7 @@ import { Reporter, sortDiagnostics } from './reporter.js';
 import type { PolicyRule } from './policy-types.js';
 import type { ChangeWindow, RoutingTestSet } from './assurance-types.js';
 import { checkRoutingTests, uniqueWindows } from './routing-test-check.js';
+import type { CacheReport, ManifestCache } from './cache/index.js';
 import type { Diagnostic } from './types.js';
 
 export interface LoadOptions {
@@ -34,6 +35,11 @@ export interface LoadOptions {
   source?: FileSource;
   /** Also return a record per valid document (`documents`): what `plan --changed-since` compares. */
   documents?: boolean;
+  /**
+   * The manifest cache (cache/index.ts): files whose content it holds are put back from it,
+   * the others loaded and kept in it. The result is the same as without it.
+   */
+  cache?: ManifestCache;
 }
 
 export interface LoadResult {
@@ -57,6 +63,8 @@ export interface LoadResult {
   documents?: { records: DocumentRecord[]; seen: number };
   /** The baselines and what they gave each document (docs/baselines.md); absent when the set has none. */
   baselines?: BaselineSet;
+  /** With `LoadOptions.cache`: what the cache did. */
+  cache?: CacheReport;
 }
 
 /**
@@ -67,6 +75,8 @@ export interface LoadResult {
 export async function loadManifests(paths: string[], options: LoadOptions = {}): Promise<LoadResult> {
   const cwd = options.cwd ?? process.cwd();
   const env = options.env ?? process.env;
+  // Not for files read from a git commit: those are the few files a scoped plan compares.
+  const cache = options.source ? undefined : options.cache;
   const reporter = new Reporter();
   const out = new BuildOutput(reporter, options.documents ? new DocumentRecorder() : undefined);
   const files = await discoverFiles(paths, cwd, reporter, options.source);
@@ -86,6 +96,20 @@ export async function loadManifests(paths: string[], options: LoadOptions = {}):
     if (text === undefined) continue;
     read.add(file.display);
     reporter.addFile(file.display, text);
+    // A file the cache holds is put back as it was built; `${VAR}` makes a file the environment's, never cached.
+    const cached = cache && !text.includes('${') ? await cache.lookup(text) : undefined;
+    const replayed =
+      cached &&
+      cache?.replay(cached, out, {
+        file: file.display,
+        absolute: file.absolute,
+        root: file.root,
+      });
+    if (replayed !== undefined) {
+      seen += replayed;
+      continue;
+    }
+    const capture = cached && cache?.capture(out);
     const before = reporter.diagnostics.length;
     const docs = parseManifest(file.display, text, reporter);
     if (docs.length === 0 && reporter.diagnostics.length === before) {
@@ -99,15 +123,19 @@ export async function loadManifests(paths: string[], options: LoadOptions = {}):
     const mayHaveAliases = text.includes('*');
     for (const { doc, value } of docs) {
       if (pacer.due()) await pacer.pause();
+      const mark = capture?.mark();
       processDocument(
         { file: file.display, absolute: file.absolute, root: file.root, doc, mayHaveAliases },
         value,
         env,
         out,
       );
+      if (mark) capture?.document(mark, value);
     }
+    if (cached && capture) cache?.keep(cached, capture);
   }
   out.baselines.flush(out);
+  const cacheWritten = cache?.flush();
   await runCsvJobs(out.csvJobs, read, options.source);
   const { kept: objects, byAddress } = dropDuplicates(out.objects, reporter);
   const externalParents = resolveParents(out, byAddress);
@@ -121,6 +149,7 @@ export async function loadManifests(paths: string[], options: LoadOptions = {}):
   checkRoutingTests(out.routingTests, set, reporter);
   const changeWindows = uniqueWindows(out.changeWindows, reporter);
   const diagnostics = sortDiagnostics(reporter.diagnostics);
+  await cacheWritten;
   return {
     set,
     policies,
@@ -132,5 +161,6 @@ export async function loadManifests(paths: string[], options: LoadOptions = {}):
     ok: !diagnostics.some((d) => d.severity === 'error'),
     ...(out.documents ? { documents: { records: out.documents.records(out.baselines), seen } } : {}),
     ...(out.baselines.baselines.length > 0 ? { baselines: out.baselines } : {}),
+    ...(cache ? { cache: cache.report } : {}),
   };
 }

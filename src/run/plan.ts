@@ -3,7 +3,7 @@ import type { ConcurrencySetting } from '../api/index.js';
 import { DiagnosticsError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { VERSION } from '../core/package.js';
-import { loadManifests, type DesiredSet, type LoadResult } from '../manifest/index.js';
+import { loadManifests, ManifestCache, type DesiredSet, type LoadResult } from '../manifest/index.js';
 import { toDesiredNodes } from '../plan/desired.js';
 import { assemblePlan } from '../plan/make-plan.js';
 import { DEFAULT_MAX_UPDATE_PERCENT } from '../plan/safety.js';
@@ -57,6 +57,11 @@ export interface PlanRunOptions extends PlanOptions {
   scopeFiles?: Record<string, string>;
   /** `plan --policies-from REF`: the plan is judged by the Policy documents at that git commit. */
   policiesFrom?: string;
+  /**
+   * Load the manifests through the manifest cache in `<stateDir>/cache` (`plan`; `apply`
+   * never does: what it sends comes from the manifest files alone).
+   */
+  manifestCache?: boolean;
   /**
    * Aborted (a signal, see watchInterrupts): the reads under way are cancelled and planRun
    * rejects with the signal's reason (`SB_INTERRUPTED`).
@@ -116,7 +121,9 @@ export async function planRun(
   let loaded: LoadResult;
   let base: PoliciesAt | undefined;
   try {
-    loaded = await loadManifests(given, { documents: changedSince !== undefined });
+    const cache = options.manifestCache ? { cache: new ManifestCache(path.join(options.stateDir, 'cache')) } : {};
+    loaded = await loadManifests(given, { documents: changedSince !== undefined, ...cache });
+    if (loaded.cache) logger.debug({ manifestCache: loaded.cache }, 'manifest cache');
     if (!loaded.ok) throw new DiagnosticsError(loaded.diagnostics);
     if (options.scopeFiles) await checkScopeFiles(options.scopeFiles);
     if (options.policiesFrom !== undefined) base = await policiesAt(given, options.policiesFrom);

@@ -14,6 +14,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
+import { testCacheHome } from '../e2e/cli-helpers.js';
 import type { Fence, Heading, Item } from './markdown.js';
 
 export const CLI = resolve(import.meta.dirname, '../../dist/cli/main.js');
@@ -150,6 +151,8 @@ export class TutorialShell {
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       PATH: `${bin}:${dirname(process.execPath)}:${process.env['PATH'] ?? ''}`,
+      // The manifest cache's user key: never in the real home.
+      XDG_CACHE_HOME: testCacheHome(),
     };
     for (const name of Object.keys(env)) if (name.startsWith('SWITCHBOARD_') || name === 'NO_COLOR') delete env[name];
     return new TutorialShell(cwd, env);

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -16,15 +17,34 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the real CLI in a child process; never throws for a non-zero exit. */
+/**
+ * The manifest cache's user key folder of the CLIs this process runs: never the real home's.
+ * Removed when the process ends.
+ */
+let xdgCacheHome: string | undefined;
+export function testCacheHome(): string {
+  if (xdgCacheHome === undefined) {
+    const made = mkdtempSync(join(tmpdir(), 'switchboard-xdg-'));
+    xdgCacheHome = made;
+    process.once('exit', () => rmSync(made, { recursive: true, force: true }));
+  }
+  return xdgCacheHome;
+}
+
+/**
+ * Runs the real CLI in a child process; never throws for a non-zero exit. `cache`: let
+ * `plan` and `validate` use the manifest cache (off by default: no test depends on what an
+ * earlier one left, and none writes in the checkout).
+ */
 export async function runCli(
   args: string[],
-  options: { env?: Record<string, string>; cwd?: string } = {},
+  options: { env?: Record<string, string>; cwd?: string; cache?: boolean } = {},
 ): Promise<CliResult> {
+  const cache = options.cache === true ? {} : { SWITCHBOARD_NO_CACHE: '1' };
   try {
     const { stdout, stderr } = await run(process.execPath, [CLI, ...args], {
       cwd: options.cwd ?? process.cwd(),
-      env: { PATH: process.env['PATH'] ?? '', ...options.env },
+      env: { PATH: process.env['PATH'] ?? '', XDG_CACHE_HOME: testCacheHome(), ...cache, ...options.env },
       maxBuffer: 64 * 1024 * 1024,
     });
     return { code: 0, stdout, stderr };

@@ -13,7 +13,7 @@ import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_M2M_TOKEN } from '../../src/sim/platform/seed/default-seed.js';
 import { startSimulator, type RunningSimulator } from '../../src/sim/index.js';
-import type { CliResult } from './cli-helpers.js';
+import { testCacheHome, type CliResult } from './cli-helpers.js';
 
 const REPO_ROOT = resolve(import.meta.dirname, '../..');
 const VERSION = (JSON.parse(await readFile(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
@@ -28,7 +28,12 @@ function run(
 ): Promise<CliResult> {
   return new Promise((done) => {
     // npm and npx need HOME (their cache) and PATH; no SWITCHBOARD_* of the test's own environment.
-    const base = { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? tmpdir(), NO_COLOR: '1' };
+    const base = {
+      PATH: process.env['PATH'] ?? '',
+      HOME: process.env['HOME'] ?? tmpdir(),
+      XDG_CACHE_HOME: testCacheHome(),
+      NO_COLOR: '1',
+    };
     execFile(
       command,
       args,

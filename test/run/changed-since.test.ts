@@ -2,8 +2,11 @@
  * `plan --changed-since`: on a generated estate applied to the simulator, random edits
  * (renames, moves between files, removed documents and files, CSV edits) give a scoped plan
  * whose changes are the full plan's for the same addresses. Seeded: a failure prints its seed.
+ * Run without the manifest cache and with it: the scoped plans then load through the cache
+ * (the files unchanged since the last round from it, the edited ones afresh), the full plan
+ * they are compared with never does.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,7 +26,12 @@ let base: Estate;
 /** The estate of the drift commit. */
 let driftEstate: Estate;
 
-const options = (changedSince?: string): PlanRunOptions => ({
+let xdgBefore: string | undefined;
+/** Whether the plans of the tests go through the manifest cache (in the state folder). */
+let manifestCache = false;
+
+const options = (changedSince?: string, cached = manifestCache): PlanRunOptions => ({
+  manifestCache: cached,
   target: [],
   exclude: [],
   prune: false,
@@ -34,8 +42,8 @@ const options = (changedSince?: string): PlanRunOptions => ({
   ...(changedSince !== undefined ? { changedSince } : {}),
 });
 
-async function plan(changedSince?: string): Promise<Plan> {
-  return (await planRun([dir], options(changedSince), silentLogger, session)).plan;
+async function plan(changedSince?: string, cached = manifestCache): Promise<Plan> {
+  return (await planRun([dir], options(changedSince, cached), silentLogger, session)).plan;
 }
 
 const key = (c: Change) =>
@@ -43,6 +51,9 @@ const key = (c: Change) =>
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'switchboard-changed-'));
+  // The manifest cache's user key: in the test's folder, never the real home's.
+  xdgBefore = process.env['XDG_CACHE_HOME'];
+  process.env['XDG_CACHE_HOME'] = join(dir, '.xdg');
   session = await openSession({ sim: true, concurrency: 8, logger: silentLogger }, { platform: true, routing: true });
   base = generateEstate(9, seededRandom(7));
   await writeEstate(dir, base);
@@ -72,15 +83,25 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
+  if (xdgBefore === undefined) delete process.env['XDG_CACHE_HOME'];
+  else process.env['XDG_CACHE_HOME'] = xdgBefore;
   await session?.close();
   await rm(dir, { recursive: true, force: true });
 });
 
-describe('plan --changed-since', () => {
+describe.each([
+  ['without', false],
+  ['with', true],
+])('plan --changed-since, %s the manifest cache', (_with, cached) => {
+  beforeAll(() => {
+    manifestCache = cached;
+  });
+
   it('equals the full plan restricted to the changed documents, on random edits', async () => {
     const names = Object.keys(EDITS);
-    for (let round = 0; round < 16; round++) {
-      const seed = 1000 + round;
+    // 16 seeds in all, half of them through the cache: the file costs what it did before the cache.
+    for (let round = 0; round < 8; round++) {
+      const seed = 1000 + round + (cached ? 8 : 0);
       const random = seededRandom(seed);
       const estate = structuredClone(driftEstate);
       const done: string[] = [];
@@ -90,7 +111,8 @@ describe('plan --changed-since', () => {
       }
       await writeEstate(dir, estate);
       const context = `seed ${seed}, edits ${done.join(', ')}`;
-      const full = await plan();
+      // The reference never goes through the cache.
+      const full = await plan(undefined, false);
       // Since the applied commit, live state is exactly that commit's: every change of the full plan is in scope.
       const sinceApplied = await plan(applied);
       expect(sinceApplied.changes.map(key), context).toEqual(full.changes.map(key));
@@ -108,6 +130,8 @@ describe('plan --changed-since', () => {
         context,
       ).toContain('SB_PLAN_SCOPED');
     }
+    const kept = await readdir(join(dir, '.state', 'cache', 'manifests')).catch(() => [] as string[]);
+    expect(kept.length > 0).toBe(cached);
   }, 60_000);
 
   it('a document moved to another file unchanged is no change; nothing changed reads nothing', async () => {

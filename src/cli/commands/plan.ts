@@ -7,7 +7,7 @@ import { Option, type Command } from 'commander';
 import type { NotifyOptions } from '../../notify/index.js';
 import type { PlanRunOptions } from '../../run/index.js';
 import { RunNotifier } from '../notify.js';
-import { addPlanOptions, manifestPathsArgument } from '../options.js';
+import { addPlanOptions, manifestPathsArgument, noCacheOption } from '../options.js';
 import type { CommandRegistrar } from '../program.js';
 
 /** What `plan` and `show` print: the formats of a plan. */
@@ -15,6 +15,8 @@ export const PLAN_FORMATS = ['text', 'json', 'markdown', 'html'] as const;
 export type PlanFormat = (typeof PLAN_FORMATS)[number];
 
 interface PlanOptions extends PlanRunOptions, NotifyOptions {
+  /** False with `--no-cache`. */
+  cache: boolean;
   out?: string;
   format: PlanFormat;
   detailedExitcode: boolean;
@@ -47,6 +49,7 @@ export const registerPlan: CommandRegistrar = (program: Command, context) => {
     )
     .option('--no-color', 'no colours, even on a terminal')
     .option('--stats', 'print request counts on stderr', false)
+    .addOption(noCacheOption())
     .action(async (paths: string[], options: PlanOptions) => {
       const ctx = context();
       // Loaded here: registering the commands needs none of it, and the other commands start without it.
@@ -58,7 +61,12 @@ export const registerPlan: CommandRegistrar = (program: Command, context) => {
         ]);
       const notifier = await RunNotifier.of(options, ctx.logger);
       const interrupt = watchInterrupts((line) => process.stderr.write(`\n${line}\n`));
-      const reading = { ...options, signal: interrupt.signal, progressOut: process.stderr };
+      const reading = {
+        ...options,
+        manifestCache: options.cache,
+        signal: interrupt.signal,
+        progressOut: process.stderr,
+      };
       const run = await planRun(paths, reading, ctx.logger).finally(() => interrupt.dispose());
       try {
         if (options.out) await writePlanFile(options.out, run.plan);

@@ -3,10 +3,11 @@
  * across the set, and prints every diagnostic (`file:line:col: error CODE: message`,
  * sorted), a one-line summary, and exits 0 or 1. Talks to no server.
  */
+import * as path from 'node:path';
 import { Option, type Command } from 'commander';
 import { ExitCode, formatDiagnostic } from '../../core/errors.js';
 import type { LoadResult } from '../../manifest/index.js';
-import { manifestPathsArgument } from '../options.js';
+import { manifestPathsArgument, noCacheOption } from '../options.js';
 import type { CommandRegistrar } from '../program.js';
 import { safeLines, safeText } from '../../core/safe-text.js';
 
@@ -14,6 +15,8 @@ export interface ValidateOptions {
   format: 'text' | 'json';
   cwd?: string;
   env?: Record<string, string | undefined>;
+  /** The manifest cache's folder (`<state-dir>/cache`); none: every file is loaded afresh. */
+  cacheDir?: string;
 }
 
 /** Runs the check and returns what to print and the exit code (testable without a process). */
@@ -22,8 +25,9 @@ export async function runValidate(
   options: ValidateOptions,
 ): Promise<{ output: string; exitCode: number; result: LoadResult }> {
   // Loaded here: the other commands start without the manifest loader (plan loads it through run/).
-  const { loadManifests } = await import('../../manifest/index.js');
-  const result = await loadManifests(paths, { cwd: options.cwd, env: options.env });
+  const { loadManifests, ManifestCache } = await import('../../manifest/index.js');
+  const cache = options.cacheDir === undefined ? {} : { cache: new ManifestCache(options.cacheDir) };
+  const result = await loadManifests(paths, { cwd: options.cwd, env: options.env, ...cache });
   const errors = result.diagnostics.filter((d) => d.severity === 'error').length;
   const warnings = result.diagnostics.length - errors;
   const summary = {
@@ -90,9 +94,12 @@ export const registerValidate: CommandRegistrar = (program: Command, context) =>
     .description('Check manifests against the schemas and across the manifest set; talks to no server')
     .addArgument(manifestPathsArgument())
     .addOption(new Option('--format <format>', 'stdout format').choices(['text', 'json']).default('text'))
-    .action(async (paths: string[], opts: { format: 'text' | 'json' }) => {
+    .option('--state-dir <dir>', 'where the manifest cache lives (<dir>/cache), as for plan', '.switchboard')
+    .addOption(noCacheOption())
+    .action(async (paths: string[], opts: { format: 'text' | 'json'; stateDir: string; cache: boolean }) => {
       const ctx = context();
-      const { output, exitCode } = await runValidate(paths, { format: opts.format });
+      const cacheDir = opts.cache ? { cacheDir: path.join(opts.stateDir, 'cache') } : {};
+      const { output, exitCode } = await runValidate(paths, { format: opts.format, ...cacheDir });
       ctx.stdout.write(output);
       ctx.exitCode = exitCode;
     });

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
 import { interpolate } from './expressions.js';
+import { testCacheHome } from '../cli-helpers.js';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '../../..');
 /** In a dot folder: the manifest loader skips it, so `validate examples/` never reads a workflow as a manifest. */
@@ -152,6 +153,8 @@ export async function runStep(options: RunOptions): Promise<StepResult> {
   env = {
     PATH: [options.binFirst, FAKE_BIN, process.env['PATH'] ?? ''].filter(Boolean).join(':'),
     HOME: process.env['HOME'] ?? tmpdir(),
+    // The manifest cache's user key: never in the real home.
+    XDG_CACHE_HOME: testCacheHome(),
     GITHUB_OUTPUT: outputFile,
     GITHUB_STEP_SUMMARY: summaryFile,
     ...options.runnerEnv,

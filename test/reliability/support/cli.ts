@@ -1,6 +1,7 @@
 /** Runs the built CLI as a child process (async: the simulator runs in this process). */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
+import { testCacheHome } from '../../e2e/cli-helpers.js';
 
 export const CLI = resolve(import.meta.dirname, '../../../dist/cli/main.js');
 
@@ -24,7 +25,13 @@ export function cli(args: string[], options: CliOptions = {}): Promise<CliRun> {
   const begin = performance.now();
   const child = spawn(process.execPath, [CLI, ...args], {
     cwd: options.cwd ?? process.cwd(),
-    env: { PATH: process.env['PATH'] ?? '', ...options.env },
+    // As runCli: no manifest cache (nothing written in the checkout), its key never in the real home.
+    env: {
+      PATH: process.env['PATH'] ?? '',
+      XDG_CACHE_HOME: testCacheHome(),
+      SWITCHBOARD_NO_CACHE: '1',
+      ...options.env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

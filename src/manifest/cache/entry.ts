@@ -1,0 +1,115 @@
+/**
+ * What the manifest cache keeps of one manifest file: its documents, parsed and checked
+ * against their schemas, as the JSON text the manifests' digest is made of (one line per
+ * document). Putting an entry back builds each document as the load builds a valid one
+ * (`buildChecked`): the same objects, parents, digest parts and document records, and the
+ * CSV files they name are read as always; the YAML parse, the `${VAR}` walk, the schema
+ * check and the digest's JSON are what it saves. Everything across files (duplicates,
+ * parents, billing ids, renames, references, policies) runs over the whole set afterwards.
+ *
+ * Only a file that decides alone what its documents say is kept: no `${VAR}` (the
+ * environment's; the caller does not look such a file up), no diagnostic, and every
+ * document built while its file was read, each a value JSON gives back as it is. A tenant
+ * waits for the other files (the baselines that select it are merged into it once every
+ * file is read), so a file of tenants is loaded afresh every time. Entries hold no file name.
+ */
+import { MANIFEST_KINDS } from '../document-kinds.js';
+import { buildChecked, type DocumentSource } from '../documents.js';
+import type { BuildOutput, Json } from '../build-context.js';
+
+/** The counts of a BuildOutput before a document: what it added is what lies past them. */
+interface Mark {
+  documents: number;
+  diagnostics: number;
+}
+
+/** Collects, document by document, the digest input of each document a file's processing built; gives up at the first it cannot keep. */
+export class FileCapture {
+  private readonly inputs: string[] = [];
+  private keepable = true;
+
+  constructor(private readonly out: BuildOutput) {}
+
+  /** Called before a document is processed. */
+  mark(): Mark {
+    return { documents: this.out.digest.documentCount, diagnostics: this.out.reporter.diagnostics.length };
+  }
+
+  /** Called after a document (`value`, as parsed) was processed from `mark`. */
+  document(mark: Mark, value: unknown): void {
+    if (!this.keepable) return;
+    const added = this.out.digest.documentsSince(mark.documents);
+    const built = added.length === 1 && this.out.reporter.diagnostics.length === mark.diagnostics;
+    // JSON is what the entry holds: `.nan`, `.inf` or `-0` would not come back as they were.
+    if (!built || !jsonSafe(value) || added[0]!.digestInput.includes('\n')) {
+      this.keepable = false;
+      return;
+    }
+    this.inputs.push(added[0]!.digestInput);
+  }
+
+  /** The entry of the file (one digest input per line), when every document of it could be kept. */
+  body(): string | undefined {
+    if (!this.keepable || this.inputs.length === 0) return undefined;
+    return `${this.inputs.join('\n')}\n`;
+  }
+}
+
+/**
+ * Whether JSON gives `value` back as it is: no NaN, infinity or -0 (YAML's `.nan`, `.inf`,
+ * `-0`), nothing but plain data.
+ */
+function jsonSafe(value: unknown): boolean {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(value) && !Object.is(value, -0);
+    case 'object': {
+      if (value === null) return true;
+      if (Array.isArray(value)) return value.every(jsonSafe);
+      if (Object.getPrototypeOf(value) !== Object.prototype) return false;
+      for (const key in value) if (!jsonSafe((value as Record<string, unknown>)[key])) return false;
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+/** Where the file of an entry is in this load: its name, path and the manifests' root. */
+export type FileSource = Pick<DocumentSource, 'file' | 'absolute' | 'root'>;
+
+/** Thrown for an entry whose content is not what this module writes (its seal held: a bug, or a stolen key). */
+export class MalformedEntry extends Error {}
+
+/**
+ * Builds an entry's documents into `out` as loading the file (named `file` in this load, at
+ * `absolute`, under `root`) would. Every document is read before any is built: a malformed entry throws MalformedEntry and leaves `out`
+ * untouched.
+ * @returns the number of documents the file holds
+ */
+export function replay(body: string, out: BuildOutput, where: FileSource): number {
+  const lines = body.split('\n');
+  if (lines.pop() !== '' || lines.length === 0) throw new MalformedEntry('no document, or an unfinished line');
+  const documents = lines.map((line) => {
+    let document: unknown;
+    try {
+      document = JSON.parse(line);
+    } catch {
+      throw new MalformedEntry('an unreadable document');
+    }
+    if (document === null || typeof document !== 'object' || Array.isArray(document))
+      throw new MalformedEntry('a document that is not a mapping');
+    const kind = (document as Json)['kind'];
+    if (typeof kind !== 'string' || !MANIFEST_KINDS.includes(kind)) throw new MalformedEntry('an unknown kind');
+    // Never kept (resolved with the baselines once every file is read): an entry holding one is not this module's.
+    if (out.baselines.takes(kind)) throw new MalformedEntry(`a ${kind} document, which waits for the baselines`);
+    return document as Json;
+  });
+  documents.forEach((document, doc) => {
+    buildChecked({ ...where, doc, mayHaveAliases: false }, document, lines[doc]!, out);
+  });
+  return documents.length;
+}
