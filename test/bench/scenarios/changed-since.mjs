@@ -1,15 +1,18 @@
 /**
  * `changed-since`: the `plan-org` estate (2,000 tenants in 20 manifest files, 22,000 objects)
  * in a git repository, one tenant's markup edited, and `switchboard plan --changed-since HEAD`
- * against `switchboard sim --latency`. The plan reads one tenant's subtree: its wall is held
- * to under a second, whatever the size of the estate around it (the whole manifest set is
- * still loaded and checked).
+ * against `switchboard sim --latency`. The plan reads one tenant's subtree; the whole
+ * manifest set is still loaded and checked, from the manifest cache where it can. Three
+ * plans of the same edit: with the cache a plan of the base commit left (what a pull
+ * request's CI job restores: every file but the edited one is in it), the row's figures;
+ * without the cache (`--no-cache`); and with an empty cache, which it writes.
  */
 import { execFileSync } from 'node:child_process';
-import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runCli, simEnv } from '../lib/cli.mjs';
 import { ORG } from '../lib/estate.mjs';
+import { round } from '../lib/report.mjs';
 
 /** The tenant edited: no drift was generated in it (estate.mjs), so the plan holds exactly the edit. */
 const TENANT = 'bench-t0001';
@@ -48,6 +51,28 @@ export async function changedSinceScenario(ctx, { sim, dir: estateDir }, size) {
   git('init', '-q');
   git('add', '-A');
   git('commit', '-qm', 'estate');
+  const plan = async (...options) => {
+    await sim.clearStats();
+    const cli = await runCli(
+      [
+        'plan',
+        'manifests',
+        '--changed-since',
+        'HEAD',
+        '--detailed-exitcode',
+        '--concurrency',
+        String(ctx.concurrency),
+        ...options,
+      ],
+      // The cache's user key in the run's folder: never the machine's home.
+      { cwd: dir, env: { ...simEnv(sim.url), XDG_CACHE_HOME: join(dir, '.xdg') }, nodeArgs: ctx.nodeArgs },
+    );
+    return { cli, stats: await sim.stats() };
+  };
+  // The base commit's plan (nothing changed: exit 0) leaves the cache a pull request's job restores.
+  const base = await plan();
+  if (base.cli.code !== 0)
+    throw new Error(`the base commit's plan exited ${base.cli.code}: ${base.cli.stderr.slice(-2000)}`);
   const file = join(dir, 'manifests', 'tenants', 'bench-r00.yaml');
   const text = await readFile(file, 'utf8');
   const edited = text.replace(
@@ -56,18 +81,29 @@ export async function changedSinceScenario(ctx, { sim, dir: estateDir }, size) {
   );
   if (edited === text) throw new Error(`could not edit ${TENANT}'s markup in ${file}`);
   await writeFile(file, edited);
-  await sim.clearStats();
-  const cli = await runCli(
-    ['plan', 'manifests', '--changed-since', 'HEAD', '--detailed-exitcode', '--concurrency', String(ctx.concurrency)],
-    { cwd: dir, env: simEnv(sim.url), nodeArgs: ctx.nodeArgs },
-  );
-  if (cli.code !== 2) throw new Error(`plan exited ${cli.code} (expected 2: changes): ${cli.stderr.slice(-2000)}`);
-  const lines = cli.stdout.trim().split('\n');
-  const summary = lines.filter((l) => /^Plan:/.test(l)).at(-1) ?? '';
+  const warm = await plan();
+  const uncached = await plan('--no-cache');
+  await rm(join(dir, '.switchboard', 'cache'), { recursive: true, force: true });
+  const cold = await plan();
+  for (const { cli } of [warm, uncached, cold]) {
+    if (cli.code !== 2) throw new Error(`plan exited ${cli.code} (expected 2: changes): ${cli.stderr.slice(-2000)}`);
+    const summary =
+      cli.stdout
+        .trim()
+        .split('\n')
+        .filter((l) => /^Plan:/.test(l))
+        .at(-1) ?? '';
+    if (!/^Plan: 0 to create, 1 to update, 0 to replace, 0 to delete\.$/.test(summary))
+      throw new Error(`expected one update (${TENANT}'s markup), got: ${summary}\n${cli.stdout.slice(0, 3000)}`);
+  }
+  const { cli, stats } = warm;
+  const summary =
+    cli.stdout
+      .trim()
+      .split('\n')
+      .filter((l) => /^Plan:/.test(l))
+      .at(-1) ?? '';
   const scoped = /scoped to \d+ of \d+ documents/.exec(cli.stdout)?.[0] ?? 'no scope line';
-  if (!/^Plan: 0 to create, 1 to update, 0 to replace, 0 to delete\.$/.test(summary))
-    throw new Error(`expected one update (${TENANT}'s markup), got: ${summary}\n${cli.stdout.slice(0, 3000)}`);
-  const stats = await sim.stats();
   return {
     requests: stats.total,
     byRoute: stats.byRoute,
@@ -77,6 +113,12 @@ export async function changedSinceScenario(ctx, { sim, dir: estateDir }, size) {
     cpuSystemS: cli.cpuSystemS,
     peakRssMB: cli.peakRssMB,
     concurrency: ctx.concurrency,
+    cache: {
+      uncachedWallS: round(uncached.cli.wallS),
+      uncachedCpuS: round(uncached.cli.cpuS),
+      coldWallS: round(cold.cli.wallS),
+      coldCpuS: round(cold.cli.cpuS),
+    },
     note: `${summary} (${scoped})`,
   };
 }
