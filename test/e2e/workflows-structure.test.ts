@@ -22,6 +22,7 @@ const LOCATION_SECRETS = [
   'SWITCHBOARD_DIGEST_KEY',
   'SWITCHBOARD_DIGEST_KEY_PREVIOUS',
   'SWITCHBOARD_NOTIFY_URL', // a channel's webhook: it can post a message, not change the platform
+  'SWITCHBOARD_CACHE_KEY', // proves the manifest cache's entries: opens nothing on the platform
 ];
 /** The credentials of a read-only platform user (plan.yml, drift.yml): repository secrets. */
 const READONLY_SECRETS = /^SWITCHBOARD_(RE_)?READONLY_(TOKEN|USERNAME|PASSWORD|TOTP_SECRET)$/;
@@ -36,6 +37,7 @@ const PINNED: Record<string, { sha: string; tag: string }> = {
   'actions/setup-node': { sha: '820762786026740c76f36085b0efc47a31fe5020', tag: 'v7.0.0' },
   'actions/upload-artifact': { sha: 'bbbca2ddaa5d8feaa63e36b76fdaad77386f024f', tag: 'v7.0.0' },
   'actions/download-artifact': { sha: '37930b1c2abaa49bbe596cd826c3c89aef350131', tag: 'v7.0.0' },
+  'actions/cache': { sha: '27d5ce7f107fe9357f9df03efb73ab90386fccae', tag: 'v5.0.5' },
 };
 
 /** Every `uses:` line of a workflow file as written (comments included): `action@ref # comment`. */
