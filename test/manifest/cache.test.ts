@@ -60,7 +60,8 @@ function snapshot(result: LoadResult): unknown {
     objects: set.objects.map((o) => ({ ...o, position: set.sourceOf(o) })),
     tables: set.routingTables.map((t) => ({ ...t, table: t.table.address, index: [...t.index] })),
     externalParents: set.externalParents,
-    policies: result.policies,
+    // As JSON: a rule's compiled patterns are functions, a new one per load; their sources stay.
+    policies: JSON.parse(JSON.stringify(result.policies)) as unknown,
     diagnostics: result.diagnostics,
     files: result.files,
     digest: result.digest,
