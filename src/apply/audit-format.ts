@@ -9,10 +9,10 @@
 import { escapeMd } from '../plan/markdown-escape.js';
 import { compact, safeText } from '../plan/render-common.js';
 import type { AuditRow } from './audit.js';
+import type { AuditFormat } from './audit-formats.js';
 import type { FieldChange } from './journal.js';
 
-export const AUDIT_FORMATS = ['csv', 'json', 'markdown'] as const;
-export type AuditFormat = (typeof AUDIT_FORMATS)[number];
+export { AUDIT_FORMATS, type AuditFormat } from './audit-formats.js';
 
 type Cell = (row: AuditRow) => string;
 

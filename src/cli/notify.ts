@@ -7,23 +7,19 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { ApplyResult } from '../apply/types.js';
 import { RefusedError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
+// Light modules only: every command registers these options; the rest loads when a notifier is made.
+import { parseEvents, type NotifyOptions } from '../notify/settings.js';
 import {
-  applySummary,
   NOTIFY_EVENTS,
   NOTIFY_FORMATS,
-  notify,
-  notifySettings,
-  parseEvents,
-  planSummary,
-  refusalSummary,
   type NotifyEvent,
-  type NotifyOptions,
   type NotifyOutcome,
   type NotifySettings,
   type NotifySummary,
-} from '../notify/index.js';
+} from '../notify/types.js';
 import type { Plan } from '../plan/types.js';
-import { ciRun } from '../run/index.js';
+
+type NotifyModule = typeof import('../notify/index.js');
 
 /** `--notify URL`, `--notify-format`, `--notify-on`. */
 export function addNotifyOptions(command: Command): Command {
@@ -55,38 +51,41 @@ export class RunNotifier {
   private constructor(
     private readonly settings: NotifySettings,
     private readonly logger: Logger,
+    private readonly lib: NotifyModule,
   ) {}
 
   /** The run's notifier; undefined when no notification is asked for. A wrong setting fails here, before anything is read. */
   static async of(options: NotifyOptions, logger: Logger): Promise<RunNotifier | undefined> {
-    const settings = await notifySettings(options);
-    return settings ? new RunNotifier(settings, logger) : undefined;
+    const lib = await import('../notify/index.js');
+    const settings = await lib.notifySettings(options);
+    return settings ? new RunNotifier(settings, logger, lib) : undefined;
   }
 
   /** After a plan: drift (changes) or a refusal. */
-  afterPlan(plan: Plan, exitCode: number): Promise<void> {
-    return this.send(planSummary(plan, this.facts(exitCode)));
+  async afterPlan(plan: Plan, exitCode: number): Promise<void> {
+    return this.send(this.lib.planSummary(plan, await this.facts(exitCode)));
   }
 
   /** After an apply, or an apply refused (no result): a failed or partial apply, or the refusal. */
-  afterApply(plan: Plan, result: ApplyResult | undefined, exitCode: number): Promise<void> {
-    return this.send(applySummary(plan, result, this.facts(exitCode)));
+  async afterApply(plan: Plan, result: ApplyResult | undefined, exitCode: number): Promise<void> {
+    return this.send(this.lib.applySummary(plan, result, await this.facts(exitCode)));
   }
 
   /** After an apply that ended in an error: a saved plan refused (changed, stale, other options). */
-  afterError(error: unknown): Promise<void> {
-    if (!(error instanceof RefusedError)) return Promise.resolve();
-    return this.send(refusalSummary(error, this.facts(error.exitCode)));
+  async afterError(error: unknown): Promise<void> {
+    if (!(error instanceof RefusedError)) return;
+    return this.send(this.lib.refusalSummary(error, await this.facts(error.exitCode)));
   }
 
-  private facts(exitCode: number): { exitCode: number; runUrl?: string } {
+  private async facts(exitCode: number): Promise<{ exitCode: number; runUrl?: string }> {
+    const { ciRun } = await import('../run/provenance.js');
     const runUrl = ciRun(process.env)?.url;
     return runUrl ? { exitCode, runUrl } : { exitCode };
   }
 
   private async send(summary: NotifySummary | undefined): Promise<void> {
     if (!summary) return;
-    const outcome = await notify(this.settings, summary).catch((error: unknown): NotifyOutcome => ({
+    const outcome = await this.lib.notify(this.settings, summary).catch((error: unknown): NotifyOutcome => ({
       delivered: false,
       attempts: 0,
       reason: error instanceof Error ? error.message : String(error),

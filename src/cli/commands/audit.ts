@@ -8,7 +8,7 @@
  * their file:line, never fatal.
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { AUDIT_FORMATS, renderAudit, type AuditFormat } from '../../apply/audit-format.js';
+import { AUDIT_FORMATS, type AuditFormat } from '../../apply/audit-formats.js';
 import { SwitchboardError } from '../../core/errors.js';
 import type { CommandRegistrar } from '../program.js';
 import { safeText } from '../../core/safe-text.js';
@@ -54,7 +54,11 @@ export const registerAudit: CommandRegistrar = (program: Command, context) => {
           'SB_USAGE',
           `--until (${options.until.toISOString()}) must come after --since (${options.since.toISOString()})`,
         );
-      const { auditJournals } = await import('../../apply/audit.js');
+      // Loaded here: the other commands start without the journal reader and the renderers.
+      const [{ auditJournals }, { renderAudit }] = await Promise.all([
+        import('../../apply/audit.js'),
+        import('../../apply/audit-format.js'),
+      ]);
       const { rows, problems } = await auditJournals(journals, {
         ...(options.since ? { since: options.since } : {}),
         ...(options.until ? { until: options.until } : {}),

@@ -6,17 +6,7 @@
  * the output says what each pattern hid.
  */
 import { Option, type Command } from 'commander';
-import {
-  compareTrees,
-  differs,
-  loadTree,
-  renderCompareCsv,
-  renderCompareHtml,
-  renderCompareJson,
-  renderCompareMarkdown,
-  renderCompareText,
-  type Comparison,
-} from '../../compare/index.js';
+import type { Comparison } from '../../compare/index.js';
 import { ExitCode } from '../../core/errors.js';
 import type { CommandRegistrar } from '../program.js';
 
@@ -27,14 +17,6 @@ interface CompareOptions {
   format: CompareFormat;
   ignore: string[];
 }
-
-const RENDERERS: Record<CompareFormat, (c: Comparison) => string> = {
-  text: renderCompareText,
-  markdown: renderCompareMarkdown,
-  json: renderCompareJson,
-  csv: renderCompareCsv,
-  html: renderCompareHtml,
-};
 
 export const registerCompare: CommandRegistrar = (program: Command, context) => {
   program
@@ -51,9 +33,19 @@ export const registerCompare: CommandRegistrar = (program: Command, context) => 
     )
     .action(async (a: string, b: string, options: CompareOptions) => {
       const ctx = context();
+      // Loaded here: the other commands start without the loader and the renderers.
+      const lib = await import('../../compare/index.js');
+      const renderers: Record<CompareFormat, (c: Comparison) => string> = {
+        text: lib.renderCompareText,
+        markdown: lib.renderCompareMarkdown,
+        json: lib.renderCompareJson,
+        csv: lib.renderCompareCsv,
+        html: lib.renderCompareHtml,
+      };
+      const { compareTrees, differs, loadTree } = lib;
       const [before, after] = await Promise.all([loadTree([a], 'A'), loadTree([b], 'B')]);
       const comparison = compareTrees(before, after, { ignore: options.ignore });
-      ctx.stdout.write(RENDERERS[options.format](comparison));
+      ctx.stdout.write(renderers[options.format](comparison));
       ctx.exitCode = differs(comparison) ? ExitCode.changes : ExitCode.ok;
     });
 };
