@@ -1,7 +1,26 @@
-import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { runCli } from './cli-helpers.js';
+import { CLI, runCli } from './cli-helpers.js';
+
+/**
+ * Preloaded with `node --import`: reports on stderr, at exit, every module the process
+ * resolved (a resolve hook, which runs off the main thread, sends them over a port).
+ */
+const RECORD_MODULES = `
+import { register } from 'node:module';
+const { port1, port2 } = new MessageChannel();
+const urls = new Set();
+port1.on('message', (url) => urls.add(url));
+port1.unref();
+const hook = 'let port; export function initialize(data) { port = data.port; }' +
+  'export async function resolve(s, c, next) { const r = await next(s, c); port.postMessage(r.url); return r; }';
+register('data:text/javascript,' + encodeURIComponent(hook), { data: { port: port2 }, transferList: [port2] });
+process.on('exit', () => process.stderr.write(JSON.stringify([...urls])));
+`;
 
 const pkg = JSON.parse(await readFile(resolve(import.meta.dirname, '../../package.json'), 'utf8')) as {
   version: string;
@@ -34,5 +53,26 @@ describe('switchboard version / --version', () => {
     const bad = await runCli(['version', '--format', 'yaml']);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toBe('Error: --format must be text or json, not yaml\n');
+  });
+
+  // What a command loads is its start: every command registers its options at each start, so
+  // registering them must not load what the commands do (the run layer, the loader, pino).
+  it('loads neither the run layer, the manifest loader, the kind table, the renderers nor pino', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'switchboard-modules-'));
+    try {
+      const hook = join(dir, 'record-modules.mjs');
+      await writeFile(hook, RECORD_MODULES);
+      const { stderr } = await promisify(execFile)(process.execPath, ['--import', hook, CLI, 'version'], {
+        env: { PATH: process.env['PATH'] ?? '' },
+      });
+      const loaded = (JSON.parse(stderr) as string[]).map((u) => u.replace(/^.*\/(dist|node_modules)\//, '$1/'));
+      expect(loaded.filter((u) => /^dist\/(run|manifest|kinds|plan|state|apply|providers|compare)\//.test(u))).toEqual([
+        'dist/apply/audit-formats.js',
+      ]);
+      expect(loaded.filter((u) => /^node_modules\/(pino|undici|ajv|yaml|js-yaml)\//.test(u))).toEqual([]);
+      expect(loaded.length).toBeGreaterThan(10);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
