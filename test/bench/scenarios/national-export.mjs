@@ -10,7 +10,7 @@
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runCli, simEnv } from '../lib/cli.mjs';
-import { bareReadSeconds } from '../lib/floor.mjs';
+import { bareLoop } from '../lib/floor.mjs';
 import { orgLive } from '../lib/estate.mjs';
 import { NATIONAL_LATENCY_MS } from '../lib/national-fixture.mjs';
 import {
@@ -106,10 +106,17 @@ export async function run(ctx) {
   const { paths, bound } = exportReadPaths(await sim.state(), ctx.pageCap);
   await rm(out, { recursive: true, force: true });
   // An empty block list answers 404 (read as empty, Document 2 §4.10).
-  const floorS = await bareReadSeconds(sim.url, paths, ctx.concurrency, [200, 404]);
+  // Its own process, as every scenario's floor: its CPU is measured like the CLI's.
+  const floor = await bareLoop({
+    loop: 'read',
+    url: sim.url,
+    paths,
+    concurrency: ctx.concurrency,
+    answered: [200, 404],
+  });
   const limited = await rateLimited(ctx);
   return {
-    floorS,
+    ...floor,
     requests: stats.total,
     byRoute: stats.byRoute,
     bound,
