@@ -168,7 +168,10 @@ export function describe(r) {
     );
   if (r.cache)
     lines.push(
-      `  cache     wall without the cache (--no-cache) ${r.cache.uncachedWallS} s; with an empty cache (written) ${r.cache.coldWallS} s; with the base commit's cache ${r.wallS} s`,
+      // CPU too: on a shared machine the walls measure the neighbours as much as the cache.
+      `  cache     without the cache (--no-cache) wall ${r.cache.uncachedWallS} s, CPU ${r.cache.uncachedCpuS} s; ` +
+        `with an empty cache (written) ${r.cache.coldWallS} s, CPU ${r.cache.coldCpuS} s; ` +
+        `with the base commit's cache ${r.wallS} s, CPU ${r.cpuS} s`,
     );
   if (r.note) lines.push(`  note      ${r.note}`);
   return [...lines, ...targetLines(r.targets)].join('\n');
