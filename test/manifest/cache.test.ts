@@ -332,6 +332,32 @@ describe('the manifest cache', () => {
     });
   });
 
+  it('puts a file back under the checks of this load: a CSV it names outside this root is refused', async () => {
+    const dir = await mkdtemp(path.join(work, 'root-'));
+    await mkdir(path.join(dir, 'outer', 'in'), { recursive: true });
+    await writeFile(
+      path.join(dir, 'outer', 'addresses.csv'),
+      'premises,city,country,isoCode,number,postalCode,state,street\n,Gent,Belgium,BE,1,9000,,Korenmarkt\n',
+    );
+    const text =
+      'apiVersion: switchboard/v1\nkind: Tenant\nmetadata: { name: t, reseller: r }\n' +
+      'spec:\n  billingId: T-1\n  subscriptions:\n    - { name: main, billingId: S-1, uc: uc_alpha, addressesFrom: ../addresses.csv }\n';
+    await writeFile(path.join(dir, 'outer', 'in', 'm.yaml'), text);
+    const cacheDir = path.join(dir, 'cache');
+    const at = (given: string, cached: boolean) =>
+      loadManifests([given], { cwd: dir, env: {}, ...(cached ? { cache: new ManifestCache(cacheDir) } : {}) });
+    // From outer/, the CSV is inside the root: the file loads cleanly and is kept.
+    const inside = await at('outer', true);
+    expect(inside.ok).toBe(true);
+    expect(inside.cache?.written).toBe(1);
+    // From outer/in/, the same content is put back, and the CSV is outside this load's root.
+    const outside = await at('outer/in', true);
+    expect(outside.cache?.hits).toBe(1);
+    expect(outside.ok).toBe(false);
+    expect(outside.diagnostics.map((d) => d.message).join('\n')).toContain("outside the manifests' root");
+    expect(snapshot(outside)).toEqual(snapshot(await at('outer/in', false)));
+  });
+
   describe('never keeps a file that does not decide alone what it says', () => {
     const cases: Record<string, { text: string; env?: Record<string, string> }> = {
       'one that reads the environment (${VAR})': {
