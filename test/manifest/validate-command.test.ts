@@ -13,10 +13,13 @@ async function cli(...args: string[]): Promise<{ code: number; out: string }> {
   });
   const cwd = process.cwd();
   process.chdir(root);
+  // Run in the checkout: no manifest cache (it would be written there, its key in the home).
+  process.env['SWITCHBOARD_NO_CACHE'] = '1';
   try {
     const code = await runCli(['node', 'switchboard', ...args], new Command());
     return { code, out };
   } finally {
+    delete process.env['SWITCHBOARD_NO_CACHE'];
     process.chdir(cwd);
     vi.restoreAllMocks();
   }
