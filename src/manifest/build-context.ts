@@ -104,7 +104,7 @@ export interface EmitArgs extends Pick<
 }
 
 /** Shared empty list (hundreds of thousands of objects have no collections); never mutated. */
-export const NONE: readonly string[] = [];
+const NONE: readonly string[] = [];
 Object.freeze(NONE);
 
 /**
@@ -114,7 +114,7 @@ Object.freeze(NONE);
  */
 const sharedCollections = new Map<string, readonly string[]>();
 
-export function collectionsOf(collections: readonly string[] | undefined): readonly string[] {
+function collectionsOf(collections: string[] | undefined): readonly string[] {
   if (!collections || collections.length === 0) return NONE;
   const key = collections.join('\n');
   let shared = sharedCollections.get(key);
