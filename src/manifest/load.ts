@@ -130,7 +130,7 @@ export async function loadManifests(paths: string[], options: LoadOptions = {}):
         env,
         out,
       );
-      if (mark) capture?.document(mark, value);
+      if (mark) capture?.document(mark, value, mayHaveAliases);
     }
     if (cached && capture) cache?.keep(cached, capture);
   }

@@ -332,6 +332,20 @@ describe('the manifest cache', () => {
     });
   });
 
+  it('resolves a tenant put back from the cache with the baselines of this load (one edited since is applied)', async () => {
+    const { dir, cacheDir } = await estate();
+    const cold = await load(dir, cacheDir);
+    expect(cold.cache).toMatchObject({ refused: 0, uncacheable: 0 });
+    const file = path.join(dir, 'examples', 'baselines', 'be-office.yaml');
+    const text = await readFile(file, 'utf8');
+    await writeFile(file, text.replace('{ type: BE geo, entitlement: 10 }', '{ type: BE geo, entitlement: 12 }'));
+    const warm = await load(dir, cacheDir);
+    // The tenant files are put back; only the baseline is read afresh, and what it gives them is the new value.
+    expect(warm.cache).toMatchObject({ missing: 1, written: 1, hits: (cold.cache?.written ?? 0) - 1 });
+    expect(snapshot(warm)).toEqual(snapshot(await load(dir)));
+    expect(snapshot(warm)).not.toEqual(snapshot(cold));
+  });
+
   it('puts a file back under the checks of this load: a CSV it names outside this root is refused', async () => {
     const dir = await mkdtemp(path.join(work, 'root-'));
     await mkdir(path.join(dir, 'outer', 'in'), { recursive: true });

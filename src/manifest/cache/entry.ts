@@ -11,10 +11,11 @@
  * environment's; the caller does not look such a file up), no diagnostic, and every
  * document built while its file was read, each a value JSON gives back as it is. A tenant
  * waits for the other files (the baselines that select it are merged into it once every
- * file is read), so a file of tenants is loaded afresh every time. Entries hold no file name.
+ * file is read): it is kept as parsed, and checked and built at every load, so for it the
+ * cache saves the YAML parse only. Entries hold no file name.
  */
 import { MANIFEST_KINDS } from '../document-kinds.js';
-import { buildChecked, type DocumentSource } from '../documents.js';
+import { buildChecked, processDocument, type DocumentSource } from '../documents.js';
 import type { BuildOutput, Json } from '../build-context.js';
 
 /** The counts of a BuildOutput before a document: what it added is what lies past them. */
@@ -35,10 +36,22 @@ export class FileCapture {
     return { documents: this.out.digest.documentCount, diagnostics: this.out.reporter.diagnostics.length };
   }
 
-  /** Called after a document (`value`, as parsed) was processed from `mark`. */
-  document(mark: Mark, value: unknown): void {
+  /**
+   * Called after a document (`value`, as parsed) was processed from `mark`; `mayHaveAliases`:
+   * its file has a `*` (a YAML alias there is expanded by the checks, with their limits).
+   */
+  document(mark: Mark, value: unknown, mayHaveAliases: boolean): void {
     if (!this.keepable) return;
     const added = this.out.digest.documentsSince(mark.documents);
+    const kind = value !== null && typeof value === 'object' ? (value as Json)['kind'] : undefined;
+    if (typeof kind === 'string' && this.out.baselines.takes(kind)) {
+      // It waits for the baselines: nothing is checked or built yet, so it is kept as parsed,
+      // and checked and built at every load. Not with aliases: only the checks bound their expansion.
+      const waiting = added.length === 0 && this.out.reporter.diagnostics.length === mark.diagnostics;
+      if (!waiting || mayHaveAliases || !jsonSafe(value)) this.keepable = false;
+      else this.inputs.push(JSON.stringify(value));
+      return;
+    }
     const built = added.length === 1 && this.out.reporter.diagnostics.length === mark.diagnostics;
     // JSON is what the entry holds: `.nan`, `.inf` or `-0` would not come back as they were.
     if (!built || !jsonSafe(value) || added[0]!.digestInput.includes('\n')) {
@@ -48,7 +61,11 @@ export class FileCapture {
     this.inputs.push(added[0]!.digestInput);
   }
 
-  /** The entry of the file (one digest input per line), when every document of it could be kept. */
+  /**
+   * The entry of the file, one document per line: the digest input of each document built
+   * (normalised and checked), the parsed document of each that waits for the baselines.
+   * Undefined unless every document of it could be kept.
+   */
   body(): string | undefined {
     if (!this.keepable || this.inputs.length === 0) return undefined;
     return `${this.inputs.join('\n')}\n`;
@@ -70,7 +87,10 @@ function jsonSafe(value: unknown): boolean {
       if (value === null) return true;
       if (Array.isArray(value)) return value.every(jsonSafe);
       if (Object.getPrototypeOf(value) !== Object.prototype) return false;
-      for (const key in value) if (!jsonSafe((value as Record<string, unknown>)[key])) return false;
+      for (const key in value) {
+        // JSON.parse makes `__proto__` an own key; a YAML parser may not: not kept.
+        if (key === '__proto__' || !jsonSafe((value as Record<string, unknown>)[key])) return false;
+      }
       return true;
     }
     default:
@@ -104,12 +124,13 @@ export function replay(body: string, out: BuildOutput, where: FileSource): numbe
       throw new MalformedEntry('a document that is not a mapping');
     const kind = (document as Json)['kind'];
     if (typeof kind !== 'string' || !MANIFEST_KINDS.includes(kind)) throw new MalformedEntry('an unknown kind');
-    // Never kept (resolved with the baselines once every file is read): an entry holding one is not this module's.
-    if (out.baselines.takes(kind)) throw new MalformedEntry(`a ${kind} document, which waits for the baselines`);
     return document as Json;
   });
   documents.forEach((document, doc) => {
-    buildChecked({ ...where, doc, mayHaveAliases: false }, document, lines[doc]!, out);
+    const source = { ...where, doc, mayHaveAliases: false };
+    // Kept as parsed (FileCapture): it waits for the baselines and is checked with them, as in a load without the cache.
+    if (out.baselines.takes(document['kind'] as string)) processDocument(source, document, {}, out);
+    else buildChecked(source, document, lines[doc]!, out);
   });
   return documents.length;
 }

@@ -16,7 +16,7 @@ import { VERSION } from '../../core/package.js';
 import { keyFromEnv, userKey, type CacheKey } from './key.js';
 
 /** The first line of every entry; the number changes with the entry's layout. */
-export const ENTRY_MAGIC = 'switchboard-manifest-cache 1';
+export const ENTRY_MAGIC = 'switchboard-manifest-cache 2';
 /** Entries nobody used for this long are removed when a load writes new ones. */
 const UNUSED_FOR_MS = 30 * 24 * 3600 * 1000;
 /** An entry larger than this is not read (no manifest file is: they are capped at 16 MB). */
