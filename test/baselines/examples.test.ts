@@ -7,7 +7,7 @@
 import { cp, rm } from 'node:fs/promises';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runExplain } from '../../src/cli/commands/explain.js';
+import { runExplain } from '../../src/cli/commands/explain-run.js';
 import { silentLogger } from '../../src/core/logger.js';
 import { declaredDifferences, loadManifests } from '../../src/manifest/index.js';
 import type { Change } from '../../src/plan/types.js';

@@ -8,7 +8,6 @@
  */
 import * as path from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { suggestBaseline } from '../../run/index.js';
 import type { CommandRegistrar } from '../program.js';
 
 interface SuggestFlags {
@@ -62,6 +61,8 @@ export const registerBaseline: CommandRegistrar = (program: Command, context) =>
     .option('--out <file>', 'where to write the baseline (default: DIR/baselines/NAME.yaml)')
     .action(async (dir: string, flags: SuggestFlags) => {
       const ctx = context();
+      // Loaded here: the other commands start without the run layer.
+      const { suggestBaseline } = await import('../../run/index.js');
       const result = await suggestBaseline(dir, {
         select: flags.select,
         coverage: flags.coverage / 100,
