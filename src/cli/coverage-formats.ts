@@ -12,8 +12,9 @@ import { assuranceMarkdown, assuranceText } from '../plan/render-assurance.js';
 import type { Plan } from '../plan/types.js';
 import type { CoverageReport } from '../plan/coverage/types.js';
 
-export const COVERAGE_FORMATS = ['text', 'markdown', 'json', 'csv', 'html'] as const;
-export type CoverageFormat = (typeof COVERAGE_FORMATS)[number];
+import type { CoverageFormat } from './coverage-format-names.js';
+
+export { COVERAGE_FORMATS, type CoverageFormat } from './coverage-format-names.js';
 
 /** The coverage as `format`; ends with a newline. */
 export function renderCoverage(report: CoverageReport, format: CoverageFormat): string {

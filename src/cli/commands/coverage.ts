@@ -6,8 +6,8 @@
  * nothing. Exit 0, or 1 on an error.
  */
 import { Option, type Command } from 'commander';
-import { planRun, watchInterrupts, type PlanRunOptions } from '../../run/index.js';
-import { COVERAGE_FORMATS, renderCoverage, type CoverageFormat } from '../coverage-formats.js';
+import type { PlanRunOptions } from '../../run/index.js';
+import { COVERAGE_FORMATS, type CoverageFormat } from '../coverage-format-names.js';
 import { addConnectionOptions, manifestPathsArgument } from '../options.js';
 import type { CommandRegistrar } from '../program.js';
 
@@ -43,6 +43,11 @@ export const registerCoverage: CommandRegistrar = (program: Command, context) =>
     .addOption(new Option('--format <format>', 'stdout format').choices(COVERAGE_FORMATS).default('text'))
     .action(async (paths: string[], options: CoverageOptions) => {
       const ctx = context();
+      // Loaded here: the other commands start without the run layer and the renderers.
+      const [{ planRun, watchInterrupts }, { renderCoverage }] = await Promise.all([
+        import('../../run/index.js'),
+        import('../coverage-formats.js'),
+      ]);
       const interrupt = watchInterrupts((line) => process.stderr.write(`\n${line}\n`));
       const run = await planRun(
         paths,

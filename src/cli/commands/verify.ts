@@ -5,13 +5,7 @@
  */
 import { Option, type Command } from 'commander';
 import { ExitCode } from '../../core/errors.js';
-import {
-  renderVerification,
-  verificationJson,
-  verifyRun,
-  watchInterrupts,
-  type VerifyRunOptions,
-} from '../../run/index.js';
+import type { VerifyRunOptions } from '../../run/index.js';
 import { addConnectionOptions, manifestPathsArgument } from '../options.js';
 import type { CommandRegistrar } from '../program.js';
 
@@ -31,6 +25,8 @@ export const registerVerify: CommandRegistrar = (program: Command, context) => {
     .addOption(new Option('--format <format>', 'stdout format').choices(['text', 'json']).default('text'))
     .action(async (paths: string[], options: VerifyOptions) => {
       const ctx = context();
+      // Loaded here: the other commands start without the run layer.
+      const { renderVerification, verificationJson, verifyRun, watchInterrupts } = await import('../../run/index.js');
       const interrupt = watchInterrupts((line) => process.stderr.write(`\n${line}\n`));
       try {
         const { verification, journal } = await verifyRun(paths, { ...options, signal: interrupt.signal }, ctx.logger);
