@@ -37,7 +37,11 @@ const BASE: Record<string, string[]> = {
   compare: [EXAMPLES], // the path swept is A, compared with the examples
   coverage: [],
   verify: [],
+  explain: [],
+  'baseline suggest': ['--select', 'reseller=north'],
 };
+/** What comes before the path swept: explain's paths follow the address it explains. */
+const BEFORE: Record<string, string[]> = { explain: ['tenant/acme-corp'] };
 /** The manifests a command reads when the path swept is an option's. */
 const MANIFESTS: Record<string, string[]> = {
   plan: [EXAMPLES],
@@ -73,12 +77,19 @@ interface Slot {
   option?: string;
 }
 
-const slots: Slot[] = program.commands.flatMap((command) => [
-  ...(command.registeredArguments.length > 0 ? [{ command: command.name() }] : []),
+/** Every command that runs: a command, or each subcommand of a command that has them (`baseline suggest`). */
+const leaves: { name: string; command: Command }[] = program.commands.flatMap((command) =>
+  command.commands.length > 0
+    ? command.commands.map((sub) => ({ name: `${command.name()} ${sub.name()}`, command: sub }))
+    : [{ name: command.name(), command }],
+);
+
+const slots: Slot[] = leaves.flatMap(({ name, command }) => [
+  ...(command.registeredArguments.length > 0 ? [{ command: name }] : []),
   ...command.options
     .filter((o) => /<(file|dir|[a-z-]*file)>/.test(o.flags) && o.long !== undefined)
-    .filter((o) => !AFTER_PLANNING.has(`${command.name()} ${o.long}`))
-    .map((o) => ({ command: command.name(), option: o.long as string })),
+    .filter((o) => !AFTER_PLANNING.has(`${name} ${o.long}`))
+    .map((o) => ({ command: name, option: o.long as string })),
 ]);
 
 const KINDS = ['a folder', 'a regular file of another kind', 'a missing path', 'a FIFO', 'an unreadable file'] as const;
@@ -127,7 +138,7 @@ function run(args: string[], cwd: string): Promise<Outcome> {
 
 describe('every path of the command line', () => {
   it('knows how to run every command', () => {
-    expect(program.commands.map((c) => c.name()).filter((n) => BASE[n] === undefined)).toEqual([]);
+    expect(leaves.map((l) => l.name).filter((n) => BASE[n] === undefined)).toEqual([]);
     expect(slots.length).toBeGreaterThan(8);
   });
 
@@ -141,9 +152,11 @@ describe('every path of the command line', () => {
           const cwd = await mkdtemp(join(tmpdir(), 'switchboard-sweep-'));
           const path = await make(kind, cwd);
           const command = slot.command;
+          const words = command.split(' ');
+          const before = BEFORE[command] ?? [];
           const args = slot.option
-            ? [command, ...(MANIFESTS[command] ?? []), ...(BASE[command] ?? []), slot.option, path]
-            : [command, path, ...(BASE[command] ?? [])];
+            ? [...words, ...before, ...(MANIFESTS[command] ?? []), ...(BASE[command] ?? []), slot.option, path]
+            : [...words, ...before, path, ...(BASE[command] ?? [])];
           const result = await run(args, cwd);
           const what = `${args.join(' ').replace(cwd, '…')} (${kind})`;
           const lines = result.stderr.split('\n').filter((l) => l !== '' && !l.startsWith('{'));
