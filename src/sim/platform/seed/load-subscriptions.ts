@@ -1,7 +1,7 @@
 /** Loads the Document 2 part of a seeded tenant: subscriptions, entitlements, numbers. */
 import { createAddress } from '../routes/addresses.js';
 import type { PlatformStore } from '../store/store.js';
-import { countryCodeOf, expandRange, findEntitlementType, SeedError, suspensionProfileId } from './load-seed.js';
+import { countryCodeOf, expandRange, findEntitlementType, SeedError, suspensionProfileId } from './seed-refs.js';
 import type { SeedAddress, SeedSubscription } from './types.js';
 
 export function loadSubscriptions(
