@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadManifests } from '../../src/manifest/index.js';
 import { PositionIndex } from '../../src/manifest/positions.js';
-import { generateEstate } from './generate.js';
+import { generateEstate } from './generate.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');
 let dir: string;
