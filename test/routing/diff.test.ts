@@ -182,24 +182,23 @@ describe('routing row diff', () => {
     ]);
   });
 
-  it('diffs 1,000,000 CSV rows with 1% drift in well under 3 s of CPU', () => {
-    const n = 1_000_000;
+  // The CPU a 1,000,000-row diff takes is measured by the benchmark (node test/bench/routing.mjs: under 3 s).
+  it('diffs 100,000 CSV rows with 1% drift: 1,000 creates, 1,000 deletes, 990 updates', () => {
+    const n = 100_000;
     const liveRows: RoutingRecord[] = new Array(n);
     const rows: string[][] = [];
     for (let i = 0; i < n; i++)
       liveRows[i] = { id: i + 1, number: `+32${i}`, route: `trunk-${i % 50}`, priority: i % 10 };
     for (let i = 1000; i < n + 1000; i++)
       rows.push([`+32${i}`, `trunk-${i % 50}${i % 100 === 7 ? 'x' : ''}`, String(i % 10)]);
-    const t0 = process.cpuUsage();
     const diff = diffRows({ columns: ['number', 'route', 'priority'], rows }, liveRows, {
       key: ['number'],
       prune: true,
     });
-    const cpu = process.cpuUsage(t0);
     expect(diff.creates).toHaveLength(1000);
     expect(diff.deletes).toHaveLength(1000);
-    expect(diff.updateGroups.reduce((s, g) => s + g.rows.length, 0)).toBe(9990);
-    expect(diff.noops).toBe(n - 1000 - 9990);
-    expect((cpu.user + cpu.system) / 1e6).toBeLessThan(3);
-  }, 30_000);
+    const changed = (n - 1000) / 100; // the rows of both sides, [1000, n), whose i % 100 is 7
+    expect(diff.updateGroups.reduce((s, g) => s + g.rows.length, 0)).toBe(changed);
+    expect(diff.noops).toBe(n - 1000 - changed);
+  });
 });
