@@ -1,16 +1,32 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { excludeOf, includeOf, type TierName } from './test/suite/tiers.js';
+
+/**
+ * One vitest project per test tier (test/suite/tiers.ts): `vitest run` runs them all
+ * (`npm test`), `vitest run --project unit` one (`npm run test:unit`).
+ */
+const tier = (name: TierName, test: { setupFiles?: string[]; testTimeout?: number } = {}) => ({
+  extends: true as const,
+  test: { name, include: includeOf(name), exclude: excludeOf(name), ...test },
+});
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    exclude: ['test/bench/**', 'node_modules/**'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
     // A CLI run in a test process (or a child given its environment) uses no manifest cache, and
     // its key never lands in the real home; the tests of the cache ask for it explicitly.
     env: { SWITCHBOARD_NO_CACHE: '1', XDG_CACHE_HOME: join(tmpdir(), 'switchboard-test-xdg') },
+    globalSetup: ['test/suite/clean-checkout.ts'],
+    projects: [
+      tier('unit', { setupFiles: ['test/suite/unit-guard.ts'] }),
+      // Processes and servers share two cores with the rest of the suite: a test's time limit
+      // is a guard against a hang, not a budget (budgets are `npm run bench`).
+      tier('e2e', { testTimeout: 120_000 }),
+      tier('reliability', { testTimeout: 120_000 }),
+    ],
   },
 });

@@ -31,6 +31,16 @@ export function testCacheHome(): string {
   return xdgCacheHome;
 }
 
+let scratch: Promise<string> | undefined;
+/**
+ * Where a CLI run without a `cwd` runs: one temporary folder per test file, never the checkout
+ * (an apply writes its journal and last-applied record into `<cwd>/.switchboard/`).
+ */
+export function scratchDir(): Promise<string> {
+  scratch ??= mkdtemp(join(tmpdir(), 'switchboard-cwd-'));
+  return scratch;
+}
+
 /**
  * Runs the real CLI in a child process; never throws for a non-zero exit. `cache`: let
  * `plan` and `validate` use the manifest cache (off by default: no test depends on what an
@@ -40,10 +50,11 @@ export async function runCli(
   args: string[],
   options: { env?: Record<string, string>; cwd?: string; cache?: boolean } = {},
 ): Promise<CliResult> {
+  const cwd = options.cwd ?? (await scratchDir());
   const cache = options.cache === true ? {} : { SWITCHBOARD_NO_CACHE: '1' };
   try {
     const { stdout, stderr } = await run(process.execPath, [CLI, ...args], {
-      cwd: options.cwd ?? process.cwd(),
+      cwd,
       env: { PATH: process.env['PATH'] ?? '', XDG_CACHE_HOME: testCacheHome(), ...cache, ...options.env },
       maxBuffer: 64 * 1024 * 1024,
     });

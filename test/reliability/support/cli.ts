@@ -1,7 +1,7 @@
 /** Runs the built CLI as a child process (async: the simulator runs in this process). */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
-import { testCacheHome } from '../../e2e/cli-helpers.js';
+import { scratchDir, testCacheHome } from '../../e2e/cli-helpers.js';
 
 export const CLI = resolve(import.meta.dirname, '../../../dist/cli/main.js');
 
@@ -21,10 +21,11 @@ export interface CliOptions {
   timeoutMs?: number;
 }
 
-export function cli(args: string[], options: CliOptions = {}): Promise<CliRun> {
+export async function cli(args: string[], options: CliOptions = {}): Promise<CliRun> {
+  const cwd = options.cwd ?? (await scratchDir()); // never the checkout
   const begin = performance.now();
   const child = spawn(process.execPath, [CLI, ...args], {
-    cwd: options.cwd ?? process.cwd(),
+    cwd,
     // As runCli: no manifest cache (nothing written in the checkout), its key never in the real home.
     env: {
       PATH: process.env['PATH'] ?? '',

@@ -1,0 +1,176 @@
+/**
+ * The tiers hold (test/suite/tiers.ts): every test file runs in exactly one, the lists name
+ * only what exists, and no unit-tier file imports what starts a simulator, a process or a
+ * connection: the simulator, `child_process`, a server or socket module, `fetch`, the CLI
+ * runners. Helpers under test/ are followed; src/ is not (the run-time guard,
+ * unit-guard.ts, catches a server or process started from there).
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { TIERS, tiersOf, type TierName } from './tiers.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+function testFiles(dir = 'test'): string[] {
+  if (dir === 'test/bench') return [];
+  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) return testFiles(path);
+    return entry.name.endsWith('.test.ts') ? [path] : [];
+  });
+}
+
+/** Why a file is in no tier or in two: the tiers that claim it, by folder or by name. */
+function claims(file: string): string {
+  const found = (Object.keys(TIERS) as TierName[]).flatMap((tier) => [
+    ...TIERS[tier].folders.filter((f) => file.startsWith(f)).map((f) => `${tier} (folder ${f})`),
+    ...(TIERS[tier].files.includes(file) ? [`${tier} (by name)`] : []),
+  ]);
+  return found.length === 0 ? 'no tier names its folder' : `claimed by ${found.join(', ')}`;
+}
+
+function tierProblems(files: readonly string[]): string[] {
+  return files.flatMap((file) => {
+    const tiers = tiersOf(file);
+    if (tiers.length === 1) return [];
+    return [
+      `${file} runs in ${tiers.length === 0 ? 'no tier' : `${tiers.length} tiers (${tiers.join(', ')})`}: ${claims(file)}. ` +
+        'Add its folder to one tier of test/suite/tiers.ts, or list the file in exactly one.',
+    ];
+  });
+}
+
+/** Modules a unit test may not import, and what each would start. */
+const FORBIDDEN_MODULES: [RegExp, string][] = [
+  [/^(node:)?child_process$/, 'a child process'],
+  [/^(node:)?(net|http|https|http2|tls|dgram)$/, 'a server or a connection'],
+  [/^undici$/, 'HTTP connections'],
+  [/^playwright-core$/, 'a browser'],
+];
+/** Files of the repository a unit test may not import (paths from the root, .ts). */
+const FORBIDDEN_FILES: [RegExp, string][] = [
+  [/^src\/sim\//, 'the simulator'],
+  [/^dist\//, 'the built CLI'],
+  [/^test\/e2e\/cli-helpers\.ts$/, 'the CLI runner'],
+  [/^test\/reliability\/support\/cli\.ts$/, 'the CLI runner'],
+];
+
+/**
+ * What `file` (and the test helpers it imports, transitively) imports of the forbidden list,
+ * or calls `fetch`: one line each, with the chain of imports that leads there.
+ */
+function forbiddenImports(file: string, read: (path: string) => string | undefined): string[] {
+  const found: string[] = [];
+  const seen = new Set<string>();
+  const visit = (path: string, chain: string): void => {
+    if (seen.has(path)) return;
+    seen.add(path);
+    const text = read(path);
+    if (text === undefined) return;
+    const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true);
+    const walk = (node: ts.Node): void => {
+      let specifier: string | undefined;
+      if (
+        (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+        node.moduleSpecifier &&
+        ts.isStringLiteral(node.moduleSpecifier)
+      )
+        specifier = node.moduleSpecifier.text;
+      else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
+        const [argument] = node.arguments;
+        if (argument && ts.isStringLiteralLike(argument)) specifier = argument.text;
+      } else if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 'fetch')
+        found.push(`${chain}: calls fetch() (a network connection)`);
+      if (specifier !== undefined) {
+        const module = FORBIDDEN_MODULES.find(([pattern]) => pattern.test(specifier));
+        if (module) found.push(`${chain}: imports ${specifier} (${module[1]})`);
+        else if (specifier.startsWith('.')) {
+          const target = relative(ROOT, resolve(dirname(join(ROOT, path)), specifier))
+            .replace(/\\/g, '/')
+            .replace(/\.js$/, '.ts');
+          const local = FORBIDDEN_FILES.find(([pattern]) => pattern.test(target));
+          if (local) found.push(`${chain}: imports ${target} (${local[1]})`);
+          else if (target.startsWith('test/')) visit(target, `${chain} → ${target}`);
+        }
+      }
+      ts.forEachChild(node, walk);
+    };
+    walk(source);
+  };
+  visit(file, file);
+  return found;
+}
+
+/** Calls what the run-time guard refuses, to prove it does. */
+const RUN_TIME_GUARD_TEST = 'test/suite/unit-guard.test.ts';
+
+const readRepoFile = (path: string) =>
+  existsSync(join(ROOT, path)) ? readFileSync(join(ROOT, path), 'utf8') : undefined;
+const files = testFiles();
+
+describe('test tiers', () => {
+  it('finds the test files', () => {
+    expect(files.length).toBeGreaterThan(100);
+    expect(files).toContain('test/suite/tiers.test.ts');
+  });
+
+  it('every test file runs in exactly one tier', () => {
+    expect(tierProblems(files)).toEqual([]);
+  });
+
+  it('the tiers name only folders and files that exist, each once', () => {
+    const problems: string[] = [];
+    const seenFolders = new Map<string, TierName>();
+    for (const [tier, { folders, files: named }] of Object.entries(TIERS) as [TierName, (typeof TIERS)[TierName]][]) {
+      for (const folder of folders) {
+        if (!folder.startsWith('test/') || !folder.endsWith('/'))
+          problems.push(`${tier}: ${folder}: write test/<folder>/`);
+        for (const [other, otherTier] of seenFolders)
+          if (folder.startsWith(other) || other.startsWith(folder))
+            problems.push(`${folder} (${tier}) and ${other} (${otherTier}) overlap`);
+        seenFolders.set(folder, tier);
+      }
+      for (const file of named) {
+        if (!existsSync(join(ROOT, file))) problems.push(`${tier}: ${file} does not exist: remove it from the list`);
+        if (folders.some((f) => file.startsWith(f)))
+          problems.push(`${tier}: ${file} is in ${tier} by its folder already`);
+      }
+    }
+    // A folder may be named before its first file exists (a tier for the tests others are adding).
+    expect(problems).toEqual([]);
+  });
+
+  it('no unit-tier file imports the simulator, child_process, a server or socket module, fetch or the CLI runner', () => {
+    const unit = files.filter((f) => tiersOf(f).includes('unit') && f !== RUN_TIME_GUARD_TEST);
+    expect(unit.length).toBeGreaterThan(40);
+    const problems = unit.flatMap((f) => forbiddenImports(f, readRepoFile));
+    expect(
+      problems,
+      'unit tests run no simulator, process or network: list these files under e2e in test/suite/tiers.ts',
+    ).toEqual([]);
+  });
+
+  it('the checks catch a misplaced file (mutation)', () => {
+    expect(tierProblems(['test/new-folder/a.test.ts'])).toEqual([
+      expect.stringContaining('test/new-folder/a.test.ts runs in no tier: no tier names its folder'),
+    ]);
+    expect(tierProblems(['test/plan/planner.test.ts'])).toEqual([]);
+    const planted: Record<string, string> = {
+      'test/plan/planted.test.ts':
+        "import { h } from './planted-helper.js';\nimport { x } from '../../src/plan/diff.js';\n",
+      'test/plan/planted-helper.ts': "export { spawn } from 'node:child_process';\nimport '../e2e/cli-helpers.js';\n",
+      'test/plan/planted-sim.test.ts':
+        "const { startSimulator } = await import('../../src/sim/index.js');\nawait fetch(url);\n",
+    };
+    expect(forbiddenImports('test/plan/planted.test.ts', (p) => planted[p])).toEqual([
+      'test/plan/planted.test.ts → test/plan/planted-helper.ts: imports node:child_process (a child process)',
+      'test/plan/planted.test.ts → test/plan/planted-helper.ts: imports test/e2e/cli-helpers.ts (the CLI runner)',
+    ]);
+    expect(forbiddenImports('test/plan/planted-sim.test.ts', (p) => planted[p])).toEqual([
+      'test/plan/planted-sim.test.ts: imports src/sim/index.ts (the simulator)',
+      'test/plan/planted-sim.test.ts: calls fetch() (a network connection)',
+    ]);
+  });
+});
