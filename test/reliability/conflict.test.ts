@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type RunningSimulator } from '../../src/sim/index.js';
 import { adminApi } from '../e2e/cli-helpers.js';
+import { SOAK } from './support/budget.js';
 import { cli, simEnv } from './support/cli.js';
 import { estateDir } from './support/estate.js';
 import { duplicates, simState } from './support/sim-tools.js';
@@ -21,10 +22,12 @@ afterAll(async () => {
 });
 
 const P = '/api/v01/draas/demo';
+/** Tenants each racing apply creates (`npm run soak`: 60). */
+const TENANTS = SOAK ? 60 : 20;
 
 describe('reliability: stale and conflicting runs', () => {
   it('docs/commands.md apply: a second apply started while one runs from the same state directory is refused; the first converges with no duplicates', async () => {
-    const dir = await estateDir(60);
+    const dir = await estateDir(TENANTS);
     const manifests = join(dir, 'manifests');
     const env = simEnv(sim.url);
     const [a, b] = await Promise.all([
@@ -41,8 +44,8 @@ describe('reliability: stale and conflicting runs', () => {
   }, 120_000);
 
   it('docs/commands.md apply: two applies from two checkouts at once (no shared lock: two CI runners) duplicate no customer, and the next plan refuses to act on any duplicate it finds', async () => {
-    const one = await estateDir(60, { prefix: 'twin' });
-    const two = await estateDir(60, { prefix: 'twin' });
+    const one = await estateDir(TENANTS, { prefix: 'twin' });
+    const two = await estateDir(TENANTS, { prefix: 'twin' });
     const env = simEnv(sim.url);
     const runs = await Promise.all(
       [one, two].map((d) => cli(['apply', join(d, 'manifests'), '--yes'], { cwd: d, env })),
