@@ -125,11 +125,10 @@ describe('the platform client under the policy', () => {
 
   it('fails a POST answered 429 with Retry-After: 86400 at once, naming the call', async () => {
     answers('POST', /\/tenants$/, [429], { 'retry-after': '86400' });
-    const started = Date.now();
+    // "At once": one request and no wait (a wait of a day would end in the test's time limit).
     const error = (await client
       .request({ method: 'POST', path: `${P}/tenants`, body: { name: 'acme' } })
       .catch((e: unknown) => e)) as ApiError;
-    expect(Date.now() - started).toBeLessThan(5_000);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ code: 'SB_API_RATE_LIMITED', status: 429, method: 'POST' });
     expect(error.message).toBe(
@@ -171,9 +170,7 @@ describe('the routing engine client under the same policy', () => {
     try {
       await expect(client.create(ROUTES, { number: '+1' })).resolves.toMatchObject({ id: 7 });
       expect(posts).toBe(2);
-      const started = Date.now();
       const error = await client.get(ROUTES, 7).catch((e: unknown) => e);
-      expect(Date.now() - started).toBeLessThan(5_000);
       expect(error).toBeInstanceOf(RoutingApiError);
       expect(error).toMatchObject({ status: 429, retryAfterMs: 86_400_000 });
       expect(seen.filter((s) => s.startsWith('GET'))).toHaveLength(1);

@@ -23,15 +23,12 @@ async function demoOn(mutate: (dir: string) => Promise<void>): Promise<{ output:
 }
 
 describe('switchboard demo', () => {
-  it('docs/commands.md demo: plans, applies, re-plans to "No changes.", plans a one-value edit; exit 0 well under 30 s', async () => {
-    const begin = performance.now();
+  it('docs/commands.md demo: plans, applies, re-plans to "No changes.", plans a one-value edit; exit 0', async () => {
     const { code, stdout, stderr } = await runCli(['demo'], {
       cwd: await mkdtemp(join(tmpdir(), 'switchboard-demo-cwd-')),
     });
-    const seconds = (performance.now() - begin) / 1000;
     expect(stderr).toBe('');
     expect(code).toBe(0);
-    expect(seconds).toBeLessThan(30);
     const headings = stdout.split('\n').filter((l) => l.startsWith('── '));
     expect(headings.map((h) => h.replace(/^── (\d\/5|Done).*$/, '$1'))).toEqual([
       '1/5',
