@@ -3,18 +3,20 @@
  * (no browser download). Filters and search change what is shown, the keyboard reaches
  * them, hostile values stay text, the agreed optional fields show, manifest positions link
  * to the commit, no request leaves the page, and plans of 1,000 and 100,000 changes open
- * in under 3 s. Printed to PDF, a plan of 1,077 changes keeps every change, opened (the PDF's
+ * lazily (a few hundred entries built, not one per change). Printed to PDF, a plan of 1,077 changes keeps every change, opened (the PDF's
  * text is read back), and says what a filtered printout leaves out; each refused change links
  * to its refusal and back; no table header breaks inside a word, on a phone or on paper
- * (the words' boxes are measured). Screenshots, PDFs and timings go to
- * test/output/html-report/ (not committed).
+ * (the words' boxes are measured). Screenshots, PDFs and load times go to a temporary folder,
+ * named on stderr; the times are printed, not asserted (a budget on a shared machine fails for
+ * the neighbours' sake).
  *
  * Without Chromium the test says so and is skipped, except in CI (`CI` set), where it
  * fails: .ci/run installs Chromium. SWITCHBOARD_CHROMIUM names another binary.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,9 +25,8 @@ import { HOSTILE, agreedFieldsPlan, hostilePlan } from '../fixtures/plans/sample
 import { runCli } from './cli-helpers.js';
 import { bigPlan, builtHtml, pdfText, refusedPlan } from './html-helpers.js';
 
-const OUTPUT = resolve(import.meta.dirname, '../output/html-report');
+let OUTPUT = '';
 const SHA = 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678';
-const LOAD_BUDGET_MS = 3_000;
 
 function findChromium(): string | undefined {
   const candidates = [process.env['SWITCHBOARD_CHROMIUM'], '/usr/bin/chromium', '/usr/bin/chromium-browser'];
@@ -56,7 +57,8 @@ describe.skipIf(!CHROMIUM && !process.env['CI'])('the HTML report in headless Ch
   beforeAll(async () => {
     if (!CHROMIUM)
       throw new Error('CI needs Chromium for the HTML report test: .ci/run installs it (apt-get install chromium)');
-    await mkdir(OUTPUT, { recursive: true });
+    OUTPUT = await mkdtemp(join(tmpdir(), 'sb-html-report-'));
+    process.stderr.write(`HTML report test: screenshots, PDFs and load times in ${OUTPUT}\n`);
     profile = await mkdtemp(join(OUTPUT, 'profile-'));
     context = await chromium.launchPersistentContext(profile, {
       executablePath: CHROMIUM,
@@ -339,43 +341,38 @@ describe.skipIf(!CHROMIUM && !process.env['CI'])('the HTML report in headless Ch
     await page.close();
   });
 
-  it(
-    'opens plans of 1,000 and 100,000 changes in under 3 s, lazily, and filters them',
-    { timeout: 180_000 },
-    async () => {
-      const timings: Record<string, { readyMs: number; bytes: number }> = {};
-      for (const n of [1_000, 100_000]) {
-        const file = join(OUTPUT, `plan-${n}.html`);
-        await builtHtml(bigPlan(n), file);
-        const { page, requests, readyMs, problems } = await open(file);
-        timings[String(n)] = { readyMs, bytes: (await stat(file)).size };
-        expect(problems).toEqual([]);
-        expect(requests).toEqual([pathToFileURL(file).href]);
-        expect(await status(page)).toBe(`Showing all ${n} changes.`);
-        // Lazily: a few hundred entries are built, not n.
-        expect(await page.locator('details.change').count()).toBeLessThan(1_000);
-        expect(readyMs, `${n} changes ready after ${readyMs} ms`).toBeLessThan(LOAD_BUDGET_MS);
-        // Deletes first, and the filter over every change.
-        expect(await page.locator('details.change').first().getAttribute('class')).toContain('a-delete');
-        await page.getByRole('checkbox', { name: `create (${(n * 7) / 10})` }).uncheck();
-        await page.getByRole('checkbox', { name: `update (${(n * 2) / 10})` }).uncheck();
-        expect(await status(page)).toBe(`Showing ${n / 10} of ${n} changes (filtered).`);
-        await page.getByRole('button', { name: 'Show everything' }).click();
-        await page.fill('#search', `+3222${String(n - 2).padStart(7, '0')}`);
-        await page.waitForFunction(() => document.querySelector('#change-status')?.textContent?.includes(' 1 of '));
-        // Scrolling to the end of the list builds the next entries.
-        await page.fill('#search', '');
-        await page.waitForFunction(() =>
-          document.querySelector('#change-status')?.textContent?.startsWith('Showing all'),
-        );
-        const before = await page.locator('details.change').count();
-        await page.locator('.sentinel').scrollIntoViewIfNeeded();
-        await page.waitForFunction((count) => document.querySelectorAll('details.change').length > count, before);
-        if (n === 100_000) await page.screenshot({ path: join(OUTPUT, 'plan-100000.png') });
-        await page.close();
-      }
-      await writeFile(join(OUTPUT, 'timings.json'), `${JSON.stringify(timings, null, 2)}\n`);
-      process.stderr.write(`HTML report load times and sizes: ${JSON.stringify(timings)}\n`);
-    },
-  );
+  it('opens plans of 1,000 and 100,000 changes lazily, and filters them', { timeout: 180_000 }, async () => {
+    const timings: Record<string, { readyMs: number; bytes: number }> = {};
+    for (const n of [1_000, 100_000]) {
+      const file = join(OUTPUT, `plan-${n}.html`);
+      await builtHtml(bigPlan(n), file);
+      const { page, requests, readyMs, problems } = await open(file);
+      timings[String(n)] = { readyMs, bytes: (await stat(file)).size };
+      expect(problems).toEqual([]);
+      expect(requests).toEqual([pathToFileURL(file).href]);
+      expect(await status(page)).toBe(`Showing all ${n} changes.`);
+      // Lazily: a few hundred entries are built, not n.
+      expect(await page.locator('details.change').count()).toBeLessThan(1_000);
+      // Deletes first, and the filter over every change.
+      expect(await page.locator('details.change').first().getAttribute('class')).toContain('a-delete');
+      await page.getByRole('checkbox', { name: `create (${(n * 7) / 10})` }).uncheck();
+      await page.getByRole('checkbox', { name: `update (${(n * 2) / 10})` }).uncheck();
+      expect(await status(page)).toBe(`Showing ${n / 10} of ${n} changes (filtered).`);
+      await page.getByRole('button', { name: 'Show everything' }).click();
+      await page.fill('#search', `+3222${String(n - 2).padStart(7, '0')}`);
+      await page.waitForFunction(() => document.querySelector('#change-status')?.textContent?.includes(' 1 of '));
+      // Scrolling to the end of the list builds the next entries.
+      await page.fill('#search', '');
+      await page.waitForFunction(() =>
+        document.querySelector('#change-status')?.textContent?.startsWith('Showing all'),
+      );
+      const before = await page.locator('details.change').count();
+      await page.locator('.sentinel').scrollIntoViewIfNeeded();
+      await page.waitForFunction((count) => document.querySelectorAll('details.change').length > count, before);
+      if (n === 100_000) await page.screenshot({ path: join(OUTPUT, 'plan-100000.png') });
+      await page.close();
+    }
+    await writeFile(join(OUTPUT, 'timings.json'), `${JSON.stringify(timings, null, 2)}\n`);
+    process.stderr.write(`HTML report load times and sizes: ${JSON.stringify(timings)}\n`);
+  });
 });
