@@ -14,7 +14,7 @@ describe('switchboard sim', () => {
       return true;
     });
     const run = runCli(['node', 'switchboard', 'sim', '--port', '0', '--latency', '1'], new Command());
-    await vi.waitFor(() => expect(out).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/), { timeout: 5000 });
+    await vi.waitFor(() => expect(out).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/), { timeout: 60_000 }); // a wait for start-up, not a budget
     const url = /listening on (\S+)/.exec(out)![1]!;
     const login = await fetch(`${url}/api/v01/auth/login`, {
       method: 'POST',

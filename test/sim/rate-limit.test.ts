@@ -116,7 +116,7 @@ describe('the simulator with a rate limit', () => {
       return true;
     });
     const run = runCli(['node', 'switchboard', 'sim', '--port', '0', '--rate-limit', '500'], new Command());
-    await vi.waitFor(() => expect(out).toMatch(/rate limit: +500 requests per second per API/), { timeout: 5000 });
+    await vi.waitFor(() => expect(out).toMatch(/rate limit: +500 requests per second per API/), { timeout: 60_000 }); // a wait for start-up, not a budget
     process.emit('SIGINT');
     expect(await run).toBe(0);
     const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);

@@ -182,7 +182,7 @@ describe('switchboard sim --variants SEED', () => {
     });
     try {
       const run = runCli(['node', 'switchboard', 'sim', '--port', '0', '--variants', 'ci-7'], new Command());
-      await vi.waitFor(() => expect(out).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/), { timeout: 5000 });
+      await vi.waitFor(() => expect(out).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/), { timeout: 60_000 }); // a wait for start-up, not a budget
       expect(out).toContain('variants:       seed ci-7');
       process.emit('SIGINT');
       expect(await run).toBe(0);
