@@ -59,7 +59,7 @@ export function folderOf(path: string): string {
 }
 
 /** Whether `row` may import the module `target` (`src/...ts`): its own folder, a listed folder, or a listed module. */
-export function mayImport(row: LayerRow, target: string): boolean {
+function mayImport(row: LayerRow, target: string): boolean {
   const inSrc = target.slice('src/'.length);
   if (!target.startsWith('src/') || inSrc.startsWith(row.folder)) return true;
   return row.allowed.some((a) => (a.endsWith('/') ? inSrc.startsWith(a) : inSrc === a));

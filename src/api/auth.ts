@@ -6,7 +6,7 @@ import { isJsonObject } from './normalize.js';
 import { totp } from './totp.js';
 import { isTokenAuth, type AuthConfig, type PasswordAuth } from './types.js';
 
-export const AUTH_PATHS = {
+const AUTH_PATHS = {
   login: '/api/v01/auth/login',
   twoFactor: '/api/v01/auth/2fa',
   refresh: '/api/v01/auth/access_token',

@@ -15,7 +15,7 @@ import { RequestStats, routePattern } from './stats.js';
 import { Transport, TransportError } from './transport.js';
 import type { ApiClientOptions, ApiResponse, ClientStats, ListOptions, RequestOptions, RetryOptions } from './types.js';
 
-export const PROFILE_PATH = '/api/v01/system/users/local';
+const PROFILE_PATH = '/api/v01/system/users/local';
 const USER_AGENT = 'switchboard/0.1';
 /** Doc1 §8. */
 const ACCESS_TOKEN_TTL_MS = 120_000;

@@ -89,10 +89,6 @@ export class ApiError extends SwitchboardError {
   }
 }
 
-export function isApiError(error: unknown): error is ApiError {
-  return error instanceof ApiError;
-}
-
 function formatApiErrorMessage(init: ApiErrorInit): string {
   const status = init.status === undefined ? 'no response' : String(init.status);
   const platform = init.platformMessage ? ` (platform: ${JSON.stringify(init.platformMessage)})` : '';

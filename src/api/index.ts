@@ -2,37 +2,25 @@
  * The platform API client. See README "Connecting to a real platform" for behaviour (auth, retries,
  * pagination, errors) and the design decisions behind it.
  */
-export { ApiClient, PROFILE_PATH, type ApiPaths } from './client.js';
+export { ApiClient, type ApiPaths } from './client.js';
 export { clientOptionsFor, type ClientTuning } from './connect-options.js';
-export { ApiError, ApiErrorCode, isApiError, type ApiErrorCodeValue } from './errors.js';
+export { ApiError, type ApiErrorCodeValue } from './errors.js';
 export { Permissions, compileRuleUrl, type PermissionCheck } from './permissions.js';
 export { normalizeProfile, type AdminOf, type ApiRule, type UserProfile } from './profile.js';
-export {
-  firstOf,
-  isJsonObject,
-  pageNumber,
-  toBoolean,
-  toId,
-  toInteger,
-  toNumber,
-  type JsonObject,
-} from './normalize.js';
+export { firstOf, pageNumber, toBoolean, toId, toInteger, toNumber, type JsonObject } from './normalize.js';
 export { formatStats, routePattern } from './stats.js';
 export { totp } from './totp.js';
-export { DEFAULT_RETRY, parseRetryAfter } from './retry.js';
+export { parseRetryAfter } from './retry.js';
 export { AUTO_CONCURRENCY, type ConcurrencyReport } from './adaptive-concurrency.js';
 export { slotsOf, type ConcurrencySetting } from './limiter.js';
 export type {
   ApiClientOptions,
-  ApiResponse,
   AuthConfig,
   ClientStats,
   HttpMethod,
-  ListOptions,
   PasswordAuth,
   Query,
   QueryValue,
-  RequestOptions,
   RetryOptions,
   RouteStats,
   TokenAuth,

@@ -8,11 +8,11 @@ import type { ApiResponse, ListOptions, Query } from './types.js';
 /** Fetches one page (a GET of the list path with this query); 404 resolves when allowed. */
 export type PageFetcher = (query: Query, signal: AbortSignal | undefined) => Promise<ApiResponse<unknown>>;
 
-export const DEFAULT_PAGE_SIZE = 1000;
+const DEFAULT_PAGE_SIZE = 1000;
 /** Guard against servers that never stop handing out `next` tokens. */
 const MAX_PAGES = 10_000;
 /** Reads of one list before it is declared unsettled (the first read included). */
-export const MAX_LIST_READS = 3;
+const MAX_LIST_READS = 3;
 /** Pause before re-reading a list that changed, times the number of reads so far. */
 const REREAD_PAUSE_MS = 250;
 

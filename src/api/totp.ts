@@ -36,7 +36,7 @@ export function isValidBase32(secret: string): boolean {
 }
 
 /** HOTP (RFC 4226) with HMAC-SHA-1 and dynamic truncation. */
-export function hotp(key: Buffer, counter: number, digits = 6): string {
+function hotp(key: Buffer, counter: number, digits = 6): string {
   const message = Buffer.alloc(8);
   message.writeBigUInt64BE(BigInt(counter));
   const mac = createHmac('sha1', key).update(message).digest();

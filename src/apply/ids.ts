@@ -6,7 +6,7 @@ const PLACEHOLDER = /\{id:([^}]*)\}/g;
 const WHOLE_PLACEHOLDER = /^\{id:([^}]*)\}$/;
 
 /** A pending id (`{id:ADDRESS}`) that no earlier change of this run has created. */
-export class UnresolvedIdError extends Error {
+class UnresolvedIdError extends Error {
   readonly code = 'SB_APPLY_UNRESOLVED_ID';
   constructor(readonly address: string) {
     super(`the id of ${address} is not known: it was not created in this run`);

@@ -3,9 +3,9 @@ import type { Outcome } from './walk.js';
 import { safeText } from '../core/safe-text.js';
 
 /** Without a terminal, a progress line this often (ms). */
-export const PROGRESS_LOG_INTERVAL_MS = 5_000;
+const PROGRESS_LOG_INTERVAL_MS = 5_000;
 /** The environment variable that changes it (a CI log that wants fewer lines, or more). */
-export const PROGRESS_INTERVAL_VARIABLE = 'SWITCHBOARD_PROGRESS_INTERVAL_MS';
+const PROGRESS_INTERVAL_VARIABLE = 'SWITCHBOARD_PROGRESS_INTERVAL_MS';
 
 /** How often a progress line is logged without a terminal: `SWITCHBOARD_PROGRESS_INTERVAL_MS`, else 5 s. */
 export function progressInterval(env: Readonly<Record<string, string | undefined>> = process.env): number {

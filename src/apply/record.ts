@@ -6,7 +6,7 @@ import { moveRecorded, writeLastApplied } from '../state/last-applied.js';
 import type { DesiredNode, LastAppliedEntry } from '../state/types.js';
 
 /** How often a long run writes the record while it goes (ms). */
-export const RECORD_FLUSH_INTERVAL_MS = 5_000;
+const RECORD_FLUSH_INTERVAL_MS = 5_000;
 
 /**
  * The last-applied record as the run changes it: an entry per object with write-only

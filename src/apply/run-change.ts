@@ -29,7 +29,7 @@ export interface ChangeEnv {
 export type Step = 'all' | 'create' | 'delete-old';
 
 /** An expected failure of one change, with the words the summary shows. */
-export class ChangeError extends Error {
+class ChangeError extends Error {
   constructor(
     message: string,
     readonly code: string,
@@ -66,7 +66,7 @@ export async function runChange(change: Change, step: Step, env: ChangeEnv): Pro
 }
 
 /** The requests the planner built for one step of a change. */
-export function plannedRequests(
+function plannedRequests(
   change: Change,
   step: keyof BuiltRequests,
   env: Pick<ChangeEnv, 'requests'>,

@@ -59,7 +59,7 @@ export function renderSummary(result: ApplyResult, journalPath?: string, plan?: 
 const UNKNOWN_NOTE = '(it may have been applied: plan again to see what it did)';
 
 /** `Plan digest: sha256:… (plan.json)`: which reviewed plan this run applied, as the journal records it. */
-export function planLine(plan: RunRecord['plan']): string {
+function planLine(plan: RunRecord['plan']): string {
   const from = plan.source === 'file' ? plan.file : plan.source;
   return plan.digest ? `Plan digest: ${plan.digest} (${from})` : `Plan digest: none (${from} carries no digest)`;
 }

@@ -91,7 +91,7 @@ export function concurrencyOption(): [string, string, (value: string) => Concurr
   ];
 }
 
-export const DEFAULT_CONCURRENCY: ConcurrencySetting = 'auto';
+const DEFAULT_CONCURRENCY: ConcurrencySetting = 'auto';
 
 function concurrencySetting(value: string): ConcurrencySetting {
   if (value === 'auto') return 'auto';

@@ -18,7 +18,7 @@ function loadPino(): typeof import('pino') {
  * Paths pino blanks out wherever they appear in a log object. Credentials and tokens must
  * never reach a log, whatever level is set, so the list is generous on purpose.
  */
-export const REDACTED_PATHS = [
+const REDACTED_PATHS = [
   'password',
   'token',
   'access_token',

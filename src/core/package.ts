@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
  * vitest, dist/ once built) or an installed package (node_modules/switchboard/dist/). Both
  * src/core/ and dist/core/ are two levels below the package root.
  */
-export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 interface PackageJson {
   name: string;
@@ -24,6 +24,6 @@ export const VERSION = manifest.version;
 export const NODE_ENGINES = manifest.engines?.node ?? '';
 
 /** The example manifests shipped with the package (`demo` plans them). */
-export const EXAMPLES_DIR = `${PACKAGE_ROOT}examples/`;
+const EXAMPLES_DIR = `${PACKAGE_ROOT}examples/`;
 /** The GitHub workflow templates shipped with the package (`init` copies them). */
 export const WORKFLOW_TEMPLATES_DIR = `${EXAMPLES_DIR}.github/workflows/`;

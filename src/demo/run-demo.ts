@@ -27,7 +27,7 @@ import {
 import { editedCopy, type DemoEdit } from './edit-copy.js';
 
 /** The value the last step changes: acme-corp's markup, a one-field update. */
-export const DEMO_EDIT: DemoEdit = {
+const DEMO_EDIT: DemoEdit = {
   file: 'tenants/acme-corp.yaml',
   kind: 'Tenant',
   name: 'acme-corp',

@@ -5,7 +5,7 @@ import { SwitchboardError } from '../core/errors.js';
 import { assertWritableTarget } from '../core/safe-write.js';
 
 /** The second header line of every exported file; `--force` only ever removes files carrying it. */
-export const EXPORT_MARKER =
+const EXPORT_MARKER =
   'Exported by `switchboard export`: `switchboard plan` on these files reports "No changes." until live state moves.';
 
 /** The folders export writes documents into. */

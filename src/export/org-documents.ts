@@ -20,7 +20,7 @@ export interface PlannedDocument {
 const API_VERSION = 'switchboard/v1';
 
 /** The schema file of a document kind. */
-export function schemaFileOf(kind: string): string {
+function schemaFileOf(kind: string): string {
   const file = SCHEMA_FILES[kind as ManifestKind];
   if (!file) throw new Error(`no manifest schema for ${kind}`);
   return file;

@@ -11,7 +11,7 @@ export const documentKinds: readonly KindDefinition[] = kinds.filter(
 );
 
 /** Document kinds that may live under `parentKind` (a group holds resellers and tenants). */
-export function documentChildren(parentKind: string): KindDefinition[] {
+function documentChildren(parentKind: string): KindDefinition[] {
   return documentKinds.filter((k) => k.parentKinds.includes(parentKind));
 }
 

@@ -10,7 +10,7 @@ export type MayGet = (path: string) => boolean;
 const topKinds = (): KindDefinition[] => documentKinds.filter((k) => k.parentKinds.length === 0);
 
 /** `group/<name>`, `reseller/<name>`, `tenant/<name>` as a document kind and a name. */
-export function parseScope(address: string): { kind: KindDefinition; name: string } {
+function parseScope(address: string): { kind: KindDefinition; name: string } {
   for (const kind of documentKinds) {
     const prefix = kind.address(undefined, '');
     if (address.startsWith(prefix) && address.length > prefix.length)

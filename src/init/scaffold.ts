@@ -58,7 +58,7 @@ function schemaFileOf(kind: string): string {
 }
 
 /** Every file init writes into `dir`, with its text. */
-export async function scaffoldFiles(dir: string): Promise<ScaffoldFile[]> {
+async function scaffoldFiles(dir: string): Promise<ScaffoldFile[]> {
   const root = path.resolve(dir);
   // Where `npm ci` puts the schemas (or vendored ones found above `dir`): modelines and the
   // editor settings point there, so they resolve in every clone, not only on this machine.

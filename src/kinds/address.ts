@@ -67,7 +67,7 @@ function body(fields: Record<string, unknown>): Record<string, unknown> {
  * without a number, "<street>, <postalCode> ...". A manifest that leaves `fullAddress` out
  * gets this one, and it is the address's identity.
  */
-export function fullAddress(parts: Readonly<Record<string, unknown>>): string {
+function fullAddress(parts: Readonly<Record<string, unknown>>): string {
   const number = parts['number'];
   const street =
     number !== undefined && number !== '' ? `${String(parts['street'])} ${String(number)}` : String(parts['street']);
@@ -75,7 +75,7 @@ export function fullAddress(parts: Readonly<Record<string, unknown>>): string {
 }
 
 /** The platform's bulk address CSV header (Doc 2 §4.6, kind `addresses`): an `addressesFrom` file's columns. */
-export const ADDRESS_CSV_HEADER: readonly string[] = [
+const ADDRESS_CSV_HEADER: readonly string[] = [
   'premises',
   'city',
   'country',

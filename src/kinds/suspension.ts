@@ -2,7 +2,7 @@ import { SwitchboardError } from '../core/errors.js';
 import type { KindContext, ReferenceList } from './types.js';
 
 /** Doc 1 §4.5: the platform's suspension profiles, by name, integer id and barring-profile id. */
-export const SUSPENSION_PROFILES: ReferenceList<{ id: number; name: string; barringProfileId: string }> = {
+const SUSPENSION_PROFILES: ReferenceList<{ id: number; name: string; barringProfileId: string }> = {
   name: 'suspension profiles',
   source: (P) => ({
     path: `${P}/public/suspension_profiles`,

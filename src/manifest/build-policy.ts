@@ -19,7 +19,7 @@ import type { JsonScalar } from './types.js';
 import { compileLinearPattern, type LinearPattern } from './linear-pattern.js';
 
 /** A rule's `threshold.min` when it gives none: as the built-in thresholds. */
-export const DEFAULT_THRESHOLD_MIN = 10;
+const DEFAULT_THRESHOLD_MIN = 10;
 
 type Path = (string | number)[];
 

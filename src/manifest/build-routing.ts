@@ -75,11 +75,7 @@ export const KEY_SEPARATOR = '\u001f';
  * The index key of a row: the key value itself for a one-field key (no new string per
  * row), the values joined by U+001F otherwise. Undefined when a key value is missing.
  */
-export function rowKey(
-  table: DesiredRoutingTable,
-  row: RowValue[],
-  columnOf: (field: string) => number,
-): string | undefined {
+function rowKey(table: DesiredRoutingTable, row: RowValue[], columnOf: (field: string) => number): string | undefined {
   if (table.key.length === 1) {
     const value = row[columnOf(table.key[0]!)];
     return value === undefined || value === null || value === '' ? undefined : String(value);
@@ -100,7 +96,7 @@ export function rowAddress(table: DesiredRoutingTable, index: number): string {
 }
 
 /** The address suffix of a row's index key: `number=+3221234567` (`field=value,…` in key order). */
-export function keySuffix(table: DesiredRoutingTable, indexKey: string): string {
+function keySuffix(table: DesiredRoutingTable, indexKey: string): string {
   const values = table.key.length === 1 ? [indexKey] : indexKey.split(KEY_SEPARATOR);
   return table.key.map((field, i) => `${field}=${values[i] ?? ''}`).join(',');
 }

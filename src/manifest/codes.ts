@@ -36,4 +36,3 @@ export const Codes = {
   routingTest: 'SB_ROUTING_TEST',
   changeWindow: 'SB_CHANGE_WINDOW_RULE',
 } as const;
-export type Code = (typeof Codes)[keyof typeof Codes];

@@ -119,7 +119,7 @@ const QUOTE_ERRORS = new Set(['CSV_QUOTE_NOT_CLOSED', 'CSV_INVALID_CLOSING_QUOTE
  * million-row file); the user needs the row where the quote opened. One pass, run only
  * after the parser failed.
  */
-export function quoteProblem(text: string): { line: number; column: number; message: string } | undefined {
+function quoteProblem(text: string): { line: number; column: number; message: string } | undefined {
   const QUOTE = 0x22;
   const COMMA = 0x2c;
   const LF = 0x0a;

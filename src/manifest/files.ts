@@ -30,7 +30,7 @@ export interface FileSource {
 }
 
 /** The name a path gets in diagnostics: relative to cwd, with forward slashes. */
-export function displayPath(absolute: string, cwd: string): string {
+function displayPath(absolute: string, cwd: string): string {
   const relative = path.relative(cwd, absolute);
   const shown = relative === '' ? '.' : relative;
   return shown.split(path.sep).join('/');
@@ -193,7 +193,7 @@ function position(file: string): { file: string; line: number; column: number } 
 }
 
 /** A short reason for a file-system error: "no such file or directory" rather than a stack. */
-export function ioReason(error: unknown): string {
+function ioReason(error: unknown): string {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   switch (code) {
     case 'ENOENT':

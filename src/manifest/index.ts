@@ -6,13 +6,8 @@
 export { loadManifests, type LoadOptions, type LoadResult } from './load.js';
 export { ManifestCache, type CacheReport } from './cache/index.js';
 export { DesiredSet } from './desired-set.js';
-export { Codes, type Code } from './codes.js';
 export { schemaSet, SCHEMAS_DIR, SCHEMA_FILES } from './schemas.js';
-export { MANIFEST_KINDS } from './document-kinds.js';
 export { rowAddress } from './build-routing.js';
-export { sortDiagnostics } from './reporter.js';
-export { MAX_MANIFEST_BYTES, MAX_CSV_BYTES } from './files.js';
-export { MAX_ALIAS_COUNT } from './parse.js';
 export * from './types.js';
 export * from './policy-types.js';
 export * from './assurance-types.js';

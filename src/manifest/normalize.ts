@@ -46,7 +46,7 @@ export function normalizeDocument(
 }
 
 /** Most nodes a document may expand to through aliases (a billion-laughs guard). */
-export const MAX_EXPANDED_NODES = 2_000_000;
+const MAX_EXPANDED_NODES = 2_000_000;
 
 class AliasLimit extends Error {
   constructor(

@@ -49,8 +49,6 @@ export type PolicyCheck =
   /** Bounds on a parent of numbers' Emergency coverage section (the plan reads it for such a rule). */
   | { type: 'coverage'; bounds: Partial<Record<CoverageFigure, CoverageBound>> };
 
-export type PolicyCheckType = PolicyCheck['type'];
-
 /** The capacity figures a `limit` may take as its field (the plan's Capacity section). */
 export const CAPACITY_FIELDS: readonly string[] = ['headroom', 'assigned', 'reserved'];
 

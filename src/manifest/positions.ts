@@ -211,7 +211,7 @@ const PLAIN_ROOT = /^([A-Za-z0-9_][\w.-]*[ \t]*:([ \t]|\r?$)|-([ \t]|\r?$)|[[{])
  * so the whole file is parsed instead. A `---` at column 0 ends any node in YAML, so
  * each slice parses alone exactly as it does inside the file.
  */
-export function splitDocuments(text: string): Chunk[] | null {
+function splitDocuments(text: string): Chunk[] | null {
   if (/^%|^\.\.\.(?=[ \t\r\n]|$)/m.test(text) || /\r(?!\n)/.test(text)) return null;
   const starts = [0];
   for (const match of text.matchAll(MARKER)) if (match.index > 0) starts.push(match.index);

@@ -150,7 +150,7 @@ function patternHint(error: ErrorObject): string {
 }
 
 /** `/spec/admins/0/email` → ['spec', 'admins', 0, 'email'] (RFC 6901 unescaping). */
-export function parsePointer(pointer: string): (string | number)[] {
+function parsePointer(pointer: string): (string | number)[] {
   if (pointer === '') return [];
   return pointer
     .slice(1)

@@ -6,7 +6,7 @@ import { PlanIndex } from './plan-index.js';
 import type { CapacityRow, Change, PlanMessage } from './types.js';
 
 /** A headroom under this share of its quantity gets a warning. */
-export const LOW_HEADROOM_PERCENT = 10;
+const LOW_HEADROOM_PERCENT = 10;
 
 export interface CapacityInput {
   /** The platform's planned changes. */

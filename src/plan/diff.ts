@@ -142,7 +142,7 @@ export function fingerprintFields(live: LiveObject, desired?: DesiredNode): Reco
 }
 
 /** Equality of normalised values: scalars directly, structures by canonical JSON. */
-export function sameValue(a: unknown, b: unknown): boolean {
+function sameValue(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   return canonicalJson(a) === canonicalJson(b);

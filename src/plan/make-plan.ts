@@ -126,7 +126,7 @@ function addressRequests(change: Change, liveIdOf: ((address: string) => string 
  * The warning every `--changed-since` plan carries, so that each format says what it
  * compared and what its safety rails counted.
  */
-export function scopedPlanWarning(scope: PlanScope | undefined): PlanMessage[] {
+function scopedPlanWarning(scope: PlanScope | undefined): PlanMessage[] {
   if (!scope) return [];
   return [
     {

@@ -13,7 +13,7 @@ import { changeSetDigest } from './change-set.js';
 import { planDocument } from './render-json.js';
 import type { Change, Plan } from './types.js';
 
-export const PLAN_DIGEST_ERROR = 'SB_PLAN_DIGEST';
+const PLAN_DIGEST_ERROR = 'SB_PLAN_DIGEST';
 
 /** The plan with its `digest` and `changeSet` set, as `plan` prints and saves it. */
 export function sealPlan(plan: Plan): Plan {

@@ -15,7 +15,7 @@ import { cleartextProblems, planProblems } from './plan-validate.js';
 import { renderJson } from './render-json.js';
 import { PLAN_FORMAT_VERSION, type Plan } from './types.js';
 
-export const PLAN_FILE_ERROR = 'SB_PLAN_FILE';
+const PLAN_FILE_ERROR = 'SB_PLAN_FILE';
 const RECREATE = 'Re-create it with `switchboard plan --out FILE`.';
 
 /**

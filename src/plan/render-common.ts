@@ -15,7 +15,7 @@ export { safeText } from '../core/safe-text.js';
  * safe for display.
  * The plan's markers (`(sensitive)`, `(write-only)`) print bare: they are not values.
  */
-export function compact(value: unknown): string {
+function compact(value: unknown): string {
   if (value === SENSITIVE || value === WRITE_ONLY) return value;
   return safeText(canonicalJson(value));
 }
@@ -123,7 +123,7 @@ export function fieldOrder(kind: string): (a: string, b: string) => number {
 }
 
 /** The collection an address belongs to: its parent's address (see src/kinds/address-path.ts), or '' at the top. */
-export function parentAddress(address: string): string {
+function parentAddress(address: string): string {
   return parentAddressOf(address) ?? '';
 }
 

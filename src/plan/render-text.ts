@@ -114,7 +114,7 @@ function renderPolicyChanges(plan: Plan, paint: Paint): string[] {
 }
 
 /** `SB_CODE address: message (role: name) (rule id, file:line:col)` for one refusal or warning. */
-export function formatMessage(m: PlanMessage): string {
+function formatMessage(m: PlanMessage): string {
   const where = m.address ? ` ${safeText(m.address)}:` : ':';
   const role = m.role ? ` (role: ${safeText(m.role)})` : '';
   const origin = [m.rule ? `rule ${safeText(m.rule)}` : '', m.source ? `at ${safeText(m.source)}` : ''].filter(Boolean);

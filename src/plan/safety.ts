@@ -19,13 +19,13 @@ export interface SafetyOptions {
 }
 
 /** Deletes of at most this many objects of a kind never trip the percentage rail. */
-export const DELETE_THRESHOLD_MIN_COUNT = 3;
+const DELETE_THRESHOLD_MIN_COUNT = 3;
 
 /** `--max-update-percent` when not given. */
 export const DEFAULT_MAX_UPDATE_PERCENT = 30;
 
 /** The update share is checked for a kind only when at least this many of its live objects are in scope. */
-export const UPDATE_THRESHOLD_MIN_LIVE = 10;
+const UPDATE_THRESHOLD_MIN_LIVE = 10;
 
 /** What the caller may do, from its profile's api_rules (the client's permission checker). */
 export interface PermissionCheck {

@@ -12,7 +12,7 @@ export const BAD: unique symbol = Symbol('bad value');
  * Values that are already typed (YAML records) pass through, except numbers and booleans
  * given for a string column, which are written as strings.
  */
-export function casterFor(type: RoutingFieldType | undefined): Caster {
+function casterFor(type: RoutingFieldType | undefined): Caster {
   switch (type) {
     case 'integer':
       return (v) => {

@@ -2,7 +2,6 @@ import { BAD, casterTable, isUnsafeInteger, isUnsafeIntegerText, liveTypeOf, sam
 import { findLookalikes, noteGuesses, typeContradictions, untypedProblem, untypedTextColumns } from './diff-checks.js';
 import { label, SEP } from './row-key.js';
 
-export { label } from './row-key.js';
 import type { RoutingFieldType, RoutingRecord } from './types.js';
 
 /**

@@ -2,7 +2,7 @@ import { sharedAbortController } from '../core/abort.js';
 import { RoutingApiError } from './errors.js';
 
 /** Requests in a row that end without any answer (a POST is tried once) before the engine counts as gone. */
-export const UNREACHABLE_AFTER_REQUESTS = 3;
+const UNREACHABLE_AFTER_REQUESTS = 3;
 
 /**
  * Whether the routing engine is still there. When it is gone (a request spent its retries

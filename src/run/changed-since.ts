@@ -312,7 +312,7 @@ async function fileDigests(
   return digests;
 }
 
-export async function fileDigest(absolute: string): Promise<string> {
+async function fileDigest(absolute: string): Promise<string> {
   const bytes = await readFile(absolute).catch(() => undefined);
   return bytes === undefined ? 'missing' : `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 }

@@ -3,7 +3,7 @@ import { realpath } from 'node:fs/promises';
 import { SwitchboardError } from '../core/errors.js';
 
 /** The error of every `--changed-since` problem that stops a plan before it starts (exit 1). */
-export const CHANGED_SINCE_ERROR = 'SB_CHANGED_SINCE';
+const CHANGED_SINCE_ERROR = 'SB_CHANGED_SINCE';
 
 /**
  * Runs git for switchboard (`--changed-since`, the journal's provenance): plumbing commands
@@ -47,7 +47,7 @@ function gitEnv(): NodeJS.ProcessEnv {
   return { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' };
 }
 
-export class GitError extends Error {
+class GitError extends Error {
   constructor(
     readonly args: readonly string[],
     readonly stderr: string,

@@ -7,7 +7,7 @@ export type StopSignal = 'SIGINT' | 'SIGTERM';
 const STOP_SIGNALS: readonly StopSignal[] = ['SIGINT', 'SIGTERM'];
 
 /** The shell's convention for a process ended by a signal: 128 + its number. */
-export function exitCodeOf(signal: StopSignal): ExitCodeValue {
+function exitCodeOf(signal: StopSignal): ExitCodeValue {
   return signal === 'SIGINT' ? ExitCode.interrupted : ExitCode.terminated;
 }
 

@@ -278,7 +278,7 @@ export async function planRun(
  * The manifest paths as a plan file records them: relative to the folder the plan is made
  * in (a CI job's checkout is elsewhere on the next machine), with `/`; absolute when outside it.
  */
-export function recordedPaths(paths: readonly string[], cwd: string): string[] {
+function recordedPaths(paths: readonly string[], cwd: string): string[] {
   return paths.map((p) => {
     const relative = path.relative(cwd, path.resolve(cwd, p));
     if (relative === '') return '.';

@@ -85,9 +85,3 @@ export function readBody(req: IncomingMessage, limitBytes = 64 * 1024 * 1024): P
     req.on('error', reject);
   });
 }
-
-/** Parses a JSON body; undefined for an empty one, throws SyntaxError for a malformed one. */
-export function parseJsonBody(req: SimRequest): unknown {
-  if (req.body.length === 0) return undefined;
-  return JSON.parse(req.body.toString('utf8')) as unknown;
-}

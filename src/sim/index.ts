@@ -5,8 +5,5 @@
  */
 export { startSimulator, type RunningSimulator, type SimulatorOptions } from './server.js';
 export { defaultSeed, DEMO_M2M_TOKEN, DEMO_TOTP_SECRET } from './platform/seed/default-seed.js';
-export { readSeedFile, applySeed } from './platform/seed/load-seed.js';
-export { SeedError } from './platform/seed/seed-refs.js';
 export type { Seed } from './platform/seed/types.js';
-export { recordEvent } from './platform/events.js';
 export { totp } from './platform/auth/totp.js';

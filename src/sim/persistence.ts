@@ -7,7 +7,7 @@ import { SwitchboardError } from '../core/errors.js';
 import { readRegularFile, writeFileSafely } from '../core/safe-write.js';
 import { isSnapshot, type PlatformStore, type StoreSnapshot } from './platform/store/store.js';
 
-export const SAVE_DEBOUNCE_MS = 200;
+const SAVE_DEBOUNCE_MS = 200;
 
 export async function loadStateFile(file: string): Promise<StoreSnapshot | undefined> {
   let text: string;

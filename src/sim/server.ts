@@ -2,7 +2,7 @@
  * The simulator's HTTP server: one port for the control surface (`/_sim/`), the platform
  * API (`/api/`) and the routing engine (everything else, when its simulator is present).
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { silentLogger, type Logger } from '../core/logger.js';
 import { createControlHandler, type ControlTarget } from './control/control.js';
@@ -193,5 +193,3 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     },
   };
 }
-
-export type { Server };

@@ -22,7 +22,7 @@ export interface SentRequest {
 export type Answer = { status: number; body?: unknown } | ApiError;
 export type Handler = (request: SentRequest, nth: number) => Answer | undefined;
 
-export const ctx: KindContext = {
+const ctx: KindContext = {
   P,
   refs: staticRefs({
     'suspension profiles': [{ id: 2, name: 'outgoing-barring', barringProfileId: 'BP-OUT' }],

@@ -210,7 +210,7 @@ export function git(dir: string, ...args: string[]): string {
 }
 
 /** Each document's address and what it declares (its text and its CSV rows): two estates differ where these do. */
-export function documentSignatures(estate: Estate): Map<string, string> {
+function documentSignatures(estate: Estate): Map<string, string> {
   const signatures = new Map<string, string>();
   for (const tenants of estate.files.values()) {
     for (const tenant of tenants) {

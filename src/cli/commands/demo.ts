@@ -11,7 +11,7 @@ import { concurrencyOption } from '../options.js';
 import type { CommandRegistrar } from '../program.js';
 
 /** The package's own examples/ (dist/cli/commands/ → the package root), wherever it is run from. */
-export const PACKAGE_EXAMPLES = fileURLToPath(new URL('../../../examples/', import.meta.url));
+const PACKAGE_EXAMPLES = fileURLToPath(new URL('../../../examples/', import.meta.url));
 
 interface DemoCommandOptions {
   concurrency: ConcurrencySetting;

@@ -18,11 +18,11 @@ export interface VersionInfo {
   engines: { node: string };
 }
 
-export function versionInfo(): VersionInfo {
+function versionInfo(): VersionInfo {
   return { name: PACKAGE_NAME, version: VERSION, node: process.version, engines: { node: NODE_ENGINES } };
 }
 
-export function renderVersion(format: string): string {
+function renderVersion(format: string): string {
   if (format === 'json') return `${JSON.stringify(versionInfo())}\n`;
   if (format === 'text') return `${VERSION}\n`;
   throw new SwitchboardError('SB_USAGE', `--format must be text or json, not ${format}`);

@@ -1,4 +1,4 @@
-import type { DesiredRoutingTable, PolicyRule } from '../../manifest/index.js';
+import type { DesiredRoutingTable } from '../../manifest/index.js';
 import type { DesiredNode } from '../../state/types.js';
 import type { CoverageReport } from '../coverage/types.js';
 import type { CapacityRow, Change, PlanMessage } from '../types.js';
@@ -41,12 +41,4 @@ export interface PolicyFacts {
 export interface PolicyOutcome {
   errors: PlanMessage[];
   warnings: PlanMessage[];
-}
-
-/** A rule's violation before it becomes a plan message. */
-export interface Violation {
-  rule: PolicyRule;
-  message: string;
-  address?: string;
-  source?: string;
 }

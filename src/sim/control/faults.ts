@@ -22,7 +22,7 @@ export interface FaultConfig {
   malformedKinds: MalformedKind[];
 }
 
-export const DEFAULT_FAULT_STATUSES = [500, 503, 429];
+const DEFAULT_FAULT_STATUSES = [500, 503, 429];
 
 export function defaultFaults(rate = 0): FaultConfig {
   return {

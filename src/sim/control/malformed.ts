@@ -92,7 +92,7 @@ function parseJson(body: string): unknown {
  * becomes a list, a boolean becomes a string. (Numbers are not turned into numeric
  * strings: the spec itself serves some numbers as strings.)
  */
-export function wrongType(value: unknown, random: () => number = Math.random): unknown {
+function wrongType(value: unknown, random: () => number = Math.random): unknown {
   const slots = collectSlots(value, 0);
   const slot = slots[Math.floor(random() * slots.length)];
   if (!slot) return typeof value === 'object' && value !== null && !Array.isArray(value) ? [value] : { value };

@@ -30,7 +30,7 @@ interface CompiledRule {
 const compiledCache = new WeakMap<object, CompiledRule[]>();
 
 /** The rule specs a user holds, presets expanded against the router. */
-export function ruleSpecs(user: UserRow, router: Router): ApiRuleSpec[] {
+function ruleSpecs(user: UserRow, router: Router): ApiRuleSpec[] {
   if (Array.isArray(user.rules)) return user.rules;
   const preset = user.rules;
   const routes = router

@@ -33,7 +33,7 @@ export class SimClock {
   }
 }
 
-export function formatTimestamp(ms: number): string {
+function formatTimestamp(ms: number): string {
   return new Date(ms).toISOString().slice(0, 19);
 }
 

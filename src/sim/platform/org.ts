@@ -1,6 +1,6 @@
 /** Helpers shared by the seed loader and the organization routes. */
 import { lineage } from './visibility.js';
-import type { OrgNode, PlatformStore } from './store/store.js';
+import type { PlatformStore } from './store/store.js';
 import type { Markup, OwnerRef, OwnerType, Region } from './store/types.js';
 
 /** Ancestor uuids (owner first) and the group of an object owned by `owner`. */
@@ -37,10 +37,4 @@ export function sortMarkups(markups: Markup[]): Markup[] {
 /** The latest markup that has started (the list-only `markup` of Document 1 §2.4). */
 export function activeMarkup(markups: Markup[], nowIso: string): Markup | undefined {
   return sortMarkups(markups).find((m) => m.startDate <= nowIso);
-}
-
-/** The group a node belongs to. */
-export function groupOf(node: OrgNode): string {
-  const chain = lineage(node);
-  return chain[chain.length - 1] as string;
 }

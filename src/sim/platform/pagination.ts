@@ -17,8 +17,8 @@ import { badRequest } from './errors.js';
 import type { IndexedTable, Scope } from './store/table.js';
 import type { AnswerForms } from './variants.js';
 
-export const MAX_PAGE_SIZE = 100;
-export const DEFAULT_PAGE_SIZE = 10;
+const MAX_PAGE_SIZE = 100;
+const DEFAULT_PAGE_SIZE = 10;
 
 export interface ListQuery {
   search?: string;
@@ -86,7 +86,7 @@ function readPositiveInt(raw: string | null, name: string, fallback: number): nu
   return n;
 }
 
-export function encodeToken(q: ListQuery, offset: number): string {
+function encodeToken(q: ListQuery, offset: number): string {
   const payload: TokenPayload = {
     v: 1,
     o: offset,

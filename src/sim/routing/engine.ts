@@ -9,7 +9,7 @@ import {
   type SimVersionName,
 } from './types.js';
 
-export const VERSIONS: readonly SimVersionName[] = ['active', 'standby'];
+const VERSIONS: readonly SimVersionName[] = ['active', 'standby'];
 
 /** The simulator's whole store: services → versions → tables, plus auth and limits. */
 export class SimEngine {

@@ -5,12 +5,4 @@
 export { createRoutingEngineSim, type RoutingEngineSim, type RoutingSimRequestLog } from './create.js';
 export { startRoutingEngineSim, type RoutingSimServer, type RoutingSimServerOptions } from './server.js';
 export { defaultRoutingSeed } from './default-seed.js';
-export type {
-  RoutingSeed,
-  SimFieldSeed,
-  SimTableSeed,
-  SimRow,
-  SimQuirks,
-  SimFieldType,
-  SimCredentials,
-} from './types.js';
+export type { RoutingSeed, SimFieldSeed, SimTableSeed, SimQuirks, SimFieldType, SimCredentials } from './types.js';

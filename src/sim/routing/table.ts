@@ -234,7 +234,7 @@ function fitsType(value: unknown, type: SimFieldSeed['type']): boolean {
 }
 
 /** The value a unique index is keyed by; null when any column is null. */
-export function uniqueKey(row: Record<string, unknown>, fields: readonly string[]): string | null {
+function uniqueKey(row: Record<string, unknown>, fields: readonly string[]): string | null {
   if (fields.length === 1) {
     const v = row[fields[0] as string];
     return v === null || v === undefined ? null : String(v);

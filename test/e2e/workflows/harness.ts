@@ -68,7 +68,7 @@ export async function loadWorkflow(file: string): Promise<Workflow> {
  * which ignores a failure on the left of a pipe; `shell: bash`,
  * `bash --noprofile --norc -eo pipefail {0}`; `shell: sh`, `sh -e {0}`.
  */
-export function shellCommand(workflow: Workflow, job: Job, step: Step, script: string): string[] {
+function shellCommand(workflow: Workflow, job: Job, step: Step, script: string): string[] {
   const shell = step.shell ?? job.defaults?.run?.shell ?? workflow.defaults?.run?.shell;
   if (shell === undefined) return ['bash', '-e', script];
   if (shell === 'bash') return ['bash', '--noprofile', '--norc', '-eo', 'pipefail', script];
@@ -186,7 +186,7 @@ function spawnShell(
 }
 
 /** `key=value` lines and `key<<DELIM` … `DELIM` blocks, as GitHub reads GITHUB_OUTPUT. */
-export function parseOutputs(text: string): Record<string, string> {
+function parseOutputs(text: string): Record<string, string> {
   const outputs: Record<string, string> = {};
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {

@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import { scratchDir, testCacheHome } from '../../e2e/cli-helpers.js';
 
-export const CLI = resolve(import.meta.dirname, '../../../dist/cli/main.js');
+const CLI = resolve(import.meta.dirname, '../../../dist/cli/main.js');
 
 export interface CliRun {
   code: number | null;

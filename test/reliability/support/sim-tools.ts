@@ -83,8 +83,3 @@ export function duplicates(state: SimState): string[] {
   }
   return found;
 }
-
-/** How many rows each identity table holds (to compare two states). */
-export function rowCounts(state: SimState): Record<string, number> {
-  return Object.fromEntries(Object.keys(IDENTITY).map((t) => [t, (state.tables[t] ?? []).length]));
-}

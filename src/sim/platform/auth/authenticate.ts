@@ -15,7 +15,7 @@ export interface Caller {
   session?: SessionRow;
 }
 
-export function bearerOf(req: SimRequest): string | undefined {
+function bearerOf(req: SimRequest): string | undefined {
   const header = req.headers.authorization;
   const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
   return match?.[1];

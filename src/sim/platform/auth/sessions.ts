@@ -8,9 +8,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { PlatformStore } from '../store/store.js';
 import type { SessionRow, UserRow } from '../store/types.js';
 
-export const ACCESS_TTL_MS = 2 * 60 * 1000;
-export const REFRESH_TTL_MS = 48 * 60 * 60 * 1000;
-export const REFRESH_RENEW_WINDOW_MS = 60 * 60 * 1000;
+const ACCESS_TTL_MS = 2 * 60 * 1000;
+const REFRESH_TTL_MS = 48 * 60 * 60 * 1000;
+const REFRESH_RENEW_WINDOW_MS = 60 * 60 * 1000;
 
 export interface TokenPair {
   access_token: string;
@@ -18,7 +18,7 @@ export interface TokenPair {
   token?: string;
 }
 
-export function sha256Hex(text: string): string {
+function sha256Hex(text: string): string {
   return createHash('sha256').update(text).digest('hex');
 }
 
@@ -43,7 +43,7 @@ export function openSession(store: PlatformStore, user: UserRow): TokenPair {
 }
 
 /** Login and 2FA answers carry the m2m `token` when the user has one. */
-export function pairOf(session: SessionRow, user: UserRow): TokenPair {
+function pairOf(session: SessionRow, user: UserRow): TokenPair {
   return {
     access_token: session.accessToken,
     refresh_token: session.refreshToken,

@@ -22,7 +22,7 @@ export function base32Decode(input: string): Buffer {
 }
 
 /** The code for one 30-second step counter (RFC 4226 dynamic truncation). */
-export function hotp(secret: Buffer, counter: number): string {
+function hotp(secret: Buffer, counter: number): string {
   const msg = Buffer.alloc(8);
   msg.writeBigUInt64BE(BigInt(counter));
   const mac = createHmac('sha1', secret).update(msg).digest();

@@ -96,7 +96,7 @@ export const registerAddressRoutes: RouteModule = (router) => {
   });
 };
 
-export function addressView(a: AddressRow): Record<string, unknown> {
+function addressView(a: AddressRow): Record<string, unknown> {
   return { id: a.id, address: a.full_address, full_address: a.full_address, format: a.format, data: { ...a.data } };
 }
 
@@ -109,7 +109,7 @@ function addressOf(ctx: RequestContext, subscriptionId: number): AddressRow {
 }
 
 /** Reads and checks address data (Document 2 §2.7). */
-export function readAddressData(raw: unknown): AddressData {
+function readAddressData(raw: unknown): AddressData {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
     throw badRequest('missing_field', 'data is required (an address data object)');
   const d = raw as Record<string, unknown>;
@@ -137,7 +137,7 @@ export function readAddressData(raw: unknown): AddressData {
   return out;
 }
 
-export function fullAddressOf(d: AddressData, store: PlatformStore): string {
+function fullAddressOf(d: AddressData, store: PlatformStore): string {
   const country = d.country ?? (d.isoCode ? (store.countries.get(d.isoCode)?.name ?? d.isoCode) : '');
   return `${d.street} ${d.number}, ${d.postalCode} ${d.city}, ${country}`;
 }
@@ -156,7 +156,7 @@ function assertUnique(store: PlatformStore, subscriptionId: number, full: string
   if (clash) throw badRequest('duplicate_address', `address "${full}" already exists (id ${clash.id})`);
 }
 
-export function createAddress(store: PlatformStore, subscriptionId: number, body: Record<string, unknown>): AddressRow {
+function createAddress(store: PlatformStore, subscriptionId: number, body: Record<string, unknown>): AddressRow {
   const data = readAddressData(body['data']);
   const format = readFormat(body) ?? DEFAULT_FORMAT;
   const full = optionalString(body, 'full_address') || fullAddressOf(data, store);

@@ -14,7 +14,7 @@ import type { PendingTwoFactorRow, UserRow } from '../store/types.js';
 import { registerResetPasswordRoutes } from './reset-password.js';
 
 const A = '/api/v01/auth';
-export const TWO_FACTOR_TTL_MS = 5 * 60 * 1000;
+const TWO_FACTOR_TTL_MS = 5 * 60 * 1000;
 const MAX_TWO_FACTOR_ATTEMPTS = 5;
 
 export const registerAuthRoutes: RouteModule = (router, store) => {

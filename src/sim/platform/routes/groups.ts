@@ -123,12 +123,12 @@ function assertNameFree(store: PlatformStore, name: string): void {
     throw badRequest('duplicate_name', `a group named ${name} already exists`);
 }
 
-export function groupRowView(g: GroupRow): Record<string, unknown> {
+function groupRowView(g: GroupRow): Record<string, unknown> {
   return { uuid: g.uuid, name: g.name, ...(g.draasDomain ? { draasDomain: g.draasDomain } : {}) };
 }
 
 /** Document 1 §2.3: the count of distributors under the sample's spelling or the field table's. */
-export function groupDetailView(store: PlatformStore, g: GroupRow, forms: AnswerForms): Record<string, unknown> {
+function groupDetailView(store: PlatformStore, g: GroupRow, forms: AnswerForms): Record<string, unknown> {
   return {
     ...groupRowView(g),
     [forms.form('nbOfDistributors')]: store.distributors.countChildren(g.uuid),

@@ -133,7 +133,7 @@ function locationView(store: PlatformStore, l: LocationRow): Record<string, unkn
   };
 }
 
-export function postalCodeView(store: PlatformStore, pc: PostalCodeRow): Record<string, unknown> {
+function postalCodeView(store: PlatformStore, pc: PostalCodeRow): Record<string, unknown> {
   const region = store.groups
     .rows()
     .flatMap((g) => g.regions)

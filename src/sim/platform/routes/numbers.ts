@@ -113,7 +113,7 @@ function numberFilter(filters: Record<string, unknown>): (n: NumberRow) => boole
 }
 
 /** Document 2 §2.5. */
-export function numberView(store: PlatformStore, n: NumberRow): Record<string, unknown> {
+function numberView(store: PlatformStore, n: NumberRow): Record<string, unknown> {
   const address = n.addressId === undefined ? undefined : subscriptionTables(store).addresses.get(n.addressId);
   return {
     id: n.id,

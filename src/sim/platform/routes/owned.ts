@@ -19,7 +19,7 @@ import { actorOf, assertVisible, canSee, isSystem, ownNode } from '../visibility
 import { assertEmailFree, createAdministrator } from './admins.js';
 
 export type OwnedKind = 'reseller' | 'tenant';
-export const OWNED_SEARCHABLE = ['uuid', 'name', 'billingId'] as const;
+const OWNED_SEARCHABLE = ['uuid', 'name', 'billingId'] as const;
 
 function tableOf(store: PlatformStore, kind: OwnedKind) {
   return kind === 'reseller' ? store.resellers : store.tenants;
@@ -209,7 +209,7 @@ export function deleteOwned(
   return ok({ uuid });
 }
 
-export function ownedRowView(
+function ownedRowView(
   store: PlatformStore,
   kind: OwnedKind,
   row: OwnedRow,

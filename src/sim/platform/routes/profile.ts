@@ -21,12 +21,7 @@ export const registerProfileRoutes: RouteModule = (router) => {
  * string or an integer, `registered_on` as a timestamp or an integer (epoch seconds), and
  * `profile.id` as an integer or a string.
  */
-export function profileView(
-  store: PlatformStore,
-  router: Router,
-  user: UserRow,
-  forms: AnswerForms,
-): Record<string, unknown> {
+function profileView(store: PlatformStore, router: Router, user: UserRow, forms: AnswerForms): Record<string, unknown> {
   const digits = (user.mobile ?? '').replace(/\D/g, '');
   const mobile = forms.form('mobilenumberType') === 'integer' && digits !== '' ? Number(digits) : (user.mobile ?? '');
   const registeredOn =

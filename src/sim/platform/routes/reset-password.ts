@@ -10,8 +10,8 @@ import { badRequest } from '../errors.js';
 import { sendMail } from '../mail.js';
 import type { RouteModule } from '../router.js';
 
-export const RESET_LINK_TTL_MS = 20 * 60 * 1000;
-export const RESET_MAIL_INTERVAL_MS = 5 * 60 * 1000;
+const RESET_LINK_TTL_MS = 20 * 60 * 1000;
+const RESET_MAIL_INTERVAL_MS = 5 * 60 * 1000;
 
 interface ResetTokenRow {
   token: string;

@@ -237,7 +237,7 @@ function entitlementTypes(ctx: RequestContext): ApiResponse {
 }
 
 /** Document 2 §2.4 (plus `isoCode`, which the simulator keeps for the entitlement view). */
-export function entitlementTypeView(e: EntitlementTypeRow): Record<string, unknown> {
+function entitlementTypeView(e: EntitlementTypeRow): Record<string, unknown> {
   return {
     id: e.id,
     name: e.name,

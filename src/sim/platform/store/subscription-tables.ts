@@ -159,7 +159,7 @@ export function subscriptionTables(store: PlatformStore): SubscriptionTables {
 }
 
 /** Removes every Document 2 row of a subscription (entitlements and numbers are the core's). */
-export function cascadeSubscription(t: SubscriptionTables, subscriptionId: number): void {
+function cascadeSubscription(t: SubscriptionTables, subscriptionId: number): void {
   const key = String(subscriptionId);
   for (const table of [t.addresses, t.locations, t.bulkJobs, t.templates] as unknown as IndexedTable<{
     id: number;
