@@ -1,5 +1,5 @@
 /**
- * The platform API client. See README "Connecting to a real platform" for behaviour (auth, retries,
+ * The platform API client. See docs/connecting.md "How the API client behaves" for behaviour (auth, retries,
  * pagination, errors) and the design decisions behind it.
  */
 export { ApiClient, type ApiPaths } from './client.js';

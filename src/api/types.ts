@@ -115,7 +115,7 @@ export interface ListOptions {
   /**
    * `page`: `page`/`page_size` → `results`/`pages`/`page`; `token`: `page_size`/`next`;
    * `none`: one plain GET (Doc1 §1.8). Responses carrying the other style's fields are
-   * followed too (see README "Connecting to a real platform").
+   * followed too (see docs/development.md "Pagination").
    */
   style: 'page' | 'token' | 'none';
   query?: Query;

@@ -211,7 +211,7 @@ export const JOURNAL_SYNC_INTERVAL_MS = 50;
  * returns, the operating system has the line, and a killed process can no longer lose it.
  * Lines reach the disk (fsync) within {@link JOURNAL_SYNC_INTERVAL_MS}, one fsync for all
  * the lines written meanwhile, and at `sync` and `close`. Nobody waits for the disk before
- * sending a request: see README "Design decisions", journal durability.
+ * sending a request: see docs/design-decisions.md "Apply", journal durability.
  *
  * Opened with the plan's changes, it completes each `change` line with the change's kind,
  * former address and fields before → after: the executors report outcomes, the journal

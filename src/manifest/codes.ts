@@ -1,6 +1,6 @@
 /**
  * Stable diagnostic codes of the manifest loader. Editors and CI annotations key on them;
- * README "Writing manifests" lists them with what to do.
+ * docs/manifests.md "Diagnostic codes" lists them with what to do.
  */
 export const Codes = {
   read: 'SB_READ',

@@ -1,7 +1,7 @@
 /**
  * The manifest language: load YAML manifests (files and folders) into a flat, typed set
  * of desired objects with their docs/plans.md addresses, or diagnostics with file:line:col.
- * See README "Writing manifests".
+ * See docs/manifests.md, and docs/development.md "The manifest loader's API".
  */
 export { loadManifests, type LoadOptions, type LoadResult } from './load.js';
 export { ManifestCache, type CacheReport } from './cache/index.js';

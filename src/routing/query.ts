@@ -54,7 +54,7 @@ export const f = {
   isNotNull: (name: string): FilterCondition => ({ name, op: 'is_not_null' }),
   like: (name: string, pattern: string): FilterCondition => ({ name, op: 'like', val: pattern }),
   ilike: (name: string, pattern: string): FilterCondition => ({ name, op: 'ilike', val: pattern }),
-  /** Nested condition on the field (see README "Routing engine tables" for what `has`/`any` mean on flat tables). */
+  /** Nested condition on the field (docs/design-decisions.md "Routing engine" says what `has`/`any` mean on flat tables). */
   has: (name: string, cond: Omit<FilterCondition, 'name'>): FilterCondition => ({ name, op: 'has', val: cond }),
   any: (name: string, conds: Omit<FilterCondition, 'name'>[]): FilterCondition => ({ name, op: 'any', val: conds }),
   /** Compares two fields of the same row, e.g. `f.field('a', '<', 'b')`. */

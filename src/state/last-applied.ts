@@ -11,8 +11,8 @@ import type { LastApplied, LastAppliedEntry } from './types.js';
  * last successful apply sent, and the identity of objects the API cannot read back.
  * Digests only, never values, and digests a dictionary cannot reverse (keyed with
  * `SWITCHBOARD_DIGEST_KEY`, else salted scrypt: core/value-digest.ts): the file is safe to
- * commit to git, which is how CI keeps it (see the README; docs/reliability.md says what
- * its digests tell).
+ * commit to git, which is how CI keeps it (see docs/apply.md "The last-applied record";
+ * docs/reliability.md says what its digests tell).
  *
  * Format 2 is written; format 1 (plain SHA-256 digests) is read, and its digests are made
  * again by the next apply (RecordKeeper.migrate). A switchboard that knows format 1 only

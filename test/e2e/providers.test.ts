@@ -1,5 +1,5 @@
 /**
- * Plan changes carry their provider (docs/plans.md "The plan file"): `platform` for the
+ * Plan changes carry their provider (docs/plans.md "The plan file (JSON)"): `platform` for the
  * kind table's objects, `routing` for routing-engine rows. A plan file written before the
  * field existed still applies (the provider comes from the change's kind); a saved change
  * whose provider no longer matches the fresh plan is stale. Real CLI, simulator over HTTP.

@@ -329,7 +329,7 @@ describe('examples/.github/workflows: the shell steps, run against a simulator (
   }
 });
 
-describe('README "GitOps": rehearsing a pull request on a simulator loaded from an export of production', () => {
+describe('docs/gitops.md "Rehearsing a pull request on a simulator": a pull request on a simulator loaded from an export of production', () => {
   let prod: RunningSimulator;
   let rehearsal: RunningSimulator;
   beforeAll(async () => {
@@ -366,9 +366,8 @@ describe('README "GitOps": rehearsing a pull request on a simulator loaded from 
         patch: [{ op: 'replace', path: '/markup', value: 6 }],
       }),
     );
-    // What export leaves out (README "Adopting an existing platform"): administrators, write-only values, trunk-group lists, routing tables.
-    // Everything else is what export cannot read (README "Adopting an existing platform"): administrators, write-only
-    // values, trunk groups' lists, routing tables.
+    // Everything else is what export cannot read (docs/export.md): administrators, write-only values, trunk
+    // groups' lists, routing tables.
     const writeOnly: Record<string, string[]> = { Entitlement: ['externalReference'], Reseller: ['suspensionProfile'] };
     for (const c of inCopy.changes.filter((x) => x.address !== 'tenant/acme-corp')) {
       const what = `${c.action} ${c.address}`;

@@ -10,7 +10,7 @@ import { estateSeed, type EstateSize } from './estate-seed.js';
  * Requests for reading a seeded estate, export and plan, against the lower bound: one
  * request per collection page at the server's page cap (100), plus the profile. The
  * default size keeps the shared test run short; `EXPORT_BENCH_TENANTS=2000` is the
- * measurement README "Adopting an existing platform" reports.
+ * measurement docs/export.md "Requests" reports.
  */
 const size: EstateSize = {
   tenants: Number(process.env['EXPORT_BENCH_TENANTS'] ?? 200),

@@ -1,5 +1,5 @@
 /**
- * Signals (docs/apply.md "Interrupting"): SIGTERM (what GitLab, Kubernetes and `docker stop`
+ * Signals (docs/apply.md "Interrupting an apply"): SIGTERM (what GitLab, Kubernetes and `docker stop`
  * send) during apply is handled like Ctrl-C: the requests in flight finish, the summary is
  * printed, the journal is synced, the lock released, exit 1. A signal while planning (of
  * plan or of apply) says so, releases the lock and exits 130 (SIGINT) or 143 (SIGTERM).

@@ -3,7 +3,7 @@ import { staticRefs } from './static-refs.js';
 
 export const P = '/api/v01/draas/demo';
 
-/** Reference data as the simulator's default data set has it (README "The simulator"). */
+/** Reference data as the simulator's default data set has it (docs/simulator.md "Default data set"). */
 export const ctx: KindContext = {
   P,
   refs: staticRefs({

@@ -91,7 +91,7 @@ function compileCondition(cond: Record<string, unknown>, table: SimTable): RowPr
 /**
  * `has` and `any` test a relationship in Flask-Restless; routing tables are flat, so a
  * column is treated as a one-element collection: `val` is a nested condition (its `name`
- * defaults to the same field) that must hold for the row (Design decision in README "Routing engine tables").
+ * defaults to the same field) that must hold for the row (docs/design-decisions.md "Routing engine").
  * `any` also accepts an array of nested conditions, true when one of them holds.
  */
 function compileNested(name: string, op: string, val: unknown, table: SimTable): RowPredicate {

@@ -5,7 +5,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
-/** The simulator's default entitlement types (README "The simulator", "Default data set"). */
+/** The simulator's default entitlement types (docs/simulator.md "Default data set"). */
 export const ENTITLEMENT_TYPES = ['BE geo', 'BE tollfree', 'NL geo', 'FR geo', 'DE geo', 'BE mobile'];
 const TYPES = ENTITLEMENT_TYPES;
 export const GROUP = 'demo-group';

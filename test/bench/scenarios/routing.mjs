@@ -13,7 +13,7 @@ import { runCli } from '../lib/cli.mjs';
 import { bareLoop } from '../lib/floor.mjs';
 import { desiredRows, drift } from '../routing-data.mjs';
 
-const BULK = 1000; // records per _bulk create and ids per collection PATCH (README "Routing engine tables")
+const BULK = 1000; // records per _bulk create and ids per collection PATCH (docs/routing.md)
 
 /** Pages at the cap, `_bulk` chunks, one PATCH per group of identical change and 1,000 ids, one DELETE per removed row (Doc 3 has no bulk delete). */
 export function routingBound(rows, pageCap) {

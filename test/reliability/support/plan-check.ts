@@ -19,7 +19,7 @@ export function pendingChanges(plan: PlanFile): number {
 /**
  * Updates and deletes on the wire that no change of the plan asked for. A planned create of
  * an object the API cannot read (an administrator) may become its update (`PUT …/admins/{email}`,
- * README "Applying changes") when the account exists, and address creates may go as one bulk PUT: those
+ * docs/apply.md "The last-applied record") when the account exists, and address creates may go as one bulk PUT: those
  * PUTs are allowed under the planned POST path, nothing else is.
  */
 export function writesOutsidePlan(plan: PlanFile, writes: WireRecord[]): string[] {

@@ -1,7 +1,7 @@
 /**
  * The default data set (no `--seed`), as fixed by the team's notes: instance `demo`,
  * group `demo-group`, resellers `north`/`south`, tenants `acme-corp`/`globex`/`initech`,
- * the users of README "The simulator" (password = username) and the reference data.
+ * the users of docs/simulator.md "Default data set" (password = username) and the reference data.
  * Other parts (examples/, end-to-end tests) rely on these names and values.
  */
 import type { Seed, SeedUser } from './types.js';

@@ -1,5 +1,5 @@
 /**
- * The seed format (YAML or JSON; README "The simulator" "Seed file format"). Objects refer to
+ * The seed format (YAML or JSON; docs/simulator.md "Seed file format"). Objects refer to
  * each other by name; uuids and ids are generated unless given. Every section is optional.
  * The routing engine's part (`routing`) is handed to the routing-engine simulator as is.
  */
