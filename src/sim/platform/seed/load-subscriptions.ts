@@ -1,6 +1,7 @@
 /** Loads the Document 2 part of a seeded tenant: subscriptions, entitlements, numbers. */
 import { createAddress } from '../routes/addresses.js';
 import type { PlatformStore } from '../store/store.js';
+import { subscriptionTables } from '../store/subscription-tables.js';
 import { countryCodeOf, expandRange, findEntitlementType, SeedError, suspensionProfileId } from './seed-refs.js';
 import type { SeedAddress, SeedSubscription } from './types.js';
 
@@ -49,6 +50,18 @@ export function loadSubscriptions(
       entitlementByType.set(typeId, row.id);
     });
     const addressIds = loadAddresses(store, id, s.addresses ?? [], `${at}.addresses`);
+    (s.locations ?? []).forEach((l, j) => {
+      const postalCode = store.postalCodes.rows().find((p) => p.code === l.postalCode);
+      if (!postalCode) throw new SeedError(`${at}.locations[${j}].postalCode`, `postal code ${l.postalCode} not found`);
+      subscriptionTables(store).locations.insert({
+        id: store.nextId('locations'),
+        subscriptionId: id,
+        street: l.street,
+        number: l.number,
+        ...(l.postbox ? { postbox: l.postbox } : {}),
+        postalCodeId: postalCode.id,
+      });
+    });
     (s.numbers ?? []).forEach((n, j) => {
       const addressId = n.address === undefined ? undefined : addressIds.get(n.address.toLowerCase());
       if (n.address !== undefined && addressId === undefined)

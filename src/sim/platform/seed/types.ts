@@ -113,6 +113,8 @@ export interface SeedSubscription {
   /** Emergency addresses (Doc 2 §2.7), before the numbers that name them. */
   addresses?: SeedAddress[];
   numbers?: SeedNumber[];
+  /** Locations (Document 2 §4.7), by street, house number and postal code (a seeded `postalCodes` code). */
+  locations?: { street: string; number: string; postalCode: string; postbox?: string }[];
 }
 
 /** An address of a subscription: its data; its full address formed from it unless given. */
