@@ -110,7 +110,7 @@ export function deadExports(root = ROOT) {
     visit(file);
   }
 
-  markJavaScriptImports(prog, checker, used);
+  markJavaScriptImports(prog, checker, mark);
 
   const findings = [];
   const allowed = (file, name) =>
@@ -166,7 +166,7 @@ function dynamicImportOf(node) {
  * directly): the names of static imports and of destructured dynamic imports, looked up
  * among the TypeScript module's exports.
  */
-function markJavaScriptImports(prog, checker, used) {
+function markJavaScriptImports(prog, checker, mark) {
   for (const js of javaScriptFiles()) {
     const source = ts.createSourceFile(js, readFileSync(js, 'utf8'), ts.ScriptTarget.Latest, true);
     const visit = (node) => {
@@ -181,6 +181,8 @@ function markJavaScriptImports(prog, checker, used) {
       } else if (ts.isVariableDeclaration(node) && node.initializer && dynamicImportOf(node.initializer)) {
         const [argument] = dynamicImportOf(node.initializer).arguments;
         if (argument && ts.isStringLiteralLike(argument)) specifier = argument.text;
+        // import(join(ROOT, 'dist/sim/index.js')): the built module a literal names, from the root
+        else if (argument) specifier = builtModuleIn(argument, js);
         if (ts.isObjectBindingPattern(node.name))
           names = node.name.elements.map((e) => (e.propertyName ?? e.name).getText(source));
         else names = ['*'];
@@ -191,15 +193,29 @@ function markJavaScriptImports(prog, checker, used) {
         const moduleSymbol = file && checker.getSymbolAtLocation(file);
         if (moduleSymbol)
           for (const exported of checker.getExportsOfModule(moduleSymbol))
-            if (names.includes('*') || names.includes(exported.name)) {
-              const resolved = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
-              used.add(resolved);
-            }
+            if (names.includes('*') || names.includes(exported.name)) mark(exported, js);
       }
       ts.forEachChild(node, visit);
     };
     visit(source);
   }
+}
+
+/**
+ * The built module a computed specifier names (`join(ROOT, 'dist/sim/index.js')`,
+ * `join(here, '../../dist/routing/index.js')`), as a path relative to `js`'s folder.
+ */
+function builtModuleIn(argument, js) {
+  let found;
+  const visit = (node) => {
+    if (ts.isStringLiteralLike(node) && /(^|\/)dist\/[\w./-]+\.js$/.test(node.text)) found = node.text;
+    ts.forEachChild(node, visit);
+  };
+  visit(argument);
+  if (found === undefined) return undefined;
+  const path = found.startsWith('.') ? resolve(dirname(js), found) : join(ROOT, found.slice(found.indexOf('dist/')));
+  const fromHere = relative(dirname(js), path).replace(/\\/g, '/');
+  return fromHere.startsWith('.') ? fromHere : `./${fromHere}`;
 }
 
 /** `dist/x/y.js` or `src/x/y.js` → `src/x/y.ts`; `test/x.js` → `test/x.ts`, when it exists. */

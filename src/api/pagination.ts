@@ -12,7 +12,7 @@ const DEFAULT_PAGE_SIZE = 1000;
 /** Guard against servers that never stop handing out `next` tokens. */
 const MAX_PAGES = 10_000;
 /** Reads of one list before it is declared unsettled (the first read included). */
-const MAX_LIST_READS = 3;
+export const MAX_LIST_READS = 3;
 /** Pause before re-reading a list that changed, times the number of reads so far. */
 const REREAD_PAUSE_MS = 250;
 

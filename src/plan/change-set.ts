@@ -28,7 +28,7 @@ export interface ChangeSetEntry {
 }
 
 /** The fields of an entry, in the order a difference lists them. */
-export const CHANGE_SET_FIELDS = [
+const CHANGE_SET_FIELDS = [
   'kind',
   'provider',
   'action',
@@ -42,7 +42,7 @@ export const CHANGE_SET_FIELDS = [
 ] as const satisfies readonly (keyof ChangeSetEntry)[];
 
 /** One change as the change set sees it (from a change as the plan file holds it: masked). */
-export function changeSetEntry(change: Change): ChangeSetEntry {
+function changeSetEntry(change: Change): ChangeSetEntry {
   const entry: ChangeSetEntry = {
     address: change.address,
     kind: change.kind,

@@ -112,8 +112,8 @@ function parseJson(text: string, source: string): Record<string, unknown> {
   return value;
 }
 
-export const PLAN_VERSION_ERROR = 'SB_PLAN_VERSION';
-export const PLAN_UNKNOWN_ERROR = 'SB_PLAN_UNKNOWN';
+const PLAN_VERSION_ERROR = 'SB_PLAN_VERSION';
+const PLAN_UNKNOWN_ERROR = 'SB_PLAN_UNKNOWN';
 
 /** The version first: a file of another version is read by the switchboard that wrote it, or made again. */
 function checkVersion(value: Record<string, unknown>, source: string): void {
@@ -162,7 +162,7 @@ function madeBy(value: Record<string, unknown>): string {
 }
 
 /** Semantic versions compared by their numbers (a pre-release counts as its release). */
-export function compareVersions(a: string, b: string): number {
+function compareVersions(a: string, b: string): number {
   const parts = (v: string) =>
     v
       .split(/[.+-]/)

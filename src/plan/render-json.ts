@@ -68,7 +68,7 @@ function maskedCopy(content: Plan): Plan {
  * and sensitive fields masked, without `digest` and `changeSet` (planDocument adds them).
  * Only the members plan-keys.ts lists are copied: the file holds nothing a reader refuses.
  */
-export function orderPlan(plan: Plan): Plan {
+function orderPlan(plan: Plan): Plan {
   const ordered: Omit<Plan, 'digest' | 'changeSet'> = {
     formatVersion: plan.formatVersion,
     createdAt: plan.createdAt,

@@ -189,8 +189,3 @@ function inScope(
   for (const d of desired) addresses.add(d.address);
   return { desired, problems: problems.filter((p) => p.address === undefined || addresses.has(p.address)) };
 }
-
-/** The platform plans the kind table's kinds. */
-export function platformOwns(kind: string): boolean {
-  return hasKind(kind);
-}

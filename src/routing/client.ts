@@ -48,7 +48,7 @@ const MAX_LOOKUP_QUERY = 3000;
 /** Page size used when an engine answers 400 to a larger one (the usual Flask-Restless cap). */
 const FALLBACK_PAGE_SIZE = 100;
 /** Reads of one table before it is declared unsettled (the first read included). */
-const MAX_TABLE_READS = 3;
+export const MAX_TABLE_READS = 3;
 /** Pause before re-reading a table that changed, times the number of reads so far. */
 const REREAD_PAUSE_MS = 250;
 

@@ -6,7 +6,7 @@ import { idsFilter } from './query.js';
 import type { ExecuteOptions, ExecuteReport, Row, RoutingFailure, RowSettlement } from './execute-types.js';
 import type { RoutingTableRef } from './types.js';
 
-export type { ExecuteOptions, ExecuteReport, RoutingFailure, RowSettlement } from './execute-types.js';
+export type { RoutingFailure, RowSettlement } from './execute-types.js';
 
 /**
  * Applies a row diff: deletes by id (freeing unique values first), creates through `_bulk`

@@ -11,12 +11,11 @@ export {
   type RoutingStats,
 } from './client.js';
 export { RoutingApiError, type RoutingErrorCode } from './errors.js';
-export { RoutingHttp, type RoutingConnection, type RoutingRequestStats } from './http.js';
+export { type RoutingConnection, type RoutingRequestStats } from './http.js';
 export {
   f,
   query,
   encodeQuery,
-  idsFilter,
   type Filter,
   type FilterCondition,
   type FilterOp,
@@ -25,7 +24,6 @@ export {
 } from './query.js';
 export {
   diffRows,
-  label,
   type ColumnarRows,
   type DesiredRow,
   type RowDiffOptions,
@@ -36,14 +34,8 @@ export {
   type RowDelete,
   type RowDiffProblem,
 } from './diff.js';
-export {
-  executeRoutingChanges,
-  type ExecuteOptions,
-  type ExecuteReport,
-  type RoutingFailure,
-  type RowSettlement,
-} from './execute.js';
-export type { RoutingAuth, RoutingFieldType, RoutingPage, RoutingRecord, RoutingTableRef } from './types.js';
+export { executeRoutingChanges, type RoutingFailure, type RowSettlement } from './execute.js';
+export type { RoutingRecord, RoutingTableRef } from './types.js';
 
 import type { RoutingTableRef } from './types.js';
 

@@ -47,7 +47,7 @@ function gitEnv(): NodeJS.ProcessEnv {
   return { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' };
 }
 
-class GitError extends Error {
+export class GitError extends Error {
   constructor(
     readonly args: readonly string[],
     readonly stderr: string,

@@ -24,5 +24,4 @@ export {
 } from './provenance.js';
 export { changesToApply, readPlan, readSavedPlan, type SavedPlanRun } from './saved-plan.js';
 export { connectOptionsOf, openSession, type ConnectOptions, type Session, type SessionNeeds } from './session.js';
-export { VERSION } from '../core/package.js';
 export type { ConcurrencySetting } from '../api/index.js';

@@ -15,7 +15,7 @@ import { policyKind } from '../kinds/policy.js';
 import { loadManifests, type FileSource, type PolicyRule } from '../manifest/index.js';
 import { commitFiles, GitError, runGit } from './git.js';
 
-export const POLICIES_FROM_ERROR = 'SB_POLICIES_FROM';
+const POLICIES_FROM_ERROR = 'SB_POLICIES_FROM';
 
 const MANIFEST_EXTENSIONS = new Set(['.yaml', '.yml']);
 
@@ -66,7 +66,7 @@ export async function policiesAt(
 }
 
 /** The text with every document that is not a Policy blanked: spaces, newlines kept. */
-export function policyDocumentsOnly(text: string): string {
+function policyDocumentsOnly(text: string): string {
   const { parseAllDocuments } = yamlPackage();
   const docs = parseAllDocuments(text, { uniqueKeys: false, logLevel: 'silent' });
   const list = Array.isArray(docs) ? docs : [];

@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 
-export const CASES_DIR = import.meta.dirname;
+const CASES_DIR = import.meta.dirname;
 
 export interface CaseSpec {
   /** The folder's name. */

@@ -1,6 +1,6 @@
 import { startRoutingEngineSim, type RoutingSeed, type RoutingSimServer } from '../../../src/sim/routing/index.js';
 
-const BASIC = `Basic ${Buffer.from('routing:routing').toString('base64')}`;
+export const BASIC = `Basic ${Buffer.from('routing:routing').toString('base64')}`;
 
 /** A `draas/active/numbers` table with `count` rows: number n, route trunk-(n%3), priority n%5 (null every 7th). */
 export function numbersSeed(count: number, extra: Partial<RoutingSeed> = {}): RoutingSeed {
