@@ -2,9 +2,9 @@
  * The dead-export check of `npm run lint` (scripts/dead-exports.mjs) on planted
  * repositories: what it must report (an export no other file imports, a re-export nobody
  * imports through, a type nothing names) and what it must not (an import through a chain of
- * re-exports, a namespace member, an `import('…').Type`, a destructured dynamic import (also
- * of a computed `join(ROOT, 'dist/…')`), a
- * benchmark's import from dist/, a type its own module uses in a signature).
+ * re-exports, a namespace member, an `import('…').Type`, a destructured dynamic import, a
+ * benchmark's import from dist/ (also through `join(ROOT, 'dist/…')`), a type its own module
+ * uses in a signature).
  */
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
