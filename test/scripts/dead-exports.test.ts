@@ -76,12 +76,4 @@ describe('dead exports', () => {
       'src/values.ts:9 export Nameless',
     ]);
   });
-
-  it('finds nothing in a repository whose every export is imported', async () => {
-    const root = await repo({
-      'src/a.ts': 'export const a = 1;\n',
-      'test/a.test.ts': "import { a } from '../src/a.js';\nvoid a;\n",
-    });
-    expect(check(root)).toEqual([]);
-  });
 });
