@@ -48,7 +48,7 @@ export function buildProgram(program: Command, context: () => CliContext): Comma
 }
 
 /** The line after a usage error: where the whole usage is. */
-export function seeHelp(command?: string): string {
+function seeHelp(command?: string): string {
   return `see \`switchboard${command ? ` ${command}` : ''} --help\``;
 }
 
@@ -59,7 +59,7 @@ export function seeHelp(command?: string): string {
  * would believe it does. The help flags are dropped so that commander reports the unknown
  * command, with its "Did you mean".
  */
-export function withoutHelpOfUnknownCommand(argv: string[], program: Command): string[] {
+function withoutHelpOfUnknownCommand(argv: string[], program: Command): string[] {
   const [node = '', script = '', ...args] = argv;
   const known = (name: string): boolean =>
     program.commands.some((c) => c.name() === name || c.aliases().includes(name));

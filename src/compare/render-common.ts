@@ -53,6 +53,6 @@ export const TYPE_WORDS: Record<DifferenceType, string> = {
   changed: 'changed',
 };
 
-export function plural(n: number, word: string): string {
+function plural(n: number, word: string): string {
   return `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
 }

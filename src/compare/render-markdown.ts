@@ -3,7 +3,7 @@ import { ignoredLine, NOT_SET, renameText, summaryLine, treeLine, TYPE_WORDS, va
 import type { Comparison, ObjectDifference } from './types.js';
 
 /** Rows a markdown comparison lists at most (a pull-request comment holds 65,536 characters). */
-export const MARKDOWN_ROWS = 400;
+const MARKDOWN_ROWS = 400;
 const CELL = 300;
 
 /** The comparison for a pull-request comment or a job summary: one table row per field that differs. */

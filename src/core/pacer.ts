@@ -10,7 +10,7 @@
  */
 
 /** CPU time a step runs between two turns of the event loop. */
-export const CPU_SLICE_MS = 50;
+const CPU_SLICE_MS = 50;
 /** Loop iterations between two looks at the clock (a look costs about as much as 100 of them). */
 const CHECK_EVERY = 512;
 
@@ -22,7 +22,7 @@ export function setRunInterrupt(signal: AbortSignal | undefined): void {
 }
 
 /** Throws the interrupt's reason once it fired. */
-export function throwIfInterrupted(): void {
+function throwIfInterrupted(): void {
   interrupt?.throwIfAborted();
 }
 

@@ -18,7 +18,7 @@ import { lstat, open, rename, rm, stat, type FileHandle } from 'node:fs/promises
 import * as path from 'node:path';
 import { SwitchboardError } from './errors.js';
 
-export const WRITE_TARGET_ERROR = 'SB_WRITE_TARGET';
+const WRITE_TARGET_ERROR = 'SB_WRITE_TARGET';
 
 /** What is at `target` when it is not a regular file, in words; undefined for a regular file or nothing. */
 async function irregular(target: string): Promise<string | undefined> {

@@ -19,7 +19,7 @@ export const MASK = '[redacted]';
  * characters for the same reason. Structured places (plan fields from `${VAR}`, auth
  * bodies, headers) are masked whatever the length.
  */
-const MIN_MASKED_LENGTH = 8;
+export const MIN_MASKED_LENGTH = 8;
 
 /** The secrets registered, and their search (every form of each). */
 const known = new Set<string>();

@@ -5,18 +5,18 @@ import { SwitchboardError } from '../core/errors.js';
 import { assertWritableTarget } from '../core/safe-write.js';
 
 /** The second header line of every exported file; `--force` only ever removes files carrying it. */
-const EXPORT_MARKER =
+export const EXPORT_MARKER =
   'Exported by `switchboard export`: `switchboard plan` on these files reports "No changes." until live state moves.';
 
 /** The folders export writes documents into. */
-export const EXPORT_FOLDERS = ['groups', 'resellers', 'tenants'] as const;
+const EXPORT_FOLDERS = ['groups', 'resellers', 'tenants'] as const;
 
 /**
  * Present in the output folder while an export writes into it, removed once the last file
  * is written and checked: a folder holding it is an export that was interrupted (Ctrl-C,
  * SIGTERM, a crash), which the same command continues without `--force`.
  */
-export const UNFINISHED_FILE = '.switchboard-export-unfinished';
+const UNFINISHED_FILE = '.switchboard-export-unfinished';
 const UNFINISHED_TEXT =
   'switchboard export is writing into this folder, or was interrupted while it did.\n' +
   'Run the same export again to finish it: the files it writes are complete, the others are rewritten.\n';

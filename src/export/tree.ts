@@ -22,7 +22,7 @@ export interface ExportNode {
 const fieldsByPosition = new WeakMap<SchemaPos['node'], Map<KindDefinition, string[]>>();
 
 /** Manifest fields a position may write that the kind reads (for the `detail` decision). */
-export function exportedFields(kind: KindDefinition, pos: SchemaPos): string[] {
+function exportedFields(kind: KindDefinition, pos: SchemaPos): string[] {
   let byKind = fieldsByPosition.get(pos.node);
   if (!byKind) fieldsByPosition.set(pos.node, (byKind = new Map()));
   let fields = byKind.get(kind);

@@ -46,9 +46,9 @@ export interface ScaffoldResult {
 }
 
 /** The README's own part, between these lines: a README that exists keeps everything else. */
-export const README_BEGIN =
+const README_BEGIN =
   '<!-- switchboard:begin (written by switchboard init; it replaces what lies between these lines) -->';
-export const README_END = '<!-- switchboard:end -->';
+const README_END = '<!-- switchboard:end -->';
 
 /** The schema file of a document kind (the starter manifests are a Group and a Tenant document). */
 function schemaFileOf(kind: string): string {

@@ -7,9 +7,9 @@ import { formatFor, payloadText } from './payload.js';
 import { postWithin } from './send.js';
 import type { NotifyOutcome, NotifySettings, NotifySummary } from './types.js';
 
-export { formatFor, NOTIFY_FORMAT_VERSION, payloadText } from './payload.js';
+export { formatFor, payloadText } from './payload.js';
 export { postWithin } from './send.js';
-export { NOTIFY_URL_VARIABLE, notifySettings, parseEvents, type NotifyOptions } from './settings.js';
+export { notifySettings, parseEvents, type NotifyOptions } from './settings.js';
 export { applySummary, planSummary, refusalSummary, type RunFacts } from './summary.js';
 export * from './types.js';
 

@@ -3,7 +3,7 @@ import { maskSecrets } from '../core/secrets.js';
 import type { NotifyFormat, NotifySummary } from './types.js';
 
 /** The JSON receiver's document version (docs/notifications.md). */
-export const NOTIFY_FORMAT_VERSION = 1;
+const NOTIFY_FORMAT_VERSION = 1;
 
 /** `auto` resolved from the URL's host: Slack's and Microsoft's incoming webhooks, else generic JSON. */
 export function formatFor(format: NotifyFormat, url: string): Exclude<NotifyFormat, 'auto'> {

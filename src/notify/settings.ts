@@ -16,7 +16,7 @@ import {
 } from './types.js';
 
 /** The environment variable holding the webhook URL, for CI secrets. */
-export const NOTIFY_URL_VARIABLE = 'SWITCHBOARD_NOTIFY_URL';
+const NOTIFY_URL_VARIABLE = 'SWITCHBOARD_NOTIFY_URL';
 const KEYS = new Set(['url', 'format', 'on', 'timeoutMs']);
 
 /** What the command line gave. */

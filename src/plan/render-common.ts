@@ -15,7 +15,7 @@ export { safeText } from '../core/safe-text.js';
  * safe for display.
  * The plan's markers (`(sensitive)`, `(write-only)`) print bare: they are not values.
  */
-function compact(value: unknown): string {
+export function compact(value: unknown): string {
   if (value === SENSITIVE || value === WRITE_ONLY) return value;
   return safeText(canonicalJson(value));
 }

@@ -3,7 +3,7 @@ import { realpath } from 'node:fs/promises';
 import { SwitchboardError } from '../core/errors.js';
 
 /** The error of every `--changed-since` problem that stops a plan before it starts (exit 1). */
-const CHANGED_SINCE_ERROR = 'SB_CHANGED_SINCE';
+export const CHANGED_SINCE_ERROR = 'SB_CHANGED_SINCE';
 
 /**
  * Runs git for switchboard (`--changed-since`, the journal's provenance): plumbing commands

@@ -8,7 +8,7 @@
  */
 import type { ReviewRecord } from '../apply/journal.js';
 
-export const REVIEW_VARIABLES = {
+const REVIEW_VARIABLES = {
   pullRequest: 'SWITCHBOARD_PULL_REQUEST',
   reviewedChangeSet: 'SWITCHBOARD_REVIEWED_CHANGE_SET',
   approvedBy: 'SWITCHBOARD_APPROVED_BY',

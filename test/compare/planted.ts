@@ -2,7 +2,7 @@ import { cp, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-export const EXAMPLES = resolve(import.meta.dirname, '../../examples');
+const EXAMPLES = resolve(import.meta.dirname, '../../examples');
 
 /** `[file, from, to]`: one planted difference, a text replacement in one file of examples/. */
 type Edit = readonly [file: string, from: string, to: string];

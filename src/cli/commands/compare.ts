@@ -10,7 +10,7 @@ import type { Comparison } from '../../compare/index.js';
 import { ExitCode } from '../../core/errors.js';
 import type { CommandRegistrar } from '../program.js';
 
-export const COMPARE_FORMATS = ['text', 'markdown', 'json', 'csv', 'html'] as const;
+const COMPARE_FORMATS = ['text', 'markdown', 'json', 'csv', 'html'] as const;
 type CompareFormat = (typeof COMPARE_FORMATS)[number];
 
 interface CompareOptions {

@@ -35,7 +35,7 @@ function tokenize(expr: string): Token[] {
   return tokens;
 }
 
-export function truthy(v: Value | undefined): boolean {
+function truthy(v: Value | undefined): boolean {
   return !(v === false || v === 0 || v === '' || v === null || v === undefined || Number.isNaN(v));
 }
 
@@ -53,7 +53,7 @@ function equal(a: Value, b: Value): boolean {
   return toNumber(a) === toNumber(b);
 }
 
-export function toText(v: Value): string {
+function toText(v: Value): string {
   if (v === null) return '';
   if (typeof v === 'object') return JSON.stringify(v);
   return String(v);

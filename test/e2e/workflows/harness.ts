@@ -89,7 +89,7 @@ export interface ExpressionContext {
  * Replaces each `${{ … }}` of `text` with its value (expressions.ts: GitHub's semantics for
  * the operators and functions the templates use; a missing value is the empty string).
  */
-export function evaluate(text: string, context: ExpressionContext & { env: Record<string, string> }): string {
+function evaluate(text: string, context: ExpressionContext & { env: Record<string, string> }): string {
   return interpolate(text, { needs: {}, ...context });
 }
 

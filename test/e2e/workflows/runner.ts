@@ -125,7 +125,7 @@ async function runJobOfRun(id: string, options: RunOptions, before: Record<strin
 }
 
 /** Runs one job's steps in order on `cwd`, as a runner does. */
-export async function runJob(
+async function runJob(
   options: RunOptions & { job: string; needs?: ExpressionContext['needs']; cwd: string },
 ): Promise<JobRun> {
   const { workflow, job: id, cwd } = options;
