@@ -3,7 +3,7 @@
  * text (parsed with the yaml package), the env GitHub would give the step (workflow, job and
  * step `env:`, with `${{ … }}` expressions resolved from a context the test supplies), the
  * shell as GitHub runs it for the step's `shell:` (its own, the job's or the workflow's
- * `defaults.run.shell`, else GitHub's default), a fake `gh` first on PATH, and
+ * `defaults.run.shell`, else GitHub's default), a fake `gh` and `npx` (bin/) first on PATH, and
  * GITHUB_OUTPUT / GITHUB_STEP_SUMMARY files read back.
  */
 import { spawn } from 'node:child_process';
