@@ -56,7 +56,7 @@ describe('normalised outputs', () => {
   it('names the folder, the simulator (also as the markdown escapes it), digests, times and uuids', () => {
     const text = [
       'Journal: /tmp/sb-cases-x/drift/.switchboard/journal.jsonl',
-      'Target: http://127.0.0.1:40123 and <code>http&#58;//127&#46;0&#46;0&#46;1&#58;40123</code>',
+      'Target: http://127.0.0.1:40123 and <code>http&#58;//127&#46;0&#46;0&#46;1&#58;40123</code> or http&#58;//127.0.0.1:40123',
       'Plan digest: sha256:' + 'a'.repeat(64),
       'at 2026-11-26T18:38:05Z and 2026-11-26T18:38:05.123Z',
       '~ tenant/acme-corp (Tenant, id 72df1785-55a8-40a1-aeb6-4fc75735e141)',
@@ -65,7 +65,7 @@ describe('normalised outputs', () => {
     expect(normalise(text, where)).toBe(
       [
         'Journal: <case>/.switchboard/journal.jsonl',
-        'Target: <simulator> and <code><simulator></code>',
+        'Target: <simulator> and <code><simulator></code> or <simulator>',
         'Plan digest: sha256:<digest>',
         'at <time> and <time>',
         '~ tenant/acme-corp (Tenant, id <uuid>)',

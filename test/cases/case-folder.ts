@@ -111,14 +111,20 @@ export function writesOf(byRoute: Record<string, number>): number {
  * address (also as the markdown plan escapes it), digests, times, uuids.
  */
 export function normalise(text: string, where: { dir: string; url: string }): string {
-  const escapedUrl = where.url.replace(/:/g, '&#58;').replace(/\./g, '&#46;');
+  // Each character the markdown plan may escape, in either spelling: no copy of its rule here.
+  const url = new RegExp(
+    [...where.url]
+      .map((c) => {
+        const plain = c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+        return /[:./]/.test(c) ? `(?:${plain}|&#${c.charCodeAt(0)};)` : plain;
+      })
+      .join(''),
+    'g',
+  );
   return text
     .split(where.dir)
     .join('<case>')
-    .split(where.url)
-    .join('<simulator>')
-    .split(escapedUrl)
-    .join('<simulator>')
+    .replace(url, '<simulator>')
     .replace(/sha256:[0-9a-f]{64}/g, 'sha256:<digest>')
     .replace(/\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z\b/g, '<time>')
     .replace(/\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g, '<uuid>');
