@@ -41,6 +41,10 @@ vi.mock('../../src/kinds/index.js', async (importOriginal) => {
   };
 });
 
+// The unit tier shares a worker's modules between files (vitest.config.ts): what another file
+// imported before holds the real table, so this file imports its modules afresh under the mocks,
+// and leaves none of them behind for the next file (afterAll below).
+vi.resetModules();
 const { kinds } = await import('../../src/kinds/index.js');
 const { generateSchemas, schemaText } = await import('../../src/manifest/schema-generate.js');
 const { loadManifests, SCHEMAS_DIR } = await import('../../src/manifest/index.js');
@@ -59,7 +63,11 @@ beforeAll(async () => {
   for (const [file, schema] of schemas) generatedFiles.set(join(SCHEMAS_DIR, file), schemaText(schema));
   dir = await mkdtemp(join(tmpdir(), 'switchboard-new-kind-'));
 });
-afterAll(async () => rm(dir, { recursive: true, force: true }));
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+  generatedFiles.clear();
+  vi.resetModules();
+});
 
 const tenant = (boxes: string) => `apiVersion: switchboard/v1
 kind: Tenant
