@@ -1,6 +1,7 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { TierSequencer } from './test/suite/sequencer.js';
 import { excludeOf, includeOf, type TierName } from './test/suite/tiers.js';
 
 /**
@@ -25,6 +26,7 @@ export default defineConfig({
     // the time it waits for a child process, a socket or a backoff. Three files at a time keep
     // both cores of the CI machine busy; `--maxWorkers N` overrides it.
     maxWorkers: 3,
+    sequence: { sequencer: TierSequencer },
     globalSetup: ['test/suite/clean-checkout.ts'],
     projects: [
       // Unit files share a worker's module graph (isolate: false): importing src/ again for each
