@@ -24,8 +24,8 @@ import { defName, type KindSchemas } from './schema-kinds.js';
  */
 
 /** Kubernetes' label syntax: a key (an optional `prefix/`), a value of at most 63 characters. */
-export const LABEL_KEY_PATTERN = '^[A-Za-z0-9]([-A-Za-z0-9_./]*[A-Za-z0-9])?$';
-export const LABEL_VALUE_PATTERN = '^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$';
+const LABEL_KEY_PATTERN = '^[A-Za-z0-9]([-A-Za-z0-9_./]*[A-Za-z0-9])?$';
+const LABEL_VALUE_PATTERN = '^([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$';
 
 const LABEL_VALUE: Schema = { type: 'string', maxLength: 63, pattern: LABEL_VALUE_PATTERN };
 

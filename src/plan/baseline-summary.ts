@@ -149,7 +149,7 @@ function lineOf(group: Group, overrides: readonly PlanOverride[]): BaselineLine 
 }
 
 /** The paths as one, each step that differs between them written `[*]`. */
-export function pattern(paths: readonly string[]): string {
+function pattern(paths: readonly string[]): string {
   const [first, ...rest] = paths.map(steps);
   if (!first) return '';
   return first

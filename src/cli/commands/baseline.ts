@@ -21,7 +21,7 @@ interface SuggestFlags {
 }
 
 /** The default reason of the overrides a rewrite writes: replace it with the real one (a contract, a ticket). */
-export const ADOPTION_REASON = 'differed from the baseline when it was adopted';
+const ADOPTION_REASON = 'differed from the baseline when it was adopted';
 
 export const registerBaseline: CommandRegistrar = (program: Command, context) => {
   const baseline = program.command('baseline').description('Standards for many tenants: propose and adopt baselines');

@@ -5,11 +5,11 @@
  * wrote them. The loader calls them through documents.ts and load.ts; the rest asks
  * `LoadResult.baselines` and these functions.
  */
-export { BaselineCodes, BaselineSet, type DocumentResolution } from './baseline-set.js';
+export { BaselineCodes, type DocumentResolution } from './baseline-set.js';
 export { explain, type Explanation, type ExplainedField, type ExplainedObject } from './explain.js';
-export type { AppliedOverride, Baseline } from './merge.js';
-export { formatPath, parsePath, type PathStep } from './path.js';
-export { fieldSource, objectBaseline, objectPath, overrideAt, type FieldSource } from './sources.js';
+export type { Baseline } from './merge.js';
+export { type PathStep } from './path.js';
+export { fieldSource, type FieldSource } from './sources.js';
 export {
   ancestryOf,
   baselineDocument,
@@ -21,5 +21,4 @@ export {
 export { proposeValues, type ProposeOptions } from './propose.js';
 export { reduceSpec, type Reduction } from './reduce.js';
 export { rewriteFile } from './rewrite.js';
-export { selectorText } from './selector.js';
 export { baselineScope } from './scope.js';

@@ -20,11 +20,6 @@ export function itemStep(identity: string): string {
   return `[${identity.replace(/[\\\]]/g, (c) => `\\${c}`)}]`;
 }
 
-/** The path of a field or an item below a path. */
-export function fieldPath(parent: string, field: string): string {
-  return `${parent}.${field}`;
-}
-
 export function itemPath(collection: string, identity: string): string {
   return `${collection}${itemStep(identity)}`;
 }

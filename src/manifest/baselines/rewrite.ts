@@ -43,7 +43,7 @@ export function rewriteFile(
 }
 
 /** The text with its modeline's schema (`…/tenant.schema.json`) replaced by its partial form. */
-export function partialModeline(text: string): string {
+function partialModeline(text: string): string {
   const schema = baselineTarget(kinds).manifest.document?.schema ?? '';
   const line = /^# yaml-language-server: \$schema=(\S+)$/m.exec(text);
   if (!line || !schema || !(line[1] === schema || line[1]?.endsWith(`/${schema}`))) return text;

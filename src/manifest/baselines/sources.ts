@@ -39,7 +39,7 @@ export function objectPath(set: DesiredSet, object: DesiredObject): string {
 }
 
 /** The path of a field of an object (a document's metadata fields are under `metadata`). */
-export function fieldPathOf(set: DesiredSet, object: DesiredObject, field: string): string {
+function fieldPathOf(set: DesiredSet, object: DesiredObject, field: string): string {
   const origin = object.origin;
   if (origin.type === 'yaml' && origin.document?.metadataFields.includes(field)) return `metadata.${field}`;
   return `${objectPath(set, object)}.${field}`;
@@ -79,7 +79,7 @@ export function fieldSource(
 }
 
 /** The override of a document at a path, if one applies. */
-export function overrideAt(
+function overrideAt(
   baselines: BaselineSet | undefined,
   documentAddress: string,
   path: string,
