@@ -14,7 +14,7 @@ const DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const;
 const FULL_DAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
 const MINUTES_PER_DAY = 1440;
 /** How far ahead a window's next opening is looked for before it counts as not opening. */
-export const LOOK_AHEAD_DAYS = 400;
+const LOOK_AHEAD_DAYS = 400;
 
 /** A weekly window: it opens on each of `days` at `start` (minute of the day) and closes at `end`, the next day when `end <= start`. */
 export interface WeeklyWindow {
@@ -112,7 +112,7 @@ export function instantOf(wall: number, zone: string): number {
 }
 
 /** Whether a weekly window is open at an instant. */
-export function windowOpen(window: WeeklyWindow, instantMs: number): boolean {
+function windowOpen(window: WeeklyWindow, instantMs: number): boolean {
   const wall = wallMinute(instantMs, window.zone);
   const minute = ((wall % MINUTES_PER_DAY) + MINUTES_PER_DAY) % MINUTES_PER_DAY;
   const day = weekday(wall);
@@ -166,7 +166,7 @@ export function localText(instantMs: number, zone: string): string {
 }
 
 /** A wall minute as `2026-11-24 22:00`. */
-export function wallText(wall: number): string {
+function wallText(wall: number): string {
   return new Date(wall * 60_000).toISOString().slice(0, 16).replace('T', ' ');
 }
 

@@ -11,16 +11,7 @@ export { rowAddress } from './build-routing.js';
 export * from './types.js';
 export * from './policy-types.js';
 export * from './assurance-types.js';
-export {
-  answerText,
-  declaredAnswer,
-  declaredRow,
-  liveIndex,
-  liveRow,
-  probeKeys,
-  verdict,
-  type Answer,
-} from './vector-lookup.js';
+export { answerText, liveIndex, liveRow, probeKeys, verdict, type Answer } from './vector-lookup.js';
 export type { DocumentRecord, RecordedObject } from './document-records.js';
 export type { FileSource } from './files.js';
 export * from './baselines/index.js';

@@ -25,7 +25,7 @@ export function listText(list: CoverageList, show = INLINE): string {
 }
 
 /** One line per figure of a scope: label, count, some names. */
-export function scopeLines(scope: CoverageScope): { label: string; count: number; names: string; note?: string }[] {
+function scopeLines(scope: CoverageScope): { label: string; count: number; names: string; note?: string }[] {
   const e = scope.effect;
   const lines: { label: string; count: number; names: string; note?: string }[] = [
     {

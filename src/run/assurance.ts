@@ -18,7 +18,7 @@ import type { Session } from './session.js';
 export const PLAN_COVERAGE_LIST_LIMIT = 100;
 
 /** The environment variable that fixes the clock change windows are read with (tests, demos, rehearsals). */
-export const NOW_VARIABLE = 'SWITCHBOARD_NOW';
+const NOW_VARIABLE = 'SWITCHBOARD_NOW';
 
 /** The instant a run reads change windows at, and where it came from. */
 export interface RunClock {

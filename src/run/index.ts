@@ -12,16 +12,8 @@ export { planRun, type PlanRun, type PlanRunOptions } from './plan.js';
 export { verifyRun, verifySession, type VerifyRunOptions, type VerifyRunResult } from './verify-run.js';
 export type { Verification, VectorFailure } from './verify.js';
 export { emergencyJson, emergencyLine, renderVerification, verificationJson } from './verify-render.js';
-export { policiesAt, type PoliciesAt } from './policies-from.js';
-export {
-  ciRun,
-  gitState,
-  planProvenance,
-  pullRequestOf,
-  runRecord,
-  type PlanSource,
-  type ProvenanceOptions,
-} from './provenance.js';
+export { type PoliciesAt } from './policies-from.js';
+export { ciRun, type PlanSource, type ProvenanceOptions } from './provenance.js';
 export { changesToApply, readPlan, readSavedPlan, type SavedPlanRun } from './saved-plan.js';
 export { connectOptionsOf, openSession, type ConnectOptions, type Session, type SessionNeeds } from './session.js';
 export type { ConcurrencySetting } from '../api/index.js';

@@ -131,7 +131,7 @@ export function relinkedBy(
 }
 
 /** Names sorted, counted whole, listed up to the limit. */
-export function listOf(names: readonly string[], limit: number | null): CoverageList {
+function listOf(names: readonly string[], limit: number | null): CoverageList {
   const sorted = [...names].sort();
   return { count: sorted.length, items: limit === null ? sorted : sorted.slice(0, limit) };
 }

@@ -13,7 +13,7 @@ import type { VectorChange } from '../../plan/types.js';
 import type { LiveTable } from './plan.js';
 
 /** Vector changes a plan lists; the rest are counted. */
-export const MAX_VECTOR_CHANGES = 200;
+const MAX_VECTOR_CHANGES = 200;
 
 /**
  * The vectors whose answer a plan changes (docs/assurance.md): each vector of a table the

@@ -156,7 +156,7 @@ function assertUnique(store: PlatformStore, subscriptionId: number, full: string
   if (clash) throw badRequest('duplicate_address', `address "${full}" already exists (id ${clash.id})`);
 }
 
-function createAddress(store: PlatformStore, subscriptionId: number, body: Record<string, unknown>): AddressRow {
+export function createAddress(store: PlatformStore, subscriptionId: number, body: Record<string, unknown>): AddressRow {
   const data = readAddressData(body['data']);
   const format = readFormat(body) ?? DEFAULT_FORMAT;
   const full = optionalString(body, 'full_address') || fullAddressOf(data, store);
