@@ -13,7 +13,7 @@ const EXPECT = 'expect';
 const EXPECT_PREFIX = 'expect.';
 
 /**
- * RoutingTest documents (docs/assurance.md "Routing assertions"): the table they test, its
+ * RoutingTest documents (docs/assurance.md "Routing tests"): the table they test, its
  * lookup semantics (`match`), and the vectors, inline and from a `vectorsFrom` CSV file
  * (read after every document). The vectors are checked against the declared rows once
  * every document is read (routing-test-check.ts).

@@ -1,7 +1,7 @@
 import type { Schema } from './schema-envelope.js';
 
 /**
- * The schema of RoutingTest documents (docs/assurance.md "Routing assertions"), written by
+ * The schema of RoutingTest documents (docs/assurance.md "Routing tests"), written by
  * hand: a test is no kind of the table. schema-generate.ts writes it to `schemas/routing-test.schema.json` with
  * the document kind and file from src/kinds/routing-test.ts.
  */

@@ -1,5 +1,5 @@
 /**
- * Looking test vectors up in a routing table's rows (docs/assurance.md "Routing assertions"):
+ * Looking test vectors up in a routing table's rows (docs/assurance.md "Routing tests"):
  * a vector becomes the index keys to probe, in order (one for an exact key; for a longest
  * prefix, one per prefix of the number, longest first), so that the declared rows answer it
  * through the table's own key index and live rows in one pass over the table: never a scan

@@ -232,7 +232,7 @@ export interface Plan {
   errors: PlanMessage[];
 }
 
-/** What the RoutingTest vectors say about a plan (docs/assurance.md "Routing assertions"). */
+/** What the RoutingTest vectors say about a plan (docs/assurance.md "Routing tests"). */
 export interface RoutingTestsSummary {
   /** Vectors checked against the declared rows: all passed (a failing one stops the plan). */
   vectors: number;

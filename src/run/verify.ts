@@ -1,5 +1,5 @@
 /**
- * Live verification of the RoutingTest vectors (docs/assurance.md "Routing assertions"):
+ * Live verification of the RoutingTest vectors (docs/assurance.md "Routing tests"):
  * each vector asked of the routing engine with its own search (Document 3 §4.1 filters), one
  * request per vector, at most the client's concurrency at once. `apply --verify` runs it
  * after the apply, `switchboard verify` on its own; failures are written to the journal.
