@@ -102,6 +102,10 @@ export function deadExports(root = ROOT) {
             checker.getExportsOfModule(moduleSymbol).find((e) => e.name === name),
             file.fileName,
           );
+        // Any other destructuring of a module's namespace (the items of
+        // `const [{ a }, ns] = await Promise.all([import('./x.js'), import('./y.js')])`, then
+        // `const { b } = ns`): the property the checker finds on the destructured value's type.
+        else mark(checker.getTypeAtLocation(node.parent).getProperty(name), file.fileName);
       } else if (ts.isExportSpecifier(node) && node.parent.parent.moduleSpecifier === undefined) {
         // `export { a }` of a local name, and `export default x`, are declarations, not uses.
       }

@@ -11,7 +11,7 @@ export { firstOf, pageNumber, toBoolean, toId, toInteger, toNumber, type JsonObj
 export { formatStats, routePattern } from './stats.js';
 export { totp } from './totp.js';
 export { parseRetryAfter } from './retry.js';
-export { AUTO_CONCURRENCY, type ConcurrencyReport } from './adaptive-concurrency.js';
+export { type ConcurrencyReport } from './adaptive-concurrency.js';
 export { slotsOf, type ConcurrencySetting } from './limiter.js';
 export type {
   ApiClientOptions,

@@ -12,8 +12,6 @@ import type { AuditRow } from './audit.js';
 import type { AuditFormat } from './audit-formats.js';
 import type { FieldChange } from './journal.js';
 
-export { AUDIT_FORMATS, type AuditFormat } from './audit-formats.js';
-
 type Cell = (row: AuditRow) => string;
 
 /**

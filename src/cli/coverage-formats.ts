@@ -14,8 +14,6 @@ import type { CoverageReport } from '../plan/coverage/types.js';
 
 import type { CoverageFormat } from './coverage-format-names.js';
 
-export { COVERAGE_FORMATS, type CoverageFormat } from './coverage-format-names.js';
-
 /** The coverage as `format`; ends with a newline. */
 export function renderCoverage(report: CoverageReport, format: CoverageFormat): string {
   const plan = { coverage: report } as Plan;

@@ -9,7 +9,7 @@ import type { NotifyOutcome, NotifySettings, NotifySummary } from './types.js';
 
 export { formatFor, payloadText } from './payload.js';
 export { postWithin } from './send.js';
-export { notifySettings, parseEvents, type NotifyOptions } from './settings.js';
+export { notifySettings, type NotifyOptions } from './settings.js';
 export { applySummary, planSummary, refusalSummary, type RunFacts } from './summary.js';
 export * from './types.js';
 

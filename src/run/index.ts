@@ -13,7 +13,7 @@ export { verifyRun, verifySession, type VerifyRunOptions, type VerifyRunResult }
 export type { Verification, VectorFailure } from './verify.js';
 export { emergencyJson, emergencyLine, renderVerification, verificationJson } from './verify-render.js';
 export { type PoliciesAt } from './policies-from.js';
-export { ciRun, type PlanSource, type ProvenanceOptions } from './provenance.js';
+export { type PlanSource, type ProvenanceOptions } from './provenance.js';
 export { changesToApply, readPlan, readSavedPlan, type SavedPlanRun } from './saved-plan.js';
 export { connectOptionsOf, openSession, type ConnectOptions, type Session, type SessionNeeds } from './session.js';
 export type { ConcurrencySetting } from '../api/index.js';

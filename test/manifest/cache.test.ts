@@ -15,7 +15,7 @@ import { VERSION } from '../../src/core/package.js';
 import { loadManifests, ManifestCache, type LoadResult } from '../../src/manifest/index.js';
 import { CACHE_KEY_ENV, keyFromEnv } from '../../src/manifest/cache/key.js';
 import { contentDigest, ENTRY_MAGIC } from '../../src/manifest/cache/store.js';
-import { generateEstate } from './generate.js';
+import { generateEstate } from './generate.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');
 let work: string;

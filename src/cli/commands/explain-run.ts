@@ -44,7 +44,7 @@ export async function runExplain(address: string, paths: string[], options: Expl
 const at = (p: SourcePosition | undefined): string => (p ? `${p.file}:${p.line}:${p.column}` : '');
 
 /** The JSON form: positions as `file:line:col`, sensitive values masked. */
-export function explanationJson(e: Explanation): unknown {
+function explanationJson(e: Explanation): unknown {
   return {
     document: e.document,
     baselines: e.baselines.map((b) => ({ name: b.name, source: at(b.position), selector: b.selector })),

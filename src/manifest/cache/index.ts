@@ -11,8 +11,6 @@ import { FileCapture, MalformedEntry, replay, type FileSource } from './entry.js
 import { CacheStore, contentDigest, type EntryStatus } from './store.js';
 import type { BuildOutput } from '../build-context.js';
 
-export { contentDigest };
-
 /** What the cache did in one load (LoadResult.cache). */
 export interface CacheReport {
   /** Files put back from their entries. */
