@@ -73,6 +73,7 @@ export const TIERS: Record<TierName, Tier> = {
       'test/export/requests.test.ts',
       'test/export/stability.test.ts',
       'test/init/init.test.ts',
+      'test/manifest/cache.test.ts',
       'test/kinds/contract.test.ts',
       'test/notify/notify.test.ts',
       'test/routing/client.test.ts',
