@@ -134,7 +134,7 @@ export async function loadManifests(paths: string[], options: LoadOptions = {}):
     }
     if (cached && capture) cache?.keep(cached, capture);
   }
-  out.baselines.flush(out);
+  await out.baselines.flush(out, pacer);
   const cacheWritten = cache?.flush();
   await runCsvJobs(out.csvJobs, read, options.source);
   const { kept: objects, byAddress } = dropDuplicates(out.objects, reporter);

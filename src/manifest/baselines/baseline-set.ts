@@ -1,3 +1,4 @@
+import type { Pacer } from '../../core/pacer.js';
 import { baselineKind } from '../../kinds/baseline.js';
 import { kinds } from '../../kinds/index.js';
 import type { KindDefinition } from '../../kinds/types.js';
@@ -100,12 +101,19 @@ export class BaselineSet {
     this.waiting.push(work);
   }
 
-  /** Builds the documents that waited, with every baseline and ancestor known, then says what concerns many. */
-  flush(out: BuildOutput): void {
+  /**
+   * Builds the documents that waited, with every baseline and ancestor known, then says what
+   * concerns many. The documents are most of a large load's work: `pacer` gives the event
+   * loop its turns between them, and a signal stops the load (src/core/pacer.ts).
+   */
+  async flush(out: BuildOutput, pacer: Pacer): Promise<void> {
     this.reporter = out.reporter;
     this.list.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     this.learnAncestry(out);
-    for (const work of this.waiting.splice(0)) work();
+    for (const work of this.waiting.splice(0)) {
+      if (pacer.due()) await pacer.pause();
+      work();
+    }
     for (const d of this.shared.values()) {
       const [first, ...more] = d.documents;
       const which = more.length === 0 ? `${first}` : `${first} and ${more.length.toLocaleString('en-US')} more`;
