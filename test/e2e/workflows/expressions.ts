@@ -1,11 +1,15 @@
 /**
  * GitHub Actions expressions (`${{ … }}` and `if:`), as far as the workflow templates use
  * them: literals, property paths, `!`, `==`, `!=`, `&&`, `||`, parentheses, and the
- * functions format, contains, startsWith, endsWith, always, success, failure, cancelled.
+ * functions format, contains, startsWith, endsWith, hashFiles, always, success, failure, cancelled.
  * Semantics as GitHub documents them: a missing property is null, `==` on two strings
  * ignores case, other mixed comparisons compare numbers, `&&` and `||` return an operand.
  * Anything else throws, so a test notices an expression it does not understand.
  */
+
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 
 export type Value = string | number | boolean | null | Record<string, unknown> | unknown[];
 
@@ -89,6 +93,11 @@ export function evaluateExpression(expr: string, contexts: Record<string, unknow
     success: () => needStatus().failed === false && !needStatus().cancelled,
     failure: () => needStatus().failed,
     cancelled: () => needStatus().cancelled,
+    hashFiles: (patterns) =>
+      hashFiles(
+        patterns.map((p) => toText(p ?? '')),
+        contexts,
+      ),
   };
   const needStatus = (): Status => {
     if (!status) throw new Error(`a status function outside an if: ${expr}`);
@@ -173,4 +182,27 @@ export function condition(text: string | undefined, contexts: Record<string, unk
   const expr = (text ?? 'success()').trim().replace(/^\$\{\{\s*([\s\S]*?)\s*\}\}$/, '$1');
   const full = /\b(always|success|failure|cancelled)\(/.test(expr) ? expr : `success() && (${expr})`;
   return truthy(evaluateExpression(full, contexts, status));
+}
+
+/**
+ * `hashFiles(…)` over `github.workspace`: one digest of the files the patterns match, empty
+ * when none does (as GitHub answers). Patterns: a path, or a folder followed by `/**`.
+ */
+function hashFiles(patterns: string[], contexts: Record<string, unknown>): string {
+  const workspace = (contexts['github'] as { workspace?: unknown } | undefined)?.workspace;
+  if (typeof workspace !== 'string') throw new Error('hashFiles needs github.workspace');
+  const files: string[] = [];
+  const walk = (path: string): void => {
+    const info = statSync(path, { throwIfNoEntry: false });
+    if (info?.isFile()) files.push(path);
+    else if (info?.isDirectory()) for (const entry of readdirSync(path).sort()) walk(join(path, entry));
+  };
+  for (const pattern of patterns) {
+    if (/[*?[]/.test(pattern.replace(/\/\*\*$/, ''))) throw new Error(`hashFiles pattern not emulated: ${pattern}`);
+    walk(join(workspace, pattern.replace(/\/\*\*$/, '')));
+  }
+  if (files.length === 0) return '';
+  const all = createHash('sha256');
+  for (const file of files) all.update(createHash('sha256').update(readFileSync(file)).digest());
+  return all.digest('hex');
 }

@@ -10,6 +10,7 @@
  */
 import { cp, mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { cacheAction, CACHE } from './cache-action.js';
 import { condition, interpolate, type Status } from './expressions.js';
 import {
   runStep,
@@ -43,7 +44,11 @@ export interface ActionCall {
   cwd: string;
   job: string;
   run: RunInfo;
+  /** Registers the action's post step: run after the job's steps, told whether the job failed. */
+  post: (step: (jobFailed: boolean) => Promise<void>) => void;
 }
+
+type PostStep = (jobFailed: boolean) => Promise<void>;
 
 /** Emulates a `uses:` step; throwing fails the step. */
 export type ActionHandler = (call: ActionCall) => Promise<Record<string, string> | void>;
@@ -130,8 +135,10 @@ async function runJob(
 ): Promise<JobRun> {
   const { workflow, job: id, cwd } = options;
   const job = workflow.jobs[id] as Job;
-  const context: ExpressionContext = { ...options.context, steps: {}, needs: options.needs ?? {} };
+  const github = { ...options.context.github, workspace: cwd };
+  const context: ExpressionContext = { ...options.context, github, steps: {}, needs: options.needs ?? {} };
   const result: JobRun = { result: 'success', outputs: {}, summary: '', steps: [], cwd };
+  const posts: ((jobFailed: boolean) => Promise<void>)[] = [];
   let failed = false;
   for (const step of job.steps) {
     const name = step.name ?? step.uses ?? step.id ?? '';
@@ -143,13 +150,15 @@ async function runJob(
     }
     if (step.uses !== undefined) {
       const action = step.uses.replace(/@.*$/, '');
-      const handler = options.actions[action] ?? ARTIFACT_ACTIONS[action];
+      const handler =
+        options.actions[action] ?? ARTIFACT_ACTIONS[action] ?? (action === CACHE ? cacheAction : undefined);
       if (!handler) throw new Error(`no emulation of ${action} (${workflow.name}, job ${id})`);
       const inputs = Object.fromEntries(
         Object.entries(step.with ?? {}).map(([k, v]) => [k, interpolate(String(v), contexts)]),
       );
       try {
-        const outputs = (await handler({ step, with: inputs, cwd, job: id, run: options.run })) ?? {};
+        const call = { step, with: inputs, cwd, job: id, run: options.run, post: (p: PostStep) => posts.push(p) };
+        const outputs = (await handler(call)) ?? {};
         if (step.id) context.steps[step.id] = { outputs, outcome: 'success', conclusion: 'success' };
         result.steps.push({ name, result: 'action' });
       } catch (error) {
@@ -165,6 +174,8 @@ async function runJob(
     result.summary += ran.summary;
     failed ||= ran.code !== 0 && step['continue-on-error'] !== true;
   }
+  // Post steps run in reverse order of their actions, as a runner runs them.
+  for (const post of posts.reverse()) await post(failed);
   result.result = failed ? 'failure' : 'success';
   const contexts = { ...context, env: { ...workflow.env, ...job.env } };
   for (const [key, value] of Object.entries(job.outputs ?? {})) result.outputs[key] = interpolate(value, contexts);
