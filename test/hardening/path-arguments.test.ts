@@ -19,9 +19,10 @@ import { CLI, EXAMPLES, testCacheHome } from '../e2e/cli-helpers.js';
 
 /**
  * What each command needs besides the path swept, to get as far as using it. Plan, apply and
- * export are swept on the paths they use before connecting (the manifests, --config); what
- * they write after planning (--out, --journal, --state-dir, export's folder) goes through
- * the one writer that file-writes.test.ts sweeps with the same kinds of paths.
+ * export are swept on the paths they use before connecting (the manifests, --config), and on
+ * the files they read with the embedded simulator (a seed, a saved plan); what they write
+ * after planning (--out, --journal, --state-dir, export's folder) goes through the one
+ * writer that file-writes.test.ts sweeps with the same kinds of paths.
  */
 const BASE: Record<string, string[]> = {
   validate: [],
@@ -49,22 +50,28 @@ const MANIFESTS: Record<string, string[]> = {
   coverage: [EXAMPLES],
   verify: [EXAMPLES],
 };
+/**
+ * Files read once the embedded simulator is up (a seed) or when apply starts (a saved plan):
+ * swept against `--sim`, which needs no platform.
+ */
+const WITH_SIMULATOR = new Set([
+  'plan --seed',
+  'apply --plan',
+  'apply --seed',
+  'export --seed',
+  'coverage --seed',
+  'verify --seed',
+]);
 /** The options written only after a plan against a platform (see BASE). */
 const AFTER_PLANNING = new Set([
   'plan --out',
   'plan --state-dir',
-  'plan --seed',
   'apply --state-dir',
   'apply --journal',
-  'apply --plan',
-  'apply --seed',
   'export --out',
-  'export --seed',
   'coverage --state-dir',
-  'coverage --seed',
   'verify --state-dir',
   'verify --journal',
-  'verify --seed',
 ]);
 
 const program = buildProgram(new Command(), () => {
@@ -155,7 +162,15 @@ describe('every path of the command line', () => {
           const words = command.split(' ');
           const before = BEFORE[command] ?? [];
           const args = slot.option
-            ? [...words, ...before, ...(MANIFESTS[command] ?? []), ...(BASE[command] ?? []), slot.option, path]
+            ? [
+                ...words,
+                ...before,
+                ...(MANIFESTS[command] ?? []),
+                ...(BASE[command] ?? []),
+                ...(WITH_SIMULATOR.has(`${command} ${slot.option}`) ? ['--sim'] : []),
+                slot.option,
+                path,
+              ]
             : [...words, ...before, path, ...(BASE[command] ?? [])];
           const result = await run(args, cwd);
           const what = `${args.join(' ').replace(cwd, '…')} (${kind})`;
