@@ -45,12 +45,14 @@ function context(list) {
   const day = (iso) => iso.slice(0, 16).replace('T', ' ');
   const when = dates.length === 0 ? 'at an unrecorded date' : `between ${day(dates[0])} and ${day(dates.at(-1))} UTC`;
   const machines = [...new Set(list.map((r) => r.machine).filter(Boolean))].join('; ') || 'an unrecorded machine';
+  // Scenarios that send no request (version) have no latency and no concurrency to state.
+  const sending = list.filter((r) => r.latencyMs !== undefined);
   const counts = new Map();
-  for (const r of list) counts.set(r.latencyMs, (counts.get(r.latencyMs) ?? 0) + 1);
+  for (const r of sending) counts.set(r.latencyMs, (counts.get(r.latencyMs) ?? 0) + 1);
   const usual = [...counts].sort((x, y) => y[1] - x[1])[0]?.[0];
-  const others = list.filter((r) => r.latencyMs !== usual).map((r) => `${r.scenario}: ${r.latencyMs} ms`);
+  const others = sending.filter((r) => r.latencyMs !== usual).map((r) => `${r.scenario}: ${r.latencyMs} ms`);
   const latencies = `${usual} ms per request${others.length > 0 ? ` (${others.join(', ')})` : ''}`;
-  const concurrencies = list
+  const concurrencies = sending
     .map((r) => `${r.scenario} ${r.kind === 'adaptive' ? `auto against ${r.concurrency}` : r.concurrency}`)
     .join(', ');
   return (
@@ -98,7 +100,7 @@ function targets(list) {
   const naive = list.find((r) => r.scenario === 'naive');
   const rows = list.flatMap((r) => {
     const complete = r.scenario !== 'plan-org' || !naive || r.targets?.some((t) => t.what.startsWith('naive'));
-    const own = complete ? r : applyTargets({ ...r, targets: [] }, naive);
+    const own = complete ? r : applyTargets({ ...r, targets: [] }, list);
     return (own.targets ?? []).map((t) => ({ scenario: r.scenario, ...t }));
   });
   const lines = rows.map((t) => {
