@@ -7,7 +7,7 @@
  * as text by the script. Pure: the same comparison gives the same bytes.
  */
 import { escapeHtml, scriptJson } from '../plan/html/escape.js';
-import { inlineScript, pageHead } from '../plan/html/page.js';
+import { filterForm, inlineScript, pageHead } from '../plan/html/page.js';
 import { REPORT_STYLE } from '../plan/html/report-style.js';
 import { compareMain } from './html/script.js';
 import { ignoredLine, NOT_SET, renameText, summaryLine, treeLine, TYPE_WORDS, valueText } from './render-common.js';
@@ -66,30 +66,28 @@ function entryOf(d: ObjectDifference): Record<string, unknown> {
 }
 
 function filters(c: Comparison): string {
-  const types = DIFFERENCE_TYPES.filter((t) => c.summary[t] > 0)
-    .map((t) => checkbox('type', t, TYPE_WORDS[t], c.summary[t]))
-    .join('\n');
   const kinds = new Map<string, number>();
   for (const d of c.differences) kinds.set(d.kind, (kinds.get(d.kind) ?? 0) + 1);
-  const kindBoxes = [...kinds]
-    .sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))
-    .map(([kind, n]) => checkbox('kind', kind, kind, n))
-    .join('\n');
-  return `<form id="filters" class="filters" role="search" aria-label="Filter the differences">
-<fieldset><legend>Difference</legend><div class="choices">
-${types}
-</div></fieldset>
-<fieldset><legend>Kind</legend><div class="choices">
-${kindBoxes}
-</div></fieldset>
-<div class="search"><label for="search">Search</label>
-<input type="search" id="search" name="q" autocomplete="off" spellcheck="false" aria-describedby="search-hint">
-<span class="hint" id="search-hint">Addresses, kinds, fields, values and manifest positions; every word must match. Press / to search, Escape to clear.</span>
-</div>
-<div><button type="reset">Show everything</button></div>
-</form>`;
-}
-
-function checkbox(name: string, value: string, label: string, count: number): string {
-  return `<label><input type="checkbox" name="${name}" value="${escapeHtml(value)}" checked> ${escapeHtml(label)} <span class="count">(${count})</span></label>`;
+  return filterForm(
+    'Filter the differences',
+    [
+      {
+        legend: 'Difference',
+        name: 'type',
+        choices: DIFFERENCE_TYPES.filter((t) => c.summary[t] > 0).map((t) => ({
+          value: t,
+          label: TYPE_WORDS[t],
+          count: c.summary[t],
+        })),
+      },
+      {
+        legend: 'Kind',
+        name: 'kind',
+        choices: [...kinds]
+          .sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))
+          .map(([kind, count]) => ({ value: kind, label: kind, count })),
+      },
+    ],
+    'Addresses, kinds, fields, values and manifest positions; every word must match. Press / to search, Escape to clear.',
+  );
 }

@@ -15,7 +15,7 @@ import { renderAssurance } from './html/assurance.js';
 import { escapeHtml, scriptJson } from './html/escape.js';
 import { renderBaselineReport } from './html/baseline-report.js';
 import { groupChanges } from './html/groups.js';
-import { inlineScript, pageHead } from './html/page.js';
+import { filterForm, inlineScript, pageHead } from './html/page.js';
 import { reportPrint } from './html/report-print.js';
 import { reportMain } from './html/report-script.js';
 import { REPORT_STYLE } from './html/report-style.js';
@@ -149,30 +149,24 @@ function messagesSection(id: string, title: string, count: number, kind: string,
 function filters(doc: Plan): string {
   const actions = countChanges(doc.changes);
   const order = ['delete', 'replace', ...ACTION_ORDER.filter((a) => a !== 'delete' && a !== 'replace')] as const;
-  const actionBoxes = order
-    .filter((a) => actions[a] > 0)
-    .map((a) => checkbox('action', a, a, actions[a]))
-    .join('\n');
   const kinds = new Map<string, number>();
   for (const change of doc.changes) kinds.set(change.kind, (kinds.get(change.kind) ?? 0) + 1);
-  const kindBoxes = [...kinds].map(([kind, n]) => checkbox('kind', kind, kind, n)).join('\n');
-  return `<form id="filters" class="filters" role="search" aria-label="Filter the changes">
-<fieldset><legend>Action</legend><div class="choices">
-${actionBoxes}
-</div></fieldset>
-<fieldset><legend>Kind</legend><div class="choices">
-${kindBoxes}
-</div></fieldset>
-<div class="search"><label for="search">Search</label>
-<input type="search" id="search" name="q" autocomplete="off" spellcheck="false" aria-describedby="search-hint">
-<span class="hint" id="search-hint">Addresses, ids, kinds, reasons, manifest positions and values; every word must match. Press / to search, Escape to clear.</span>
-</div>
-<div><button type="reset">Show everything</button></div>
-</form>`;
-}
-
-function checkbox(name: string, value: string, label: string, count: number): string {
-  return `<label><input type="checkbox" name="${name}" value="${escapeHtml(value)}" checked> ${escapeHtml(label)} <span class="count">(${count})</span></label>`;
+  return filterForm(
+    'Filter the changes',
+    [
+      {
+        legend: 'Action',
+        name: 'action',
+        choices: order.filter((a) => actions[a] > 0).map((a) => ({ value: a, label: a, count: actions[a] })),
+      },
+      {
+        legend: 'Kind',
+        name: 'kind',
+        choices: [...kinds].map(([kind, count]) => ({ value: kind, label: kind, count })),
+      },
+    ],
+    'Addresses, ids, kinds, reasons, manifest positions and values; every word must match. Press / to search, Escape to clear.',
+  );
 }
 
 /** The capacity rows a plan may carry (`capacity.rows`), when they have the agreed shape. */

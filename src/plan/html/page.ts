@@ -46,3 +46,34 @@ export function pageHead(assets: PageAssets, title: string): string {
 <style>${assets.style}</style>
 </head>`;
 }
+
+/** One filter group: a legend and its checkboxes (`name=value`, each with its count), all checked at first. */
+export interface FilterGroup {
+  legend: string;
+  name: string;
+  choices: { value: string; label: string; count: number }[];
+}
+
+/**
+ * The filter form above a report's list: checkbox groups, a search box (its hint says what
+ * it searches) and a reset button. The page's script reads it by these ids and names.
+ */
+export function filterForm(label: string, groups: FilterGroup[], searchHint: string): string {
+  const fieldsets = groups.map(
+    (g) => `<fieldset><legend>${escapeHtml(g.legend)}</legend><div class="choices">
+${g.choices.map((c) => checkbox(g.name, c.value, c.label, c.count)).join('\n')}
+</div></fieldset>`,
+  );
+  return `<form id="filters" class="filters" role="search" aria-label="${escapeHtml(label)}">
+${fieldsets.join('\n')}
+<div class="search"><label for="search">Search</label>
+<input type="search" id="search" name="q" autocomplete="off" spellcheck="false" aria-describedby="search-hint">
+<span class="hint" id="search-hint">${escapeHtml(searchHint)}</span>
+</div>
+<div><button type="reset">Show everything</button></div>
+</form>`;
+}
+
+function checkbox(name: string, value: string, label: string, count: number): string {
+  return `<label><input type="checkbox" name="${name}" value="${escapeHtml(value)}" checked> ${escapeHtml(label)} <span class="count">(${count})</span></label>`;
+}
