@@ -5,26 +5,12 @@
  * only a count per method (`{"routingEngine":{"GET":1000}}`).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ClientStats } from '../../src/api/types.js';
 import { startSimulator, type RunningSimulator } from '../../src/sim/index.js';
 import { manifestDir, runCli, simEnv } from '../e2e/cli-helpers.js';
 
-interface Route {
-  method: string;
-  route: string;
-  requests: number;
-  retries: number;
-  errors: number;
-  bytesIn: number;
-  bytesOut: number;
-  timeMs: number;
-  statuses: Record<string, number>;
-}
-interface Figures {
-  requests: number;
-  errors: number;
-  timeMs: number;
-  routes: Route[];
-}
+/** What `--stats` prints for one API: the client's own figures, as JSON. */
+type Figures = Pick<ClientStats, 'requests' | 'errors' | 'timeMs' | 'routes'>;
 
 let sim: RunningSimulator;
 beforeAll(async () => {
