@@ -11,3 +11,20 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 export function foldIdentity(text: string): string {
   return text.trim().toLowerCase();
 }
+
+/** The scalar column types of a routing table (Document 3): what a row's cell may be declared as. */
+export type ScalarColumnType = 'string' | 'integer' | 'number' | 'boolean';
+
+/** Whether a value fits a declared column type (an integer is a number too). */
+export function fitsColumnType(value: unknown, type: ScalarColumnType): boolean {
+  switch (type) {
+    case 'string':
+      return typeof value === 'string';
+    case 'integer':
+      return typeof value === 'number' && Number.isInteger(value);
+    case 'number':
+      return typeof value === 'number';
+    case 'boolean':
+      return typeof value === 'boolean';
+  }
+}

@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import { routingTableKind } from '../kinds/routing-table.js';
 import { csvDisplayName, emit, type DocContext, type DocumentBuilder, type Json } from './build-context.js';
 import { sortKeysDeep } from '../core/canonical-json.js';
+import { fitsColumnType } from '../core/values.js';
 import { Codes } from './codes.js';
 import type { Place, Reporter } from './reporter.js';
 import type { DesiredRoutingTable, JsonScalar, RowValue } from './types.js';
@@ -226,7 +227,7 @@ function addInlineRecords(ctx: DocContext, appender: RowAppender, records: Json[
           "2^53; if the engine's column is text, quote the value and declare the field string in spec.fields";
         ctx.out.reporter.error(Codes.rowType, message, { file: ctx.file, doc: ctx.doc, path: [...path, field] });
         ok = false;
-      } else if (hint && value !== null && !matches(hint, value as JsonScalar)) {
+      } else if (hint && value !== null && !fitsColumnType(value, hint)) {
         ctx.out.reporter.error(
           Codes.rowType,
           `"${field}" must be ${hint === 'integer' ? 'an integer' : `a ${hint}`} (spec.fields), not ${JSON.stringify(value)}`,
@@ -317,18 +318,5 @@ function convert(cell: string, type: FieldType | undefined): RowValue | typeof I
       return cell === 'true' ? true : cell === 'false' ? false : INVALID;
     default:
       return cell;
-  }
-}
-
-function matches(type: FieldType, value: JsonScalar): boolean {
-  switch (type) {
-    case 'integer':
-      return typeof value === 'number' && Number.isInteger(value);
-    case 'number':
-      return typeof value === 'number';
-    case 'boolean':
-      return typeof value === 'boolean';
-    case 'string':
-      return typeof value === 'string';
   }
 }

@@ -1,4 +1,5 @@
 import type { Diagnostic, SourcePosition } from '../core/errors.js';
+import type { ScalarColumnType } from '../core/values.js';
 
 export type { Diagnostic, SourcePosition };
 
@@ -97,7 +98,7 @@ export interface DesiredRoutingTable {
   version: string;
   name: string;
   key: string[];
-  fieldTypes: Record<string, 'string' | 'integer' | 'number' | 'boolean'>;
+  fieldTypes: Record<string, ScalarColumnType>;
   /** Union of the field names of all rows, in first-seen order. */
   columns: string[];
   rows: RowValue[][];

@@ -3,7 +3,7 @@
  * guess the plan refuses), and created keys that a live key equals once trimmed and
  * case-folded (a likely second copy the plan warns about).
  */
-import { foldIdentity } from '../core/values.js';
+import { fitsColumnType, foldIdentity } from '../core/values.js';
 import { liveTypeOf } from './cast.js';
 import type { ColumnarRows, RowDiff, RowDiffProblem, RowLookalike } from './diff.js';
 import { label, SEP } from './row-key.js';
@@ -77,20 +77,6 @@ function foldKey(k: string): string {
   return k.includes(SEP) ? k.split(SEP).map(foldIdentity).join(SEP) : foldIdentity(k);
 }
 
-/** Whether a live value fits a declared column type (integers are numbers too). */
-function fits(value: unknown, type: RoutingFieldType): boolean {
-  switch (type) {
-    case 'string':
-      return typeof value === 'string';
-    case 'integer':
-      return typeof value === 'number' && Number.isInteger(value);
-    case 'number':
-      return typeof value === 'number';
-    case 'boolean':
-      return typeof value === 'boolean';
-  }
-}
-
 /** The word for what a live value is. */
 function kindOfValue(value: unknown): string {
   if (typeof value === 'number') return Number.isInteger(value) ? 'integers' : 'numbers';
@@ -121,7 +107,7 @@ export function typeContradictions(
     for (const row of live) {
       const v = row[field];
       if (v === null || v === undefined) continue;
-      if (fits(v, type)) {
+      if (fitsColumnType(v, type)) {
         fitting = true;
         break;
       }

@@ -1,7 +1,8 @@
 /** Shared types of the routing-engine client and row diff (Document 3). */
+import type { ScalarColumnType } from '../core/values.js';
 
 /** Column types a RoutingTable manifest can declare in `spec.fields`. */
-export type RoutingFieldType = 'string' | 'integer' | 'number' | 'boolean';
+export type RoutingFieldType = ScalarColumnType;
 
 /** Which table: `/<service>/<version>/<table>` (Doc3 §4). */
 export interface RoutingTableRef {
