@@ -13,6 +13,9 @@ const tier = (name: TierName, test: { setupFiles?: string[]; testTimeout?: numbe
   test: { name, include: includeOf(name), exclude: excludeOf(name), ...test },
 });
 
+// A test that starts the CLI with its working folder in the checkout fails at that call.
+const CHECKOUT_GUARD = 'test/suite/checkout-guard.ts';
+
 export default defineConfig({
   test: {
     testTimeout: 20_000,
@@ -34,8 +37,8 @@ export default defineConfig({
       tier('unit', { setupFiles: ['test/suite/unit-guard.ts'], isolate: false }),
       // Processes and servers share two cores with the rest of the suite: a test's time limit
       // is a guard against a hang, not a budget (budgets are `npm run bench`).
-      tier('e2e', { testTimeout: 120_000 }),
-      tier('reliability', { testTimeout: 120_000 }),
+      tier('e2e', { testTimeout: 120_000, setupFiles: [CHECKOUT_GUARD] }),
+      tier('reliability', { testTimeout: 120_000, setupFiles: [CHECKOUT_GUARD] }),
     ],
   },
 });

@@ -3,7 +3,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type RunningSimulator } from '../../src/sim/index.js';
-import { CLI, EXAMPLES, adminApi, manifestDir, runCli, simEnv } from './cli-helpers.js';
+import { CLI, EXAMPLES, adminApi, cliEnv, manifestDir, runCli, simEnv } from './cli-helpers.js';
 
 const P = '/api/v01/draas/demo';
 
@@ -278,7 +278,7 @@ describe('switchboard apply (end to end, real CLI over loopback HTTP)', () => {
     try {
       const child = spawn(process.execPath, [CLI, 'apply', cwd, '--yes', '--concurrency', '4'], {
         cwd,
-        env: { PATH: process.env['PATH'] ?? '', ...simEnv(sim.url) },
+        env: cliEnv(simEnv(sim.url)),
         stdio: 'ignore',
       });
       const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
@@ -326,7 +326,7 @@ describe('switchboard apply interrupted with Ctrl-C (SIGINT)', () => {
       });
       const child = spawn(process.execPath, [CLI, 'apply', cwd, '--yes', '--concurrency', '2'], {
         cwd,
-        env: { PATH: process.env['PATH'] ?? '', ...simEnv(slow.url) },
+        env: cliEnv(simEnv(slow.url)),
       });
       let stdout = '';
       child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

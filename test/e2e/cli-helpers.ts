@@ -31,6 +31,14 @@ export function testCacheHome(): string {
   return xdgCacheHome;
 }
 
+/**
+ * The environment of a CLI a test starts itself (runCli makes its own): PATH, the cache's key
+ * folder in a temporary place, the manifest cache off, then `extra`.
+ */
+export function cliEnv(extra: Record<string, string> = {}): Record<string, string> {
+  return { PATH: process.env['PATH'] ?? '', XDG_CACHE_HOME: testCacheHome(), SWITCHBOARD_NO_CACHE: '1', ...extra };
+}
+
 let scratch: Promise<string> | undefined;
 /**
  * Where a CLI run without a `cwd` runs: one temporary folder per test file, never the checkout
@@ -51,11 +59,12 @@ export async function runCli(
   options: { env?: Record<string, string>; cwd?: string; cache?: boolean } = {},
 ): Promise<CliResult> {
   const cwd = options.cwd ?? (await scratchDir());
-  const cache = options.cache === true ? {} : { SWITCHBOARD_NO_CACHE: '1' };
+  const env = cliEnv(options.env);
+  if (options.cache === true && options.env?.['SWITCHBOARD_NO_CACHE'] === undefined) delete env['SWITCHBOARD_NO_CACHE'];
   try {
     const { stdout, stderr } = await run(process.execPath, [CLI, ...args], {
       cwd,
-      env: { PATH: process.env['PATH'] ?? '', XDG_CACHE_HOME: testCacheHome(), ...cache, ...options.env },
+      env,
       maxBuffer: 64 * 1024 * 1024,
     });
     return { code: 0, stdout, stderr };

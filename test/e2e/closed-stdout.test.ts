@@ -5,12 +5,14 @@
  */
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { CLI, EXAMPLES } from './cli-helpers.js';
+import { CLI, EXAMPLES, cliEnv, scratchDir } from './cli-helpers.js';
 
-function planIntoClosedPipe(): Promise<{ code: number | null; stderr: string; read: number }> {
+async function planIntoClosedPipe(): Promise<{ code: number | null; stderr: string; read: number }> {
+  const cwd = await scratchDir();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, 'plan', '--sim', EXAMPLES, '--format', 'json', '--detailed-exitcode'], {
-      env: { PATH: process.env['PATH'] ?? '' },
+      cwd,
+      env: cliEnv(),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let read = 0;

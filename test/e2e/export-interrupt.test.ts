@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type RunningSimulator } from '../../src/sim/index.js';
 import { estateSeed } from '../export/estate-seed.js';
 import { differingFiles, treeFiles } from '../export/tree-files.js';
-import { CLI, runCli, simEnv } from './cli-helpers.js';
+import { CLI, cliEnv, runCli, scratchDir, simEnv } from './cli-helpers.js';
 
 const UNFINISHED = '.switchboard-export-unfinished';
 let sim: RunningSimulator;
@@ -41,7 +41,8 @@ afterAll(async () => {
 /** Starts an export, waits until it has written a few tenants' files, and sends `signal`. */
 async function interrupt(out: string, signal: NodeJS.Signals): Promise<{ code: number | null; stderr: string }> {
   const child = spawn(process.execPath, [CLI, 'export', '--out', out, '--concurrency', '2'], {
-    env: { PATH: process.env['PATH'] ?? '', ...env },
+    cwd: await scratchDir(),
+    env: cliEnv(env),
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';

@@ -151,7 +151,7 @@ describe('the packed package, installed into an empty repository', () => {
   it('sim serves from the installed package', async () => {
     const child = spawn(join(repo, 'node_modules/.bin/switchboard'), ['sim', '--port', '0'], {
       cwd: repo,
-      env: { PATH: process.env['PATH'] ?? '' },
+      env: { PATH: process.env['PATH'] ?? '', XDG_CACHE_HOME: testCacheHome() },
     });
     try {
       const url = await new Promise<string>((found, failed) => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { CLI, runCli } from './cli-helpers.js';
+import { CLI, cliEnv, runCli } from './cli-helpers.js';
 
 /**
  * Preloaded with `node --import`: reports on stderr, at exit, every module the process
@@ -63,7 +63,8 @@ describe('switchboard version / --version', () => {
       const hook = join(dir, 'record-modules.mjs');
       await writeFile(hook, RECORD_MODULES);
       const { stderr } = await promisify(execFile)(process.execPath, ['--import', hook, CLI, 'version'], {
-        env: { PATH: process.env['PATH'] ?? '' },
+        cwd: dir,
+        env: cliEnv(),
       });
       const loaded = (JSON.parse(stderr) as string[]).map((u) => u.replace(/^.*\/(dist|node_modules)\//, '$1/'));
       expect(loaded.filter((u) => /^dist\/(run|manifest|kinds|plan|state|apply|providers|compare)\//.test(u))).toEqual([

@@ -18,7 +18,7 @@ import { loadManifests } from '../../src/manifest/index.js';
 import { evaluatePolicies } from '../../src/plan/policy/evaluate.js';
 import type { PolicyFacts } from '../../src/plan/policy/facts.js';
 import { startSimulator, type RunningSimulator } from '../../src/sim/index.js';
-import { CLI, manifestDir, simEnv } from '../e2e/cli-helpers.js';
+import { CLI, cliEnv, manifestDir, simEnv } from '../e2e/cli-helpers.js';
 import { startHookProxy, type HookProxy } from './support/hook-proxy.js';
 
 const BACKTRACKING = '^(a+)+$';
@@ -175,7 +175,7 @@ describe('SIGTERM while plan checks policies, after its last read', () => {
     await writeFile(join(dir, 'rows.csv'), csvRows(100_000));
     const child = spawn(process.execPath, [CLI, 'plan', '.'], {
       cwd: dir,
-      env: { PATH: process.env['PATH'] ?? '', ...simEnv(proxy.url) },
+      env: cliEnv(simEnv(proxy.url)),
     });
     let stderr = '';
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));

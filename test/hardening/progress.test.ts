@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type RunningSimulator } from '../../src/sim/index.js';
-import { CLI, EXAMPLES, runCli, simEnv } from '../e2e/cli-helpers.js';
+import { CLI, EXAMPLES, cliEnv, runCli, scratchDir, simEnv } from '../e2e/cli-helpers.js';
 
 let sim: RunningSimulator;
 beforeAll(async () => {
@@ -80,7 +80,7 @@ describe('on a terminal', () => {
     const { stdout } = await promisify(execFile)(
       'python3',
       ['-c', PTY_RUNNER, process.execPath, CLI, 'plan', EXAMPLES, '--format', 'json', '--concurrency', '2'],
-      { env: { PATH: process.env['PATH'] ?? '', ...simEnv(sim.url) }, maxBuffer: 64 * 1024 * 1024 },
+      { cwd: await scratchDir(), env: cliEnv(simEnv(sim.url)), maxBuffer: 64 * 1024 * 1024 },
     );
     const run = JSON.parse(stdout) as { code: number; stdout: string; stderr: string };
     expect(run.code, run.stderr).toBe(0);

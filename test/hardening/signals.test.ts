@@ -10,7 +10,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type RunningSimulator } from '../../src/sim/index.js';
-import { CLI, manifestDir, simEnv } from '../e2e/cli-helpers.js';
+import { CLI, cliEnv, manifestDir, simEnv } from '../e2e/cli-helpers.js';
 import { startHookProxy, type HookProxy, type ProxiedRequest } from './support/hook-proxy.js';
 
 const P = '/api/v01/draas/demo';
@@ -49,7 +49,7 @@ interface Run {
 function runWithSignal(args: string[], cwd: string, when: (child: { kill: (s: NodeJS.Signals) => void }) => void) {
   const child = spawn(process.execPath, [CLI, ...args], {
     cwd,
-    env: { PATH: process.env['PATH'] ?? '', ...simEnv(proxy.url) },
+    env: cliEnv(simEnv(proxy.url)),
   });
   let stdout = '';
   let stderr = '';

@@ -83,6 +83,7 @@ export const TIERS: Record<TierName, Tier> = {
       'test/run/provenance.test.ts',
       'test/run/run.test.ts',
       'test/state/refs.test.ts',
+      'test/suite/checkout-guard.test.ts',
       'test/suite/clean-checkout.test.ts',
     ],
   },
