@@ -2,6 +2,7 @@ import type { Document, LineCounter, Node, Scalar } from 'yaml';
 import jsYaml from 'js-yaml';
 import { yamlPackage } from '../core/yaml-package.js';
 import type { SourcePosition } from './types.js';
+import { mappingKeys } from './key-positions.js';
 import { YAML_CORE_SCHEMA } from './yaml-core-schema.js';
 
 /** A path inside a document: map keys and sequence indexes. */
@@ -32,15 +33,15 @@ export class PositionIndex {
 
   /**
    * Position of the node at `path` (or of its key when `key`); the nearest existing ancestor
-   * otherwise. `viaYamlPackage` skips the fast path for collections (tests compare both).
+   * otherwise. `viaYamlPackage` skips the fast paths for collections and keys (tests compare both).
    */
   locate(
     doc: number,
     path: NodePath,
     options: { key?: boolean; offsetInString?: number; viaYamlPackage?: boolean } = {},
   ): SourcePosition {
-    if (!options.key && options.offsetInString === undefined && !options.viaYamlPackage) {
-      const start = this.collectionStart(doc, path);
+    if (options.offsetInString === undefined && !options.viaYamlPackage) {
+      const start = options.key ? this.keyStart(doc, path) : this.collectionStart(doc, path);
       if (start !== undefined) return this.at(start);
     }
     const found = this.document(doc);
@@ -87,6 +88,29 @@ export class PositionIndex {
     const opened = chunk.fast.starts.get(node);
     const start = opened === undefined ? undefined : contentStart(chunk.text, opened);
     return start === undefined ? undefined : chunk.start + start;
+  }
+
+  /**
+   * Where the key of the last segment of `path` starts, when its mapping's text proves it
+   * (key-positions.ts); undefined, and the yaml package decides, otherwise. A key the mapping
+   * does not have answers as the yaml package does: the mapping's own key, or its start
+   * when it is an item of a sequence or the document's root.
+   */
+  private keyStart(doc: number, path: NodePath): number | undefined {
+    const key = path.at(-1);
+    if (typeof key !== 'string') return undefined;
+    const parentPath = path.slice(0, -1);
+    const mapping = this.collectionStart(doc, parentPath);
+    const chunk = this.chunks?.[doc];
+    if (mapping === undefined || !chunk?.fast) return undefined;
+    let node: unknown = chunk.fast.value;
+    for (const segment of parentPath) node = (node as Record<string | number, unknown>)[segment];
+    if (node === null || typeof node !== 'object' || Array.isArray(node)) return undefined;
+    const keys = mappingKeys(chunk.text, mapping - chunk.start, node as Record<string, unknown>);
+    if (!keys) return undefined;
+    const at = keys.get(key);
+    if (at !== undefined) return chunk.start + at;
+    return typeof parentPath.at(-1) === 'string' ? this.keyStart(doc, parentPath) : mapping;
   }
 
   /** Document `doc` and the offset of its text in the file. */
