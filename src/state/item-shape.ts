@@ -49,6 +49,9 @@ export function liveShapeProblem(kind: KindDefinition, item: unknown, parts: Liv
       (spec.elements && elementsProblem(raw, spec.elements)) || (spec.entries && entriesProblem(raw, spec.entries));
     if (contentProblem)
       return `${kind.kind} "${spec.api ?? spec.name}"${contentProblem.startsWith('is ') ? ' ' : ''}${contentProblem}`;
+    // A list is a list whatever a normalize makes of it afterwards (it passes anything else through unseen).
+    if ((spec.type === 'set' || spec.type === 'list') && raw !== undefined && raw !== null && !Array.isArray(raw))
+      return `${kind.kind} "${spec.api ?? spec.name}" is ${describe(raw)}, expected ${spec.type}`;
     if (spec.change === 'writeOnly' || spec.normalize || !(spec.name in parts.fields)) continue;
     const value = parts.fields[spec.name];
     if (value === null || value === undefined) continue;

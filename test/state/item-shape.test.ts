@@ -93,6 +93,20 @@ describe('reading items: a value of an impossible type is a misread answer, neve
     );
   });
 
+  it('a list read as something else is a misread, also where a normalize would pass it through (Product items)', async () => {
+    for (const [kind, item, field] of [
+      [productKind, product, 'items'],
+      [templateKind, template, 'licenses'],
+    ] as const) {
+      for (const misread of [{ items: 2 }, 'LIC-A', 3, true]) {
+        expect(await problemOf(kind, { ...item, [field]: misread })).toMatch(
+          new RegExp(`^${kind.kind} "${field}" is .*, expected set$`),
+        );
+      }
+      expect(await problemOf(kind, { ...item, [field]: null })).toBeUndefined();
+    }
+  });
+
   it('Doc 1 §2.10: branding maps and objects of the wrong type', async () => {
     expect(await problemOf(brandingKind, { ...theme, themes: { light: { text: '/themes/light.css' } } })).toBe(
       'Branding "themes".light is an object, expected string',
