@@ -136,7 +136,7 @@ function kindNameLiterals(sources: readonly SourceFile[]): Map<string, string[]>
 describe('architecture rules', () => {
   it('reads every source file', () => {
     expect(files.length).toBeGreaterThan(150);
-    expect(files.find((f) => f.path === 'src/cli/main.ts')?.imports).toContain('src/cli/program.ts');
+    expect(files.find((f) => f.path === 'src/cli/switchboard.ts')?.imports).toContain('src/cli/program.ts');
   });
 
   it('docs/architecture.md has one layer row per folder of src/, and no row without a folder', () => {
@@ -196,7 +196,7 @@ describe('architecture rules', () => {
     const row = (folder: string) => rows.find((r) => r.folder === folder)!;
     const planted = (from: string, to: string) => violations(row(folderOf(from)), [{ path: from, imports: [to] }]);
     expect(planted('src/sim/planted.ts', 'src/kinds/index.ts')).toHaveLength(1);
-    expect(planted('src/run/planted.ts', 'src/cli/main.ts')).toHaveLength(1);
+    expect(planted('src/run/planted.ts', 'src/cli/switchboard.ts')).toHaveLength(1);
     expect(planted('src/cli/planted.ts', 'src/providers/index.ts')).toHaveLength(1);
     expect(planted('src/plan/planted.ts', 'src/run/index.ts')).toHaveLength(1);
     expect(planted('src/state/planted.ts', 'src/api/client.ts')).toHaveLength(1);

@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 import { Command } from 'commander';
 import { maskStream } from '../core/secrets.js';
 import { runCli } from './program.js';

@@ -1,12 +1,21 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * Where this package's own files are, wherever it runs from: a checkout (src/ under
- * vitest, dist/ once built) or an installed package (node_modules/switchboard/dist/). Both
- * src/core/ and dist/core/ are two levels below the package root.
+ * Where this package's own files are, wherever it runs from: a checkout (src/ under vitest,
+ * dist/ once built, the CLI's bundle in dist/cli/bundle/) or an installed package
+ * (node_modules/switchboard/dist/): the nearest folder above this module with a package.json.
+ * No folder of dist/ has one.
  */
-const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+function packageRoot(from: string): string {
+  for (let dir = dirname(from); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return `${dir}/`;
+    if (dirname(dir) === dir) throw new Error(`no package.json above ${from}`);
+  }
+}
+
+export const PACKAGE_ROOT = packageRoot(fileURLToPath(import.meta.url));
 
 interface PackageJson {
   name: string;
@@ -24,6 +33,6 @@ export const VERSION = manifest.version;
 export const NODE_ENGINES = manifest.engines?.node ?? '';
 
 /** The example manifests shipped with the package (`demo` plans them). */
-const EXAMPLES_DIR = `${PACKAGE_ROOT}examples/`;
+export const EXAMPLES_DIR = `${PACKAGE_ROOT}examples/`;
 /** The GitHub workflow templates shipped with the package (`init` copies them). */
 export const WORKFLOW_TEMPLATES_DIR = `${EXAMPLES_DIR}.github/workflows/`;

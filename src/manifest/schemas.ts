@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import { Ajv2020, type ErrorObject, type ValidateFunction, type AnySchemaObject } from 'ajv/dist/2020.js';
 import type { FormatsPlugin } from 'ajv-formats';
+import { PACKAGE_ROOT } from '../core/package.js';
 import { SCHEMA_FILES } from './document-kinds.js';
 import type { ManifestKind } from './types.js';
 
@@ -25,8 +25,8 @@ import type { ManifestKind } from './types.js';
  * `writeOnly: true` (standard) marks fields the API never returns.
  */
 
-/** The schemas folder of the package (same relative place from src/ and dist/). */
-export const SCHEMAS_DIR = fileURLToPath(new URL('../../schemas/', import.meta.url));
+/** The schemas folder of the package. */
+export const SCHEMAS_DIR = `${PACKAGE_ROOT}schemas/`;
 
 export { SCHEMA_FILES };
 const SHARED_FILES = ['definitions.schema.json', 'manifest.schema.json'];

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { CLI, cliEnv, runCli } from './cli-helpers.js';
@@ -26,6 +27,16 @@ const pkg = JSON.parse(await readFile(resolve(import.meta.dirname, '../../packag
   version: string;
   engines: { node: string };
 };
+
+/** The source files (`src/…`) bundled into these chunks, from their source maps. */
+async function sourcesOf(chunks: string[]): Promise<string[]> {
+  const all = new Set<string>();
+  for (const chunk of chunks) {
+    const map = JSON.parse(await readFile(`${fileURLToPath(chunk)}.map`, 'utf8')) as { sources: string[] };
+    for (const source of map.sources) all.add(source.replace(/^(\.\.\/)+/, ''));
+  }
+  return [...all].sort();
+}
 
 describe('switchboard version / --version', () => {
   it('prints the package version; --format json adds the Node.js running it and the supported range', async () => {
@@ -66,12 +77,15 @@ describe('switchboard version / --version', () => {
         cwd: dir,
         env: cliEnv(),
       });
-      const loaded = (JSON.parse(stderr) as string[]).map((u) => u.replace(/^.*\/(dist|node_modules)\//, '$1/'));
-      expect(loaded.filter((u) => /^dist\/(run|manifest|kinds|plan|state|apply|providers|compare)\//.test(u))).toEqual([
-        'dist/apply/audit-formats.js',
+      const urls = JSON.parse(stderr) as string[];
+      const loaded = urls.map((u) => u.replace(/^.*\/(dist|node_modules)\//, '$1/'));
+      // The CLI is a bundle (scripts/build/bundle.mjs): what it loaded is the sources of the chunks it read.
+      const sources = await sourcesOf(urls.filter((u) => u.includes('/dist/cli/bundle/')));
+      expect(sources.filter((f) => /^src\/(run|manifest|kinds|plan|state|apply|providers|compare)\//.test(f))).toEqual([
+        'src/apply/audit-formats.ts',
       ]);
       expect(loaded.filter((u) => /^node_modules\/(pino|undici|ajv|yaml|js-yaml)\//.test(u))).toEqual([]);
-      expect(loaded.length).toBeGreaterThan(10);
+      expect(sources.length).toBeGreaterThan(10);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -103,4 +103,14 @@ describe('sim on a port in use (docs/simulator.md)', () => {
       expect(result.stderr).not.toMatch(/Internal error|\n\s+at /);
     }
   });
+
+  it('at --log-level debug prints the stack, in src/ (the bundle source-mapped), not in its chunks', async () => {
+    for (const env of [{}, { SWITCHBOARD_LOG_LEVEL: 'trace' }] as Record<string, string>[]) {
+      const args = ['sim', '--port', String(port), ...('SWITCHBOARD_LOG_LEVEL' in env ? [] : ['--log-level=debug'])];
+      const result = await runCli(args, { env });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/\n\s+at .*\bsrc\/[\w/-]+\.ts:\d+:\d+/);
+      expect(result.stderr).not.toMatch(/dist\/cli\/bundle\//);
+    }
+  });
 });

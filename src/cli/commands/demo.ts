@@ -3,15 +3,12 @@
  * applies them, plans again ("No changes."), then plans a one-value edit of a copy. Exit 0
  * only when every step did what it should (src/demo/run-demo.ts checks each one), 1 otherwise.
  */
-import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
+import { EXAMPLES_DIR } from '../../core/package.js';
 import type { ConcurrencySetting } from '../../run/index.js';
 import { concurrencyOption } from '../options.js';
 import type { CommandRegistrar } from '../program.js';
-
-/** The package's own examples/ (dist/cli/commands/ → the package root), wherever it is run from. */
-const PACKAGE_EXAMPLES = fileURLToPath(new URL('../../../examples/', import.meta.url));
 
 interface DemoCommandOptions {
   concurrency: ConcurrencySetting;
@@ -29,7 +26,7 @@ export const registerDemo: CommandRegistrar = (program: Command, context) => {
       const out = ctx.stdout as NodeJS.WritableStream & { isTTY?: boolean };
       const { runDemo } = await import('../../demo/run-demo.js');
       await runDemo({
-        examples: resolve(PACKAGE_EXAMPLES),
+        examples: resolve(EXAMPLES_DIR),
         concurrency: options.concurrency,
         color: options.color && out.isTTY === true && !process.env['NO_COLOR'],
         logger: ctx.logger,
