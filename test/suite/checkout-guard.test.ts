@@ -28,6 +28,9 @@ describe('the checkout guard', () => {
     expect(runsCli('/tmp/x/node_modules/.bin/switchboard', ['sim'])).toBe(true);
     expect(runsCli('git', ['status'])).toBe(false);
     expect(runsCli(process.execPath, ['-e', '0'])).toBe(false);
+    // A checkout cloned into a folder named switchboard, given as an argument to another script.
+    expect(runsCli(process.execPath, ['scripts/docs/generate.mjs', '--root', '/ci/switchboard'])).toBe(false);
+    expect(runsCli('/ci/switchboard', [])).toBe(false);
   });
 
   it('refuses a CLI started in the checkout, whichever launcher, before a process starts', () => {

@@ -20,10 +20,14 @@ export function insideCheckout(dir: string, root = ROOT): boolean {
   return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }
 
-/** Whether a process started as `command args…` is switchboard's CLI (built entry or installed bin). */
+/**
+ * Whether a process started as `command args…` is switchboard's CLI: the built entry as a
+ * script (`node …/dist/cli/main.js`), or an installed bin as the command. An argument named
+ * like the checkout's folder (`--root /ci/switchboard`) is not the CLI.
+ */
 export function runsCli(command: string, args: readonly unknown[]): boolean {
-  const words = [command, ...args.filter((a): a is string => typeof a === 'string')];
-  return words.some((w) => w.endsWith(CLI_ENTRY) || /(^|[/\\])switchboard$/.test(w));
+  if (command === 'switchboard' || /[/\\]\.bin[/\\]switchboard$/.test(command)) return true;
+  return [command, ...args].some((word) => typeof word === 'string' && word.endsWith(CLI_ENTRY));
 }
 
 type Launcher = (...call: unknown[]) => unknown;
