@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { SwitchboardError } from '../core/errors.js';
-import { assertWritableTarget } from '../core/safe-write.js';
+import { assertWritableTargetSync } from '../core/safe-write.js';
 
 /** The second header line of every exported file; `--force` only ever removes files carrying it. */
 export const EXPORT_MARKER =
@@ -112,16 +113,20 @@ function safeName(name: string): string {
  * file of the same folder (`.<name>.<pid>.tmp`, which the loader does not read), then
  * renamed over the final name, which POSIX makes atomic. A run killed between the two
  * leaves only the temporary file, which the next export removes.
+ *
+ * Synchronous calls: a national export writes 50,000 files, and the promise API's five trips
+ * through the thread pool per file (check, open, write, close, rename) cost about 10 s of
+ * CPU, where each call takes microseconds on a local disk.
  */
-export async function writeFileAtomically(file: string, text: string): Promise<void> {
+export function writeFileAtomically(file: string, text: string): void {
   // A link, FIFO or device planted where a document goes is refused, never replaced (core/safe-write.ts).
-  await assertWritableTarget(file);
+  assertWritableTargetSync(file);
   const temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
   try {
-    await writeFile(temp, text, { flag: 'wx' }); // never through a link planted at the temporary name
-    await rename(temp, file);
+    writeFileSync(temp, text, { flag: 'wx' }); // never through a link planted at the temporary name
+    renameSync(temp, file);
   } catch (error) {
-    await rm(temp, { force: true });
+    rmSync(temp, { force: true });
     throw error;
   }
 }

@@ -142,7 +142,7 @@ async function writeDocuments(
         const folder = dirname(file);
         if (!folders.has(folder)) await mkdir(folder, { recursive: true });
         folders.add(folder);
-        await writeFileAtomically(file, text);
+        writeFileAtomically(file, text);
         written.set(file, text);
         options.onFile?.(written.size, queue.length);
       } catch (error) {
