@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The `switchboard` binary. The CLI itself is one bundle (scripts/bundle.mjs: esbuild over
+ * The `switchboard` binary. The CLI itself is one bundle (scripts/build/bundle.mjs: esbuild over
  * the compiled dist/cli/switchboard.js, each command's code in a chunk loaded when that
  * command runs), so that a start reads a few files instead of about 200 modules.
  *

@@ -1,12 +1,13 @@
 /**
- * Where a block mapping's key starts, read from the text around the mapping instead of a
- * parse with the yaml package: a plan that says where each changed field comes from asks
- * for hundreds of keys, and the yaml package spends about a millisecond per document on
- * them (positions.ts). The answer is taken only when the text proves it: the lines at the
- * mapping's column, from its first key to the first line indented less, must name exactly
- * the mapping's keys, in order, each a plain key. Anything else (a quoted or explicit key,
- * a flow mapping, a merge key, a duplicate, a line a multi-line value puts at that column)
- * makes the lists differ, and the caller asks the yaml package.
+ * Where a mapping's keys start, read from the text around the mapping instead of a parse with
+ * the yaml package: a plan that says where each changed field comes from asks for hundreds
+ * of keys, and the yaml package spends about a millisecond per document on them
+ * (positions.ts). The answer is taken only when the text proves it: for a block mapping, the
+ * lines at its column, from its first key to the first line indented less; for a flow
+ * mapping, its one line. They must name exactly the mapping's keys, in order, each a plain
+ * key. Anything else (a quoted or explicit key, a merge key, a duplicate, a nested or
+ * multi-line flow mapping, a line a multi-line value puts at that column) makes the lists
+ * differ, and the caller asks the yaml package.
  */
 
 /** A key the scan can read as written: plain, and read as the same string by every YAML schema. */
