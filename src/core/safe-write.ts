@@ -29,7 +29,7 @@ async function irregular(target: string): Promise<string | undefined> {
   return info && describeIrregular(info);
 }
 
-/** {@link irregular}, without a trip through the thread pool (export's tens of thousands of files). */
+/** {@link irregular}, without a trip through the thread pool. */
 function irregularSync(target: string): string | undefined {
   const info = lstatSync(target, { throwIfNoEntry: false });
   return info && describeIrregular(info);
@@ -52,13 +52,10 @@ function refused(target: string, what: string): SwitchboardError {
   );
 }
 
-/** Refuses (SB_WRITE_TARGET) a target that exists and is not a regular file. */
-export async function assertWritableTarget(target: string): Promise<void> {
-  const what = await irregular(target);
-  if (what) throw refused(target, what);
-}
-
-/** {@link assertWritableTarget} in one system call on this thread. */
+/**
+ * Refuses (SB_WRITE_TARGET) a target that exists and is not a regular file, in one system call
+ * on this thread (export checks each of its tens of thousands of files).
+ */
 export function assertWritableTargetSync(target: string): void {
   const what = irregularSync(target);
   if (what) throw refused(target, what);
