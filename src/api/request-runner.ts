@@ -29,9 +29,12 @@ export interface RunnerDeps {
 
 type Attempt = { raw: RawResponse; bearer: string } | { failure: TransportError };
 
+/** Renewals of the access token one request may ask for (each after a 401 that followed other answers). */
+const MAX_RENEWALS_PER_REQUEST = 3;
+
 /**
- * Runs one API request: bearer token, concurrency slot per attempt, one re-authentication
- * after a 401, retries of repeatable requests with backoff, and the mapping of every
+ * Runs one API request: bearer token, concurrency slot per attempt, re-authentication after
+ * a 401 (see `run`), retries of repeatable requests with backoff, and the mapping of every
  * outcome to a response or an ApiError.
  */
 export class RequestRunner {
@@ -39,7 +42,12 @@ export class RequestRunner {
 
   async run<T>(options: RequestOptions<T>): Promise<ApiResponse<T>> {
     const budget = new RetryBudget(this.deps.retry, this.deps.monotonicNow, this.deps.random);
-    let reauthenticated = false;
+    // A token renewed after a 401 and refused at once: the session is gone (a disabled user,
+    // revoked sessions), and the request fails. Refused later, after the request met other
+    // answers and their backoffs, it may simply have expired in the meantime: renewed again,
+    // a few times at most per request.
+    let renewals = 0;
+    let answeredSinceRenewal = true;
     for (;;) {
       if (this.deps.stop?.aborted) throw this.cancelled(options);
       const attempt = await this.deps.limiter.run(
@@ -49,7 +57,9 @@ export class RequestRunner {
       );
       const outcome = this.classify<T>(options, attempt);
       if (outcome.kind === 'done') return outcome.response;
-      if (outcome.kind === 'reauth' && !reauthenticated && 'raw' in attempt) {
+      const renewable = answeredSinceRenewal && renewals < MAX_RENEWALS_PER_REQUEST;
+      if (outcome.kind !== 'reauth') answeredSinceRenewal = true;
+      if (outcome.kind === 'reauth' && renewable && 'raw' in attempt) {
         const fresh = await this.deps.tokens.renewAfterUnauthorized(attempt.bearer);
         if (fresh === undefined) {
           const { code, status, platformMessage } = outcome.error;
@@ -61,7 +71,8 @@ export class RequestRunner {
             detail: 'the machine-to-machine token was refused (invalid or revoked)',
           });
         }
-        reauthenticated = true;
+        renewals++;
+        answeredSinceRenewal = false;
         this.deps.stats.recordReauthentication();
         continue;
       }

@@ -172,6 +172,31 @@ describe('authentication', () => {
     expect(fake.count('GET', /always-401$/)).toBe(2);
   });
 
+  it('a token that expires again while the request waits out a server error is renewed again', async () => {
+    const answers = [401, 500, 401, 200];
+    fake.on('GET', /\/expires-twice$/, (_req, res) => json(res, answers.shift() ?? 200, { ok: true }));
+    const client = await connect();
+    const response = await client.request({ method: 'GET', path: '/api/v01/expires-twice' });
+    expect(response.status).toBe(200);
+    expect(fake.count('GET', /expires-twice$/)).toBe(4);
+    expect(client.stats().reauthentications).toBe(2);
+  });
+
+  it('renews at most three times for one request, each after another answer; a 401 right after a renewal ends it', async () => {
+    fake.on('GET', /\/keeps-expiring$/, (_req, res) => {
+      const n = fake.count('GET', /keeps-expiring$/);
+      json(res, n % 2 === 1 ? 401 : 500, { message: 'nope' });
+    });
+    const client = await connect({ retry: { baseDelayMs: 1, retries: 10 } });
+    const error = (await client
+      .request({ method: 'GET', path: '/api/v01/keeps-expiring' })
+      .catch((e: unknown) => e)) as ApiError;
+    expect(error.code).toBe('SB_API_UNAUTHORIZED');
+    // 401 (renewal 1), 500, 401 (renewal 2), 500, 401 (renewal 3), 500, 401: refused.
+    expect(fake.count('GET', /keeps-expiring$/)).toBe(7);
+    expect(client.stats().reauthentications).toBe(3);
+  });
+
   it('Doc1 §5.2: logout at close sends sign = SHA-256 hex of the refresh token, and tolerates failure', async () => {
     const client = await connect();
     clients.pop();
