@@ -58,6 +58,9 @@ export function schemaSet(options: { validateSchema?: boolean } = {}): SchemaSet
     allErrors: true,
     verbose: true,
     allowUnionTypes: true,
+    // The optimising passes over the generated code cost 45 % of compiling (all kinds: ~155 ms →
+    // ~87 ms) and saved no measurable validation time (5,000 tenant documents: 26–36 ms either way).
+    code: { optimize: false },
     validateSchema: options.validateSchema ?? false,
   });
   const require = createRequire(import.meta.url);
