@@ -83,3 +83,19 @@ export function simEnv(url) {
     NO_COLOR: '1',
   };
 }
+
+/**
+ * The last `Plan:` line of a plan's text output, after a plan that must have changes (exit 2
+ * under --detailed-exitcode); throws with the CLI's stderr otherwise.
+ * @param {{ code: number | null, stdout: string, stderr: string }} cli
+ */
+export function planSummaryOf(cli) {
+  if (cli.code !== 2) throw new Error(`plan exited ${cli.code} (expected 2: changes): ${cli.stderr.slice(-2000)}`);
+  return (
+    cli.stdout
+      .trim()
+      .split('\n')
+      .filter((l) => /^Plan:/.test(l))
+      .at(-1) ?? ''
+  );
+}

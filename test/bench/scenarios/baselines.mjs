@@ -6,7 +6,7 @@
  * resolving the baselines costs the CLI at most 10 % more CPU than the flat manifests.
  */
 import { join } from 'node:path';
-import { runCli, simEnv } from '../lib/cli.mjs';
+import { planSummaryOf, runCli, simEnv } from '../lib/cli.mjs';
 import { writeOrgBaselineManifests } from '../lib/baselines-estate.mjs';
 import { ORG } from '../lib/estate.mjs';
 import { describe as describeFigures, figures as reportFigures, round } from '../lib/report.mjs';
@@ -32,13 +32,7 @@ async function planOnce(ctx, sim, dir) {
     ['plan', join(dir, 'manifests'), '--detailed-exitcode', '--no-cache', '--concurrency', String(ctx.concurrency)],
     { cwd: dir, env: simEnv(sim.url), nodeArgs: ctx.nodeArgs },
   );
-  if (cli.code !== 2) throw new Error(`plan exited ${cli.code} (expected 2: changes): ${cli.stderr.slice(-2000)}`);
-  const summary =
-    cli.stdout
-      .trim()
-      .split('\n')
-      .filter((l) => /^Plan:/.test(l))
-      .at(-1) ?? '';
+  const summary = planSummaryOf(cli);
   const stats = await sim.stats();
   return { cli, summary, requests: stats.total, byRoute: stats.byRoute };
 }

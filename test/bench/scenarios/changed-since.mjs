@@ -10,7 +10,7 @@
 import { execFileSync } from 'node:child_process';
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { runCli, simEnv } from '../lib/cli.mjs';
+import { planSummaryOf, runCli, simEnv } from '../lib/cli.mjs';
 import { ORG } from '../lib/estate.mjs';
 import { round } from '../lib/report.mjs';
 
@@ -86,23 +86,12 @@ export async function changedSinceScenario(ctx, { sim, dir: estateDir }, size) {
   await rm(join(dir, '.switchboard', 'cache'), { recursive: true, force: true });
   const cold = await plan();
   for (const { cli } of [warm, uncached, cold]) {
-    if (cli.code !== 2) throw new Error(`plan exited ${cli.code} (expected 2: changes): ${cli.stderr.slice(-2000)}`);
-    const summary =
-      cli.stdout
-        .trim()
-        .split('\n')
-        .filter((l) => /^Plan:/.test(l))
-        .at(-1) ?? '';
+    const summary = planSummaryOf(cli);
     if (!/^Plan: 0 to create, 1 to update, 0 to replace, 0 to delete\.$/.test(summary))
       throw new Error(`expected one update (${TENANT}'s markup), got: ${summary}\n${cli.stdout.slice(0, 3000)}`);
   }
   const { cli, stats } = warm;
-  const summary =
-    cli.stdout
-      .trim()
-      .split('\n')
-      .filter((l) => /^Plan:/.test(l))
-      .at(-1) ?? '';
+  const summary = planSummaryOf(cli);
   const scoped = /scoped to \d+ of \d+ documents/.exec(cli.stdout)?.[0] ?? 'no scope line';
   return {
     requests: stats.total,

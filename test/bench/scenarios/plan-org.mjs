@@ -4,7 +4,7 @@
  * then the same reads from a bare loop (the floor).
  */
 import { join } from 'node:path';
-import { runCli, simEnv } from '../lib/cli.mjs';
+import { planSummaryOf, runCli, simEnv } from '../lib/cli.mjs';
 import { ORG } from '../lib/estate.mjs';
 import { bareLoop, planOrgReadPaths } from '../lib/floor.mjs';
 
@@ -33,13 +33,7 @@ export async function planScenario(ctx, { sim, dir, changes }, size) {
     ['plan', join(dir, 'manifests'), '--detailed-exitcode', '--concurrency', String(ctx.concurrency)],
     { cwd: dir, env: simEnv(sim.url), nodeArgs: ctx.nodeArgs },
   );
-  if (cli.code !== 2) throw new Error(`plan exited ${cli.code} (expected 2: changes): ${cli.stderr.slice(-2000)}`);
-  const summary =
-    cli.stdout
-      .trim()
-      .split('\n')
-      .filter((l) => /^Plan:/.test(l))
-      .at(-1) ?? '';
+  const summary = planSummaryOf(cli);
   const stats = await sim.stats();
   const paths = planOrgReadPaths(await sim.state(), ctx.pageCap, size.addressesPerSubscription > 0);
   const floor = await bareLoop({ loop: 'read', url: sim.url, paths, concurrency: ctx.concurrency });

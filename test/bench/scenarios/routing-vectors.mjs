@@ -12,7 +12,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runCli } from '../lib/cli.mjs';
 import { desiredRows } from '../routing-data.mjs';
-import { startRoutingSim, writeManifests } from './routing.mjs';
+import { routingEnv, startRoutingSim, writeManifests } from './routing.mjs';
 
 const VECTORS = 1000;
 const RUNS = 2;
@@ -42,15 +42,7 @@ export async function run(ctx) {
     ctx.log(
       `  table: ${rows.toLocaleString('en')} live rows; manifests with 1% drift and ${VECTORS.toLocaleString('en')} vectors (set up in ${((performance.now() - begin) / 1000).toFixed(1)} s)`,
     );
-    const env = {
-      SWITCHBOARD_URL: sim.url,
-      SWITCHBOARD_USERNAME: 'unused',
-      SWITCHBOARD_PASSWORD: 'unused',
-      SWITCHBOARD_RE_URL: sim.url,
-      SWITCHBOARD_RE_USERNAME: 'bench',
-      SWITCHBOARD_RE_PASSWORD: 'bench',
-      NO_COLOR: '1',
-    };
+    const env = routingEnv(sim.url);
     const plan = async (withVectors) => {
       if (withVectors) await writeFile(join(manifests, 'vectors.yaml'), test);
       else await rm(join(manifests, 'vectors.yaml'), { force: true });

@@ -79,6 +79,23 @@ export async function startRoutingSim(rows, latencyMs) {
   }
 }
 
+/**
+ * The CLI's environment against the routing simulator (a table alone is declared: the
+ * platform's credentials are never used).
+ * @param {string} url
+ */
+export function routingEnv(url) {
+  return {
+    SWITCHBOARD_URL: url,
+    SWITCHBOARD_USERNAME: 'unused',
+    SWITCHBOARD_PASSWORD: 'unused',
+    SWITCHBOARD_RE_URL: url,
+    SWITCHBOARD_RE_USERNAME: 'bench',
+    SWITCHBOARD_RE_PASSWORD: 'bench',
+    NO_COLOR: '1',
+  };
+}
+
 /** @param {import('../run.mjs').ScenarioContext} ctx */
 export async function run(ctx) {
   const rows = ctx.routingRows;
@@ -92,15 +109,7 @@ export async function run(ctx) {
     ctx.log(
       `  table: ${rows.toLocaleString('en')} live rows; manifests with 1% drift (set up in ${((performance.now() - begin) / 1000).toFixed(1)} s)`,
     );
-    const env = {
-      SWITCHBOARD_URL: sim.url,
-      SWITCHBOARD_USERNAME: 'unused',
-      SWITCHBOARD_PASSWORD: 'unused',
-      SWITCHBOARD_RE_URL: sim.url,
-      SWITCHBOARD_RE_USERNAME: 'bench',
-      SWITCHBOARD_RE_PASSWORD: 'bench',
-      NO_COLOR: '1',
-    };
+    const env = routingEnv(sim.url);
     cli = await runCli(
       [
         'apply',
