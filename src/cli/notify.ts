@@ -8,7 +8,7 @@ import type { ApplyResult } from '../apply/types.js';
 import { RefusedError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 // Light modules only: every command registers these options; the rest loads when a notifier is made.
-import { parseEvents, type NotifyOptions } from '../notify/settings.js';
+import { notifySettings, parseEvents, type NotifyOptions } from '../notify/settings.js';
 import {
   NOTIFY_EVENTS,
   NOTIFY_FORMATS,
@@ -56,9 +56,9 @@ export class RunNotifier {
 
   /** The run's notifier; undefined when no notification is asked for. A wrong setting fails here, before anything is read. */
   static async of(options: NotifyOptions, logger: Logger): Promise<RunNotifier | undefined> {
-    const lib = await import('../notify/index.js');
-    const settings = await lib.notifySettings(options);
-    return settings ? new RunNotifier(settings, logger, lib) : undefined;
+    const settings = await notifySettings(options);
+    // The senders and summaries load only for a run that notifies.
+    return settings ? new RunNotifier(settings, logger, await import('../notify/index.js')) : undefined;
   }
 
   /** After a plan: drift (changes) or a refusal. */

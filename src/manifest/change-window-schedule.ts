@@ -184,7 +184,7 @@ export function parseWindow(text: string, defaultZone: string): WeeklyWindow | s
     return `"${text}" opens and closes at the same time: a window of no time (or of a whole day?) is not one`;
   const zone = m[4] ?? defaultZone;
   if (!isTimeZone(zone)) return `"${zone}" is not a time zone the runtime knows (an IANA name such as Europe/Brussels)`;
-  return { text: text.trim(), zone, days, start, end: end === MINUTES_PER_DAY ? MINUTES_PER_DAY : end };
+  return { text: text.trim(), zone, days, start, end };
 }
 
 function parseDays(text: string): number[] | string {

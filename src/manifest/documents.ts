@@ -100,12 +100,7 @@ export function processDocument(
   if (normalised.value === undefined) return;
   const resolved =
     merge && normalised.issues.length === 0
-      ? resolveDocument(
-          out.baselines,
-          { ...source, sensitive: normalised.sensitive },
-          normalised.value as Json,
-          reporter,
-        )
+      ? resolveDocument(out.baselines, source, normalised.value as Json, reporter)
       : undefined;
   if (resolved === 'invalid') return;
   const validate = schemaSet().validators[kind];

@@ -4,14 +4,10 @@
  * shape plan-validate.ts checks; and the ordered copy render-json.ts writes.
  */
 import type { AddressInUse, CoverageEffect, CoverageList, CoverageReport, CoverageScope } from './coverage/types.js';
+import { complete, pick } from './plan-keys.js';
 import type { Json, Problems } from './plan-problems.js';
 import type { Plan, RoutingTestsSummary, VectorChange } from './types.js';
 import type { WindowNotice } from './windows.js';
-
-type Complete<T, Keys extends readonly (keyof T)[]> = [Exclude<keyof T, Keys[number]>] extends [never] ? Keys : never;
-function complete<T>() {
-  return <const Keys extends readonly (keyof T)[]>(keys: Complete<T, Keys>): Keys => keys;
-}
 
 const COVERAGE_KEYS = complete<CoverageReport>()(['scopes', 'listLimit']);
 const SCOPE_KEYS = complete<CoverageScope>()([
@@ -168,10 +164,4 @@ export function orderAssurance(plan: Plan): Pick<Plan, 'coverage' | 'routingTest
       ? { changeWindows: plan.changeWindows.map((n) => ({ ...pick(n, NOTICE_KEYS), addresses: [...n.addresses] })) }
       : {}),
   };
-}
-
-function pick<T extends object, K extends keyof T>(source: T, keys: readonly K[]): T {
-  const out: Partial<T> = {};
-  for (const key of keys) if (source[key] !== undefined) out[key] = source[key];
-  return out as T;
 }

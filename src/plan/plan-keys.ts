@@ -26,8 +26,15 @@ import type {
 /** True when `Keys` names every key of `T`: `complete<T>()(list)` fails to compile otherwise. */
 type Complete<T, Keys extends readonly (keyof T)[]> = [Exclude<keyof T, Keys[number]>] extends [never] ? Keys : never;
 
-function complete<T>() {
+export function complete<T>() {
   return <const Keys extends readonly (keyof T)[]>(keys: Complete<T, Keys>): Keys => keys;
+}
+
+/** `source`'s members named by `keys`, in their order, without the undefined ones (the plan file's ordered copies). */
+export function pick<T extends object, K extends keyof T>(source: T, keys: readonly K[]): T {
+  const out: Partial<T> = {};
+  for (const key of keys) if (source[key] !== undefined) out[key] = source[key];
+  return out as T;
 }
 
 /** The plan file's top-level members, in the file's order (`digest` is added right after `createdAt`). */

@@ -29,6 +29,7 @@ import {
   UNCOMMITTED_KEYS,
   UNMANAGED_KEYS,
   USER_KEYS,
+  pick,
 } from './plan-keys.js';
 import { orderAssurance } from './plan-assurance.js';
 import { redactChange } from './render-common.js';
@@ -153,10 +154,5 @@ function orderMessage(m: PlanMessage): PlanMessage {
 }
 
 /** `source`'s listed keys, in the listed order, leaving out those that are undefined (and any other). */
-function pick<T extends object, K extends keyof T>(source: T, keys: readonly K[]): T {
-  const out: Partial<T> = {};
-  for (const key of keys) if (source[key] !== undefined) out[key] = source[key];
-  return out as T;
-}
 
 export { PLAN_KEYS } from './plan-keys.js';

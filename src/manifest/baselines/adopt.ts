@@ -8,7 +8,7 @@ import { kindPlans, type KindPlan } from '../kind-plans.js';
 import { baselineTarget } from '../schema-baseline.js';
 import type { DesiredObject } from '../types.js';
 import { isItem } from './merge.js';
-import { Ancestry, parentNamed, selectorKeys, selects } from './selector.js';
+import { Ancestry, nameOf, parentNamed, selectorKeys, selects } from './selector.js';
 
 /**
  * What adopting baselines needs besides the merge and its reverse: the kind baselines apply
@@ -17,10 +17,14 @@ import { Ancestry, parentNamed, selectorKeys, selects } from './selector.js';
  * --write`, `export --baselines` refuse to write otherwise).
  */
 
-/** The document kind baselines apply to, and the walker's plan of it. */
+let documentKind: { kind: KindDefinition; plan: KindPlan } | undefined;
+/** The document kind baselines apply to, and the walker's plan of it (found once per process). */
 export function baselineDocumentKind(): { kind: KindDefinition; plan: KindPlan } {
-  const kind = baselineTarget(kinds);
-  return { kind, plan: kindPlans().get(kind.kind) as KindPlan };
+  if (!documentKind) {
+    const kind = baselineTarget(kinds);
+    documentKind = { kind, plan: kindPlans().get(kind.kind) as KindPlan };
+  }
+  return documentKind;
 }
 
 /** Who is under whom, from the document objects of a loaded set. */
@@ -39,12 +43,6 @@ export function ancestryOf(set: DesiredSet): Ancestry {
       ancestry.declare(object.kind, name, { kind: object.parentRef.kind, name: object.parentRef.name });
   }
   return ancestry;
-}
-
-function nameOf(object: DesiredObject): string | undefined {
-  const kind = kinds.find((k) => k.kind === object.kind);
-  const value = kind ? object.identity[kind.manifest.identity[0] as string] : undefined;
-  return typeof value === 'string' ? value : undefined;
 }
 
 /** Whether a document (its metadata) is selected by a selector, given who is under whom. */

@@ -10,7 +10,7 @@ import type { SourcePosition } from '../types.js';
 import { isItem, keyOf, SELECT, type AppliedOverride, type Baseline } from './merge.js';
 import { itemStep } from './path.js';
 import { Provenance, type Place } from './places.js';
-import { Ancestry, parentNamed, selectorText } from './selector.js';
+import { Ancestry, nameOf, parentNamed, selectorText } from './selector.js';
 
 /** Diagnostic codes of baselines (docs/manifests.md lists them). */
 export const BaselineCodes = {
@@ -49,7 +49,8 @@ interface SharedDiagnostic {
   id: string;
   message: string;
   place: Place & { key?: boolean };
-  documents: string[];
+  /** In the order first met. */
+  documents: Set<string>;
 }
 
 /**
@@ -115,7 +116,7 @@ export class BaselineSet {
       work();
     }
     for (const d of this.shared.values()) {
-      const [first, ...more] = d.documents;
+      const [first, ...more] = [...d.documents];
       const which = more.length === 0 ? `${first}` : `${first} and ${more.length.toLocaleString('en-US')} more`;
       const message = `${d.message} (for ${which})`;
       if (d.severity === 'error') out.reporter.error(d.code, message, d.place);
@@ -135,8 +136,8 @@ export class BaselineSet {
     const id = `${finding.severity}\u0000${finding.code}\u0000${finding.id}\u0000${place.file}\u0000${place.doc}\u0000${place.path.join('\u0000')}`;
     const known = this.shared.get(id);
     if (known) {
-      if (!known.documents.includes(document)) known.documents.push(document);
-    } else this.shared.set(id, { ...finding, place, documents: [document] });
+      known.documents.add(document);
+    } else this.shared.set(id, { ...finding, place, documents: new Set([document]) });
   }
 
   /** The documents a baseline selected, by address. */
@@ -234,8 +235,8 @@ export class BaselineSet {
   private learnAncestry(out: BuildOutput): void {
     for (const [object, parent] of out.parents) {
       if (parent.name === undefined) continue;
-      const name = object.identity[kinds.find((k) => k.kind === object.kind)?.manifest.identity[0] ?? ''];
-      if (typeof name === 'string') this.ancestry.declare(object.kind, name, { kind: parent.kind, name: parent.name });
+      const name = nameOf(object);
+      if (name !== undefined) this.ancestry.declare(object.kind, name, { kind: parent.kind, name: parent.name });
     }
   }
 

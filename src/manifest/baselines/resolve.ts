@@ -23,12 +23,10 @@ export interface Resolved {
   finish(objects: readonly DesiredObject[]): void;
 }
 
-/** Where a document is, and what the loader knows of it. */
+/** Where a document is. */
 export interface ResolveSource {
   file: string;
   doc: number;
-  /** Pointers of the document's `${VAR}` values. */
-  sensitive: ReadonlySet<string>;
 }
 
 /**
@@ -45,15 +43,15 @@ export function resolveDocument(
 ): Resolved | 'invalid' | undefined {
   const metadata = value['metadata'];
   if (!isItem(metadata)) return undefined;
-  if (set.recordSelections) recordSelection(set, metadata);
+  let facts: SelectionInput | undefined;
+  const selection = (): SelectionInput => (facts ??= selectionInput(set, metadata));
+  if (set.recordSelections) recordSelection(set, selection());
   if (set.baselines.length === 0 && metadata['overrides'] === undefined) return undefined;
   const noun = set.target.manifest.noun;
   const at = (path: NodePath, key = false) => ({ file: source.file, doc: source.doc, path, key });
   const overrides = overridesOf(metadata, reporter, at);
-  const labels = isItem(metadata['labels']) ? metadata['labels'] : undefined;
-  const ancestors = set.ancestorsOf(metadata);
+  const { address, labels, ancestors } = selection();
   const selected = set.baselines.filter((b) => selects(b.selector, ancestors, labels));
-  const address = set.target.address(undefined, set.target.identity(fieldsOf(set.targetPlan, {}, undefined, metadata)));
   const spec = isItem(value['spec']) ? value['spec'] : value['spec'] === undefined ? {} : undefined;
   if (selected.length === 0 || spec === undefined) {
     for (const o of overrides === 'invalid' ? [] : overrides.values()) {
@@ -115,12 +113,25 @@ export function resolveDocument(
   };
 }
 
-function recordSelection(set: BaselineSet, metadata: Json): void {
-  const address = set.target.address(undefined, set.target.identity(fieldsOf(set.targetPlan, {}, undefined, metadata)));
-  const labels = isItem(metadata['labels']) ? metadata['labels'] : undefined;
+/** What selecting a document depends on, and its address. */
+interface SelectionInput {
+  address: string;
+  labels: Json | undefined;
+  ancestors: Map<string, string>;
+}
+
+function selectionInput(set: BaselineSet, metadata: Json): SelectionInput {
+  return {
+    address: set.target.address(undefined, set.target.identity(fieldsOf(set.targetPlan, {}, undefined, metadata))),
+    labels: isItem(metadata['labels']) ? metadata['labels'] : undefined,
+    ancestors: set.ancestorsOf(metadata),
+  };
+}
+
+function recordSelection(set: BaselineSet, { address, labels, ancestors }: SelectionInput): void {
   set.selections.set(address, {
     ...(labels ? { labels: labels as Record<string, string> } : {}),
-    ancestors: Object.fromEntries(set.ancestorsOf(metadata)),
+    ancestors: Object.fromEntries(ancestors),
   });
 }
 

@@ -3,6 +3,7 @@ import { yamlPackage } from '../../core/yaml-package.js';
 import { kinds } from '../../kinds/index.js';
 import type { Json } from '../build-context.js';
 import { baselineTarget } from '../schema-baseline.js';
+import { hasContent } from '../positions.js';
 import { partialSchemaFile } from '../schema-partial.js';
 import type { Reduction } from './reduce.js';
 
@@ -19,14 +20,13 @@ export function rewriteFile(
   reductionOf: (value: Json, doc: number) => Reduction | undefined,
   reason: string,
 ): { text: string; changed: number } {
-  const { parseAllDocuments, isMap, isSeq, isScalar } = yamlPackage();
+  const { parseAllDocuments, isMap, isSeq } = yamlPackage();
   const parsed = parseAllDocuments(text, { uniqueKeys: false });
   const documents = Array.isArray(parsed) ? parsed : [];
   let changed = 0;
   let ordinal = 0;
   for (const document of documents) {
-    const contents = document.contents;
-    if (contents === null || (isScalar(contents) && contents.value === null)) continue;
+    if (!hasContent(document)) continue;
     const doc = ordinal++;
     const value = document.toJS() as unknown;
     if (value === null || typeof value !== 'object' || Array.isArray(value)) continue;

@@ -1,4 +1,4 @@
-import { kinds } from '../../kinds/index.js';
+import { hasKind, kinds, kindOf } from '../../kinds/index.js';
 import type { KindDefinition } from '../../kinds/types.js';
 import { selectorKinds } from '../schema-baseline.js';
 import type { Json } from '../build-context.js';
@@ -101,4 +101,11 @@ export function selectorText(selector: Json): string {
     if (text.length > 0) parts.push(`labels: ${text.join(', ')}`);
   }
   return parts.length > 0 ? parts.join('; ') : 'every document';
+}
+
+/** An object's name (the first identity field of its kind), as selectors and ancestries name it. */
+export function nameOf(object: { kind: string; identity: Readonly<Record<string, unknown>> }): string | undefined {
+  if (!hasKind(object.kind)) return undefined;
+  const value = object.identity[kindOf(object.kind).manifest.identity[0] as string];
+  return typeof value === 'string' ? value : undefined;
 }
