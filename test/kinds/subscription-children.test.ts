@@ -202,6 +202,25 @@ describe('Calling plans (Doc2 §2.11, §4.9, §4.10)', () => {
 });
 
 describe('NumberAddressLink (Doc2 §2.5, §4.5)', () => {
+  it('Doc 2 §2.5: addressId and addressVerified are conditional: an absent verification is unknown, never verified', async () => {
+    const linkOf = async (item: Record<string, unknown>) => {
+      const parts = await numberLinkKind.fromApi(item, ctx, subscription);
+      const live = child(
+        subscription,
+        'NumberAddressLink',
+        '+3221234562',
+        'tenant/acme/subscription/main/number/x',
+        parts.fields,
+      );
+      return numberLinkKind.coverage!.linkOf({ ...live, ...(parts.facts ? { facts: parts.facts } : {}) });
+    };
+    const number = { id: 1, fullNumber: '+3221234562' };
+    expect(await linkOf({ ...number, addressId: 5 })).toEqual({ id: '5', verified: null });
+    expect(await linkOf({ ...number, addressId: 5, addressVerified: false })).toEqual({ id: '5', verified: false });
+    expect(await linkOf({ ...number, addressId: 5, addressVerified: true })).toEqual({ id: '5', verified: true });
+    expect(await linkOf(number)).toEqual({ id: null, verified: null });
+  });
+
   it('updates through the address→number bulk endpoint, and cannot be created or deleted', async () => {
     const parts = await numberLinkKind.fromApi(
       { id: 1, fullNumber: '+3221234562', addressId: 5, address: 'Rue Haute 10, 1000 Brussels, Belgium' },
