@@ -17,9 +17,10 @@ export async function addCsvItems(job: CsvJob, plan: KindPlan, text: string): Pr
   const csv = plan.form.csv;
   if (!csv) throw new Error(`kind table: ${plan.kind.kind} has no CSV source`);
   const reporter = job.ctx.out.reporter;
-  const validate = schemaSet().ajv.getSchema(csv.rowSchema);
-  if (!validate) throw new Error(`kind table: no schema at ${csv.rowSchema}`);
-  const required = (validate.schema as { required?: string[] }).required ?? [];
+  const validate = schemaSet().validator(csv.rowSchema);
+  const rowSchema = schemaSet().schemaAt(csv.rowSchema);
+  if (!validate || !rowSchema) throw new Error(`kind table: no schema at ${csv.rowSchema}`);
+  const required = (rowSchema as { required?: string[] }).required ?? [];
   const integers = new Set(csv.header.filter((name) => fieldSpec(plan.kind.fields, name)?.type === 'integer'));
   let header: string[] = [];
   const onHeader = (h: string[]): boolean => {
