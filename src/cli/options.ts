@@ -65,17 +65,26 @@ export function addPlanOptions(command: Command): Command {
       '--allow-address-in-use',
       'allow deleting or replacing an emergency address that numbers still use (recorded in the plan)',
       false,
-    )
+    );
+  addStateDirOption(command, 'where the last-applied record and the journal live');
+  return addNotifyOptions(command);
+}
+
+/**
+ * `--state-dir <dir>`, with the one default every command shares: `.switchboard` beside
+ * switchboard.config.yaml, or at the top of the git repository. Found from the repository,
+ * not the current folder: a command run from manifests/ reads the same record, journals and cache.
+ */
+export function addStateDirOption(command: Command, what: string): Command {
+  return command
     .option(
       '--state-dir <dir>',
-      'where the last-applied record and the journal live (default: .switchboard beside switchboard.config.yaml, or at the top of the git repository)',
+      `${what} (default: .switchboard beside switchboard.config.yaml, or at the top of the git repository)`,
     )
     .hook('preAction', (_program, action) => {
-      // Found from the repository, not the current folder: a plan run from manifests/ reads the same record.
       if (action.opts()['stateDir'] === undefined)
         action.setOptionValueWithSource('stateDir', join(projectRoot(process.cwd()), '.switchboard'), 'default');
     });
-  return addNotifyOptions(command);
 }
 
 /**

@@ -4,13 +4,13 @@
  * uses the repository's switchboard.config.yaml and its `.switchboard/`, and says where it
  * found them at --log-level info. A `.switchboard` left in the subfolder is not read.
  */
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findConfigFile, projectRoot } from '../../src/config/index.js';
 import { startSimulator, type RunningSimulator } from '../../src/sim/index.js';
-import { runCli } from '../e2e/cli-helpers.js';
+import { EXAMPLES, runCli } from '../e2e/cli-helpers.js';
 
 let sim: RunningSimulator;
 let repo: string;
@@ -44,5 +44,24 @@ describe('found from the repository, not the current folder', () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain(`"source":"${join(repo, 'switchboard.config.yaml')} (env lab)"`);
     expect(result.stderr).toContain(`"file":"${join(repo, '.switchboard', 'last-applied.demo.json')}"`);
+  }, 60_000);
+
+  // One default for every command with --state-dir (src/cli/options.ts addStateDirOption).
+  it('coverage, verify and validate from a subfolder use the same state folder as plan and apply', async () => {
+    const examples = await mkdtemp(join(tmpdir(), 'switchboard-root-examples-'));
+    await mkdir(join(examples, '.git'));
+    await cp(EXAMPLES, join(examples, 'manifests'), { recursive: true });
+    const sub = join(examples, 'manifests', 'tenants');
+    const state = join(examples, '.switchboard');
+    const coverage = await runCli(['coverage', '..', '--sim', '--log-level', 'info'], { cwd: sub });
+    expect(coverage.code, coverage.stderr).toBe(0);
+    expect(coverage.stderr).toContain(`"file":"${join(state, 'last-applied.demo.json')}"`);
+    const verify = await runCli(['verify', '..', '--sim'], { cwd: sub });
+    expect(verify.stdout).toMatch(new RegExp(`Journal: ${state.replaceAll('/', '\\/')}/journal-`));
+    expect((await readdir(state)).some((f) => f.startsWith('journal-'))).toBe(true);
+    const validate = await runCli(['validate', '..'], { cwd: sub, cache: true });
+    expect(validate.code, validate.stderr).toBe(0);
+    expect((await readdir(join(state, 'cache'))).length).toBeGreaterThan(0);
+    await expect(readdir(join(sub, '.switchboard'))).rejects.toThrow(/ENOENT/);
   }, 60_000);
 });

@@ -8,7 +8,7 @@
 import { Option, type Command } from 'commander';
 import type { PlanRunOptions } from '../../run/index.js';
 import { COVERAGE_FORMATS, type CoverageFormat } from '../coverage-format-names.js';
-import { addConnectionOptions, manifestPathsArgument } from '../options.js';
+import { addConnectionOptions, addStateDirOption, manifestPathsArgument } from '../options.js';
 import type { CommandRegistrar } from '../program.js';
 
 interface CoverageOptions {
@@ -26,11 +26,14 @@ interface CoverageOptions {
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
 export const registerCoverage: CommandRegistrar = (program: Command, context) => {
-  addConnectionOptions(
-    program
-      .command('coverage')
-      .description("Show each declared subscription's numbers and their emergency addresses; changes nothing")
-      .addArgument(manifestPathsArgument()),
+  addStateDirOption(
+    addConnectionOptions(
+      program
+        .command('coverage')
+        .description("Show each declared subscription's numbers and their emergency addresses; changes nothing")
+        .addArgument(manifestPathsArgument()),
+    ),
+    'where the last-applied record lives',
   )
     .option(
       '--target <address>',
@@ -39,7 +42,6 @@ export const registerCoverage: CommandRegistrar = (program: Command, context) =>
       [],
     )
     .option('--exclude <address>', 'leave this address and its subtree out (repeatable)', collect, [])
-    .option('--state-dir <dir>', 'where the last-applied record lives', '.switchboard')
     .addOption(new Option('--format <format>', 'stdout format').choices(COVERAGE_FORMATS).default('text'))
     .action(async (paths: string[], options: CoverageOptions) => {
       const ctx = context();

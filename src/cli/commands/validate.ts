@@ -7,8 +7,7 @@ import * as path from 'node:path';
 import { Option, type Command } from 'commander';
 import { ExitCode, formatDiagnostic } from '../../core/errors.js';
 import type { LoadResult } from '../../manifest/index.js';
-import { projectRoot } from '../../config/index.js';
-import { manifestPathsArgument, noCacheOption } from '../options.js';
+import { addStateDirOption, manifestPathsArgument, noCacheOption } from '../options.js';
 import type { CommandRegistrar } from '../program.js';
 import { safeLines, safeText } from '../../core/safe-text.js';
 
@@ -90,21 +89,18 @@ function summaryLine(s: {
 }
 
 export const registerValidate: CommandRegistrar = (program: Command, context) => {
-  program
-    .command('validate')
-    .description('Check manifests against the schemas and across the manifest set; talks to no server')
-    .addArgument(manifestPathsArgument())
-    .addOption(new Option('--format <format>', 'stdout format').choices(['text', 'json']).default('text'))
-    .option(
-      '--state-dir <dir>',
-      'where the manifest cache lives (<dir>/cache); default as for plan: .switchboard at the project root',
-    )
+  addStateDirOption(
+    program
+      .command('validate')
+      .description('Check manifests against the schemas and across the manifest set; talks to no server')
+      .addArgument(manifestPathsArgument())
+      .addOption(new Option('--format <format>', 'stdout format').choices(['text', 'json']).default('text')),
+    'where the manifest cache lives (<dir>/cache)',
+  )
     .addOption(noCacheOption())
-    .action(async (paths: string[], opts: { format: 'text' | 'json'; stateDir?: string; cache: boolean }) => {
+    .action(async (paths: string[], opts: { format: 'text' | 'json'; stateDir: string; cache: boolean }) => {
       const ctx = context();
-      // The state folder plan uses (options.ts): found from the repository, not the current folder.
-      const stateDir = opts.stateDir ?? path.join(projectRoot(process.cwd()), '.switchboard');
-      const cacheDir = opts.cache ? { cacheDir: path.join(stateDir, 'cache') } : {};
+      const cacheDir = opts.cache ? { cacheDir: path.join(opts.stateDir, 'cache') } : {};
       const { output, exitCode } = await runValidate(paths, { format: opts.format, ...cacheDir });
       ctx.stdout.write(output);
       ctx.exitCode = exitCode;

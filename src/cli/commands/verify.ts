@@ -6,7 +6,7 @@
 import { Option, type Command } from 'commander';
 import { ExitCode } from '../../core/errors.js';
 import type { VerifyRunOptions } from '../../run/index.js';
-import { addConnectionOptions, manifestPathsArgument } from '../options.js';
+import { addConnectionOptions, addStateDirOption, manifestPathsArgument } from '../options.js';
 import type { CommandRegistrar } from '../program.js';
 
 interface VerifyOptions extends VerifyRunOptions {
@@ -14,13 +14,15 @@ interface VerifyOptions extends VerifyRunOptions {
 }
 
 export const registerVerify: CommandRegistrar = (program: Command, context) => {
-  addConnectionOptions(
-    program
-      .command('verify')
-      .description('Search every RoutingTest vector in the live routing engine; changes nothing')
-      .addArgument(manifestPathsArgument()),
+  addStateDirOption(
+    addConnectionOptions(
+      program
+        .command('verify')
+        .description('Search every RoutingTest vector in the live routing engine; changes nothing')
+        .addArgument(manifestPathsArgument()),
+    ),
+    'where the journal lives',
   )
-    .option('--state-dir <dir>', 'where the journal lives', '.switchboard')
     .option('--journal <file>', 'where to append the journal (default: <state-dir>/journal-<timestamp>.jsonl)')
     .addOption(new Option('--format <format>', 'stdout format').choices(['text', 'json']).default('text'))
     .action(async (paths: string[], options: VerifyOptions) => {
