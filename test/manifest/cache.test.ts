@@ -7,14 +7,29 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import {
+  chmod,
+  cp,
+  lstat,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  stat,
+  symlink,
+  truncate,
+  utimes,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { VERSION } from '../../src/core/package.js';
 import { loadManifests, ManifestCache, type LoadResult } from '../../src/manifest/index.js';
 import { CACHE_KEY_ENV, keyFromEnv } from '../../src/manifest/cache/key.js';
-import { contentDigest, ENTRY_MAGIC } from '../../src/manifest/cache/store.js';
+import { CacheStore, contentDigest, ENTRY_MAGIC, maxEntryBytes } from '../../src/manifest/cache/store.js';
 import { generateEstate } from './generate.mjs';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -191,6 +206,73 @@ describe('the manifest cache', () => {
       const after = await load(dir, cacheDir);
       expect(after.cache).toMatchObject({ refused: 1 });
       expect(snapshot(after)).toEqual(snapshot(await load(dir)));
+    });
+
+    it('an entry that is a symbolic link is not followed, even to a good entry, and is written again as a file', async () => {
+      const { dir, cacheDir } = await estate();
+      await load(dir, cacheDir);
+      const entry = entryOf(cacheDir, await readFile(path.join(dir, file), 'utf8'));
+      const elsewhere = path.join(work, `linked-${path.basename(dir)}.entry`);
+      await rename(entry, elsewhere);
+      await symlink(elsewhere, entry);
+      const after = await load(dir, cacheDir);
+      expect(after.cache).toMatchObject({ refused: 1, written: 1 });
+      expect(snapshot(after)).toEqual(snapshot(await load(dir)));
+      expect((await lstat(entry)).isFile()).toBe(true);
+    });
+
+    it('an entry longer than its file could make is refused unread', async () => {
+      const { dir, cacheDir } = await estate();
+      await load(dir, cacheDir);
+      const text = await readFile(path.join(dir, file), 'utf8');
+      const entry = entryOf(cacheDir, text);
+      const textBytes = Buffer.byteLength(text);
+      const store = new CacheStore(cacheDir);
+      expect(await store.read(contentDigest(text), textBytes)).toMatchObject({ status: 'hit' });
+      // Sparse: as long as the bound allows plus one byte, then far beyond it.
+      for (const size of [maxEntryBytes(textBytes) + 1, 3 * 1024 ** 3]) {
+        await truncate(entry, size);
+        expect(await store.read(contentDigest(text), textBytes)).toEqual({
+          status: 'refused',
+          reason: 'larger than its file allows',
+        });
+      }
+      expect((await load(dir, cacheDir)).cache).toMatchObject({ refused: 1, written: 1 });
+    });
+  });
+
+  describe('entries no load used for a month', () => {
+    const DAY = 24 * 3600 * 1000;
+    it('are removed when a load writes entries; a used entry says when it was last used, to the day', async () => {
+      const { dir, cacheDir } = await estate();
+      await load(dir, cacheDir);
+      const all = (await entries(cacheDir)).map((e) => path.join(cacheDir, 'manifests', e));
+      const [recent, old, ...rest] = all;
+      const ago = (days: number) => new Date(Date.now() - days * DAY);
+      // Used an hour ago: its time is left as it is (no system call per hit); used 40 days ago: renewed.
+      await utimes(recent!, ago(1 / 24), ago(1 / 24));
+      await utimes(old!, ago(40), ago(40));
+      // An entry of content no file has any more, unused for 40 days, and one for 20 days.
+      const stale = path.join(cacheDir, 'manifests', `${'a'.repeat(64)}.entry`);
+      const younger = path.join(cacheDir, 'manifests', `${'b'.repeat(64)}.entry`);
+      await writeFile(stale, 'x');
+      await writeFile(younger, 'x');
+      await utimes(stale, ago(40), ago(40));
+      await utimes(younger, ago(20), ago(20));
+      const hit = await load(dir, cacheDir);
+      expect(hit.cache).toMatchObject({ hits: all.length, written: 0 });
+      expect(Math.abs((await stat(recent!)).mtimeMs - ago(1 / 24).getTime())).toBeLessThan(1000);
+      expect(Date.now() - (await stat(old!)).mtimeMs).toBeLessThan(DAY);
+      // Nothing written: nothing pruned.
+      expect(await readFile(stale, 'utf8')).toBe('x');
+      // A load that writes an entry prunes: the stale one goes, the younger and every used one stay.
+      const edited = path.join(dir, 'examples/tenants/globex.yaml');
+      await writeFile(edited, (await readFile(edited, 'utf8')).replace(/markup: \d+/, 'markup: 9'));
+      expect((await load(dir, cacheDir)).cache).toMatchObject({ written: 1 });
+      const left = await readdir(path.join(cacheDir, 'manifests'));
+      expect(left).not.toContain(path.basename(stale));
+      expect(left).toContain(path.basename(younger));
+      for (const entry of [recent!, old!, ...rest]) expect(left).toContain(path.basename(entry));
     });
   });
 

@@ -28,6 +28,8 @@ export interface CacheReport {
 /** A file's lookup: its content digest and, on a hit, the entry's body. */
 export interface Lookup {
   source: string;
+  /** The file's length in bytes (UTF-8): what bounds its entry's (store.ts `maxEntryBytes`). */
+  textBytes: number;
   status: EntryStatus;
   body?: string;
 }
@@ -48,10 +50,11 @@ export class ManifestCache {
   /** The entry of a file's text, when one holds. */
   async lookup(text: string): Promise<Lookup> {
     const source = contentDigest(text);
-    const { status, body } = await this.store.read(source);
+    const textBytes = Buffer.byteLength(text, 'utf8');
+    const { status, body } = await this.store.read(source, textBytes);
     if (status === 'missing') this.report.missing++;
     if (status === 'refused') this.report.refused++;
-    return { source, status, ...(body === undefined ? {} : { body }) };
+    return { source, textBytes, status, ...(body === undefined ? {} : { body }) };
   }
 
   /**
@@ -86,7 +89,7 @@ export class ManifestCache {
       return;
     }
     this.writes.push(
-      this.store.write(found.source, body).then((written) => {
+      this.store.write(found.source, body, found.textBytes).then((written) => {
         if (written) this.report.written++;
       }),
     );

@@ -10,6 +10,7 @@
  * switchboard holding the key wrote it for this content. Without a key there is no cache.
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Stats } from 'node:fs';
 import { lstat, mkdir, readdir, readFile, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { VERSION } from '../../core/package.js';
@@ -19,8 +20,17 @@ import { keyFromEnv, userKey, type CacheKey } from './key.js';
 export const ENTRY_MAGIC = 'switchboard-manifest-cache 2';
 /** Entries nobody used for this long are removed when a load writes new ones. */
 const UNUSED_FOR_MS = 30 * 24 * 3600 * 1000;
-/** An entry larger than this is not read (no manifest file is: they are capped at 16 MB). */
-const MAX_ENTRY_BYTES = 256 * 1024 * 1024;
+/**
+ * The largest entry of a manifest file of `textBytes` bytes, header included: an entry is
+ * JSON of what the file's YAML says, which is never more than a few times longer (escapes:
+ * `\x01` is 4 characters in YAML and 6 in JSON). A larger entry is neither written nor read,
+ * so a planted one costs no more to refuse than the file it claims to stand for.
+ */
+export function maxEntryBytes(textBytes: number): number {
+  return 8 * textBytes + 4096;
+}
+/** A used entry's time is brought up to date when it is older than this (pruning looks at it), not at every hit. */
+const TOUCH_AFTER_MS = 24 * 3600 * 1000;
 
 /** What an entry's second line says about it. */
 interface EntryHeader {
@@ -69,14 +79,17 @@ export class CacheStore {
    * The body of the entry of `source` (a content digest), when its seal holds for it;
    * `keyed`: the seal is an HMAC (it proves who wrote the entry), not a plain digest.
    */
-  async read(source: string): Promise<{ status: EntryStatus; body?: string; reason?: string }> {
+  async read(source: string, textBytes: number): Promise<{ status: EntryStatus; body?: string; reason?: string }> {
     const key = await this.key;
     if (!key) return { status: 'missing' };
     const file = this.fileOf(source);
     let bytes: Buffer;
+    let info: Stats;
     try {
-      const info = await stat(file);
-      if (!info.isFile() || info.size > MAX_ENTRY_BYTES) return { status: 'refused', reason: 'not a regular file' };
+      // Not through a symbolic link: an entry is a file this cache wrote, in its own folder.
+      info = await lstat(file);
+      if (!info.isFile()) return { status: 'refused', reason: 'not a regular file' };
+      if (info.size > maxEntryBytes(textBytes)) return { status: 'refused', reason: 'larger than its file allows' };
       bytes = await readFile(file);
     } catch {
       return { status: 'missing' };
@@ -84,9 +97,11 @@ export class CacheStore {
     const checked = this.check(bytes, source, key);
     if (typeof checked === 'string') return { status: 'refused', reason: checked };
     this.used.add(file);
-    // A used entry is kept: its time says when it was last useful.
-    const now = new Date();
-    await utimes(file, now, now).catch(() => undefined);
+    // A used entry is kept: its time says when it was last useful (to the day: a touch per hit is a system call per file).
+    if (Date.now() - info.mtimeMs > TOUCH_AFTER_MS) {
+      const now = new Date();
+      await utimes(file, now, now).catch(() => undefined);
+    }
     return { status: 'hit', body: checked.body };
   }
 
@@ -112,7 +127,7 @@ export class CacheStore {
   }
 
   /** Writes the entry of `source` whole (a temporary file renamed over it), or not at all (false). */
-  async write(source: string, body: string): Promise<boolean> {
+  async write(source: string, body: string, textBytes: number): Promise<boolean> {
     const key = await this.key;
     if (!key) return false;
     const file = this.fileOf(source);
@@ -125,6 +140,7 @@ export class CacheStore {
         bytes: data.length,
       };
       const text = Buffer.concat([Buffer.from(`${ENTRY_MAGIC}\n${JSON.stringify(header)}\n`, 'utf8'), data]);
+      if (text.length > maxEntryBytes(textBytes)) return false;
       await this.prepare();
       const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
       await writeFile(temporary, text, { flag: 'wx', mode: 0o600 });
