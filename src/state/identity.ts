@@ -15,7 +15,9 @@ export class Identities {
   /**
    * By kind and the address the object was read at → the address a rename gave it. The read
    * address, not the id: some kinds' ids are unique only under their parent (a group's
-   * branding `font`, the default template `0` of every subscription).
+   * branding `font`, the default template `0` of every subscription). Only objects claimed
+   * under another address are here: asked for every listed object, a map of every claim
+   * (250,000 at national scale) cost a string hash per lookup and ~20 MB.
    */
   private readonly claimed = new ByKindAndId<string>();
   /** By kind and read address → the declared object that claimed it, and how: one live object is declared once. */
@@ -36,7 +38,7 @@ export class Identities {
     return this.view;
   }
 
-  /** The address a rename gave a listed object, if one did. */
+  /** The address a rename gave a listed object, if one did (undefined when claimed at its own address). */
   renamedTo(live: LiveObject): string | undefined {
     return this.claimed.get(live.kind, live.address);
   }
@@ -207,13 +209,13 @@ export class Identities {
   }
 
   private claimOnce(live: LiveObject, address: string): void {
-    this.claimed.set(live.kind, live.address, address);
     const { byAddress, collections } = this.port.state;
     if (live.address === address) {
       // Found by a search (not in scope yet): what is below it is read where it is.
       if (!byAddress.has(address)) byAddress.set(address, live);
       return;
     }
+    this.claimed.set(live.kind, live.address, address);
     if (byAddress.get(live.address)?.id === live.id) byAddress.delete(live.address);
     byAddress.set(address, { ...live, address, previousAddress: live.address });
     for (const collection of collections) {
