@@ -29,20 +29,54 @@ export function linkKinds(): KindDefinition[] {
  */
 export async function readCoverage(input: CoverageInput): Promise<CoverageReport> {
   const ordered = [...input.scopes].sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));
+  const changesUnder = changesByScope(ordered, input.changes);
   // Every parent's lists at once: the client's concurrency limit bounds them, as it bounds the
   // plan's own reads (one after the other, thousands of subscriptions would take minutes).
   const scopes = await Promise.all(
     linkKinds().flatMap((linkKind) =>
-      ordered.filter((parent) => linkKind.parentKinds.includes(parent.kind)).map((p) => scopeOf(linkKind, p, input)),
+      ordered
+        .filter((parent) => linkKind.parentKinds.includes(parent.kind))
+        .map((p) => scopeOf(linkKind, p, input, changesUnder.get(p.address) ?? [])),
     ),
   );
   return { scopes, listLimit: input.listLimit };
 }
 
-async function scopeOf(linkKind: KindDefinition, parent: LiveObject, input: CoverageInput): Promise<CoverageScope> {
+/**
+ * The changes below each scope's address, now or before a rename (in plan order): found
+ * through each change's ancestors' addresses, where filtering every change for every scope
+ * was quadratic (50,000 subscriptions × thousands of changes).
+ */
+function changesByScope(scopes: readonly LiveObject[], changes: readonly Change[]): Map<string, Change[]> {
+  const out = new Map<string, Change[]>(scopes.map((s) => [s.address, []]));
+  for (const change of changes) {
+    const seen = new Set<string>();
+    for (const address of new Set([change.address, change.previousAddress ?? change.address])) {
+      for (let slash = address.indexOf('/'); slash !== -1; slash = address.indexOf('/', slash + 1)) {
+        const ancestor = address.slice(0, slash);
+        const list = out.get(ancestor);
+        if (list && !seen.has(ancestor)) {
+          seen.add(ancestor);
+          list.push(change);
+        }
+      }
+    }
+  }
+  return out;
+}
+
+async function scopeOf(
+  linkKind: KindDefinition,
+  parent: LiveObject,
+  input: CoverageInput,
+  changes: readonly Change[],
+): Promise<CoverageScope> {
   const refersTo = linkKind.manifest.refersTo as NonNullable<KindDefinition['manifest']['refersTo']>;
   const addressKind = kindOf(refersTo.kind);
-  const [links, addresses] = await Promise.all([input.list(linkKind.kind, parent), input.list(addressKind.kind, parent)]);
+  const [links, addresses] = await Promise.all([
+    input.list(linkKind.kind, parent),
+    input.list(addressKind.kind, parent),
+  ]);
   const linkOf = (o: LiveObject) => (linkKind.coverage as NonNullable<KindDefinition['coverage']>).linkOf(o);
   const name = (kind: KindDefinition, o: LiveObject) => kind.identity(o.fields);
   const list = (names: string[]) => listOf(names, input.listLimit);
@@ -59,7 +93,7 @@ async function scopeOf(linkKind: KindDefinition, parent: LiveObject, input: Cove
       else if (verified === null) unknown.push(name(linkKind, link));
     }
   }
-  const effect = effectOf(linkKind, addressKind, parent, links, addresses, input);
+  const effect = effectOf(linkKind, addressKind, parent, links, addresses, input, changes);
   return {
     address: parent.address,
     numbers: links.length,
@@ -79,9 +113,11 @@ function effectOf(
   links: readonly LiveObject[],
   addresses: readonly LiveObject[],
   input: CoverageInput,
+  /** The plan's changes below `parent`, now or before a rename (changesByScope). */
+  below: readonly Change[],
 ): Omit<CoverageEffect, 'withoutAddressAfter'> {
   const under = `${parent.address}/`;
-  const changes = input.changes.filter((c) => c.address.startsWith(under));
+  const changes = below.filter((c) => c.address.startsWith(under));
   const linkByAddress = new Map(links.map((l) => [l.address, l]));
   const coverage = linkKind.coverage as NonNullable<KindDefinition['coverage']>;
   const added: string[] = [];
@@ -105,10 +141,15 @@ function effectOf(
       address: change.address,
       action: change.action,
       numbers: listOf(numbers, input.listLimit),
-      relinked: relinkedBy(input.changes, linkKind, users, addressKind.identity(address.fields)).length === users.length,
+      // The users are below parent: so is every change that relinks one of them (below holds them).
+      relinked: relinkedBy(below, linkKind, users, addressKind.identity(address.fields)).length === users.length,
     });
   }
-  return { linksAdded: listOf(added, input.listLimit), linksMoved: listOf(moved, input.listLimit), addressesInUse: inUse };
+  return {
+    linksAdded: listOf(added, input.listLimit),
+    linksMoved: listOf(moved, input.listLimit),
+    addressesInUse: inUse,
+  };
 }
 
 /**
