@@ -66,10 +66,17 @@ export function declaredAnswer(table: DesiredRoutingTable, probes: readonly stri
   return undefined;
 }
 
-/** A declared row as an answer. */
-export function declaredRow(table: DesiredRoutingTable, index: number): Answer {
+/**
+ * A declared row as an answer; over `base` (a live row's values), what the apply leaves: the
+ * declared values over the others.
+ */
+export function declaredRow(
+  table: DesiredRoutingTable,
+  index: number,
+  base?: Readonly<Record<string, JsonScalar>>,
+): Answer {
   const row = table.rows[index] ?? [];
-  const values: Record<string, JsonScalar> = {};
+  const values: Record<string, JsonScalar> = { ...base };
   table.columns.forEach((c, i) => {
     const v = row[i];
     if (v !== undefined) values[c] = v;

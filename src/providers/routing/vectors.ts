@@ -1,12 +1,12 @@
 import {
   answerText,
+  declaredRow,
   liveIndex,
   liveRow,
   probeKeys,
   vectorLabel,
   type Answer,
   type DesiredRoutingTable,
-  type JsonScalar,
   type RoutingTestSet,
 } from '../../manifest/index.js';
 import type { VectorChange } from '../../plan/types.js';
@@ -81,12 +81,5 @@ function merged(
   index: number,
   live: Readonly<Record<string, unknown>> | undefined,
 ): Answer {
-  const base = live ? liveRow(table.key, live).values : {};
-  const values: Record<string, JsonScalar> = { ...base };
-  const row = table.rows[index] ?? [];
-  table.columns.forEach((c, i) => {
-    const v = row[i];
-    if (v !== undefined) values[c] = v;
-  });
-  return { values, key: table.key.map((f) => `${f}=${String(values[f] ?? '')}`).join(',') };
+  return declaredRow(table, index, live ? liveRow(table.key, live).values : undefined);
 }
