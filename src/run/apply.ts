@@ -11,7 +11,7 @@ import type { PlanRun } from './plan.js';
 import { runRecord, type ProvenanceOptions } from './provenance.js';
 import { reviewFromEnv } from './review.js';
 import { windowsRecord } from './assurance.js';
-import { journalVerification, verifyVectors, type Verification } from './verify.js';
+import { routingClientFor, verifyIntoJournal, type Verification } from './verify.js';
 
 export interface ApplyRunOptions {
   concurrency: ConcurrencySetting;
@@ -141,18 +141,11 @@ export async function applyRun(
 
 /** The vectors searched live after an apply (the progress line is done), written to its journal. */
 async function verifyAfter(run: PlanRun, journal: Journal, signal: AbortSignal | undefined): Promise<Verification> {
-  const client = run.session.routing;
-  if (!client)
-    throw new SwitchboardError(
-      'SB_CONFIG',
-      '--verify searches the routing engine, and this run has no connection to one',
-    );
-  const verification = await verifyVectors(client, run.routingTests, {
+  return verifyIntoJournal(routingClientFor(run.session.routing, '--verify'), journal, {
+    tests: run.routingTests,
     tables: run.routingTables,
     ...(signal ? { signal } : {}),
   });
-  journalVerification(journal, run.routingTests, verification);
-  return verification;
 }
 
 /** `20261122T100000Z-a1b2c3`: when the run started, and a few random bytes. */

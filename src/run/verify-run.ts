@@ -10,7 +10,7 @@ import { VERSION } from '../core/package.js';
 import { loadManifests, type DesiredRoutingTable, type RoutingTestSet } from '../manifest/index.js';
 import { newRunId } from './apply.js';
 import { connectOptionsOf, openSession, type ConnectOptions, type Session } from './session.js';
-import { journalVerification, verifyVectors, type Verification } from './verify.js';
+import { routingClientFor, verifyIntoJournal, type Verification } from './verify.js';
 
 export interface VerifyRunOptions {
   env?: string;
@@ -68,12 +68,7 @@ export async function verifyRun(paths: string[], options: VerifyRunOptions, logg
 
 /** Searches the vectors on a connected engine, in a journal run of its own. */
 export async function verifySession(input: VerifyInput): Promise<VerifyRunResult> {
-  const client = input.session.routing;
-  if (!client)
-    throw new SwitchboardError(
-      'SB_CONFIG',
-      'verifying searches the routing engine, and this run has no connection to one',
-    );
+  const client = routingClientFor(input.session.routing, 'verifying');
   const journal = await Journal.open(input.journal ?? defaultJournalPath(input.stateDir));
   const runId = newRunId();
   const { username, kind } = client.http.login;
@@ -84,11 +79,7 @@ export async function verifySession(input: VerifyInput): Promise<VerifyRunResult
   };
   try {
     journal.append({ type: 'run', event: 'start', runId, changes: 0, ...record });
-    const verification = await verifyVectors(client, input.tests, {
-      tables: input.tables,
-      ...(input.signal ? { signal: input.signal } : {}),
-    });
-    journalVerification(journal, input.tests, verification);
+    const verification = await verifyIntoJournal(client, journal, input);
     const summary = { verified: verification.passed, verifyFailed: verification.failures.length };
     journal.append({ type: 'run', event: 'end', runId, summary });
     return { verification, tests: input.tests, journal: journal.path };

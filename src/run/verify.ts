@@ -6,6 +6,7 @@
  */
 import pLimit from 'p-limit';
 import type { Journal } from '../apply/journal.js';
+import { SwitchboardError } from '../core/errors.js';
 import { routingTestKind } from '../kinds/routing-test.js';
 import {
   liveRow,
@@ -45,7 +46,7 @@ export interface Verification {
  * as errors). The declared tables give the lookup values their types (an integer column is
  * searched with a number).
  */
-export async function verifyVectors(
+async function verifyVectors(
   client: RoutingClient,
   tests: readonly RoutingTestSet[],
   options: { tables?: readonly DesiredRoutingTable[]; signal?: AbortSignal } = {},
@@ -147,11 +148,38 @@ function dialledField(vector: RoutingVector, column: string, key: readonly strin
   return others[0] as string;
 }
 
+/** What a live verification needs: the vectors, the declared tables (for types), a signal that stops it. */
+export interface VectorsToVerify {
+  tests: readonly RoutingTestSet[];
+  tables: readonly DesiredRoutingTable[];
+  signal?: AbortSignal;
+}
+
+/** The routing client of a run that verifies, or SB_CONFIG saying that `what` (the option or the command) needs one. */
+export function routingClientFor(client: RoutingClient | undefined, what: string): RoutingClient {
+  if (client) return client;
+  throw new SwitchboardError('SB_CONFIG', `${what} searches the routing engine, and this run has no connection to one`);
+}
+
+/** Searches every vector live ({@link verifyVectors}) and writes the outcome into `journal` ({@link journalVerification}). */
+export async function verifyIntoJournal(
+  client: RoutingClient,
+  journal: Journal,
+  input: VectorsToVerify,
+): Promise<Verification> {
+  const verification = await verifyVectors(client, input.tests, {
+    tables: input.tables,
+    ...(input.signal ? { signal: input.signal } : {}),
+  });
+  journalVerification(journal, input.tests, verification);
+  return verification;
+}
+
 /**
  * The verification in the journal: one line per test (its vectors passed, or how many
  * failed) and one per vector that did not pass, with what it expected and what answered.
  */
-export function journalVerification(journal: Journal, tests: readonly RoutingTestSet[], v: Verification): void {
+function journalVerification(journal: Journal, tests: readonly RoutingTestSet[], v: Verification): void {
   const failed = new Map<string, VectorFailure[]>();
   for (const f of v.failures) failed.set(f.test, [...(failed.get(f.test) ?? []), f]);
   journal.appendAll(
