@@ -8,7 +8,7 @@ import { coverageSection } from '../plan/html/assurance.js';
 import { escapeHtml } from '../plan/html/escape.js';
 import { pageHead } from '../plan/html/page.js';
 import { REPORT_STYLE } from '../plan/html/report-style.js';
-import { assuranceMarkdown, assuranceText } from '../plan/render-assurance.js';
+import { assuranceMarkdown, assuranceText, notVerified } from '../plan/render-assurance.js';
 import type { Plan } from '../plan/types.js';
 import type { CoverageReport } from '../plan/coverage/types.js';
 
@@ -41,7 +41,7 @@ function totalsLine(report: CoverageReport): string {
   return (
     `Coverage: ${sum((s) => s.numbers)} numbers in ${subs} ${subs === 1 ? 'subscription' : 'subscriptions'}: ` +
     `${sum((s) => s.withoutAddress.count)} without an address, ` +
-    `${sum((s) => s.unverified.count + s.verificationUnknown.count)} not verified, ` +
+    `${sum((s) => notVerified(s).count)} not verified, ` +
     `${unused} ${unused === 1 ? 'address' : 'addresses'} linked to none.`
   );
 }

@@ -9,6 +9,18 @@ import { safeText } from './render-common.js';
 import type { Plan, RoutingTestsSummary } from './types.js';
 import { nextOpensText, type WindowNotice } from './windows.js';
 
+/**
+ * A scope's numbers not known to have a verified address: those the platform says are not
+ * verified, then those it says nothing of (Doc 2 §2.5's `addressVerified` is conditional).
+ * The one column the tables and the summary line show for both.
+ */
+export function notVerified(scope: CoverageScope): CoverageList {
+  return {
+    count: scope.unverified.count + scope.verificationUnknown.count,
+    items: [...scope.unverified.items, ...scope.verificationUnknown.items],
+  };
+}
+
 /** Names shown inline per list; the rest are counted. */
 const INLINE = 5;
 const COVERAGE_BUDGET = 8_000;
@@ -181,10 +193,7 @@ function coverageMarkdown(report: CoverageReport, budget: number): string {
       e.withoutAddressAfter !== s.withoutAddress.count ? `${e.withoutAddressAfter} without an address after` : '',
       ...e.addressesInUse.map((u) => `⚠️ ${escapeMd(cut(inUseText(u), 400))}`),
     ].filter(Boolean);
-    const unverified = {
-      count: s.unverified.count + s.verificationUnknown.count,
-      items: [...s.unverified.items, ...s.verificationUnknown.items],
-    };
+    const unverified = notVerified(s);
     return `| <code>${escapeMd(cut(s.address, 300))}</code> | ${s.numbers} | ${cell(s.withoutAddress)} | ${cell(unverified)} | ${cell(s.unusedAddresses)} | ${effect.join('<br>') || '—'} |`;
   });
   if (rows.length === 0)

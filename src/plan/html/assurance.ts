@@ -4,7 +4,7 @@
  * plan file's data; every value escaped.
  */
 import type { CoverageList } from '../coverage/types.js';
-import { inUseText, listText, noticeText } from '../render-assurance.js';
+import { inUseText, listText, notVerified, noticeText } from '../render-assurance.js';
 import type { Plan } from '../types.js';
 import { escapeHtml } from './escape.js';
 
@@ -40,10 +40,7 @@ export function coverageSection(doc: Plan): string {
   if (!report) return '';
   const rows = report.scopes.map((s) => {
     const e = s.effect;
-    const unverified = {
-      count: s.unverified.count + s.verificationUnknown.count,
-      items: [...s.unverified.items, ...s.verificationUnknown.items],
-    };
+    const unverified = notVerified(s);
     const effect = [
       e.linksAdded.count > 0 ? `links ${e.linksAdded.count}: ${listText(e.linksAdded, 10)}` : '',
       e.linksMoved.count > 0 ? `relinks ${e.linksMoved.count}: ${listText(e.linksMoved, 10)}` : '',
