@@ -78,16 +78,26 @@ export function digestKeys(env: NodeJS.ProcessEnv = process.env): DigestKeys {
 }
 
 function keyOf(text: string, variable: string): DigestKey {
+  const secret = Buffer.from(checkedKeyText(text, variable, 'SB_DIGEST_KEY'), 'utf8');
+  return { id: createHmac('sha256', secret).update('switchboard digest key id').digest('hex').slice(0, 8), secret };
+}
+
+/**
+ * A key given in the environment variable `variable`: registered as a secret (it never
+ * reaches a log), and refused with `code` when shorter than {@link MIN_KEY_LENGTH}
+ * characters, a configuration error naming the variable, never a silently weak key.
+ * `alternative`: what else the user may do, said after the advice.
+ */
+export function checkedKeyText(text: string, variable: string, code: string, alternative = ''): string {
   registerSecret(text);
   if (text.length < MIN_KEY_LENGTH) {
     throw new SwitchboardError(
-      'SB_DIGEST_KEY',
+      code,
       `${variable} is ${text.length} characters long: use at least ${MIN_KEY_LENGTH} random characters ` +
-        '(for example the output of `openssl rand -base64 32`)',
+        `(for example the output of \`openssl rand -base64 32\`)${alternative}`,
     );
   }
-  const secret = Buffer.from(text, 'utf8');
-  return { id: createHmac('sha256', secret).update('switchboard digest key id').digest('hex').slice(0, 8), secret };
+  return text;
 }
 
 /**

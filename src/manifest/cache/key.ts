@@ -16,9 +16,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { lstat, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import * as path from 'node:path';
-import { SwitchboardError } from '../../core/errors.js';
-import { registerSecret } from '../../core/secrets.js';
-import { MIN_KEY_LENGTH } from '../../core/value-digest.js';
+import { checkedKeyText } from '../../core/value-digest.js';
 
 export const CACHE_KEY_ENV = 'SWITCHBOARD_CACHE_KEY';
 const KEY_FILE = path.join('switchboard', 'manifest-cache.key');
@@ -37,15 +35,8 @@ export interface CacheKey {
 export function keyFromEnv(env: NodeJS.ProcessEnv): CacheKey | undefined {
   const text = env[CACHE_KEY_ENV] || undefined;
   if (text === undefined) return undefined;
-  registerSecret(text);
-  if (text.length < MIN_KEY_LENGTH) {
-    throw new SwitchboardError(
-      'SB_CACHE_KEY',
-      `${CACHE_KEY_ENV} is ${text.length} characters long: use at least ${MIN_KEY_LENGTH} random characters ` +
-        '(for example the output of `openssl rand -base64 32`), or unset it to use a key of this user',
-    );
-  }
-  return keyOf(Buffer.from(text, 'utf8'));
+  const checked = checkedKeyText(text, CACHE_KEY_ENV, 'SB_CACHE_KEY', ', or unset it to use a key of this user');
+  return keyOf(Buffer.from(checked, 'utf8'));
 }
 
 /** This user's key (made when there is none), or undefined when it cannot be had safely. */
