@@ -26,7 +26,7 @@ import { registerSecret } from './secrets.js';
 export const DIGEST_KEY_ENV = 'SWITCHBOARD_DIGEST_KEY';
 /** The key before a rotation: digests made with it are still checked, and re-made with the new one. */
 export const PREVIOUS_DIGEST_KEY_ENV = 'SWITCHBOARD_DIGEST_KEY_PREVIOUS';
-export const MIN_KEY_LENGTH = 32;
+const MIN_KEY_LENGTH = 32;
 
 /**
  * The scrypt cost written without a key: N = 2^6, r = 8 (64 KiB) takes 0.13 ms per value on
