@@ -246,6 +246,7 @@ function addInlineRecords(ctx: DocContext, appender: RowAppender, records: Json[
 async function addCsvRecords(text: string, file: string, appender: RowAppender, reporter: Reporter): Promise<void> {
   let header: string[] = [];
   let columns: number[] = [];
+  let width = 0;
   let types: (FieldType | undefined)[] = [];
   const onHeader = (h: string[]): boolean => {
     header = h;
@@ -269,11 +270,14 @@ async function addCsvRecords(text: string, file: string, appender: RowAppender, 
       ok = false;
     }
     columns = h.map((name) => appender.column(name));
+    width = Math.max(0, ...columns.map((c) => c + 1));
     types = h.map((name) => appender.table.fieldTypes[name]);
     return ok;
   };
   const onRow = (cells: string[], line: number): void => {
-    const row: RowValue[] = [];
+    // Sized once: an array grown by index assignment kept ~150 bytes of spare room, 150 MB
+    // over a million rows. The same length and holes as before: every cell is set (a bad one drops the row).
+    const row = new Array<RowValue>(width);
     for (let i = 0; i < cells.length; i++) {
       const converted = convert(cells[i]!, types[i]);
       if (converted === INVALID || converted === INEXACT) {
