@@ -49,10 +49,11 @@ export async function discoverFiles(
 ): Promise<ManifestFile[]> {
   const seen = new Set<string>();
   const found: ManifestFile[] = [];
+  const roots = new Map<string, string>();
   for (const given of paths.length > 0 ? paths : ['.']) {
     const absolute = path.resolve(cwd, given);
     const shown = displayPath(absolute, cwd);
-    const root = await manifestsRoot(absolute);
+    const root = await manifestsRoot(absolute, roots);
     if (source?.has(absolute)) {
       // A file as it was (given by its path): it may no longer exist on disk.
       if (!seen.has(absolute)) found.push({ absolute, display: shown, root });

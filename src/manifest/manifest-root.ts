@@ -12,11 +12,20 @@ import * as path from 'node:path';
 import { findRepositoryRoot } from '../core/repository-root.js';
 import { realExisting } from '../core/real-existing.js';
 
-/** The root of the manifests found under `given` (an absolute path), as a real path. */
-export async function manifestsRoot(given: string): Promise<string> {
+/**
+ * The root of the manifests found under `given` (an absolute path), as a real path.
+ * `roots`: the roots already found by folder, for a load given many files (export checks its
+ * 50,000 files): the walk up to the repository's top is made once per folder, not per file.
+ */
+export async function manifestsRoot(given: string, roots?: Map<string, string>): Promise<string> {
   const real = await realpath(given).catch(() => given);
   const dir = (await stat(real).catch(() => undefined))?.isDirectory() ? real : path.dirname(real);
-  return findRepositoryRoot(dir) ?? dir;
+  let root = roots?.get(dir);
+  if (root === undefined) {
+    root = findRepositoryRoot(dir) ?? dir;
+    roots?.set(dir, root);
+  }
+  return root;
 }
 
 /** Why `absolute` may not be read as a file of the manifests under `root`; undefined when it may. */
