@@ -22,9 +22,10 @@ export const ENTRY_MAGIC = 'switchboard-manifest-cache 2';
 const UNUSED_FOR_MS = 30 * 24 * 3600 * 1000;
 /**
  * The largest entry of a manifest file of `textBytes` bytes, header included: an entry is
- * JSON of what the file's YAML says, which is never more than a few times longer (escapes:
- * `\x01` is 4 characters in YAML and 6 in JSON). A larger entry is neither written nor read,
- * so a planted one costs no more to refuse than the file it claims to stand for.
+ * JSON of what the file's YAML says, a few times its length at most (escapes: `\x01` is 4
+ * characters in YAML and 6 in JSON) unless YAML aliases repeat parts of it. A larger entry
+ * is neither written (that file is loaded afresh each time) nor read, so a planted one costs
+ * no more to refuse than the file it claims to stand for.
  */
 export function maxEntryBytes(textBytes: number): number {
   return 8 * textBytes + 4096;

@@ -56,24 +56,22 @@ export async function addressesInUse(
   deleted.forEach(({ linkKind, addressKind, change, live }, i) => {
     const users = usersOf[i] as LiveObject[];
     if (users.length === 0) return;
-    {
-      const relinks = relinkedBy(input.changes, linkKind, users, addressKind.identity(live.fields));
-      const moved = new Set(relinks.map((c) => c.previousAddress ?? c.address));
-      const left = users.filter((u) => !moved.has(u.address));
-      if (left.length === 0) {
-        for (const relink of relinks)
-          if (!change.dependsOn.includes(relink.address)) change.dependsOn.push(relink.address);
-        return;
-      }
-      const message = inUseMessage(change, linkKind, left, users.length);
-      if (input.allow)
-        warnings.push({
-          code: 'SB_ADDRESS_IN_USE',
-          address: change.address,
-          message: `allowed by --allow-address-in-use: ${message}`,
-        });
-      else refusals.push({ code: 'SB_ADDRESS_IN_USE', address: change.address, message });
+    const relinks = relinkedBy(input.changes, linkKind, users, addressKind.identity(live.fields));
+    const moved = new Set(relinks.map((c) => c.previousAddress ?? c.address));
+    const left = users.filter((u) => !moved.has(u.address));
+    if (left.length === 0) {
+      for (const relink of relinks)
+        if (!change.dependsOn.includes(relink.address)) change.dependsOn.push(relink.address);
+      return;
     }
+    const message = inUseMessage(change, linkKind, left, users.length);
+    if (input.allow)
+      warnings.push({
+        code: 'SB_ADDRESS_IN_USE',
+        address: change.address,
+        message: `allowed by --allow-address-in-use: ${message}`,
+      });
+    else refusals.push({ code: 'SB_ADDRESS_IN_USE', address: change.address, message });
   });
   return { refusals, warnings };
 }
