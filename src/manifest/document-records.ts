@@ -41,7 +41,10 @@ export interface DocumentRecord {
 
 interface Entry {
   record: Omit<DocumentRecord, 'digest'>;
-  hash: ReturnType<typeof createHash>;
+  /** The document's digest input (the manifests' digest holds the same string). */
+  digestInput: string;
+  /** The SHA-256 (hex) of each data file the document read, in the order it read them. */
+  dataDigests: string[];
 }
 
 /** Collects a record per valid document while a load builds them (asked for with `LoadOptions.documents`). */
@@ -57,7 +60,8 @@ export class DocumentRecorder {
   ): void {
     const entry: Entry = {
       record: { address, ...where, dataFiles: [], objects: objects.map(recordedObject) },
-      hash: createHash('sha256').update(digestInput),
+      digestInput,
+      dataDigests: [],
     };
     this.entries.push(entry);
     // Two documents at one address in one file are a duplicate the load reports: the last one takes the data files.
@@ -69,7 +73,7 @@ export class DocumentRecorder {
     const entry = this.byDocument.get(`${address}\u0000${manifest}`);
     if (!entry) return;
     entry.record.dataFiles.push(absolute);
-    entry.hash.update(`\u0000csv\u0000${createHash('sha256').update(text).digest('hex')}`);
+    entry.dataDigests.push(createHash('sha256').update(text).digest('hex'));
   }
 
   /**
@@ -80,17 +84,36 @@ export class DocumentRecorder {
     return this.entries.map((e) => {
       const { address, file } = e.record;
       const baseline = baselines?.baselines.find((b) => b.address === address && b.file === file);
-      const digest = `sha256:${e.hash.digest('hex')}`;
       if (baselines && baseline) {
         const objects = baselines
           .selectedBy(baseline.name)
           .map((selected) => ({ address: selected, kind: baselines.target.kind }));
-        return { ...e.record, objects, selector: baseline.selector, digest };
+        return withDigest({ ...e.record, objects, selector: baseline.selector }, e);
       }
       const selection = baselines?.selections.get(address);
-      return { ...e.record, ...(selection ? { selection } : {}), digest };
+      return withDigest({ ...e.record, ...(selection ? { selection } : {}) }, e);
     });
   }
+}
+
+/**
+ * The record with its `digest`, hashed when first read: a scoped plan compares the documents
+ * of the files it touched only, and hashing all 50,000 documents of a national estate (19 MB,
+ * a hash object each) cost 0.15 s of every `--changed-since` load.
+ */
+function withDigest(record: Omit<DocumentRecord, 'digest'>, entry: Entry): DocumentRecord {
+  let digest: string | undefined;
+  return Object.defineProperty(record, 'digest', {
+    enumerable: true,
+    get: (): string => {
+      if (digest === undefined) {
+        const hash = createHash('sha256').update(entry.digestInput);
+        for (const data of entry.dataDigests) hash.update(`\u0000csv\u0000${data}`);
+        digest = `sha256:${hash.digest('hex')}`;
+      }
+      return digest;
+    },
+  }) as DocumentRecord;
 }
 
 function recordedObject(object: DesiredObject): RecordedObject {
