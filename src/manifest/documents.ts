@@ -65,6 +65,12 @@ export function processDocument(
   env: Record<string, string | undefined>,
   out: BuildOutput,
   merge = false,
+  /**
+   * Set for a document the manifest cache kept as parsed (cache/entry.ts): its JSON text. Its
+   * file had no `${` and no alias, so normalising would give it back as it is and its digest
+   * input is this text: both are skipped. It is still resolved, checked and built.
+   */
+  cachedText?: string,
 ): void {
   const reporter = out.reporter;
   const at = (p: (string | number)[], extra: { key?: boolean; offsetInString?: number } = {}) => ({
@@ -91,10 +97,13 @@ export function processDocument(
     return;
   }
   if (!merge && out.baselines.takes(kind)) {
-    out.baselines.defer(() => processDocument(source, raw, env, out, true));
+    out.baselines.defer(() => processDocument(source, raw, env, out, true, cachedText));
     return;
   }
-  const normalised = normalizeDocument(raw, env, { mayHaveAliases: source.mayHaveAliases });
+  const normalised =
+    cachedText === undefined
+      ? normalizeDocument(raw, env, { mayHaveAliases: source.mayHaveAliases })
+      : { value: raw, sensitive: NO_SENSITIVE, issues: [] };
   for (const issue of normalised.issues)
     reporter.error(issue.code, issue.message, at(issue.path, { offsetInString: issue.offsetInString }));
   if (normalised.value === undefined) return;
@@ -113,7 +122,7 @@ export function processDocument(
     else for (const issue of issues) reporter.error(issue.code, issue.message, at(issue.path, { key: issue.key }));
   }
   if (!valid || normalised.issues.length > 0) return;
-  build(builderOf(kind), source, normalised.value as Json, normalised.sensitive, out, resolved);
+  build(builderOf(kind), source, normalised.value as Json, normalised.sensitive, out, resolved, cachedText);
 }
 
 /**

@@ -11,8 +11,9 @@
  * environment's; the caller does not look such a file up), no diagnostic, and every
  * document built while its file was read, each a value JSON gives back as it is. A tenant
  * waits for the other files (the baselines that select it are merged into it once every
- * file is read): it is kept as parsed, and checked and built at every load, so for it the
- * cache saves the YAML parse only. Entries hold no file name.
+ * file is read): it is kept as parsed, and resolved, checked and built at every load, so for
+ * it the cache saves the YAML parse, the `${VAR}` walk and its digest's JSON (its line is
+ * that JSON). Entries hold no file name.
  */
 import { MANIFEST_KINDS } from '../document-kinds.js';
 import { buildChecked, processDocument, type DocumentSource } from '../documents.js';
@@ -130,7 +131,7 @@ export function replay(body: string, out: BuildOutput, where: FileSource): numbe
   documents.forEach((document, doc) => {
     const source = { ...where, doc, mayHaveAliases: false };
     // Kept as parsed (FileCapture): it waits for the baselines and is checked with them, as in a load without the cache.
-    if (out.baselines.takes(document['kind'] as string)) processDocument(source, document, {}, out);
+    if (out.baselines.takes(document['kind'] as string)) processDocument(source, document, {}, out, false, lines[doc]);
     else buildChecked(source, document, lines[doc]!, out);
   });
   return documents.length;
