@@ -25,6 +25,8 @@ export class PositionIndex {
   private lines: LineCounter | undefined;
   private chunks: Chunk[] | null | undefined;
   private ownLines: LineStarts | undefined;
+  /** The keys of each mapping read by `keyStart`, by the mapping's offset in the file (null: not provable). */
+  private readonly mappings = new Map<number, ReadonlyMap<string, number> | null>();
 
   constructor(
     readonly file: string,
@@ -106,7 +108,12 @@ export class PositionIndex {
     let node: unknown = chunk.fast.value;
     for (const segment of parentPath) node = (node as Record<string | number, unknown>)[segment];
     if (node === null || typeof node !== 'object' || Array.isArray(node)) return undefined;
-    const keys = mappingKeys(chunk.text, mapping - chunk.start, node as Record<string, unknown>);
+    // Read once per mapping: a plan asks for several keys of the same one (each changed field).
+    let keys = this.mappings.get(mapping);
+    if (keys === undefined) {
+      keys = mappingKeys(chunk.text, mapping - chunk.start, node as Record<string, unknown>) ?? null;
+      this.mappings.set(mapping, keys);
+    }
     if (!keys) return undefined;
     const at = keys.get(key);
     if (at !== undefined) return chunk.start + at;

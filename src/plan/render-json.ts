@@ -153,6 +153,4 @@ function orderMessage(m: PlanMessage): PlanMessage {
   return pick(m, MESSAGE_KEYS);
 }
 
-/** `source`'s listed keys, in the listed order, leaving out those that are undefined (and any other). */
-
 export { PLAN_KEYS } from './plan-keys.js';
