@@ -23,7 +23,7 @@ const SOURCE_TEXT_MODULES = /\/(plan\/html\/report-script|plan\/html\/report-pri
 const keepSourceText = {
   name: 'keep-source-text',
   setup(build) {
-    build.onResolve({ filter: /(report-script|report-print|script)\.js$/ }, (args) => {
+    build.onResolve({ filter: /(report-print|script)\.js$/ }, (args) => {
       const target = resolve(args.resolveDir, args.path);
       if (!SOURCE_TEXT_MODULES.test(target)) return undefined;
       const path = relative(OUT, target);

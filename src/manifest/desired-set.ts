@@ -108,7 +108,7 @@ export class DesiredSet {
 }
 
 /** The document path of an object's field (document-level objects keep fields in spec/metadata). */
-function fieldPath(origin: Extract<DesiredObject['origin'], { type: 'yaml' }>, field: string): NodePath {
+export function fieldPath(origin: Extract<DesiredObject['origin'], { type: 'yaml' }>, field: string): NodePath {
   if (!origin.document) return [...origin.path, field];
   return origin.document.metadataFields.includes(field) ? ['metadata', field] : ['spec', field];
 }

@@ -13,7 +13,7 @@ import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_M2M_TOKEN } from '../../src/sim/platform/seed/default-seed.js';
 import { startSimulator, type RunningSimulator } from '../../src/sim/index.js';
-import { testCacheHome, type CliResult } from './cli-helpers.js';
+import { cliEnv, testCacheHome, type CliResult } from './cli-helpers.js';
 
 const REPO_ROOT = resolve(import.meta.dirname, '../..');
 const VERSION = (JSON.parse(await readFile(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
@@ -151,7 +151,7 @@ describe('the packed package, installed into an empty repository', () => {
   it('sim serves from the installed package', async () => {
     const child = spawn(join(repo, 'node_modules/.bin/switchboard'), ['sim', '--port', '0'], {
       cwd: repo,
-      env: { PATH: process.env['PATH'] ?? '', XDG_CACHE_HOME: testCacheHome() },
+      env: cliEnv(),
     });
     try {
       const url = await new Promise<string>((found, failed) => {

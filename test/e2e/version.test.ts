@@ -85,6 +85,8 @@ describe('switchboard version / --version', () => {
         'src/apply/audit-formats.ts',
       ]);
       expect(loaded.filter((u) => /^node_modules\/(pino|undici|ajv|yaml|js-yaml)\//.test(u))).toEqual([]);
+      // Nothing of dist/ outside the bundle (the modules it keeps apart, the HTML reports' scripts, included).
+      expect(loaded.filter((u) => u.startsWith('dist/') && !/^dist\/cli\/(main\.js|bundle\/)/.test(u))).toEqual([]);
       expect(sources.length).toBeGreaterThan(10);
     } finally {
       await rm(dir, { recursive: true, force: true });

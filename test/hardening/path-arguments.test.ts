@@ -15,7 +15,7 @@ import { Command } from 'commander';
 import pLimit from 'p-limit';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli/program.js';
-import { CLI, EXAMPLES, testCacheHome } from '../e2e/cli-helpers.js';
+import { CLI, cliEnv, EXAMPLES } from '../e2e/cli-helpers.js';
 
 /**
  * What each command needs besides the path swept, to get as far as using it. Plan, apply and
@@ -125,8 +125,7 @@ interface Outcome {
 function run(args: string[], cwd: string): Promise<Outcome> {
   return new Promise((resolve) => {
     // No manifest cache (nor its user key in the real home): what is checked here is the paths.
-    const env = { PATH: process.env['PATH'] ?? '', XDG_CACHE_HOME: testCacheHome(), SWITCHBOARD_NO_CACHE: '1' };
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, env });
+    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: cliEnv() });
     let stderr = '';
     let ran = false;
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));

@@ -6,6 +6,7 @@ import { numberLinkKind } from '../../src/kinds/number-link.js';
 import { templateKind } from '../../src/kinds/template.js';
 import { normalizeField } from '../../src/kinds/fields.js';
 import type { KindContext } from '../../src/kinds/types.js';
+import { liveObject } from '../../src/state/collection-read.js';
 import { T, child, ctx, subscription } from './context.js';
 
 const parent = { kind: 'Subscription', ids: subscription.ids };
@@ -204,15 +205,9 @@ describe('Calling plans (Doc2 §2.11, §4.9, §4.10)', () => {
 describe('NumberAddressLink (Doc2 §2.5, §4.5)', () => {
   it('Doc 2 §2.5: addressId and addressVerified are conditional: an absent verification is unknown, never verified', async () => {
     const linkOf = async (item: Record<string, unknown>) => {
+      // The live link as the reader builds it from the list item.
       const parts = await numberLinkKind.fromApi(item, ctx, subscription);
-      const live = child(
-        subscription,
-        'NumberAddressLink',
-        '+3221234562',
-        'tenant/acme/subscription/main/number/x',
-        parts.fields,
-      );
-      return numberLinkKind.coverage!.linkOf({ ...live, ...(parts.facts ? { facts: parts.facts } : {}) });
+      return numberLinkKind.coverage!.linkOf(liveObject(numberLinkKind, parts, subscription));
     };
     const number = { id: 1, fullNumber: '+3221234562' };
     expect(await linkOf({ ...number, addressId: 5 })).toEqual({ id: '5', verified: null });

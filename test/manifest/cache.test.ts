@@ -250,7 +250,8 @@ describe('the manifest cache', () => {
       const [recent, old, ...rest] = all;
       const ago = (days: number) => new Date(Date.now() - days * DAY);
       // Used an hour ago: its time is left as it is (no system call per hit); used 40 days ago: renewed.
-      await utimes(recent!, ago(1 / 24), ago(1 / 24));
+      const hourAgo = ago(1 / 24);
+      await utimes(recent!, hourAgo, hourAgo);
       await utimes(old!, ago(40), ago(40));
       // An entry of content no file has any more, unused for 40 days, and one for 20 days.
       const stale = path.join(cacheDir, 'manifests', `${'a'.repeat(64)}.entry`);
@@ -261,7 +262,7 @@ describe('the manifest cache', () => {
       await utimes(younger, ago(20), ago(20));
       const hit = await load(dir, cacheDir);
       expect(hit.cache).toMatchObject({ hits: all.length, written: 0 });
-      expect(Math.abs((await stat(recent!)).mtimeMs - ago(1 / 24).getTime())).toBeLessThan(1000);
+      expect(Math.abs((await stat(recent!)).mtimeMs - hourAgo.getTime())).toBeLessThan(1000);
       expect(Date.now() - (await stat(old!)).mtimeMs).toBeLessThan(DAY);
       // Nothing written: nothing pruned.
       expect(await readFile(stale, 'utf8')).toBe('x');

@@ -2,7 +2,9 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadManifests, type DesiredObject } from '../../src/manifest/index.js';
+import jsYaml from 'js-yaml';
+import { fieldPath } from '../../src/manifest/desired-set.js';
+import { loadManifests } from '../../src/manifest/index.js';
 import { PositionIndex } from '../../src/manifest/positions.js';
 import { generateEstate } from './generate.mjs';
 
@@ -53,13 +55,6 @@ spec:
   subscriptions: [ { name: f1, billingId: F-1 }, {name: f2, billingId: F-2} ]
 `;
 
-/** The document path of an object's field, as plans ask for it (desired-set.ts placeOf). */
-function fieldPath(o: DesiredObject, field: string): (string | number)[] {
-  if (o.origin.type !== 'yaml') return [];
-  if (!o.origin.document) return [...o.origin.path, field];
-  return o.origin.document.metadataFields.includes(field) ? ['metadata', field] : ['spec', field];
-}
-
 /**
  * Every yaml-origin object of the set: its position, and the position of each of its fields'
  * keys, through js-yaml and the text (the fast paths) and through the yaml package.
@@ -89,7 +84,8 @@ async function compare(paths: string[], cwd: string): Promise<{ objects: number;
     );
     if (start !== undefined) fast++;
     for (const field of Object.keys(o.fields)) {
-      const at = fieldPath(o, field);
+      // The document path of the field, as plans ask for it (placeOf).
+      const at = fieldPath(o.origin, field);
       const viaText = quick.locate(o.origin.doc, at, { key: true });
       const viaYamlKey = exact.locate(o.origin.doc, at, { key: true, viaYamlPackage: true });
       expect(`${o.address} ${field} ${JSON.stringify(viaText)}`).toBe(
@@ -197,18 +193,18 @@ function keyPaths(value: unknown, at: (string | number)[] = []): (string | numbe
 
 describe('key positions', () => {
   it('are the same through the text as through the yaml package, for every key written any way, LF and CRLF, and for missing keys', async () => {
-    const jsYaml = (await import('js-yaml')).default;
     for (const text of [TRICKY_KEYS, TRICKY_KEYS.replace(/\n/g, '\r\n')]) {
       // js-yaml refuses the duplicate key (and the fast path with it): its document's paths are listed by hand.
       const docs: unknown[] = [...jsYaml.loadAll(text.replace(/---\r?\ndup:[^]*$/, '')), { dup: { r: 2 } }];
       let fromText = 0;
       let checked = 0;
+      const exact = new PositionIndex('k.yaml', text);
       docs.forEach((value, doc) => {
         // Each key, and a key its mapping does not have (answered with the nearest ancestor's position).
         const paths = keyPaths(value).flatMap((at) => [at, [...at.slice(0, -1), 'missing']]);
         for (const at of paths) {
+          // A fresh index per key: no answer comes from another key's reading of the mapping.
           const quick = new PositionIndex('k.yaml', text);
-          const exact = new PositionIndex('k.yaml', text);
           const viaText = quick.locate(doc, at, { key: true });
           const viaYaml = exact.locate(doc, at, { key: true, viaYamlPackage: true });
           expect(`${JSON.stringify(at)} ${JSON.stringify(viaText)}`).toBe(

@@ -33,12 +33,13 @@ describe('the checkout guard', () => {
     expect(runsCli('/ci/switchboard', [])).toBe(false);
   });
 
+  // `version`, which writes nothing: were the guard ever broken, these would not run a plan in the checkout.
   it('refuses a CLI started in the checkout, whichever launcher, before a process starts', () => {
-    expect(() => spawn(process.execPath, [CLI, 'plan'])).toThrow(/working folder in the checkout/);
-    expect(() => spawnSync(process.execPath, [CLI, 'plan'], { cwd: join(ROOT, 'examples') })).toThrow(
+    expect(() => spawn(process.execPath, [CLI, 'version'])).toThrow(/working folder in the checkout/);
+    expect(() => spawnSync(process.execPath, [CLI, 'version'], { cwd: join(ROOT, 'examples') })).toThrow(
       /working folder in the checkout/,
     );
-    expect(() => execFileSync(process.execPath, [CLI, 'plan'], { cwd: ROOT })).toThrow(/scratchDir\(\)/);
+    expect(() => execFileSync(process.execPath, [CLI, 'version'], { cwd: ROOT })).toThrow(/scratchDir\(\)/);
   });
 
   it('refuses a CLI given an environment without XDG_CACHE_HOME', () => {

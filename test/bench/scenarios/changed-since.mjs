@@ -85,13 +85,13 @@ export async function changedSinceScenario(ctx, { sim, dir: estateDir }, size) {
   const uncached = await plan('--no-cache');
   await rm(join(dir, '.switchboard', 'cache'), { recursive: true, force: true });
   const cold = await plan();
-  for (const { cli } of [warm, uncached, cold]) {
-    const summary = planSummaryOf(cli);
-    if (!/^Plan: 0 to create, 1 to update, 0 to replace, 0 to delete\.$/.test(summary))
-      throw new Error(`expected one update (${TENANT}'s markup), got: ${summary}\n${cli.stdout.slice(0, 3000)}`);
-  }
+  const [summary] = [warm, uncached, cold].map(({ cli }) => {
+    const planned = planSummaryOf(cli);
+    if (!/^Plan: 0 to create, 1 to update, 0 to replace, 0 to delete\.$/.test(planned))
+      throw new Error(`expected one update (${TENANT}'s markup), got: ${planned}\n${cli.stdout.slice(0, 3000)}`);
+    return planned;
+  });
   const { cli, stats } = warm;
-  const summary = planSummaryOf(cli);
   const scoped = /scoped to \d+ of \d+ documents/.exec(cli.stdout)?.[0] ?? 'no scope line';
   return {
     requests: stats.total,

@@ -1,7 +1,7 @@
 /** Runs the built CLI as a child process (async: the simulator runs in this process). */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
-import { scratchDir, testCacheHome } from '../../e2e/cli-helpers.js';
+import { cliEnv, scratchDir } from '../../e2e/cli-helpers.js';
 
 const CLI = resolve(import.meta.dirname, '../../../dist/cli/main.js');
 
@@ -27,12 +27,7 @@ export async function cli(args: string[], options: CliOptions = {}): Promise<Cli
   const child = spawn(process.execPath, [CLI, ...args], {
     cwd,
     // As runCli: no manifest cache (nothing written in the checkout), its key never in the real home.
-    env: {
-      PATH: process.env['PATH'] ?? '',
-      XDG_CACHE_HOME: testCacheHome(),
-      SWITCHBOARD_NO_CACHE: '1',
-      ...options.env,
-    },
+    env: cliEnv(options.env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
