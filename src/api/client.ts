@@ -9,7 +9,8 @@ import { collectPages } from './pagination.js';
 import { RequestLimiter } from './limiter.js';
 import { Permissions } from './permissions.js';
 import { normalizeProfile, type UserProfile } from './profile.js';
-import { RequestRunner, buildUrl } from './request-runner.js';
+import { RequestRunner } from './request-runner.js';
+import { requestTarget } from './request-target.js';
 import { DEFAULT_RETRY, DEFAULT_TIMEOUT_MS, RetryBudget, isRetryable, parseRetryAfter, sleep } from './retry.js';
 import { RequestStats, routePattern } from './stats.js';
 import { Transport, TransportError } from './transport.js';
@@ -272,7 +273,7 @@ function authSender(base: URL, transport: Transport, stats: RequestStats, timeou
       try {
         const raw = await transport.send({
           method: call.method,
-          url: buildUrl(base, call.path, undefined),
+          target: requestTarget(base, call.path, undefined),
           headers,
           ...(body === undefined ? {} : { body }),
           timeoutMs: call.timeoutMs ?? timeoutMs,

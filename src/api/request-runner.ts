@@ -5,9 +5,10 @@ import { ApiError, ApiErrorCode, codeForStatus, platformMessageOf } from './erro
 import type { AttemptOutcome, RequestLimiter } from './limiter.js';
 import type { Permissions } from './permissions.js';
 import { RetryBudget, isRetryable, isRetryableStatus, natureOf, parseRetryAfter, sleep } from './retry.js';
+import { requestTarget } from './request-target.js';
 import { routePattern, type RequestStats } from './stats.js';
 import { TransportError, type RawResponse, type Transport } from './transport.js';
-import type { ApiResponse, Query, RequestOptions, RetryOptions } from './types.js';
+import type { ApiResponse, RequestOptions, RetryOptions } from './types.js';
 
 export interface RunnerDeps {
   baseUrl: URL;
@@ -122,7 +123,7 @@ export class RequestRunner {
     try {
       const raw = await this.deps.transport.send({
         method: options.method,
-        url: buildUrl(this.deps.baseUrl, options.path, options.query),
+        target: requestTarget(this.deps.baseUrl, options.path, options.query),
         headers,
         ...(body === undefined ? {} : { body }),
         timeoutMs: options.timeoutMs ?? this.deps.timeoutMs,
@@ -372,24 +373,4 @@ function exhausted(error: ApiError, retries: number, why: string | undefined): A
     ...(error.role ? { role: error.role } : {}),
     cause: error.cause,
   });
-}
-
-/** Joins the base URL's path prefix, the API path and the query. */
-export function buildUrl(base: URL, path: string, query: Query | undefined): URL {
-  const prefix = base.pathname.replace(/\/+$/, '');
-  const url = new URL(`${prefix}${path.startsWith('/') ? path : `/${path}`}`, base.origin);
-  if (query === undefined) return url;
-  // Each append to `url.searchParams` serialises the whole query into the URL again; the
-  // same parameters gathered first and set once give the same text (already encoded, the
-  // URL parser leaves it as it is). Only when the path brings no query of its own.
-  const params = url.search === '' ? new URLSearchParams() : url.searchParams;
-  for (const [key, value] of Object.entries(query)) {
-    if (value === undefined || value === null) continue;
-    if (Array.isArray(value)) for (const item of value) params.append(key, String(item));
-    else if (typeof value === 'object') params.append(key, JSON.stringify(value));
-    else params.append(key, String(value));
-  }
-  const text = params === url.searchParams ? '' : params.toString();
-  if (text !== '') url.search = text;
-  return url;
 }

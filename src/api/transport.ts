@@ -3,6 +3,7 @@ import type { Dispatcher } from 'undici';
 import { Pool } from '../core/undici-pool.js';
 import { SwitchboardError } from '../core/errors.js';
 import { AnswerGatherer } from './answer-gatherer.js';
+import type { RequestTarget } from './request-target.js';
 
 /** Why an attempt produced no usable HTTP answer. */
 export type TransportFailure = 'network' | 'tls' | 'timeout' | 'aborted' | 'truncated';
@@ -25,7 +26,8 @@ export class TransportError extends Error {
 
 export interface RawRequest {
   method: string;
-  url: URL;
+  /** The origin to connect to and the path with its query (request-target.ts). */
+  target: RequestTarget;
   headers: Record<string, string>;
   body?: string;
   timeoutMs: number;
@@ -87,10 +89,10 @@ export class Transport {
     return new Promise<RawResponse>((resolve, reject) => {
       const attempt = new Attempt(request, bytesOut, resolve, reject);
       try {
-        this.pool(request.url.origin).dispatch(
+        this.pool(request.target.origin).dispatch(
           {
             method: request.method as Dispatcher.HttpMethod,
-            path: `${request.url.pathname}${request.url.search}`,
+            path: request.target.path,
             headers: request.headers,
             body: request.body ?? null,
             headersTimeout: request.timeoutMs,
