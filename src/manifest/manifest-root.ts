@@ -7,7 +7,7 @@
  * before anything is read from it: a pull request naming `/proc/self/environ` or
  * `../../.ssh/id_rsa` gets an error that names the setting, never a line of that file.
  */
-import { realpath, stat } from 'node:fs/promises';
+import { lstat, realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { findRepositoryRoot } from '../core/repository-root.js';
 import { realExisting } from '../core/real-existing.js';
@@ -15,9 +15,21 @@ import { realExisting } from '../core/real-existing.js';
 /**
  * The root of the manifests found under `given` (an absolute path), as a real path.
  * `roots`: the roots already found by folder, for a load given many files (export checks its
- * 50,000 files): the walk up to the repository's top is made once per folder, not per file.
+ * 50,000 files): the walk up to the repository's top is made once per folder, not per file,
+ * and a file that is not a symbolic link costs one `lstat` (its real path is its folder's).
  */
 export async function manifestsRoot(given: string, roots?: Map<string, string>): Promise<string> {
+  if (roots) {
+    const info = await lstat(given).catch(() => undefined);
+    if (info?.isFile()) {
+      const folder = path.dirname(given);
+      const known = roots.get(`given:${folder}`);
+      if (known !== undefined) return known;
+      const root = await manifestsRoot(folder, roots);
+      roots.set(`given:${folder}`, root);
+      return root;
+    }
+  }
   const real = await realpath(given).catch(() => given);
   const dir = (await stat(real).catch(() => undefined))?.isDirectory() ? real : path.dirname(real);
   let root = roots?.get(dir);

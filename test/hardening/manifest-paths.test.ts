@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runValidate } from '../../src/cli/commands/validate.js';
+import { loadManifests } from '../../src/manifest/index.js';
 import { kinds } from '../../src/kinds/index.js';
 
 const SECRET_LINE = 'number,route,TOP-SECRET-LINE-7f3a';
@@ -95,5 +96,28 @@ describe('files named by manifests', () => {
     expect(refused.output).not.toContain('TOP-SECRET');
     const given = await runValidate([alone], { format: 'text', cwd: alone, env: {} });
     expect(given.output).not.toContain('SB_PATH_OUTSIDE_ROOT');
+  });
+
+  it('files given one by one are each rooted where they really are: a link to another repository, two folders', async () => {
+    const other = join(top, 'other');
+    await mkdir(join(other, '.git'), { recursive: true });
+    await mkdir(join(other, 'manifests'), { recursive: true });
+    await mkdir(join(other, 'data'), { recursive: true });
+    await writeFile(join(other, 'data', 'rows.csv'), 'number,route\n+322,y\n');
+    const table = (name: string, csv: string) => SETTINGS['recordsFrom']!(csv).replace('name: r,', `name: ${name},`);
+    // Rooted in the other repository: its own CSV is read, this repository's is not.
+    await writeFile(join(other, 'manifests', 'own.yaml'), table('own', join(other, 'data', 'rows.csv')));
+    await writeFile(join(other, 'manifests', 'reach.yaml'), table('reach', join(repo, 'data', 'rows.csv')));
+    await writeFile(join(repo, 'manifests', 'sub', 'here.yaml'), table('here', join(repo, 'data', 'rows.csv')));
+    await symlink(join(other, 'manifests', 'own.yaml'), join(repo, 'manifests', 'sub', 'linked.yaml'));
+    const files = [
+      join(repo, 'manifests', 'sub', 'here.yaml'),
+      join(repo, 'manifests', 'sub', 'linked.yaml'),
+      join(other, 'manifests', 'reach.yaml'),
+    ];
+    const loaded = await loadManifests(files, { cwd: top, env: {} });
+    const outside = loaded.diagnostics.filter((d) => d.code === 'SB_PATH_OUTSIDE_ROOT').map((d) => d.source?.file);
+    expect(outside).toEqual(['other/manifests/reach.yaml']);
+    expect(loaded.diagnostics.filter((d) => d.severity === 'error')).toHaveLength(1);
   });
 });
