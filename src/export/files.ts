@@ -118,9 +118,10 @@ function safeName(name: string): string {
  * through the thread pool per file (check, open, write, close, rename) cost about 10 s of
  * CPU, where each call takes microseconds on a local disk.
  */
-export function writeFileAtomically(file: string, text: string): void {
+export function writeFileAtomically(file: string, text: string, options: { freshFolder?: boolean } = {}): void {
   // A link, FIFO or device planted where a document goes is refused, never replaced (core/safe-write.ts).
-  assertWritableTargetSync(file);
+  // Not looked for in a folder this export made (one system call per file of 50,000).
+  if (!options.freshFolder) assertWritableTargetSync(file);
   const temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
   try {
     writeFileSync(temp, text, { flag: 'wx' }); // never through a link planted at the temporary name

@@ -129,7 +129,9 @@ async function writeDocuments(
   const queue = [...names];
   const written = new Map<string, string>();
   const headers = new HeaderLines();
-  const folders = new Set<string>();
+  // Each folder once, and whether this export made it: nothing can be planted in a folder
+  // made after the output folder was found empty of anything but an export's files.
+  const folders = new Map<string, Promise<boolean>>();
   let next = 0;
   let failure: { error: unknown } | undefined;
   const stopped = () => failure !== undefined || options.signal?.aborted === true;
@@ -140,9 +142,12 @@ async function writeDocuments(
         const tree = await readTree(reader, doc.entry.kind, doc.entry.live, specPosOf(doc.kind));
         const text = renderDocument(documentRoot(doc, tree, warnings), headers.of(file, doc.schemaFile));
         const folder = dirname(file);
-        if (!folders.has(folder)) await mkdir(folder, { recursive: true });
-        folders.add(folder);
-        writeFileAtomically(file, text);
+        let made = folders.get(folder);
+        if (!made) {
+          made = mkdir(folder, { recursive: true }).then((first) => first !== undefined);
+          folders.set(folder, made);
+        }
+        writeFileAtomically(file, text, { freshFolder: await made });
         written.set(file, text);
         options.onFile?.(written.size, queue.length);
       } catch (error) {
