@@ -1,0 +1,40 @@
+import { RE2JS } from 're2js';
+import { describe, expect, it } from 'vitest';
+import { compileLinearPattern, type LinearPattern } from '../../src/manifest/linear-pattern.js';
+
+function compiled(source: string): LinearPattern {
+  const pattern = compileLinearPattern(source);
+  if ('error' in pattern) throw new Error(pattern.error);
+  return pattern;
+}
+
+describe('compileLinearPattern', () => {
+  it('answers as RE2 does for every text, repeated or not, short or long, before and after it stops remembering', () => {
+    const sources = ['^\\+32[0-9]{9}$', '^trunk-1', '^[a-z]', '(?i)^ACME', 'a.c', '^$', '^(a+)+$'];
+    // Few distinct values (remembered), then more distinct ones than a pattern remembers, then long ones; repeated.
+    const texts = [
+      ...Array.from({ length: 3000 }, (_, i) => `trunk-${i % 40}`),
+      ...Array.from({ length: 10_000 }, (_, i) => `+32${String(470_000_000 + i * 7919)}`),
+      ...Array.from({ length: 50 }, (_, i) => `${'a'.repeat(250 + i)}${i % 2 === 0 ? '' : '!'}`),
+      ...['', 'ACME corp', 'acme', 'abc', 'a\nc', 'Trunk-1', 'x'],
+    ];
+    for (const source of sources) {
+      const reference = RE2JS.compile(source);
+      const pattern = compiled(source);
+      for (const round of [1, 2])
+        for (const text of texts)
+          expect(pattern.test(text), `${source} on ${text} (round ${round})`).toBe(reference.test(text));
+    }
+  });
+
+  it('each pattern remembers its own answers', () => {
+    const digits = compiled('^[0-9]+$');
+    const letters = compiled('^[a-z]+$');
+    for (let i = 0; i < 3; i++) {
+      expect(digits.test('123')).toBe(true);
+      expect(letters.test('123')).toBe(false);
+      expect(digits.test('abc')).toBe(false);
+      expect(letters.test('abc')).toBe(true);
+    }
+  });
+});
