@@ -1,28 +1,66 @@
 import type { ClientStats, RouteStats } from './types.js';
 
-/** Segments that name one object: a UUID, an integer, an E.164 number, a long hex string. */
-const IDENTIFIER = /^(?:\d+|\+\d+|[0-9a-f]{16,}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
-
 /**
  * Route pattern of a path for accounting: the instance segment after `draas/` becomes
  * `{instance}`, and segments that look like identifiers (UUIDs, integers, E.164 numbers,
  * e-mail addresses, long hex) become `{id}`. `/api/v01/draas/demo/tenants/4b7c…/subscriptions/3`
- * → `/api/v01/draas/{instance}/tenants/{id}/subscriptions/{id}`. Computed for every request:
- * one pattern test per segment, and a segment is decoded only when it holds an escape.
+ * → `/api/v01/draas/{instance}/tenants/{id}/subscriptions/{id}`. Computed for every request
+ * (300,000 in a national export): each segment is scanned once, and decoded only when it
+ * holds an escape.
  */
 export function routePattern(path: string): string {
   const query = path.indexOf('?');
-  const segments = (query < 0 ? path : path.slice(0, query)).split('/');
-  for (let index = 0; index < segments.length; index++) {
-    const segment = segments[index] as string;
-    if (index > 1 && segments[index - 1] === 'draas' && segments[index - 2] === 'v01') {
-      segments[index] = '{instance}';
-      continue;
-    }
-    const decoded = segment.includes('%') ? safeDecode(segment) : segment;
-    if (decoded.includes('@') || IDENTIFIER.test(decoded)) segments[index] = '{id}';
+  const text = query < 0 ? path : path.slice(0, query);
+  let out = '';
+  let previous = '';
+  let beforePrevious = '';
+  for (let start = 0, index = 0; ; index++) {
+    const slash = text.indexOf('/', start);
+    const segment = slash < 0 ? text.slice(start) : text.slice(start, slash);
+    // The segments before are compared as written out (an instance is `{instance}` by then).
+    const shown =
+      index > 1 && previous === 'draas' && beforePrevious === 'v01'
+        ? '{instance}'
+        : namesOneObject(segment.includes('%') ? safeDecode(segment) : segment)
+          ? '{id}'
+          : segment;
+    out = index === 0 ? shown : `${out}/${shown}`;
+    beforePrevious = previous;
+    previous = shown;
+    if (slash < 0) return out;
+    start = slash + 1;
   }
-  return segments.join('/');
+}
+
+/** An e-mail address, an integer, an E.164 number, hex of 16 digits or more, a UUID (any case). */
+function namesOneObject(segment: string): boolean {
+  const length = segment.length;
+  if (length === 0) return false;
+  if (segment.includes('@')) return true;
+  let digits = true;
+  let hex = true;
+  for (let i = segment.charCodeAt(0) === PLUS && length > 1 ? 1 : 0; i < length; i++) {
+    const c = segment.charCodeAt(i);
+    const digit = c >= 48 && c <= 57;
+    digits &&= digit;
+    hex &&= digit || (c >= 97 && c <= 102) || (c >= 65 && c <= 70);
+    if (!hex) break;
+  }
+  if (segment.charCodeAt(0) === PLUS) return digits;
+  return digits || (hex && length >= 16) || isUuid(segment);
+}
+
+const PLUS = 0x2b;
+
+function isUuid(segment: string): boolean {
+  if (segment.length !== 36) return false;
+  for (let i = 0; i < 36; i++) {
+    const c = segment.charCodeAt(i);
+    if (i === 8 || i === 13 || i === 18 || i === 23) {
+      if (c !== 0x2d) return false;
+    } else if (!((c >= 48 && c <= 57) || (c >= 97 && c <= 102) || (c >= 65 && c <= 70))) return false;
+  }
+  return true;
 }
 
 function safeDecode(segment: string): string {

@@ -138,6 +138,53 @@ describe('accounting and messages', () => {
     expect(routePattern('/api/v01/system/users/local')).toBe('/api/v01/system/users/local');
   });
 
+  it('route patterns equal their definition (one pattern per segment) on 20,000 generated paths', () => {
+    const IDENTIFIER = /^(?:\d+|\+\d+|[0-9a-f]{16,}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+    const decode = (s: string) => {
+      try {
+        return decodeURIComponent(s);
+      } catch {
+        return s;
+      }
+    };
+    const definition = (path: string) => {
+      const segments = path.split('?')[0]!.split('/');
+      segments.forEach((segment, i) => {
+        if (i > 1 && segments[i - 1] === 'draas' && segments[i - 2] === 'v01') segments[i] = '{instance}';
+        else if (decode(segment).includes('@') || IDENTIFIER.test(decode(segment))) segments[i] = '{id}';
+      });
+      return segments.join('/');
+    };
+    const pieces = [
+      ...['', 'api', 'v01', 'draas', 'demo', 'tenants', 'x', '+', '+3', '+32470', '+32a', '0', '42', '-1', '1.5'],
+      ...[
+        'a1b2c3d4e5f60718',
+        'A1B2C3D4E5F6071',
+        'A1B2C3D4E5F607182',
+        'abcdefabcdefabcdg',
+        'it@acme',
+        'it%40acme',
+        '%zz',
+      ],
+      ...[
+        '4b7c0a4e-1111-2222-3333-444455556666',
+        '4B7C0A4E-1111-2222-3333-44445555666G',
+        '4b7c0a4e-1111-2222-3333_444455556666',
+      ],
+    ];
+    let state = 11;
+    const next = (n: number) => {
+      state = (state * 1103515245 + 12345) % 2 ** 31;
+      return (state >>> 12) % n;
+    };
+    for (let i = 0; i < 20_000; i++) {
+      const count = 1 + next(9);
+      const path =
+        Array.from({ length: count }, () => pieces[next(pieces.length)]).join('/') + (next(5) === 0 ? '?a=1/2' : '');
+      expect(routePattern(path), path).toBe(definition(path));
+    }
+  });
+
   it('Doc1 §7: the platform message comes from a JSON field or a short text excerpt', () => {
     expect(platformMessageOf('{"message":"duplicate e-mail"}')).toBe('duplicate e-mail');
     expect(platformMessageOf('{"code":3076,"reason":"bulk started"}')).toBe('bulk started');
