@@ -163,14 +163,19 @@ async function writeDocuments(
   return written;
 }
 
-/** The header comment lines of a file: its schema modeline (one lookup per folder and schema) and the marker. */
+/** The header comment lines of a file: its schema modeline and the marker, made once per folder and schema. */
 class HeaderLines {
-  private readonly schemasByDir = new Map<string, string>();
+  private readonly byDir = new Map<string, string[]>();
 
   of(file: string, schemaFile: string): string[] {
-    const key = `${dirname(file)}\0${schemaFile}`;
-    const schemas = this.schemasByDir.get(key) ?? schemasDirFor(dirname(file), schemaFile);
-    this.schemasByDir.set(key, schemas);
-    return [schemaModeline(file, schemas, schemaFile), EXPORT_MARKER];
+    const dir = dirname(file);
+    const key = `${dir}\0${schemaFile}`;
+    let lines = this.byDir.get(key);
+    if (!lines) {
+      // The modeline is a path relative to the file's folder: the same for every file of it.
+      lines = [schemaModeline(file, schemasDirFor(dir, schemaFile), schemaFile), EXPORT_MARKER];
+      this.byDir.set(key, lines);
+    }
+    return lines;
   }
 }
