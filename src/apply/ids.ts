@@ -1,6 +1,7 @@
 import { kindOf } from '../kinds/index.js';
 import type { IdChain, LiveObject, RequestSpec } from '../kinds/types.js';
 import type { DesiredNode, LiveState } from '../state/types.js';
+import { idChain } from '../kinds/id-chain.js';
 
 const PLACEHOLDER = /\{id:([^}]*)\}/g;
 const WHOLE_PLACEHOLDER = /^\{id:([^}]*)\}$/;
@@ -62,7 +63,7 @@ export class IdRegistry {
         : parent.uuid !== undefined
           ? { [parent.kind]: parent.uuid }
           : this.idsOf(parent.address);
-    return created ? { ...parentIds, [node.kind]: created.id } : parentIds;
+    return created ? idChain(parentIds, node.kind, created.id) : parentIds;
   }
 
   /** The parent of a desired object as the kind hooks take it, with real ids. */

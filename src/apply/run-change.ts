@@ -9,6 +9,7 @@ import { findByIdentity } from './lookup.js';
 import type { RecordKeeper } from './record.js';
 import type { Sender } from './sender.js';
 import { stillUnknown } from './unknown-outcome.js';
+import { idChain } from '../kinds/id-chain.js';
 
 /** A create whose outcome stays unknown is looked up and re-sent at most this many times. */
 const CREATE_ATTEMPTS = 3;
@@ -186,7 +187,7 @@ async function updateExisting(
     kind: kind.kind,
     address: change.address,
     id: identity,
-    ids: { ...parent?.ids, [kind.kind]: identity },
+    ids: idChain(parent?.ids, kind.kind, identity),
     fields: {},
   };
   if (parent) existing.parentAddress = parent.address;

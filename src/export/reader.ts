@@ -3,6 +3,7 @@ import type { KindContext, KindDefinition, ListSpec, LiveObject } from '../kinds
 import type { ListingClient } from '../state/types.js';
 import { assertReadable } from '../state/item-shape.js';
 import { fetchListItems } from '../state/list-items.js';
+import { idChain } from '../kinds/id-chain.js';
 
 /** The parent an API item names itself (`owner`), when its kind says how to read it. */
 export interface OwnerRef {
@@ -128,7 +129,7 @@ export class ExportReader {
       kind: kind.kind,
       address: kind.address(parent?.address, kind.identity(parts.fields)),
       id: parts.id,
-      ids: { ...parent?.ids, [kind.kind]: parts.id },
+      ids: idChain(parent?.ids, kind.kind, parts.id),
       fields: parts.fields,
     };
     if (parent) live.parentAddress = parent.address;

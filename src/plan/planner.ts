@@ -7,6 +7,7 @@ import { createdFields, deletedFields, diffFields, fingerprintFields } from './d
 import { digestOf } from '../core/canonical-json.js';
 import { orderChanges } from './order.js';
 import type { Change, PatchOperation, PlanMessage, PlannedRequest, ReasonCode } from './types.js';
+import { idChain } from '../kinds/id-chain.js';
 
 /** Options that change what the planner proposes. */
 export interface PlannerOptions {
@@ -322,7 +323,7 @@ class Planner {
     if (!node) return {};
     const parentAddress = this.parentAddressOf(node);
     const parentIds = parentAddress === undefined ? {} : this.parentIdsFor(node, parentAddress);
-    return { ...parentIds, [node.kind]: pendingId(address) };
+    return idChain(parentIds, node.kind, pendingId(address));
   }
 
   private parentIdsFor(node: DesiredNode, parentAddress: string): IdChain {

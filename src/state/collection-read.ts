@@ -1,4 +1,5 @@
 import { ApiError } from '../api/errors.js';
+import { idChain } from '../kinds/id-chain.js';
 import type { KindContext, KindDefinition, ListSpec, LiveObject, LiveParts } from '../kinds/types.js';
 import { assertReadable } from './item-shape.js';
 import { fetchListItems } from './list-items.js';
@@ -93,7 +94,7 @@ export function liveObject(kind: KindDefinition, parts: LiveParts, parent: LiveO
     kind: kind.kind,
     address,
     id: parts.id,
-    ids: { ...parent?.ids, [kind.kind]: parts.id },
+    ids: idChain(parent?.ids, kind.kind, parts.id),
     fields: parts.fields,
   };
   if (parent) live.parentAddress = parent.address;

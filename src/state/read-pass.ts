@@ -7,6 +7,7 @@ import { ByKindAndId, type OwnerRef, type ReaderPort } from './search-scope.js';
 import { assertReadable } from './item-shape.js';
 import { recordedObjects } from './recorded.js';
 import type { DesiredNode, LastApplied, ListedCollection, ListingClient, LiveState } from './types.js';
+import { idChain } from '../kinds/id-chain.js';
 
 /**
  * Declared objects whose reads are under way at once. The client's concurrency limit is
@@ -380,7 +381,7 @@ export class ReadPass {
       address: node.address,
       id: identity,
       parentAddress: parent.address,
-      ids: { ...parent.ids, [kind.kind]: identity },
+      ids: idChain(parent.ids, kind.kind, identity),
       fields: { ...node.fields },
     };
   }

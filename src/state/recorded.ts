@@ -1,6 +1,7 @@
 import { addressPairs, parentAddressOf } from '../kinds/address-path.js';
 import type { KindDefinition, ListSpec, LiveObject } from '../kinds/types.js';
 import type { LastApplied } from './types.js';
+import { idChain } from '../kinds/id-chain.js';
 
 /**
  * Live objects as far as the last-applied record knows them: its entries of `kind` right
@@ -22,7 +23,7 @@ export function recordedObjects(
       kind: kind.kind,
       address,
       id: identity,
-      ids: { ...parent?.ids, [kind.kind]: identity },
+      ids: idChain(parent?.ids, kind.kind, identity),
       fields: { ...entry.identity },
     };
     if (parent) live.parentAddress = parent.address;
