@@ -9,8 +9,13 @@ import { openSession, type ConnectOptions } from './session.js';
 /** What `export` wrote, and the requests it took. */
 export type ExportRunResult = ExportResult & { stats: ClientStats };
 
-/** Documents in flight per request slot: a tenant's reads come in two rounds (its subscriptions, then their lists). */
-const DOCUMENTS_PER_SLOT = 4;
+/**
+ * Documents in flight per request slot: a tenant's reads come in two rounds (its
+ * subscriptions, then their lists), so two keep every slot busy. Four kept twice as many
+ * documents' reads alive across the young generation's collections: a national export's
+ * scavenges copied 3.0 MB each instead of 2.2 MB, ~1.2 s more CPU over its 300,000 requests.
+ */
+const DOCUMENTS_PER_SLOT = 2;
 
 /**
  * `export`: connects to the platform API, writes manifests of the live state in scope, and
