@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { SwitchboardError } from '../core/errors.js';
+import { realExisting } from '../core/real-existing.js';
 import { assertWritableTargetSync } from '../core/safe-write.js';
 
 /** The second header line of every exported file; `--force` only ever removes files carrying it. */
@@ -48,7 +49,28 @@ export async function checkOutDir(outDir: string, force: boolean): Promise<OutDi
       `${outDir} is not empty: export writes into an empty or new folder; add --force to overwrite the files a previous export wrote there`,
     );
   }
+  for (const folder of EXPORT_FOLDERS) if (entries.includes(folder)) await assertInside(outDir, folder);
   return { unfinished };
+}
+
+/**
+ * A folder export writes into that is there already must be one inside `outDir`: a
+ * symbolic link planted as `tenants` (a repository's, written with --force) would have the
+ * files written wherever it leads.
+ */
+async function assertInside(outDir: string, folder: string): Promise<void> {
+  const at = path.join(outDir, folder);
+  const [realOut, real] = await Promise.all([realExisting(outDir), realExisting(at)]);
+  const relative = path.relative(realOut, real);
+  const inside = relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
+  const info = await lstat(real).catch(() => undefined);
+  if (inside && (info === undefined || info.isDirectory())) return;
+  throw new SwitchboardError(
+    'SB_WRITE_TARGET',
+    inside
+      ? `${at} is not a folder: export writes its ${folder} there; remove it or give another folder`
+      : `${at} leads to ${real}, outside ${realOut} (through a symbolic link): export writes only inside the folder it is given; remove the link or give another folder`,
+  );
 }
 
 /**

@@ -129,8 +129,9 @@ async function writeDocuments(
   const queue = [...names];
   const written = new Map<string, string>();
   const headers = new HeaderLines();
-  // Each folder once, and whether this export made it: nothing can be planted in a folder
-  // made after the output folder was found empty of anything but an export's files.
+  // Each folder once, and whether this export made it: a folder it made held nothing, so
+  // no link can be planted where its files go (one lstat less per file). One that was there
+  // was checked to be inside the output folder before any request (checkOutDir).
   const folders = new Map<string, Promise<boolean>>();
   let next = 0;
   let failure: { error: unknown } | undefined;

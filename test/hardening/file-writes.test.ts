@@ -91,6 +91,17 @@ describe('a target that is not a regular file is refused, not replaced', () => {
     expect(result.stderr).toMatch(/acme-corp\.yaml is a symbolic link: switchboard writes only regular files/);
     expect(await readFile(outside, 'utf8')).toBe(OUTSIDE);
   }, 60_000);
+
+  it('export --out: a folder export writes into, planted as a link outside, refuses the run before any request', async () => {
+    const dir = await mkdtemp(join(top, 'export-'));
+    const elsewhere = await mkdtemp(join(tmpdir(), 'switchboard-outside-'));
+    await symlink(elsewhere, join(dir, 'tenants'));
+    const result = await runCli(['export', '--sim', '--out', dir, '--force']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/tenants leads to .*, outside .* \(through a symbolic link\)/);
+    expect(await readdir(elsewhere)).toEqual([]);
+    expect(await readdir(dir)).toEqual(['tenants']);
+  }, 60_000);
 });
 
 describe('init in an existing repository', () => {
