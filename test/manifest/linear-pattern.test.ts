@@ -14,16 +14,20 @@ describe('compileLinearPattern', () => {
     // Few distinct values (remembered), then more distinct ones than a pattern remembers, then long ones; repeated.
     const texts = [
       ...Array.from({ length: 3000 }, (_, i) => `trunk-${i % 40}`),
-      ...Array.from({ length: 10_000 }, (_, i) => `+32${String(470_000_000 + i * 7919)}`),
+      ...Array.from({ length: 5_000 }, (_, i) => `+32${String(470_000_000 + i * 7919)}`),
       ...Array.from({ length: 50 }, (_, i) => `${'a'.repeat(250 + i)}${i % 2 === 0 ? '' : '!'}`),
       ...['', 'ACME corp', 'acme', 'abc', 'a\nc', 'Trunk-1', 'x'],
     ];
     for (const source of sources) {
       const reference = RE2JS.compile(source);
       const pattern = compiled(source);
+      const expected = texts.map((text) => reference.test(text));
+      // Twice: the second round answers from what the first remembered.
       for (const round of [1, 2])
-        for (const text of texts)
-          expect(pattern.test(text), `${source} on ${text} (round ${round})`).toBe(reference.test(text));
+        expect(
+          texts.map((text) => pattern.test(text)),
+          `${source}, round ${round}`,
+        ).toEqual(expected);
     }
   });
 
