@@ -35,7 +35,7 @@ export interface OutDirState {
 /**
  * Refuses a non-empty output folder unless `force`, or unless it holds an export that was
  * interrupted (its {@link UNFINISHED_FILE}): an export never mixes with files it did not
- * write by accident. Called before any request is sent.
+ * write by accident. Called before the estate is read (the session's login and profile only).
  */
 export async function checkOutDir(outDir: string, force: boolean): Promise<OutDirState> {
   const entries = await readdir(outDir).catch((error: NodeJS.ErrnoException) => {
@@ -49,27 +49,29 @@ export async function checkOutDir(outDir: string, force: boolean): Promise<OutDi
       `${outDir} is not empty: export writes into an empty or new folder; add --force to overwrite the files a previous export wrote there`,
     );
   }
-  for (const folder of EXPORT_FOLDERS) if (entries.includes(folder)) await assertInside(outDir, folder);
+  // Each name looked up, not matched against the listing: on a case-insensitive disk a planted `Tenants` is `tenants`.
+  for (const folder of EXPORT_FOLDERS) await assertInside(outDir, folder);
   return { unfinished };
 }
 
 /**
- * A folder export writes into that is there already must be one inside `outDir`: a
+ * A folder export writes into must be, when it is there already, one inside `outDir`: a
  * symbolic link planted as `tenants` (a repository's, written with --force) would have the
- * files written wherever it leads.
+ * files written wherever it leads. A folder not there yet passes (export makes it).
  */
 async function assertInside(outDir: string, folder: string): Promise<void> {
   const at = path.join(outDir, folder);
   const [realOut, real] = await Promise.all([realExisting(outDir), realExisting(at)]);
   const relative = path.relative(realOut, real);
-  const inside = relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
+  const inside =
+    relative !== '' && relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
   const info = await lstat(real).catch(() => undefined);
   if (inside && (info === undefined || info.isDirectory())) return;
   throw new SwitchboardError(
     'SB_WRITE_TARGET',
     inside
       ? `${at} is not a folder: export writes its ${folder} there; remove it or give another folder`
-      : `${at} leads to ${real}, outside ${realOut} (through a symbolic link): export writes only inside the folder it is given; remove the link or give another folder`,
+      : `${at} leads to ${real}, not a folder inside ${realOut} (through a symbolic link): export writes only inside the folder it is given; remove the link or give another folder`,
   );
 }
 

@@ -66,7 +66,7 @@ const DEFAULT_DOCUMENTS_IN_FLIGHT = 64;
  */
 export async function exportManifests(client: ExportClient, options: ExportOptions): Promise<ExportResult> {
   const outDir = resolve(options.outDir);
-  const outState = await checkOutDir(outDir, options.force); // refuse early, before any request
+  const outState = await checkOutDir(outDir, options.force); // refuse early, before the estate is read
   if (outState.unfinished)
     options.onNote?.(`${outDir} holds an export that did not finish: continuing it (files are rewritten)`);
   const ctx = {
@@ -131,7 +131,7 @@ async function writeDocuments(
   const headers = new HeaderLines();
   // Each folder once, and whether this export made it: a folder it made held nothing, so
   // no link can be planted where its files go (one lstat less per file). One that was there
-  // was checked to be inside the output folder before any request (checkOutDir).
+  // was checked to be inside the output folder before the estate was read (checkOutDir).
   const folders = new Map<string, Promise<boolean>>();
   let next = 0;
   let failure: { error: unknown } | undefined;

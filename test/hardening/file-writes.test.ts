@@ -92,15 +92,25 @@ describe('a target that is not a regular file is refused, not replaced', () => {
     expect(await readFile(outside, 'utf8')).toBe(OUTSIDE);
   }, 60_000);
 
-  it('export --out: a folder export writes into, planted as a link outside, refuses the run before any request', async () => {
+  it('export --out: a folder export writes into, planted as a link outside, refuses the run before anything is written', async () => {
     const dir = await mkdtemp(join(top, 'export-'));
     const elsewhere = await mkdtemp(join(tmpdir(), 'switchboard-outside-'));
     await symlink(elsewhere, join(dir, 'tenants'));
     const result = await runCli(['export', '--sim', '--out', dir, '--force']);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/tenants leads to .*, outside .* \(through a symbolic link\)/);
+    expect(result.stderr).toMatch(/tenants leads to .*, not a folder inside .* \(through a symbolic link\)/);
     expect(await readdir(elsewhere)).toEqual([]);
     expect(await readdir(dir)).toEqual(['tenants']);
+  }, 60_000);
+
+  it('export --out: a link to a folder inside --out (even one named `..data`) is written through', async () => {
+    const dir = await mkdtemp(join(top, 'export-'));
+    await mkdir(join(dir, '..data'));
+    await symlink(join(dir, '..data'), join(dir, 'tenants'));
+    const result = await runCli(['export', '--sim', '--out', dir, '--force']);
+    expect(result.stderr).not.toContain('SB_WRITE_TARGET');
+    expect(result.code).toBe(0);
+    expect((await readdir(join(dir, '..data'))).some((f) => f.endsWith('.yaml'))).toBe(true);
   }, 60_000);
 });
 
