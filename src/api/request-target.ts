@@ -47,7 +47,7 @@ function partsOf(base: URL): { prefix: string; origin: string } {
 }
 
 /** The same through the URL parser: a path it encodes or resolves, or one that brings a query of its own. */
-export function parsedTarget(base: URL, joined: string, query: Query | undefined): RequestTarget {
+function parsedTarget(base: URL, joined: string, query: Query | undefined): RequestTarget {
   const url = new URL(joined, base.origin);
   if (query !== undefined) {
     // Each append to `url.searchParams` serialises the whole query into the URL again; the

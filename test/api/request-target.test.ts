@@ -1,11 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { parsedTarget, requestTarget } from '../../src/api/request-target.js';
+import { requestTarget } from '../../src/api/request-target.js';
 import type { Query } from '../../src/api/types.js';
 
-/** What the URL parser makes of the same inputs: the reference the text-built target must equal. */
+/**
+ * The reference: what the client sent before requests were addressed as text (a URL object
+ * per request, its query appended through `searchParams`), as origin and path.
+ */
 function byParser(base: URL, path: string, query: Query | undefined) {
   const prefix = base.pathname.replace(/\/+$/, '');
-  return parsedTarget(base, `${prefix}${path.startsWith('/') ? path : `/${path}`}`, query);
+  const url = new URL(`${prefix}${path.startsWith('/') ? path : `/${path}`}`, base.origin);
+  if (query !== undefined) {
+    const params = url.search === '' ? new URLSearchParams() : url.searchParams;
+    for (const [key, value] of Object.entries(query)) {
+      if (value === undefined || value === null) continue;
+      if (Array.isArray(value)) for (const item of value) params.append(key, String(item));
+      else if (typeof value === 'object') params.append(key, JSON.stringify(value));
+      else params.append(key, String(value));
+    }
+    const text = params === url.searchParams ? '' : params.toString();
+    if (text !== '') url.search = text;
+  }
+  return { origin: url.origin, path: `${url.pathname}${url.search}` };
 }
 
 /** A small deterministic generator: the same cases on every run. */
