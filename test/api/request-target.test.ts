@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { requestTarget } from '../../src/api/request-target.js';
+import { seededRandom } from '../../src/core/random.js';
 import type { Query } from '../../src/api/types.js';
 
 /**
@@ -23,13 +24,10 @@ function byParser(base: URL, path: string, query: Query | undefined) {
   return { origin: url.origin, path: `${url.pathname}${url.search}` };
 }
 
-/** A small deterministic generator: the same cases on every run. */
-function generator(seed: number) {
-  let state = seed;
-  return (n: number) => {
-    state = (state * 1103515245 + 12345) % 2 ** 31;
-    return (state >>> 12) % n; // the high bits: an LCG's low bits repeat quickly
-  };
+/** Whole numbers below `n` from the project's seeded generator: the same cases on every run. */
+function generator(seed: number): (n: number) => number {
+  const random = seededRandom(seed);
+  return (n) => Math.floor(random() * n);
 }
 
 const BASES = ['http://127.0.0.1:8080', 'https://platform.example.net/', 'https://h.example:8443/prefix/v/'];

@@ -14,6 +14,7 @@ import {
 } from '../../src/api/index.js';
 import { backoffDelay, DEFAULT_RETRY, isRetryableStatus } from '../../src/api/retry.js';
 import { decodeBase32 } from '../../src/api/totp.js';
+import { seededRandom } from '../../src/core/random.js';
 
 describe('normalisation helpers', () => {
   it('Doc1 §2.6: markup as a number or a numeric string', () => {
@@ -172,11 +173,8 @@ describe('accounting and messages', () => {
         '4b7c0a4e-1111-2222-3333_444455556666',
       ],
     ];
-    let state = 11;
-    const next = (n: number) => {
-      state = (state * 1103515245 + 12345) % 2 ** 31;
-      return (state >>> 12) % n;
-    };
+    const random = seededRandom(11);
+    const next = (n: number) => Math.floor(random() * n);
     for (let i = 0; i < 20_000; i++) {
       const count = 1 + next(9);
       const path =
