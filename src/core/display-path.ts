@@ -3,10 +3,11 @@
  * shown: relative to the current folder when inside it (`.switchboard/journal-….jsonl`, the
  * same line whatever the checkout's location), else absolute, so it can be opened as printed.
  */
-import { isAbsolute, relative } from 'node:path';
+import { relative } from 'node:path';
+import { relativeLeadsInside } from './path-inside.js';
 
 export function pathForDisplay(path: string, cwd: string = process.cwd()): string {
   const rel = relative(cwd, path);
   if (rel === '') return '.';
-  return rel.startsWith('..') || isAbsolute(rel) ? path.replace(/\/$/, '') : rel;
+  return relativeLeadsInside(rel) ? rel : path.replace(/\/$/, '');
 }

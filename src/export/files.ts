@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { SwitchboardError } from '../core/errors.js';
 import { realExisting } from '../core/real-existing.js';
 import { assertWritableTargetSync } from '../core/safe-write.js';
+import { relativeLeadsInside } from '../core/path-inside.js';
 
 /** The second header line of every exported file; `--force` only ever removes files carrying it. */
 export const EXPORT_MARKER =
@@ -63,8 +64,7 @@ async function assertInside(outDir: string, folder: string): Promise<void> {
   const at = path.join(outDir, folder);
   const [realOut, real] = await Promise.all([realExisting(outDir), realExisting(at)]);
   const relative = path.relative(realOut, real);
-  const inside =
-    relative !== '' && relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
+  const inside = relative !== '' && relativeLeadsInside(relative);
   const info = await lstat(real).catch(() => undefined);
   if (inside && (info === undefined || info.isDirectory())) return;
   throw new SwitchboardError(

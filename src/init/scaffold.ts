@@ -14,6 +14,7 @@ import { WORKFLOW_TEMPLATES_DIR } from '../core/package.js';
 import { INSTALLED_SCHEMAS, schemaModeline, schemasDirFor } from '../manifest/schema-location.js';
 import { SCHEMA_FILES } from '../manifest/schemas.js';
 import * as templates from './templates.js';
+import { relativeLeadsInside } from '../core/path-inside.js';
 
 /** The workflow templates (and Dependabot's configuration for their pinned actions) and their names in the new repository. */
 export const WORKFLOWS: Record<string, string> = {
@@ -206,7 +207,7 @@ async function checkTargets(root: string, files: readonly ScaffoldFile[]): Promi
     }
     const folder = await realExisting(path.dirname(target));
     const relative = path.relative(realRoot, folder);
-    if (relative.startsWith('..') || path.isAbsolute(relative))
+    if (!relativeLeadsInside(relative))
       problems.push(`${file.path} would be written in ${folder}, outside ${realRoot} (through a symbolic link)`);
   }
   if (problems.length > 0) {

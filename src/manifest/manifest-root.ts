@@ -12,6 +12,7 @@ import { realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { findRepositoryRoot } from '../core/repository-root.js';
 import { realExisting } from '../core/real-existing.js';
+import { relativeLeadsInside } from '../core/path-inside.js';
 
 /**
  * The root of the manifests found under `given` (an absolute path), as a real path.
@@ -57,8 +58,7 @@ export async function outsideRoot(absolute: string, root: string): Promise<strin
   const where = real === absolute || !(await isLink(absolute)) ? '' : ` (${real}, through a symbolic link)`;
   // Compared as real paths: the root and the file may be named through links (a checkout reached by a link).
   const relative = path.relative(realRoot, real);
-  if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative))
-    return `it is outside the manifests' root ${realRoot}${where}`;
+  if (relative === '' || !relativeLeadsInside(relative)) return `it is outside the manifests' root ${realRoot}${where}`;
   if (relative.split(path.sep)[0] === '.git') return `it is inside the repository's .git folder${where}`;
   return undefined;
 }

@@ -14,6 +14,7 @@ import { RefusedError, SwitchboardError } from '../core/errors.js';
 import { matchesPattern } from '../plan/targets.js';
 import type { PlanScope } from '../plan/types.js';
 import { CHANGED_SINCE_ERROR, gitChangesSince, type GitChanges } from './git.js';
+import { relativeLeadsInside } from '../core/path-inside.js';
 
 /**
  * What `--changed-since` scopes a plan to, and what the plan file records of it: `targets`
@@ -154,15 +155,16 @@ class RepoFiles implements FileSource {
 
   private gitPath(absolute: string): string | undefined {
     const relative = path.relative(this.git.root, absolute);
-    if (relative.startsWith('..') || path.isAbsolute(relative)) return undefined;
+    if (!relativeLeadsInside(relative)) return undefined;
     return relative.split(path.sep).join('/');
   }
 
   // FileSource: the files that changed are read as they were at the commit; the others are the same on disk.
   has(absolute: string): boolean {
-    const relative = path.relative(this.git.root, absolute).split(path.sep).join('/');
-    if (relative.startsWith('..') || path.isAbsolute(relative)) return false;
-    return this.git.changed.has(relative) || !this.git.tracked.has(relative);
+    const relative = path.relative(this.git.root, absolute);
+    if (!relativeLeadsInside(relative)) return false;
+    const named = relative.split(path.sep).join('/');
+    return this.git.changed.has(named) || !this.git.tracked.has(named);
   }
 
   read(absolute: string): Promise<Buffer | null> {
@@ -214,7 +216,7 @@ async function removedManifests(git: GitChanges, given: readonly string[]): Prom
     const found = roots.some((root) => {
       if (absolute === root) return true;
       const below = path.relative(root, absolute);
-      if (below.startsWith('..') || path.isAbsolute(below)) return false;
+      if (!relativeLeadsInside(below)) return false;
       return !below.split(path.sep).some((part) => part.startsWith('.') || part === 'node_modules');
     });
     if (found) removed.push(absolute);

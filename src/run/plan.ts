@@ -36,6 +36,7 @@ import {
 import type { WindowCheck } from '../plan/windows.js';
 import { ReadProgress } from './read-progress.js';
 import { connectOptionsOf, openSession, type Session } from './session.js';
+import { relativeLeadsInside } from '../core/path-inside.js';
 
 /** The options of `plan` that `apply` and `demo` share (the command line's, flat). */
 export interface PlanRunOptions extends PlanOptions {
@@ -282,7 +283,7 @@ function recordedPaths(paths: readonly string[], cwd: string): string[] {
   return paths.map((p) => {
     const relative = path.relative(cwd, path.resolve(cwd, p));
     if (relative === '') return '.';
-    if (relative.startsWith('..') || path.isAbsolute(relative)) return path.resolve(cwd, p);
+    if (!relativeLeadsInside(relative)) return path.resolve(cwd, p);
     return relative.split(path.sep).join('/');
   });
 }

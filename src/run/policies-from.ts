@@ -14,6 +14,7 @@ import { yamlPackage } from '../core/yaml-package.js';
 import { policyKind } from '../kinds/policy.js';
 import { loadManifests, type FileSource, type PolicyRule } from '../manifest/index.js';
 import { commitFiles, GitError, runGit } from './git.js';
+import { relativeLeadsInside } from '../core/path-inside.js';
 
 const POLICIES_FROM_ERROR = 'SB_POLICIES_FROM';
 
@@ -128,7 +129,7 @@ async function commitOf(root: string, ref: string): Promise<string> {
 async function inRepository(root: string, absolute: string, ref: string): Promise<string> {
   const real = await realpath(absolute).catch(() => absolute);
   const relative = path.relative(root, real);
-  if (relative.startsWith('..') || path.isAbsolute(relative))
+  if (!relativeLeadsInside(relative))
     throw failure(`--policies-from ${ref}: ${absolute} is outside the git working tree ${root}`);
   return relative.split(path.sep).join('/');
 }

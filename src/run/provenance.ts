@@ -7,13 +7,14 @@
  * plan or an apply: what cannot be found is left out.
  */
 import { realpath, stat } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { RunRecord } from '../apply/journal.js';
 import { VERSION } from '../core/package.js';
 import type { GitProvenance, PlanProvenance, UncommittedState } from '../plan/types.js';
 import { runGit } from './git.js';
 import type { PlanRun } from './plan.js';
 import type { Session } from './session.js';
+import { relativeLeadsInside } from '../core/path-inside.js';
 
 const GIT_TIMEOUT_MS = 5_000;
 
@@ -171,7 +172,7 @@ async function repoPath(root: string, absolute: string): Promise<string | undefi
     return join(parent, basename(absolute));
   });
   const rel = relative(root, real);
-  if (rel.startsWith('..') || isAbsolute(rel)) return undefined;
+  if (!relativeLeadsInside(rel)) return undefined;
   return rel.split(sep).join('/');
 }
 

@@ -98,6 +98,28 @@ describe('files named by manifests', () => {
     expect(given.output).not.toContain('SB_PATH_OUTSIDE_ROOT');
   });
 
+  it('a folder mounted as a Kubernetes ConfigMap volume: files through ..data are inside it', async () => {
+    // The volume's layout: each file is a link through `..data`, itself a link to a folder named `..<timestamp>`.
+    const mount = await mkdtemp(join(tmpdir(), 'switchboard-paths-configmap-'));
+    const stamped = join(mount, '..2026_11_27_05_00_00.000000001');
+    await mkdir(stamped);
+    await writeFile(join(stamped, 'rows.csv'), 'number,route\n+321,x\n');
+    await writeFile(join(stamped, 'm.yaml'), SETTINGS['recordsFrom']!('rows.csv'));
+    await symlink('..2026_11_27_05_00_00.000000001', join(mount, '..data'));
+    await symlink('..data/rows.csv', join(mount, 'rows.csv'));
+    await symlink('..data/m.yaml', join(mount, 'm.yaml'));
+    const { output, exitCode } = await runValidate([mount], { format: 'text', cwd: mount, env: {} });
+    expect(output).not.toContain('SB_PATH_OUTSIDE_ROOT');
+    expect(exitCode).toBe(0);
+    // A folder beside the mount whose name only starts like it is still outside.
+    await writeFile(join(stamped, 'm.yaml'), SETTINGS['recordsFrom']!(`../${mount.split('/').pop()}x/rows.csv`));
+    await mkdir(`${mount}x`);
+    await writeFile(join(`${mount}x`, 'rows.csv'), `${SECRET_LINE}\n`);
+    const refused = await runValidate([mount], { format: 'text', cwd: mount, env: {} });
+    expect(refused.output).toContain('SB_PATH_OUTSIDE_ROOT');
+    expect(refused.output).not.toContain('TOP-SECRET');
+  });
+
   it('files given one by one are each rooted where they really are: a link to another repository, two folders', async () => {
     const other = join(top, 'other');
     await mkdir(join(other, '.git'), { recursive: true });

@@ -12,6 +12,7 @@ import { VERSION } from '../../core/package.js';
 import type { ScaffoldOutcome } from '../../init/scaffold.js';
 import { safeText } from '../../core/safe-text.js';
 import type { CommandRegistrar } from '../program.js';
+import { relativeLeadsInside } from '../../core/path-inside.js';
 
 /** How each outcome reads in init's list (a dry run says what would happen). */
 const WORDS: Record<ScaffoldOutcome, [string, string]> = {
@@ -40,7 +41,7 @@ export const registerInit: CommandRegistrar = (program: Command, context) => {
       ]);
       const result = await scaffold(dir, { force: options.force, dryRun: options.dryRun });
       const relative = path.relative(process.cwd(), result.dir);
-      const shown = safeText(relative === '' ? '.' : relative.startsWith('..') ? result.dir : relative);
+      const shown = safeText(relative === '' ? '.' : relativeLeadsInside(relative) ? relative : result.dir);
       const head = result.dryRun ? `init would scaffold` : 'Scaffolded';
       const lines = [`${head} a switchboard ${VERSION} manifests repository in ${shown}/:`];
       for (const file of result.files) {

@@ -6,6 +6,7 @@
  * link somewhere else.
  */
 import { relative, sep } from 'node:path';
+import { relativeLeadsInside } from '../../core/path-inside.js';
 
 /** What the report's script needs to turn `file:line` into a link. */
 export interface SourceLinks {
@@ -36,7 +37,7 @@ export function sourceLinksFrom(env: NodeJS.ProcessEnv, cwd: string): SourceLink
     return undefined;
   const workspace = env['GITHUB_WORKSPACE'] || cwd;
   const inside = relative(workspace, cwd);
-  if (inside.startsWith('..') || inside.startsWith(sep)) return undefined;
+  if (!relativeLeadsInside(inside)) return undefined;
   const prefix = inside === '' ? '' : `${inside.split(sep).join('/')}/`;
   const base = `${url.href.replace(/\/+$/, '')}/${repository}/blob/${sha}/`;
   return { base, prefix, workspace: `${workspace.replace(/[\\/]+$/, '')}/` };
