@@ -35,6 +35,33 @@ async function eachAtMost<T>(items: readonly T[], limit: number, task: (item: T)
 }
 
 /**
+ * The nodes of one level in the order their reads start: the first node under each parent,
+ * then the others as declared. A node's read is its parent's list, shared by its siblings;
+ * in declared order the reads under way at once ({@link READS_UNDER_WAY}) were siblings
+ * waiting for one or two lists (a reseller's 1,000 tenants), and the lists were read a few
+ * at a time instead of at the client's concurrency.
+ */
+export function parentsFirst(nodes: readonly DesiredNode[]): DesiredNode[] {
+  const seen = new Set<string>();
+  const first: DesiredNode[] = [];
+  const rest: DesiredNode[] = [];
+  for (const node of nodes) {
+    const parent = node.parentAddress ?? parentRefKey(node.parentRef);
+    if (seen.has(parent)) rest.push(node);
+    else {
+      seen.add(parent);
+      first.push(node);
+    }
+  }
+  return rest.length === 0 ? first : first.concat(rest);
+}
+
+function parentRefKey(ref: DesiredNode['parentRef']): string {
+  // Not an address (addresses have no NUL): a named or pinned parent of another kind.
+  return ref ? `\u0000${ref.kind}\u0000${ref.uuid ?? ''}\u0000${ref.name ?? ''}` : '';
+}
+
+/**
  * One read of exactly the live objects the manifests touch: the declared objects and their
  * parents, and the collections the manifests declare, one list request per collection
  * page (never a GET per object, except where a kind's list view lacks a declared field).
@@ -100,7 +127,7 @@ export class ReadPass {
       else byKind.set(d.kind, [d]);
     }
     for (const kindName of kindOrder) {
-      await eachAtMost(byKind.get(kindName) ?? [], READS_UNDER_WAY, (d) => this.readOne(d, byAddress));
+      await eachAtMost(parentsFirst(byKind.get(kindName) ?? []), READS_UNDER_WAY, (d) => this.readOne(d, byAddress));
     }
     await eachAtMost(desired, READS_UNDER_WAY, (d) => this.readDeclaredCollections(d));
     if (this.identities.lastApplied !== this.lastApplied) this.state.lastApplied = this.identities.lastApplied;
