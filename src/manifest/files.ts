@@ -116,10 +116,46 @@ async function addFile(absolute: string, w: Walk): Promise<void> {
   w.found.push({ absolute, display: displayPath(absolute, w.cwd), root: w.root });
 }
 
+/** What reading a file gave: its bytes, or the problem to report where it is named (`what`: its name, or ''). */
+export type FileRead = { bytes: Buffer } | { code: string; message: (what: string) => string };
+
+/** Reads a file's bytes for the loader (size cap first); never rejects for the file system's answers. */
+export async function fetchFile(absolute: string, maxBytes: number, source?: FileSource): Promise<FileRead> {
+  if (source?.has(absolute)) {
+    const bytes = await source.read(absolute);
+    if (bytes === null) return { code: Codes.read, message: (what) => `cannot read${what}: no such file or directory` };
+    return { bytes };
+  }
+  try {
+    const info = await stat(absolute);
+    if (!info.isFile()) return { code: Codes.read, message: (what) => `cannot read${what}: not a regular file` };
+    if (info.size > maxBytes) return { code: Codes.tooLarge, message: (what) => tooLarge(what, info.size, maxBytes) };
+    return { bytes: await readFile(absolute) };
+  } catch (error) {
+    return { code: Codes.read, message: (what) => `cannot read${what}: ${ioReason(error)}` };
+  }
+}
+
 /**
- * Reads a text file for the loader: size cap, no binary content, valid UTF-8, BOM
- * stripped. Returns undefined (after reporting) when the file cannot be used.
+ * A file's text for the loader: size cap, no binary content, valid UTF-8, BOM stripped.
+ * Undefined (after reporting at `at`) when the file cannot be used.
  */
+export function textOf(
+  read: FileRead,
+  shown: string,
+  maxBytes: number,
+  reporter: Reporter,
+  at = position(shown),
+): string | undefined {
+  const what = at.file === shown ? '' : ` ${shown}`;
+  if ('code' in read) {
+    reporter.error(read.code, read.message(what), at);
+    return undefined;
+  }
+  return decodeText(read.bytes, what, maxBytes, reporter, at);
+}
+
+/** {@link fetchFile} then {@link textOf}: one file read and checked as text. */
 export async function readTextFile(
   absolute: string,
   shown: string,
@@ -128,30 +164,7 @@ export async function readTextFile(
   at = position(shown),
   source?: FileSource,
 ): Promise<string | undefined> {
-  const what = at.file === shown ? '' : ` ${shown}`;
-  if (source?.has(absolute)) {
-    const bytes = await source.read(absolute);
-    if (bytes === null) {
-      reporter.error(Codes.read, `cannot read${what}: no such file or directory`, at);
-      return undefined;
-    }
-    return decodeText(bytes, what, maxBytes, reporter, at);
-  }
-  try {
-    const info = await stat(absolute);
-    if (!info.isFile()) {
-      reporter.error(Codes.read, `cannot read${what}: not a regular file`, at);
-      return undefined;
-    }
-    if (info.size > maxBytes) {
-      reporter.error(Codes.tooLarge, tooLarge(what, info.size, maxBytes), at);
-      return undefined;
-    }
-    return decodeText(await readFile(absolute), what, maxBytes, reporter, at);
-  } catch (error) {
-    reporter.error(Codes.read, `cannot read${what}: ${ioReason(error)}`, at);
-    return undefined;
-  }
+  return textOf(await fetchFile(absolute, maxBytes, source), shown, maxBytes, reporter, at);
 }
 
 function tooLarge(what: string, size: number, maxBytes: number): string {

@@ -15,7 +15,7 @@ import { runCsvJobs } from './csv-jobs.js';
 import { DesiredSet } from './desired-set.js';
 import { processDocument } from './documents.js';
 import { DocumentRecorder, type DocumentRecord } from './document-records.js';
-import { discoverFiles, MAX_MANIFEST_BYTES, readTextFile, type FileSource } from './files.js';
+import { discoverFiles, fetchFile, MAX_MANIFEST_BYTES, textOf, type FileSource } from './files.js';
 import { parseManifest } from './parse.js';
 import { Reporter, sortDiagnostics } from './reporter.js';
 import type { PolicyRule } from './policy-types.js';
@@ -84,15 +84,10 @@ export async function loadManifests(paths: string[], options: LoadOptions = {}):
   let seen = 0;
   // 250,000 objects take seconds: the event loop gets turns, and a signal stops the load (src/core/pacer.ts).
   const pacer = new Pacer();
-  for (const file of files) {
-    const text = await readTextFile(
-      file.absolute,
-      file.display,
-      options.maxManifestBytes ?? MAX_MANIFEST_BYTES,
-      reporter,
-      undefined,
-      options.source,
-    );
+  const maxBytes = options.maxManifestBytes ?? MAX_MANIFEST_BYTES;
+  const fetched = readAhead(files, (file) => fetchFile(file.absolute, maxBytes, options.source));
+  for (const [index, file] of files.entries()) {
+    const text = textOf(await fetched(index), file.display, maxBytes, reporter);
     if (text === undefined) continue;
     read.add(file.display);
     reporter.addFile(file.display, text);
@@ -162,5 +157,30 @@ export async function loadManifests(paths: string[], options: LoadOptions = {}):
     ...(out.documents ? { documents: { records: out.documents.records(out.baselines), seen } } : {}),
     ...(out.baselines.baselines.length > 0 ? { baselines: out.baselines } : {}),
     ...(cache ? { cache: cache.report } : {}),
+  };
+}
+
+/** Files whose reads are under way ahead of the one being loaded. */
+const READ_AHEAD = 4;
+
+/**
+ * The reads of `items`, each started {@link READ_AHEAD} items before it is taken: the file
+ * system's waits (a stat, an open, a read, a close through the thread pool) overlap the
+ * parse and checks of the files before it, instead of idling the load between files.
+ * Taken in order, each once; what is reported stays in the files' order.
+ */
+function readAhead<T, R>(items: readonly T[], read: (item: T) => Promise<R>): (index: number) => Promise<R> {
+  const started = new Map<number, Promise<R>>();
+  let next = 0;
+  return (index) => {
+    for (; next < items.length && next <= index + READ_AHEAD; next++) {
+      const reading = read(items[next] as T);
+      // Awaited when taken; a rejection before then is not an unhandled one.
+      reading.catch(() => undefined);
+      started.set(next, reading);
+    }
+    const reading = started.get(index) as Promise<R>;
+    started.delete(index);
+    return reading;
   };
 }
