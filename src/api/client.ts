@@ -56,8 +56,9 @@ export class ApiClient {
     private readonly requestStats: RequestStats,
     private readonly limiter: RequestLimiter,
     private readonly logger: Logger,
-    private readonly userProfile: UserProfile,
-    private readonly perms: Permissions,
+    /** The caller's profile: read at connect, awaited there only when it names the instance. */
+    private readonly profileRead: Promise<UserProfile>,
+    private readonly profileKnown: () => { profile: UserProfile; permissions: Permissions } | undefined,
     baseUrl: string,
     instance: string,
     private readonly meter?: ReadMeter,
@@ -70,7 +71,10 @@ export class ApiClient {
   /**
    * Logs in (for password auth) and reads the caller's profile once. Rejects with an
    * ApiError (bad credentials, unsupported 2FA, unreachable server) or a SwitchboardError
-   * (credentials over plain http, unreadable caFile, no instance).
+   * (credentials over plain http, unreadable caFile, no instance). With `instance` given, the
+   * profile is not waited for: the first reads go out beside it (one round trip less before
+   * them), and `profile()` gives it, or the reason it could not be read; `login` and
+   * `permissions` may be used once `profile()` has answered.
    */
   static async connect(options: ApiClientOptions): Promise<ApiClient> {
     const logger = options.logger ?? silentLogger;
@@ -95,8 +99,12 @@ export class ApiClient {
       wallNow: options.wallNow ?? Date.now,
       logger,
     });
-    let permissions: Permissions | undefined;
     const stop = sharedAbortController();
+    // The caller's profile (its permissions word a 403): read beside the first requests when the
+    // instance is configured, else waited for here (it names the instance).
+    let known: { profile: UserProfile; permissions: Permissions } | undefined;
+    let settle = (): void => undefined;
+    const profileSettled = new Promise<void>((resolve) => (settle = resolve));
     const runner = new RequestRunner({
       stop: stop.signal,
       baseUrl: base,
@@ -109,16 +117,21 @@ export class ApiClient {
       logger,
       monotonicNow,
       userAgent: USER_AGENT,
-      permissions: () => permissions,
+      permissions: () => known?.permissions,
+      permissionsKnown: (request) => (request.path === PROFILE_PATH ? Promise.resolve() : profileSettled),
     });
+    const profileRead = readProfile(runner).then((profile) => {
+      known = { profile, permissions: new Permissions(profile.apiRules, logger) };
+      return profile;
+    });
+    // Awaited by whoever asks for it (profile()); a failure nobody asked about is not an unhandled one.
+    profileRead.then(settle, settle);
     try {
-      const profile = await readProfile(runner);
-      permissions = new Permissions(profile.apiRules, logger);
-      const instance = options.instance ?? profile.draasInstance;
+      const instance = options.instance ?? (await profileRead).draasInstance;
       if (!instance) {
         throw new SwitchboardError(
           'SB_CONFIG_NO_INSTANCE',
-          `no instance configured and the profile of ${profile.username} has no properties.draas_instance: set "instance" for this environment (SWITCHBOARD_INSTANCE without a config file)`,
+          `no instance configured and the profile of ${known?.profile.username ?? ''} has no properties.draas_instance: set "instance" for this environment (SWITCHBOARD_INSTANCE without a config file)`,
         );
       }
       return new ApiClient(
@@ -129,8 +142,8 @@ export class ApiClient {
         stats,
         limiter,
         logger,
-        profile,
-        permissions,
+        profileRead,
+        () => known,
         base.href.replace(/\/+$/, ''),
         instance,
         options.meter,
@@ -172,19 +185,26 @@ export class ApiClient {
     return items as T[];
   }
 
-  /** The caller's profile, read once at connect. */
-  async profile(): Promise<UserProfile> {
-    return this.userProfile;
+  /** The caller's profile, read once at connect; rejects with the reason it could not be read. */
+  profile(): Promise<UserProfile> {
+    return this.profileRead;
   }
 
   /** Who the client acts as (the profile's username) and how it logged in, for the journal's run record. */
   get login(): { username: string; kind: LoginKind } {
-    return { username: this.userProfile.username, kind: this.tokens.loginKind };
+    return { username: this.known().profile.username, kind: this.tokens.loginKind };
   }
 
   /** The caller's api_rules as a checker: `permissions.check('post', path)`. */
   get permissions(): Permissions {
-    return this.perms;
+    return this.known().permissions;
+  }
+
+  private known(): { profile: UserProfile; permissions: Permissions } {
+    const known = this.profileKnown();
+    // A caller's mistake, never the platform's: login and permissions follow `await profile()`.
+    if (!known) throw new Error('the profile is not read yet: await profile() before login or permissions');
+    return known;
   }
 
   /** Request accounting since connect (for `--stats`). */

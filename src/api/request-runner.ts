@@ -23,6 +23,11 @@ export interface RunnerDeps {
   userAgent: string;
   /** The caller's permissions once the profile is known (for the wording of 403s). */
   permissions: () => Permissions | undefined;
+  /**
+   * Settles once the caller's permissions are known, or cannot be (the profile is read beside
+   * the first requests: ApiClient.connect); immediately for the profile's own request.
+   */
+  permissionsKnown?: (options: RequestOptions) => Promise<unknown>;
   /** Aborted when the client is cancelled: no attempt starts, those under way and backoff waits end. */
   stop?: AbortSignal;
   random?: () => number;
@@ -56,8 +61,14 @@ export class RequestRunner {
         loadOf,
         budget.retries > 0,
       );
-      const outcome = this.classify<T>(options, attempt);
+      let outcome = this.classify<T>(options, attempt);
       if (outcome.kind === 'done') return outcome.response;
+      if ('raw' in attempt && attempt.raw.status === 403 && this.deps.permissionsKnown && !this.deps.permissions()) {
+        // A 403 is worded with the caller's permissions: the same words whenever the profile arrives.
+        await this.deps.permissionsKnown(options);
+        outcome = this.classify<T>(options, attempt);
+        if (outcome.kind === 'done') return outcome.response;
+      }
       const renewable = answeredSinceRenewal && renewals < MAX_RENEWALS_PER_REQUEST;
       if (outcome.kind !== 'reauth') answeredSinceRenewal = true;
       if (outcome.kind === 'reauth' && renewable && 'raw' in attempt) {

@@ -20,6 +20,8 @@ export type ExportClient = ListingClient &
   RefsClient & {
     paths: { P: string };
     permissions: { check(method: string, path: string): { allowed: boolean } };
+    /** The caller's profile: `permissions` may be used once it has answered. */
+    profile(): Promise<unknown>;
   };
 
 export interface ExportOptions {
@@ -75,6 +77,7 @@ export async function exportManifests(client: ExportClient, options: ExportOptio
     ...(options.settings ? { settings: options.settings } : {}),
   };
   const reader = new ExportReader(client, ctx);
+  await client.profile();
   const mayGet: MayGet = (path) => client.permissions.check('GET', path).allowed;
   const roots =
     options.scopes.length > 0

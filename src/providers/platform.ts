@@ -22,7 +22,13 @@ import { stage } from './stage.js';
 import type { Provider } from './types.js';
 
 /** What the platform provider needs of the API client (ApiClient satisfies it). */
-export type PlatformClient = ListingClient & RefsClient & ApplyClient & { permissions?: PermissionCheck };
+export type PlatformClient = ListingClient &
+  RefsClient &
+  ApplyClient & {
+    permissions?: PermissionCheck;
+    /** The caller's profile, read beside the first reads: `permissions` may be used once it has answered. */
+    profile?(): Promise<unknown>;
+  };
 
 export interface PlatformInput {
   client: PlatformClient;
@@ -70,6 +76,7 @@ export function platformProvider(input: PlatformInput): Provider {
     },
     async plan(options) {
       const state = stage(read, 'plan', 'read');
+      await input.client.profile?.();
       planned = await computeChanges({
         desired: state.desired,
         live: state.live,

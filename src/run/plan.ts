@@ -165,8 +165,10 @@ export async function planRun(
   };
   if (signal?.aborted) cancel();
   else signal?.addEventListener('abort', cancel, { once: true });
-  // Asked of git while the providers read (a few processes).
+  // Asked of git while the providers read (a few processes). It waits for the profile too: a run
+  // that fails before the plan is made never awaits it, and its failure is then not an unhandled one.
   const provenance = planProvenance({ files: loaded.files, paths: given }, session);
+  provenance.catch(() => undefined);
   try {
     const clock = runClock(session);
     const lastAppliedFile = lastAppliedPath(options.stateDir, session.target.instance || 'routing');
@@ -179,8 +181,11 @@ export async function planRun(
       allowAddressInUse: options.allowAddressInUse === true,
     };
     const parts: PlanPart[] = [];
+    // The profile is read beside the first reads (ApiClient.connect): if it fails, the run ends with
+    // its reason as soon as it is known, not after the reads.
+    const profile = session.client?.profile();
     for (const provider of providers) {
-      await provider.read();
+      await (profile ? Promise.all([provider.read(), profile]) : provider.read());
       parts.push(await provider.plan(planning));
     }
     if (!options.scopeFromPlan) {

@@ -48,7 +48,10 @@ export async function runRecord(planRun: PlanRun, options: ProvenanceOptions = {
     manifests: { digest: planRun.plan.manifests.digest, files: planRun.plan.manifests.files.length },
     tool: { name: 'switchboard', version: VERSION },
   };
-  if (client) record.actor = { username: client.login.username, login: client.login.kind };
+  if (client) {
+    await client.profile();
+    record.actor = { username: client.login.username, login: client.login.kind };
+  }
   if (routing) {
     const { username, kind } = routing.http.login;
     record.routingActor = { ...(username ? { username } : {}), login: kind };
@@ -85,6 +88,7 @@ export async function planProvenance(
     };
   }
   if (session.client) {
+    await session.client.profile();
     const { username, kind } = session.client.login;
     provenance.user = { username, login: kind, api: 'platform', authenticated: true };
   } else if (session.routing) {

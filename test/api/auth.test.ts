@@ -261,3 +261,55 @@ describe('secrets stay out of logs and errors', () => {
     for (const secret of ['S3cret-pw', SECRET, 'acc-', 'ref-', 'pl-ops']) expect(text).not.toContain(secret);
   });
 });
+
+describe('the profile read beside the first requests (instance configured)', () => {
+  /** Resolves once a request matching `path` was seen, or after `ms` (so that a client that waits never hangs the test). */
+  const seenOr = (path: RegExp, ms: number) => async () => {
+    for (let waited = 0; waited < ms && !fake.seen.some((s) => path.test(s.path)); waited += 5)
+      await new Promise((resolve) => setTimeout(resolve, 5));
+  };
+
+  it('connect does not wait for the profile: the first read goes out while it is read', async () => {
+    let readBeforeProfile = false;
+    const wait = seenOr(/\/draas\/demo\/tenants$/, 3000);
+    fake.beforeProfile = async () => {
+      await wait();
+      readBeforeProfile = fake.seen.some((s) => s.path === '/api/v01/draas/demo/tenants');
+    };
+    const client = await connect({ instance: 'demo' });
+    await client.request({ method: 'GET', path: `${client.paths.P}/tenants` });
+    expect((await client.profile()).username).toBe('admin');
+    // The profile was held until the read came: a client that waited for it first would have sent none.
+    expect(readBeforeProfile).toBe(true);
+    expect(client.login).toEqual({ username: 'admin', kind: 'password' });
+    expect(logins()).toBe(1);
+    expect(fake.count('GET', /users\/local$/)).toBe(1);
+  });
+
+  it('without an instance, connect waits for the profile, which names it', async () => {
+    fake.users.get('admin')!.instance = 'north';
+    const client = await connect();
+    expect(client.paths.P).toBe('/api/v01/draas/north');
+  });
+
+  it("a 403 answered before the profile is worded with the caller's permissions, as after it", async () => {
+    fake.users.get('admin')!.rules = [{ method: 'get', url: '/api/v01/system/.*', name: 'system.get' }];
+    fake.on('GET', /^\/api\/v01\/draas\/demo\/groups$/, (_req, res) => json(res, 403, { message: 'forbidden' }));
+    fake.beforeProfile = seenOr(/\/draas\/demo\/groups$/, 3000);
+    const client = await connect({ instance: 'demo' });
+    const error = await client.request({ method: 'GET', path: `${client.paths.P}/groups` }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).message).toContain('no api_rule of the caller allows get on this path');
+  });
+
+  it('a profile that cannot be read: profile() rejects naming its request; login and permissions wait for it', async () => {
+    fake.profileBody = ['not', 'a', 'profile'];
+    const client = await connect({ instance: 'demo' });
+    await client.request({ method: 'GET', path: `${client.paths.P}/tenants` });
+    const error = await client.profile().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).message).toContain('GET /api/v01/system/users/local');
+    expect(() => client.login).toThrow(/await profile\(\)/);
+    expect(() => client.permissions).toThrow(/await profile\(\)/);
+  });
+});

@@ -36,6 +36,9 @@ export class FakePlatform {
   clockSeconds = 0;
   accessTtlSeconds = 120;
   refreshValid = true;
+  /** Awaited before the profile (`GET /system/users/local`) is answered; `profileBody` replaces its answer. */
+  beforeProfile: (() => Promise<void>) | undefined;
+  profileBody: unknown;
   private readonly access = new Map<string, { user: string; issued: number }>();
   private readonly refresh = new Map<string, string>();
   private readonly routes: Array<{ method: string; pattern: RegExp; handler: Handler; auth: boolean }> = [];
@@ -153,6 +156,14 @@ export class FakePlatform {
     if (seen.method === 'GET' && seen.path === '/api/v01/system/users/local') {
       const name = this.userOf(seen.bearer);
       if (!name) return (json(res, 401, { message: 'token expired' }), true);
+      if (this.beforeProfile || this.profileBody !== undefined) {
+        const gate = this.beforeProfile;
+        this.beforeProfile = undefined;
+        void (gate ? gate() : Promise.resolve()).then(() =>
+          this.profileBody === undefined ? this.auth(seen, res) : json(res, 200, this.profileBody),
+        );
+        return true;
+      }
       const user = this.users.get(name)!;
       json(res, 200, {
         id: 7,
