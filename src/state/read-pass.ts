@@ -73,7 +73,7 @@ export class ReadPass {
   private readonly listings = new Map<string, Promise<LiveObject[]>>();
   /** Lists read without taking their objects into scope (searches), and the lists listings take. */
   private readonly peeks = new Map<string, Promise<ListRead>>();
-  /** The collection each declared object was looked for in, by address: what its absence rests on. */
+  /** The collection each declared object not found was looked for in, by address: what its absence rests on. */
   private readonly lookedIn = new Map<string, string>();
   /** Collections found to lack an object they hold (it was found elsewhere, under the very parent listed). */
   private readonly missed = new Set<string>();
@@ -177,10 +177,12 @@ export class ReadPass {
       this.rememberFromLastApplied(kind, parent, node.address);
       return;
     }
-    const listing = await this.listUnderOrOwn(kind, parent, node);
+    const { listing, own } = await this.listUnderOrOwn(kind, parent, node);
     if (listing) await this.identities.bind(node, kind, parent, listing);
     // Every listed item is remembered by address: a lookup, not a scan of the collection.
     const live = this.state.byAddress.get(node.address);
+    // Kept for the objects not found only (a plan of 250,000 found ones held an entry and a key text for each).
+    if (!live) this.lookedIn.set(node.address, listKey(kind.kind, own ? undefined : parent));
     if (live && kind.detail && Object.keys(node.fields).some((f) => !kind.detail?.listed.includes(f))) {
       await this.readDetail(kind, live, parent);
     }
@@ -255,16 +257,16 @@ export class ReadPass {
   /**
    * Lists under the parent; when the platform refuses that list (403: a tenant administrator
    * may not list under its reseller), the caller's own list stands in (owners are checked
-   * when the node is bound). Undefined when the node cannot be read at all.
+   * when the node is bound). `listing` is undefined when the node cannot be read at all; `own`:
+   * it was looked for in the caller's own list.
    */
   private async listUnderOrOwn(
     kind: KindDefinition,
     parent: LiveObject | undefined,
     node: DesiredNode,
-  ): Promise<LiveObject[] | undefined> {
+  ): Promise<{ listing: LiveObject[] | undefined; own: boolean }> {
     try {
-      this.lookedIn.set(node.address, listKey(kind.kind, parent));
-      return await this.listUnder(kind, parent);
+      return { listing: await this.listUnder(kind, parent), own: false };
     } catch (error) {
       if (
         !parent ||
@@ -274,16 +276,15 @@ export class ReadPass {
         !kind.list?.(undefined, this.ctx)
       )
         throw error;
-      this.lookedIn.set(node.address, listKey(kind.kind, undefined));
       const own = await this.listUnder(kind, undefined);
       const names = new Set([node.address, ...(node.previousAddresses ?? [])]);
-      if (own.some((o) => names.has(o.address) || o.id === node.pinnedId)) return own;
+      if (own.some((o) => names.has(o.address) || o.id === node.pinnedId)) return { listing: own, own: true };
       // Not in it: absent or out of sight, nobody can tell; never a create planned blind.
       this.problem(
         node.address,
         `cannot be read with these credentials: the list under ${parent.address} answered 403`,
       );
-      return undefined;
+      return { listing: undefined, own: true };
     }
   }
 
