@@ -80,8 +80,10 @@ class Planner {
   }
 
   async run(): Promise<PlannerOutput> {
-    for (const problem of this.input.live.problems) this.out.problems.push({ code: 'SB_LIVE_PARENT', ...problem });
-    for (const refusal of this.input.live.refusals ?? []) {
+    // What the reader found, taken in an order of its own: the reader's follows its answers.
+    for (const problem of inAddressOrder(this.input.live.problems))
+      this.out.problems.push({ code: 'SB_LIVE_PARENT', ...problem });
+    for (const refusal of inAddressOrder(this.input.live.refusals ?? [])) {
       this.out.refusals.push(refusal);
       this.skipped.add(refusal.address);
     }
@@ -196,9 +198,16 @@ class Planner {
     this.push(node, kind, 'update', { ...base, requests, reason: updateReason(kind, live, diff.changed), reasonCode });
   }
 
-  /** Live objects of listed collections that nothing declares: pruned or reported as unmanaged. */
+  /**
+   * Live objects of listed collections that nothing declares: pruned or reported as unmanaged.
+   * The collections are taken by parent and kind: the reader lists them in the order their
+   * answers came, which two runs of the same plan need not share.
+   */
   private planUndeclared(): void {
-    for (const collection of this.input.live.collections) {
+    const collections = [...this.input.live.collections].sort(
+      (a, b) => compareText(a.parentAddress ?? '', b.parentAddress ?? '') || compareText(a.kind, b.kind),
+    );
+    for (const collection of collections) {
       const kind = kindOf(collection.kind);
       const owner =
         collection.parentAddress === undefined ? undefined : this.desiredByAddress.get(collection.parentAddress);
@@ -357,4 +366,15 @@ function codeOf(error: unknown): string {
   return error && typeof error === 'object' && 'code' in error && typeof error.code === 'string'
     ? error.code
     : 'SB_PLAN';
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** By address, then message (a stable sort: one address's messages keep their order). */
+function inAddressOrder<T extends { address?: string; message: string }>(messages: readonly T[]): T[] {
+  return [...messages].sort(
+    (a, b) => compareText(a.address ?? '', b.address ?? '') || compareText(a.message, b.message),
+  );
 }

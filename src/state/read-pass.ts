@@ -86,7 +86,7 @@ export class ReadPass {
   /** Kinds whose lists the platform refused (403) while looking for an owner. */
   private readonly refusedLists = new Set<string>();
   /** Kinds whose missing read the plan already mentions. */
-  private readonly missingReads = new Set<string>();
+  private readonly missingReads = new Map<string, ListRead['warnings']>();
 
   constructor(
     private readonly client: ListingClient,
@@ -328,12 +328,18 @@ export class ReadPass {
     return listing;
   }
 
-  /** What a collection's read tells this pass besides its objects: owners, warnings (once per kind). */
+  /**
+   * What a collection's read tells this pass besides its objects: owners, warnings (once per
+   * kind: the first by its words, not the first answered, so that two runs say the same).
+   */
   private adopt(kind: KindDefinition, read: ListRead): ListRead {
     for (const [id, owner] of read.owners) this.owners.set(kind.kind, id, owner);
-    if (read.warnings.length > 0 && !this.missingReads.has(kind.kind)) {
-      this.missingReads.add(kind.kind);
-      (this.state.warnings ??= []).push(...read.warnings);
+    const earlier = this.missingReads.get(kind.kind);
+    if (read.warnings.length > 0 && (!earlier || read.warnings[0]!.message < earlier[0]!.message)) {
+      this.missingReads.set(kind.kind, read.warnings);
+      this.state.warnings = [...this.missingReads.values()]
+        .flat()
+        .sort((a, b) => (a.message < b.message ? -1 : a.message > b.message ? 1 : 0));
     }
     return read;
   }

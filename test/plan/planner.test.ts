@@ -251,6 +251,62 @@ describe('planner: prune and unmanaged objects', () => {
     expect(out.unmanaged.map((u) => u.address)).toEqual(['tenant/acme-corp/subscription/main/template/TPL-OLD']);
   });
 
+  it('lists them in the same order whatever order the collections were answered in', async () => {
+    const desired = [tenant({}, { declaredCollections: ['subscriptions'] }), subscription({}, ['templates'])];
+    const live = {
+      ...groups,
+      ...northTenants,
+      ...subscriptionLive,
+      [`${P}/tenants/t-1/subscriptions`]: [
+        ...subscriptionLive[`${P}/tenants/t-1/subscriptions`]!,
+        { id: 5, name: 'spare', billingId: 'T-ACME-SPARE', uc: 'uc_alpha' },
+      ],
+    };
+    const read = await plan(desired, live);
+    // The reader keeps its collections in the order the answers came: another run may see them reversed.
+    const reversed = await computeChanges({
+      desired,
+      live: { ...read.state, collections: [...read.state.collections].reverse() },
+      lastApplied: new Map(),
+      ctx,
+      options: { prune: false },
+    });
+    // By parent, then kind: the tenant's subscriptions before the subscription's templates.
+    const addresses = ['tenant/acme-corp/subscription/spare', 'tenant/acme-corp/subscription/main/template/TPL-OLD'];
+    expect(read.unmanaged.map((u) => u.address)).toEqual(addresses);
+    expect(reversed.unmanaged).toEqual(read.unmanaged);
+  });
+
+  it("takes the reader's problems and refusals by address, not in the order its answers came", async () => {
+    const problems = [
+      {
+        address: 'tenant/b',
+        message: 'reseller "x" is not declared in the manifests and does not exist on the platform',
+      },
+      {
+        address: 'tenant/a',
+        message: 'reseller "y" is not declared in the manifests and does not exist on the platform',
+      },
+    ];
+    const refusals = [
+      { code: 'SB_OWNER_CHANGE', address: 'tenant/d', message: 'declared under reseller/south' },
+      { code: 'SB_OWNER_CHANGE', address: 'tenant/c', message: 'declared under reseller/south' },
+    ];
+    const planned = async (order: <T>(list: T[]) => T[]) =>
+      computeChanges({
+        desired: [],
+        live: { byAddress: new Map(), collections: [], problems: order(problems), refusals: order(refusals) },
+        lastApplied: new Map(),
+        ctx,
+        options: { prune: false },
+      });
+    const [forward, backward] = await Promise.all([planned((l) => [...l]), planned((l) => [...l].reverse())]);
+    expect(forward.problems.map((p) => p.address)).toEqual(['tenant/a', 'tenant/b']);
+    expect(forward.refusals.map((r) => r.address)).toEqual(['tenant/c', 'tenant/d']);
+    expect(backward.problems).toEqual(forward.problems);
+    expect(backward.refusals).toEqual(forward.refusals);
+  });
+
   it('with prune, deletes them with a reason, but never the default template (id 0)', async () => {
     const out = await plan(withTemplates(true), { ...groups, ...northTenants, ...subscriptionLive });
     expect(out.changes.map((c) => [c.action, c.address])).toEqual([

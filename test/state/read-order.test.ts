@@ -5,6 +5,7 @@
  * 20 resellers were read three at a time.
  */
 import { describe, expect, it } from 'vitest';
+import { ApiError, ApiErrorCode } from '../../src/api/errors.js';
 import { kinds } from '../../src/kinds/index.js';
 import type { KindContext } from '../../src/kinds/types.js';
 import { parentsFirst } from '../../src/state/read-pass.js';
@@ -109,5 +110,52 @@ describe('the lists of a level', () => {
     );
     expect(peakTenantLists).toBe(RESELLERS);
     expect(live.byAddress.size).toBe(1 + RESELLERS + RESELLERS * TENANTS_EACH);
+  });
+});
+
+describe('what the reader says does not depend on which answer came first', () => {
+  /** Two groups whose branding reads answer 404 (a read the platform may lack), group a's after `aMs`, b's after `bMs`. */
+  async function warningsWith(aMs: number, bMs: number): Promise<string[]> {
+    const groups = [
+      { uuid: 'ga', name: 'a' },
+      { uuid: 'gb', name: 'b' },
+    ];
+    const client: ListingClient = {
+      listPages: async <T>(o: { path: string }) => (o.path === `${P}/groups` ? groups : []) as T[],
+      request: async (o: { path: string }) => {
+        const group = /\/groups\/(g[ab])\//.exec(o.path)?.[1];
+        await new Promise((resolve) => setTimeout(resolve, group === 'ga' ? aMs : bMs));
+        throw new ApiError({
+          code: ApiErrorCode.notFound,
+          method: 'GET',
+          path: o.path,
+          status: 404,
+          retryable: false,
+          detail: 'not found',
+        });
+      },
+    };
+    const desired: DesiredNode[] = ['a', 'b'].flatMap((g) => [
+      { kind: 'Group', address: `group/${g}`, fields: { name: g } },
+      {
+        kind: 'Branding',
+        address: `group/${g}/branding/font`,
+        parentAddress: `group/${g}`,
+        fields: { type: 'font', name: 'Inter' },
+      },
+    ]);
+    const live = await new LiveReader(client, ctx).read(
+      desired,
+      kinds.map((k) => k.kind),
+    );
+    return (live.warnings ?? []).map((w) => w.message);
+  }
+
+  it("a kind's missing read is said once, naming the same list whichever group answered first", async () => {
+    const aFirst = await warningsWith(1, 20);
+    const bFirst = await warningsWith(20, 1);
+    expect(aFirst).toHaveLength(1);
+    expect(aFirst[0]).toMatch(/^GET \/api\/v01\/draas\/demo\/groups\/ga\//);
+    expect(bFirst).toEqual(aFirst);
   });
 });
