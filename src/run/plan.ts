@@ -78,6 +78,12 @@ export interface PlanRunOptions extends PlanOptions {
   enforceWindows?: WindowEnforcement;
   /** `apply --verify`: the run verifies the RoutingTest vectors live, so it connects the routing engine for them. */
   verify?: boolean;
+  /**
+   * Called once the plan's last request is answered, before the plan is assembled (never for a
+   * session the caller gave): `plan` closes the session there, so that the logout's round trip
+   * goes on while the plan is assembled, sealed and printed.
+   */
+  readsDone?: (session: Session) => void;
 }
 
 /** A plan made in this process: the plan, and the providers that made it (and apply it). */
@@ -203,6 +209,7 @@ export async function planRun(
     const found = impossible
       ? { errors: [], warnings: [], capacity: [], overrides: allowPolicy }
       : await planChecks({ set: loaded.set, rules, providers, parts, allowPolicy, ...(coverage ? { coverage } : {}) });
+    if (!existing) options.readsDone?.(session);
     const windows = windowsOf(loaded, parts, clock.now, options.enforceWindows);
     const checks = {
       ...found,

@@ -102,6 +102,30 @@ describe('the run layer', () => {
     expect(again.plan.summary.noop).toBe(5);
   });
 
+  it('readsDone: a run that opened its session hands it over once the last request is answered; the plan needs it no more', async () => {
+    const handed: Session[] = [];
+    const run = await planRun(
+      [dir],
+      {
+        ...options(),
+        sim: true,
+        // What `plan` does there: close it, so that the logout goes on while the plan is assembled.
+        readsDone: (opened) => {
+          handed.push(opened);
+          void opened.close();
+        },
+      },
+      silentLogger,
+    );
+    expect(handed).toEqual([run.session]);
+    expect(run.plan.changes.map((c) => c.address)).toContain('tenant/run-co');
+    expect(run.plan.provenance?.user?.username).toBe('admin');
+    // A session the caller gave is the caller's: never handed over.
+    const given: Session[] = [];
+    await planRun([dir], { ...options(), readsDone: (s) => given.push(s) }, silentLogger, session);
+    expect(given).toEqual([]);
+  });
+
   it('refuses changes of a provider the run did not plan with', async () => {
     const run = await planRun([dir], { ...options(), target: ['tenant/run-co'] }, silentLogger, session);
     expect(run.providers.map((p) => p.name)).toEqual(['platform']);

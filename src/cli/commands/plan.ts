@@ -5,7 +5,7 @@
  */
 import { Option, type Command } from 'commander';
 import type { NotifyOptions } from '../../notify/index.js';
-import type { PlanRunOptions } from '../../run/index.js';
+import type { PlanRunOptions, Session } from '../../run/index.js';
 import { RunNotifier } from '../notify.js';
 import { addPlanOptions, manifestPathsArgument, noCacheOption } from '../options.js';
 import type { CommandRegistrar } from '../program.js';
@@ -61,28 +61,36 @@ export const registerPlan: CommandRegistrar = (program: Command, context) => {
         ]);
       const notifier = await RunNotifier.of(options, ctx.logger);
       const interrupt = watchInterrupts((line) => process.stderr.write(`\n${line}\n`));
+      // The session is closed once the last request is answered (its request counts taken first):
+      // the logout's round trip goes on while the plan is assembled, sealed, written and printed.
+      let closed: { requests: Record<string, unknown>; closing: Promise<void> } | undefined;
       const reading = {
         ...options,
         manifestCache: options.cache,
         signal: interrupt.signal,
         progressOut: process.stderr,
+        readsDone: (session: Session) => {
+          const requests = { platform: session.client?.stats(), routingEngine: session.routing?.requestStats() };
+          closed = { requests, closing: session.close() };
+          closed.closing.catch(() => undefined);
+        },
       };
       const run = await planRun(paths, reading, ctx.logger).finally(() => interrupt.dispose());
       try {
         if (options.out) await writePlanFile(options.out, run.plan);
         ctx.stdout.write(renderPlan(run.plan, options.format, useColor(options.color)));
         if (options.stats) {
-          const stats = {
+          const requests = closed?.requests ?? {
             platform: run.session.client?.stats(),
             routingEngine: run.session.routing?.requestStats(),
-            ...(run.policyCost ? { policies: run.policyCost } : {}),
           };
+          const stats = { ...requests, ...(run.policyCost ? { policies: run.policyCost } : {}) };
           process.stderr.write(`${JSON.stringify(stats)}\n`);
         }
         ctx.exitCode = planExitCode(run.plan, options.detailedExitcode);
         await notifier?.afterPlan(run.plan, ctx.exitCode);
       } finally {
-        await run.session.close();
+        await (closed?.closing ?? run.session.close());
       }
     });
 };
