@@ -85,7 +85,7 @@ export class ReadPass {
   private readonly identities: Identities;
   /** Kinds whose lists the platform refused (403) while looking for an owner. */
   private readonly refusedLists = new Set<string>();
-  /** Kinds whose missing read the plan already mentions. */
+  /** The warning of each kind whose read is missing: the first by its words ({@link adopt}). */
   private readonly missingReads = new Map<string, ListRead['warnings']>();
 
   constructor(
