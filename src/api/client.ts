@@ -69,12 +69,12 @@ export class ApiClient {
   }
 
   /**
-   * Logs in (for password auth) and reads the caller's profile once. Rejects with an
-   * ApiError (bad credentials, unsupported 2FA, unreachable server) or a SwitchboardError
-   * (credentials over plain http, unreadable caFile, no instance). With `instance` given, the
-   * profile is not waited for: the first reads go out beside it (one round trip less before
-   * them), and `profile()` gives it, or the reason it could not be read; `login` and
-   * `permissions` may be used once `profile()` has answered.
+   * Logs in (for password auth) and reads the caller's profile once. Rejects with a
+   * SwitchboardError (credentials over plain http, unreadable caFile, no instance) and, without
+   * `instance`, with an ApiError (bad credentials, unsupported 2FA, unreachable server). With
+   * `instance` given, the profile is not waited for: the first reads go out beside it (one
+   * round trip less before them), those failures come from `profile()` and the first requests,
+   * and `login` and `permissions` may be used once `profile()` has answered.
    */
   static async connect(options: ApiClientOptions): Promise<ApiClient> {
     const logger = options.logger ?? silentLogger;
@@ -203,7 +203,7 @@ export class ApiClient {
   private known(): { profile: UserProfile; permissions: Permissions } {
     const known = this.profileKnown();
     // A caller's mistake, never the platform's: login and permissions follow `await profile()`.
-    if (!known) throw new Error('the profile is not read yet: await profile() before login or permissions');
+    if (!known) throw new Error('the profile is not read (yet): await profile() before login or permissions');
     return known;
   }
 

@@ -44,8 +44,9 @@ const SIM_ROUTING = { username: 'routing', password: 'routing' };
 
 /**
  * Connects what the run needs: a fresh embedded simulator for `--sim`, else the
- * configuration (file, environment); logs in to the platform API; makes the routing-engine
- * client. The caller closes the session (which logs out and stops the simulator).
+ * configuration (file, environment); connects the platform API (its login goes out with
+ * the first request); makes the routing-engine client. The caller closes the session (which
+ * logs out and stops the simulator); `close` does it once, however often it is called.
  */
 export async function openSession(options: ConnectOptions, needs: SessionNeeds): Promise<Session> {
   const simulator = options.sim
@@ -60,11 +61,15 @@ export async function openSession(options: ConnectOptions, needs: SessionNeeds):
     : undefined;
   let client: ApiClient | undefined;
   let routing: RoutingClient | undefined;
-  const close = async () => {
-    await client?.close();
-    await routing?.close();
-    await simulator?.close();
-  };
+  // Once: a plan that handed its session over (`readsDone`) and then failed is closed again by
+  // planRun, and a second close would stop the simulator under the first one's logout.
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> =>
+    (closing ??= (async () => {
+      await client?.close();
+      await routing?.close();
+      await simulator?.close();
+    })());
   try {
     const connection: ConnectionConfig = simulator
       ? {

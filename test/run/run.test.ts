@@ -126,6 +126,17 @@ describe('the run layer', () => {
     expect(given).toEqual([]);
   });
 
+  it('a session closes once, however often it is asked (a plan that failed after handing it over closes it again)', async () => {
+    const opened = await openSession(
+      { sim: true, concurrency: 2, logger: silentLogger },
+      { platform: true, routing: true },
+    );
+    const first = opened.close();
+    const again = opened.close();
+    expect(again).toBe(first);
+    await first;
+  });
+
   it('refuses changes of a provider the run did not plan with', async () => {
     const run = await planRun([dir], { ...options(), target: ['tenant/run-co'] }, silentLogger, session);
     expect(run.providers.map((p) => p.name)).toEqual(['platform']);
