@@ -1,6 +1,7 @@
 import { parentAddressOf } from '../kinds/address-path.js';
 import { kinds } from '../kinds/index.js';
 import type { Change } from './types.js';
+import { compareText } from '../core/values.js';
 
 const kindRank = new Map(kinds.map((k, i) => [k.kind, i]));
 const rank = (kind: string): number => kindRank.get(kind) ?? kinds.length;
@@ -22,8 +23,8 @@ export function orderChanges(changes: Change[]): Change[] {
   }
   const forward = changes
     .filter((c) => c.action !== 'delete')
-    .sort((a, b) => rank(a.kind) - rank(b.kind) || compare(a.address, b.address));
-  const backward = deletes.sort((a, b) => rank(b.kind) - rank(a.kind) || compare(a.address, b.address));
+    .sort((a, b) => rank(a.kind) - rank(b.kind) || compareText(a.address, b.address));
+  const backward = deletes.sort((a, b) => rank(b.kind) - rank(a.kind) || compareText(a.address, b.address));
   return [...forward, ...backward];
 }
 
@@ -33,8 +34,4 @@ function parentOf(address: string, deleted: ReadonlySet<string>): string | undef
     if (deleted.has(candidate)) return candidate;
   }
   return undefined;
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -8,6 +8,7 @@ import { digestOf } from '../core/canonical-json.js';
 import { orderChanges } from './order.js';
 import type { Change, PatchOperation, PlanMessage, PlannedRequest, ReasonCode } from './types.js';
 import { idChain } from '../kinds/id-chain.js';
+import { compareText } from '../core/values.js';
 
 /** Options that change what the planner proposes. */
 export interface PlannerOptions {
@@ -366,10 +367,6 @@ function codeOf(error: unknown): string {
   return error && typeof error === 'object' && 'code' in error && typeof error.code === 'string'
     ? error.code
     : 'SB_PLAN';
-}
-
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** By address, then message (a stable sort: one address's messages keep their order). */

@@ -8,6 +8,7 @@ import { assertReadable } from './item-shape.js';
 import { recordedObjects } from './recorded.js';
 import type { DesiredNode, LastApplied, ListedCollection, ListingClient, LiveState } from './types.js';
 import { idChain } from '../kinds/id-chain.js';
+import { compareText } from '../core/values.js';
 
 /**
  * Declared objects whose reads are under way at once. The client's concurrency limit is
@@ -337,9 +338,7 @@ export class ReadPass {
     const earlier = this.missingReads.get(kind.kind);
     if (read.warnings.length > 0 && (!earlier || read.warnings[0]!.message < earlier[0]!.message)) {
       this.missingReads.set(kind.kind, read.warnings);
-      this.state.warnings = [...this.missingReads.values()]
-        .flat()
-        .sort((a, b) => (a.message < b.message ? -1 : a.message > b.message ? 1 : 0));
+      this.state.warnings = [...this.missingReads.values()].flat().sort((a, b) => compareText(a.message, b.message));
     }
     return read;
   }

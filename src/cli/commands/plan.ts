@@ -70,8 +70,7 @@ export const registerPlan: CommandRegistrar = (program: Command, context) => {
         signal: interrupt.signal,
         progressOut: process.stderr,
         readsDone: (session: Session) => {
-          const requests = { platform: session.client?.stats(), routingEngine: session.routing?.requestStats() };
-          closed = { requests, closing: session.close() };
+          closed = { requests: requestCounts(session), closing: session.close() };
           closed.closing.catch(() => undefined);
         },
       };
@@ -80,10 +79,7 @@ export const registerPlan: CommandRegistrar = (program: Command, context) => {
         if (options.out) await writePlanFile(options.out, run.plan);
         ctx.stdout.write(renderPlan(run.plan, options.format, useColor(options.color)));
         if (options.stats) {
-          const requests = closed?.requests ?? {
-            platform: run.session.client?.stats(),
-            routingEngine: run.session.routing?.requestStats(),
-          };
+          const requests = closed?.requests ?? requestCounts(run.session);
           const stats = { ...requests, ...(run.policyCost ? { policies: run.policyCost } : {}) };
           process.stderr.write(`${JSON.stringify(stats)}\n`);
         }
@@ -94,3 +90,8 @@ export const registerPlan: CommandRegistrar = (program: Command, context) => {
       }
     });
 };
+
+/** What `--stats` prints of a session's requests. */
+function requestCounts(session: Session): Record<string, unknown> {
+  return { platform: session.client?.stats(), routingEngine: session.routing?.requestStats() };
+}
