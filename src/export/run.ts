@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { DiagnosticsError } from '../core/errors.js';
 import type { KindSettings } from '../kinds/types.js';
 import { loadManifests } from '../manifest/index.js';
+import { manifestsRoot } from '../manifest/manifest-root.js';
 import { schemaModeline, schemasDirFor } from '../manifest/schema-location.js';
 import { createReferenceData, type RefsClient } from '../state/refs.js';
 import type { ListingClient } from '../state/types.js';
@@ -90,8 +91,11 @@ export async function exportManifests(client: ExportClient, options: ExportOptio
   const names = fileNames(outDir, documents);
   options.signal?.throwIfAborted();
   await prepareOutDir(outDir, new Set(names.values()));
-  const written = await writeDocuments(reader, names, options, warnings);
+  const { written, folders } = await writeDocuments(reader, names, options, warnings);
   const files = [...written.keys()].sort(compare);
+  // Each folder's root once (manifest-root.ts), not found again from each of 50,000 files.
+  const folderRoots = new Map<string, string>();
+  for (const folder of folders) folderRoots.set(folder, await manifestsRoot(folder));
   // The files as written, checked from memory: reading 50,000 files back one by one was
   // most of the check's time, and the bytes are the same. Each text is let go once the
   // loader has it (it keeps its own copy for positions); asked again, the disk answers.
@@ -102,6 +106,7 @@ export async function exportManifests(client: ExportClient, options: ExportOptio
       written.delete(file);
       return bytes;
     },
+    rootOf: (file: string) => folderRoots.get(dirname(file)),
   };
   const loaded = await loadManifests(files, { env: {}, source });
   if (!loaded.ok) throw new DiagnosticsError(loaded.diagnostics);
@@ -121,14 +126,14 @@ function bufferOf(texts: ReadonlyMap<string, string>, file: string): Buffer | nu
  * Reads and writes the documents, `documentsInFlight` at a time, each as soon as its
  * objects are read; returns each file's text by its path. After a failure or a signal no
  * document is started; those in flight finish (a file is written whole or not at all),
- * then the first failure is thrown.
+ * then the first failure is thrown. Also returns the folders the files went into.
  */
 async function writeDocuments(
   reader: ExportReader,
   names: ReadonlyMap<PlannedDocument, string>,
   options: ExportOptions,
   warnings: ExportWarning[],
-): Promise<Map<string, string>> {
+): Promise<{ written: Map<string, string>; folders: string[] }> {
   const queue = [...names];
   const written = new Map<string, string>();
   const headers = new HeaderLines();
@@ -164,7 +169,7 @@ async function writeDocuments(
   // A signal cancels the reads in flight: their failures are the signal's, not the export's.
   options.signal?.throwIfAborted();
   if (failure) throw failure.error;
-  return written;
+  return { written, folders: [...folders.keys()] };
 }
 
 /** The header comment lines of a file: its schema modeline and the marker, made once per folder and schema. */

@@ -58,4 +58,30 @@ describe('reading ahead', () => {
     expect(shown).toEqual(['m/t02.yaml SB_BINARY', 'm/t03.yaml SB_TOO_LARGE', 'm/t07.yaml SB_BINARY']);
     expect(loaded.files).toEqual(files.filter((_, n) => ![2, 3, 7].includes(n)).map((f) => path.relative(dir, f)));
   });
+
+  it("takes a file's root from the source that names it (export's check: its folders' roots found once)", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'switchboard-source-root-'));
+    await mkdir(path.join(dir, 'outer'));
+    await writeFile(
+      path.join(dir, 'outer', 'addresses.csv'),
+      'premises,city,country,isoCode,number,postalCode,state,street\n,Gent,Belgium,BE,1,9000,,Korenmarkt\n',
+    );
+    // Not on disk: its root cannot be found from it, only given.
+    const file = path.join(dir, 'outer', 'in', 'm.yaml');
+    const text =
+      'apiVersion: switchboard/v1\nkind: Tenant\nmetadata: { name: t, reseller: r }\n' +
+      'spec:\n  billingId: T-1\n  subscriptions:\n    - { name: main, billingId: S-1, uc: uc_alpha, addressesFrom: ../addresses.csv }\n';
+    const load = (root: string | undefined) =>
+      loadManifests([file], {
+        cwd: dir,
+        env: {},
+        source: { has: (f) => f === file, read: async () => Buffer.from(text), rootOf: () => root },
+      });
+    const rooted = await load(path.join(dir, 'outer'));
+    expect(rooted.diagnostics).toEqual([]);
+    expect(rooted.set.get('tenant/t/subscription/main')).toBeDefined();
+    // Without it, the root is the file's own folder: the CSV beside it is outside.
+    const unrooted = await load(undefined);
+    expect(unrooted.diagnostics.map((d) => d.message).join('\n')).toContain("outside the manifests' root");
+  });
 });
