@@ -108,7 +108,7 @@ export async function exportManifests(client: ExportClient, options: ExportOptio
     },
     rootOf: (file: string) => folderRoots.get(dirname(file)),
   };
-  const loaded = await loadManifests(files, { env: {}, source });
+  const loaded = await loadManifests(files, { env: {}, source, noBaselines: true });
   if (!loaded.ok) throw new DiagnosticsError(loaded.diagnostics);
   await finishOutDir(outDir);
   const counts: Record<string, number> = {};

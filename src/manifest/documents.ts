@@ -96,7 +96,9 @@ export function processDocument(
     );
     return;
   }
-  if (!merge && out.baselines.takes(kind)) {
+  // No baseline can come (LoadOptions.noBaselines): merged with none now, as it would be once every file is read.
+  const mergeNow = merge || out.baselines.none;
+  if (!mergeNow && out.baselines.takes(kind)) {
     out.baselines.defer(() => processDocument(source, raw, env, out, true, cachedText));
     return;
   }
@@ -108,7 +110,7 @@ export function processDocument(
     reporter.error(issue.code, issue.message, at(issue.path, { offsetInString: issue.offsetInString }));
   if (normalised.value === undefined) return;
   const resolved =
-    merge && normalised.issues.length === 0
+    mergeNow && out.baselines.takes(kind) && normalised.issues.length === 0
       ? resolveDocument(out.baselines, source, normalised.value as Json, reporter)
       : undefined;
   if (resolved === 'invalid') return;

@@ -93,6 +93,13 @@ export class BaselineSet {
     return this.byDocument.get(`${file}\u0000${doc}`);
   }
 
+  /**
+   * Set when the files are known to hold no Baseline document (export's check of the files
+   * it wrote, LoadOptions.noBaselines): no baseline can come, so a document is merged (with
+   * none) as its file is read instead of once every file is; a Baseline document is an error.
+   */
+  none = false;
+
   /** Documents of this kind are merged with their baselines once every file is read. */
   takes(kind: string): boolean {
     return kind === this.target.kind;
@@ -153,6 +160,14 @@ export class BaselineSet {
 
   /** Registers a valid Baseline document (its builder, below). */
   add(baseline: Baseline, reporter: Reporter): boolean {
+    if (this.none) {
+      reporter.error(
+        BaselineCodes.invalid,
+        `baseline ${baseline.name}: these files are loaded as holding no Baseline document (an export's)`,
+        { file: baseline.file, doc: baseline.doc, path: ['kind'] },
+      );
+      return false;
+    }
     const known = this.byName.get(baseline.name);
     if (known) {
       const at = reporter.resolve({ file: known.file, doc: known.doc, path: ['metadata', 'name'] });
