@@ -43,7 +43,9 @@ export class PositionIndex {
     options: { key?: boolean; offsetInString?: number; viaYamlPackage?: boolean } = {},
   ): SourcePosition {
     if (options.offsetInString === undefined && !options.viaYamlPackage) {
-      const start = options.key ? this.keyStart(doc, path) : this.collectionStart(doc, path);
+      const start = options.key
+        ? this.keyStart(doc, path)
+        : (this.collectionStart(doc, path) ?? this.scalarStart(doc, path));
       if (start !== undefined) return this.at(start);
     }
     const found = this.document(doc);
@@ -102,11 +104,23 @@ export class PositionIndex {
     const key = path.at(-1);
     if (typeof key !== 'string') return undefined;
     const parentPath = path.slice(0, -1);
-    const mapping = this.collectionStart(doc, parentPath);
+    const found = this.keysOf(doc, parentPath);
+    if (!found) return undefined;
+    const at = found.keys.get(key);
+    if (at !== undefined) return found.chunk.start + at;
+    return typeof parentPath.at(-1) === 'string' ? this.keyStart(doc, parentPath) : found.mapping;
+  }
+
+  /** The keys of the mapping at `path` as its text proves them (key-positions.ts), and where it starts. */
+  private keysOf(
+    doc: number,
+    path: NodePath,
+  ): { keys: ReadonlyMap<string, number>; chunk: Chunk; mapping: number } | undefined {
+    const mapping = this.collectionStart(doc, path);
     const chunk = this.chunks?.[doc];
     if (mapping === undefined || !chunk?.fast) return undefined;
     let node: unknown = chunk.fast.value;
-    for (const segment of parentPath) node = (node as Record<string | number, unknown>)[segment];
+    for (const segment of path) node = (node as Record<string | number, unknown>)[segment];
     if (node === null || typeof node !== 'object' || Array.isArray(node)) return undefined;
     // Read once per mapping: a plan asks for several keys of the same one (each changed field).
     let keys = this.mappings.get(mapping);
@@ -114,10 +128,34 @@ export class PositionIndex {
       keys = mappingKeys(chunk.text, mapping - chunk.start, node as Record<string, unknown>) ?? null;
       this.mappings.set(mapping, keys);
     }
-    if (!keys) return undefined;
-    const at = keys.get(key);
-    if (at !== undefined) return chunk.start + at;
-    return typeof parentPath.at(-1) === 'string' ? this.keyStart(doc, parentPath) : mapping;
+    return keys ? { keys, chunk, mapping } : undefined;
+  }
+
+  /**
+   * Where the scalar value of a mapping's key starts, when it starts on its key's line: after
+   * the key (found as keyStart finds it), its colon and spaces, a plain or quoted scalar, whose
+   * position is its first character as the yaml package gives it (a quote's included). A
+   * baseline's position is its name's (three baselines cost 45 ms of the yaml package
+   * otherwise). Undefined, and the yaml package decides, for anything else: an anchor, a tag,
+   * an alias, a block scalar, a comment or a line break before the value, an empty value.
+   */
+  private scalarStart(doc: number, path: NodePath): number | undefined {
+    const key = path.at(-1);
+    if (typeof key !== 'string') return undefined;
+    const found = this.keysOf(doc, path.slice(0, -1));
+    const at = found?.keys.get(key);
+    if (!found || at === undefined) return undefined;
+    let node: unknown = found.chunk.fast?.value;
+    for (const segment of path) node = (node as Record<string | number, unknown>)[segment];
+    if (node === null || typeof node === 'object') return undefined;
+    const text = found.chunk.text;
+    // The key as the scan read it is plain: its name, spaces, then the colon.
+    let i = at + key.length;
+    while (text[i] === ' ' || text[i] === '\t') i++;
+    if (text[i] !== ':') return undefined;
+    i++;
+    while (text[i] === ' ' || text[i] === '\t') i++;
+    return VALUE_ON_KEY_LINE.test(text[i] ?? '\n') ? found.chunk.start + i : undefined;
   }
 
   /** Document `doc` and the offset of its text in the file. */
@@ -155,6 +193,9 @@ export class PositionIndex {
     return this.docs;
   }
 }
+
+/** The first character of a scalar written on its key's line: no indicator, comment or line end. */
+const VALUE_ON_KEY_LINE = /^[^&*!|>#%@`,[\]{}\r\n]$/;
 
 /** 1-based line and column of an offset, as the yaml package's LineCounter answers for lines ending in \n. */
 class LineStarts {

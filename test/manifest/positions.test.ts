@@ -222,3 +222,66 @@ describe('key positions', () => {
     }
   });
 });
+
+/** Scalar values written every way YAML allows after a key, and keys whose value is not on their line. */
+const TRICKY_VALUES = `plain: words here
+quoted: "double \\" quoted"
+single: 'it''s'
+empty_string: ""
+number: -5
+spaced :   7
+tabbed:\tx
+anchored: &a value
+aliased: *a
+tagged: !!str 5
+literal: |
+  text
+folded: >-
+  text
+nothing:
+tilde: ~
+commented: # a comment
+  value
+next_line:
+  value
+multi: first
+  second
+flow: { a: 1, b: "two", c: 'three', d: plain words }
+list:
+  - item
+  - key: in an item
+    other: 2
+percent: 50%
+colon_inside: a:b
+`;
+
+describe('value positions', () => {
+  it('are the same through the text as through the yaml package, for every value written any way, LF and CRLF', async () => {
+    for (const text of [TRICKY_VALUES, TRICKY_VALUES.replace(/\n/g, '\r\n'), TRICKY_KEYS]) {
+      const docs: unknown[] = jsYaml.loadAll(text.replace(/---\r?\ndup:[^]*$/, ''));
+      let fromText = 0;
+      let checked = 0;
+      const exact = new PositionIndex('v.yaml', text);
+      docs.forEach((value, doc) => {
+        for (const at of keyPaths(value)) {
+          const quick = new PositionIndex('v.yaml', text);
+          const viaText = quick.locate(doc, at);
+          const viaYaml = exact.locate(doc, at, { viaYamlPackage: true });
+          expect(`${JSON.stringify(at)} ${JSON.stringify(viaText)}`).toBe(
+            `${JSON.stringify(at)} ${JSON.stringify(viaYaml)}`,
+          );
+          checked++;
+          const start = (quick as unknown as { scalarStart(d: number, p: unknown): number | undefined }).scalarStart(
+            doc,
+            at,
+          );
+          if (start !== undefined) fromText++;
+        }
+      });
+      expect(checked).toBeGreaterThan(25);
+      // Plain and quoted scalars on their key's line come from the text; the rest from the yaml package.
+      expect(fromText).toBeGreaterThan(12);
+      expect(fromText).toBeLessThan(checked);
+    }
+  });
+});
