@@ -45,11 +45,17 @@ export {
  * The document's items keep their indexes, a baseline's come after them (places.ts).
  */
 
+/**
+ * Whether a baseline's item holds `select` entries below it. A baseline's items are the same
+ * objects for each of the 2,000 documents it selects, and a Merger is made per document:
+ * the answer is kept with the item (it dies with it), not with the Merger.
+ */
+const SELECTING = new WeakMap<object, boolean>();
+
 /** Merges one document's spec with its baselines' values. */
 export class Merger {
   readonly applied: AppliedOverride[] = [];
   readonly findings: MergeFinding[] = [];
-  private readonly selecting = new WeakMap<object, boolean>();
 
   constructor(
     private readonly provenance: Provenance,
@@ -320,7 +326,7 @@ export class Merger {
 
   /** Whether a baseline item holds `select` entries below it (they never reach a document as they are). */
   private hasSelect(plan: KindPlan, item: Json): boolean {
-    const known = this.selecting.get(item);
+    const known = SELECTING.get(item);
     if (known !== undefined) return known;
     let found = false;
     for (const [key, child] of plan.children ?? []) {
@@ -332,7 +338,7 @@ export class Merger {
         if (isItem(entry[SELECT]) || this.hasSelect(child.plan, entry)) found = true;
       }
     }
-    this.selecting.set(item, found);
+    SELECTING.set(item, found);
     return found;
   }
 
