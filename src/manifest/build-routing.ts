@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import { routingTableKind } from '../kinds/routing-table.js';
 import { csvDisplayName, emit, type DocContext, type DocumentBuilder, type Json } from './build-context.js';
 import { sortKeysDeep } from '../core/canonical-json.js';
+import { StringIndex } from '../core/string-index.js';
 import { fitsColumnType } from '../core/values.js';
 import { Codes } from './codes.js';
 import type { Place, Reporter } from './reporter.js';
@@ -62,7 +63,7 @@ function buildRoutingTable(ctx: DocContext, metadata: Json, spec: Json): Desired
     fieldTypes,
     columns: [],
     rows: [],
-    index: new Map(),
+    index: new StringIndex(),
     rowSources: [],
     sourceFiles: [],
     inlinePaths: [],

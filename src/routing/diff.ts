@@ -1,3 +1,4 @@
+import { StringIndex } from '../core/string-index.js';
 import { BAD, casterTable, isUnsafeInteger, isUnsafeIntegerText, liveTypeOf, sameValue, type Caster } from './cast.js';
 import { findLookalikes, noteGuesses, typeContradictions, untypedProblem, untypedTextColumns } from './diff-checks.js';
 import { label, SEP } from './row-key.js';
@@ -206,8 +207,8 @@ function indexLive(
   live: readonly RoutingRecord[],
   key: readonly string[],
   problems: RowDiffProblem[],
-): Map<string, number> {
-  const index = new Map<string, number>();
+): StringIndex {
+  const index = new StringIndex(live.length);
   for (let i = 0; i < live.length; i++) {
     const k = liveKey(live[i] as RoutingRecord, key);
     if (k === '') continue;
@@ -222,8 +223,8 @@ function indexLiveCarefully(
   live: readonly RoutingRecord[],
   key: readonly string[],
   problems: RowDiffProblem[],
-): Map<string, number> {
-  const index = new Map<string, number>();
+): StringIndex {
+  const index = new StringIndex(live.length);
   for (let i = 0; i < live.length; i++) {
     const row = live[i] as RoutingRecord;
     const k = liveKey(row, key);
