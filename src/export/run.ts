@@ -108,6 +108,7 @@ export async function exportManifests(client: ExportClient, options: ExportOptio
     },
     rootOf: (file: string) => folderRoots.get(dirname(file)),
   };
+  // Export writes groups, resellers and tenants, never a Baseline: each tenant is built as its file is read.
   const loaded = await loadManifests(files, { env: {}, source, noBaselines: true });
   if (!loaded.ok) throw new DiagnosticsError(loaded.diagnostics);
   await finishOutDir(outDir);

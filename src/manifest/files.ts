@@ -2,6 +2,7 @@ import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { Codes } from './codes.js';
 import { manifestsRoot } from './manifest-root.js';
+import { relativeLeadsInside } from '../core/path-inside.js';
 import type { Reporter } from './reporter.js';
 
 /** Manifest files larger than this are refused (a manifest is text written by people). */
@@ -34,6 +35,12 @@ export interface FileSource {
   rootOf?(absolute: string): string | undefined;
 }
 
+/** The root a source names for one of its files, when the file is inside it (never a wider one for a file outside). */
+function givenRoot(source: FileSource | undefined, absolute: string): string | undefined {
+  const root = source?.rootOf?.(absolute);
+  return root !== undefined && relativeLeadsInside(path.relative(root, absolute)) ? root : undefined;
+}
+
 /** The name a path gets in diagnostics: relative to cwd, with forward slashes. */
 function displayPath(absolute: string, cwd: string): string {
   const relative = path.relative(cwd, absolute);
@@ -58,7 +65,7 @@ export async function discoverFiles(
   for (const given of paths.length > 0 ? paths : ['.']) {
     const absolute = path.resolve(cwd, given);
     const shown = displayPath(absolute, cwd);
-    const root = source?.rootOf?.(absolute) ?? (await manifestsRoot(absolute, roots));
+    const root = givenRoot(source, absolute) ?? (await manifestsRoot(absolute, roots));
     if (source?.has(absolute)) {
       // A file as it was (given by its path): it may no longer exist on disk.
       if (!seen.has(absolute)) found.push({ absolute, display: shown, root });

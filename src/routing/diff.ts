@@ -203,11 +203,7 @@ interface RowContext {
  * seen twice, which is rare, sends the whole index to
  * {@link indexLiveCarefully}, which keeps the first row of each key and names the others.
  */
-function indexLive(
-  live: readonly RoutingRecord[],
-  key: readonly string[],
-  problems: RowDiffProblem[],
-): StringIndex {
+function indexLive(live: readonly RoutingRecord[], key: readonly string[], problems: RowDiffProblem[]): StringIndex {
   const index = new StringIndex(live.length);
   for (let i = 0; i < live.length; i++) {
     const k = liveKey(live[i] as RoutingRecord, key);

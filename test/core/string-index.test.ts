@@ -4,7 +4,7 @@
  * in its hash table's slots.
  */
 import { describe, expect, it } from 'vitest';
-import { StringIndex } from '../../src/core/string-index.js';
+import { keyHash, StringIndex } from '../../src/core/string-index.js';
 import { seededRandom } from '../../src/core/random.js';
 
 describe('StringIndex', () => {
@@ -53,5 +53,47 @@ describe('StringIndex', () => {
     const index = new StringIndex();
     for (const value of [-1, 0.5, 2 ** 31 - 1, Number.NaN]) expect(() => index.set('k', value)).toThrow(RangeError);
     expect(index.size).toBe(0);
+  });
+
+  it("keeps keys a file chose to share FNV-1a's low bits apart: its hash is seeded and mixed", () => {
+    // Plain FNV-1a: the low 12 bits of its state depend only on the low 12 bits before, so
+    // two-character pieces that collide there chain into 2^12 keys sharing one slot's bits.
+    const LOW = 0xfff;
+    const step = (state: number, piece: string) => {
+      let h = state;
+      for (let i = 0; i < piece.length; i++) h = Math.imul(h ^ piece.charCodeAt(i), 0x01000193);
+      return h;
+    };
+    const alphabet = 'abcdefghijklmnopqrstuvwxyz0123456789';
+    const pieces = [...alphabet].flatMap((a) => [...alphabet].map((b) => a + b));
+    let states = [0x811c9dc5 | 0];
+    let keys = [''];
+    for (let round = 0; round < 12; round++) {
+      // Two pieces that take this round's common low bits to the same low bits.
+      const seen = new Map<number, string>();
+      let pair: [string, string] | undefined;
+      for (const piece of pieces) {
+        const low = step(states[0] as number, piece) & LOW;
+        const other = seen.get(low);
+        if (other !== undefined) {
+          pair = [other, piece];
+          break;
+        }
+        seen.set(low, piece);
+      }
+      if (!pair) throw new Error('no colliding pieces');
+      const [a, b] = pair;
+      keys = keys.flatMap((k) => [k + a, k + b]);
+      states = keys.map((k) => step(0x811c9dc5 | 0, k));
+    }
+    expect(keys.length).toBe(4096);
+    expect(new Set(states.map((h) => h & LOW)).size).toBe(1);
+    // Seeded and mixed, they spread over the slots as 4,096 random keys would (~2,600 values).
+    for (const seed of [0, 1, 0x5eed]) {
+      expect(new Set(keys.map((k) => keyHash(seed, k) & LOW)).size).toBeGreaterThan(2300);
+    }
+    const index = new StringIndex();
+    keys.forEach((k, i) => index.set(k, i));
+    expect(keys.every((k, i) => index.get(k) === i)).toBe(true);
   });
 });

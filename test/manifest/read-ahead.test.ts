@@ -70,7 +70,8 @@ describe('reading ahead', () => {
     const file = path.join(dir, 'outer', 'in', 'm.yaml');
     const text =
       'apiVersion: switchboard/v1\nkind: Tenant\nmetadata: { name: t, reseller: r }\n' +
-      'spec:\n  billingId: T-1\n  subscriptions:\n    - { name: main, billingId: S-1, uc: uc_alpha, addressesFrom: ../addresses.csv }\n';
+      'spec:\n  billingId: T-1\n  subscriptions:\n' +
+      '    - { name: main, billingId: S-1, uc: uc_alpha, addressesFrom: ../addresses.csv }\n';
     const load = (root: string | undefined) =>
       loadManifests([file], {
         cwd: dir,

@@ -163,7 +163,7 @@ export class BaselineSet {
     if (this.none) {
       reporter.error(
         BaselineCodes.invalid,
-        `baseline ${baseline.name}: these files are loaded as holding no Baseline document (an export's)`,
+        `${baselineKind.kind} ${baseline.name}: this load expects none (the files an export wrote hold none)`,
         { file: baseline.file, doc: baseline.doc, path: ['kind'] },
       );
       return false;

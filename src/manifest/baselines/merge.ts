@@ -46,11 +46,11 @@ export {
  */
 
 /**
- * Whether a baseline's item holds `select` entries below it. A baseline's items are the same
- * objects for each of the 2,000 documents it selects, and a Merger is made per document:
- * the answer is kept with the item (it dies with it), not with the Merger.
+ * Whether a baseline's item holds `select` entries below it, by the plan it is read with. A
+ * baseline's items are the same objects for each of the 2,000 documents it selects, and a
+ * Merger is made per document: the answer is kept with the item (it dies with it).
  */
-const SELECTING = new WeakMap<object, boolean>();
+const SELECTING = new WeakMap<KindPlan, WeakMap<object, boolean>>();
 
 /** Merges one document's spec with its baselines' values. */
 export class Merger {
@@ -326,7 +326,9 @@ export class Merger {
 
   /** Whether a baseline item holds `select` entries below it (they never reach a document as they are). */
   private hasSelect(plan: KindPlan, item: Json): boolean {
-    const known = SELECTING.get(item);
+    let answers = SELECTING.get(plan);
+    if (!answers) SELECTING.set(plan, (answers = new WeakMap()));
+    const known = answers.get(item);
     if (known !== undefined) return known;
     let found = false;
     for (const [key, child] of plan.children ?? []) {
@@ -338,7 +340,7 @@ export class Merger {
         if (isItem(entry[SELECT]) || this.hasSelect(child.plan, entry)) found = true;
       }
     }
-    SELECTING.set(item, found);
+    answers.set(item, found);
     return found;
   }
 
