@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { loadManifests, type LoadResult } from '../../src/manifest/index.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-/** Groups and resellers, then tenants in their own folder: documents of kinds built at once and of the kind that waits. */
+/** Groups and resellers, then tenants in their own folder: kinds built at once and the kind that waits. */
 const MIXED = ['examples/group.yaml', 'examples/resellers.yaml', 'test/fixtures/manifests/examples-flat'];
 
 /** What a load says: its objects (fields, parents, positions) by address, digest and diagnostics. */
@@ -43,7 +43,8 @@ describe('a load of files known to hold no Baseline document', () => {
     const text =
       'apiVersion: switchboard/v1\nkind: Tenant\nmetadata:\n  name: t\n  reseller: r\n' +
       '  overrides: [{ path: "spec.markup", reason: contract }]\nspec: { billingId: T-1 }\n---\n' +
-      'apiVersion: switchboard/v1\nkind: Tenant\nmetadata: { name: u, reseller: r }\nspec: { billingId: T-2, extra: 1 }\n';
+      'apiVersion: switchboard/v1\nkind: Tenant\nmetadata: { name: u, reseller: r }\n' +
+      'spec: { billingId: T-2, extra: 1 }\n';
     const load = (noBaselines: boolean) =>
       loadManifests(['/m/t.yaml'], {
         cwd: '/m',
