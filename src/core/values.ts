@@ -3,11 +3,6 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Texts in the order of their UTF-16 code units (`sort()`'s own), as a comparator. */
-export function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
 /**
  * An identity as a person would read it: surrounding spaces dropped, case folded. Two keys
  * with the same folded form (`SIP:ALICE@X.EXAMPLE ` and `sip:alice@x.example`) are most

@@ -96,9 +96,7 @@ export function processDocument(
     );
     return;
   }
-  // No baseline can come (LoadOptions.noBaselines): merged with none now, as it would be once every file is read.
-  const mergeNow = merge || out.baselines.none;
-  if (!mergeNow && out.baselines.takes(kind)) {
+  if (!merge && out.baselines.waits(kind)) {
     out.baselines.defer(() => processDocument(source, raw, env, out, true, cachedText));
     return;
   }
@@ -109,8 +107,9 @@ export function processDocument(
   for (const issue of normalised.issues)
     reporter.error(issue.code, issue.message, at(issue.path, { offsetInString: issue.offsetInString }));
   if (normalised.value === undefined) return;
+  // Past the wait (or with no baseline to wait for, LoadOptions.noBaselines): merged now.
   const resolved =
-    mergeNow && out.baselines.takes(kind) && normalised.issues.length === 0
+    out.baselines.takes(kind) && normalised.issues.length === 0
       ? resolveDocument(out.baselines, source, normalised.value as Json, reporter)
       : undefined;
   if (resolved === 'invalid') return;

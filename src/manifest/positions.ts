@@ -111,11 +111,11 @@ export class PositionIndex {
     return typeof parentPath.at(-1) === 'string' ? this.keyStart(doc, parentPath) : found.mapping;
   }
 
-  /** The keys of the mapping at `path` as its text proves them (key-positions.ts), and where it starts. */
+  /** The mapping at `path` as parsed, its keys as its text proves them (key-positions.ts), and where it starts. */
   private keysOf(
     doc: number,
     path: NodePath,
-  ): { keys: ReadonlyMap<string, number>; chunk: Chunk; mapping: number } | undefined {
+  ): { node: Record<string, unknown>; keys: ReadonlyMap<string, number>; chunk: Chunk; mapping: number } | undefined {
     const mapping = this.collectionStart(doc, path);
     const chunk = this.chunks?.[doc];
     if (mapping === undefined || !chunk?.fast) return undefined;
@@ -128,7 +128,7 @@ export class PositionIndex {
       keys = mappingKeys(chunk.text, mapping - chunk.start, node as Record<string, unknown>) ?? null;
       this.mappings.set(mapping, keys);
     }
-    return keys ? { keys, chunk, mapping } : undefined;
+    return keys ? { node: node as Record<string, unknown>, keys, chunk, mapping } : undefined;
   }
 
   /**
@@ -145,9 +145,8 @@ export class PositionIndex {
     const found = this.keysOf(doc, path.slice(0, -1));
     const at = found?.keys.get(key);
     if (!found || at === undefined) return undefined;
-    let node: unknown = found.chunk.fast?.value;
-    for (const segment of path) node = (node as Record<string | number, unknown>)[segment];
-    if (node === null || typeof node === 'object') return undefined;
+    const value = found.node[key];
+    if (value === null || typeof value === 'object') return undefined;
     const text = found.chunk.text;
     // The key as the scan read it is plain: its name, spaces, then the colon.
     let i = at + key.length;

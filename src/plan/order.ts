@@ -1,7 +1,7 @@
 import { parentAddressOf } from '../kinds/address-path.js';
 import { kinds } from '../kinds/index.js';
 import type { Change } from './types.js';
-import { compareText } from '../core/values.js';
+import { compareKeys } from '../core/canonical-json.js';
 
 const kindRank = new Map(kinds.map((k, i) => [k.kind, i]));
 const rank = (kind: string): number => kindRank.get(kind) ?? kinds.length;
@@ -23,8 +23,8 @@ export function orderChanges(changes: Change[]): Change[] {
   }
   const forward = changes
     .filter((c) => c.action !== 'delete')
-    .sort((a, b) => rank(a.kind) - rank(b.kind) || compareText(a.address, b.address));
-  const backward = deletes.sort((a, b) => rank(b.kind) - rank(a.kind) || compareText(a.address, b.address));
+    .sort((a, b) => rank(a.kind) - rank(b.kind) || compareKeys(a.address, b.address));
+  const backward = deletes.sort((a, b) => rank(b.kind) - rank(a.kind) || compareKeys(a.address, b.address));
   return [...forward, ...backward];
 }
 

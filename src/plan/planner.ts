@@ -8,7 +8,7 @@ import { digestOf } from '../core/canonical-json.js';
 import { orderChanges } from './order.js';
 import type { Change, PatchOperation, PlanMessage, PlannedRequest, ReasonCode } from './types.js';
 import { idChain } from '../kinds/id-chain.js';
-import { compareText } from '../core/values.js';
+import { compareKeys } from '../core/canonical-json.js';
 
 /** Options that change what the planner proposes. */
 export interface PlannerOptions {
@@ -206,7 +206,7 @@ class Planner {
    */
   private planUndeclared(): void {
     const collections = [...this.input.live.collections].sort(
-      (a, b) => compareText(a.parentAddress ?? '', b.parentAddress ?? '') || compareText(a.kind, b.kind),
+      (a, b) => compareKeys(a.parentAddress ?? '', b.parentAddress ?? '') || compareKeys(a.kind, b.kind),
     );
     for (const collection of collections) {
       const kind = kindOf(collection.kind);
@@ -372,6 +372,6 @@ function codeOf(error: unknown): string {
 /** By address, then message (a stable sort: one address's messages keep their order). */
 function inAddressOrder<T extends { address?: string; message: string }>(messages: readonly T[]): T[] {
   return [...messages].sort(
-    (a, b) => compareText(a.address ?? '', b.address ?? '') || compareText(a.message, b.message),
+    (a, b) => compareKeys(a.address ?? '', b.address ?? '') || compareKeys(a.message, b.message),
   );
 }

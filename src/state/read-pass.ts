@@ -8,7 +8,7 @@ import { assertReadable } from './item-shape.js';
 import { recordedObjects } from './recorded.js';
 import type { DesiredNode, LastApplied, ListedCollection, ListingClient, LiveState } from './types.js';
 import { idChain } from '../kinds/id-chain.js';
-import { compareText } from '../core/values.js';
+import { compareKeys } from '../core/canonical-json.js';
 
 /**
  * Declared objects whose reads are under way at once. The client's concurrency limit is
@@ -338,7 +338,7 @@ export class ReadPass {
     const earlier = this.missingReads.get(kind.kind);
     if (read.warnings.length > 0 && (!earlier || read.warnings[0]!.message < earlier[0]!.message)) {
       this.missingReads.set(kind.kind, read.warnings);
-      this.state.warnings = [...this.missingReads.values()].flat().sort((a, b) => compareText(a.message, b.message));
+      this.state.warnings = [...this.missingReads.values()].flat().sort((a, b) => compareKeys(a.message, b.message));
     }
     return read;
   }

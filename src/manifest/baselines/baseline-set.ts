@@ -100,9 +100,14 @@ export class BaselineSet {
    */
   none = false;
 
-  /** Documents of this kind are merged with their baselines once every file is read. */
+  /** Documents of this kind are merged with their baselines. */
   takes(kind: string): boolean {
     return kind === this.target.kind;
+  }
+
+  /** Documents of this kind wait until every file is read (`defer`), unless no baseline can come. */
+  waits(kind: string): boolean {
+    return !this.none && this.takes(kind);
   }
 
   defer(work: () => void): void {

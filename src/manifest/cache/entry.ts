@@ -45,7 +45,7 @@ export class FileCapture {
     if (!this.keepable) return;
     const added = this.out.digest.documentsSince(mark.documents);
     const kind = value !== null && typeof value === 'object' ? (value as Json)['kind'] : undefined;
-    if (typeof kind === 'string' && this.out.baselines.takes(kind) && !this.out.baselines.none) {
+    if (typeof kind === 'string' && this.out.baselines.waits(kind)) {
       // It waits for the baselines: nothing is checked or built yet, so it is kept as parsed,
       // and checked and built at every load. Not with aliases: only the checks bound their expansion.
       const waiting = added.length === 0 && this.out.reporter.diagnostics.length === mark.diagnostics;
