@@ -194,7 +194,9 @@ export async function planRun(
       await (profile ? Promise.all([provider.read(), profile]) : provider.read());
       parts.push(await provider.plan(planning));
     }
-    if (!options.scopeFromPlan) {
+    // Each --target and --exclude must match something; without them there is nothing to check (nor
+    // 250,000 declared and live addresses to gather at national scale).
+    if (!options.scopeFromPlan && (options.target.length > 0 || options.exclude.length > 0)) {
       const tables = loaded.set.routingTables.map((t) => t.table.address);
       // Declared as written and as planned (an entitlement declared by type id is planned under its type name).
       const declared = [...nodes.map((n) => n.address), ...parts.flatMap((p) => p.declaredAddresses)];
