@@ -182,6 +182,9 @@ async function eachPlainRecord(
 ): Promise<void> {
   const cells: string[] = [];
   let start = text.charCodeAt(0) === 0xfeff ? 1 : 0; // csv-parse's bom option
+  // The next comma of the text, kept across lines: a line without one (a one-column file)
+  // must not search the rest of the text again, which would make the read quadratic.
+  let comma = text.indexOf(',', start);
   for (let line = 1; start < text.length; line++) {
     if (pacer.due()) await pacer.pause();
     let end = text.indexOf('\n', start);
@@ -189,7 +192,7 @@ async function eachPlainRecord(
     if (end > start) {
       let count = 0;
       for (let from = start; ;) {
-        const comma = text.indexOf(',', from);
+        if (comma >= 0 && comma < from) comma = text.indexOf(',', from);
         if (comma < 0 || comma >= end) {
           cells[count++] = text.slice(from, end);
           break;

@@ -29,7 +29,7 @@ async function eachAtMost<T>(
   const worker = async (): Promise<void> => {
     while (!failed && next < items.length) {
       try {
-        // An item with nothing to wait for (undefined) costs no turn of the event loop.
+        // An item with nothing to wait for (undefined) is not awaited: no promise, no microtask.
         const waiting = task(items[next++] as T);
         if (waiting) await waiting;
       } catch (error) {
@@ -378,11 +378,11 @@ export class ReadPass {
     live.fields = { ...live.fields, ...detailed.fields };
   }
 
-  /** Collections a declared object declares are read even when no child is declared (prune scope). */
   /**
-   * Lists the collections a node declares (in full, so that what is not declared is known).
-   * Undefined when there is nothing to wait for: asked of every declared object (250,000 in a
-   * national plan), most of which declare no collection or had theirs listed while bound.
+   * Lists the collections a node declares, even when no child is declared in them (what is not
+   * declared there is pruned). Undefined when there is nothing to wait for: asked of every
+   * declared object (250,000 in a national plan), most of which declare no collection or had
+   * theirs listed while they were bound.
    */
   private readDeclaredCollections(node: DesiredNode): Promise<unknown> | undefined {
     const live = this.state.byAddress.get(node.address);

@@ -27,7 +27,7 @@ afterAll(async () => {
 });
 
 describe('planRoutingTables', () => {
-  it("binds each update and delete to the digest of the live row it was planned from, whatever the rows' order", () => {
+  it('binds each update and delete to the digest of the live row it was planned from (rows not in id order)', () => {
     expect(loaded.diagnostics).toEqual([]);
     const live: RoutingRecord[] = [
       { id: 14, number: '+3204', route: 'd', priority: 4 },
