@@ -4,11 +4,10 @@ import { pendingId } from '../kinds/fields.js';
 import type { IdChain, KindContext, KindDefinition, LiveObject, ParentRef, RequestSpec } from '../kinds/types.js';
 import type { DesiredNode, LastApplied, LiveState } from '../state/types.js';
 import { createdFields, deletedFields, diffFields, fingerprintFields } from './diff.js';
-import { digestOf } from '../core/canonical-json.js';
+import { compareKeys, digestOf } from '../core/canonical-json.js';
 import { orderChanges } from './order.js';
 import type { Change, PatchOperation, PlanMessage, PlannedRequest, ReasonCode } from './types.js';
 import { idChain } from '../kinds/id-chain.js';
-import { compareKeys } from '../core/canonical-json.js';
 
 /** Options that change what the planner proposes. */
 export interface PlannerOptions {

@@ -95,6 +95,11 @@ export interface RowDiff {
   noops: number;
   /** Live rows no desired row matches, kept because prune is off. */
   unmanaged: number;
+  /**
+   * The live row each update was compared with, by id: what the plan binds the update to (its
+   * digest), without a second pass over a million live rows to find it.
+   */
+  updatedLive: Map<number, RoutingRecord>;
   /** Rows left out of the diff, with why; the planner reports them as errors. */
   problems: RowDiffProblem[];
   /** Created rows whose key equals a live row's once trimmed and case-folded (a likely second copy). */
@@ -132,6 +137,7 @@ export function diffRows(
     deletes: [],
     noops: 0,
     unmanaged: 0,
+    updatedLive: new Map(),
     problems: [],
     lookalikes: [],
     spelledAlike: [],
@@ -292,6 +298,7 @@ function compareRow(ctx: RowContext, i: number, current: RoutingRecord): void {
   }
   const before: Record<string, unknown> = {};
   for (const c of changed) before[columns[c] as string] = current[columns[c] as string] ?? null;
+  ctx.out.updatedLive.set(current.id, current);
   group.rows.push(
     withSource({ id: current.id, key: label(current, ctx.options.key), before }, ctx.table.sourceOf?.(i)),
   );
