@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { lstat, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { SwitchboardError } from '../core/errors.js';
 import { realExisting } from '../core/real-existing.js';
-import { assertWritableTargetSync } from '../core/safe-write.js';
+import { TEMP_FILE } from './atomic-write.js';
 import { relativeLeadsInside } from '../core/path-inside.js';
 
 /** The second header line of every exported file; `--force` only ever removes files carrying it. */
@@ -23,9 +22,6 @@ const UNFINISHED_FILE = '.switchboard-export-unfinished';
 const UNFINISHED_TEXT =
   'switchboard export is writing into this folder, or was interrupted while it did.\n' +
   'Run the same export again to finish it: the files it writes are complete, the others are rewritten.\n';
-
-/** A file being written: renamed over its final name once complete (`.acme.yaml.<pid>.tmp`). */
-const TEMP_FILE = /^\..+\.yaml\.\d+\.tmp$/;
 
 /** What the output folder held when the export started. */
 export interface OutDirState {
@@ -130,28 +126,4 @@ export function fileNames<T extends DocumentName>(outDir: string, documents: rea
 function safeName(name: string): string {
   const safe = name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[.-]+/, '');
   return safe === '' ? `object-${createHash('sha256').update(name).digest('hex').slice(0, 8)}` : safe;
-}
-
-/**
- * Writes `text` to `file` so that the file is never seen half-written: into a temporary
- * file of the same folder (`.<name>.<pid>.tmp`, which the loader does not read), then
- * renamed over the final name, which POSIX makes atomic. A run killed between the two
- * leaves only the temporary file, which the next export removes.
- *
- * Synchronous calls: a national export writes 50,000 files, and the promise API's five trips
- * through the thread pool per file (check, open, write, close, rename) cost about 10 s of
- * CPU, where each call takes microseconds on a local disk.
- */
-export function writeFileAtomically(file: string, text: string, options: { freshFolder?: boolean } = {}): void {
-  // A link, FIFO or device planted where a document goes is refused, never replaced (core/safe-write.ts).
-  // Not looked for in a folder this export made (one system call per file of 50,000).
-  if (!options.freshFolder) assertWritableTargetSync(file);
-  const temp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
-  try {
-    writeFileSync(temp, text, { flag: 'wx' }); // never through a link planted at the temporary name
-    renameSync(temp, file);
-  } catch (error) {
-    rmSync(temp, { force: true });
-    throw error;
-  }
 }

@@ -8,7 +8,8 @@ import { schemaModeline, schemasDirFor } from '../manifest/schema-location.js';
 import { createReferenceData, type RefsClient } from '../state/refs.js';
 import type { ListingClient } from '../state/types.js';
 import { compare, type ExportWarning } from './documents.js';
-import { checkOutDir, EXPORT_MARKER, fileNames, finishOutDir, prepareOutDir, writeFileAtomically } from './files.js';
+import { fileWriter } from './file-writer.js';
+import { checkOutDir, EXPORT_MARKER, fileNames, finishOutDir, prepareOutDir } from './files.js';
 import { documentRoot, planDocuments, specPosOf, type PlannedDocument } from './org-documents.js';
 import { OrgWalker } from './org.js';
 import { ExportReader } from './reader.js';
@@ -138,6 +139,8 @@ async function writeDocuments(
   const queue = [...names];
   const written = new Map<string, string>();
   const headers = new HeaderLines();
+  const writer = fileWriter(queue.length);
+  const writes: Promise<void>[] = [];
   // Each folder once, and whether this export made it: a folder it made held nothing, so
   // no link can be planted where its files go (one lstat less per file). One that was there
   // was checked to be inside the output folder before the estate was read (checkOutDir).
@@ -157,16 +160,31 @@ async function writeDocuments(
           made = mkdir(folder, { recursive: true }).then((first) => first !== undefined);
           folders.set(folder, made);
         }
-        writeFileAtomically(file, text, { freshFolder: await made });
-        written.set(file, text);
-        options.onFile?.(written.size, queue.length);
+        // Written beside the reads (file-writer.ts): this document's slot goes on to the next one.
+        const writing = writer.write(file, text, await made).then(
+          () => {
+            written.set(file, text);
+            options.onFile?.(written.size, queue.length);
+          },
+          (error: unknown) => {
+            failure ??= { error };
+          },
+        );
+        writes.push(writing);
+        await writer.ready();
       } catch (error) {
         failure ??= { error };
       }
     }
   };
   const workers = Math.max(1, Math.min(options.documentsInFlight ?? DEFAULT_DOCUMENTS_IN_FLIGHT, queue.length));
-  await Promise.all(Array.from({ length: workers }, worker));
+  try {
+    await Promise.all(Array.from({ length: workers }, worker));
+  } finally {
+    // The last files are sent at once, and written before the export goes on (or fails).
+    await writer.close();
+  }
+  await Promise.all(writes);
   // A signal cancels the reads in flight: their failures are the signal's, not the export's.
   options.signal?.throwIfAborted();
   if (failure) throw failure.error;

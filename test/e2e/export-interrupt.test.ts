@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type RunningSimulator } from '../../src/sim/index.js';
 import { estateSeed } from '../export/estate-seed.js';
 import { differingFiles, treeFiles } from '../export/tree-files.js';
+import { WRITER_THREAD_FROM_FILES } from '../../src/export/file-writer.js';
 import { CLI, cliEnv, runCli, scratchDir, simEnv } from './cli-helpers.js';
 
 const UNFINISHED = '.switchboard-export-unfinished';
@@ -21,17 +22,19 @@ let reference: Map<string, string>;
 let env: Record<string, string>;
 
 beforeAll(async () => {
-  // 300 tenants at 3 ms a request, 2 at a time: a few seconds of export to interrupt.
+  // 1,000 tenants at 3 ms a request, 2 at a time: seconds of export to interrupt, and files
+  // enough to be written by the file-writing thread (src/export/file-writer.ts).
   sim = await startSimulator({
     port: 0,
     latencyMs: 3,
-    seed: estateSeed({ tenants: 300, subscriptionsPerTenant: 1, entitlementsPerSubscription: 3 }),
+    seed: estateSeed({ tenants: WRITER_THREAD_FROM_FILES, subscriptionsPerTenant: 1, entitlementsPerSubscription: 3 }),
   });
   env = { ...simEnv(sim.url), SWITCHBOARD_PROGRESS_INTERVAL_MS: '3600000' };
   base = await mkdtemp(join(tmpdir(), 'switchboard-interrupt-'));
   const done = await runCli(['export', '--out', join(base, 'reference'), '--concurrency', '32'], { env });
   expect(done.code).toBe(0);
   reference = await treeFiles(join(base, 'reference'));
+  expect(reference.size).toBeGreaterThan(WRITER_THREAD_FROM_FILES);
 }, 120_000);
 
 afterAll(async () => {
@@ -100,7 +103,7 @@ describe('an interrupted export', () => {
     const killed = await interrupt(out, 'SIGKILL');
     expect(killed.code).toBeNull();
     // Where a crash between the write and the rename would leave a half-written file: beside, not in place.
-    await writeFile(join(out, 'tenants', '.estate-00299.yaml.4242.tmp'), 'apiVersion: switchboard/v1\nkind: Ten');
+    await writeFile(join(out, 'tenants', '.estate-00999.yaml.4242.tmp'), 'apiVersion: switchboard/v1\nkind: Ten');
     const files = await treeFiles(out);
     for (const file of [...files.keys()].filter((f) => f.endsWith('.yaml')))
       expect(files.get(file), file).toBe(reference.get(file));
