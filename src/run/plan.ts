@@ -4,13 +4,13 @@ import { DiagnosticsError } from '../core/errors.js';
 import type { Logger } from '../core/logger.js';
 import { VERSION } from '../core/package.js';
 import { loadManifests, ManifestCache, type DesiredSet, type LoadResult } from '../manifest/index.js';
-import { toDesiredNodes } from '../plan/desired.js';
+import { scopedNodes, toDesiredNodes } from '../plan/desired.js';
 import { assemblePlan } from '../plan/make-plan.js';
 import { DEFAULT_MAX_UPDATE_PERCENT } from '../plan/safety.js';
 import type { PlanPart } from '../plan/part.js';
 import { sealPlan } from '../plan/plan-digest.js';
 import { policyChanges } from '../plan/policy-changes.js';
-import { assertPatternsMatch, matchesPattern, selectTargets } from '../plan/targets.js';
+import { assertPatternsMatch, matchesPattern } from '../plan/targets.js';
 import type { Plan, PlanOptions } from '../plan/types.js';
 import { platformProvider, routingInScope, routingProvider, type Provider } from '../providers/index.js';
 import { lastAppliedPath, readLastApplied } from '../state/last-applied.js';
@@ -144,11 +144,9 @@ export async function planRun(
   const allowPolicy = options.allowPolicy ?? [];
   const overrides = unknownOverrides(rules, allowPolicy);
   if (overrides.length > 0) throw new DiagnosticsError(overrides);
-  const all = toDesiredNodes(loaded.set);
   const scopeTargets = scope?.targets ?? options.scopeTargets;
   // No document changed: nothing is read (no target at all would select everything).
-  const nodes =
-    scopeTargets === undefined ? all : scopeTargets.length === 0 ? [] : selectTargets(all, scopeTargets, []);
+  const nodes = scopeTargets === undefined ? toDesiredNodes(loaded.set) : scopedNodes(loaded.set, scopeTargets);
   const tableInScope = (table: string) => !scopeTargets || scopeTargets.some((p) => matchesPattern(p, table));
   const policyTables = readsUndeclaredTables(loaded.set, rules);
   const tables = loaded.set.routingTables.some((t) => tableInScope(t.table.address));
