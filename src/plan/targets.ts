@@ -1,7 +1,8 @@
 import { SwitchboardError } from '../core/errors.js';
 import { editDistance } from '../manifest/suggest.js';
 import type { DesiredNode } from '../state/types.js';
-import { copyNode } from './desired.js';
+import type { DesiredObject, DesiredSet } from '../manifest/index.js';
+import { copyNode, toNode } from './desired.js';
 import type { PlanMessage } from './types.js';
 
 /**
@@ -51,6 +52,45 @@ export function selectTargets(
     else if (ancestors.has(d)) kept.push(copyNode(d, { declaredCollections: [] }));
   }
   return kept;
+}
+
+/**
+ * The nodes of a scoped plan (`--changed-since`, or `apply --plan` of one): the objects
+ * `targets` match with their subtrees, and their ancestors (without declared collections:
+ * they exist first, nothing is pruned under them), in the manifests' order. The same nodes
+ * as `selectTargets(toDesiredNodes(set), targets, [])`, without making a node of each of
+ * 250,000 objects to keep a few (~0.3 s of a national pull request's plan, with its garbage).
+ */
+export function scopedNodes(set: DesiredSet, targets: readonly string[]): DesiredNode[] {
+  if (targets.length === 0) return [];
+  const objects = set.platformObjects();
+  const selected = new Set<DesiredObject>();
+  const ancestors = new Set<DesiredObject>();
+  for (const object of objects) {
+    if (!matchesAny(targets, object.address)) continue;
+    selected.add(object);
+    for (let parent = parentOf(set, object); parent !== undefined; parent = parentOf(set, parent)) {
+      if (ancestors.has(parent)) break; // and its ancestors with it
+      ancestors.add(parent);
+    }
+  }
+  const nodes: DesiredNode[] = [];
+  for (const object of objects) {
+    if (selected.has(object)) nodes.push(toNode(object, set));
+    else if (ancestors.has(object)) nodes.push(Object.assign(toNode(object, set), { declaredCollections: [] }));
+  }
+  return nodes;
+}
+
+function matchesAny(patterns: readonly string[], address: string): boolean {
+  for (const pattern of patterns) if (matchesPattern(pattern, address)) return true;
+  return false;
+}
+
+/** The declared parent among the platform's objects (a routing table is none: selectTargets does not see it). */
+function parentOf(set: DesiredSet, object: DesiredObject): DesiredObject | undefined {
+  const parent = object.parentAddress === undefined ? undefined : set.get(object.parentAddress);
+  return parent && !set.routingTables.some((t) => t.table === parent) ? parent : undefined;
 }
 
 const SLASH = 0x2f;

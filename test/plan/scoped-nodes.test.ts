@@ -1,14 +1,14 @@
 /**
  * A scoped plan's nodes (`--changed-since`, `apply --plan` of one) are chosen from the
- * manifest set directly (src/plan/desired.ts `scopedNodes`): they must be the nodes that
+ * manifest set directly (src/plan/targets.ts `scopedNodes`): they must be the nodes that
  * `selectTargets` keeps of every node, in the same order, with the same collections and
  * positions, for any targets.
  */
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadManifests } from '../../src/manifest/index.js';
-import { scopedNodes, toDesiredNodes } from '../../src/plan/desired.js';
-import { selectTargets } from '../../src/plan/targets.js';
+import { toDesiredNodes } from '../../src/plan/desired.js';
+import { scopedNodes, selectTargets } from '../../src/plan/targets.js';
 import type { DesiredNode } from '../../src/state/types.js';
 
 const EXAMPLES = resolve(import.meta.dirname, '../../examples');
