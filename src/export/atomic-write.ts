@@ -4,7 +4,11 @@
  */
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { SwitchboardError } from '../core/errors.js';
 import { assertWritableTargetSync } from '../core/safe-write.js';
+
+/** A file export could not write (a full disk, a folder it may not write in). */
+export const EXPORT_WRITE_ERROR = 'SB_EXPORT_WRITE';
 
 /** A file being written: renamed over its final name once complete (`.acme.yaml.<pid>.tmp`). */
 export const TEMP_FILE = /^\..+\.yaml\.\d+\.tmp$/;
@@ -35,6 +39,8 @@ export function writeFileAtomically(
     renameSync(temp, file);
   } catch (error) {
     rmSync(temp, { force: true });
-    throw error;
+    // The system's words (ENOSPC: no space left on device, write) name no file: this names it.
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new SwitchboardError(EXPORT_WRITE_ERROR, `cannot write ${file}: ${reason}`, { cause: error });
   }
 }

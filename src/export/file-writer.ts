@@ -58,7 +58,7 @@ export interface FileWriter {
 }
 
 /**
- * Below this many files, the thread's start (~30 ms: a V8 isolate and three modules) costs
+ * Below this many files, the thread's start (~30 ms: a V8 isolate and its modules) costs
  * more than the files' system calls on the main thread.
  */
 export const WRITER_THREAD_FROM_FILES = 1000;
@@ -104,6 +104,10 @@ export class ThreadWriter implements FileWriter {
   /** Why the thread can take no more orders (it failed or exited); every later write rejects with it. */
   private stopped: Error | undefined;
   private closing: Promise<void> | undefined;
+  /** Sends the batch once it has waited {@link BATCH_WAIT_MS}. */
+  private timer: NodeJS.Timeout | undefined;
+  /** What waits for the thread's next answer ({@link drained}). */
+  private drainedWaiters: (() => void)[] = [];
 
   constructor(file = WORKER_FILE) {
     this.worker = new Worker(file);
@@ -113,17 +117,19 @@ export class ThreadWriter implements FileWriter {
     });
     // A file's own failure comes back as its answer; these are the thread's (it could not start, say).
     this.worker.on('error', (error) => this.stop(threadFailure(error.message)));
+    this.worker.on('messageerror', (error) => this.stop(threadFailure(`an answer was unreadable (${error.message})`)));
     this.worker.on('exit', (code) => this.stop(threadFailure(`it exited with code ${code}`)));
   }
 
   write(file: string, text: string, freshFolder: boolean): Promise<void> {
     if (this.stopped) return Promise.reject(this.stopped);
     const id = this.nextId++;
+    const written = new Promise<void>((resolve, reject) => this.pending.set(id, { resolve, reject }));
     if (this.batch.length === 0) this.batchStart = id;
     this.batch.push({ file, text, fresh: freshFolder });
     if (this.batch.length >= BATCH_FILES) this.send();
     else this.timer ??= setTimeout(() => this.send(), BATCH_WAIT_MS);
-    return new Promise((resolve, reject) => this.pending.set(id, { resolve, reject }));
+    return written;
   }
 
   async ready(): Promise<void> {
@@ -140,13 +146,10 @@ export class ThreadWriter implements FileWriter {
     return this.closing;
   }
 
-  private drainedWaiters: (() => void)[] = [];
   /** Resolves at the next answer of the thread, or when it stops. */
   private drained(): Promise<void> {
     return new Promise((resolve) => this.drainedWaiters.push(resolve));
   }
-
-  private timer: NodeJS.Timeout | undefined;
 
   private send(): void {
     clearTimeout(this.timer);
@@ -168,7 +171,12 @@ export class ThreadWriter implements FileWriter {
       bytes,
       ends,
     };
-    this.worker.postMessage(message, [bytes.buffer]);
+    try {
+      this.worker.postMessage(message, [bytes.buffer]);
+    } catch (error) {
+      // Not thrown at the write (or from the timer): the files fail, the export with them.
+      this.stop(threadFailure(`a batch could not be sent (${error instanceof Error ? error.message : String(error)})`));
+    }
   }
 
   private settle({ firstId, count, failures }: BatchOutcome): void {
@@ -185,6 +193,8 @@ export class ThreadWriter implements FileWriter {
 
   /** The thread failed or exited: what it had not answered fails with the reason. */
   private stop(reason: Error): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
     this.stopped ??= reason;
     for (const { reject } of this.pending.values()) reject(this.stopped);
     this.pending.clear();

@@ -2,7 +2,9 @@
  * An export interrupted by Ctrl-C, SIGTERM or a crash leaves no half-written file, and the
  * same command run again finishes it: the files are then those of an export that was never
  * interrupted (docs/export.md "Interrupted exports"). Files are written while the export
- * runs, so the interruption finds some written and others not.
+ * runs, so the interruption finds some written and others not. A large export writes its
+ * files on a thread of its own (src/export/file-writer.ts), a small one on the main thread:
+ * both are interrupted.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
@@ -16,33 +18,35 @@ import { WRITER_THREAD_FROM_FILES } from '../../src/export/file-writer.js';
 import { CLI, cliEnv, runCli, scratchDir, simEnv } from './cli-helpers.js';
 
 const UNFINISHED = '.switchboard-export-unfinished';
-let sim: RunningSimulator;
-let base: string;
-let reference: Map<string, string>;
-let env: Record<string, string>;
 
-beforeAll(async () => {
-  // 1,000 tenants at 3 ms a request, 2 at a time: seconds of export to interrupt, and files
-  // enough to be written by the file-writing thread (src/export/file-writer.ts).
-  sim = await startSimulator({
+/** An estate on a simulator, its export's reference files, and the environment to export it. */
+interface Estate {
+  sim: RunningSimulator;
+  base: string;
+  reference: Map<string, string>;
+  env: Record<string, string>;
+}
+
+/** `tenants` tenants at 3 ms a request: exported at 2 requests at a time, seconds to interrupt. */
+async function estate(tenants: number): Promise<Estate> {
+  const sim = await startSimulator({
     port: 0,
     latencyMs: 3,
-    seed: estateSeed({ tenants: WRITER_THREAD_FROM_FILES, subscriptionsPerTenant: 1, entitlementsPerSubscription: 3 }),
+    seed: estateSeed({ tenants, subscriptionsPerTenant: 1, entitlementsPerSubscription: 3 }),
   });
-  env = { ...simEnv(sim.url), SWITCHBOARD_PROGRESS_INTERVAL_MS: '3600000' };
-  base = await mkdtemp(join(tmpdir(), 'switchboard-interrupt-'));
+  const env = { ...simEnv(sim.url), SWITCHBOARD_PROGRESS_INTERVAL_MS: '3600000' };
+  const base = await mkdtemp(join(tmpdir(), 'switchboard-interrupt-'));
   const done = await runCli(['export', '--out', join(base, 'reference'), '--concurrency', '32'], { env });
   expect(done.code).toBe(0);
-  reference = await treeFiles(join(base, 'reference'));
-  expect(reference.size).toBeGreaterThan(WRITER_THREAD_FROM_FILES);
-}, 120_000);
-
-afterAll(async () => {
-  await sim.close();
-});
+  return { sim, base, env, reference: await treeFiles(join(base, 'reference')) };
+}
 
 /** Starts an export, waits until it has written a few tenants' files, and sends `signal`. */
-async function interrupt(out: string, signal: NodeJS.Signals): Promise<{ code: number | null; stderr: string }> {
+async function interrupt(
+  { env }: Estate,
+  out: string,
+  signal: NodeJS.Signals,
+): Promise<{ code: number | null; stderr: string }> {
   const child = spawn(process.execPath, [CLI, 'export', '--out', out, '--concurrency', '2'], {
     cwd: await scratchDir(),
     env: cliEnv(env),
@@ -66,7 +70,7 @@ async function interrupt(out: string, signal: NodeJS.Signals): Promise<{ code: n
 }
 
 /** Every exported file left is complete (the reference's bytes); some are missing; no temporary file. */
-function expectCompleteFilesOnly(files: ReadonlyMap<string, string>): void {
+function expectCompleteFilesOnly({ reference }: Estate, files: ReadonlyMap<string, string>): void {
   const yaml = [...files.keys()].filter((f) => f.endsWith('.yaml'));
   expect(yaml.length).toBeGreaterThan(0);
   expect(yaml.length).toBeLessThan(reference.size);
@@ -76,43 +80,72 @@ function expectCompleteFilesOnly(files: ReadonlyMap<string, string>): void {
 }
 
 /** The same command again, without --force: it finishes the export. */
-async function finish(out: string): Promise<void> {
+async function finish({ env, reference }: Estate, out: string): Promise<void> {
   const again = await runCli(['export', '--out', out], { env });
   expect(again.stderr).toContain('holds an export that did not finish: continuing it');
   expect(again.code).toBe(0);
   expect(differingFiles(reference, await treeFiles(out))).toEqual([]);
 }
 
-describe('an interrupted export', () => {
+describe('an interrupted export, its files written on a thread of their own', () => {
+  let large: Estate;
+  beforeAll(async () => {
+    large = await estate(WRITER_THREAD_FROM_FILES);
+    expect(large.reference.size).toBeGreaterThan(WRITER_THREAD_FROM_FILES);
+  }, 120_000);
+  afterAll(async () => {
+    await large.sim.close();
+  });
+
   for (const [signal, code] of [
     ['SIGINT', 130],
     ['SIGTERM', 143],
   ] as const) {
     it(`${signal}: exit ${code}, only complete files left, and the same command finishes it`, async () => {
-      const out = join(base, signal);
-      const stopped = await interrupt(out, signal);
+      const out = join(large.base, signal);
+      const stopped = await interrupt(large, out, signal);
       expect(stopped.stderr).toContain(`Interrupted (${signal}) while exporting: every file written is complete`);
       expect(stopped.code).toBe(code);
-      expectCompleteFilesOnly(await treeFiles(out));
-      await finish(out);
+      expectCompleteFilesOnly(large, await treeFiles(out));
+      await finish(large, out);
     }, 120_000);
   }
 
   it('a crash (SIGKILL) between writing a file and renaming it: the next run removes the temporary file and finishes', async () => {
-    const out = join(base, 'SIGKILL');
-    const killed = await interrupt(out, 'SIGKILL');
+    const out = join(large.base, 'SIGKILL');
+    const killed = await interrupt(large, out, 'SIGKILL');
     expect(killed.code).toBeNull();
     // Where a crash between the write and the rename would leave a half-written file: beside, not in place.
     await writeFile(join(out, 'tenants', '.estate-00999.yaml.4242.tmp'), 'apiVersion: switchboard/v1\nkind: Ten');
     const files = await treeFiles(out);
     for (const file of [...files.keys()].filter((f) => f.endsWith('.yaml')))
-      expect(files.get(file), file).toBe(reference.get(file));
-    await finish(out);
+      expect(files.get(file), file).toBe(large.reference.get(file));
+    await finish(large, out);
   }, 120_000);
 
   it('a complete export is not continued: the folder then needs --force as before', async () => {
-    const refused = await runCli(['export', '--out', join(base, 'reference')], { env });
+    const refused = await runCli(['export', '--out', join(large.base, 'reference')], { env: large.env });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('is not empty');
   });
+});
+
+describe('an interrupted export, its files written on the main thread', () => {
+  let small: Estate;
+  beforeAll(async () => {
+    small = await estate(300);
+    expect(small.reference.size).toBeLessThan(WRITER_THREAD_FROM_FILES);
+  }, 120_000);
+  afterAll(async () => {
+    await small.sim.close();
+  });
+
+  it('SIGTERM: exit 143, only complete files left, and the same command finishes it', async () => {
+    const out = join(small.base, 'SIGTERM');
+    const stopped = await interrupt(small, out, 'SIGTERM');
+    expect(stopped.stderr).toContain('Interrupted (SIGTERM) while exporting: every file written is complete');
+    expect(stopped.code).toBe(143);
+    expectCompleteFilesOnly(small, await treeFiles(out));
+    await finish(small, out);
+  }, 120_000);
 });

@@ -57,13 +57,33 @@ describe('the export file-writing thread', () => {
     const refused = await planted;
     expect(refused).toBeInstanceOf(SwitchboardError);
     expect(refused).toMatchObject({ code: 'SB_WRITE_TARGET', message: expect.stringContaining('a symbolic link') });
-    expect(await missingFolder).toMatchObject({
-      code: 'ENOENT',
-      syscall: 'open',
-      message: expect.stringContaining('no-such-folder'),
-    });
+    // The system's words name no file (ENOSPC: ..., write): the error names it, with a code.
+    const missing = (await missingFolder) as SwitchboardError;
+    expect(missing).toBeInstanceOf(SwitchboardError);
+    expect(missing.code).toBe('SB_EXPORT_WRITE');
+    expect(missing.message).toContain(`cannot write ${join(dir, 'no-such-folder', 'c.yaml')}: ENOENT`);
     expect(await readFile(join(dir, 'elsewhere.yaml'), 'utf8')).toBe('not to be replaced');
     expect(await readFile(join(dir, 'd.yaml'), 'utf8')).toBe('d');
+  });
+
+  it('holds the writer back past 1,024 files not yet written, and writes every one', async () => {
+    const dir = await folder();
+    const writer = new ThreadWriter();
+    let most = 0;
+    let unsettled = 0;
+    const writes: Promise<void>[] = [];
+    for (let i = 0; i < 3000; i++) {
+      unsettled++;
+      writes.push(writer.write(join(dir, `f${i}.yaml`), textOf(i), true).finally(() => unsettled--));
+      await writer.ready();
+      most = Math.max(most, unsettled);
+    }
+    await writer.close();
+    await Promise.all(writes);
+    expect(most).toBeLessThanOrEqual(1024);
+    expect(most).toBeGreaterThan(256); // it did fill: ready() waited, not every write
+    expect((await readdir(dir)).length).toBe(3000);
+    expect(await readFile(join(dir, 'f2999.yaml'), 'utf8')).toBe(textOf(2999));
   });
 
   it('fails every write with SB_EXPORT_WRITER when the thread cannot start', async () => {
