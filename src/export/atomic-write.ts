@@ -8,7 +8,7 @@ import { SwitchboardError } from '../core/errors.js';
 import { assertWritableTargetSync } from '../core/safe-write.js';
 
 /** A file export could not write (a full disk, a folder it may not write in). */
-export const EXPORT_WRITE_ERROR = 'SB_EXPORT_WRITE';
+const EXPORT_WRITE_ERROR = 'SB_EXPORT_WRITE';
 
 /** A file being written: renamed over its final name once complete (`.acme.yaml.<pid>.tmp`). */
 export const TEMP_FILE = /^\..+\.yaml\.\d+\.tmp$/;
