@@ -99,28 +99,14 @@ export function pathId(ids: Readonly<Record<string, string>>, kind: string): str
   return id.startsWith('{id:') || !needsEncoding(id) ? id : encodeURIComponent(id);
 }
 
+/** What `encodeURIComponent` leaves as it is (its unreserved characters), and nothing else. */
+const UNRESERVED = /^[A-Za-z0-9\-_.!~*'()]*$/;
+
 /**
  * Whether `encodeURIComponent` would change `text`: a uuid or a number never does, and
- * checking costs less than the new string it makes (a national export builds ~750,000
+ * testing costs less than the new string it makes (a national export builds ~750,000
  * paths from ids).
  */
 export function needsEncoding(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    const kept =
-      (c >= 0x61 && c <= 0x7a) || // a-z
-      (c >= 0x41 && c <= 0x5a) || // A-Z
-      (c >= 0x30 && c <= 0x39) || // 0-9
-      c === 0x2d || // -
-      c === 0x5f || // _
-      c === 0x2e || // .
-      c === 0x21 || // !
-      c === 0x7e || // ~
-      c === 0x2a || // *
-      c === 0x27 || // '
-      c === 0x28 || // (
-      c === 0x29; // )
-    if (!kept) return true;
-  }
-  return false;
+  return !UNRESERVED.test(text);
 }

@@ -33,6 +33,11 @@ export class DesiredSet {
     return this.objects.filter((o) => !tables.has(o));
   }
 
+  /** Whether `object` is one of the set's routing tables (not a platform object). */
+  isRoutingTable(object: DesiredObject): boolean {
+    return this.tables.get(object.address)?.table === object;
+  }
+
   /** Number of objects, routing rows included. */
   get size(): number {
     return this.objects.length + this.routingTables.reduce((n, t) => n + t.rows.length, 0);

@@ -90,7 +90,7 @@ function matchesAny(patterns: readonly string[], address: string): boolean {
 /** The declared parent among the platform's objects (a routing table is none: selectTargets does not see it). */
 function parentOf(set: DesiredSet, object: DesiredObject): DesiredObject | undefined {
   const parent = object.parentAddress === undefined ? undefined : set.get(object.parentAddress);
-  return parent && !set.routingTables.some((t) => t.table === parent) ? parent : undefined;
+  return parent && !set.isRoutingTable(parent) ? parent : undefined;
 }
 
 const SLASH = 0x2f;
