@@ -86,15 +86,17 @@ export function checkBillingIds(
   byAddress: ReadonlyMap<string, DesiredObject>,
 ): void {
   const seen = new Map<string, DesiredObject>();
+  // The root of the objects under one declared parent, found once. An object with no declared
+  // parent is its own root, or hangs under its own undeclared parent: never one key for all of them.
   const roots = new Map<string, string>();
   for (const o of objects) {
     const billingId = o.fields['billingId'];
     if (typeof billingId !== 'string') continue;
-    const parent = o.parentAddress ?? '';
-    let root = roots.get(parent);
-    if (root === undefined) {
+    let root: string | undefined;
+    if (o.parentAddress === undefined) root = rootOf(o, byAddress);
+    else if ((root = roots.get(o.parentAddress)) === undefined) {
       root = rootOf(o, byAddress);
-      roots.set(parent, root);
+      roots.set(o.parentAddress, root);
     }
     const key = `${root}|${o.kind}|${billingId}`;
     const earlier = seen.get(key);

@@ -250,3 +250,40 @@ describe('${VAR} and the digest', () => {
     expect(c.digest).not.toBe(a.digest);
   });
 });
+
+describe('billingId, unique per group (Doc 1 §2.4)', () => {
+  const tenant = (name: string, parent: string, billingId: string) =>
+    `apiVersion: switchboard/v1\nkind: Tenant\nmetadata: { name: ${name}, ${parent} }\nspec: { billingId: ${billingId} }\n`;
+  const codes = (loaded: LoadResult) => loaded.diagnostics.filter((d) => d.severity === 'error').map((d) => d.code);
+
+  it('compares the tenants of one undeclared reseller, not those of two: their groups are not known', async () => {
+    const apart = await loadText({
+      'm.yaml': [tenant('alpha', 'reseller: north', 'T-SAME'), tenant('beta', 'reseller: south', 'T-SAME')].join('---\n'),
+    });
+    expect(codes(apart)).toEqual([]);
+    const together = await loadText({
+      'm.yaml': [
+        tenant('alpha', 'reseller: north', 'T-SAME'),
+        tenant('beta', 'reseller: south', 'T-OTHER'),
+        tenant('gamma', 'reseller: north', 'T-SAME'),
+      ].join('---\n'),
+    });
+    expect(codes(together)).toEqual(['SB_DUPLICATE_BILLING_ID']);
+    expect(together.diagnostics[0]?.message).toContain('also used by tenant/alpha');
+  });
+
+  it('compares the tenants under one declared group, whichever reseller they hang under', async () => {
+    const reseller = (name: string) =>
+      `apiVersion: switchboard/v1\nkind: Reseller\nmetadata: { name: ${name}, group: demo-group }\nspec: {}\n`;
+    const loaded = await loadText({
+      'm.yaml': [
+        reseller('north'),
+        reseller('south'),
+        tenant('alpha', 'reseller: north', 'T-SAME'),
+        tenant('beta', 'reseller: south', 'T-SAME'),
+        tenant('gamma', 'reseller: east', 'T-SAME'),
+      ].join('---\n'),
+    });
+    expect(codes(loaded)).toEqual(['SB_DUPLICATE_BILLING_ID']);
+  });
+});
