@@ -468,6 +468,15 @@ describe('the manifest cache', () => {
         text: 'apiVersion: switchboard/v1\nkind: Tenant\nmetadata: { name: t, reseller: r }\nspec: { billingId: T-1, markup: .nan }\n',
       },
       'one with no document': { text: '# nothing\n' },
+      // Its valid document alone put back, the next load would drop the broken one unsaid.
+      'one with a valid document and one YAML cannot read': {
+        text:
+          'apiVersion: switchboard/v1\nkind: Reseller\nmetadata: { name: north, group: g }\nspec: {}\n---\n' +
+          'apiVersion: switchboard/v1\nkind: Reseller\nmetadata: { name: south, group: g\nspec: {}\n',
+      },
+      'one with a valid document and one that is not a mapping': {
+        text: 'apiVersion: switchboard/v1\nkind: Reseller\nmetadata: { name: north, group: g }\nspec: {}\n---\n- a list\n',
+      },
     };
     for (const [what, { text, env = {} }] of Object.entries(cases)) {
       it(what, async () => {
@@ -479,6 +488,7 @@ describe('the manifest cache', () => {
         expect(first.cache?.written ?? 0).toBe(0);
         expect(again.cache?.hits ?? 0).toBe(0);
         expect(snapshot(again)).toEqual(snapshot(await loadManifests(['m.yaml'], { cwd: dir, env })));
+        expect(again.diagnostics).toEqual(first.diagnostics);
         await expect(stat(path.join(cacheDir, 'manifests', `${contentDigest(text).slice(7)}.entry`))).rejects.toThrow();
       });
     }

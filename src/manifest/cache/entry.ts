@@ -29,8 +29,13 @@ interface Mark {
 export class FileCapture {
   private readonly inputs: string[] = [];
   private keepable = true;
+  /** The findings before the file was read: one found anywhere in it (a document YAML could not read) keeps it out. */
+  private readonly findingsBefore: number;
 
-  constructor(private readonly out: BuildOutput) {}
+  /** Made before the file is parsed: what parsing it finds counts. */
+  constructor(private readonly out: BuildOutput) {
+    this.findingsBefore = out.reporter.diagnostics.length;
+  }
 
   /** Called before a document is processed. */
   mark(): Mark {
@@ -66,9 +71,12 @@ export class FileCapture {
   /**
    * The entry of the file, one document per line: the digest input of each document built
    * (normalised and checked), the parsed document of each that waits for the baselines.
-   * Undefined unless every document of it could be kept.
+   * Undefined unless every document of it could be kept and nothing in the file was found wrong.
    */
   body(): string | undefined {
+    // Its valid documents alone would come back without the finding: the next load would
+    // drop what YAML could not read, and say nothing.
+    if (this.out.reporter.diagnostics.length !== this.findingsBefore) return undefined;
     if (!this.keepable || this.inputs.length === 0) return undefined;
     return `${this.inputs.join('\n')}\n`;
   }

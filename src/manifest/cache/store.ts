@@ -16,8 +16,12 @@ import * as path from 'node:path';
 import { VERSION } from '../../core/package.js';
 import { keyFromEnv, userKey, type CacheKey } from './key.js';
 
-/** The first line of every entry; the number changes with the entry's layout. */
-export const ENTRY_MAGIC = 'switchboard-manifest-cache 2';
+/**
+ * The first line of every entry; the number changes with the entry's layout or what an entry
+ * may stand for. 3: no entry for a file with a finding outside its documents (an entry of 2
+ * may hold the valid documents of such a file alone: none is put back).
+ */
+export const ENTRY_MAGIC = 'switchboard-manifest-cache 3';
 /** Entries nobody used for this long are removed when a load writes new ones. */
 const UNUSED_FOR_MS = 30 * 24 * 3600 * 1000;
 /**
