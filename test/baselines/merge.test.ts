@@ -194,6 +194,34 @@ describe('a baseline item leaves a document only through an explicit override', 
     ]);
   });
 
+  it('remove: true reaches inside an item the document does not declare, given by one baseline', async () => {
+    const standard = baseline(
+      'be-standard',
+      '{ resellers: [north] }',
+      `subscriptions:
+  - name: main
+    billingId: S-MAIN
+    uc: uc_alpha
+    entitlements:
+      - { type: BE geo, entitlement: 10 }
+      - { type: BE mobile, entitlement: 5 }`,
+    );
+    const leaveOut = (path: string) => `overrides:\n  - { path: "${path}", reason: no mobile, remove: true }`;
+    const item = await loadCase(root, {
+      'b.yaml': standard,
+      't.yaml': tenant('acme', 'billingId: T-A', leaveOut('spec.subscriptions[main].entitlements[BE mobile]')),
+    });
+    expect(said(item.diagnostics)).toEqual([]);
+    expect(item.set.get('tenant/acme/subscription/main/entitlement/BE geo')?.fields['entitlement']).toBe(10);
+    expect(item.set.get('tenant/acme/subscription/main/entitlement/BE mobile')).toBeUndefined();
+    const field = await loadCase(root, {
+      'b.yaml': standard,
+      't.yaml': tenant('acme', 'billingId: T-A', leaveOut('spec.subscriptions[main].entitlements[BE mobile].entitlement')),
+    });
+    expect(said(field.diagnostics)).toEqual([]);
+    expect(field.set.get('tenant/acme/subscription/main/entitlement/BE mobile')?.fields).not.toHaveProperty('entitlement');
+  });
+
   it('remove: true on an item the document declares is an error at the item', async () => {
     const r = await loadCase(root, {
       'b.yaml': OFFICE,

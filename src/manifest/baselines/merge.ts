@@ -75,7 +75,10 @@ export class Merger {
   ): Json {
     if (contributions.length === 0) return own ?? {};
     const [first] = contributions as [Contribution];
-    if (own === undefined && contributions.length === 1 && !this.hasSelect(plan, first.item)) return first.item;
+    // A baseline's item the document does not declare, given by one baseline, is taken as it
+    // is, unless a `select` or an override reaches below it: the walk below applies them.
+    const alone = own === undefined && contributions.length === 1;
+    if (alone && !this.hasSelect(plan, first.item) && !this.overridesBelow(path)) return first.item;
     const out: Json = {};
     const keys = new Map<string, Place>();
     const names = new Set<string>(own ? Object.keys(own) : []);
@@ -94,6 +97,14 @@ export class Merger {
     };
     if (record.place || record.keys) this.provenance.merged.set(out, record);
     return out;
+  }
+
+  /** Whether an override names a value or an item inside the item at `path`. */
+  private overridesBelow(path: string): boolean {
+    if (this.overrides.size === 0) return false;
+    const inside = `${path}.`;
+    for (const overridden of this.overrides.keys()) if (overridden.startsWith(inside)) return true;
+    return false;
   }
 
   private fieldKey(
