@@ -127,7 +127,7 @@ export async function loadManifests(paths: string[], options: LoadOptions = {}):
     const mayHaveAliases = text.includes('*');
     for (const { doc, value } of docs) {
       if (pacer.due()) await pacer.pause();
-      const mark = capture?.mark();
+      const mark = capture?.mark(value);
       processDocument(
         { file: file.display, absolute: file.absolute, root: file.root, doc, mayHaveAliases },
         value,

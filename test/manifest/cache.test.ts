@@ -461,6 +461,13 @@ describe('the manifest cache', () => {
         text: 'apiVersion: switchboard/v1\nkind: Group\nmetadata: { name: g }\nspec: { draasDomain: "${DOMAIN}" }\n',
         env: { DOMAIN: 'g.example.net' },
       },
+      'one that reads the environment through a YAML escape ("\\x24{VAR}")': {
+        text: 'apiVersion: switchboard/v1\nkind: Group\nmetadata: { name: g }\nspec: { draasDomain: "\\x24{DOMAIN}" }\n',
+        env: { DOMAIN: 'g.example.net' },
+      },
+      'a tenant that reads an unset variable through a YAML escape': {
+        text: 'apiVersion: switchboard/v1\nkind: Tenant\nmetadata: { name: t, reseller: r }\nspec: { billingId: "$\\x7bBILL}" }\n',
+      },
       'one with a finding': {
         text: 'apiVersion: switchboard/v1\nkind: Group\nmetadata: { name: g }\nspec: { draasDomain: 7, extra: 1 }\n',
       },

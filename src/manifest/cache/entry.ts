@@ -37,8 +37,14 @@ export class FileCapture {
     this.findingsBefore = out.reporter.diagnostics.length;
   }
 
-  /** Called before a document is processed. */
-  mark(): Mark {
+  /**
+   * Called before a document (`value`, as parsed) is processed. One that reads the
+   * environment keeps its file out: the loader keeps no file whose text holds `${`, but a
+   * YAML escape writes it without those characters (`"\x24{VAR}"`), and once parsed it reads
+   * the environment all the same (looked at before processing replaces it with the value).
+   */
+  mark(value: unknown): Mark {
+    if (this.keepable && holdsVariable(value)) this.keepable = false;
     return { documents: this.out.digest.documentCount, diagnostics: this.out.reporter.diagnostics.length };
   }
 
@@ -80,6 +86,17 @@ export class FileCapture {
     if (!this.keepable || this.inputs.length === 0) return undefined;
     return `${this.inputs.join('\n')}\n`;
   }
+}
+
+/** Whether a string of `value` (a parsed document) holds `${`: a value from the environment. */
+function holdsVariable(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('${');
+  if (value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) return value.some(holdsVariable);
+  for (const key in value as Record<string, unknown>) {
+    if (key.includes('${') || holdsVariable((value as Record<string, unknown>)[key])) return true;
+  }
+  return false;
 }
 
 /**
