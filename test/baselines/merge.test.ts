@@ -246,6 +246,22 @@ describe('a baseline item leaves a document only through an explicit override', 
   });
 });
 
+describe('a collection whose every baseline item an override removes', () => {
+  it('is still declared (empty), so what is live in it is pruned with prune: true', async () => {
+    const given = baseline(
+      'be-geo',
+      '{ resellers: [north] }',
+      'subscriptions:\n  - select: { uc: uc_alpha }\n    entitlements:\n      - { type: BE geo, entitlement: 10 }',
+    );
+    const removed = 'overrides:\n  - { path: "spec.subscriptions[main].entitlements[BE geo]", reason: no geo, remove: true }';
+    const r = await loadCase(root, { 'b.yaml': given, 't.yaml': tenant('acme', SUB, removed) });
+    expect(said(r.diagnostics)).toEqual([]);
+    expect(r.set.get('tenant/acme/subscription/main/entitlement/BE geo')).toBeUndefined();
+    // As a tenant writing `entitlements: []` would: declared, and nothing in it.
+    expect(r.set.get('tenant/acme/subscription/main')?.declaredCollections).toEqual(['entitlements']);
+  });
+});
+
 describe('select applies to the items a document declares', () => {
   it('only matching subscriptions get the values, and a document without them declares no collection', async () => {
     const r = await loadCase(root, {

@@ -207,9 +207,11 @@ export class Merger {
         ? this.mapCollection(plan, ownValue, given, name, path, at)
         : this.listCollection(plan, ownValue, given, name, path, at);
     // Entries with `select` that match nothing declare nothing: only the document, an item by
-    // identity, or a collection a baseline writes empty (`templates: []`) declares the collection
+    // identity (one an override removes too: the tenant then declares the collection without
+    // it), or a collection a baseline writes empty (`templates: []`) declares the collection
     // (and puts it in prune scope).
-    if (ownValue === undefined && isEmpty(merged) && !given.some((c) => isEmpty(c.item[name]))) return;
+    const declares = (value: unknown) => isEmpty(value) || givesByIdentity(value);
+    if (ownValue === undefined && isEmpty(merged) && !given.some((c) => declares(c.item[name]))) return;
     out[name] = merged as JsonValue;
     const first = given[0]?.item[name];
     if (ownValue === undefined && merged !== first && merged !== null && typeof merged === 'object') {
@@ -375,4 +377,10 @@ function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 
 function isEmpty(value: unknown): boolean {
   return Array.isArray(value) ? value.length === 0 : isItem(value) && Object.keys(value).length === 0;
+}
+
+/** Whether a baseline's collection (a list, or a map keyed by identity) gives an item by its identity, not by `select`. */
+function givesByIdentity(collection: unknown): boolean {
+  if (Array.isArray(collection)) return collection.some((entry) => isItem(entry) && !isItem(entry[SELECT]));
+  return isItem(collection) && Object.values(collection).some(isItem);
 }
