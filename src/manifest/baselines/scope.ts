@@ -33,14 +33,20 @@ export function baselineScope(
   return [...found].sort();
 }
 
-/** Changed documents of the kinds a selector that some baseline uses names, by kind and name. */
+/**
+ * Changed documents of the kinds a selector can name, by kind and name, when some baseline
+ * selects by an owner. Every such kind counts, not only the one a selector names: a reseller
+ * moved to another group changes which tenants a selector by group takes, and a reseller
+ * declared or removed changes the group a tenant is known to be under.
+ */
 function ownersChanged(
   changed: readonly string[],
   records: readonly DocumentRecord[],
   selectors: readonly Json[],
 ): { kind: string; name: string }[] {
-  const used = selectorKeys().filter(({ key }) => selectors.some((s) => Array.isArray(s[key])));
-  if (used.length === 0) return [];
+  const byOwner = selectorKeys().some(({ key }) => selectors.some((s) => Array.isArray(s[key])));
+  if (!byOwner) return [];
+  const used = selectorKeys();
   const wanted = new Set(changed);
   const out: { kind: string; name: string }[] = [];
   for (const record of records) {
