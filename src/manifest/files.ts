@@ -58,6 +58,8 @@ export async function discoverFiles(
   cwd: string,
   reporter: Reporter,
   source?: FileSource,
+  /** Receives the real path of every folder searched, an empty one too. */
+  folders?: Set<string>,
 ): Promise<ManifestFile[]> {
   const seen = new Set<string>();
   const found: ManifestFile[] = [];
@@ -76,7 +78,7 @@ export async function discoverFiles(
       const info = await stat(absolute);
       if (info.isDirectory()) {
         const before = found.length;
-        await walk(absolute, { cwd, root, seen, visited: new Set(), found });
+        await walk(absolute, { cwd, root, seen, visited: new Set(), found, ...(folders ? { folders } : {}) });
         if (found.length === before) {
           reporter.error(Codes.noManifests, 'no *.yaml or *.yml manifest in this folder', position(shown));
         }
@@ -97,12 +99,14 @@ interface Walk {
   seen: Set<string>;
   visited: Set<string>;
   found: ManifestFile[];
+  folders?: Set<string>;
 }
 
 async function walk(dir: string, w: Walk): Promise<void> {
   const real = await realpath(dir);
   if (w.visited.has(real)) return;
   w.visited.add(real);
+  w.folders?.add(real);
   const entries = await readdir(dir, { withFileTypes: true });
   for (const entry of entries) {
     if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;

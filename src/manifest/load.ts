@@ -63,6 +63,8 @@ export interface LoadResult {
   diagnostics: Diagnostic[];
   /** Manifest and CSV files read, relative to cwd, sorted. */
   files: string[];
+  /** The folders searched for manifests (real paths, those reached through a link too, empty ones too), sorted. */
+  folders: string[];
   /** `sha256:` of the normalised desired set (plan file `manifests.digest`). */
   digest: string;
   /** True when no diagnostic is an error. */
@@ -88,7 +90,8 @@ export async function loadManifests(paths: string[], options: LoadOptions = {}):
   const reporter = new Reporter();
   const out = new BuildOutput(reporter, options.documents ? new DocumentRecorder() : undefined);
   out.baselines.none = options.noBaselines === true && !options.documents;
-  const files = await discoverFiles(paths, cwd, reporter, options.source);
+  const folders = new Set<string>();
+  const files = await discoverFiles(paths, cwd, reporter, options.source, folders);
   const read = new Set<string>();
   let seen = 0;
   // 250,000 objects take seconds: the event loop gets turns, and a signal stops the load (src/core/pacer.ts).
@@ -161,6 +164,7 @@ export async function loadManifests(paths: string[], options: LoadOptions = {}):
     changeWindows,
     diagnostics,
     files: [...read].sort(),
+    folders: [...folders].sort(),
     digest: out.digest.digest(),
     ok: !diagnostics.some((d) => d.severity === 'error'),
     ...(out.documents ? { documents: { records: out.documents.records(out.baselines), seen } } : {}),

@@ -55,11 +55,10 @@ export async function changedScope(
     }
     await refuseUnprovable(records, files, git, ref);
     const touched = records.filter((r) => touchedFiles.has(r.absolute));
-    // Folders reached through symbolic links are searched for deleted manifests too.
-    // One realpath per folder, not per document: 50,000 tenants live in a few dozen folders.
-    const dirs = [...new Set(records.map((r) => path.dirname(r.absolute)))];
-    const folders = await Promise.all(dirs.map((dir) => realpath(dir).catch(() => undefined)));
-    const roots = [...given, ...new Set(folders.filter((f): f is string => f !== undefined))];
+    // Every folder the load searched is searched for deleted manifests too: those reached
+    // through symbolic links, and those left without a manifest.
+    const roots = [...given, ...current.folders];
+    refuseChangedLinks(git, roots, ref);
     const before = await documentsAtCommit(git, files, touchedFiles, await removedManifests(git, roots), {
       cwd,
       env: options.env ?? process.env,
@@ -203,6 +202,23 @@ async function refuseUnprovable(
         );
       }
     }
+  }
+}
+
+/**
+ * A symbolic link added, removed or retargeted below the manifests since the commit refuses
+ * the scoped plan: which documents it led to then, or leads to now, git does not say (a
+ * folder link removed takes its documents out of the set without any manifest changing).
+ */
+function refuseChangedLinks(git: GitChanges, roots: readonly string[], ref: string): void {
+  for (const relative of git.links) {
+    const absolute = path.join(git.root, relative);
+    if (!roots.some((root) => absolute === root || relativeLeadsInside(path.relative(root, absolute)))) continue;
+    throw new SwitchboardError(
+      CHANGED_SINCE_ERROR,
+      `${CHANGED_SINCE_ERROR}: --changed-since ${ref}: the symbolic link ${relative} is new, removed or changed ` +
+        'since that commit: which documents it led to then is unknown; plan without --changed-since',
+    );
   }
 }
 

@@ -69,6 +69,8 @@ export interface GitChanges {
   commit: string;
   /** Paths (relative to `root`, with `/`) that differ between the commit and the working tree (index included). */
   changed: ReadonlyMap<string, ChangeStatus>;
+  /** Those of them that are a symbolic link at the commit or now (git's mode 120000). */
+  links: ReadonlySet<string>;
   /** Paths git tracks (the index): any other file is unknown to git and counts as changed. */
   tracked: ReadonlySet<string>;
   /** The content of a path at the commit, or null when it had none. */
@@ -93,7 +95,7 @@ export async function gitChangesSince(dir: string, ref: string): Promise<GitChan
   }
   const commit = await resolveCommit(root, ref);
   const [diff, listed] = await Promise.all([
-    git(root, ['diff', '--name-status', '-z', '--no-renames', '--no-ext-diff', '--ignore-submodules', commit, '--']),
+    git(root, ['diff', '--raw', '-z', '--no-renames', '--no-ext-diff', '--ignore-submodules', commit, '--']),
     git(root, ['ls-files', '-z']),
   ]);
   const blobs = new BlobReader(root, commit);
@@ -101,7 +103,7 @@ export async function gitChangesSince(dir: string, ref: string): Promise<GitChan
     root,
     ref,
     commit,
-    changed: parseNameStatus(diff),
+    ...parseRawDiff(diff),
     tracked: new Set(listed.split('\0').filter((p) => p !== '')),
     blob: (path) => blobs.read(path),
     close: () => blobs.close(),
@@ -134,17 +136,23 @@ export function commitFiles(
   return { read: (path) => blobs.read(path), close: () => blobs.close() };
 }
 
-/** `M\0path\0A\0path\0…` (with --no-renames every entry has one path). */
-function parseNameStatus(output: string): Map<string, ChangeStatus> {
+/**
+ * `git diff --raw -z`: `:<old mode> <new mode> <old id> <new id> <status>\0<path>\0` per
+ * path (with --no-renames every entry has one). Mode 120000 is a symbolic link.
+ */
+function parseRawDiff(output: string): { changed: Map<string, ChangeStatus>; links: Set<string> } {
   const parts = output.split('\0');
   const changed = new Map<string, ChangeStatus>();
+  const links = new Set<string>();
   for (let i = 0; i + 1 < parts.length; i += 2) {
-    const letter = (parts[i] ?? '').charAt(0);
+    const [oldMode = '', newMode = '', , , status = ''] = (parts[i] ?? '').replace(/^:/, '').split(' ');
+    const letter = status.charAt(0);
     const path = parts[i + 1] ?? '';
     if (path === '') continue;
     changed.set(path, letter === 'A' || letter === 'D' || letter === 'T' || letter === 'U' ? letter : 'M');
+    if (oldMode === '120000' || newMode === '120000') links.add(path);
   }
-  return changed;
+  return { changed, links };
 }
 
 /**

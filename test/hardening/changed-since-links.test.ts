@@ -46,8 +46,11 @@ beforeAll(async () => {
   await writeFile(join(repo, 'common', 'file.yaml'), tenant('lk-file', 1));
   await writeFile(join(repo, 'common', 'other.yaml'), tenant('lk-other', 1));
   await writeFile(join(repo, 'common', 'dir', 'dir.yaml'), tenant('lk-dir', 1));
+  await mkdir(join(repo, 'common', 'solo'), { recursive: true });
+  await writeFile(join(repo, 'common', 'solo', 'solo.yaml'), tenant('lk-solo', 1));
   await symlink('../common/file.yaml', join(repo, 'manifests', 'file.yaml'));
   await symlink('../common/dir', join(repo, 'manifests', 'dir'));
+  await symlink('../common/solo', join(repo, 'manifests', 'solo'));
   git('init', '-q');
   git('-c', 'user.name=t', '-c', 'user.email=t@t', 'add', '-A');
   git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'applied');
@@ -89,6 +92,29 @@ describe('plan --changed-since through symbolic links', () => {
     },
     30_000,
   );
+
+  it('the manifest deleted from a linked folder it leaves empty is in the scoped plan', async () => {
+    await unlink(join(repo, 'common', 'solo', 'solo.yaml'));
+    try {
+      const full = await plan();
+      const scoped = await plan(applied);
+      expect(scoped.scope?.addresses).toEqual(['tenant/lk-solo']);
+      expect(scoped.changes.map(key)).toEqual(full.changes.map(key));
+    } finally {
+      await writeFile(join(repo, 'common', 'solo', 'solo.yaml'), tenant('lk-solo', 1));
+    }
+  }, 30_000);
+
+  it('a link to a folder removed since the commit refuses the scoped plan: its documents left the set', async () => {
+    await unlink(join(repo, 'manifests', 'dir'));
+    try {
+      await expect(plan(applied)).rejects.toThrow(
+        /SB_CHANGED_SINCE: .*the symbolic link manifests\/dir is new, removed or changed since that commit/,
+      );
+    } finally {
+      await symlink('../common/dir', join(repo, 'manifests', 'dir'));
+    }
+  }, 30_000);
 
   it('a link retargeted since the commit refuses the scoped plan', async () => {
     await unlink(join(repo, 'manifests', 'file.yaml'));
