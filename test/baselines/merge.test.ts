@@ -216,10 +216,16 @@ describe('a baseline item leaves a document only through an explicit override', 
     expect(item.set.get('tenant/acme/subscription/main/entitlement/BE mobile')).toBeUndefined();
     const field = await loadCase(root, {
       'b.yaml': standard,
-      't.yaml': tenant('acme', 'billingId: T-A', leaveOut('spec.subscriptions[main].entitlements[BE mobile].entitlement')),
+      't.yaml': tenant(
+        'acme',
+        'billingId: T-A',
+        leaveOut('spec.subscriptions[main].entitlements[BE mobile].entitlement'),
+      ),
     });
     expect(said(field.diagnostics)).toEqual([]);
-    expect(field.set.get('tenant/acme/subscription/main/entitlement/BE mobile')?.fields).not.toHaveProperty('entitlement');
+    expect(field.set.get('tenant/acme/subscription/main/entitlement/BE mobile')?.fields).not.toHaveProperty(
+      'entitlement',
+    );
   });
 
   it('remove: true on an item the document declares is an error at the item', async () => {
@@ -234,6 +240,23 @@ describe('a baseline item leaves a document only through an explicit override', 
         /^t\.yaml:15:32: error SB_BASELINE_OVERRIDE: spec\.subscriptions\[main\]\.templates\[TPL-STD\]\.vrp is "other"/,
       ),
     ]);
+  });
+
+  it('remove: true on a field the document declares is an error at the value, even at the baseline value', async () => {
+    for (const markup of [5, 7]) {
+      const r = await loadCase(root, {
+        'b.yaml': OFFICE,
+        't.yaml': tenant(
+          'acme',
+          `markup: ${markup}\n${SUB}`,
+          'overrides:\n  - { path: spec.markup, reason: x, remove: true }',
+        ),
+      });
+      expect(said(r.diagnostics), `markup ${markup}`).toEqual([
+        `t.yaml:9:11: error SB_BASELINE: the override of spec.markup (metadata.overrides[0]) removes the baseline's ` +
+          "value, but this tenant declares one: leave the value out, or drop remove: true to replace the baseline's",
+      ]);
+    }
   });
 
   it('remove: true on a field leaves it unmanaged', async () => {
@@ -253,7 +276,8 @@ describe('a collection whose every baseline item an override removes', () => {
       '{ resellers: [north] }',
       'subscriptions:\n  - select: { uc: uc_alpha }\n    entitlements:\n      - { type: BE geo, entitlement: 10 }',
     );
-    const removed = 'overrides:\n  - { path: "spec.subscriptions[main].entitlements[BE geo]", reason: no geo, remove: true }';
+    const removed =
+      'overrides:\n  - { path: "spec.subscriptions[main].entitlements[BE geo]", reason: no geo, remove: true }';
     const r = await loadCase(root, { 'b.yaml': given, 't.yaml': tenant('acme', SUB, removed) });
     expect(said(r.diagnostics)).toEqual([]);
     expect(r.set.get('tenant/acme/subscription/main/entitlement/BE geo')).toBeUndefined();

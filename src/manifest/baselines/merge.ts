@@ -149,29 +149,32 @@ export class Merger {
     out[name] = value;
     if (identity) return;
     const override = this.overrides.get(path);
+    const at = [...(where.at ?? []), name];
+    if (override?.remove) {
+      // The tenant declares the value it removes the baseline's for, equal to it or not: which is meant?
+      override.used = true;
+      this.findings.push({ type: 'remove-declared', path, entry: override, at });
+      return;
+    }
     if (sameValue(plan, name, value, given)) {
       if (override) override.equalTo = setter.baseline.name;
       return;
     }
-    if (override && !override.remove) {
+    if (override) {
       override.used = true;
       this.applied.push({ ...this.appliedOf(override, setter, name, given), value });
       return;
     }
-    const at = [...(where.at ?? []), name];
-    if (override) this.findings.push({ type: 'remove-declared', path, entry: override, at });
-    else {
-      const baselinePlace = this.placeOfKey(setter.item, name);
-      this.findings.push({
-        type: 'missing',
-        path,
-        at,
-        value,
-        baseline: setter.baseline,
-        baselineValue: given,
-        baselinePlace,
-      });
-    }
+    const baselinePlace = this.placeOfKey(setter.item, name);
+    this.findings.push({
+      type: 'missing',
+      path,
+      at,
+      value,
+      baseline: setter.baseline,
+      baselineValue: given,
+      baselinePlace,
+    });
   }
 
   private appliedOf(override: OverrideEntry, setter: Contribution, name: string, given: JsonValue): AppliedOverride {
