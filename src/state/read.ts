@@ -87,7 +87,10 @@ export class LiveReader {
       if (kind.assumedToExist || kind.unreadable) continue;
       const key = this.pass.lookedInFor(node.address);
       if (key !== undefined) out.add(key);
-      // Looked for beyond its parent's list too (a kind that cannot move, a pinned id).
+      // Looked for beyond its parent's list too (a kind that cannot move, a pinned id). This,
+      // not `lookedInFor`, is what keeps such a create safe: its name can look found in another
+      // parent's list and that object be claimed by another document, so no key is kept for it.
+      // A kind whose address does not name its owner must be `fixedParent` (or pinned) for this.
       if (kind.fixedParent || node.pinnedId !== undefined) kindsSearched.add(kind.kind);
     }
     if (kindsSearched.size > 0)
