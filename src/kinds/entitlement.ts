@@ -96,13 +96,21 @@ export const entitlementKind: KindDefinition = {
   },
   fields,
   identity: (f) => String(f['type'] ?? f['typeId']),
-  // Manifests may name the type by id; the live entitlement only carries the type's name.
+  // Manifests may name the type by id; the live entitlement only carries the type's name. A
+  // `type` of digits that names no type is an id too, as the create call takes it
+  // (entitlementTypeId): planned by its name, it is found live and never created again.
   canonicalize: async (desired, ctx) => {
-    if (desired.fields['type'] !== undefined || desired.fields['typeId'] === undefined) return desired;
-    const { typeId, ...fields } = desired.fields;
+    const { type, typeId, ...fields } = desired.fields;
+    const digits = typeof type === 'string' && /^\d+$/.test(type);
+    if (type !== undefined ? !digits : typeId === undefined) return desired;
     const types = await ctx.refs.read(ENTITLEMENT_TYPES);
-    const found = types.find((t) => String(t.id) === String(typeId));
-    if (!found) throw new SwitchboardError('SB_UNKNOWN_REFERENCE', `unknown entitlement type id ${String(typeId)}`);
+    if (type !== undefined && types.some((t) => t.name === type)) return desired;
+    const id = type ?? typeId;
+    const found = types.find((t) => String(t.id) === String(id));
+    if (!found) {
+      const what = type !== undefined ? `type "${String(type)}"` : `type id ${String(typeId)}`;
+      throw new SwitchboardError('SB_UNKNOWN_REFERENCE', `unknown entitlement ${what}`);
+    }
     const parent = desired.address.slice(0, desired.address.lastIndexOf('/entitlement/'));
     return { address: `${parent}/entitlement/${found.name}`, fields: { ...fields, type: found.name } };
   },

@@ -125,6 +125,21 @@ describe('Entitlement (Doc2 §2.3, §4.3)', () => {
     ).rejects.toThrow(/unknown entitlement type id 77/);
   });
 
+  it('a type of digits that names no type is its id, as the create takes it: planned by the name, never re-created', async () => {
+    const byDigits = (type: string) =>
+      entitlementKind.canonicalize!(
+        { kind: 'Entitlement', address: `tenant/acme/subscription/main/entitlement/${type}`, fields: { type } },
+        ctx,
+      );
+    expect(await byDigits('1')).toEqual({
+      address: 'tenant/acme/subscription/main/entitlement/BE geo',
+      fields: { type: 'BE geo' },
+    });
+    await expect(byDigits('77')).rejects.toThrow(/unknown entitlement type "77"/);
+    const named = { kind: 'Entitlement', address: 'a/entitlement/BE geo', fields: { type: 'BE geo' } };
+    expect(await entitlementKind.canonicalize!(named, ctx)).toBe(named);
+  });
+
   it('refuses going below the assigned count and deleting with assigned numbers; reserved do not count', () => {
     const live = child(subscription, 'Entitlement', '9', 'e', { type: 'BE geo', entitlement: 10 }, { assigned: 2 });
     expect(
