@@ -26,8 +26,16 @@ const SUSPENSION_PROFILES: ReferenceList<{ id: number; name: string; barringProf
 export async function suspensionProfileId(name: unknown, ctx: KindContext): Promise<number | null> {
   if (name === null || name === undefined) return null;
   const profiles = await ctx.refs.read(SUSPENSION_PROFILES);
-  const found = profiles.find((p) => p.name === name || String(p.id) === String(name));
-  if (!found) throw new SwitchboardError('SB_UNKNOWN_REFERENCE', `unknown suspension profile "${String(name)}"`);
+  // By name only: a subscription reads back the profile's name, so an id given here would be
+  // written, then differ from what is read at every plan.
+  const found = profiles.find((p) => p.name === name);
+  if (!found) {
+    const names = profiles.map((p) => p.name).join(', ');
+    throw new SwitchboardError(
+      'SB_UNKNOWN_REFERENCE',
+      `unknown suspension profile "${String(name)}": name one of the profiles (${names})`,
+    );
+  }
   return found.id;
 }
 

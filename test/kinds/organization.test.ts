@@ -76,6 +76,20 @@ describe('Reseller (Doc1 §2.4, §4.3)', () => {
     ]);
   });
 
+  it('a suspension profile is named, not given by id: a subscription reads the name back', async () => {
+    const suspend = (suspensionProfile: string) =>
+      resellerKind.update!(
+        { kind: 'Reseller', address: 'reseller/north', fields: { name: 'north', suspensionProfile } },
+        { kind: 'Reseller', address: 'reseller/north', id: 'r-1', ids: { Reseller: 'r-1' }, fields: { name: 'north' } },
+        ctx,
+        ['suspensionProfile'],
+      );
+    expect(await suspend('outgoing-barring')).toEqual([expect.objectContaining({ body: { suspensionProfileId: 2 } })]);
+    await expect(suspend('2')).rejects.toThrow(
+      /unknown suspension profile "2": name one of the profiles \(full-barring, outgoing-barring\)/,
+    );
+  });
+
   it('an update that only lifts the suspension sends only the suspension request (null removes it)', async () => {
     const live = {
       kind: 'Reseller',
