@@ -242,12 +242,14 @@ function indexLiveCarefully(
   return index;
 }
 
-/** A live row's map key: its key fields joined; empty when one is missing. */
+/** A live row's map key: its key fields joined; empty when one is missing or empty. */
 function liveKey(row: RoutingRecord, key: readonly string[]): string {
   let k = '';
   for (let j = 0; j < key.length; j++) {
     const v = row[key[j] as string];
-    if (v === null || v === undefined) return '';
+    // As a manifest's row, whose key field cannot be empty (desiredKey): a live row with one
+    // empty could never be declared, so it is never matched, nor pruned.
+    if (v === null || v === undefined || v === '') return '';
     k = j === 0 ? String(v) : `${k}${SEP}${String(v)}`;
   }
   return k;

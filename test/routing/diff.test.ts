@@ -48,6 +48,27 @@ describe('routing row diff', () => {
     ]);
   });
 
+  it('never prunes a live row with an empty key field: no manifest row could declare it', () => {
+    const liveRows: RoutingRecord[] = [
+      { id: 1, num: 2, sub: '' },
+      { id: 2, num: 3, sub: 'a' },
+      { id: 3, num: '', sub: 'b' },
+      { id: 4, num: 5, sub: null },
+    ];
+    const diff = diffRows([row({ num: '3', sub: 'a' })], liveRows, { key: ['num', 'sub'], prune: true });
+    expect(diff.deletes).toEqual([]);
+    expect(diff.noops).toBe(1);
+    const one = diffRows(
+      [row({ num: '3' })],
+      [
+        { id: 1, num: '' },
+        { id: 2, num: 3 },
+      ],
+      { key: ['num'], prune: true },
+    );
+    expect(one.deletes).toEqual([]);
+  });
+
   it('creates typed rows, deletes unmatched live rows only with prune, and leaves unmentioned fields alone', () => {
     const desired = [
       row({ number: '+321', route: 'trunk-7' }),
