@@ -253,6 +253,17 @@ async function addCsvRecords(text: string, file: string, appender: RowAppender, 
     header = h;
     let ok = true;
     h.forEach((name, i) => {
+      const first = h.indexOf(name);
+      // Two columns of one name: every row would keep the second cell and drop the first, unsaid.
+      if (first < i) {
+        reporter.error(Codes.csv, `header "${name}" is given twice (columns ${first + 1} and ${i + 1})`, {
+          file,
+          line: 1,
+          column: cellColumn(h, i),
+        });
+        ok = false;
+        return;
+      }
       if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return;
       reporter.error(Codes.csv, `header "${name}" is not a valid field name`, {
         file,

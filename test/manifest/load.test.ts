@@ -191,6 +191,18 @@ describe('routing rows', () => {
     expect(r.set.get('routing/draas/active/carriers/carrier=carrier-b,prefix=+32')).toBeUndefined();
   });
 
+  it('refuses a CSV header that names a column twice: one of its cells would be dropped unsaid', async () => {
+    const r = await loadText({
+      'c.yaml':
+        'apiVersion: switchboard/v1\nkind: RoutingTable\nmetadata: { name: routes, service: draas, version: active }\nspec:\n  key: [number]\n  recordsFrom: c.csv\n',
+      'c.csv': 'number,route,route\n+321,a,b\n',
+    });
+    expect(
+      r.diagnostics.map((d) => `${d.source?.file}:${d.source?.line}:${d.source?.column} ${d.code} ${d.message}`),
+    ).toEqual(['c.csv:1:14 SB_CSV header "route" is given twice (columns 2 and 3)']);
+    expect(r.set.get('routing/draas/active/routes/number=+321')).toBeUndefined();
+  });
+
   it('keeps the first of rows declared twice, names it for each later one, and keeps every other row in order', async () => {
     const r = await loadText({
       'c.yaml':
@@ -258,7 +270,9 @@ describe('billingId, unique per group (Doc 1 §2.4)', () => {
 
   it('compares the tenants of one undeclared reseller, not those of two: their groups are not known', async () => {
     const apart = await loadText({
-      'm.yaml': [tenant('alpha', 'reseller: north', 'T-SAME'), tenant('beta', 'reseller: south', 'T-SAME')].join('---\n'),
+      'm.yaml': [tenant('alpha', 'reseller: north', 'T-SAME'), tenant('beta', 'reseller: south', 'T-SAME')].join(
+        '---\n',
+      ),
     });
     expect(codes(apart)).toEqual([]);
     const together = await loadText({
