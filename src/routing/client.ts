@@ -265,11 +265,15 @@ export class RoutingClient {
     this.http.reach.cancel(why);
   }
 
-  /** `POST <base>/_bulk`: one transaction; the error's `index` names the failing record. */
-  async bulkCreate(ref: RoutingTableRef, records: Record<string, unknown>[]): Promise<number> {
+  /**
+   * `POST <base>/_bulk`: one transaction; the error's `index` names the failing record. The
+   * count the engine says it inserted (Doc3 §4.2: 201 with `inserted`), undefined when its
+   * answer has none: the caller cannot take all of them as created then.
+   */
+  async bulkCreate(ref: RoutingTableRef, records: Record<string, unknown>[]): Promise<number | undefined> {
     const path = `${basePath(ref)}/_bulk`;
     const body = (await this.http.request('POST', path, '', records)).body as { inserted?: unknown } | null;
-    return typeof body?.inserted === 'number' ? body.inserted : records.length;
+    return typeof body?.inserted === 'number' ? body.inserted : undefined;
   }
 
   /** `PATCH <base>/<id>`: 200 with the full updated record. */

@@ -1,5 +1,5 @@
 import pLimit from 'p-limit';
-import type { RoutingClient } from './client.js';
+import { basePath, type RoutingClient } from './client.js';
 import type { RowCreate, RowDiff } from './diff.js';
 import { RoutingApiError } from './errors.js';
 import { idsFilter } from './query.js';
@@ -89,6 +89,15 @@ class Run {
           this.ref,
           pending.map((c) => c.values),
         );
+        if (inserted !== pending.length) {
+          // One transaction (Doc3 §4.2): all or none. Another count says neither: the next plan reads what is there.
+          const said = inserted === undefined ? 'no "inserted" count' : `inserted: ${inserted}`;
+          this.outcomeUnknown(
+            pending.map(createRow),
+            `POST …/_bulk of ${pending.length} records answered ${said}: which of them exist is unknown`,
+          );
+          return;
+        }
         this.done('created', inserted, pending.length);
         this.options.onApplied?.(
           'create',
@@ -150,15 +159,23 @@ class Run {
             if (this.held(settled)) return;
             try {
               const n = await this.client.updateWhere(this.ref, idsFilter(rows.map((r) => r.id)), group.changes);
+              const what = `PATCH of ${rows.length} rows (${rows[0]?.key} …) modified ${n}`;
+              if (n > rows.length) {
+                // More than the ids named: the engine ignores the filter in the body. Nothing more goes to it.
+                const why = `${what}: the engine does not apply the PATCH's filter, so nothing more is sent to it`;
+                this.fail(settled, new RoutingApiError('SB_ROUTING_RESPONSE', routingAnswer(this.ref, why)));
+                this.report.unsentReason ??= why;
+                return;
+              }
+              if (n < rows.length) {
+                this.outcomeUnknown(settled, `${what}: rows were deleted or changed meanwhile; which is unknown`);
+                return;
+              }
               this.done('updated', n, rows.length);
               this.options.onApplied?.(
                 'update',
                 rows.map((r) => r.key),
               );
-              if (n !== rows.length)
-                this.report.warnings.push(
-                  `PATCH of ${rows.length} rows (${rows[0]?.key} …) modified ${n}: rows were deleted meanwhile`,
-                );
             } catch (error) {
               if (this.notSent(error, settled)) return;
               for (const r of settled) this.fail([r], error);
@@ -202,16 +219,21 @@ class Run {
   private notSent(error: unknown, rows: readonly Row[]): boolean {
     if (!(error instanceof RoutingApiError)) return false;
     if (error.outcomeUnknown) {
-      this.report.unknown += rows.length;
-      this.report.unknownReason ??= error.message;
-      for (const row of rows) this.settle(row, 'unknown', error.message);
-      this.options.onRows?.('failed', rows.length);
+      this.outcomeUnknown(rows, error.message);
       return true;
     }
     if (error.code === 'SB_ROUTING_UNREACHABLE') return this.unsend(rows, error.serverMessage);
     if (error.code !== 'SB_ROUTING_ABORTED') return false;
     this.skip(rows, 'the run was interrupted');
     return true;
+  }
+
+  /** Rows sent whose outcome is unknown (the next plan reads the table and shows it). */
+  private outcomeUnknown(rows: readonly Row[], why: string): void {
+    this.report.unknown += rows.length;
+    this.report.unknownReason ??= why;
+    for (const row of rows) this.settle(row, 'unknown', why);
+    this.options.onRows?.('failed', rows.length);
   }
 
   private unsend(rows: readonly Row[], reason: string): true {
@@ -267,4 +289,9 @@ class Run {
 
 function createRow(create: RowCreate): Row {
   return { action: 'create', key: create.key, source: create.source };
+}
+
+/** What a routing error says of an answer that cannot be right: the table's collection, 200, and why. */
+function routingAnswer(ref: RoutingTableRef, why: string): ConstructorParameters<typeof RoutingApiError>[1] {
+  return { method: 'PATCH', path: basePath(ref), status: 200, serverMessage: why, retryable: false };
 }

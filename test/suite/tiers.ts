@@ -77,6 +77,7 @@ export const TIERS: Record<TierName, Tier> = {
       'test/kinds/contract.test.ts',
       'test/notify/notify.test.ts',
       'test/routing/client.test.ts',
+      'test/routing/engine-counts.test.ts',
       'test/routing/execute.test.ts',
       'test/routing/tls.test.ts',
       'test/run/changed-since.test.ts',

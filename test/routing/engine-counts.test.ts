@@ -1,0 +1,87 @@
+/**
+ * What the routing engine answers a write with is checked against what was sent (Doc3 §4.2:
+ * `_bulk` answers 201 with `inserted`, a collection PATCH `num_modified`): a count that
+ * differs is never taken as rows applied. Fewer than sent: the rows' outcome is unknown (the
+ * next plan reads the table). More rows modified than a PATCH named: the engine ignores the
+ * filter in the body, the rows fail, and nothing more is sent to it.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { RoutingClient, diffRows, executeRoutingChanges } from '../../src/routing/index.js';
+import { scriptedServer } from './helpers.js';
+
+const ref = { service: 's', version: 'active', table: 't' } as const;
+const live = [
+  { id: 1, k: 'a', v: 'old' },
+  { id: 2, k: 'b', v: 'old' },
+  { id: 3, k: 'c', w: 'old' },
+];
+const closing: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of closing.splice(0)) await close();
+});
+
+/** An engine answering `_bulk` and collection PATCHes with the given counts (of what it was sent). */
+async function engine(answers: { inserted: (sent: number) => unknown; modified: (ids: number) => number }) {
+  const server = await scriptedServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    req.on('end', () => {
+      const sent = JSON.parse(body || 'null') as unknown;
+      res.setHeader('content-type', 'application/json');
+      if (req.method === 'POST' && req.url?.endsWith('/_bulk')) {
+        res.writeHead(201).end(JSON.stringify(answers.inserted((sent as unknown[]).length)));
+        return;
+      }
+      if (req.method === 'PATCH') {
+        const ids = (sent as { q: { filters: { val: unknown[] }[] } }).q.filters[0]?.val.length ?? 0;
+        res.writeHead(200).end(JSON.stringify({ num_modified: answers.modified(ids) }));
+        return;
+      }
+      res.writeHead(404).end(JSON.stringify({ message: 'not found' }));
+    });
+  });
+  const client = new RoutingClient({ url: server.url, auth: { token: 't' } });
+  closing.push(async () => {
+    await client.close();
+    await server.close();
+  });
+  return client;
+}
+
+const diff = () =>
+  diffRows(
+    [
+      { values: { k: 'a', v: 'new' } },
+      { values: { k: 'b', v: 'new' } },
+      { values: { k: 'c', w: 'new' } },
+      ...['n1', 'n2', 'n3'].map((k) => ({ values: { k, v: 'x' } })),
+    ],
+    live,
+    { key: ['k'], prune: false },
+  );
+
+describe('the routing engine write counts', () => {
+  it('as sent: every row applied', async () => {
+    const client = await engine({ inserted: (n) => ({ inserted: n }), modified: (n) => n });
+    const report = await executeRoutingChanges(client, ref, diff(), { keepGoing: true });
+    expect(report).toMatchObject({ created: 3, updated: 3, unknown: 0, failures: [] });
+  });
+
+  it('fewer inserted, or no count, or fewer modified: those rows are unknown, none counted applied', async () => {
+    for (const inserted of [(n: number) => ({ inserted: n - 1 }), () => ({})]) {
+      const client = await engine({ inserted, modified: (n) => Math.max(0, n - 1) });
+      const report = await executeRoutingChanges(client, ref, diff(), { keepGoing: true });
+      expect(report).toMatchObject({ created: 0, updated: 0, unknown: 6, failures: [] });
+      expect(report.unknownReason).toMatch(/_bulk of 3 records answered (inserted: 2|no "inserted" count)/);
+      expect([...report.settled.values()].filter((s) => s.outcome === 'unknown')).toHaveLength(6);
+    }
+  });
+
+  it('more modified than a PATCH named: the rows fail and nothing more is sent to the engine', async () => {
+    const client = await engine({ inserted: (n) => ({ inserted: n }), modified: (n) => n + 40 });
+    const report = await executeRoutingChanges(client, ref, diff(), { keepGoing: true });
+    expect(report.updated).toBe(0);
+    expect(report.failures[0]?.message).toMatch(/modified 4[12]: the engine does not apply the PATCH's filter/);
+    expect(report.unsent + report.failures.length).toBeGreaterThan(0);
+  });
+});
