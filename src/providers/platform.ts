@@ -8,7 +8,7 @@ import { addressesInUse } from '../plan/coverage/rail.js';
 import { linkKinds, readCoverage } from '../plan/coverage/read.js';
 import { kindRails } from '../plan/kind-rails.js';
 import { valueText } from '../plan/policy/facts.js';
-import { selectTargets } from '../plan/targets.js';
+import { matchesPattern, selectTargets } from '../plan/targets.js';
 import { computeChanges, type PlannerOutput } from '../plan/planner.js';
 import type { PermissionCheck } from '../plan/safety.js';
 import type { PlanMessage } from '../plan/types.js';
@@ -19,7 +19,7 @@ import { unverifiableDigestWarnings } from '../state/last-applied.js';
 import { createReferenceData, type RefsClient } from '../state/refs.js';
 import type { DesiredNode, LastApplied, ListingClient, LiveState } from '../state/types.js';
 import { stage } from './stage.js';
-import type { Provider } from './types.js';
+import type { Provider, ProviderPlanOptions } from './types.js';
 
 /** What the platform provider needs of the API client (ApiClient satisfies it). */
 export type PlatformClient = ListingClient &
@@ -58,7 +58,9 @@ export function platformProvider(input: PlatformInput): Provider {
     refs: createReferenceData(input.client, input.P),
     ...(input.settings ? { settings: input.settings } : {}),
   };
-  let read: { desired: DesiredNode[]; live: LiveState; problems: PlanMessage[]; reader: LiveReader } | undefined;
+  let read:
+    | { desired: DesiredNode[]; live: LiveState; problems: PlanMessage[]; reader: LiveReader; excluded: string[] }
+    | undefined;
   let planned: PlannerOutput | undefined;
   const liveValues = new Map<string, Promise<Set<string> | undefined>>();
   return {
@@ -72,7 +74,7 @@ export function platformProvider(input: PlatformInput): Provider {
         desired,
         kinds.map((k) => k.kind),
       );
-      read = { desired, live, problems, reader };
+      read = { desired, live, problems, reader, excluded: excludedAsWritten(canonical, input) };
     },
     async plan(options) {
       const state = stage(read, 'plan', 'read');
@@ -83,7 +85,7 @@ export function platformProvider(input: PlatformInput): Provider {
         // After a rename, what was recorded under the old address answers for the new one.
         lastApplied: state.live.lastApplied ?? input.lastApplied,
         ctx,
-        options,
+        options: keepingExcluded(options, state.excluded),
       });
       const inUse = await addressesInUse({
         changes: planned.changes,
@@ -177,6 +179,28 @@ export function platformProvider(input: PlatformInput): Provider {
       });
     },
   };
+}
+
+/**
+ * The planned addresses of the declared objects an `--exclude` names as they are written, where
+ * the plan writes them otherwise (an entitlement declared by type id is planned under its
+ * type's name): excluded, they are not declared in this plan, and their live objects must be
+ * kept from pruning under the planned address too (docs/plans.md: "matches under either
+ * address"), with everything below them.
+ */
+function excludedAsWritten(canonical: readonly DesiredNode[], input: PlatformInput): string[] {
+  const exclude = input.targets?.exclude ?? [];
+  if (exclude.length === 0) return [];
+  return canonical
+    .filter((d) => d.declaredAs !== undefined && exclude.some((p) => matchesPattern(p, d.declaredAs as string)))
+    .map((d) => d.address);
+}
+
+/** The planning options with the live objects of those addresses (and below them) kept. */
+function keepingExcluded(options: ProviderPlanOptions, excluded: readonly string[]): ProviderPlanOptions {
+  if (excluded.length === 0) return options;
+  const kept = (address: string) => excluded.some((e) => address === e || address.startsWith(`${e}/`));
+  return { ...options, keep: (address) => kept(address) || options.keep?.(address) === true };
 }
 
 /**

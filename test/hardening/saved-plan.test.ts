@@ -72,6 +72,19 @@ describe('apply --plan: saved scopes match canonical addresses', () => {
   }, 60_000);
 });
 
+describe('--exclude by the spelling a manifest writes', () => {
+  it('keeps the live object from --prune: the entitlement declared by typeId is never deleted', async () => {
+    const cwd = await manifestDir({ 't.yaml': tenant('        - { typeId: 1, entitlement: 5 }') });
+    const env = simEnv(sim.url);
+    expect((await runCli(['apply', '.', '--yes'], { env, cwd })).code).toBe(0);
+    const asWritten = 'tenant/saved-typeid/subscription/main/entitlement/1';
+    const pruned = await runCli(['plan', '.', '--prune', '--exclude', asWritten, '--format', 'json'], { env, cwd });
+    expect(pruned.code, pruned.stderr).toBe(0);
+    const plan = JSON.parse(pruned.stdout) as { changes: { action: string; address: string }[] };
+    expect(plan.changes.filter((c) => c.action === 'delete')).toEqual([]);
+  }, 60_000);
+});
+
 describe('apply --plan without paths: the manifest paths recorded in the plan file', () => {
   it('applies the plan from the paths it was made from (relative to where it was made), not from "."', async () => {
     // The checkout: manifests in examples/ and a stray, invalid YAML file at the top that "." would read.
