@@ -18,9 +18,16 @@ export function kindRails(
   const liveCounts = new Map<string, number>();
   for (const { kind, addresses } of live.collections)
     liveCounts.set(kind, (liveCounts.get(kind) ?? 0) + addresses.length);
+  // A protected document's objects, and what lives in the collections they declare: "never
+  // deleted or replaced, nor anything nested in the document" covers what a prune would delete there.
+  const protectedNodes = new Set(desired.filter((d) => d.protect).map((d) => d.address));
+  const protectedAddresses = new Set(protectedNodes);
+  for (const { parentAddress, addresses } of live.collections)
+    if (parentAddress !== undefined && protectedNodes.has(parentAddress))
+      for (const address of addresses) protectedAddresses.add(address);
   return {
     liveCounts,
-    protectedAddresses: new Set(desired.filter((d) => d.protect).map((d) => d.address)),
+    protectedAddresses,
     holdsData: (kind) => kindOf(kind).holdsData === true,
     preflight: (changes) => (permissions ? checkPermissions(changes, permissions) : []),
   };

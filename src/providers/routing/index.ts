@@ -1,7 +1,7 @@
 import type { DesiredSet, RoutingTestSet } from '../../manifest/index.js';
 import { matchesPattern } from '../../plan/targets.js';
 import { valueText } from '../../plan/policy/facts.js';
-import type { RoutingClient, RoutingTableRef } from '../../routing/index.js';
+import { routingAddress, type RoutingClient, type RoutingTableRef } from '../../routing/index.js';
 import { stage } from '../stage.js';
 import type { Outcome } from '../../apply/walk.js';
 import type { Provider, ProviderApplyEnv } from '../types.js';
@@ -62,7 +62,8 @@ export function routingProvider(input: RoutingInput): Provider {
         problems: planned.problems,
         liveCounts: new Map([[ROUTING_ROW, liveRows]]),
         liveCountsIn: planned.liveCounts,
-        protectedAddresses: new Set(),
+        // A protected table's rows are never deleted (metadata.protect): its prune deletes are refused.
+        protectedAddresses: protectedRows(planned, input.set),
         declaredAddresses: tables,
         liveAddresses: () => [],
         holdsData: () => false,
@@ -147,4 +148,14 @@ export function routingInScope(
     (targets.target.length === 0 || targets.target.some((p) => matchesPattern(p, table) || matchesPattern(table, p))) &&
     !targets.exclude.some((p) => matchesPattern(p, table));
   return set.routingTables.some((t) => inScope(t.table.address));
+}
+
+/** The rows a plan deletes from tables whose document says `protect: true`. */
+function protectedRows(planned: RoutingPlanOutput, set: DesiredSet): Set<string> {
+  const protectedTables = new Set(set.routingTables.filter((t) => t.table.protect).map((t) => t.table.address));
+  const rows = new Set<string>();
+  for (const table of planned.tables)
+    if (protectedTables.has(table.address))
+      for (const row of table.diff.deletes) rows.add(routingAddress(table.ref, row.key));
+  return rows;
 }
