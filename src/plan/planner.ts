@@ -112,6 +112,8 @@ class Planner {
     try {
       const withParent = parentRecreated && this.input.live.byAddress.has(node.address);
       if (!live) await this.planCreate(node, kind, parentAddress, withParent);
+      // An ancestor kept for what the plan selects below it: it exists, and that is all it is here for.
+      else if (node.dependencyOnly) this.out.noop++;
       else await this.planExisting(node, kind, live, parentAddress);
     } catch (error) {
       this.out.problems.push({

@@ -49,7 +49,7 @@ export function selectTargets(
     if (excludes.length > 0 && excluded(d)) continue;
     if (selected.has(d)) kept.push(d);
     // Kept only so that it exists first: its collections are not in scope, so nothing is pruned there.
-    else if (ancestors.has(d)) kept.push(copyNode(d, { declaredCollections: [] }));
+    else if (ancestors.has(d)) kept.push(copyNode(d, { declaredCollections: [], dependencyOnly: true }));
   }
   return kept;
 }
@@ -77,7 +77,8 @@ export function scopedNodes(set: DesiredSet, targets: readonly string[]): Desire
   const nodes: DesiredNode[] = [];
   for (const object of objects) {
     if (selected.has(object)) nodes.push(toNode(object, set));
-    else if (ancestors.has(object)) nodes.push(Object.assign(toNode(object, set), { declaredCollections: [] }));
+    else if (ancestors.has(object))
+      nodes.push(Object.assign(toNode(object, set), { declaredCollections: [], dependencyOnly: true as const }));
   }
   return nodes;
 }

@@ -31,6 +31,12 @@ export interface DesiredNode {
    * `--exclude` and a saved plan's scope match either.
    */
   declaredAs?: string;
+  /**
+   * Kept only so that it exists first: an ancestor of what `--target` or a scoped plan
+   * (`--changed-since`) selects. Created when it is not live; when it is, nothing of it is
+   * planned (its own fields, a rename, a replace are its document's plan, not this one's).
+   */
+  dependencyOnly?: true;
 }
 
 /**

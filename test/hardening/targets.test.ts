@@ -51,6 +51,23 @@ describe('--target / --exclude that match nothing (docs/plans.md)', () => {
     );
   });
 
+  it("a target's ancestors are only made to exist: their own drift, a rename or a replace is not planned", async () => {
+    const dir = await manifestDir({
+      'acme.yaml':
+        'apiVersion: switchboard/v1\nkind: Tenant\nmetadata: { name: acme-corp, reseller: north }\nspec:\n' +
+        '  billingId: T-ACME\n  markup: 9\n  subscriptions:\n    - name: main\n      billingId: T-ACME-MAIN\n' +
+        '      uc: uc_alpha\n      entitlements:\n        - { type: BE geo, entitlement: 17 }\n',
+    });
+    const args = ['plan', dir, '--sim', '--format', 'json'];
+    const changes = async (...more: string[]) =>
+      (JSON.parse((await runCli([...args, ...more])).stdout) as { changes: { address: string }[] }).changes.map(
+        (c) => c.address,
+      );
+    const entitlement = 'tenant/acme-corp/subscription/main/entitlement/BE geo';
+    expect(await changes()).toEqual(expect.arrayContaining(['tenant/acme-corp', entitlement]));
+    expect(await changes('--target', entitlement)).toEqual([entitlement]);
+  });
+
   it('a routing row as target, and a glob, match their table', async () => {
     for (const target of ['routing/draas/standby/routes/number=+3221234560', 'routing/*', 'tenant/acme*']) {
       const result = await runCli(['plan', EXAMPLES, '--sim', '--target', target]);
