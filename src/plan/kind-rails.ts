@@ -1,4 +1,4 @@
-import { kindOf } from '../kinds/index.js';
+import { kindOf, kinds } from '../kinds/index.js';
 import type { DesiredNode, LiveState } from '../state/types.js';
 import type { PlanPart } from './part.js';
 import type { PermissionCheck } from './safety.js';
@@ -14,7 +14,7 @@ export function kindRails(
   desired: readonly DesiredNode[],
   live: LiveState,
   permissions?: PermissionCheck,
-): Pick<PlanPart, 'liveCounts' | 'protectedAddresses' | 'holdsData' | 'preflight'> {
+): Pick<PlanPart, 'liveCounts' | 'protectedAddresses' | 'holdsData' | 'preflight' | 'replaceDrops'> {
   const liveCounts = new Map<string, number>();
   for (const { kind, addresses } of live.collections)
     liveCounts.set(kind, (liveCounts.get(kind) ?? 0) + addresses.length);
@@ -25,12 +25,47 @@ export function kindRails(
   for (const { parentAddress, addresses } of live.collections)
     if (parentAddress !== undefined && protectedNodes.has(parentAddress))
       for (const address of addresses) protectedAddresses.add(address);
+  let byAddress: Map<string, DesiredNode> | undefined;
   return {
     liveCounts,
     protectedAddresses,
     holdsData: (kind) => kindOf(kind).holdsData === true,
+    replaceDrops: (change) => {
+      if (change.action !== 'replace') return undefined;
+      byAddress ??= new Map(desired.map((d) => [d.address, d]));
+      return replaceDrops(change, byAddress, live);
+    },
     preflight: (changes) => (permissions ? checkPermissions(changes, permissions) : []),
   };
+}
+
+/**
+ * What replacing an object deletes with it and does not re-create: a replace deletes the live
+ * object, and what lives below it with it; the plan re-creates the children the manifests
+ * declare, and no other. The live children it read that nothing declares are named; a
+ * collection of the object the document does not declare was not read, so what it holds is
+ * unknown, and said so.
+ */
+function replaceDrops(change: Change, desired: ReadonlyMap<string, DesiredNode>, live: LiveState): string | undefined {
+  const declared = new Set(desired.get(change.address)?.declaredCollections ?? []);
+  const unread = kinds
+    .filter((k) => k.collection !== undefined && k.parentKinds.includes(change.kind) && !declared.has(k.collection))
+    .map((k) => k.collection as string);
+  const undeclared = live.collections
+    .filter((c) => c.parentAddress === change.address)
+    .flatMap((c) => c.addresses.filter((a) => !desired.has(a)));
+  const parts = [
+    ...(undeclared.length > 0
+      ? [`${undeclared.length} live object(s) below it the manifests do not declare (${list(undeclared)})`]
+      : []),
+    ...(unread.length > 0 ? [`whatever its ${unread.join(', ')} hold (not declared here, so not read)`] : []),
+  ];
+  return parts.length > 0 ? parts.join(', and ') : undefined;
+}
+
+function list(addresses: readonly string[]): string {
+  const shown = addresses.slice(0, 3).join(', ');
+  return addresses.length > 3 ? `${shown} and ${addresses.length - 3} more` : shown;
 }
 
 /**

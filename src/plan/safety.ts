@@ -33,7 +33,10 @@ export interface PermissionCheck {
 }
 
 /** What the rails read of a provider's part of the plan (a PlanPart is one). */
-export type RailFacts = Pick<PlanPart, 'changes' | 'liveCounts' | 'protectedAddresses' | 'holdsData' | 'preflight'>;
+export type RailFacts = Pick<
+  PlanPart,
+  'changes' | 'liveCounts' | 'protectedAddresses' | 'holdsData' | 'preflight' | 'replaceDrops'
+>;
 
 /**
  * Every refusal the rails find, all at once, before anything is sent: protected objects,
@@ -62,13 +65,19 @@ function checkProtected(part: RailFacts): PlanMessage[] {
 
 function checkReplaces(part: RailFacts, options: SafetyOptions): PlanMessage[] {
   if (options.allowReplace) return [];
-  return part.changes
-    .filter((c) => c.action === 'replace' && part.holdsData(c.kind))
-    .map((c) => ({
+  const refusals: PlanMessage[] = [];
+  for (const c of part.changes) {
+    if (c.action !== 'replace') continue;
+    const drops = part.replaceDrops?.(c);
+    if (!part.holdsData(c.kind) && drops === undefined) continue;
+    const what = drops ?? 'the data it holds';
+    refusals.push({
       code: 'SB_REPLACE_REFUSED',
       address: c.address,
-      message: `replacing ${c.address} deletes the data it holds (${c.reason}); run with --allow-replace if that is intended`,
-    }));
+      message: `replacing ${c.address} deletes ${what} (${c.reason}); run with --allow-replace if that is intended`,
+    });
+  }
+  return refusals;
 }
 
 /** Live objects in scope by kind, over every provider's part. */
