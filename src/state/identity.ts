@@ -59,6 +59,9 @@ export class Identities {
     const found = match.live;
     if (kind.fixedParent && parent && node.previousAddresses && (await this.takenElsewhere(node, kind, parent, found)))
       return;
+    // A pinned rename: the new name may be taken under another owner, which the parent's list does not show.
+    const renamedByPin = match.means === 'metadata.uuid' && found.address !== node.address;
+    if (kind.fixedParent && parent && renamedByPin && (await this.pinnedNameTaken(node, kind, parent, found))) return;
     if (!this.claim(found, node, match.means)) return;
     const owner = this.port.ownerOf(found);
     if (kind.fixedParent && parent && 'id' in parent && owner && (owner.kind !== parent.kind || owner.id !== parent.id))
@@ -90,12 +93,7 @@ export class Identities {
     if (pinned.address === node.address) return { live: pinned, means: 'metadata.uuid' };
     const taken = index.byAddress.get(node.address) ?? this.port.state.byAddress.get(node.address);
     if (taken && taken.id !== pinned.id) {
-      this.refuse(
-        node,
-        'SB_RENAME_CONFLICT',
-        `metadata.uuid ${node.pinnedId} is ${pinned.address}, and renaming it to ${node.address} would take the name ` +
-          `of another live object (id ${taken.id}). Delete or rename that one on the platform first, or correct metadata.name.`,
-      );
+      this.refuse(node, 'SB_RENAME_CONFLICT', pinTaken(node, pinned, taken));
       return 'refused';
     }
     return { live: pinned, means: 'metadata.uuid' };
@@ -117,6 +115,21 @@ export class Identities {
     );
     if (others.length === 0) return false;
     this.refuseAmbiguous(node, [found, ...others]);
+    return true;
+  }
+
+  /** A pinned object renamed to a name another live object of its kind has, under another owner of the group. */
+  private async pinnedNameTaken(
+    node: DesiredNode,
+    kind: KindDefinition,
+    parent: DeclaredParent,
+    found: LiveObject,
+  ): Promise<boolean> {
+    const taken = (await this.search.scope(kind, this.search.rootOf(parent))).find(
+      (o) => o.id !== found.id && o.address === node.address,
+    );
+    if (!taken) return false;
+    this.refuse(node, 'SB_RENAME_CONFLICT', pinTaken(node, found, taken));
     return true;
   }
 
@@ -280,4 +293,12 @@ function ownerLabel(owner: OwnerRef): string {
 /** How a manifest names that owner: by name when its kind can be named, else `{ uuid: … }`. */
 function ownerReference(owner: OwnerRef): string {
   return owner.name !== undefined && hasKind(owner.kind) ? owner.name : `{ uuid: ${owner.id} }`;
+}
+
+/** Why a pinned object cannot be renamed: its new name is another live object's. */
+function pinTaken(node: DesiredNode, pinned: LiveObject, taken: LiveObject): string {
+  return (
+    `metadata.uuid ${node.pinnedId} is ${pinned.address}, and renaming it to ${node.address} would take the name ` +
+    `of another live object (id ${taken.id}). Delete or rename that one on the platform first, or correct metadata.name.`
+  );
 }

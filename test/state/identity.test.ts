@@ -258,6 +258,20 @@ describe('renames (renamedFrom) and pins (metadata.uuid)', () => {
     ]);
   });
 
+  it('a pinned rename to a name a tenant of another reseller of the group has is refused', async () => {
+    const initech = { uuid: 't-7', name: 'initech', ...owner('reseller', 'r-2', 'south') };
+    const lists = { ...estate, [`${P}/tenants?parent=g-1`]: [acme, initech] };
+    const pinned = tenant(north, { address: 'tenant/initech', fields: { name: 'initech' }, pinnedId: 't-1' });
+    const out = await plan([pinned], lists);
+    expect(out.changes).toEqual([]);
+    expect(out.refusals.map((r) => [r.code, r.message])).toEqual([
+      [
+        'SB_RENAME_CONFLICT',
+        expect.stringContaining('renaming it to tenant/initech would take the name of another live object (id t-7)'),
+      ],
+    ]);
+  });
+
   it('a pinned document binds by id: another name is a rename, an unknown id is refused and nothing below it is planned', async () => {
     const pinned = tenant(north, { address: 'tenant/acme-global', fields: { name: 'acme-global' }, pinnedId: 't-1' });
     const renamed = await plan([pinned], estate);
