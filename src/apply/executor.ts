@@ -31,15 +31,26 @@ export async function applyChanges(input: ApplyInput): Promise<ApplyResult> {
     input.options.bulkThreshold,
   );
   const byAddress = new Map(input.changes.map((c) => [c.address, c]));
+  // A create-before-delete replace settles when its old object's delete does: its outcome
+  // (SB_APPLY_OLD_KEPT when that failed) is known then, and its journal line says that one.
+  const twoSteps = new Map(units.filter((u) => u.type === 'change' && u.step === 'delete-old').map((u) => [u.key, u]));
+  const settled = new Map<string, Outcome>();
+  const report = (change: Change) => {
+    const outcome = outcomeOf(change, settled);
+    sender.journalChange(changeEntry(change, outcome));
+    input.onSettle?.(change.address, outcome);
+  };
   const outcomes = await walkGraph(units, (unit) => runUnit(unit, env, input), {
     concurrency: input.options.concurrency,
     failFast: input.options.failFast,
     ...(input.signal ? { signal: input.signal } : {}),
     onSettle: (address, outcome) => {
+      settled.set(address, outcome);
+      const old = twoSteps.get(address);
+      if (old && old.type === 'change') return report(old.change);
       const change = byAddress.get(address);
-      if (!change) return; // the old-object step of a replace: reported with its change
-      sender.journalChange(changeEntry(change, outcome));
-      input.onSettle?.(address, outcome);
+      // The new object's step of a two-step replace is reported with the old one's, once that settles.
+      if (change && !twoSteps.has(oldObjectKey(address))) report(change);
     },
   });
   await sender.flushed();

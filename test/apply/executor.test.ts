@@ -138,6 +138,43 @@ describe('executor: failures', () => {
   });
 });
 
+describe('executor: a replace that creates the new object first', () => {
+  it('whose old object cannot be deleted is journalled failed (SB_APPLY_OLD_KEPT), as the summary says', async () => {
+    const live = {
+      ...groups,
+      [`${P}/groups/g-1/block_list`]: [{ id: 5, name: 'premium', type: 'block_list', country: 'Belgium' }],
+      [`${P}/groups/g-1/block_list/5/prefixes`]: [],
+    };
+    const platform = new FakePlatform(live, (r) => {
+      if (r.method === 'DELETE') return apiError('DELETE', r.path, 409, 'in use');
+      return r.method === 'POST' ? { status: 200, body: { id: 6 } } : undefined;
+    });
+    const address = 'group/demo-group/block_list/premium';
+    const planned = await planWith(platform, [
+      { kind: 'Group', address: 'group/demo-group', fields: { name: 'demo-group' } },
+      {
+        kind: 'GroupCallingPlan',
+        address,
+        parentAddress: 'group/demo-group',
+        fields: { name: 'premium', country: 'Netherlands' },
+      },
+    ]);
+    expect(planned.changes.map((c) => [c.action, c.address])).toEqual([['replace', address]]);
+    const dir = await mkdtemp(join(tmpdir(), 'sb-old-kept-'));
+    const journal = await Journal.open(join(dir, 'journal.jsonl'), { changes: planned.changes });
+    const result = await applyWith(platform, planned, { journal });
+    await journal.close();
+    expect(outcomeOf(result, address)).toMatchObject({ status: 'failed', code: 'SB_APPLY_OLD_KEPT' });
+    const lines = (await readFile(join(dir, 'journal.jsonl'), 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; address?: string; outcome?: string; message?: string });
+    const changes = lines.filter((l) => l.type === 'change' && l.address === address);
+    expect(changes.map((l) => l.outcome)).toEqual(['failed']);
+    expect(changes[0]?.message).toMatch(/the new object was created, but the old one \(id 5\) was kept/);
+  });
+});
+
 describe('executor: spec quirks', () => {
   it('Doc1 §4.4: an administrator create answered 400 (e-mail exists) becomes a PUT update', async () => {
     const live = {
