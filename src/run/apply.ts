@@ -89,7 +89,20 @@ export async function applyRun(
       const mine = changes.filter((c) => c.provider === provider.name);
       if (mine.length === 0) continue;
       if (options.failFast && result.failed > 0) {
+        // Never started: each change is journalled and listed as skipped, as the ones a provider skips are.
+        const reason = 'not started: --fail-fast after an earlier failure';
         result.skipped += mine.length;
+        for (const change of mine) result.results.push({ change, outcome: { status: 'skipped', reason } });
+        journal.appendAll(
+          mine.map((c) => ({
+            type: 'change' as const,
+            address: c.address,
+            action: c.action,
+            outcome: 'skipped' as const,
+            message: reason,
+            ...(c.source ? { source: c.source } : {}),
+          })),
+        );
         continue;
       }
       const out = await provider.apply(mine, {

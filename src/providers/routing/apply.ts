@@ -10,7 +10,7 @@ import {
 } from '../../routing/index.js';
 import { ROUTING_ROW, type RoutingTablePlan } from './plan.js';
 
-/** What the routing tables' part of a run did (rows are counted, failures listed). */
+/** What the routing tables' part of a run did (rows are counted, failures and skipped rows listed). */
 export interface RoutingApplyResult {
   applied: number;
   failed: number;
@@ -62,7 +62,16 @@ export async function applyRouting(
     const total = diff.creates.length + diff.deletes.length + diff.updateGroups.reduce((n, g) => n + g.rows.length, 0);
     if (total === 0) continue;
     if ((options.failFast && out.failed > 0) || options.signal?.aborted) {
+      const reason = options.signal?.aborted
+        ? 'not started: the run was interrupted'
+        : 'not started: --fail-fast after an earlier failure';
       count('skipped', total);
+      // Each row says so, in the journal and the summary, as a skipped change of the platform does.
+      options.journal?.appendAll(notStartedLines(diff, address, 'skipped', reason));
+      for (const [, key] of rowsOf(diff)) {
+        const change = wanted.get(address(key));
+        if (change) out.failures.push({ change, outcome: { status: 'skipped', reason } });
+      }
       continue;
     }
     const gone = client.unreachable;
@@ -70,7 +79,7 @@ export async function applyRouting(
       out.unsent += total;
       out.unsentReason ??= gone;
       count('failed', total);
-      options.journal?.appendAll(notSentLines(diff, address, `not sent: ${gone}`));
+      options.journal?.appendAll(notStartedLines(diff, address, 'failed', `not sent: ${gone}`));
       continue;
     }
     const seq = options.journal?.nextSeq() ?? 0;
@@ -165,13 +174,18 @@ function rowLines(
   return lines;
 }
 
-/** Every row of a table the engine was gone for before it started: failed, not sent. */
-function notSentLines(diff: RowDiff, address: (key: string) => string, message: string): JournalEntry[] {
+/** Every row of a table not started: failed (the engine was gone), or skipped (fail-fast, an interrupt). */
+function notStartedLines(
+  diff: RowDiff,
+  address: (key: string) => string,
+  outcome: 'failed' | 'skipped',
+  message: string,
+): JournalEntry[] {
   return rowsOf(diff).map(([action, key]) => ({
     type: 'change',
     address: address(key),
     action,
-    outcome: 'failed',
+    outcome,
     message,
   }));
 }
