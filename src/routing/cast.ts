@@ -99,14 +99,22 @@ export function casterTable(
   };
 }
 
-/** The type of a column's first non-null live value; undefined when no live row gives it one. */
+/**
+ * The type of a column's live values: its first non-null value's, except that a number
+ * column is `integer` only when none of its values has a fraction (JSON writes 2.0 as 2, so
+ * a whole first value says nothing). Undefined when no live row gives the column a value.
+ */
 export function liveTypeOf(live: readonly RoutingRecord[], field: string): RoutingFieldType | undefined {
-  for (const row of live) {
-    const v = row[field];
+  for (let i = 0; i < live.length; i++) {
+    const v = (live[i] as RoutingRecord)[field];
     if (v === null || v === undefined) continue;
     if (typeof v === 'boolean') return 'boolean';
-    if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
-    return 'string';
+    if (typeof v !== 'number') return 'string';
+    for (let j = i; j < live.length; j++) {
+      const w = (live[j] as RoutingRecord)[field];
+      if (typeof w === 'number' && !Number.isInteger(w)) return 'number';
+    }
+    return 'integer';
   }
   return undefined;
 }

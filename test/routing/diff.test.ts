@@ -48,6 +48,19 @@ describe('routing row diff', () => {
     ]);
   });
 
+  it('a number column is integer only when no live value has a fraction: 2 then 2.5 is a number column', () => {
+    const diff = diffRows(
+      { columns: ['k', 'w'], rows: [['a', '2'], ['b', '2.5']], isText: () => true },
+      [
+        { id: 1, k: 'a', w: 2 },
+        { id: 2, k: 'b', w: 2.5 },
+      ],
+      { key: ['k'], prune: true, refuseUntypedText: true },
+    );
+    expect(diff.problems).toEqual([]);
+    expect(diff.noops).toBe(2);
+  });
+
   it('never prunes a live row with an empty key field: no manifest row could declare it', () => {
     const liveRows: RoutingRecord[] = [
       { id: 1, num: 2, sub: '' },
