@@ -8,6 +8,7 @@ import { Codes } from './codes.js';
 import type { Place, Reporter } from './reporter.js';
 import type { DesiredRoutingTable, JsonScalar, RowValue } from './types.js';
 import { cellColumn, readCsv } from './csv.js';
+import { BAD, castCell, isUnsafeIntegerText } from '../core/cell-cast.js';
 
 type FieldType = DesiredRoutingTable['fieldTypes'][string];
 
@@ -318,21 +319,13 @@ const INEXACT_MESSAGE =
   "numeric column of the engine cannot hold it, so keep its values below 2^53; if the engine's column is text, " +
   'declare the field string in spec.fields';
 
-/** A CSV cell with a type hint; an empty cell is null. */
+/**
+ * A CSV cell with its declared type, parsed as the diff parses a cell of a column the live
+ * values type (core/cell-cast.ts, docs/routing.md): an empty cell is null but in a string
+ * column, where it stays ""; a column no type declares keeps its text for the diff.
+ */
 function convert(cell: string, type: FieldType | undefined): RowValue | typeof INVALID | typeof INEXACT {
-  if (cell === '') return null;
-  switch (type) {
-    case 'integer':
-      if (!/^-?[0-9]+$/.test(cell)) return INVALID;
-      return Number.isSafeInteger(Number(cell)) ? Number(cell) : INEXACT;
-    case 'number': {
-      const n = Number(cell);
-      if (/^-?[0-9]+$/.test(cell) && !Number.isSafeInteger(n)) return INEXACT;
-      return cell.trim() !== '' && Number.isFinite(n) ? n : INVALID;
-    }
-    case 'boolean':
-      return cell === 'true' ? true : cell === 'false' ? false : INVALID;
-    default:
-      return cell;
-  }
+  if ((type === 'integer' || type === 'number') && isUnsafeIntegerText(cell)) return INEXACT;
+  const value = castCell(type, cell);
+  return value === BAD ? INVALID : (value as RowValue);
 }

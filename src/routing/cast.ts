@@ -1,49 +1,7 @@
+import { BAD, cellCaster, isUnsafeInteger, isUnsafeIntegerText, NUMERIC_TEXT, type Caster } from '../core/cell-cast.js';
 import type { RoutingFieldType, RoutingRecord } from './types.js';
 
-/** Turns a manifest cell into a typed value; returns BAD when it cannot. */
-export type Caster = (value: unknown) => unknown;
-
-/** Marks a cell that does not fit its column type. */
-export const BAD: unique symbol = Symbol('bad value');
-
-/**
- * How a cell becomes a typed value. CSV cells are strings: they are parsed by the column
- * type, and '' means null for non-string columns (a string column keeps '' as '').
- * Values that are already typed (YAML records) pass through, except numbers and booleans
- * given for a string column, which are written as strings.
- */
-function casterFor(type: RoutingFieldType | undefined): Caster {
-  switch (type) {
-    case 'integer':
-      return (v) => {
-        if (typeof v !== 'string') return isUnsafeInteger(v) ? BAD : v;
-        if (v.trim() === '') return null;
-        return /^\s*[+-]?\d+\s*$/.test(v) && Number.isSafeInteger(Number(v)) ? Number(v) : BAD;
-      };
-    case 'number':
-      return (v) => {
-        if (typeof v !== 'string') return isUnsafeInteger(v) ? BAD : v;
-        if (v.trim() === '') return null;
-        const n = Number(v);
-        return Number.isFinite(n) && !isUnsafeIntegerText(v) ? n : BAD;
-      };
-    case 'boolean':
-      return (v) => {
-        if (typeof v !== 'string') return v;
-        const s = v.trim().toLowerCase();
-        if (s === '') return null;
-        if (s === 'true' || s === '1' || s === 'yes') return true;
-        return s === 'false' || s === '0' || s === 'no' ? false : BAD;
-      };
-    case 'string':
-      // A YAML number beyond 2^53 was rounded when it was read: its text would not be the one written.
-      return (v) => (isUnsafeInteger(v) ? BAD : typeof v === 'number' || typeof v === 'boolean' ? String(v) : v);
-    default:
-      return (v) => (isUnsafeInteger(v) ? BAD : v);
-  }
-}
-
-const NUMERIC_TEXT = /^\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\s*$/;
+export { BAD, isUnsafeInteger, isUnsafeIntegerText, type Caster };
 
 /**
  * Whether a declared value and a live value of another JSON type are the same value, as an
@@ -72,20 +30,6 @@ export function sameValue(want: unknown, have: unknown): boolean {
   return a !== undefined && b !== undefined && Number.isFinite(a) && a === b && Math.abs(a) <= Number.MAX_SAFE_INTEGER;
 }
 
-/**
- * Integers beyond 2^53 have no exact double: `9007199254740993` would be stored as
- * `…992`, and the next plan, comparing doubles, would call it in sync. Such a value is
- * refused for numeric columns; declared as a string in `spec.fields`, it is kept as text.
- */
-export function isUnsafeInteger(value: unknown): boolean {
-  return typeof value === 'number' && Number.isInteger(value) && !Number.isSafeInteger(value);
-}
-
-/** Whether `text` is an integer literal that no double holds exactly. */
-export function isUnsafeIntegerText(text: string): boolean {
-  return /^\s*[+-]?\d+\s*$/.test(text) && !Number.isSafeInteger(Number(text));
-}
-
 /** Casters per field, resolved once: the declared type first, else the first non-null live value's type. */
 export function casterTable(
   live: readonly RoutingRecord[],
@@ -94,7 +38,7 @@ export function casterTable(
   const cache = new Map<string, Caster>();
   return (field) => {
     let caster = cache.get(field);
-    if (!caster) cache.set(field, (caster = casterFor(declared[field] ?? liveTypeOf(live, field))));
+    if (!caster) cache.set(field, (caster = cellCaster(declared[field] ?? liveTypeOf(live, field))));
     return caster;
   };
 }

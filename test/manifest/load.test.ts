@@ -191,6 +191,21 @@ describe('routing rows', () => {
     expect(r.set.get('routing/draas/active/carriers/carrier=carrier-b,prefix=+32')).toBeUndefined();
   });
 
+  it('parses a CSV cell of a declared type as the diff parses one the live values type (docs/routing.md)', async () => {
+    const r = await loadText({
+      'c.yaml':
+        'apiVersion: switchboard/v1\nkind: RoutingTable\nmetadata: { name: routes, service: draas, version: active }\nspec:\n' +
+        '  key: [number]\n  fields: { label: string, on: boolean, weight: number }\n  recordsFrom: c.csv\n',
+      'c.csv': 'number,label,on,weight,note\n+321,,TRUE,2.5,\n+322,x,1,,y\n+323,y,no,0x10,z\n',
+    });
+    const row = (n: string) => r.set.get(`routing/draas/active/routes/number=${n}`)?.fields;
+    // An empty string cell stays "" (as it would written inline); an empty cell of another type is null.
+    expect(row('+321')).toMatchObject({ label: '', on: true, weight: 2.5 });
+    expect(row('+322')).toMatchObject({ label: 'x', on: true, weight: null, note: 'y' });
+    // `0x10` is no decimal number: Number() would read 16, an engine keeps the text.
+    expect(r.diagnostics.map((d) => `${d.source?.line} ${d.code}`)).toEqual(['4 SB_ROW_TYPE']);
+  });
+
   it('refuses a CSV header that names a column twice: one of its cells would be dropped unsaid', async () => {
     const r = await loadText({
       'c.yaml':
