@@ -152,9 +152,15 @@ export function diffRows(
   const matched = new Uint8Array(live.length);
   const created = new Set<string>();
   const ctx: RowContext = { table, casters, options, out, groups, live };
+  const textKeys = keyCols.filter((c) => c >= 0 && columnType(table.columns[c] as string, live, options) === 'string');
   for (let i = 0; i < table.rows.length; i++) {
     const cells = table.rows[i] as readonly unknown[];
     if (guessed.size > 0 && table.isText?.(i) === true) noteGuesses(guessed, cells, i);
+    const untold = textKeys.length > 0 ? textKeys.find((c) => typeof cells[c] === 'number') : undefined;
+    if (untold !== undefined) {
+      problem(ctx, i, 'SB_ROUTING_BAD_VALUE', numberForTextKey(table.columns[untold] as string, cells[untold]));
+      continue;
+    }
     const k = desiredKey(cells, keyCols, casters);
     if (k === null || k === BAD) {
       const message =
@@ -347,6 +353,26 @@ function columnar(rows: readonly DesiredRow[]): ColumnarRows {
     out[i] = cells;
   }
   return { columns, rows: out, sourceOf: (i) => rows[i]?.source };
+}
+
+/** A column's type: declared, else its live values'. */
+function columnType(
+  field: string,
+  live: readonly RoutingRecord[],
+  options: RowDiffOptions,
+): RoutingFieldType | undefined {
+  return options.fieldTypes?.[field] ?? liveTypeOf(live, field);
+}
+
+/**
+ * A YAML number in a text key column: its text as written is gone (`007` and `7.0` read as
+ * 7), so the row it names is not known, and a guess would match, update or prune another row.
+ */
+function numberForTextKey(field: string, value: unknown): string {
+  return (
+    `key field "${field}" is text, but YAML read this value as the number ${String(value)}: what was written ` +
+    '(`007`, `1.0`, `1e3`) is not known, so neither is the row. Quote it'
+  );
 }
 
 function problem(ctx: RowContext, i: number, code: RowDiffProblem['code'], message: string): void {

@@ -50,7 +50,14 @@ describe('routing row diff', () => {
 
   it('a number column is integer only when no live value has a fraction: 2 then 2.5 is a number column', () => {
     const diff = diffRows(
-      { columns: ['k', 'w'], rows: [['a', '2'], ['b', '2.5']], isText: () => true },
+      {
+        columns: ['k', 'w'],
+        rows: [
+          ['a', '2'],
+          ['b', '2.5'],
+        ],
+        isText: () => true,
+      },
       [
         { id: 1, k: 'a', w: 2 },
         { id: 2, k: 'b', w: 2.5 },
@@ -59,6 +66,24 @@ describe('routing row diff', () => {
     );
     expect(diff.problems).toEqual([]);
     expect(diff.noops).toBe(2);
+  });
+
+  it('refuses a YAML number in a text key column: what was written (007, 1.0) and so the row are not known', () => {
+    const liveRows: RoutingRecord[] = [
+      { id: 1, k: '007', v: 'a' },
+      { id: 2, k: '1', v: 'd' },
+    ];
+    const diff = diffRows(
+      [row({ k: 7, v: 'a' }, 'r.yaml:3:7'), row({ k: 1.0, v: 'c' }, 'r.yaml:4:7'), row({ k: '1', v: 'd' })],
+      liveRows,
+      { key: ['k'], prune: true },
+    );
+    expect(diff.problems.map((p) => [p.code, p.source])).toEqual([
+      ['SB_ROUTING_BAD_VALUE', 'r.yaml:3:7'],
+      ['SB_ROUTING_BAD_VALUE', 'r.yaml:4:7'],
+    ]);
+    expect(diff.problems[0]?.message).toMatch(/key field "k" is text, but YAML read this value as the number 7/);
+    expect(diff.updateGroups).toEqual([]);
   });
 
   it('never prunes a live row with an empty key field: no manifest row could declare it', () => {
@@ -102,7 +127,7 @@ describe('routing row diff', () => {
 
   it('uses declared field types over live ones, and matches composite integer keys', () => {
     const liveCarriers: RoutingRecord[] = [{ id: 7, country: 32, prefix: '4', carrier: 'a' }];
-    const diff = diffRows([row({ country: '32', prefix: 4, carrier: 'b' })], liveCarriers, {
+    const diff = diffRows([row({ country: '32', prefix: '4', carrier: 'b' })], liveCarriers, {
       key: ['country', 'prefix'],
       fieldTypes: { country: 'integer', prefix: 'string' },
       prune: true,
