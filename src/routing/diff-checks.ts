@@ -5,7 +5,7 @@
  */
 import { fitsColumnType, foldIdentity } from '../core/values.js';
 import { liveTypeOf } from './cast.js';
-import type { ColumnarRows, RowDiff, RowDiffProblem, RowLookalike } from './diff.js';
+import type { ColumnarRows, RowDiff, RowDiffOptions, RowDiffProblem, RowLookalike } from './diff.js';
 import { label, SEP } from './row-key.js';
 import type { RoutingFieldType, RoutingRecord } from './types.js';
 
@@ -147,4 +147,24 @@ export function untypedProblem(
   const first = Math.min(...untyped.map(([, row]) => row));
   const source = table.sourceOf?.(first);
   problems.push({ code: 'SB_ROUTING_UNTYPED', message, ...(source === undefined ? {} : { source }) });
+}
+
+/** A column's type: declared, else its live values'. */
+export function columnType(
+  field: string,
+  live: readonly RoutingRecord[],
+  options: RowDiffOptions,
+): RoutingFieldType | undefined {
+  return options.fieldTypes?.[field] ?? liveTypeOf(live, field);
+}
+
+/**
+ * A YAML number in a text key column: its text as written is gone (`007` and `7.0` read as
+ * 7), so the row it names is not known, and a guess would match, update or prune another row.
+ */
+export function numberForTextKey(field: string, value: unknown): string {
+  return (
+    `key field "${field}" is text, but YAML read this value as the number ${String(value)}: what was written ` +
+    '(`007`, `1.0`, `1e3`) is not known, so neither is the row. Quote it'
+  );
 }

@@ -1,6 +1,14 @@
 import { StringIndex } from '../core/string-index.js';
 import { BAD, casterTable, isUnsafeInteger, isUnsafeIntegerText, liveTypeOf, sameValue, type Caster } from './cast.js';
-import { findLookalikes, noteGuesses, typeContradictions, untypedProblem, untypedTextColumns } from './diff-checks.js';
+import {
+  columnType,
+  findLookalikes,
+  noteGuesses,
+  numberForTextKey,
+  typeContradictions,
+  untypedProblem,
+  untypedTextColumns,
+} from './diff-checks.js';
 import { label, SEP } from './row-key.js';
 
 import type { RoutingFieldType, RoutingRecord } from './types.js';
@@ -353,26 +361,6 @@ function columnar(rows: readonly DesiredRow[]): ColumnarRows {
     out[i] = cells;
   }
   return { columns, rows: out, sourceOf: (i) => rows[i]?.source };
-}
-
-/** A column's type: declared, else its live values'. */
-function columnType(
-  field: string,
-  live: readonly RoutingRecord[],
-  options: RowDiffOptions,
-): RoutingFieldType | undefined {
-  return options.fieldTypes?.[field] ?? liveTypeOf(live, field);
-}
-
-/**
- * A YAML number in a text key column: its text as written is gone (`007` and `7.0` read as
- * 7), so the row it names is not known, and a guess would match, update or prune another row.
- */
-function numberForTextKey(field: string, value: unknown): string {
-  return (
-    `key field "${field}" is text, but YAML read this value as the number ${String(value)}: what was written ` +
-    '(`007`, `1.0`, `1e3`) is not known, so neither is the row. Quote it'
-  );
 }
 
 function problem(ctx: RowContext, i: number, code: RowDiffProblem['code'], message: string): void {
