@@ -151,6 +151,11 @@ class Run {
     const size = this.options.updateChunkSize ?? 1000;
     const tasks: Promise<void>[] = [];
     for (const group of diff.updateGroups) {
+      // A field named `q` cannot go in a collection PATCH (its body's `q` is the filter): one PATCH per row.
+      if ('q' in group.changes) {
+        for (const row of group.rows) tasks.push(this.limit(() => this.updateOne(row, group.changes)));
+        continue;
+      }
       for (let start = 0; start < group.rows.length; start += size) {
         const rows = group.rows.slice(start, start + size);
         const settled: Row[] = rows.map((r) => ({ action: 'update', key: r.key, source: r.source }));
@@ -185,6 +190,19 @@ class Run {
       }
     }
     await Promise.all(tasks);
+  }
+
+  /** `PATCH <base>/<id>` of one row (Doc3 §4.2): 200 with the record. */
+  private async updateOne(row: RowDiff['updateGroups'][number]['rows'][number], changes: Record<string, unknown>) {
+    const settled: Row[] = [{ action: 'update', key: row.key, ...(row.source ? { source: row.source } : {}) }];
+    if (this.held(settled)) return;
+    try {
+      await this.client.update(this.ref, row.id, changes);
+      this.done('updated', 1);
+      this.options.onApplied?.('update', [row.key]);
+    } catch (error) {
+      this.fail(settled, error);
+    }
   }
 
   /** The engine has no `_bulk`: one POST per record from now on, said once for the table. */

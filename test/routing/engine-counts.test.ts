@@ -77,6 +77,30 @@ describe('the routing engine write counts', () => {
     }
   });
 
+  it('a field named q is updated by a PATCH of each row: a collection PATCH would read it as its filter', async () => {
+    const sent: string[] = [];
+    const server = await scriptedServer((req, res) => {
+      sent.push(`${req.method} ${req.url}`);
+      req.resume();
+      req.on('end', () => {
+        res.setHeader('content-type', 'application/json');
+        res.writeHead(200).end(JSON.stringify({ id: 1, k: 'a', q: 'new' }));
+      });
+    });
+    const client = new RoutingClient({ url: server.url, auth: { token: 't' } });
+    closing.push(async () => {
+      await client.close();
+      await server.close();
+    });
+    const rows = diffRows([{ values: { k: 'a', q: 'new' } }], [{ id: 1, k: 'a', q: 'old' }], {
+      key: ['k'],
+      prune: false,
+    });
+    const report = await executeRoutingChanges(client, ref, rows, { keepGoing: true });
+    expect(report).toMatchObject({ updated: 1, failures: [] });
+    expect(sent).toEqual(['PATCH /s/active/t/1']);
+  });
+
   it('more modified than a PATCH named: the rows fail and nothing more is sent to the engine', async () => {
     const client = await engine({ inserted: (n) => ({ inserted: n }), modified: (n) => n + 40 });
     const report = await executeRoutingChanges(client, ref, diff(), { keepGoing: true });

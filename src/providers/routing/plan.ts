@@ -142,6 +142,8 @@ function planTable(
     );
   }
   for (const group of diff.updateGroups) {
+    // A field named `q` goes in a PATCH of the row itself: a collection PATCH's `q` is its filter.
+    const one = 'q' in group.changes;
     for (const row of group.rows) {
       const c = change(
         address(row.key),
@@ -149,7 +151,7 @@ function planTable(
         row.before,
         group.changes,
         `declared ${Object.keys(group.changes).join(', ')} ${Object.keys(group.changes).length === 1 ? 'differs' : 'differ'} from live`,
-        [{ method: 'PATCH', path: base }],
+        [{ method: 'PATCH', path: one ? `${base}/${row.id}` : base }],
         row.source,
       );
       c.id = String(row.id);
