@@ -2,7 +2,7 @@
  * How a routing table's cell becomes a value of its column type: the one parser of the
  * manifest loader (a type `spec.fields` declares) and of the row diff (a type the live values
  * give), so that a CSV and the same rows written inline, declared or typed by the engine,
- * plan the same (docs/routing.md, "Types").
+ * plan the same (docs/routing.md, "Row identity and typed comparison").
  */
 import type { ScalarColumnType } from './values.js';
 
