@@ -52,8 +52,9 @@ const DOLLAR_MARK = '__sbdollar__';
  * after parsing, so secrets with YAML-special characters stay intact.
  */
 export function protectReferences(text: string): string {
+  // The name in hex: a name may hold `__` or end in `_`, which would end a placeholder early.
   return text.replace(REFERENCE, (_match, name: string | undefined) =>
-    name === undefined ? DOLLAR_MARK : `${MARK}${name}__`,
+    name === undefined ? DOLLAR_MARK : `${MARK}${Buffer.from(name, 'utf8').toString('hex')}__`,
   );
 }
 
@@ -62,7 +63,7 @@ export function restoreReferences(value: unknown): unknown {
   if (typeof value === 'string') {
     return value
       .replaceAll(DOLLAR_MARK, '$$$$')
-      .replace(/__sbvar_([A-Za-z_][A-Za-z0-9_]*?)__/g, (_m, name: string) => `\${${name}}`);
+      .replace(/__sbvar_([0-9a-f]+)__/g, (_m, hex: string) => `\${${Buffer.from(hex, 'hex').toString('utf8')}}`);
   }
   if (Array.isArray(value)) return value.map(restoreReferences);
   if (value && typeof value === 'object')

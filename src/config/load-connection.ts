@@ -343,7 +343,16 @@ function checkUrl(text: string, insecure: boolean, key: string, names: SettingNa
   try {
     url = new URL(text);
   } catch {
-    problems.push(`${what}: ${JSON.stringify(text)} is not a URL`);
+    // Not echoed as given: what looks like a user and password in it stays out of the message.
+    problems.push(`${what}: ${JSON.stringify(text.replace(/\/\/[^/]*@/, '//…@'))} is not a URL`);
+    return;
+  }
+  // The URL is recorded (plan files, journals, reports): credentials in it would be written in clear wherever it is.
+  if (url.username || url.password) {
+    problems.push(
+      `${what}: a URL with a user or password in it is refused (it is written in plan files and journals): ` +
+        'give the credentials as auth, or in their environment variables (docs/connecting.md)',
+    );
     return;
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') problems.push(`${what}: must be an http or https URL`);

@@ -63,6 +63,25 @@ describe('docs/connecting.md: switchboard.config.yaml', () => {
     expect(lab).toMatchObject({ url: 'http://10.0.0.5:8080', insecure: true, auth: { token: 'tok' } });
   });
 
+  it('reads a variable whose name holds __ or ends in _ as named, not a shorter one', async () => {
+    await write(
+      'environments:\n  prod:\n    url: https://p.example.net\n    auth: { username: ${SB__USER}, password: ${SB_PW_} }\n',
+    );
+    const env = { SB__USER: 'ops', SB_PW_: 'right', SB: 'wrong', SB_PW: 'wrong' };
+    expect(await loadConnection({ env, cwd: dir })).toMatchObject({ auth: { username: 'ops', password: 'right' } });
+  });
+
+  it('refuses a URL with a user or password in it, and never echoes them', async () => {
+    await write('environments:\n  prod:\n    url: https://bob:UrlS3cret@p.example.net\n    auth: { token: t }\n');
+    const error = await failure(loadConnection({ env: {}, cwd: dir }));
+    expect(error.message).toContain('a URL with a user or password in it is refused');
+    expect(error.message).not.toContain('UrlS3cret');
+    await write('environments:\n  prod:\n    url: "https://bob:UrlS3cret@p.example.net:x"\n    auth: { token: t }\n');
+    const unparsed = await failure(loadConnection({ env: {}, cwd: dir }));
+    expect(unparsed.message).toContain('is not a URL');
+    expect(unparsed.message).not.toContain('UrlS3cret');
+  });
+
   it('reports every problem at once: unset variables, unknown keys, bad TOTP secret, plain http', async () => {
     await write(`environments:
   prod:
