@@ -3,12 +3,10 @@ import { lstat, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises
 import * as path from 'node:path';
 import { SwitchboardError } from '../core/errors.js';
 import { realExisting } from '../core/real-existing.js';
-import { TEMP_FILE } from './atomic-write.js';
+import { EXPORT_MARKER, TEMP_FILE } from './atomic-write.js';
 import { relativeLeadsInside } from '../core/path-inside.js';
 
-/** The second header line of every exported file; `--force` only ever removes files carrying it. */
-export const EXPORT_MARKER =
-  'Exported by `switchboard export`: `switchboard plan` on these files reports "No changes." until live state moves.';
+export { EXPORT_MARKER } from './atomic-write.js';
 
 /** The folders export writes documents into. */
 const EXPORT_FOLDERS = ['groups', 'resellers', 'tenants'] as const;
