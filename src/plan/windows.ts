@@ -6,6 +6,7 @@
  * unless `--emergency-change TICKET`. A window's freeze closes its scope whatever other
  * windows say. Pure: the instant is the caller's clock.
  */
+import { FormerNames } from './former-names.js';
 import { freezeAt, isOpen, localText, nextOpening } from '../manifest/change-window-schedule.js';
 import type { ChangeWindow } from '../manifest/index.js';
 import { matchesPattern } from './targets.js';
@@ -36,12 +37,17 @@ export interface WindowNotice {
 }
 
 /** Whether a window's scope covers a change: each criterion given holds. */
-export function covers(window: ChangeWindow, change: Pick<Change, 'address' | 'kind' | 'previousAddress'>): boolean {
+export function covers(
+  window: ChangeWindow,
+  change: Pick<Change, 'address' | 'kind' | 'previousAddress'>,
+  former: FormerNames = new FormerNames([]),
+): boolean {
   const { addresses, kinds, tables } = window.scope;
   if (kinds.length > 0 && !kinds.includes(change.kind)) return false;
   if (tables.length > 0 && !tables.some((t) => change.address.startsWith(`${t}/`))) return false;
   if (addresses.length > 0) {
-    const named = [change.address, ...(change.previousAddress ? [change.previousAddress] : [])];
+    // Its former names too: its own, and the one it had under a renamed ancestor.
+    const named = former.of(change);
     if (!addresses.some((p) => named.some((a) => matchesPattern(p, a)))) return false;
   }
   return true;
@@ -62,11 +68,12 @@ export interface WindowCheck {
 export function checkWindows(windows: readonly ChangeWindow[], changes: readonly Change[], now: number): WindowCheck {
   const notices = windows.map((w) => notice(w, now));
   const groups = new Map<string, { windows: WindowNotice[]; changes: Change[] }>();
+  const former = new FormerNames(changes);
   // One pass over the changes (a million routing rows), the windows few.
   for (const change of changes) {
     const covering: number[] = [];
     windows.forEach((w, i) => {
-      if (!covers(w, change)) return;
+      if (!covers(w, change, former)) return;
       covering.push(i);
       const n = notices[i] as WindowNotice;
       n.changes += 1;

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChangeWindow } from '../../src/manifest/index.js';
 import { parseWindow, type WeeklyWindow } from '../../src/manifest/change-window-schedule.js';
+import { FormerNames } from '../../src/plan/former-names.js';
 import { covers } from '../../src/plan/windows.js';
 import { runClock } from '../../src/run/assurance.js';
 import { defaultSeed, startSimulator, type RunningSimulator } from '../../src/sim/index.js';
@@ -188,14 +189,12 @@ describe('what a window covers, and the clock', () => {
     expect(covers(banks, change('tenant/bank-1/subscription/main', 'Subscription'))).toBe(true);
     expect(covers(banks, change('tenant/bank-1/subscription/main/address/x', 'Address'))).toBe(false);
     expect(covers(banks, change('tenant/shop', 'Tenant'))).toBe(false);
-    // A renamed object is covered under its former address too.
-    expect(
-      covers(window({ addresses: ['tenant/bank-1'] }), {
-        address: 'tenant/b1',
-        kind: 'Tenant',
-        previousAddress: 'tenant/bank-1',
-      }),
-    ).toBe(true);
+    // A renamed object is covered under its former address too, and so is what is below it.
+    const renamed = { address: 'tenant/b1', kind: 'Tenant', previousAddress: 'tenant/bank-1' };
+    expect(covers(window({ addresses: ['tenant/bank-1'] }), renamed)).toBe(true);
+    const below = change('tenant/b1/subscription/main', 'Subscription');
+    expect(covers(window({ addresses: ['tenant/bank-1*'] }), below, new FormerNames([renamed]))).toBe(true);
+    expect(covers(window({ addresses: ['tenant/bank-1*'] }), below)).toBe(false);
   });
 
   it('the clock: SWITCHBOARD_NOW, else the embedded simulator, else the system', () => {

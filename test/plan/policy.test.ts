@@ -187,6 +187,41 @@ describe('the policy engine', () => {
     expect(read.warnings.map((w) => w.rule)).toEqual(['ids', 'soft']);
   });
 
+  it('forbid by address holds for the object under its former name, and for what is below it', async () => {
+    const { set, rules } = await load(
+      { 't.yaml': tenants('  markup: 4\n') },
+      `    - id: frozen-acme
+      match: { kind: Tenant, address: tenant/acme-corp }
+      forbid: [update]
+    - id: frozen-main
+      match: { kind: Subscription, address: tenant/acme-corp/subscription/main }
+      forbid: [update]
+`,
+    );
+    const change = (kind: string, address: string, previousAddress?: string): Change => ({
+      address,
+      ...(previousAddress ? { previousAddress } : {}),
+      kind,
+      provider: 'platform',
+      action: 'update',
+      before: { markup: 4 },
+      after: { markup: 5 },
+      patch: [],
+      reason: '',
+      dependsOn: [],
+      requests: [],
+    });
+    const changes = [
+      change('Tenant', 'tenant/acme-group', 'tenant/acme-corp'),
+      change('Subscription', 'tenant/acme-group/subscription/main'),
+    ];
+    const out = await evaluatePolicies(rules, facts(set, { changes }), { allowPolicy: [] });
+    expect(out.errors.map((e) => `${e.rule}: ${e.address ?? ''}`)).toEqual([
+      'frozen-acme: tenant/acme-group',
+      'frozen-main: tenant/acme-group/subscription/main',
+    ]);
+  });
+
   it('forbid and threshold over changes', async () => {
     const { set, rules } = await load(
       { 't.yaml': tenants('  markup: 4\n') },

@@ -3,6 +3,7 @@ import type { PolicyRule } from '../../manifest/index.js';
 import type { DesiredNode } from '../../state/types.js';
 import { overwrites } from '../safety.js';
 import type { Change } from '../types.js';
+import { FormerNames } from '../former-names.js';
 import { matchesObject } from './conditions.js';
 import type { PolicyFacts } from './facts.js';
 import type { ViolationSink } from './object-rules.js';
@@ -14,6 +15,7 @@ import type { ViolationSink } from './object-rules.js';
  */
 export class ChangeRules {
   private declared: Map<string, DesiredNode> | undefined;
+  private former: FormerNames | undefined;
 
   constructor(
     private readonly facts: PolicyFacts,
@@ -33,8 +35,10 @@ export class ChangeRules {
       if (change.kind !== rule.match.kind || !actions.includes(change.action)) continue;
       const forcing = change.replacedBy?.filter((field) => replacedBy?.includes(field)) ?? [];
       if (change.action === 'replace' && replacedBy && forcing.length === 0) continue;
-      if (!matchesObject(rule.match, change.address, rule.match.where.length > 0 ? this.fieldsOf(change) : {}))
-        continue;
+      const fields = rule.match.where.length > 0 ? this.fieldsOf(change) : {};
+      // The object under its former names too (a rename, a renamed ancestor): a rule written for it still holds.
+      this.former ??= new FormerNames(this.facts.changes);
+      if (!this.former.of(change).some((address) => matchesObject(rule.match, address, fields))) continue;
       const cause = forcing.length > 0 ? ` because of ${forcing.join(', ')}` : '';
       this.sink.add(rule, `the plan would ${change.action} it${cause}, which the rule forbids`, change.address, () =>
         change.source === undefined ? rule.source : change.source,
