@@ -187,6 +187,46 @@ describe('the policy engine', () => {
     expect(read.warnings.map((w) => w.rule)).toEqual(['ids', 'soft']);
   });
 
+  it("a coverage rule's warn bound stays a warning past the listed violations: the count too", async () => {
+    const rule = {
+      id: 'emergency-addresses',
+      policy: 'p',
+      severity: 'error',
+      source: 'p.yaml:1:1',
+      match: { kind: 'Subscription', where: [] },
+      check: { type: 'coverage', bounds: { numbersWithoutAddress: 'warn' } },
+    } as unknown as PolicyRule;
+    const list = (count: number, items: string[] = []) => ({ count, items });
+    const scopes = Array.from({ length: MAX_LISTED_VIOLATIONS + 1 }, (_, i) => ({
+      address: `tenant/t${i}/subscription/main`,
+      numbers: 1,
+      withoutAddress: list(1, ['+3221234560']),
+      unverified: list(0),
+      verificationUnknown: list(0),
+      unusedAddresses: list(0),
+      effect: { linksAdded: list(0), linksMoved: list(0), addressesInUse: [], withoutAddressAfter: 1 },
+    }));
+    const declared = scopes.map((s) => ({ kind: 'Subscription', address: s.address, fields: {} }));
+    const out = await evaluatePolicies(
+      [rule],
+      {
+        declared,
+        tables: [],
+        changes: [],
+        liveCounts: new Map(),
+        tableLiveCounts: new Map(),
+        capacity: [],
+        coverage: { scopes, listLimit: 100 },
+        references: new Map(),
+        sourceOf: () => undefined,
+      } as unknown as PolicyFacts,
+      { allowPolicy: [] },
+    );
+    expect(out.errors).toEqual([]);
+    expect(out.warnings).toHaveLength(MAX_LISTED_VIOLATIONS + 1);
+    expect(out.warnings.at(-1)?.message).toMatch(/and 1 more violations of this rule, not listed/);
+  });
+
   it('forbid by address holds for the object under its former name, and for what is below it', async () => {
     const { set, rules } = await load(
       { 't.yaml': tenants('  markup: 4\n') },

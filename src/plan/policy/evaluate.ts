@@ -32,11 +32,19 @@ export async function evaluatePolicies(
   const outcome: PolicyOutcome = { errors: [], warnings: [] };
   const overridden = new Set(options.allowPolicy);
   const listed = new Map<string, number>();
+  // The violations not listed, by the severity each had: a coverage rule's `warn` bounds
+  // make some of an error rule's violations warnings, and the count must not be an error then.
+  const unlisted = new Map<string, { warning?: PolicyRule; error?: PolicyRule }>();
   const sink: ViolationSink = {
     add(rule, message, address, source) {
       const count = (listed.get(rule.id) ?? 0) + 1;
       listed.set(rule.id, count);
-      if (count > MAX_LISTED_VIOLATIONS) return;
+      if (count > MAX_LISTED_VIOLATIONS) {
+        const seen = unlisted.get(rule.id) ?? {};
+        seen[rule.severity === 'warning' ? 'warning' : 'error'] = rule;
+        unlisted.set(rule.id, seen);
+        return;
+      }
       const where = source();
       deliver(rule, {
         message: withWhy(rule, message),
@@ -72,8 +80,12 @@ export async function evaluatePolicies(
     else if (type === 'forbid' || type === 'threshold') await changes.check(rule);
     else await objects.check(rule);
     const more = (listed.get(rule.id) ?? 0) - MAX_LISTED_VIOLATIONS;
+    const hidden = unlisted.get(rule.id);
     if (more > 0)
-      deliver(rule, { message: `… and ${more} more violations of this rule, not listed`, source: rule.source });
+      deliver(hidden?.error ?? hidden?.warning ?? rule, {
+        message: `… and ${more} more violations of this rule, not listed`,
+        source: rule.source,
+      });
   }
   return outcome;
 }
