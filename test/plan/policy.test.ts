@@ -144,10 +144,14 @@ describe('the policy engine', () => {
     - id: room
       match: { kind: Entitlement }
       limit: { field: headroom, min: 5 }
+    - id: subscription-room
+      match: { kind: Subscription }
+      limit: { field: headroom, min: 5 }
 `,
     );
     const entitlement = 'tenant/t0/subscription/main/entitlement/BE geo';
-    const row = { address: entitlement, subject: 'entitlement BE geo', declared: 10, assigned: 7, reserved: 0 };
+    const scope = 'tenant/t0/subscription/main';
+    const row = { address: entitlement, scope, subject: 'entitlement BE geo', declared: 10, assigned: 7, reserved: 0 };
     const capacity = [
       { ...row, headroom: 3 },
       { ...row, subject: 'something else', headroom: null },
@@ -156,6 +160,8 @@ describe('the policy engine', () => {
     expect(out.errors.map((e) => `${e.rule} ${e.address}: ${e.message}`)).toEqual([
       'markup tenant/t0: markup is 4, below the minimum 5',
       `room ${entitlement}: entitlement BE geo: headroom is 3, below the minimum 5`,
+      // A subscription's rule checks each of its rows, its entitlements' too (docs/policies.md).
+      `subscription-room ${scope}: entitlement BE geo: headroom is 3, below the minimum 5`,
     ]);
   });
 

@@ -99,10 +99,16 @@ export class ObjectRules {
   private capacityRows(address: string): readonly CapacityRow[] {
     if (!this.capacityAt) {
       this.capacityAt = new Map();
-      for (const row of this.facts.capacity) {
-        const list = this.capacityAt.get(row.address);
+      // A row counts for its object and for the object whose capacity it is part of (an
+      // entitlement's row for its subscription too: "subscriptions (each of their rows)").
+      const add = (address: string, row: CapacityRow) => {
+        const list = this.capacityAt?.get(address);
         if (list) list.push(row);
-        else this.capacityAt.set(row.address, [row]);
+        else this.capacityAt?.set(address, [row]);
+      };
+      for (const row of this.facts.capacity) {
+        add(row.address, row);
+        if (row.scope !== undefined && row.scope !== row.address) add(row.scope, row);
       }
     }
     return this.capacityAt.get(address) ?? [];
