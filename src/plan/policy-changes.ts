@@ -117,6 +117,8 @@ function checkDifferences(old: PolicyCheck, now: PolicyCheck): Part[] {
       if (!old.actions.includes(a)) parts.push({ text: `forbid ${a} added`, effect: 'stricter' });
     for (const a of old.actions)
       if (!now.actions.includes(a)) parts.push({ text: `forbid ${a} removed`, effect: 'looser' });
+    if (old.actions.includes('replace') && now.actions.includes('replace'))
+      parts.push(...replacedByDifferences(old.replacedBy, now.replacedBy));
     return parts;
   }
   if (old.type === 'coverage' && now.type === 'coverage') return coverageDifferences(old, now);
@@ -129,6 +131,22 @@ function checkDifferences(old: PolicyCheck, now: PolicyCheck): Part[] {
     ];
   }
   return [];
+}
+
+/**
+ * `replacedBy` narrows `forbid: [replace]` to the replaces those fields force: none given
+ * forbids every replace, so giving it loosens the rule, and fewer fields loosen it more.
+ */
+function replacedByDifferences(old?: readonly string[], now?: readonly string[]): Part[] {
+  const text = (fields?: readonly string[]) => (fields ? `[${fields.join(', ')}]` : 'any field');
+  const change = `forbid replace by ${text(old)} → ${text(now)}`;
+  if (old === undefined) return now === undefined ? [] : [{ text: change, effect: 'looser' }];
+  if (now === undefined) return [{ text: change, effect: 'stricter' }];
+  const added = now.filter((f) => !old.includes(f));
+  const removed = old.filter((f) => !now.includes(f));
+  if (added.length === 0 && removed.length === 0) return [];
+  const effect = added.length === 0 ? 'looser' : removed.length === 0 ? 'stricter' : 'unclear';
+  return [{ text: change, effect }];
 }
 
 function requireDifferences(

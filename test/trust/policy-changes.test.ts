@@ -87,6 +87,18 @@ describe('policyChanges', () => {
       'mixed',
     ],
     [
+      'forbid replace narrowed to the replaces one field forces (replacedBy given)',
+      rule('r', 'match: { kind: TrunkGroupBlockList }\nforbid: [replace]'),
+      rule('r', 'match: { kind: TrunkGroupBlockList }\nforbid: [replace]\nreplacedBy: [region]'),
+      'looser',
+    ],
+    [
+      'replacedBy with a field more (more replaces forbidden)',
+      rule('r', 'match: { kind: TrunkGroupBlockList }\nforbid: [replace]\nreplacedBy: [region]'),
+      rule('r', 'match: { kind: TrunkGroupBlockList }\nforbid: [replace]\nreplacedBy: [region, country]'),
+      'stricter',
+    ],
+    [
       'a threshold share raised',
       rule('r', 'match: { kind: Tenant }\nthreshold: { update: 20%, min: 10 }'),
       rule('r', 'match: { kind: Tenant }\nthreshold: { update: 50%, min: 10 }'),
