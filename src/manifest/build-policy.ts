@@ -15,7 +15,7 @@ import {
 import { forbidCheck } from './policy-forbid.js';
 import type { Reporter } from './reporter.js';
 import { didYouMean } from './suggest.js';
-import type { JsonScalar } from './types.js';
+import type { JsonScalar, SourcePosition } from './types.js';
 import { compileLinearPattern, type LinearPattern } from './linear-pattern.js';
 
 /** A rule's `threshold.min` when it gives none: as the built-in thresholds. */
@@ -265,7 +265,8 @@ function percentOf(value: unknown): number {
  */
 export function uniqueRules(
   built: readonly BuiltRule[],
-  tables: ReadonlySet<string>,
+  /** The declared routing tables: their columns, by address. */
+  tables: ReadonlyMap<string, readonly string[]>,
   reporter: Reporter,
 ): PolicyRule[] {
   const seen = new Map<string, PolicyRule>();
@@ -276,6 +277,7 @@ export function uniqueRules(
         `no manifest declares the routing table ${rule.match.table}: rule ${rule.id} checks nothing`,
         tableAt,
       );
+    unknownColumns(rule, tables, idAt, reporter);
     const first = seen.get(rule.id);
     if (first)
       reporter.error(
@@ -286,4 +288,35 @@ export function uniqueRules(
     else seen.set(rule.id, rule);
   }
   return [...seen.values()];
+}
+
+/**
+ * A routing-row rule names the columns of its tables (those of `match.table`, else of every
+ * declared table): a field no table has would check nothing (a `where` on it never matches,
+ * a limit or a reference never applies), so it is an error, as an unknown field of an object
+ * kind is.
+ */
+function unknownColumns(
+  rule: PolicyRule,
+  tables: ReadonlyMap<string, readonly string[]>,
+  at: SourcePosition,
+  reporter: Reporter,
+): void {
+  if (rule.match.kind !== routingTableKind.rowKind || tables.size === 0) return;
+  const scope = rule.match.table === undefined ? [...tables.values()] : [tables.get(rule.match.table) ?? []];
+  const known = [...new Set(scope.flat())].sort();
+  if (known.length === 0) return;
+  const check = rule.check;
+  // Not a `require`'s field: a column no row has is what it finds missing, in every row.
+  const valued = (check.type === 'limit' || check.type === 'reference') && check.field !== undefined ? [check.field] : [];
+  const named = [...rule.match.where.map((w) => w.field), ...valued];
+  for (const field of new Set(named)) {
+    if (known.includes(field)) continue;
+    reporter.error(
+      Codes.policy,
+      `rule ${rule.id}: no declared routing table it matches has a column "${field}"; its columns are ` +
+        `${known.join(', ')}${didYouMean(field, known)}`,
+      at,
+    );
+  }
 }

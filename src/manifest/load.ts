@@ -152,7 +152,7 @@ export async function loadManifests(paths: string[], options: LoadOptions = {}):
   checkPlatformUnique(objects, reporter);
   checkIdentities(objects, byAddress, reporter);
   checkReferences(objects, byAddress, (a) => set.children(a), reporter);
-  const policies = uniqueRules(out.policies, new Set(routingTables.map((t) => t.table.address)), reporter);
+  const policies = uniqueRules(out.policies, new Map(routingTables.map((t) => [t.table.address, t.columns])), reporter);
   checkRoutingTests(out.routingTests, set, reporter);
   const changeWindows = uniqueWindows(out.changeWindows, reporter);
   const diagnostics = sortDiagnostics(reporter.diagnostics);

@@ -80,4 +80,29 @@ describe('Policy documents', () => {
       '11:23 SB_POLICY_RULE Tenant has no field "headroom"; its fields are name, billingId, markup',
     ]);
   });
+
+  it('a routing-row rule whose field no declared table has is an error: it would check nothing', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'sb-policy-doc-'));
+    await writeFile(
+      join(dir, 'routes.yaml'),
+      'apiVersion: switchboard/v1\nkind: RoutingTable\nmetadata: { name: routes, service: draas, version: active }\n' +
+        'spec:\n  key: [number]\n  records:\n    - { number: "+321", route: trunk-1, priority: 20 }\n',
+    );
+    await writeFile(
+      join(dir, 'p.yaml'),
+      `apiVersion: switchboard/v1\nkind: Policy\nmetadata: { name: p }\nspec:\n  rules:
+    - id: cap
+      match: { kind: RoutingRow, table: draas/active/routes }
+      limit: { field: priorty, max: 15 }
+    - id: routed
+      match: { kind: RoutingRow, where: { Route: trunk-1 } }
+      require: { field: carrier }
+`,
+    );
+    const { diagnostics } = await loadManifests([dir], { cwd: dir, env: {} });
+    expect(diagnostics.map((d) => `${d.code} ${d.message}`)).toEqual([
+      'SB_POLICY_RULE rule cap: no declared routing table it matches has a column "priorty"; its columns are number, priority, route (did you mean "priority"?)',
+      'SB_POLICY_RULE rule routed: no declared routing table it matches has a column "Route"; its columns are number, priority, route (did you mean "route"?)',
+    ]);
+  });
 });
