@@ -2,6 +2,7 @@ import { Codes } from './codes.js';
 import type { DesiredSet } from './desired-set.js';
 import { vectorLabel, type ChangeWindow, type RoutingTestSet } from './assurance-types.js';
 import type { Reporter } from './reporter.js';
+import { didYouMean } from './suggest.js';
 import type { SourcePosition } from './types.js';
 import { declaredAnswer, declaredRow, probeKeys, verdict } from './vector-lookup.js';
 
@@ -47,6 +48,17 @@ export function checkRoutingTests(tests: readonly RoutingTestSet[], set: Desired
     for (const vector of test.vectors) {
       const probes = probeKeys(table.key, test.mode, vector.lookup);
       const label = `vector ${vectorLabel(vector)} of ${test.name}`;
+      // A field no row declares would pass here unchecked (the rows give it no value to compare).
+      const unknown = Object.keys(vector.expect ?? {}).filter((field) => !table.columns.includes(field));
+      if (unknown.length > 0) {
+        const fields = unknown.map((f) => `"${f}"${didYouMean(f, table.columns)}`).join(', ');
+        reporter.error(
+          Codes.routingTest,
+          `${label}: expects ${fields}, which no declared row of ${test.table} has; its columns are ${table.columns.join(', ')}`,
+          positionOf(vector.source),
+        );
+        continue;
+      }
       if (typeof probes === 'string') {
         reporter.error(Codes.routingTest, `${label}: ${probes}`, positionOf(vector.source));
         continue;

@@ -106,6 +106,18 @@ describe('vectors against the declared rows (validate, plan)', () => {
     ]);
   });
 
+  it('a vector expecting a field no declared row has is an error, not a pass', async () => {
+    const loaded = await load({
+      'tests.yaml': TESTS.replace('expect: { route: carrier-b }', 'expect: { rotue: carrier-b }'),
+    });
+    expect(loaded.ok).toBe(false);
+    expect(loaded.diagnostics.map((d) => d.message)).toEqual([
+      expect.stringMatching(
+        /^vector \+3223000001 of routes-behaviour: expects "rotue" \(did you mean "route"\?\), which no declared row of routing\/draas\/standby\/routes has/,
+      ),
+    ]);
+  });
+
   it('a failing CSV vector is an error at its line; a CSV row answers with its own line', async () => {
     const loaded = await load({
       'route-vectors.csv': VECTORS_CSV.replace('+3223000000,carrier-a', '+3223000000,carrier-z'),
