@@ -48,6 +48,10 @@ export function withEnvironmentOverrides(
     const variable = (field: string) => ENVIRONMENT_VARIABLES[`${authKey}.${field}`];
     const set = ['token', 'username', 'password', 'totpSecret'].filter((f) => variable(f) && isSet(variable(f)!));
     if (set.length === 0) continue;
+    // The engine's credentials alone declare no engine: without one in the file (or its URL
+    // set), they are not this file's to override (a CI job may export them for every run).
+    const engine = isPlainObject(out['routingEngine']) || isSet(ENVIRONMENT_VARIABLES['routingEngine.url'] ?? '');
+    if (authKey === 'routingEngine.auth' && !engine) continue;
     const parent = authKey === 'auth' ? out : ensureMapping(out, 'routingEngine');
     const current = isPlainObject(parent['auth']) ? (parent['auth'] as Raw) : undefined;
     const reference = (field: string) => `\${${variable(field)}}`;

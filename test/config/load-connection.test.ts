@@ -71,6 +71,17 @@ describe('docs/connecting.md: switchboard.config.yaml', () => {
     expect(await loadConnection({ env, cwd: dir })).toMatchObject({ auth: { username: 'ops', password: 'right' } });
   });
 
+  it("the routing engine's credentials in the environment are ignored when the file declares no engine", async () => {
+    await write('environments:\n  prod:\n    url: https://p.example.net\n    auth: { token: t }\n');
+    const env = { SWITCHBOARD_RE_USERNAME: 'routing', SWITCHBOARD_RE_PASSWORD: 'routing' };
+    const connection = await loadConnection({ env, cwd: dir });
+    expect(connection).toMatchObject({ url: 'https://p.example.net', auth: { token: 't' } });
+    expect(connection.routingEngine).toBeUndefined();
+    // With the engine's URL set too, they make one.
+    const both = await loadConnection({ env: { ...env, SWITCHBOARD_RE_URL: 'https://em.example.net' }, cwd: dir });
+    expect(both.routingEngine).toMatchObject({ url: 'https://em.example.net', auth: { username: 'routing' } });
+  });
+
   it('refuses a URL with a user or password in it, and never echoes them', async () => {
     await write('environments:\n  prod:\n    url: https://bob:UrlS3cret@p.example.net\n    auth: { token: t }\n');
     const error = await failure(loadConnection({ env: {}, cwd: dir }));
