@@ -121,7 +121,16 @@ export function fileNames<T extends DocumentName>(outDir: string, documents: rea
   return out;
 }
 
+/**
+ * A file name's base: at most this many characters, so that the name and the temporary one
+ * written first (`.<name>.yaml.<pid>.tmp`) stay within a file system's 255 bytes.
+ */
+const MAX_BASE = 120;
+
 function safeName(name: string): string {
   const safe = name.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[.-]+/, '');
-  return safe === '' ? `object-${createHash('sha256').update(name).digest('hex').slice(0, 8)}` : safe;
+  const hash = () => createHash('sha256').update(name).digest('hex').slice(0, 8);
+  if (safe === '') return `object-${hash()}`;
+  // A longer name is cut, and told apart from others cut alike by its hash.
+  return safe.length > MAX_BASE ? `${safe.slice(0, MAX_BASE)}-${hash()}` : safe;
 }
