@@ -17,7 +17,9 @@ export interface LoadedTree {
  */
 const UNRESOLVED_ENVIRONMENT: Record<string, string | undefined> = new Proxy(
   {},
-  { get: (_target, name) => (typeof name === 'string' ? `\${${name}}` : undefined) },
+  // Marked off by NULs, which no manifest's text holds: the literal text `${NAME}` (written
+  // `$${NAME}`) is another value, neither equal to the reference nor masked as one.
+  { get: (_target, name) => (typeof name === 'string' ? `\u0000\${${name}}\u0000` : undefined) },
 );
 
 /**

@@ -1,3 +1,5 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -128,6 +130,18 @@ describe('compare: two manifest trees by address', () => {
     const [x, y] = await Promise.all([examplesCopy([edit]), examplesCopy([edit])]);
     const c = compareTrees(await loadTree([x], 'A', x), await loadTree([y], 'B', y));
     expect(c.differences).toEqual([]);
+  });
+
+  it('a ${VAR} read and the literal text ${VAR} ($${VAR}) differ', async () => {
+    const [x, y] = await Promise.all([examplesCopy([]), examplesCopy([])]);
+    const file = 'tenants/south-tenants.yaml';
+    const original = await readFile(join(x, file), 'utf8');
+    // Written with split/join: a replacement string would read `$$` as one `$`.
+    const spelled = (billing: string) => original.split('billingId: T-HOOLI\n').join(`billingId: ${billing}\n`);
+    await writeFile(join(x, file), spelled('${HOOLI_BILLING_ID}'));
+    await writeFile(join(y, file), spelled('"$${HOOLI_BILLING_ID}"'));
+    const c = compareTrees(await loadTree([x], 'A', x), await loadTree([y], 'B', y));
+    expect(c.differences.map((d) => d.address)).toEqual(['tenant/hooli-be']);
   });
 
   it('the same tree twice: no differences, every object the same', () => {

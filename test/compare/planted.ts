@@ -89,7 +89,10 @@ export async function examplesCopy(edits: readonly Edit[]): Promise<string> {
     const path = join(dir, file);
     const text = await readFile(path, 'utf8');
     if (!text.includes(from)) throw new Error(`planted edit: ${file} does not hold ${JSON.stringify(from)}`);
-    await writeFile(path, text.replace(from, to));
+    await writeFile(
+      path,
+      text.replace(from, () => to),
+    ); // a function: `$$` in `to` stays `$$`
   }
   return dir;
 }
