@@ -201,7 +201,9 @@ class HeaderLines {
     let lines = this.byDir.get(key);
     if (!lines) {
       // The modeline is a path relative to the file's folder: the same for every file of it.
-      lines = [schemaModeline(file, schemasDirFor(dir, schemaFile), schemaFile), EXPORT_MARKER];
+      // No checkout's schemas around: the schema's bare name (docs/export.md), never a path into
+      // this installation, which would make the same export's bytes depend on where it ran.
+      lines = [schemaModeline(file, schemasDirFor(dir, schemaFile, dir), schemaFile), EXPORT_MARKER];
       this.byDir.set(key, lines);
     }
     return lines;

@@ -62,12 +62,9 @@ describe('switchboard export (end to end, real CLI over loopback HTTP)', () => {
       'tenants/initech.yaml',
     ]);
     const acme = await readFile(join(out, 'tenants/acme-corp.yaml'), 'utf8');
-    // The modeline resolves from the file's folder to the schemas of the switchboard that wrote it.
-    const modeline = /^# yaml-language-server: \$schema=(\S+)$/.exec(acme.split('\n')[0] ?? '');
-    expect(modeline).not.toBeNull();
-    expect(resolve(out, 'tenants', modeline?.[1] ?? '')).toBe(
-      resolve(import.meta.dirname, '../../schemas/tenant.schema.json'),
-    );
+    // Outside a checkout with schemas: the schema's bare name (docs/export.md), never a path into
+    // the installation that wrote it (the same export's bytes would depend on where it ran).
+    expect(acme.split('\n')[0]).toBe('# yaml-language-server: $schema=tenant.schema.json');
     expect(acme).toContain('metadata: { name: acme-corp, reseller: north }');
     expect(acme).toContain('        - { type: BE geo, entitlement: 10 }');
     expect(acme).toContain('# admins: not exported.');

@@ -27,6 +27,8 @@ describe('export --force', () => {
     const again = await runCli(['export', '--out', out, '--force'], { env });
     expect(again.code, again.stderr).toBe(0);
     const mine = join(out, 'tenants', 'acme-corp.yaml');
+    // Outside a checkout with schemas: the schema's bare name, not a path into the installation.
+    expect((await readFile(mine, 'utf8')).split('\n')[0]).toBe('# yaml-language-server: $schema=tenant.schema.json');
     const handWritten = '# kept by hand\napiVersion: switchboard/v1\n';
     await writeFile(mine, handWritten);
     await mkdir(join(out, 'tenants'), { recursive: true });
