@@ -71,6 +71,20 @@ describe('docs/connecting.md: switchboard.config.yaml', () => {
     expect(await loadConnection({ env, cwd: dir })).toMatchObject({ auth: { username: 'ops', password: 'right' } });
   });
 
+  it("a file reading SWITCHBOARD_TOKEN (init's) logs in as the user the variables name when the token is not set", async () => {
+    await write(
+      'environments:\n  production:\n    url: https://p.example.net\n    auth: { token: ${SWITCHBOARD_TOKEN} }\n',
+    );
+    const user = { SWITCHBOARD_USERNAME: 'ops', SWITCHBOARD_PASSWORD: 'pw' };
+    for (const token of [{}, { SWITCHBOARD_TOKEN: '' }]) {
+      const connection = await loadConnection({ env: { ...user, ...token }, cwd: dir });
+      expect(connection.auth).toEqual({ username: 'ops', password: 'pw' });
+    }
+    // Set, the token is what the file chose.
+    const chosen = await loadConnection({ env: { ...user, SWITCHBOARD_TOKEN: 'tok' }, cwd: dir });
+    expect(chosen.auth).toEqual({ token: 'tok' });
+  });
+
   it("the routing engine's credentials in the environment are ignored when the file declares no engine", async () => {
     await write('environments:\n  prod:\n    url: https://p.example.net\n    auth: { token: t }\n');
     const env = { SWITCHBOARD_RE_USERNAME: 'routing', SWITCHBOARD_RE_PASSWORD: 'routing' };
