@@ -98,6 +98,28 @@ export function rowAddress(table: DesiredRoutingTable, index: number): string {
   return `${table.table.address}/${keySuffix(table, key)}`;
 }
 
+/**
+ * The row of a table at `address` (as rowAddress writes it), or undefined: its key values are
+ * read back from `field=value,…` in key order and looked up in the table's index.
+ */
+export function rowIndexAt(table: DesiredRoutingTable, address: string): number | undefined {
+  const prefix = `${table.table.address}/`;
+  if (!address.startsWith(prefix)) return undefined;
+  let rest = address.slice(prefix.length);
+  const values: string[] = [];
+  for (const [j, field] of table.key.entries()) {
+    const head = `${j === 0 ? '' : ','}${field}=`;
+    if (!rest.startsWith(head)) return undefined;
+    rest = rest.slice(head.length);
+    const next = table.key[j + 1];
+    const end = next === undefined ? rest.length : rest.indexOf(`,${next}=`);
+    if (end < 0) return undefined;
+    values.push(rest.slice(0, end));
+    rest = rest.slice(end);
+  }
+  return table.index.get(values.join(KEY_SEPARATOR));
+}
+
 /** The address suffix of a row's index key: `number=+3221234567` (`field=value,…` in key order). */
 function keySuffix(table: DesiredRoutingTable, indexKey: string): string {
   const values = table.key.length === 1 ? [indexKey] : indexKey.split(KEY_SEPARATOR);

@@ -7,7 +7,7 @@ export { loadManifests, type LoadOptions, type LoadResult } from './load.js';
 export { ManifestCache, type CacheReport } from './cache/index.js';
 export { DesiredSet } from './desired-set.js';
 export { schemaSet, SCHEMAS_DIR, SCHEMA_FILES } from './schemas.js';
-export { rowAddress } from './build-routing.js';
+export { rowAddress, rowIndexAt } from './build-routing.js';
 export * from './types.js';
 export * from './policy-types.js';
 export * from './assurance-types.js';

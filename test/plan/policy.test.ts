@@ -233,6 +233,38 @@ describe('the policy engine', () => {
     expect(out.warnings.at(-1)?.message).toMatch(/and 1 more violations of this rule, not listed/);
   });
 
+  it("forbid with where sees a routing row's declared fields, and the row before and after the change", async () => {
+    const { set, rules } = await load(
+      { 'routes.yaml': table(4, (i) => (i % 2 === 0 ? 'trunk-a' : 'trunk-b')) },
+      `    - id: keep-b
+      match: { kind: RoutingRow, table: draas/active/routes, where: { route: trunk-b } }
+      forbid: [update]
+`,
+    );
+    const update = (i: number, before: Record<string, unknown>, after: Record<string, unknown>): Change => ({
+      address: `routing/draas/active/routes/number=+3200000${i}`,
+      kind: ROW,
+      provider: 'routing',
+      action: 'update',
+      before,
+      after,
+      patch: [],
+      reason: '',
+      dependsOn: [],
+      requests: [],
+    });
+    const changes = [
+      update(1, { priority: 10 }, { priority: 15 }), // a trunk-b row whose priority changes: route is declared
+      update(3, { route: 'trunk-b' }, { route: 'trunk-a' }), // re-routed away from trunk-b
+      update(0, { priority: 1 }, { priority: 2 }), // a trunk-a row: allowed
+    ];
+    const out = await evaluatePolicies(rules, facts(set, { changes }), { allowPolicy: [] });
+    expect(out.errors.map((e) => e.address)).toEqual([
+      'routing/draas/active/routes/number=+32000001',
+      'routing/draas/active/routes/number=+32000003',
+    ]);
+  });
+
   it('forbid by address holds for the object under its former name, and for what is below it', async () => {
     const { set, rules } = await load(
       { 't.yaml': tenants('  markup: 4\n') },

@@ -1,5 +1,5 @@
 import type { Pacer } from '../../core/pacer.js';
-import type { PolicyRule } from '../../manifest/index.js';
+import { rowIndexAt, type PolicyRule } from '../../manifest/index.js';
 import type { DesiredNode } from '../../state/types.js';
 import { overwrites } from '../safety.js';
 import type { Change } from '../types.js';
@@ -35,10 +35,13 @@ export class ChangeRules {
       if (change.kind !== rule.match.kind || !actions.includes(change.action)) continue;
       const forcing = change.replacedBy?.filter((field) => replacedBy?.includes(field)) ?? [];
       if (change.action === 'replace' && replacedBy && forcing.length === 0) continue;
-      const fields = rule.match.where.length > 0 ? this.fieldsOf(change) : {};
+      // The object before the change and after it: a rule that stops the update of one kind of
+      // row stops it whether the update keeps the row of that kind or makes it another.
+      const states = rule.match.where.length > 0 ? this.statesOf(change) : [{}];
       // The object under its former names too (a rename, a renamed ancestor): a rule written for it still holds.
       this.former ??= new FormerNames(this.facts.changes);
-      if (!this.former.of(change).some((address) => matchesObject(rule.match, address, fields))) continue;
+      const names = this.former.of(change);
+      if (!names.some((address) => states.some((fields) => matchesObject(rule.match, address, fields)))) continue;
       const cause = forcing.length > 0 ? ` because of ${forcing.join(', ')}` : '';
       this.sink.add(rule, `the plan would ${change.action} it${cause}, which the rule forbids`, change.address, () =>
         change.source === undefined ? rule.source : change.source,
@@ -47,12 +50,30 @@ export class ChangeRules {
   }
 
   /**
-   * What the changed object looks like to `where`: its live fields (before), the declared
-   * ones, and the new values (after); a change's before and after hold only what changes.
+   * What the changed object looks like to `where`, before the change and after it: its
+   * declared fields (an object's, or a routing row's: what the change leaves is the same live),
+   * with the live values the change replaces, or with the new ones. A change's before and
+   * after hold only what changes.
    */
-  private fieldsOf(change: Change): Record<string, unknown> {
+  private statesOf(change: Change): Record<string, unknown>[] {
+    const declared = this.declaredFields(change.address);
+    return [
+      { ...declared, ...change.before },
+      { ...declared, ...change.after },
+    ];
+  }
+
+  private declaredFields(address: string): Readonly<Record<string, unknown>> | undefined {
     if (!this.declared) this.declared = new Map(this.facts.declared.map((d) => [d.address, d]));
-    return { ...change.before, ...this.declared.get(change.address)?.fields, ...change.after };
+    const node = this.declared.get(address);
+    if (node) return node.fields;
+    for (const table of this.facts.tables) {
+      const index = rowIndexAt(table, address);
+      if (index === undefined) continue;
+      const row = table.rows[index] as readonly unknown[];
+      return Object.fromEntries(table.columns.flatMap((c, j) => (row[j] === undefined ? [] : [[c, row[j]]])));
+    }
+    return undefined;
   }
 
   private async threshold(rule: PolicyRule, check: { update?: number; delete?: number; min: number }): Promise<void> {
