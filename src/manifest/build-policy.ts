@@ -308,7 +308,8 @@ function unknownColumns(
   if (known.length === 0) return;
   const check = rule.check;
   // Not a `require`'s field: a column no row has is what it finds missing, in every row.
-  const valued = (check.type === 'limit' || check.type === 'reference') && check.field !== undefined ? [check.field] : [];
+  const valued =
+    (check.type === 'limit' || check.type === 'reference') && check.field !== undefined ? [check.field] : [];
   const named = [...rule.match.where.map((w) => w.field), ...valued];
   for (const field of new Set(named)) {
     if (known.includes(field)) continue;
