@@ -68,6 +68,40 @@ describe('baseline suggest --write', () => {
     expect(await readdir(path.join(dir, 'baselines'))).toEqual(['reseller-std-r01.yaml']);
   });
 
+  it('leaves a collection a tenant does not have undeclared: one override removes it (no prune there)', async () => {
+    const dir = path.join(root, 'without');
+    const sub = (t: number, templates: boolean) =>
+      `    - name: main\n      billingId: B-${t}-MAIN\n      uc: uc_alpha\n` +
+      (templates
+        ? '      templates:\n        - { sku: TPL-STD, name: Std, description: D, location: BE, vrp: vrp-std }\n'
+        : '');
+    const files: Record<string, string> = {
+      'resellers.yaml': 'apiVersion: switchboard/v1\nkind: Reseller\nmetadata: { name: north, group: g }\nspec: {}\n',
+    };
+    for (const t of [1, 2, 3, 4])
+      files[`t${t}.yaml`] =
+        `apiVersion: switchboard/v1\nkind: Tenant\nmetadata: { name: t${t}, reseller: north }\nspec:\n` +
+        `  billingId: B-${t}\n  subscriptions:\n${sub(t, t !== 4)}`;
+    await writeFiles(dir, files);
+    const before = await load('without');
+    const result = await suggestBaseline(dir, {
+      select: ['reseller=north'],
+      coverage: 0.5,
+      by: ['subscriptions.uc'],
+      write: true,
+      reason: 'adopted',
+      cwd: root,
+    });
+    expect(result.rewritten).toContain(path.join(dir, 't4.yaml'));
+    const after = await load('without');
+    expect(said(after.diagnostics)).toEqual([]);
+    expect(declaredDifferences(before.set, after.set)).toEqual([]);
+    expect(after.set.get('tenant/t4/subscription/main')?.declaredCollections).toEqual([]);
+    expect(await readFile(path.join(dir, 't4.yaml'), 'utf8')).toContain(
+      '{ path: "spec.subscriptions[main].templates", reason: adopted, remove: true }',
+    );
+  });
+
   it('writes nothing when the documents are not flat', async () => {
     await expect(
       suggestBaseline(path.join(root, 'with'), {

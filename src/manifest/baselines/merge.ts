@@ -205,6 +205,18 @@ export class Merger {
     }
     const path = `${where.path}.${name}`;
     const at = ownValue === undefined || where.at === undefined ? undefined : [...where.at, name];
+    // `remove: true` on the collection itself: the tenant leaves it undeclared, whatever the
+    // baselines give in it (adopt writes this for a collection a tenant did not have).
+    const removal = this.overrides.get(path);
+    if (removal?.remove) {
+      removal.used = true;
+      const [setter] = given as [Contribution];
+      if (ownValue !== undefined)
+        this.findings.push({ type: 'remove-declared', path, entry: removal, at: at ?? where.at ?? [] });
+      else this.applied.push(this.appliedOf(removal, setter, name, setter.item[name] as JsonValue));
+      if (ownValue !== undefined) out[name] = ownValue as JsonValue;
+      return;
+    }
     const merged =
       plan.keyField !== undefined
         ? this.mapCollection(plan, ownValue, given, name, path, at)

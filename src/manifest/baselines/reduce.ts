@@ -129,6 +129,12 @@ function reduceCollection(
       out.deletions.push(itemAt);
     } else kept += 1;
   }
+  // A collection the document does not have at all: one override leaves it out, undeclared
+  // as it was (removing each item would declare it empty, and put it in prune scope).
+  if (value === undefined && keyed.size > 0) {
+    out.overrides.push({ path, remove: true });
+    return;
+  }
   // A baseline's item the document does not have: an override leaves it out.
   for (const identity of keyed.keys())
     if (!seen.has(identity)) out.overrides.push({ path: `${path}${itemStep(identity)}`, remove: true });
