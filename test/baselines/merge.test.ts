@@ -301,6 +301,18 @@ describe('select applies to the items a document declares', () => {
   });
 });
 
+describe('an override of a value the tenant leaves to the baseline', () => {
+  it("is stale because the value is the baseline's, and says so", async () => {
+    const r = await loadCase(root, {
+      'b.yaml': OFFICE,
+      't.yaml': tenant('acme', SUB, 'overrides:\n  - { path: spec.markup, reason: discount }'),
+    });
+    expect(said(r.diagnostics)).toEqual([
+      expect.stringMatching(/SB_BASELINE_STALE_OVERRIDE: .*spec\.markup is what baseline be-office sets/),
+    ]);
+  });
+});
+
 describe('stale overrides are warnings at the override', () => {
   it('an override whose value equals the baseline, one of a path no baseline sets, one of an unselected document', async () => {
     const overrides = [

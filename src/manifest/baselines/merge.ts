@@ -141,6 +141,8 @@ export class Merger {
         this.applied.push(this.appliedOf(override, setter, name, given));
         return;
       }
+      // An override the tenant gives no value for: stale, as the tenant's value is the baseline's.
+      if (override) override.equalTo = setter.baseline.name;
       out[name] = given;
       givenAt();
       return;
