@@ -326,7 +326,7 @@ function authSender(base: URL, transport: Transport, stats: RequestStats, timeou
           bytesOut: body ? Buffer.byteLength(body) : 0,
           timeMs: performance.now() - begin,
         });
-        const retryable = isRetryable('read', { noAnswer: error.failure });
+        const retryable = error.failure !== 'oversized' && isRetryable('read', { noAnswer: error.failure });
         const decision = budget.next({ retryable });
         if (decision.retry) {
           await sleep(decision.delayMs);

@@ -256,6 +256,15 @@ export class RequestRunner {
         cause: failure,
       });
     }
+    if (failure.failure === 'oversized') {
+      return this.error(options, {
+        code: ApiErrorCode.badResponse,
+        status: failure.status,
+        retryable: false,
+        detail: failure.message,
+        cause: failure,
+      });
+    }
     const retryable = isRetryable(natureOf(options.method), { noAnswer: failure.failure });
     if (failure.failure === 'truncated') {
       return this.error(options, {

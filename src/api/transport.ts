@@ -2,11 +2,11 @@ import { readFileSync } from 'node:fs';
 import type { Dispatcher } from 'undici';
 import { Pool } from '../core/undici-pool.js';
 import { SwitchboardError } from '../core/errors.js';
-import { AnswerGatherer } from './answer-gatherer.js';
+import { AnswerGatherer, AnswerTooLarge } from './answer-gatherer.js';
 import type { RequestTarget } from './request-target.js';
 
 /** Why an attempt produced no usable HTTP answer. */
-export type TransportFailure = 'network' | 'tls' | 'timeout' | 'aborted' | 'truncated';
+export type TransportFailure = 'network' | 'tls' | 'timeout' | 'aborted' | 'truncated' | 'oversized';
 
 /**
  * An attempt that failed below HTTP. `afterHeaders` tells whether a status line arrived
@@ -47,6 +47,8 @@ export interface RawResponse {
 export interface TransportOptions {
   caFile?: string;
   insecure?: boolean;
+  /** The largest answer read (default MAX_ANSWER_BYTES; tests give a small one). */
+  maxAnswerBytes?: number;
   /** Sockets per origin; the client's concurrency limit is the real bound. */
   connections?: number;
 }
@@ -87,7 +89,7 @@ export class Transport {
   send(request: RawRequest): Promise<RawResponse> {
     const bytesOut = request.body === undefined ? 0 : Buffer.byteLength(request.body);
     return new Promise<RawResponse>((resolve, reject) => {
-      const attempt = new Attempt(request, bytesOut, resolve, reject);
+      const attempt = new Attempt(request, bytesOut, resolve, reject, this.options.maxAnswerBytes);
       try {
         this.pool(request.target.origin).dispatch(
           {
@@ -129,8 +131,9 @@ class Attempt extends AnswerGatherer {
     private readonly bytesOut: number,
     private readonly resolve: (response: RawResponse) => void,
     private readonly reject: (error: TransportError) => void,
+    maxAnswerBytes?: number,
   ) {
-    super();
+    super(maxAnswerBytes);
     this.timer = setTimeout(() => {
       this.timedOut = true;
       this.abort();
@@ -149,13 +152,15 @@ class Attempt extends AnswerGatherer {
   }
 
   onResponseEnd(): void {
-    if (this.settle()) return;
-    const buffer = this.body();
+    if (this.settled) return;
+    // Decoded before settling: a body that cannot be decoded fails the attempt, never leaves it hanging.
+    const text = this.text();
+    if (text === undefined || this.settle()) return;
     this.resolve({
       status: this.status ?? 0,
       headers: this.headers,
-      text: buffer.toString('utf8'),
-      bytesIn: buffer.length,
+      text,
+      bytesIn: Buffer.byteLength(text),
       bytesOut: this.bytesOut,
     });
   }
@@ -174,7 +179,14 @@ class Attempt extends AnswerGatherer {
           ? 'timeout'
           : undefined;
     const failure: TransportFailure =
-      why ?? (this.status !== undefined ? 'truncated' : isTlsError(error) ? 'tls' : 'network');
+      why ??
+      (error instanceof AnswerTooLarge
+        ? 'oversized'
+        : this.status !== undefined
+          ? 'truncated'
+          : isTlsError(error)
+            ? 'tls'
+            : 'network');
     this.reject(
       new TransportError(failure, describe(failure, error, this.request.timeoutMs), this.status, { cause: error }),
     );
@@ -231,6 +243,7 @@ function isTimeoutError(error: unknown): boolean {
 function describe(failure: TransportFailure, error: unknown, timeoutMs: number): string {
   if (failure === 'timeout') return `no complete answer within ${timeoutMs} ms`;
   if (failure === 'aborted') return 'request cancelled';
+  if (failure === 'oversized') return error instanceof Error ? error.message : String(error);
   if (failure === 'tls') {
     const code = (error as { code?: unknown } | undefined)?.code;
     return `TLS certificate not accepted (${String(code)}): give the CA that signed it as caFile, or set insecure: true for a lab`;

@@ -59,8 +59,10 @@ class Gatherer extends AnswerGatherer {
   }
 
   onResponseEnd(): void {
-    if (this.settle()) return;
-    this.resolve({ status: this.status ?? 0, headers: this.headers, text: this.body().toString('utf8') });
+    if (this.settled) return;
+    const text = this.text();
+    if (text === undefined || this.settle()) return;
+    this.resolve({ status: this.status ?? 0, headers: this.headers, text });
   }
 
   onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {

@@ -1,3 +1,4 @@
+import { AnswerTooLarge } from '../api/answer-gatherer.js';
 import { readFileSync } from 'node:fs';
 import type { Dispatcher } from 'undici';
 import { Pool } from '../core/undici-pool.js';
@@ -299,6 +300,16 @@ function excerpt(text: string): string {
 }
 
 function networkError(method: string, path: string, error: unknown, timeoutMs: number): RoutingApiError {
+  // Not retried: the next answer would be as large.
+  if (error instanceof AnswerTooLarge)
+    return new RoutingApiError('SB_ROUTING_RESPONSE', {
+      method,
+      path,
+      status: 0,
+      serverMessage: error.message,
+      retryable: false,
+      cause: error,
+    });
   const err = error as { code?: string; message?: string };
   const tls = typeof err.code === 'string' && /CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO/.test(err.code);
   const timeout = typeof err.code === 'string' && /TIMEOUT/.test(err.code);

@@ -50,6 +50,7 @@ export const TIERS: Record<TierName, Tier> = {
     folders: ['test/cases/', 'test/contract/', 'test/e2e/', 'test/hardening/', 'test/sim/', 'test/trust/'],
     files: [
       // Files of unit folders that start a server, a simulator or a process.
+      'test/api/answer-size.test.ts',
       'test/api/auth.test.ts',
       'test/api/pagination.test.ts',
       'test/api/request.test.ts',
