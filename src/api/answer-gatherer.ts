@@ -10,7 +10,7 @@ import type { Dispatcher } from 'undici';
  * is abandoned, never decoded: past ~512 MB its text no longer fits a string, and the request
  * would neither end nor fail.
  */
-export const MAX_ANSWER_BYTES = 256 * 1024 * 1024;
+const MAX_ANSWER_BYTES = 256 * 1024 * 1024;
 
 /** An answer larger than the limit: not retried (the next one would be as large). */
 export class AnswerTooLarge extends Error {

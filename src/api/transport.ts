@@ -47,7 +47,7 @@ export interface RawResponse {
 export interface TransportOptions {
   caFile?: string;
   insecure?: boolean;
-  /** The largest answer read (default MAX_ANSWER_BYTES; tests give a small one). */
+  /** The largest answer read (default 256 MB: answer-gatherer.ts; tests give a small one). */
   maxAnswerBytes?: number;
   /** Sockets per origin; the client's concurrency limit is the real bound. */
   connections?: number;
