@@ -4,7 +4,7 @@ import type { LoadSignal } from './adaptive-concurrency.js';
 import { ApiError, ApiErrorCode, codeForStatus, platformMessageOf } from './errors.js';
 import type { AttemptOutcome, RequestLimiter } from './limiter.js';
 import type { Permissions } from './permissions.js';
-import { RetryBudget, isRetryable, isRetryableStatus, natureOf, parseRetryAfter, sleep } from './retry.js';
+import { RetryBudget, isRetryable, natureOf, parseRetryAfter, sleep } from './retry.js';
 import { requestTarget } from './request-target.js';
 import { routePattern, type RequestStats } from './stats.js';
 import { TransportError, type RawResponse, type Transport } from './transport.js';
@@ -223,7 +223,7 @@ export class RequestRunner {
 
   /** A success status whose body cannot be read: for a POST the effect is unknown. */
   private unreadable(options: RequestOptions, status: number | undefined, what: string): ApiError {
-    if (options.method === 'POST') {
+    if (createsObjects(options)) {
       return this.error(options, {
         code: ApiErrorCode.outcomeUnknown,
         status,
@@ -247,7 +247,7 @@ export class RequestRunner {
         detail: 'request cancelled',
         cause: failure,
       });
-    if (options.method === 'POST' && failure.failure !== 'tls') {
+    if (createsObjects(options) && failure.failure !== 'tls') {
       return this.error(options, {
         code: ApiErrorCode.outcomeUnknown,
         status: failure.status,
@@ -265,7 +265,7 @@ export class RequestRunner {
         cause: failure,
       });
     }
-    const retryable = isRetryable(natureOf(options.method), { noAnswer: failure.failure });
+    const retryable = isRetryable(natureOfRequest(options), { noAnswer: failure.failure });
     if (failure.failure === 'truncated') {
       return this.error(options, {
         code: ApiErrorCode.badResponse,
@@ -281,10 +281,10 @@ export class RequestRunner {
 
   private statusError(options: RequestOptions, raw: RawResponse): ApiError {
     const platformMessage = platformMessageOf(raw.text);
-    const retryable = isRetryableStatus(options.method, raw.status);
+    const retryable = isRetryable(natureOfRequest(options), { status: raw.status });
     const retryAfterMs =
       raw.status === 429 || raw.status === 503 ? parseRetryAfter(raw.headers['retry-after']) : undefined;
-    if (options.method === 'POST' && raw.status >= 500) {
+    if (createsObjects(options) && raw.status >= 500) {
       return this.error(options, {
         code: ApiErrorCode.outcomeUnknown,
         status: raw.status,
@@ -393,4 +393,13 @@ function exhausted(error: ApiError, retries: number, why: string | undefined): A
     ...(error.role ? { role: error.role } : {}),
     cause: error.cause,
   });
+}
+
+/** A POST, or a request that says it creates (a bulk PUT): re-sending it could create twice. */
+function createsObjects(options: Pick<RequestOptions, 'method' | 'creates'>): boolean {
+  return options.method === 'POST' || options.creates === true;
+}
+
+function natureOfRequest(options: Pick<RequestOptions, 'method' | 'creates'>): ReturnType<typeof natureOf> {
+  return options.creates ? 'create' : natureOf(options.method);
 }

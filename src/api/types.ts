@@ -83,6 +83,12 @@ export interface RequestOptions<T = unknown> {
   role?: string;
   /** Statuses treated as success besides 2xx (e.g. `[404]` for an idempotent delete). */
   okStatuses?: readonly number[];
+  /**
+   * The request creates, whatever its method (a bulk PUT starts a job that creates, Doc 2
+   * §4.5): retried and reported as a POST is, never re-sent after an answer that may mean it
+   * took effect.
+   */
+  creates?: true;
   /** A 404 resolves with `body: undefined` instead of failing (lists that answer 404 "when none"). */
   notFoundIsEmpty?: boolean;
   signal?: AbortSignal;

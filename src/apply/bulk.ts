@@ -1,4 +1,4 @@
-import { ApiError } from '../api/errors.js';
+import { ApiError, ApiErrorCode } from '../api/errors.js';
 import { parentAddressOf } from '../kinds/address-path.js';
 import { kindOf } from '../kinds/index.js';
 import type { RequestSpec } from '../kinds/types.js';
@@ -66,15 +66,18 @@ export async function runBulk(
   const anchor = first.change.address;
   let jobId: unknown;
   try {
+    // It starts a job (Doc 2 §4.5): each copy sent would start another, so it is never re-sent blindly.
     const response = await env.sender.send<Record<string, unknown>>(
-      { method: 'PUT', path: route.bulkPath(path), role: route.bulkRole, body: { name, data } },
+      { method: 'PUT', path: route.bulkPath(path), role: route.bulkRole, body: { name, data }, creates: true },
       anchor,
       `bulk ${route.name} (${members.length} items)`,
     );
     jobId = response.body?.['id'];
   } catch (error) {
-    // 400: none succeeded (Doc 2 §4.5); the job's items still say why, when it exists.
-    if (!(error instanceof ApiError) || error.status !== 400) return failAll(members, outcomes, error);
+    // 400: none succeeded (Doc 2 §4.5); the job's items still say why, when it exists. No
+    // answer (the request may have started the job): the job is looked for by its name.
+    const unknown = error instanceof ApiError && error.code === ApiErrorCode.outcomeUnknown;
+    if (!(error instanceof ApiError) || (error.status !== 400 && !unknown)) return failAll(members, outcomes, error);
     jobId = (await findJob(route, path, name, env))?.['id'];
     if (jobId === undefined) return failAll(members, outcomes, error);
   }

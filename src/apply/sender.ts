@@ -79,6 +79,7 @@ export class Sender {
         ...(request.query ? { query: request.query } : {}),
         ...(request.body === undefined ? {} : { body: request.body }),
         ...(request.role ? { role: request.role } : {}),
+        ...(request.creates ? { creates: true as const } : {}),
         ...(extra.okStatuses ? { okStatuses: extra.okStatuses } : {}),
       }),
     );

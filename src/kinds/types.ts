@@ -86,6 +86,8 @@ export interface RequestSpec {
   role?: string;
   body?: unknown;
   query?: Record<string, string>;
+  /** Not a POST, but it creates (a bulk PUT starts a job that creates, Doc 2 §4.5): never re-sent as a write would be. */
+  creates?: true;
 }
 
 /** How a collection is listed (see the client's pagination styles). */

@@ -95,6 +95,19 @@ describe('retries', () => {
     expect(fake.count('POST', /\/tenants$/)).toBe(1);
   });
 
+  it('never re-sends a PUT that creates (a bulk job, Doc 2 §4.5): a 504 or a reset is SB_API_OUTCOME_UNKNOWN', async () => {
+    const path = `${P}/tenants/t/subscriptions/1/addresses/bulk`;
+    sequence('PUT', /\/addresses\/bulk$/, [504, 'reset']);
+    const put = () => client.request({ method: 'PUT', path, body: { name: 'job', data: [] }, creates: true });
+    expect(await failure(put())).toMatchObject({ code: 'SB_API_OUTCOME_UNKNOWN', status: 504 });
+    expect((await failure(put())).code).toBe('SB_API_OUTCOME_UNKNOWN');
+    expect(fake.count('PUT', /\/addresses\/bulk$/)).toBe(2);
+    // A 429 was not processed: it is sent again.
+    sequence('PUT', /\/numbers\/bulk$/, [429]);
+    const again = await client.request({ method: 'PUT', path: `${P}/x/numbers/bulk`, body: {}, creates: true });
+    expect(again.status).toBe(200);
+  });
+
   it('honours Retry-After seconds on a 429', async () => {
     sequence('GET', /\/slow$/, [429], { 'retry-after': '1' });
     const started = Date.now();
