@@ -195,6 +195,9 @@ export class RequestRunner {
   private decode<T>(options: RequestOptions<T>, raw: RawResponse): ApiResponse<T> {
     if (options.responseType === 'text') return this.decoded(options, raw, raw.text);
     if (raw.text.trim() === '') return { status: raw.status, body: undefined as T, headers: raw.headers };
+    // An error status the caller accepts (a delete's 404: already gone) is its status, whatever
+    // its body says: the body of most errors is not shown (Doc 1 §7), and a proxy's is HTML.
+    if (raw.status >= 300) return { status: raw.status, body: undefined as T, headers: raw.headers };
     const type = String(raw.headers['content-type'] ?? '');
     const looksHtml = /html/i.test(type) || /^\s*</.test(raw.text);
     let parsed: unknown;

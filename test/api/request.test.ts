@@ -108,6 +108,20 @@ describe('retries', () => {
     expect(again.status).toBe(200);
   });
 
+  it("an accepted error status (a delete's 404) is its status, whatever its body: plain text, HTML", async () => {
+    for (const [type, text] of [
+      ['text/plain', 'Not Found'],
+      ['text/html', '<html><body>404</body></html>'],
+    ] as const) {
+      fake.on('DELETE', /\/gone$/, (_req, res) => {
+        res.writeHead(404, { 'content-type': type });
+        res.end(text);
+      });
+      const answer = await client.request({ method: 'DELETE', path: `${P}/gone`, okStatuses: [404] });
+      expect(answer, type).toMatchObject({ status: 404, body: undefined });
+    }
+  });
+
   it('honours Retry-After seconds on a 429', async () => {
     sequence('GET', /\/slow$/, [429], { 'retry-after': '1' });
     const started = Date.now();
