@@ -302,6 +302,7 @@ function authSender(base: URL, transport: Transport, stats: RequestStats, timeou
           method: call.method,
           route: call.path,
           ok: raw.status < 400,
+          status: raw.status,
           retry: retried,
           bytesIn: raw.bytesIn,
           bytesOut: raw.bytesOut,

@@ -313,6 +313,9 @@ describe('concurrency and accounting', () => {
     expect(row).toMatchObject({ requests: 12, retries: 0, errors: 0 });
     expect(row!.bytesIn).toBe(12 * JSON.stringify({ ok: true }).length);
     expect(stats.requests).toBeGreaterThanOrEqual(14); // + login + profile
+    // The login is counted with the status it got, as every request is.
+    const login = stats.routes.find((r) => r.route === '/api/v01/auth/login');
+    expect(login?.statuses).toEqual({ '2xx': 1 });
     const text = formatStats(stats);
     expect(text).toContain('GET    /api/v01/draas/{instance}/slowly/{id}  requests=12 retries=0 errors=0');
     expect(text.split('\n').at(-1)).toMatch(/^total {2}requests=\d+ retries=0/);
