@@ -116,17 +116,28 @@ export class TokenManager {
     return (await this.single(() => (tokens ? this.refreshOrLogin(tokens) : this.login()))).access;
   }
 
-  /** Invalidates the tokens (`POST /auth/logout` with `sign`); failures are only logged. */
+  /**
+   * Invalidates the tokens (`POST /auth/logout` with `sign`, the access token as bearer: Doc 1
+   * §1, convention 4, excepts login, 2FA, SSO, reset password and refresh only); failures are
+   * only logged.
+   */
   async logout(timeoutMs = 5_000): Promise<void> {
-    const tokens = this.tokens;
-    this.tokens = undefined;
-    if (!tokens || isTokenAuth(this.auth)) return;
-    const sign = createHash('sha256').update(tokens.refresh).digest('hex');
+    if (!this.tokens || isTokenAuth(this.auth)) {
+      this.tokens = undefined;
+      return;
+    }
     try {
-      const answer = await this.send({ method: 'POST', path: AUTH_PATHS.logout, body: { sign }, timeoutMs });
+      // A valid one: an access token lives two minutes (Doc 1 §2), and a run may outlast it.
+      const bearer = await this.accessToken();
+      const tokens = this.tokens as Tokens | undefined;
+      this.tokens = undefined;
+      if (!tokens) return;
+      const sign = createHash('sha256').update(tokens.refresh).digest('hex');
+      const answer = await this.send({ method: 'POST', path: AUTH_PATHS.logout, body: { sign }, bearer, timeoutMs });
       if (answer.status >= 300)
         this.options.logger.warn({ status: answer.status }, 'logout was not accepted; tokens expire on their own');
     } catch (error) {
+      this.tokens = undefined;
       this.options.logger.warn({ code: (error as ApiError).code }, 'logout failed; tokens expire on their own');
     }
   }

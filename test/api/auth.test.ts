@@ -204,6 +204,8 @@ describe('authentication', () => {
     expect(fake.logouts).toHaveLength(1);
     const logout = fake.seen.find((s) => s.path === '/api/v01/auth/logout');
     expect((logout?.body as { sign: string }).sign).toBe(createHash('sha256').update(fake.logouts[0]!).digest('hex'));
+    // With the access token as bearer: Doc 1 §1 convention 4 does not except logout.
+    expect(logout?.bearer).toMatch(/\S/);
     await client.close(); // idempotent
 
     const other = await connect();

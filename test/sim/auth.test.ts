@@ -149,20 +149,23 @@ describe('authentication', () => {
     expect((await new SimClient(sim, body.refresh_token).get('/api/v01/auth/access_token')).status).toBe(401);
   });
 
-  it('Doc1 §5.2: POST logout with sign (SHA-256 of the refresh token) and GET logout with token', async () => {
+  it('Doc1 §5.2: POST logout with sign (SHA-256 of the refresh token) and GET logout with token, as bearers (§1.4)', async () => {
     const a = await anon().post<Tokens>('/api/v01/auth/login', { username: 'admin', password: 'admin' });
     const sign = createHash('sha256').update(a.body.refresh_token).digest('hex');
-    const out = await anon().post('/api/v01/auth/logout', { sign });
+    // Not one of the calls convention 4 excepts: without the access token, refused.
+    expect((await anon().post('/api/v01/auth/logout', { sign })).status).toBe(401);
+    const asA = new SimClient(sim, a.body.access_token);
+    const out = await asA.post('/api/v01/auth/logout', { sign });
     expect(out.status).toBe(200);
     expect(out.body).toBeUndefined();
-    expect((await new SimClient(sim, a.body.access_token).get(`${P}/groups`)).status).toBe(401);
+    expect((await asA.get(`${P}/groups`)).status).toBe(401);
 
     const b = await anon().post<Tokens>('/api/v01/auth/login', { username: 'admin', password: 'admin' });
-    expect((await anon().get(`/api/v01/auth/logout?token=${encodeURIComponent(b.body.refresh_token)}`)).status).toBe(
-      200,
-    );
+    const asB = new SimClient(sim, b.body.access_token);
+    expect((await asB.get(`/api/v01/auth/logout?token=${encodeURIComponent(b.body.refresh_token)}`)).status).toBe(200);
     expect((await new SimClient(sim, b.body.refresh_token).get('/api/v01/auth/access_token')).status).toBe(401);
-    expect((await anon().post('/api/v01/auth/logout', {})).status).toBe(400);
+    const c = await anon().post<Tokens>('/api/v01/auth/login', { username: 'admin', password: 'admin' });
+    expect((await new SimClient(sim, c.body.access_token).post('/api/v01/auth/logout', {})).status).toBe(400);
   });
 
   it('Doc1 §5.2: reset password mails a link once per 5 minutes and never reveals unknown users', async () => {

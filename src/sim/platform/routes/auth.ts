@@ -46,18 +46,20 @@ export const registerAuthRoutes: RouteModule = (router, store) => {
       return { status: 200 };
     },
   });
+  // Doc 1 §1 convention 4: every call but login, 2FA, SSO, reset password and refresh carries
+  // the access token; §3: logout moves an authenticated session ("valid token").
   router.add({
     method: 'POST',
     path: `${A}/logout`,
     role: 'auth.logout',
-    access: 'public',
+    access: 'authenticated',
     handler: (ctx) => logout(ctx, str(ctx.body['sign']), str(ctx.body['token'])),
   });
   router.add({
     method: 'GET',
     path: `${A}/logout`,
     role: 'auth.logout',
-    access: 'public',
+    access: 'authenticated',
     handler: (ctx) => logout(ctx, ctx.query.get('sign') ?? undefined, ctx.query.get('token') ?? undefined),
   });
   registerResetPasswordRoutes(router, store);
