@@ -149,7 +149,10 @@ class PageReader {
     const meta = this.meta(first, 1);
     const items = this.itemsOf(first, meta);
     if (meta.results === undefined && meta.pages === undefined) {
-      return meta.next ? [...items, ...(await this.followTokens(meta.next))] : items;
+      if (meta.next) return [...items, ...(await this.followTokens(meta.next))];
+      // Neither totals nor a token (Doc 2 §4.5's address list documents `addresses` alone): a
+      // page the server may have cut at its cap is followed by the next, until a shorter one.
+      return mayBeCut(items.length, this.size) ? [...items, ...(await this.readOn(items.length))] : items;
     }
     return [...items, ...(await this.remainingPages(items.length, meta))];
   }
@@ -189,6 +192,17 @@ class PageReader {
       const more = await this.pageItems(page);
       rest.push(...more);
       last = more.length;
+    }
+    return rest;
+  }
+
+  /** Pages 2, 3, … until one holds fewer items than the first (or none). */
+  private async readOn(firstCount: number): Promise<unknown[]> {
+    const rest: unknown[] = [];
+    for (let page = 2; page <= MAX_PAGES; page++) {
+      const more = await this.pageItems(page);
+      rest.push(...more);
+      if (more.length < firstCount) break;
     }
     return rest;
   }
@@ -261,4 +275,13 @@ class PageReader {
       ...(this.options.role ? { role: this.options.role } : {}),
     });
   }
+}
+
+/**
+ * Whether a page without totals may have been cut at the server's cap: it holds all that was
+ * asked, or a round number of items (a multiple of 50, as caps are). A shorter, uneven page is
+ * the whole list; a round one costs one more request to be sure.
+ */
+function mayBeCut(count: number, asked: number): boolean {
+  return count > 0 && (count >= asked || (count >= 50 && count % 50 === 0));
 }

@@ -82,6 +82,35 @@ describe('listPages', () => {
     expect(server.inFlightPeak()).toBeGreaterThan(1);
   });
 
+  it('Doc2 §4.5: pages with no totals (addresses) are read on while one may have been cut at the cap', async () => {
+    for (const [count, requests] of [
+      [150, 2],
+      [200, 3],
+      [7, 1],
+    ] as const) {
+      const all = items(count);
+      fake.on('GET', /\/addresses$/, (req, res) => {
+        const size = Math.min(Number(req.query.get('page_size') ?? 10), 100);
+        const page = Number(req.query.get('page') ?? 1);
+        json(res, 200, { addresses: all.slice((page - 1) * size, page * size) });
+      });
+      const before = fake.seen.length;
+      const result = await client.listPages<{ id: number }>({
+        path: `${P}/tenants/t/subscriptions/1/addresses`,
+        itemsKey: 'addresses',
+        style: 'page',
+      });
+      expect(
+        result.map((i) => i.id),
+        `${count} addresses`,
+      ).toEqual(all.map((i) => i.id));
+      expect(
+        fake.seen.slice(before).filter((s) => s.path.endsWith('/addresses')),
+        `${count}`,
+      ).toHaveLength(requests);
+    }
+  });
+
   it('Doc2 §4.4: page typed as a string, and `pages` computed from the requested size, still read every item', async () => {
     pageStyle('numbers', items(250), { cap: 100, pageAsString: true, lyingPages: true });
     const result = await client.listPages({

@@ -71,16 +71,14 @@ describe('Document 2 addresses', () => {
   it('Doc2 §4.5: the list searches through full_address, sorts and pages', async () => {
     await f.admin.post(`${f.T}/addresses`, { data: neuve });
     await f.admin.post(`${f.T}/addresses`, { data: meir });
-    const all = await f.admin.get<{ addresses: Address[]; results: number; pages: number; page: number }>(
-      `${f.T}/addresses?sort=full_address&dir=desc`,
-    );
+    const all = await f.admin.get<{ addresses: Address[] }>(`${f.T}/addresses?sort=full_address&dir=desc`);
     expect(all.body.addresses.map((a) => a.data['street'])).toEqual(['Rue Neuve', 'Meir']);
-    expect(all.body).toMatchObject({ results: 2, pages: 1, page: 1 });
+    // "200: `addresses`": no totals, no page number (a client reads on while a page may be cut).
+    expect(Object.keys(all.body)).toEqual(['addresses']);
     const search = await f.admin.get<{ addresses: Address[] }>(`${f.T}/addresses?search=antwerpen`);
     expect(search.body.addresses.map((a) => a.data['street'])).toEqual(['Meir']);
-    const paged = await f.admin.get<{ addresses: Address[]; page: number }>(`${f.T}/addresses?page_size=1&page=2`);
-    expect(paged.body.addresses).toHaveLength(1);
-    expect(paged.body.page).toBe(2);
+    const paged = await f.admin.get<{ addresses: Address[] }>(`${f.T}/addresses?page_size=1&page=2`);
+    expect(paged.body.addresses.map((a) => a.data['street'])).toEqual(['Meir']);
   });
 
   it('Doc2 §4.5/§2.9: address bulk: code 3076, a job of kind addresses keyed by full address; partial and none', async () => {

@@ -38,8 +38,8 @@ export const registerAddressRoutes: RouteModule = (router) => {
         'page',
         ['full_address'],
       );
-      const { next: _none, ...body } = pageBody(page, 'addresses', addressView, ctx.forms);
-      return ok(body);
+      // Doc 2 §4.5: "200: `addresses`", paged by `page_size` and `page`, with no totals.
+      return ok({ addresses: pageBody(page, 'addresses', addressView, ctx.forms)['addresses'] });
     },
   });
   router.add({
