@@ -104,6 +104,19 @@ describe('resellers and tenants', () => {
     });
   });
 
+  it('Doc1 §7: a create refused 400 for its admin e-mail leaves nothing made', async () => {
+    for (const [path, body] of [
+      [`${P}/tenants`, { name: 'ghost', billingId: 'T-GHOST', owner: { type: 'group', uuid: group } }],
+      [`${P}/groups`, { name: 'ghost-group' }],
+    ] as const) {
+      const refused = await admin.post(path, { ...body, adminEmail: 'not-an-email' });
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({ error: { code: 'bad_email' } });
+      // The same create, with a good e-mail, is the first of its name and billingId.
+      expect((await admin.post(path, { ...body, adminEmail: `ops@${body.name}.example` })).status).toBe(200);
+    }
+  });
+
   it('Doc1 §2.4: billingId is unique per group (400 on duplicate)', async () => {
     const res = await admin.post(`${P}/tenants`, {
       name: 'dup',

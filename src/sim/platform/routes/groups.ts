@@ -11,7 +11,7 @@ import { listScope, pageBody, readListQuery } from '../pagination.js';
 import { ok, P, type RequestContext, type RouteModule } from '../router.js';
 import type { PlatformStore } from '../store/store.js';
 import type { GroupRow } from '../store/types.js';
-import { optionalString, requiredString } from '../validate.js';
+import { optionalString, requiredEmail, requiredString } from '../validate.js';
 import type { AnswerForms } from '../variants.js';
 import { assertSystem, assertVisible } from '../visibility.js';
 import { assertEmailFree, createAdministrator } from './admins.js';
@@ -101,7 +101,11 @@ function createGroup(ctx: RequestContext) {
   const draasDomain = optionalString(ctx.body, 'draasDomain');
   const adminEmail = optionalString(ctx.body, 'adminEmail');
   assertNameFree(ctx.store, name);
-  if (adminEmail) assertEmailFree(ctx.store, adminEmail);
+  // Checked whole before anything is stored: a 400 leaves nothing made (Doc 1 §7).
+  if (adminEmail) {
+    requiredEmail(ctx.body, 'adminEmail');
+    assertEmailFree(ctx.store, adminEmail);
+  }
   const uuid = ctx.store.newUuid();
   ctx.store.groups.insert({
     uuid,

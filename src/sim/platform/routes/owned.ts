@@ -13,7 +13,7 @@ import { ok, type ApiResponse, type RequestContext } from '../router.js';
 import { billingKey, type OrgNode, type PlatformStore } from '../store/store.js';
 import type { IndexedTable, Scope } from '../store/table.js';
 import type { OwnedRow, OwnerRef, ResellerRow, TenantRow } from '../store/types.js';
-import { optionalNumber, optionalString, requiredString } from '../validate.js';
+import { optionalNumber, optionalString, requiredEmail, requiredString } from '../validate.js';
 import { DEFAULT_FORMS, numberIn, type AnswerForms } from '../variants.js';
 import { actorOf, assertVisible, canSee, isSystem, ownNode } from '../visibility.js';
 import { assertEmailFree, createAdministrator } from './admins.js';
@@ -92,7 +92,11 @@ export function createOwned(ctx: RequestContext, kind: OwnedKind): ApiResponse {
   assertBillingFree(store, place.groupUuid, billingId);
   const markup = optionalNumber(body, 'markup');
   const adminEmail = optionalString(body, 'adminEmail');
-  if (adminEmail) assertEmailFree(store, adminEmail);
+  // Checked whole before anything is stored: a 400 leaves nothing made (Doc 1 §7).
+  if (adminEmail) {
+    requiredEmail(body, 'adminEmail');
+    assertEmailFree(store, adminEmail);
+  }
   const now = store.clock.isoNow();
   const row: OwnedRow = {
     uuid: store.newUuid(),
