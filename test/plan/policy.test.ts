@@ -265,6 +265,44 @@ describe('the policy engine', () => {
     ]);
   });
 
+  it('forbid with where judges a delete by the row it deletes and a create by the row it makes', async () => {
+    const { set, rules } = await load(
+      {},
+      `    - id: unrouted-only
+      match: { kind: RoutingRow, table: draas/active/routes, where: { route: null } }
+      forbid: [delete, create]
+`,
+    );
+    const change = (
+      i: number,
+      action: Change['action'],
+      before: Record<string, unknown> | null,
+      after: Record<string, unknown> | null,
+    ): Change => ({
+      address: `routing/draas/active/routes/number=+3200000${i}`,
+      kind: ROW,
+      provider: 'routing',
+      action,
+      before,
+      after,
+      patch: [],
+      reason: '',
+      dependsOn: [],
+      requests: [],
+    });
+    const changes = [
+      change(1, 'delete', { route: 'trunk-a' }, null), // a routed row: its missing after is not an unrouted row
+      change(2, 'delete', { priority: 3 }, null), // an unrouted row: forbidden
+      change(3, 'create', null, { route: 'trunk-b' }), // a routed row made: its missing before is nothing
+      change(4, 'create', null, { priority: 1 }), // an unrouted row made: forbidden
+    ];
+    const out = await evaluatePolicies(rules, facts(set, { changes }), { allowPolicy: [] });
+    expect(out.errors.map((e) => e.address)).toEqual([
+      'routing/draas/active/routes/number=+32000002',
+      'routing/draas/active/routes/number=+32000004',
+    ]);
+  });
+
   it('forbid by address holds for the object under its former name, and for what is below it', async () => {
     const { set, rules } = await load(
       { 't.yaml': tenants('  markup: 4\n') },

@@ -57,10 +57,12 @@ export class ChangeRules {
    */
   private statesOf(change: Change): Record<string, unknown>[] {
     const declared = this.declaredFields(change.address);
-    return [
-      { ...declared, ...change.before },
-      { ...declared, ...change.after },
-    ];
+    const before = { ...declared, ...change.before };
+    const after = { ...declared, ...change.after };
+    // A delete has no after, a create no before: only the side that exists is the object.
+    if (change.action === 'delete') return [before];
+    if (change.action === 'create') return [after];
+    return [before, after];
   }
 
   private declaredFields(address: string): Readonly<Record<string, unknown>> | undefined {
