@@ -344,7 +344,7 @@ function checkUrl(text: string, insecure: boolean, key: string, names: SettingNa
     url = new URL(text);
   } catch {
     // Not echoed as given: what looks like a user and password in it stays out of the message.
-    problems.push(`${what}: ${JSON.stringify(text.replace(/\/\/[^/]*@/, '//…@'))} is not a URL`);
+    problems.push(`${what}: ${JSON.stringify(text.replace(/\/\/.*@/, '//…@'))} is not a URL`);
     return;
   }
   // The URL is recorded (plan files, journals, reports): credentials in it would be written in clear wherever it is.

@@ -56,11 +56,12 @@ export function withEnvironmentOverrides(
     const current = isPlainObject(parent['auth']) ? (parent['auth'] as Raw) : undefined;
     const reference = (field: string) => `\${${variable(field)}}`;
     // A file whose credentials read these variables has chosen their kind: interpolation fills
-    // them, when they are set. One it reads that is unset or empty chose nothing (init's file
-    // reads SWITCHBOARD_TOKEN; a job that logs in as a user sets the user's variables instead).
+    // them (and an unset one is an error). Only when none of those it reads is set did it choose
+    // nothing (init's file reads SWITCHBOARD_TOKEN; a job that logs in as a user sets the
+    // user's variables instead).
     const written = JSON.stringify(current ?? {});
     const read = ['token', 'username', 'password'].filter((f) => written.includes(reference(f)));
-    if (read.length > 0 && read.every((f) => isSet(variable(f)!))) continue;
+    if (read.some((f) => isSet(variable(f)!))) continue;
     const fileIsUser =
       current !== undefined && (current['username'] !== undefined || current['password'] !== undefined);
     let next: Raw;

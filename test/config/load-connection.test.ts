@@ -85,6 +85,19 @@ describe('docs/connecting.md: switchboard.config.yaml', () => {
     expect(chosen.auth).toEqual({ token: 'tok' });
   });
 
+  it('a file reading the user and password variables, one of them unset, is an error, not a token login', async () => {
+    await write(
+      'environments:\n  production:\n    url: https://p.example.net\n' +
+        '    auth: { username: ${SWITCHBOARD_USERNAME}, password: ${SWITCHBOARD_PASSWORD} }\n',
+    );
+    const error = await failure(
+      loadConnection({ env: { SWITCHBOARD_USERNAME: 'ops', SWITCHBOARD_TOKEN: 'tok' }, cwd: dir }),
+    );
+    expect(error.message).toContain('SWITCHBOARD_PASSWORD');
+    // Neither set: the token is the credential.
+    expect((await loadConnection({ env: { SWITCHBOARD_TOKEN: 'tok' }, cwd: dir })).auth).toEqual({ token: 'tok' });
+  });
+
   it("the routing engine's credentials in the environment are ignored when the file declares no engine", async () => {
     await write('environments:\n  prod:\n    url: https://p.example.net\n    auth: { token: t }\n');
     const env = { SWITCHBOARD_RE_USERNAME: 'routing', SWITCHBOARD_RE_PASSWORD: 'routing' };
@@ -105,6 +118,11 @@ describe('docs/connecting.md: switchboard.config.yaml', () => {
     const unparsed = await failure(loadConnection({ env: {}, cwd: dir }));
     expect(unparsed.message).toContain('is not a URL');
     expect(unparsed.message).not.toContain('UrlS3cret');
+    // A password holding a slash is still a password.
+    await write('environments:\n  prod:\n    url: "https://bob:Url/S3cret@p.example.net:x"\n    auth: { token: t }\n');
+    const slashed = await failure(loadConnection({ env: {}, cwd: dir }));
+    expect(slashed.message).toContain('is not a URL');
+    expect(slashed.message).not.toContain('S3cret');
   });
 
   it('reports every problem at once: unset variables, unknown keys, bad TOTP secret, plain http', async () => {
