@@ -279,7 +279,9 @@ function defaultName(select: readonly string[]): string {
 
 /** The Baseline's YAML, laid out as export lays out documents (short flat maps in flow style), with its schema modeline. */
 function baselineText(file: string, document: Json): string {
-  const schemas = schemasDirFor(path.dirname(file), baselineKind.schema);
+  // Outside a checkout with schemas, the file's own folder: the modeline names the schema's
+  // file alone, not a path into wherever switchboard is installed (as export does).
+  const schemas = schemasDirFor(path.dirname(file), baselineKind.schema, path.dirname(file));
   return renderDocument(toMap(document, true) as YamlMap, [schemaModeline(file, schemas, baselineKind.schema)]);
 }
 

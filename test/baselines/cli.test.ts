@@ -91,7 +91,9 @@ describe('from an export to baselines, through the CLI', () => {
     const text = await readFile(path.join(root, 'adopted', 'tenants', `${own?.slice('tenant/'.length)}.yaml`), 'utf8');
     expect(text).toContain('# Exported by `switchboard export`'); // comments kept
     // The editor checks it against the partial schema: an item may hold only what it overrides.
-    expect(text).toMatch(/^# yaml-language-server: \$schema=(\S+\/)?tenant\.partial\.schema\.json\n/);
+    expect(text).toMatch(/^# yaml-language-server: \$schema=tenant\.partial\.schema\.json\n/);
+    const baseline = await readFile(path.join(root, 'adopted', 'baselines', 'north-office.yaml'), 'utf8');
+    expect(baseline).toMatch(/^# yaml-language-server: \$schema=baseline\.schema\.json\n/);
     expect(text).not.toContain('BE tollfree');
   }, 120_000);
 
