@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { DiagnosticsError, SwitchboardError } from '../core/errors.js';
 import { loadManifests, type DesiredObject, type DesiredSet } from '../manifest/index.js';
 
@@ -15,11 +16,14 @@ export interface LoadedTree {
  * the same place are the same there). The loader marks such a field sensitive, so its text
  * is shown masked like any value from the environment.
  */
+const REFERENCE_MARK = `\u0000${randomBytes(12).toString('hex')}\u0000`;
+
 const UNRESOLVED_ENVIRONMENT: Record<string, string | undefined> = new Proxy(
   {},
-  // Marked off by NULs, which no manifest's text holds: the literal text `${NAME}` (written
-  // `$${NAME}`) is another value, neither equal to the reference nor masked as one.
-  { get: (_target, name) => (typeof name === 'string' ? `\u0000\${${name}}\u0000` : undefined) },
+  // Marked off by a nonce drawn for this run: the literal text `${NAME}` (written `$${NAME}`),
+  // or any text a manifest can spell (a double-quoted YAML string can hold NULs), is another
+  // value, neither equal to the reference nor masked as one. Both trees share the run's nonce.
+  { get: (_target, name) => (typeof name === 'string' ? `${REFERENCE_MARK}\${${name}}${REFERENCE_MARK}` : undefined) },
 );
 
 /**

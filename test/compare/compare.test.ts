@@ -142,6 +142,10 @@ describe('compare: two manifest trees by address', () => {
     await writeFile(join(y, file), spelled('"$${HOOLI_BILLING_ID}"'));
     const c = compareTrees(await loadTree([x], 'A', x), await loadTree([y], 'B', y));
     expect(c.differences.map((d) => d.address)).toEqual(['tenant/hooli-be']);
+    // Nor the literal spelled with NULs around it, as a double-quoted YAML string can.
+    await writeFile(join(y, file), spelled('"\\0$${HOOLI_BILLING_ID}\\0"'));
+    const nul = compareTrees(await loadTree([x], 'A', x), await loadTree([y], 'B', y));
+    expect(nul.differences.map((d) => d.address)).toEqual(['tenant/hooli-be']);
   });
 
   it('the same tree twice: no differences, every object the same', () => {
