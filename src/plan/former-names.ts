@@ -1,3 +1,4 @@
+import { nearestAncestor } from '../core/address-prefix.js';
 import type { Change } from './types.js';
 
 /**
@@ -7,22 +8,21 @@ import type { Change } from './types.js';
  * name covers the same live object under the new one, and what is below it.
  */
 export class FormerNames {
-  /** Renamed objects: new address → former address, longest first (the nearest ancestor wins). */
-  private readonly renamed: [string, string][];
+  /** Renamed objects: new address → former address. */
+  private readonly renamed = new Map<string, string>();
 
   constructor(changes: readonly Pick<Change, 'address' | 'previousAddress'>[]) {
-    this.renamed = changes
-      .flatMap((c): [string, string][] => (c.previousAddress ? [[c.address, c.previousAddress]] : []))
-      .sort((a, b) => b[0].length - a[0].length);
+    for (const c of changes) if (c.previousAddress) this.renamed.set(c.address, c.previousAddress);
   }
 
   /** The change's address and the former ones. */
   of(change: Pick<Change, 'address' | 'previousAddress'>): string[] {
     const names = [change.address];
     if (change.previousAddress) names.push(change.previousAddress);
-    if (this.renamed.length === 0) return names;
-    const below = this.renamed.find(([now]) => change.address.startsWith(`${now}/`));
-    if (below) names.push(`${below[1]}${change.address.slice(below[0].length)}`);
+    if (this.renamed.size === 0) return names;
+    // The nearest renamed ancestor: a renamed tenant's renamed subscription names what is below it.
+    const now = nearestAncestor(change.address, (a) => this.renamed.has(a));
+    if (now !== undefined) names.push(`${this.renamed.get(now)}${change.address.slice(now.length)}`);
     return names;
   }
 }

@@ -1,3 +1,4 @@
+import { nearestAncestor } from '../core/address-prefix.js';
 import { foldIdentity } from '../core/values.js';
 import type { PlanPart } from './part.js';
 import type { Change, PlanMessage } from './types.js';
@@ -21,10 +22,10 @@ export function lookalikeWarnings(part: PlanPart): PlanMessage[] {
   const live = new Map<string, string>();
   for (const address of part.liveAddresses()) live.set(foldAddress(address), address);
   const deleted = new Set(part.changes.filter((c) => c.action === 'delete').map((c) => c.address));
-  const warned: string[] = [];
+  const warned = new Set<string>();
   const messages: PlanMessage[] = [];
   const spelled = new Map<string, Change[]>();
-  const below = (address: string) => warned.some((w) => address.startsWith(`${w}/`));
+  const below = (address: string) => nearestAncestor(address, (a) => warned.has(a)) !== undefined;
   for (const change of creates) {
     const folded = foldAddress(change.address);
     const twin = live.get(folded);
@@ -36,7 +37,7 @@ export function lookalikeWarnings(part: PlanPart): PlanMessage[] {
       continue;
     }
     if (below(change.address)) continue;
-    warned.push(change.address);
+    warned.add(change.address);
     const ending = deleted.has(twin)
       ? ', and this plan deletes the live one (prune): the object changes spelling, losing what only the live ' +
         'one holds. If that is not meant, declare the live spelling'
@@ -52,7 +53,7 @@ export function lookalikeWarnings(part: PlanPart): PlanMessage[] {
   for (const group of spelled.values()) {
     const [first, ...others] = group as [Change, ...Change[]];
     if (others.length === 0 || below(first.address)) continue;
-    warned.push(...group.map((c) => c.address));
+    for (const c of group) warned.add(c.address);
     messages.push({
       code: 'SB_KEY_LOOKALIKE',
       address: first.address,

@@ -1,3 +1,4 @@
+import { atOrBelowAny } from '../core/address-prefix.js';
 import { applyChanges } from '../apply/executor.js';
 import type { ApplyClient } from '../apply/types.js';
 import { hasKind, kinds } from '../kinds/index.js';
@@ -199,7 +200,8 @@ function excludedAsWritten(canonical: readonly DesiredNode[], input: PlatformInp
 /** The planning options with the live objects of those addresses (and below them) kept. */
 function keepingExcluded(options: ProviderPlanOptions, excluded: readonly string[]): ProviderPlanOptions {
   if (excluded.length === 0) return options;
-  const kept = (address: string) => excluded.some((e) => address === e || address.startsWith(`${e}/`));
+  const set = new Set(excluded);
+  const kept = (address: string) => atOrBelowAny(address, set);
   return { ...options, keep: (address) => kept(address) || options.keep?.(address) === true };
 }
 
