@@ -159,7 +159,7 @@ export function diffRows(
   // Matched live rows are flagged by position: a byte each, not a Set entry.
   const matched = new Uint8Array(live.length);
   const created = new Set<string>();
-  const ctx: RowContext = { table, casters, options, out, groups, live };
+  const ctx: RowContext = { table, casters, options, out, groups, live, liveTypes: new Map() };
   const textKeys = keyCols.filter((c) => c >= 0 && columnType(table.columns[c] as string, live, options) === 'string');
   for (let i = 0; i < table.rows.length; i++) {
     const cells = table.rows[i] as readonly unknown[];
@@ -216,6 +216,8 @@ interface RowContext {
   out: RowDiff;
   groups: Map<string, UpdateGroup>;
   live: readonly RoutingRecord[];
+  /** Each column's live type, found once: a table of bad cells would otherwise scan the live rows per cell. */
+  liveTypes: Map<string, RoutingFieldType | undefined>;
 }
 
 /**
@@ -376,7 +378,8 @@ function problem(ctx: RowContext, i: number, code: RowDiffProblem['code'], messa
 function badValue(ctx: RowContext, field: string, value: unknown): string {
   const at = `field "${field}": `;
   if (isUnsafeInteger(value) || (typeof value === 'string' && isUnsafeIntegerText(value))) {
-    const held = liveTypeOf(ctx.live, field);
+    if (!ctx.liveTypes.has(field)) ctx.liveTypes.set(field, liveTypeOf(ctx.live, field));
+    const held = ctx.liveTypes.get(field);
     const numeric = held === 'integer' || held === 'number';
     const shown = typeof value === 'number' ? `${String(value)} (as YAML read it: a number)` : String(value).trim();
     if (numeric)
