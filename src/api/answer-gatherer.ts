@@ -38,6 +38,7 @@ export abstract class AnswerGatherer implements Dispatcher.DispatchHandler {
     this.status = statusCode;
     this.headers = headers;
     this.chunks.length = 0; // a 1xx answer came first: only the final answer's body counts
+    this.received = 0;
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
@@ -61,6 +62,11 @@ export abstract class AnswerGatherer implements Dispatcher.DispatchHandler {
       this.fail(error);
       return undefined;
     }
+  }
+
+  /** The body's size as it came over the wire (counted as it came: no second pass over the text). */
+  protected get bytesReceived(): number {
+    return this.received;
   }
 
   /** The body gathered, as one buffer. */

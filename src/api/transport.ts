@@ -160,7 +160,7 @@ class Attempt extends AnswerGatherer {
       status: this.status ?? 0,
       headers: this.headers,
       text,
-      bytesIn: Buffer.byteLength(text),
+      bytesIn: this.bytesReceived,
       bytesOut: this.bytesOut,
     });
   }

@@ -12,8 +12,10 @@ import { requestTarget } from '../../src/api/request-target.js';
 let url: URL;
 let close: () => Promise<void>;
 beforeAll(async () => {
-  const server = createServer((_req, res) => {
+  const server = createServer((req, res) => {
     res.writeHead(200, { 'content-type': 'application/json' });
+    // Bytes that are not UTF-8: decoded, each becomes U+FFFD, three bytes in UTF-8.
+    if (req.url === '/latin1') return res.end(Buffer.from([0x22, 0xe9, 0xff, 0x22]));
     // 2 MB in 64 KB chunks.
     const chunk = 'x'.repeat(64 * 1024);
     for (let i = 0; i < 32; i++) res.write(chunk);
@@ -40,6 +42,19 @@ describe('an answer above the limit', () => {
       timeoutMs: 10_000,
     });
     expect(whole.bytesIn).toBe(2 * 1024 * 1024);
+    await transport.close();
+  });
+
+  it('an answer is counted in the bytes that came, not in those of its decoded text', async () => {
+    const transport = new Transport({});
+    const answer = await transport.send({
+      method: 'GET',
+      target: requestTarget(url, '/latin1', undefined),
+      headers: {},
+      timeoutMs: 10_000,
+    });
+    expect(answer.text).toBe('"\uFFFD\uFFFD"');
+    expect(answer.bytesIn).toBe(4);
     await transport.close();
   });
 });
