@@ -191,8 +191,26 @@ function reportItems(
   for (const member of members) {
     const data = route.items(member.request.body).find((d) => d !== undefined);
     const item = byData.get(canonicalJson(data ?? null)) ?? byKey.get(member.identity.toLowerCase());
-    if (item?.status === 'success' || (!item && job['status'] === 'success')) {
+    if (item?.status === 'success') {
       outcomes.set(member.change.address, { status: 'applied' });
+      continue;
+    }
+    if (!item && job['status'] === 'success') {
+      // A create's listing has the last word (learnIds). An update no item reports may or may
+      // not have been made, whatever the job's status says: the next plan shows which.
+      outcomes.set(
+        member.change.address,
+        route.creates
+          ? { status: 'applied' }
+          : {
+              status: 'failed',
+              unknown: true,
+              code: 'SB_APPLY_BULK_ITEM',
+              message:
+                `not among the items of bulk job ${String(job['job_id'] ?? job['id'])}, which reported success: ` +
+                'whether it was applied is not known; the next plan shows it',
+            },
+      );
       continue;
     }
     const why = item

@@ -282,4 +282,40 @@ describe('Doc2 §4.5-4.6: bulk endpoints', () => {
       ],
     });
   });
+
+  it("a link update missing from a successful job's items has an unknown outcome, not applied", async () => {
+    const live: Record<string, unknown[]> = {
+      ...acmeLive,
+      [`${T}/addresses`]: [{ id: 7, full_address: 'Rue Haute 1, 1000 Brussels, Belgium', data: {} }],
+      [`${T}/numbers`]: [
+        { id: 1, fullNumber: '+3221234562', address: null },
+        { id: 2, fullNumber: '+3221234563', address: null },
+      ],
+    };
+    const platform = new FakePlatform(live, (r) => {
+      if (r.method === 'PUT') return { status: 200, body: { code: 3067, reason: 'started', id: 4 } };
+      if (r.method === 'GET' && r.path === `${T}/bulks/4`)
+        return {
+          status: 200,
+          body: { id: 4, status: 'success', job_items: [{ key: '+3221234562', status: 'success' }] },
+        };
+      return undefined;
+    });
+    const full = 'Rue Haute 1, 1000 Brussels, Belgium';
+    const link = (n: string): DesiredNode => ({
+      kind: 'NumberAddressLink',
+      address: `${SUB}/number/${n}`,
+      parentAddress: SUB,
+      fields: { number: n, address: full },
+    });
+    const planned = await planWith(platform, [...acme, address(1), link('+3221234562'), link('+3221234563')]);
+    const result = await applyWith(platform, planned);
+    expect(result).toMatchObject({ applied: 2, failed: 1 }); // the address, one link; the other link unknown
+    const missing = result.results.find((r) => r.outcome.status === 'failed');
+    expect(missing?.change.address).toBe(`${SUB}/number/+3221234563`);
+    expect(missing?.outcome).toMatchObject({ unknown: true, code: 'SB_APPLY_BULK_ITEM' });
+    expect(missing?.outcome.status === 'failed' && missing.outcome.message).toMatch(
+      /not among the items of bulk job 4/,
+    );
+  });
 });
