@@ -220,6 +220,46 @@ describe('planner: spec quirks', () => {
     expect(checkSafety([part], { maxDeletePercent: 10, allowReplace: true })).toEqual([]);
   });
 
+  it('a replace names what it drops below a declared child too, as the reader read it', async () => {
+    const tg = 'tenant/acme-corp/subscription/main/trunkgroup/7';
+    const premium: DesiredNode = {
+      kind: 'TrunkGroupBlockList',
+      address: `${tg}/block_list/premium`,
+      parentAddress: tg,
+      fields: { name: 'premium' },
+      declaredCollections: ['prefixes'],
+    };
+    const desired: DesiredNode[] = [
+      tenant({}),
+      subscription({ uc: 'uc_beta' }, ['trunkGroups']),
+      {
+        kind: 'TrunkGroup',
+        address: tg,
+        parentAddress: subscription({}).address,
+        fields: { id: '7' },
+        declaredCollections: ['blockList', 'allowList'],
+      },
+      premium,
+    ];
+    const lists = `${P}/tenants/t-1/subscriptions/3/trunkgroups/7/block_list`;
+    const out = await plan(desired, {
+      ...groups,
+      ...northTenants,
+      ...subscriptionLive,
+      [lists]: [
+        { id: 11, name: 'premium' },
+        { id: 12, name: 'legacy' },
+      ],
+      [`${lists}/11/prefixes`]: [],
+    });
+    expect(out.changes[0]).toMatchObject({ action: 'replace', address: 'tenant/acme-corp/subscription/main' });
+    const part = { changes: out.changes, ...kindRails(desired, out.state) };
+    const [refusal, ...others] = checkSafety([part], { maxDeletePercent: 10, allowReplace: false });
+    expect(others).toEqual([]);
+    expect(refusal?.message).toContain(`below it the manifests do not declare (${tg}/block_list/legacy)`);
+    expect(refusal?.message).not.toContain(`of ${tg}`); // its lists were declared, and read
+  });
+
   it('Doc2 §4.3: refuses an entitlement below its assigned count', async () => {
     const entitlement: DesiredNode = {
       kind: 'Entitlement',
