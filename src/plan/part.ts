@@ -38,9 +38,10 @@ export interface PlanPart {
   /** Whether replacing an object of this kind deletes data it holds (refused without --allow-replace). */
   holdsData(kind: string): boolean;
   /**
-   * What a replace would take with it that the plan does not re-create (live children the
-   * manifests do not declare, or collections it did not read), said for the refusal; none:
-   * it re-creates everything below it. A replace that drops something needs --allow-replace.
+   * What a replace would take with it that the plan does not re-create (live objects at any
+   * depth below it the manifests do not declare, or collections not read), said for the
+   * refusal; none: it re-creates everything below it. A replace that drops something needs
+   * --allow-replace.
    */
   replaceDrops?(change: Change): string | undefined;
   /** Declared addresses as this provider planned them (after canonicalisation), for the target check. */
