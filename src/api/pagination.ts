@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { sharedAbortController } from '../core/abort.js';
 import type { Logger } from '../core/logger.js';
 import { ApiError, ApiErrorCode } from './errors.js';
@@ -152,7 +153,7 @@ class PageReader {
       if (meta.next) return [...items, ...(await this.followTokens(meta.next))];
       // Neither totals nor a token (Doc 2 §4.5's address list documents `addresses` alone): a
       // page the server may have cut at its cap is followed by the next, until a shorter one.
-      return mayBeCut(items.length, this.size) ? [...items, ...(await this.readOn(items.length))] : items;
+      return mayBeCut(items.length, this.size) ? [...items, ...(await this.readOn(items))] : items;
     }
     return [...items, ...(await this.remainingPages(items.length, meta))];
   }
@@ -196,13 +197,26 @@ class PageReader {
     return rest;
   }
 
-  /** Pages 2, 3, … until one holds fewer items than the first (or none). */
-  private async readOn(firstCount: number): Promise<unknown[]> {
+  /**
+   * Pages 2, 3, … until one holds fewer items than the first (or none). A page that begins
+   * with the previous page's first item means the server ignored `page` (it answers page 1
+   * again): reading on would loop to {@link MAX_PAGES} and list every object many times, and
+   * stopping would keep a possibly cut list, so the read fails.
+   */
+  private async readOn(firstPage: readonly unknown[]): Promise<unknown[]> {
     const rest: unknown[] = [];
+    let previous = firstPage;
     for (let page = 2; page <= MAX_PAGES; page++) {
       const more = await this.pageItems(page);
+      if (more.length > 0 && isDeepStrictEqual(more[0], previous[0])) {
+        throw this.bad(
+          `page ${page} begins with the same item as page ${page - 1}: the server ignores "page", ` +
+            `so the items past the first ${firstPage.length} cannot be read`,
+        );
+      }
       rest.push(...more);
-      if (more.length < firstCount) break;
+      if (more.length < firstPage.length) break;
+      previous = more;
     }
     return rest;
   }
@@ -278,10 +292,19 @@ class PageReader {
 }
 
 /**
+ * The smallest cap a platform can put on a page: Document 1 §1.8 and §8 give `page_size` a
+ * default of 10 (the smallest page size the documents show; the suspension profiles' `size`
+ * defaults to 25) and no maximum, and a cap below the default would cut the lists of clients
+ * that send no `page_size` at all.
+ */
+const SMALLEST_PAGE_CAP = 10;
+
+/**
  * Whether a page without totals may have been cut at the server's cap: it holds all that was
- * asked, or a round number of items (a multiple of 50, as caps are). A shorter, uneven page is
- * the whole list; a round one costs one more request to be sure.
+ * asked, or at least {@link SMALLEST_PAGE_CAP} items, since the cap may be any number from
+ * there (10, 25, 37…). A shorter page is the whole list; a longer one costs one more request
+ * to be sure.
  */
 function mayBeCut(count: number, asked: number): boolean {
-  return count > 0 && (count >= asked || (count >= 50 && count % 50 === 0));
+  return count > 0 && (count >= asked || count >= SMALLEST_PAGE_CAP);
 }

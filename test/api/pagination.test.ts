@@ -83,14 +83,20 @@ describe('listPages', () => {
   });
 
   it('Doc2 §4.5: pages with no totals (addresses) are read on while one may have been cut at the cap', async () => {
-    for (const [count, requests] of [
-      [150, 2],
-      [200, 3],
-      [7, 1],
+    // [items, the server's cap, requests]: a page of 10 items or more may be cut at any cap
+    // from Doc1 §8's default page size (10) up, round or not; a shorter one is the list.
+    for (const [count, cap, requests] of [
+      [150, 100, 2],
+      [200, 100, 3],
+      [7, 100, 1],
+      [37, 100, 2],
+      [60, 25, 3],
+      [81, 37, 3],
+      [10, 10, 2],
     ] as const) {
       const all = items(count);
       fake.on('GET', /\/addresses$/, (req, res) => {
-        const size = Math.min(Number(req.query.get('page_size') ?? 10), 100);
+        const size = Math.min(Number(req.query.get('page_size') ?? 10), cap);
         const page = Number(req.query.get('page') ?? 1);
         json(res, 200, { addresses: all.slice((page - 1) * size, page * size) });
       });
@@ -102,13 +108,25 @@ describe('listPages', () => {
       });
       expect(
         result.map((i) => i.id),
-        `${count} addresses`,
+        `${count} addresses, cap ${cap}`,
       ).toEqual(all.map((i) => i.id));
       expect(
         fake.seen.slice(before).filter((s) => s.path.endsWith('/addresses')),
-        `${count}`,
+        `${count} addresses, cap ${cap}`,
       ).toHaveLength(requests);
     }
+  });
+
+  it('Doc2 §4.5: a server that ignores `page` on a list with no totals fails the read, not loops or duplicates', async () => {
+    const all = items(30);
+    // Capped at 20 and deaf to `page`: every page is the first.
+    fake.on('GET', /\/addresses$/, (_req, res) => json(res, 200, { addresses: all.slice(0, 20) }));
+    const path = `${P}/tenants/t/subscriptions/1/addresses`;
+    await expect(client.listPages({ path, itemsKey: 'addresses', style: 'page' })).rejects.toMatchObject({
+      code: 'SB_API_BAD_RESPONSE',
+      message: expect.stringContaining(`GET ${path} → 200: page 2 begins with the same item as page 1`),
+    });
+    expect(fake.seen.filter((s) => s.path.endsWith('/addresses'))).toHaveLength(2);
   });
 
   it('Doc2 §4.4: page typed as a string, and `pages` computed from the requested size, still read every item', async () => {
