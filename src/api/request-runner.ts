@@ -184,6 +184,7 @@ export class RequestRunner {
     if ('failure' in attempt) return { kind: 'retry', error: this.transportError(options, attempt.failure) };
     const { raw } = attempt;
     const accepted = (raw.status >= 200 && raw.status < 300) || options.okStatuses?.includes(raw.status) === true;
+    if (accepted && raw.status >= 300 && looksHtml(raw)) return { kind: 'retry', error: this.notTheApi(options, raw) };
     if (accepted) return { kind: 'done', response: this.decode<T>(options, raw) };
     if (raw.status === 404 && options.notFoundIsEmpty) {
       return { kind: 'done', response: { status: 404, body: undefined as T, headers: raw.headers } };
@@ -196,16 +197,16 @@ export class RequestRunner {
     if (options.responseType === 'text') return this.decoded(options, raw, raw.text);
     if (raw.text.trim() === '') return { status: raw.status, body: undefined as T, headers: raw.headers };
     // An error status the caller accepts (a delete's 404: already gone) is its status, whatever
-    // its body says: the body of most errors is not shown (Doc 1 §7), and a proxy's is HTML.
+    // its JSON or text says: the body of most errors is not shown (Doc 1 §7). An HTML one never
+    // gets here (classify).
     if (raw.status >= 300) return { status: raw.status, body: undefined as T, headers: raw.headers };
-    const type = String(raw.headers['content-type'] ?? '');
-    const looksHtml = /html/i.test(type) || /^\s*</.test(raw.text);
+    const html = looksHtml(raw);
     let parsed: unknown;
     try {
-      if (looksHtml) throw new SyntaxError('html');
+      if (html) throw new SyntaxError('html');
       parsed = JSON.parse(raw.text);
     } catch {
-      const what = looksHtml ? 'an HTML page instead of JSON' : `malformed JSON (${raw.bytesIn} bytes)`;
+      const what = html ? 'an HTML page instead of JSON' : `malformed JSON (${raw.bytesIn} bytes)`;
       throw this.unreadable(options, raw.status, what);
     }
     return this.decoded(options, raw, parsed);
@@ -309,6 +310,24 @@ export class RequestRunner {
     });
   }
 
+  /**
+   * An accepted error status (a delete's 404) on an HTML page: a proxy's or load balancer's
+   * page, or a base URL that misses the API, answered, not the platform (whose answers are
+   * JSON, Doc 1 §1.3), so it says nothing about the object and fails as its status.
+   */
+  private notTheApi(options: RequestOptions, raw: RawResponse): ApiError {
+    const platformMessage = platformMessageOf(raw.text);
+    return this.error(options, {
+      code: codeForStatus(raw.status),
+      status: raw.status,
+      ...(platformMessage ? { platformMessage } : {}),
+      retryable: isRetryable(natureOfRequest(options), { status: raw.status }),
+      detail:
+        "an HTML page answered, not the platform's API (a proxy, a load balancer, or a base URL that misses the API), " +
+        `so the ${raw.status} does not show the object is gone`,
+    });
+  }
+
   private describeStatus(options: RequestOptions, status: number): { detail: string; role?: string } {
     if (status === 403) return this.describeForbidden(options);
     // Reached by a password user only: a machine token's 401 is worded where it is refused.
@@ -405,4 +424,9 @@ function createsObjects(options: Pick<RequestOptions, 'method' | 'creates'>): bo
 
 function natureOfRequest(options: Pick<RequestOptions, 'method' | 'creates'>): ReturnType<typeof natureOf> {
   return options.creates ? 'create' : natureOf(options.method);
+}
+
+/** An answer that is a web page (a proxy's, a load balancer's or a web server's), not the API's JSON or text. */
+function looksHtml(raw: RawResponse): boolean {
+  return /html/i.test(String(raw.headers['content-type'] ?? '')) || /^\s*</.test(raw.text);
 }

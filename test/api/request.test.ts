@@ -108,17 +108,35 @@ describe('retries', () => {
     expect(again.status).toBe(200);
   });
 
-  it("an accepted error status (a delete's 404) is its status, whatever its body: plain text, HTML", async () => {
+  it("an accepted error status (a delete's 404) is its status, whatever its JSON or text body", async () => {
     for (const [type, text] of [
       ['text/plain', 'Not Found'],
-      ['text/html', '<html><body>404</body></html>'],
+      ['application/json', '{"message":"tenant not found"}'],
+      ['application/json', ''],
     ] as const) {
       fake.on('DELETE', /\/gone$/, (_req, res) => {
         res.writeHead(404, { 'content-type': type });
         res.end(text);
       });
       const answer = await client.request({ method: 'DELETE', path: `${P}/gone`, okStatuses: [404] });
-      expect(answer, type).toMatchObject({ status: 404, body: undefined });
+      expect(answer, `${type} ${text}`).toMatchObject({ status: 404, body: undefined });
+    }
+  });
+
+  it("an accepted error status on an HTML page (a proxy's, a wrong base path) fails: it is not the API's answer", async () => {
+    for (const [type, text] of [
+      ['text/html', '<html><body><h1>404 Not Found</h1>nginx</body></html>'],
+      ['text/plain', '<!DOCTYPE html><html><body>Not Found</body></html>'],
+    ] as const) {
+      fake.on('DELETE', /\/gone$/, (_req, res) => {
+        res.writeHead(404, { 'content-type': type });
+        res.end(text);
+      });
+      const error = await failure(client.request({ method: 'DELETE', path: `${P}/gone`, okStatuses: [404] }));
+      expect(error, type).toMatchObject({ code: 'SB_API_NOT_FOUND', status: 404 });
+      expect(error.message, type).toMatch(
+        new RegExp(`^DELETE ${P}/gone → 404: an HTML page answered, not the platform`),
+      );
     }
   });
 
