@@ -119,25 +119,35 @@ export class TokenManager {
   /**
    * Invalidates the tokens (`POST /auth/logout` with `sign`, the access token as bearer: Doc 1
    * §1, convention 4, excepts login, 2FA, SSO, reset password and refresh only); failures are
-   * only logged.
+   * only logged. Only a token still valid is used: getting a fresh one at exit would cost a
+   * refresh, or a login and a second factor, to end a session that is over, and could hold the
+   * exit as long as they take. An expired access token leaves the refresh token to expire on
+   * its own (Doc 1 §8: 48 hours).
    */
   async logout(timeoutMs = 5_000): Promise<void> {
-    if (!this.tokens || isTokenAuth(this.auth)) {
-      this.tokens = undefined;
+    const tokens = this.tokens;
+    this.tokens = undefined;
+    if (!tokens || isTokenAuth(this.auth)) return;
+    const ageMs = this.options.monotonicNow() - tokens.accessIssuedAt;
+    if (ageMs >= this.options.accessTokenTtlMs) {
+      this.options.logger.debug(
+        { ageMs: Math.round(ageMs) },
+        'logout skipped: the access token has expired; the refresh token expires on its own',
+      );
       return;
     }
     try {
-      // A valid one: an access token lives two minutes (Doc 1 §2), and a run may outlast it.
-      const bearer = await this.accessToken();
-      const tokens = this.tokens as Tokens | undefined;
-      this.tokens = undefined;
-      if (!tokens) return;
       const sign = createHash('sha256').update(tokens.refresh).digest('hex');
-      const answer = await this.send({ method: 'POST', path: AUTH_PATHS.logout, body: { sign }, bearer, timeoutMs });
+      const answer = await this.send({
+        method: 'POST',
+        path: AUTH_PATHS.logout,
+        body: { sign },
+        bearer: tokens.access,
+        timeoutMs,
+      });
       if (answer.status >= 300)
         this.options.logger.warn({ status: answer.status }, 'logout was not accepted; tokens expire on their own');
     } catch (error) {
-      this.tokens = undefined;
       this.options.logger.warn({ code: (error as ApiError).code }, 'logout failed; tokens expire on their own');
     }
   }

@@ -214,6 +214,42 @@ describe('authentication', () => {
     await expect(other.close()).resolves.toBeUndefined();
     fake = await new FakePlatform().start();
   });
+
+  it('Doc1 §8: logout uses the access token it holds while valid, never renewing it to log out', async () => {
+    let now = 0;
+    const client = await connect({ monotonicNow: () => now });
+    clients.pop();
+    const bearer = fake.seen.find((s) => s.path === '/api/v01/system/users/local')?.bearer;
+    // 110 s: inside the 2 minutes, but past the 20 s margin at which a request would renew it.
+    now = 110_000;
+    await client.close();
+    expect(fake.logouts).toHaveLength(1);
+    expect(fake.seen.find((s) => s.path === '/api/v01/auth/logout')?.bearer).toBe(bearer);
+    expect([logins(), refreshes()]).toEqual([1, 0]);
+  });
+
+  it('Doc1 §8: an expired access token at close sends no logout, no refresh and no login, and says so in debug', async () => {
+    const { Writable } = await import('node:stream');
+    const { pino } = await import('pino');
+    let text = '';
+    const logger = pino(
+      { level: 'debug' },
+      new Writable({
+        write(chunk: Buffer, _e, done) {
+          text += chunk.toString();
+          done();
+        },
+      }),
+    );
+    let now = 0;
+    const client = await connect({ monotonicNow: () => now, logger });
+    clients.pop();
+    now = 120_000;
+    await client.close();
+    expect(fake.count('POST', /\/auth\/logout$/)).toBe(0);
+    expect([logins(), refreshes()]).toEqual([1, 0]);
+    expect(text).toContain('logout skipped: the access token has expired');
+  });
 });
 
 describe('machine token refused', () => {
