@@ -278,6 +278,9 @@ function tokensOf(body: Record<string, unknown>, issuedAt: number): Tokens | und
   if (typeof access !== 'string' || !access || typeof refresh !== 'string' || !refresh) return undefined;
   registerSecret(access);
   registerSecret(refresh);
+  // Doc 1 §5.2: a user with a machine-to-machine token gets it in the login answer as well; it is
+  // unused here, but as long-lived a credential as a password.
+  if (typeof body['token'] === 'string') registerSecret(body['token']);
   return { access, refresh, accessIssuedAt: issuedAt, refreshIssuedAt: issuedAt };
 }
 

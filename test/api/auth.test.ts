@@ -300,6 +300,16 @@ describe('secrets stay out of logs and errors', () => {
   });
 });
 
+describe("the user's machine token in a login answer", () => {
+  it('Doc1 §5.2: is a secret from the moment it arrives: no output shows it', async () => {
+    const { maskSecrets } = await import('../../src/core/secrets.js');
+    const m2m = `m2m-${createHash('sha256').update(String(Math.random())).digest('hex').slice(0, 24)}`;
+    fake.users.set('ops', { password: 'S3cret-pw', m2mToken: m2m });
+    await connect({ auth: { username: 'ops', password: 'S3cret-pw' } });
+    expect(maskSecrets(`the answer held ${m2m}`)).not.toContain(m2m);
+  });
+});
+
 describe('the profile read beside the first requests (instance configured)', () => {
   /** Resolves once a request matching `path` was seen, or after `ms` (so that a client that waits never hangs the test). */
   const seenOr = (path: RegExp, ms: number) => async () => {

@@ -131,7 +131,9 @@ export class FakePlatform {
         return (json(res, 401, { message: 'invalid credentials' }), true);
       if (user.secondFactor)
         return (json(res, 200, { '2fa_payload': `pl-${String(body['username'])}`, option: user.secondFactor }), true);
-      return (json(res, 200, this.issue(String(body['username']))), true);
+      // Doc 1 §5.2: plus `token` when the user has a machine-to-machine token.
+      const token = user.m2mToken ? { token: user.m2mToken } : {};
+      return (json(res, 200, { ...this.issue(String(body['username'])), ...token }), true);
     }
     if (seen.method === 'POST' && seen.path === '/api/v01/auth/2fa') {
       const name = String(body['2fa_payload']).replace(/^pl-/, '');
