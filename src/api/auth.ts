@@ -20,6 +20,8 @@ export interface AuthCall {
   body?: unknown;
   bearer?: string;
   timeoutMs?: number;
+  /** Sent even after the client was cancelled: the logout at close ends the session either way. */
+  afterCancel?: true;
 }
 
 export interface AuthAnswer {
@@ -144,6 +146,7 @@ export class TokenManager {
         body: { sign },
         bearer: tokens.access,
         timeoutMs,
+        afterCancel: true,
       });
       if (answer.status >= 300)
         this.options.logger.warn({ status: answer.status }, 'logout was not accepted; tokens expire on their own');

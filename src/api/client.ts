@@ -90,7 +90,8 @@ export class ApiClient {
       connections: limiter.slots + 2,
     });
     const stats = new RequestStats();
-    const sendAuth = authSender(base, transport, stats, timeoutMs, retry);
+    const stop = sharedAbortController();
+    const sendAuth = authSender(base, transport, stats, timeoutMs, retry, stop.signal);
     const tokens = new TokenManager(options.auth, sendAuth, {
       accessTokenTtlMs: options.accessTokenTtlMs ?? ACCESS_TOKEN_TTL_MS,
       refreshMarginMs: options.refreshMarginMs ?? 20_000,
@@ -99,7 +100,6 @@ export class ApiClient {
       wallNow: options.wallNow ?? Date.now,
       logger,
     });
-    const stop = sharedAbortController();
     // The caller's profile (its permissions word a 403): read beside the first requests when the
     // instance is configured, else waited for here (it names the instance).
     let known: { profile: UserProfile; permissions: Permissions } | undefined;
@@ -277,8 +277,26 @@ async function readProfile(runner: RequestRunner): Promise<UserProfile> {
  * missing answer and every transient status (429, 500, 502-504) are tried again, within
  * the same budget as any request. Bodies are never logged.
  */
-function authSender(base: URL, transport: Transport, stats: RequestStats, timeoutMs: number, retry: RetryOptions) {
+function authSender(
+  base: URL,
+  transport: Transport,
+  stats: RequestStats,
+  timeoutMs: number,
+  retry: RetryOptions,
+  stop: AbortSignal,
+) {
   return async (call: AuthCall): Promise<AuthAnswer> => {
+    // A cancelled client (the run was interrupted) stops a login, 2FA or refresh where it is,
+    // between its retries too: an interrupt never waits out a backoff or a Retry-After.
+    const signal = call.afterCancel ? undefined : stop;
+    const cancelled = () =>
+      new ApiError({
+        code: ApiErrorCode.aborted,
+        method: call.method,
+        path: call.path,
+        retryable: false,
+        detail: 'request cancelled',
+      });
     const body = call.body === undefined ? undefined : JSON.stringify(call.body);
     const headers: Record<string, string> = {
       accept: 'application/json',
@@ -288,6 +306,7 @@ function authSender(base: URL, transport: Transport, stats: RequestStats, timeou
     };
     const budget = new RetryBudget(retry);
     for (;;) {
+      if (signal?.aborted) throw cancelled();
       const begin = performance.now();
       const retried = budget.retries > 0;
       try {
@@ -296,6 +315,7 @@ function authSender(base: URL, transport: Transport, stats: RequestStats, timeou
           target: requestTarget(base, call.path, undefined),
           headers,
           ...(body === undefined ? {} : { body }),
+          ...(signal ? { stop: signal } : {}),
           timeoutMs: call.timeoutMs ?? timeoutMs,
         });
         stats.record({
@@ -312,12 +332,13 @@ function authSender(base: URL, transport: Transport, stats: RequestStats, timeou
           raw.status === 429 || raw.status === 503 ? parseRetryAfter(raw.headers['retry-after']) : undefined;
         const decision = budget.next({ retryable: isRetryable('read', { status: raw.status }), retryAfterMs });
         if (decision.retry) {
-          await sleep(decision.delayMs);
+          await sleep(decision.delayMs, signal).catch(() => undefined);
           continue;
         }
         return { status: raw.status, json: parseJson(raw.text), text: raw.text };
       } catch (error) {
         if (!(error instanceof TransportError)) throw error;
+        if (signal?.aborted) throw cancelled();
         stats.record({
           method: call.method,
           route: call.path,
@@ -330,7 +351,7 @@ function authSender(base: URL, transport: Transport, stats: RequestStats, timeou
         const retryable = error.failure !== 'oversized' && isRetryable('read', { noAnswer: error.failure });
         const decision = budget.next({ retryable });
         if (decision.retry) {
-          await sleep(decision.delayMs);
+          await sleep(decision.delayMs, signal).catch(() => undefined);
           continue;
         }
         const code = error.failure === 'timeout' ? ApiErrorCode.timeout : ApiErrorCode.network;

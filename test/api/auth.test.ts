@@ -300,6 +300,22 @@ describe('secrets stay out of logs and errors', () => {
   });
 });
 
+describe('a cancelled client', () => {
+  it('stops a token refresh that waits out a Retry-After, with SB_API_ABORTED', async () => {
+    let now = 0;
+    const client = await connect({ monotonicNow: () => now, retry: { baseDelayMs: 5, maxElapsedMs: 600_000 } });
+    now = 110_000; // the access token is due for renewal
+    fake.refreshBusyFor = 300;
+    const pending = client.request({ method: 'GET', path: `${client.paths.P}/tenants` }).catch((e: unknown) => e);
+    while (refreshes() === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    client.cancel();
+    const error = await pending;
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ code: 'SB_API_ABORTED' });
+    expect(refreshes()).toBe(1);
+  });
+});
+
 describe("the user's machine token in a login answer", () => {
   it('Doc1 §5.2: is a secret from the moment it arrives: no output shows it', async () => {
     const { maskSecrets } = await import('../../src/core/secrets.js');

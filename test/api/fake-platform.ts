@@ -36,6 +36,8 @@ export class FakePlatform {
   clockSeconds = 0;
   accessTtlSeconds = 120;
   refreshValid = true;
+  /** When set, a refresh is answered 503 with this Retry-After (seconds). */
+  refreshBusyFor: number | undefined;
   /** Awaited before the profile (`GET /system/users/local`) is answered; `profileBody` replaces its answer. */
   beforeProfile: (() => Promise<void>) | undefined;
   profileBody: unknown;
@@ -143,6 +145,11 @@ export class FakePlatform {
       return (json(res, 200, this.issue(name)), true);
     }
     if (seen.method === 'GET' && seen.path === '/api/v01/auth/access_token') {
+      if (this.refreshBusyFor !== undefined) {
+        res.writeHead(503, { 'content-type': 'application/json', 'retry-after': String(this.refreshBusyFor) });
+        res.end(JSON.stringify({ message: 'busy' }));
+        return true;
+      }
       const user = seen.bearer ? this.refresh.get(seen.bearer) : undefined;
       if (!user || !this.refreshValid) return (json(res, 401, { message: 'refresh token expired' }), true);
       const fresh = this.issue(user);
