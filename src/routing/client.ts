@@ -255,9 +255,21 @@ export class RoutingClient {
     }
   }
 
-  /** Why the engine counts as gone for the rest of the run (see Reachability); undefined while it answers. */
+  /**
+   * Why nothing more is sent to the engine in this run (it is gone, or was given up on: see
+   * Reachability); undefined while requests may go.
+   */
   get unreachable(): string | undefined {
     return this.http.reach.unreachable;
+  }
+
+  /**
+   * Nothing more is sent to the engine in this run, for `reason` (it answered in a way that shows
+   * it does not do what it is asked): requests in flight are cancelled, new ones are not sent
+   * (`SB_ROUTING_UNREACHABLE`), and {@link unreachable} says `reason`.
+   */
+  giveUp(reason: string): void {
+    this.http.reach.giveUp(reason);
   }
 
   /** Ends the run's traffic: requests in flight are cancelled, new ones fail at once (`SB_ROUTING_ABORTED`). */

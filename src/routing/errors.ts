@@ -6,8 +6,8 @@ import { SwitchboardError } from '../core/errors.js';
  * `SB_ROUTING_NETWORK` (connection, TLS or timeout), `SB_ROUTING_RESPONSE` (a success
  * status with a body the client cannot use), `SB_ROUTING_LIST_CHANGED` (a table kept
  * changing while it was read), `SB_ROUTING_UNREACHABLE` (not sent: the engine stopped
- * answering earlier in the run), `SB_ROUTING_ABORTED` (not sent or cancelled: the run was
- * interrupted).
+ * answering earlier in the run, or an answer made the run give up on it), `SB_ROUTING_ABORTED`
+ * (not sent or cancelled: the run was interrupted).
  */
 export type RoutingErrorCode =
   | 'SB_ROUTING_HTTP'

@@ -58,8 +58,9 @@ export interface ExecuteReport {
   skipped: number;
   failures: RoutingFailure[];
   /**
-   * Rows not sent because the engine stopped answering earlier in the run: failed, but
-   * reported once (`unsentReason`), not row by row.
+   * Rows not sent because the engine was given up on earlier in the run (it stopped answering,
+   * or a PATCH modified rows it did not name): failed, but reported once (`unsentReason`), not
+   * row by row.
    */
   unsent: number;
   unsentReason?: string;

@@ -166,10 +166,13 @@ class Run {
               const n = await this.client.updateWhere(this.ref, idsFilter(rows.map((r) => r.id)), group.changes);
               const what = `PATCH of ${rows.length} rows (${rows[0]?.key} …) modified ${n}`;
               if (n > rows.length) {
-                // More than the ids named: the engine ignores the filter in the body. Nothing more goes to it.
-                const why = `${what}: the engine does not apply the PATCH's filter, so nothing more is sent to it`;
+                // The engine changed rows nobody asked it to (it ignores the filter in the body): any
+                // further write may do the same, to any table. The client is given up on, engine-wide.
+                const why =
+                  `${what}: the engine changed rows the PATCH did not name (it does not apply the filter in ` +
+                  'the body), so nothing more is sent to it in this run';
+                this.client.giveUp(why);
                 this.fail(settled, new RoutingApiError('SB_ROUTING_RESPONSE', routingAnswer(this.ref, why)));
-                this.report.unsentReason ??= why;
                 return;
               }
               if (n < rows.length) {
@@ -215,11 +218,10 @@ class Run {
   }
 
   /**
-   * True (and the rows accounted for) when `rows` are not to be started: the engine is gone
-   * (unsent: failed), the run was interrupted, or an earlier failure stops it (skipped).
+   * True (and the rows accounted for) when `rows` are not to be started: the engine is gone or
+   * given up on (unsent: failed), the run was interrupted, or an earlier failure stops it (skipped).
    */
   private held(rows: readonly Row[]): boolean {
-    if (this.report.unsentReason !== undefined) return this.unsend(rows, this.report.unsentReason);
     const gone = this.client.unreachable;
     if (gone !== undefined) return this.unsend(rows, gone);
     if (this.stopped || this.options.signal?.aborted) {

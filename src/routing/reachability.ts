@@ -30,7 +30,10 @@ export class Reachability {
     return this.cause !== undefined;
   }
 
-  /** Why the engine counts as gone; undefined while it answers (or when the run was only cancelled). */
+  /**
+   * Why nothing more is sent to the engine in this run: it stopped answering, or it was given
+   * up on ({@link giveUp}); undefined while requests may go (or when the run was only cancelled).
+   */
   get unreachable(): string | undefined {
     return this.cause?.code === 'SB_ROUTING_UNREACHABLE' ? this.cause.reason : undefined;
   }
@@ -63,6 +66,15 @@ export class Reachability {
           'finishes what is left',
       );
     }
+  }
+
+  /**
+   * An answer showed that the engine does not behave as Document 3 says (a PATCH modified rows
+   * it did not name): writing on would do more of the same, so nothing more is sent to it, as
+   * when it is gone, and `reason` is what every row left is reported with.
+   */
+  giveUp(reason: string): void {
+    this.halt('SB_ROUTING_UNREACHABLE', reason);
   }
 
   /** The run was interrupted: requests in flight are cancelled, none is started. */

@@ -3,7 +3,7 @@
  * `_bulk` answers 201 with `inserted`, a collection PATCH `num_modified`): a count that
  * differs is never taken as rows applied. Fewer than sent: the rows' outcome is unknown (the
  * next plan reads the table). More rows modified than a PATCH named: the engine ignores the
- * filter in the body, the rows fail, and nothing more is sent to it.
+ * filter in the body, the rows fail, and nothing more is sent to it in the run, in any table.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { RoutingClient, diffRows, executeRoutingChanges } from '../../src/routing/index.js';
@@ -21,8 +21,13 @@ afterEach(async () => {
 });
 
 /** An engine answering `_bulk` and collection PATCHes with the given counts (of what it was sent). */
-async function engine(answers: { inserted: (sent: number) => unknown; modified: (ids: number) => number }) {
+async function engine(
+  answers: { inserted: (sent: number) => unknown; modified: (ids: number) => number },
+  sent: string[] = [],
+  concurrency?: number,
+) {
   const server = await scriptedServer((req, res) => {
+    sent.push(`${req.method} ${req.url}`);
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
     req.on('end', () => {
@@ -40,7 +45,7 @@ async function engine(answers: { inserted: (sent: number) => unknown; modified: 
       res.writeHead(404).end(JSON.stringify({ message: 'not found' }));
     });
   });
-  const client = new RoutingClient({ url: server.url, auth: { token: 't' } });
+  const client = new RoutingClient({ url: server.url, auth: { token: 't' }, ...(concurrency ? { concurrency } : {}) });
   closing.push(async () => {
     await client.close();
     await server.close();
@@ -101,11 +106,43 @@ describe('the routing engine write counts', () => {
     expect(sent).toEqual(['PATCH /s/active/t/1']);
   });
 
-  it('more modified than a PATCH named: the rows fail and nothing more is sent to the engine', async () => {
-    const client = await engine({ inserted: (n) => ({ inserted: n }), modified: (n) => n + 40 });
+  it('more modified than a PATCH named: its rows fail, and nothing more is sent to the engine, in any table', async () => {
+    const sent: string[] = [];
+    // One request at a time: which PATCH comes first (and which rows are left) is then known.
+    const client = await engine({ inserted: (n) => ({ inserted: n }), modified: (n) => n + 40 }, sent, 1);
     const report = await executeRoutingChanges(client, ref, diff(), { keepGoing: true });
-    expect(report.updated).toBe(0);
-    expect(report.failures[0]?.message).toMatch(/modified 4[12]: the engine does not apply the PATCH's filter/);
-    expect(report.unsent + report.failures.length).toBeGreaterThan(0);
+    const why =
+      'PATCH of 2 rows (k=a …) modified 42: the engine changed rows the PATCH did not name (it does not apply ' +
+      'the filter in the body), so nothing more is sent to it in this run';
+    // The creates went first; the PATCH of k=a and k=b over-modified; the PATCH of k=c never went.
+    expect(sent).toEqual(['POST /s/active/t/_bulk', 'PATCH /s/active/t']);
+    expect(report).toMatchObject({ created: 3, updated: 0, unknown: 0, unsent: 1, unsentReason: why });
+    expect(report.failures).toEqual([
+      { action: 'update', key: 'k=a', code: 'SB_ROUTING_RESPONSE', message: `PATCH /s/active/t → 200: ${why}` },
+    ]);
+    expect(Object.fromEntries([...report.settled].map(([key, s]) => [key, [s.outcome, s.message]]))).toEqual({
+      'k=a': ['failed', `PATCH /s/active/t → 200: ${why}`],
+      'k=b': ['failed', `PATCH /s/active/t → 200: ${why}`],
+      'k=c': ['failed', `not sent: ${why}`],
+    });
+    expect(client.unreachable).toBe(why);
+
+    // Another table of the same engine, later in the run: not one request, every row not sent, for that reason.
+    const other = { service: 's', version: 'active', table: 'u' } as const;
+    const rows = diffRows(
+      [{ values: { k: 'a', v: 'new' } }, { values: { k: 'z', v: 'x' } }],
+      [{ id: 7, k: 'a', v: 'old' }],
+      {
+        key: ['k'],
+        prune: true,
+      },
+    );
+    const later = await executeRoutingChanges(client, other, rows, { keepGoing: true });
+    expect(sent).toHaveLength(2);
+    expect(later).toMatchObject({ created: 0, updated: 0, failures: [], unsent: 2, unsentReason: why });
+    expect([...later.settled.values()].map((s) => [s.outcome, s.message])).toEqual([
+      ['failed', `not sent: ${why}`],
+      ['failed', `not sent: ${why}`],
+    ]);
   });
 });
