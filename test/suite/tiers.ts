@@ -77,6 +77,7 @@ export const TIERS: Record<TierName, Tier> = {
       'test/manifest/cache.test.ts',
       'test/kinds/contract.test.ts',
       'test/notify/notify.test.ts',
+      'test/routing/apply-rows.test.ts',
       'test/routing/client.test.ts',
       'test/routing/engine-counts.test.ts',
       'test/routing/execute.test.ts',

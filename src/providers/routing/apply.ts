@@ -1,4 +1,4 @@
-import type { Journal, JournalEntry } from '../../apply/journal.js';
+import type { ChangeEntry, Journal, JournalEntry } from '../../apply/journal.js';
 import type { ChangeResult } from '../../apply/types.js';
 import type { Change } from '../../plan/types.js';
 import {
@@ -15,11 +15,15 @@ export interface RoutingApplyResult {
   applied: number;
   failed: number;
   skipped: number;
+  /** The rows refused (or a refused chunk, once), and every skipped row: what the summary lists. */
   failures: ChangeResult[];
-  /** Rows not sent because the engine stopped answering (counted in `failed`), and why. */
+  /** Rows not sent because the engine was given up on (counted in `failed`), and why. */
   unsent: number;
   unsentReason?: string;
-  /** Rows sent without an answer: they may have been applied (counted in `failed`), and why. */
+  /**
+   * Rows sent whose outcome is unknown (counted in `failed`), and why: no answer came, or the
+   * answer's count did not match what was sent. They may have been applied.
+   */
   unknown: number;
   unknownReason?: string;
   /** One line per table that needed one: the `_bulk` fallback. */
@@ -67,11 +71,8 @@ export async function applyRouting(
         : 'not started: --fail-fast after an earlier failure';
       count('skipped', total);
       // Each row says so, in the journal and the summary, as a skipped change of the platform does.
-      options.journal?.appendAll(notStartedLines(diff, address, 'skipped', reason));
-      for (const [, key] of rowsOf(diff)) {
-        const change = wanted.get(address(key));
-        if (change) out.failures.push({ change, outcome: { status: 'skipped', reason } });
-      }
+      options.journal?.appendAll(notStartedLines(diff, address, wanted, 'skipped', reason));
+      for (const row of rowsOf(diff)) out.failures.push(skippedResult(row, address, wanted, reason));
       continue;
     }
     const gone = client.unreachable;
@@ -79,7 +80,7 @@ export async function applyRouting(
       out.unsent += total;
       out.unsentReason ??= gone;
       count('failed', total);
-      options.journal?.appendAll(notStartedLines(diff, address, 'failed', `not sent: ${gone}`));
+      options.journal?.appendAll(notStartedLines(diff, address, wanted, 'failed', `not sent: ${gone}`));
       continue;
     }
     const seq = options.journal?.nextSeq() ?? 0;
@@ -92,7 +93,7 @@ export async function applyRouting(
       path: table.address,
       purpose: `${total} row changes`,
     });
-    const applied: { action: Change['action']; key: string }[] = [];
+    const applied: TableRow[] = [];
     const report = await executeRoutingChanges(client, table.ref, diff, {
       keepGoing: !options.failFast,
       bulk: table.bulk !== false,
@@ -102,10 +103,14 @@ export async function applyRouting(
         for (const key of keys) applied.push({ action, key });
       },
     });
+    const rows = rowOutcomes(diff, applied, report.settled, address, wanted);
+    // A row the executor neither applied nor settled was not sent: it counts, or the run could end as complete.
+    if (rows.unsettled > 0) count('skipped', rows.unsettled);
     const problems = [
       ...(report.failures.length > 0 ? [`${report.failures.length} row failure(s)`] : []),
-      ...(report.unknown > 0 ? [`${report.unknown} row change(s) of unknown outcome (sent, no answer)`] : []),
+      ...(report.unknown > 0 ? [unknownProblem(report.unknown, report.settled)] : []),
       ...(report.unsent > 0 ? [`${report.unsent} row change(s) not sent: ${report.unsentReason ?? ''}`] : []),
+      ...(rows.skipped.length > 0 ? [`${rows.skipped.length} row change(s) skipped`] : []),
     ];
     options.journal?.append({
       type: 'outcome',
@@ -115,7 +120,7 @@ export async function applyRouting(
       ...(problems.length > 0 ? { message: problems.join('; ') } : {}),
       ms: Math.round(performance.now() - begin),
     });
-    options.journal?.appendAll(rowLines(diff, applied, report.settled, address, wanted));
+    options.journal?.appendAll(rows.lines);
     out.unsent += report.unsent;
     if (report.unsentReason !== undefined) out.unsentReason ??= report.unsentReason;
     out.unknown += report.unknown;
@@ -133,35 +138,68 @@ export async function applyRouting(
         outcome: { status: 'failed', code: failure.code, message: failure.message },
       });
     }
+    // Rows of a started table that were not started (--fail-fast, an interrupt) are listed, as a skipped change is.
+    for (const { row, reason } of rows.skipped) out.failures.push(skippedResult(row, address, wanted, reason));
   }
   return out;
 }
 
 /**
+ * The journal's problem line for the table's rows of unknown outcome: why (no answer came, or
+ * the answer's count did not match what was sent), the first reason when they differ.
+ */
+function unknownProblem(unknown: number, settled: ReadonlyMap<string, RowSettlement>): string {
+  const reasons = new Set([...settled.values()].filter((s) => s.outcome === 'unknown').map((s) => s.message));
+  const [first = ''] = reasons;
+  const more = reasons.size > 1 ? ` (and ${reasons.size - 1} other reason(s): each row's line says its own)` : '';
+  return `${unknown} row change(s) of unknown outcome: ${first}${more}`;
+}
+
+/** A row not started, as the summary lists it: its planned change (with the row's source) skipped. */
+function skippedResult(
+  row: TableRow,
+  address: (key: string) => string,
+  wanted: ReadonlyMap<string, Change>,
+  reason: string,
+): ChangeResult {
+  const change = wanted.get(address(row.key)) ?? unplannedRow(address(row.key), row.action);
+  const source = row.source ?? change.source;
+  return { change: source ? { ...change, source } : change, outcome: { status: 'skipped', reason } };
+}
+
+/**
  * One journal change line per row of the table, as the platform writes one per object: the
  * rows the engine applied, and for every other row what became of it (`failed`: refused, or
- * not sent because the engine was gone; `unknown`: sent, and no answer came; `skipped`: not
- * started), with the engine's message and the row's source. The counts agree with the
- * summary's: its failed are these failed and unknown lines.
+ * not sent because the engine was given up on; `unknown`: sent, and no answer came or the
+ * answer's count did not match; `skipped`: not started), with the executor's message and the
+ * row's source. The counts agree with the summary's: its failed are these failed and unknown
+ * lines. `unsettled`: rows the executor said nothing of (written as skipped, not reached).
  */
-function rowLines(
+function rowOutcomes(
   diff: RowDiff,
-  applied: readonly { action: Change['action']; key: string }[],
+  applied: readonly TableRow[],
   settled: ReadonlyMap<string, RowSettlement>,
   address: (key: string) => string,
   wanted: ReadonlyMap<string, Change>,
-): JournalEntry[] {
-  const lines: JournalEntry[] = [];
+): { lines: ChangeEntry[]; skipped: { row: TableRow; reason: string }[]; unsettled: number } {
+  const lines: ChangeEntry[] = [];
+  const skipped: { row: TableRow; reason: string }[] = [];
   const done = new Set<string>();
+  let unsettled = 0;
   for (const row of applied) {
     done.add(row.key);
     lines.push({ type: 'change', address: address(row.key), action: row.action, outcome: 'applied' });
   }
-  for (const [action, key] of rowsOf(diff)) {
+  for (const tableRow of rowsOf(diff)) {
+    const { action, key } = tableRow;
     if (done.has(key)) continue;
     done.add(key);
-    const row: RowSettlement = settled.get(key) ?? { action, outcome: 'skipped', message: 'not sent: not reached' };
-    const source = row.source ?? wanted.get(address(key))?.source;
+    let row = settled.get(key);
+    if (!row) {
+      unsettled++;
+      row = { action, outcome: 'skipped', message: 'not sent: not reached' };
+    }
+    const source = row.source ?? tableRow.source ?? wanted.get(address(key))?.source;
     lines.push({
       type: 'change',
       address: address(key),
@@ -170,33 +208,44 @@ function rowLines(
       message: row.message,
       ...(source ? { source } : {}),
     });
+    if (row.outcome === 'skipped')
+      skipped.push({ row: { action: row.action, key, ...(source ? { source } : {}) }, reason: row.message });
   }
-  return lines;
+  return { lines, skipped, unsettled };
 }
 
-/** Every row of a table not started: failed (the engine was gone), or skipped (fail-fast, an interrupt). */
+/** Every row of a table not started: failed (the engine was given up on), or skipped (fail-fast, an interrupt). */
 function notStartedLines(
   diff: RowDiff,
   address: (key: string) => string,
+  wanted: ReadonlyMap<string, Change>,
   outcome: 'failed' | 'skipped',
   message: string,
 ): JournalEntry[] {
-  return rowsOf(diff).map(([action, key]) => ({
+  return rowsOf(diff).map(({ action, key, source = wanted.get(address(key))?.source }) => ({
     type: 'change',
     address: address(key),
     action,
     outcome,
     message,
+    ...(source ? { source } : {}),
   }));
 }
 
-type RowAction = RowSettlement['action'];
+/** A row of a table's diff: what is done to it, its key, and the manifest position it comes from. */
+interface TableRow {
+  action: RowSettlement['action'];
+  key: string;
+  source?: string;
+}
 
-function rowsOf(diff: RowDiff): [RowAction, string][] {
+function rowsOf(diff: RowDiff): TableRow[] {
+  const row = (action: TableRow['action'], key: string, source: string | undefined): TableRow =>
+    source === undefined ? { action, key } : { action, key, source };
   return [
-    ...diff.deletes.map((d): [RowAction, string] => ['delete', d.key]),
-    ...diff.creates.map((c): [RowAction, string] => ['create', c.key]),
-    ...diff.updateGroups.flatMap((g) => g.rows.map((r): [RowAction, string] => ['update', r.key])),
+    ...diff.deletes.map((d) => row('delete', d.key, undefined)),
+    ...diff.creates.map((c) => row('create', c.key, c.source)),
+    ...diff.updateGroups.flatMap((g) => g.rows.map((r) => row('update', r.key, r.source))),
   ];
 }
 
