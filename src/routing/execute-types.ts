@@ -29,8 +29,9 @@ export interface Row {
 
 /**
  * What became of a row that was not applied for certain: `failed` (the engine refused it, or
- * it was not sent because the engine was gone: counted as failed), `unknown` (sent, and no
- * answer came: it may have been applied), `skipped` (not started: `--fail-fast` or an interrupt).
+ * it was not sent because the engine was given up on: counted as failed), `unknown` (sent, and
+ * no answer came, or the answer's count did not match what was sent: it may have been
+ * applied), `skipped` (not started: `--fail-fast` or an interrupt).
  */
 export interface RowSettlement {
   action: RoutingFailure['action'];
@@ -65,9 +66,10 @@ export interface ExecuteReport {
   unsent: number;
   unsentReason?: string;
   /**
-   * Rows sent without an answer (a timeout, a broken connection, or the engine gone while
-   * they were in flight): they may have been applied, and the next plan shows whether.
-   * Counted as failed, apart from `failures`.
+   * Rows sent whose outcome is unknown: no answer came (a timeout, a broken connection, or the
+   * engine given up on while they were in flight), or the answer's count (`inserted`,
+   * `num_modified`) fell short of what was sent. They may have been applied, and the next plan
+   * shows whether. Counted as failed, apart from `failures`.
    */
   unknown: number;
   unknownReason?: string;
