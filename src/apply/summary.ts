@@ -9,7 +9,7 @@ const MAX_SKIPPED_LISTED = 20;
 /**
  * The closing summary of `apply` (stdout): the counts, every failure with the platform's
  * message and the manifest position it comes from, and what was skipped because of it.
- * Changes of unknown outcome (sent, no answer) are failures marked `?`, and the counts say
+ * Changes of unknown outcome (sent, and no answer said what was done) are failures marked `?`, and the counts say
  * how many there were: the journal's `unknown` lines, which the next plan settles.
  */
 export function renderSummary(result: ApplyResult, journalPath?: string, plan?: RunRecord['plan']): string {
@@ -28,7 +28,10 @@ export function renderSummary(result: ApplyResult, journalPath?: string, plan?: 
     }
     // Changes sent without an answer, and changes a system was gone for: one line each, not one per change.
     for (const u of unknownGroups)
-      lines.push(`  ? ${u.count} ${u.what} of unknown outcome (sent, no answer)`, `      ${u.reason} ${UNKNOWN_NOTE}`);
+      lines.push(
+        `  ? ${u.count} ${u.what} of unknown outcome (sent, not confirmed)`,
+        `      ${u.reason} ${UNKNOWN_NOTE}`,
+      );
     for (const u of unsent) lines.push(`  ✗ ${u.count} ${u.what} not sent`, `      ${u.reason}`);
   }
   if (skipped.length > 0) {
@@ -41,7 +44,7 @@ export function renderSummary(result: ApplyResult, journalPath?: string, plan?: 
   if (result.notes && result.notes.length > 0) lines.push('', 'Notes:', ...result.notes.map((n) => `  ${n}`));
   const seconds = (result.elapsedMs / 1000).toFixed(1);
   const unknown = result.unknown ?? 0;
-  const ofThem = unknown > 0 ? ` (${unknown} of unknown outcome: sent, no answer)` : '';
+  const ofThem = unknown > 0 ? ` (${unknown} of unknown outcome: sent, not confirmed)` : '';
   lines.push('');
   lines.push(
     `Apply ${result.failed + result.skipped > 0 ? 'incomplete' : 'complete'}: ${result.applied} applied, ${result.failed} failed${ofThem}, ${result.skipped} skipped (${result.requests} requests, ${seconds} s).`,

@@ -40,7 +40,7 @@ async function journalOf(dir: string): Promise<JournalLine[]> {
 /** `Apply incomplete: A applied, F failed (U of unknown outcome…), S skipped`. */
 function counts(stdout: string): { applied: number; failed: number; unknown: number; skipped: number } {
   const m =
-    /Apply incomplete: (\d+) applied, (\d+) failed(?: \((\d+) of unknown outcome: sent, no answer\))?, (\d+) skipped/.exec(
+    /Apply incomplete: (\d+) applied, (\d+) failed(?: \((\d+) of unknown outcome: sent, not confirmed\))?, (\d+) skipped/.exec(
       stdout,
     );
   expect(m, stdout).not.toBeNull();
@@ -119,7 +119,7 @@ spec:
       expect(result.code).toBe(1);
       const summary = counts(result.stdout);
       expect(summary.unknown, result.stdout).toBeGreaterThan(0);
-      expect(result.stdout).toMatch(/\? \d+ routing row changes of unknown outcome \(sent, no answer\)/);
+      expect(result.stdout).toMatch(/\? \d+ routing row changes of unknown outcome \(sent, not confirmed\)/);
 
       // The journal says the same: failed = its failed and unknown lines.
       const journal = await journalOf(dir);
