@@ -2,7 +2,7 @@ import { atOrBelowAny } from '../core/address-prefix.js';
 import { applyChanges } from '../apply/executor.js';
 import type { ApplyClient } from '../apply/types.js';
 import { hasKind, kinds } from '../kinds/index.js';
-import type { KindContext, KindSettings } from '../kinds/types.js';
+import type { KindContext, KindSettings, LiveObject } from '../kinds/types.js';
 import { capacityPreflight } from '../plan/capacity.js';
 import { canonicalize } from '../plan/canonicalize.js';
 import { addressesInUse } from '../plan/coverage/rail.js';
@@ -63,7 +63,7 @@ export function platformProvider(input: PlatformInput): Provider {
     | { desired: DesiredNode[]; live: LiveState; problems: PlanMessage[]; reader: LiveReader; excluded: string[] }
     | undefined;
   let planned: PlannerOutput | undefined;
-  const liveValues = new Map<string, Promise<Set<string> | undefined>>();
+  const listedForValues = new Map<string, Promise<readonly LiveObject[] | undefined>>();
   return {
     name: 'platform',
     async read() {
@@ -149,17 +149,17 @@ export function platformProvider(input: PlatformInput): Provider {
     async liveValues(ref) {
       if (ref.kind === undefined || !hasKind(ref.kind)) return undefined;
       const { reader } = stage(read, 'liveValues', 'read');
-      const key = `${ref.kind}\u0000${ref.field}`;
-      let values = liveValues.get(key);
-      if (!values) {
-        const { kind, field } = ref;
-        values = unreadableOn(() => reader.listAll(kind)).then((listed) =>
-          'ok' in listed
-            ? new Set(listed.ok.flatMap((o) => (o.fields[field] == null ? [] : [valueText(o.fields[field])])))
-            : undefined,
-        );
-        liveValues.set(key, values);
+      const { kind, field, gone } = ref;
+      let listed = listedForValues.get(kind);
+      if (!listed) {
+        listed = unreadableOn(() => reader.listAll(kind)).then((answer) => ('ok' in answer ? answer.ok : undefined));
+        listedForValues.set(kind, listed);
       }
+      const objects = await listed;
+      if (!objects) return undefined;
+      const values = new Set<string>();
+      for (const o of objects)
+        if (o.fields[field] != null && gone?.(o.address) !== true) values.add(valueText(o.fields[field]));
       return values;
     },
     async apply(changes, env) {

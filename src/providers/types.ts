@@ -84,4 +84,9 @@ export interface LiveValuesRef {
   kind?: string;
   table?: string;
   field: string;
+  /**
+   * Whether the plan takes a live object's value of `field` away (deletes it, or it, or
+   * changes that field): such a value is no longer there to be named once the plan is applied.
+   */
+  gone?: (address: string) => boolean;
 }

@@ -1,5 +1,6 @@
 import type { Diagnostic } from '../core/errors.js';
 import type { DesiredSet, PolicyRule } from '../manifest/index.js';
+import { nearestAncestor } from '../core/address-prefix.js';
 import { closest } from '../manifest/suggest.js';
 import type { PlanChecks } from '../plan/make-plan.js';
 import type { CoverageReport } from '../plan/coverage/types.js';
@@ -72,6 +73,20 @@ export async function planChecks(input: ChecksInput): Promise<PlanChecks> {
  */
 async function referenceValues(input: ChecksInput): Promise<Map<string, ReferenceValues>> {
   const out = new Map<string, ReferenceValues>();
+  // A live value the plan takes away is not there to be named once it is applied: its object
+  // (or an ancestor) is deleted or replaced, or the change sets the field anew (the declared
+  // value, added below, is what stays). A rule over numbers' emergency addresses must see that
+  // the same plan prunes the address they name.
+  const changes = new Map(input.parts.flatMap((p) => p.changes.map((c) => [c.address, c] as const)));
+  const removed = (address: string) => {
+    const action = changes.get(address)?.action;
+    return action === 'delete' || action === 'replace';
+  };
+  const takenAway = (address: string, field: string): boolean => {
+    const change = changes.get(address);
+    if (change?.action === 'update' && change.after?.[field] !== undefined) return true;
+    return removed(address) || nearestAncestor(address, removed) !== undefined;
+  };
   for (const rule of input.rules) {
     const check = rule.check;
     if (check.type !== 'reference') continue;
@@ -85,7 +100,8 @@ async function referenceValues(input: ChecksInput): Promise<Map<string, Referenc
       continue;
     }
     const kind = check.kind ?? '';
-    const live = await liveValues(input.providers, { kind, field: check.key });
+    const field = check.key;
+    const live = await liveValues(input.providers, { kind, field, gone: (address) => takenAway(address, field) });
     if (!live) {
       out.set(rule.id, undefined);
       continue;
