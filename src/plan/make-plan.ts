@@ -2,7 +2,7 @@ import { parentAddressOf } from '../kinds/address-path.js';
 import { templatePath } from './change-set.js';
 import { lookalikeWarnings } from './lookalikes.js';
 import type { PlanPart } from './part.js';
-import { checkSafety, type SafetyOptions } from './safety.js';
+import { allowedReplaceWarnings, checkSafety, type SafetyOptions } from './safety.js';
 import { summarize } from './summary.js';
 import { partialPlanWarning } from './targets.js';
 import {
@@ -97,6 +97,7 @@ export function assemblePlan(
       ...scopedPlanWarning(header.scope),
       ...partialPlanWarning(header.recordedOptions),
       ...parts.flatMap((p) => [...p.warnings, ...lookalikeWarnings(p)]),
+      ...allowedReplaceWarnings(parts, options),
       ...unchecked,
       ...(checks?.warnings ?? []),
     ],

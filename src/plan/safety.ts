@@ -65,19 +65,36 @@ function checkProtected(part: RailFacts): PlanMessage[] {
 
 function checkReplaces(part: RailFacts, options: SafetyOptions): PlanMessage[] {
   if (options.allowReplace) return [];
-  const refusals: PlanMessage[] = [];
-  for (const c of part.changes) {
-    if (c.action !== 'replace') continue;
-    const drops = part.replaceDrops?.(c);
-    if (!part.holdsData(c.kind) && drops === undefined) continue;
-    const what = drops ?? 'the data it holds';
-    refusals.push({
-      code: 'SB_REPLACE_REFUSED',
-      address: c.address,
-      message: `replacing ${c.address} deletes ${what} (${c.reason}); run with --allow-replace if that is intended`,
-    });
+  return dataDroppingReplaces(part).map(({ change, what }) => ({
+    code: 'SB_REPLACE_REFUSED',
+    address: change.address,
+    message: `replacing ${change.address} deletes ${what} (${change.reason}); run with --allow-replace if that is intended`,
+  }));
+}
+
+/**
+ * With --allow-replace, what each allowed replace deletes, as a warning: the plan a reviewer
+ * approves still says it, though nothing refuses it.
+ */
+export function allowedReplaceWarnings(parts: readonly RailFacts[], options: SafetyOptions): PlanMessage[] {
+  if (!options.allowReplace) return [];
+  return parts.flatMap(dataDroppingReplaces).map(({ change, what }) => ({
+    code: 'SB_REPLACE_ALLOWED',
+    address: change.address,
+    message: `replacing ${change.address} deletes ${what} (${change.reason}); allowed by --allow-replace`,
+  }));
+}
+
+/** The replaces that delete data: the object's own (its kind holds data), or what lies below it that is not re-created. */
+function dataDroppingReplaces(part: RailFacts): { change: Change; what: string }[] {
+  const out: { change: Change; what: string }[] = [];
+  for (const change of part.changes) {
+    if (change.action !== 'replace') continue;
+    const drops = part.replaceDrops?.(change);
+    if (!part.holdsData(change.kind) && drops === undefined) continue;
+    out.push({ change, what: drops ?? 'the data it holds' });
   }
-  return refusals;
+  return out;
 }
 
 /** Live objects in scope by kind, over every provider's part. */

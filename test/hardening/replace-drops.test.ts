@@ -41,6 +41,12 @@ describe('a replace that would drop what the manifests do not declare', () => {
     expect(refused.stdout + refused.stderr).toMatch(
       /SB_REPLACE_REFUSED.*replacing group\/demo-group\/block_list\/premium-numbers deletes whatever its prefixes hold/,
     );
+    // Allowed, the plan still says what the replace deletes.
+    const allowed = await runCli(['plan', '.', '--allow-replace'], { env, cwd });
+    expect(allowed.code, allowed.stderr).toBe(0);
+    expect(allowed.stdout).toMatch(
+      /SB_REPLACE_ALLOWED.*replacing group\/demo-group\/block_list\/premium-numbers deletes whatever its prefixes hold.*allowed by --allow-replace/,
+    );
     await writeFile(join(cwd, 'group.yaml'), moved);
     const planned = await runCli(['plan', '.', '--format', 'json'], { env, cwd });
     expect(planned.code, planned.stderr).toBe(0);
