@@ -7,7 +7,14 @@
 export { applyRun, withApplyLock, type ApplyRunOptions, type ApplyRunResult } from './apply.js';
 export { reduceToBaselines, suggestBaseline, type SuggestOptions, type SuggestResult } from './baselines.js';
 export { exportRun, type ExportRunResult } from './export.js';
-export { interruptedError, watchInterrupts, type Interrupt, type RunPhase, type StopSignal } from './interrupt.js';
+export {
+  asInterrupted,
+  interruptedError,
+  watchInterrupts,
+  type Interrupt,
+  type RunPhase,
+  type StopSignal,
+} from './interrupt.js';
 export { planRun, type PlanRun, type PlanRunOptions } from './plan.js';
 export { verifyRun, verifySession, type VerifyRunOptions, type VerifyRunResult } from './verify-run.js';
 export type { Verification, VectorFailure } from './verify.js';

@@ -12,7 +12,7 @@ function exitCodeOf(signal: StopSignal): ExitCodeValue {
 }
 
 /** What a run is doing when a signal comes, which decides what stopping means. */
-export type RunPhase = 'plan' | 'confirm' | 'apply' | 'export';
+export type RunPhase = 'plan' | 'confirm' | 'apply' | 'export' | 'verify';
 
 /**
  * SIGINT and SIGTERM as an AbortSignal for one command. The first signal aborts `signal`:
@@ -61,6 +61,8 @@ export function watchInterrupts(say: (line: string) => void): Interrupt {
       say(`Interrupted (${signal}): stopping the plan…`);
     } else if (interrupt.phase === 'export') {
       say(`Interrupted (${signal}): stopping the export; the files being written are finished first…`);
+    } else if (interrupt.phase === 'verify') {
+      say(`Interrupted (${signal}): stopping the verification…`);
     }
     controller.abort(interruptedError(signal, interrupt.phase));
   };
@@ -77,6 +79,13 @@ export function interruptedError(signal: StopSignal, phase: RunPhase): Switchboa
     return new SwitchboardError(
       'SB_INTERRUPTED',
       `Interrupted (${signal}) while exporting: every file written is complete; run the same command again to finish the export.`,
+      { exitCode: exitCodeOf(signal) },
+    );
+  }
+  if (phase === 'verify') {
+    return new SwitchboardError(
+      'SB_INTERRUPTED',
+      `Interrupted (${signal}) while verifying: nothing was changed; the vectors not searched neither passed nor failed (run the same command again to search them).`,
       { exitCode: exitCodeOf(signal) },
     );
   }

@@ -9,22 +9,33 @@ import type { Verification } from './verify.js';
 /** Failures listed by name; the rest are counted (the journal has every one). */
 const LISTED = 50;
 
-/** The verification as text: passed, or each vector that did not pass with what it expected and what answered. */
+/**
+ * The verification as text: passed, or each vector that did not pass with what it expected and
+ * what answered; a stopped run says how many vectors it did not search.
+ */
 export function renderVerification(v: Verification, journal?: string): string {
   const lines: string[] = [''];
   const ran = `${v.vectors} ${v.vectors === 1 ? 'vector' : 'vectors'} of ${v.tests} ${v.tests === 1 ? 'RoutingTest' : 'RoutingTests'}`;
-  if (v.failures.length === 0)
+  if (v.notSearched > 0)
+    lines.push(
+      `Verification interrupted: of ${ran}, ${v.passed} passed, ${v.failures.length} did not pass and ${v.notSearched} were not searched (the run was interrupted).`,
+    );
+  else if (v.failures.length === 0)
     lines.push(`Verification passed: ${ran}, searched in the live routing engine (${v.requests} requests).`);
-  else {
-    lines.push(`Verification failed: ${v.failures.length} of ${ran} did not pass against the live routing engine:`);
-    for (const f of v.failures.slice(0, LISTED))
-      lines.push(
-        `  ✗ ${safeText(f.vector)} (${safeText(f.test)}, ${safeText(f.source)}): ${f.outcome === 'error' ? 'not searched: ' : ''}${safeText(f.message)}`,
-      );
-    if (v.failures.length > LISTED) lines.push(`  … and ${v.failures.length - LISTED} more (in the journal)`);
-  }
+  else lines.push(`Verification failed: ${v.failures.length} of ${ran} did not pass against the live routing engine:`);
+  for (const f of v.failures.slice(0, LISTED))
+    lines.push(
+      `  ✗ ${safeText(f.vector)} (${safeText(f.test)}, ${safeText(f.source)}): ${f.outcome === 'error' ? 'search failed: ' : ''}${safeText(f.message)}`,
+    );
+  if (v.failures.length > LISTED) lines.push(`  … and ${v.failures.length - LISTED} more (in the journal)`);
   if (journal) lines.push(`Journal: ${journal}`);
   return `${lines.join('\n')}\n`;
+}
+
+/** What a verification came to: `passed`, `failed`, or `interrupted` (a stopped run left vectors unsearched). */
+export function verificationOutcome(v: Verification): 'passed' | 'failed' | 'interrupted' {
+  if (v.notSearched > 0) return 'interrupted';
+  return v.failures.length === 0 ? 'passed' : 'failed';
 }
 
 /** The `verification` member of a JSON summary (none without a verification). */
@@ -32,10 +43,11 @@ export function verificationJson(v: Verification | undefined): { verification?: 
   if (!v) return {};
   return {
     verification: {
-      outcome: v.failures.length === 0 ? 'passed' : 'failed',
+      outcome: verificationOutcome(v),
       tests: v.tests,
       vectors: v.vectors,
       passed: v.passed,
+      notSearched: v.notSearched,
       requests: v.requests,
       failures: v.failures,
     },

@@ -80,7 +80,11 @@ export async function verifySession(input: VerifyInput): Promise<VerifyRunResult
   try {
     journal.append({ type: 'run', event: 'start', runId, changes: 0, ...record });
     const verification = await verifyIntoJournal(client, journal, input);
-    const summary = { verified: verification.passed, verifyFailed: verification.failures.length };
+    const summary = {
+      verified: verification.passed,
+      verifyFailed: verification.failures.length,
+      ...(verification.notSearched > 0 ? { verifyNotSearched: verification.notSearched } : {}),
+    };
     journal.append({ type: 'run', event: 'end', runId, summary });
     return { verification, tests: input.tests, journal: journal.path };
   } finally {

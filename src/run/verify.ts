@@ -21,7 +21,7 @@ import {
 import type { RoutingClient, RoutingTableRef } from '../routing/index.js';
 import type { Filter } from '../routing/query.js';
 
-/** One vector that did not pass: it failed, or its search could not be made. */
+/** One vector that did not pass: it failed, or its search could not be made (not one a stopped run left unsearched). */
 export interface VectorFailure {
   test: string;
   table: string;
@@ -37,22 +37,31 @@ export interface Verification {
   vectors: number;
   passed: number;
   failures: VectorFailure[];
+  /** Vectors a stopped run (Ctrl-C, SIGTERM) did not search: neither passed nor failed. */
+  notSearched: number;
   /** Requests sent: one per vector searched. */
   requests: number;
 }
 
 /**
- * Asks the engine every vector of `tests` (those of a stopped run are not started: counted
- * as errors). The declared tables give the lookup values their types (an integer column is
+ * Asks the engine every vector of `tests`. Once `signal` is aborted the searches in flight are
+ * cancelled and no other starts: those vectors are counted in `notSearched`, as neither passed
+ * nor failed. The declared tables give the lookup values their types (an integer column is
  * searched with a number).
  */
 async function verifyVectors(
   client: RoutingClient,
   tests: readonly RoutingTestSet[],
   options: { tables?: readonly DesiredRoutingTable[]; signal?: AbortSignal } = {},
-): Promise<Verification> {
+): Promise<{ verification: Verification; unsearched: ReadonlySet<string> }> {
   const limit = pLimit(client.concurrency);
-  const out: Verification = { tests: tests.length, vectors: 0, passed: 0, failures: [], requests: 0 };
+  const out: Verification = { tests: tests.length, vectors: 0, passed: 0, failures: [], notSearched: 0, requests: 0 };
+  const unsearched = new Set<string>(); // the sources of the vectors not searched
+  const signal = options.signal;
+  // Searches are reads: a stopped run waits for none of them (as a plan's reads).
+  const cancel = () => client.cancel('the run was interrupted');
+  if (signal?.aborted) cancel();
+  else signal?.addEventListener('abort', cancel, { once: true });
   const jobs = tests.flatMap((test) => {
     const table = options.tables?.find((t) => t.table.address === test.table);
     const types = table?.fieldTypes ?? {};
@@ -60,8 +69,9 @@ async function verifyVectors(
       limit(async () => {
         out.vectors += 1;
         const base = { test: test.name, table: test.table, vector: vectorLabel(vector), source: vector.source };
-        if (options.signal?.aborted) {
-          out.failures.push({ ...base, outcome: 'error', message: 'not searched: the run was interrupted' });
+        if (signal?.aborted) {
+          out.notSearched += 1;
+          unsearched.add(vector.source);
           return;
         }
         try {
@@ -71,19 +81,29 @@ async function verifyVectors(
           if (wrong === undefined) out.passed += 1;
           else out.failures.push({ ...base, outcome: 'failed', message: wrong });
         } catch (error) {
+          // A search the signal cancelled says nothing of the vector.
+          if (signal?.aborted) {
+            out.notSearched += 1;
+            unsearched.add(vector.source);
+            return;
+          }
           const message = error instanceof Error ? error.message : String(error);
           out.failures.push({ ...base, outcome: 'error', message });
         }
       }),
     );
   });
-  await Promise.all(jobs);
+  try {
+    await Promise.all(jobs);
+  } finally {
+    signal?.removeEventListener('abort', cancel);
+  }
   // Concurrent searches finish in any order: listed as the manifests list them.
   const order = new Map(tests.flatMap((t) => t.vectors.map((v, i) => [v.source, i] as const)));
   out.failures.sort((a, b) =>
     a.test < b.test ? -1 : a.test > b.test ? 1 : (order.get(a.source) ?? 0) - (order.get(b.source) ?? 0),
   );
-  return out;
+  return { verification: out, unsearched };
 }
 
 /**
@@ -167,30 +187,41 @@ export async function verifyIntoJournal(
   journal: Journal,
   input: VectorsToVerify,
 ): Promise<Verification> {
-  const verification = await verifyVectors(client, input.tests, {
+  const { verification, unsearched } = await verifyVectors(client, input.tests, {
     tables: input.tables,
     ...(input.signal ? { signal: input.signal } : {}),
   });
-  journalVerification(journal, input.tests, verification);
+  journalVerification(journal, input.tests, verification, unsearched);
   return verification;
 }
 
 /**
  * The verification in the journal: one line per test (its vectors passed, or how many
  * failed) and one per vector that did not pass, with what it expected and what answered.
+ * A test a stopped run did not search whole and that has no failure gets no line: it was
+ * not verified, and the journal attests nothing of it (the run's end line counts them).
  */
-function journalVerification(journal: Journal, tests: readonly RoutingTestSet[], v: Verification): void {
+function journalVerification(
+  journal: Journal,
+  tests: readonly RoutingTestSet[],
+  v: Verification,
+  unsearched: ReadonlySet<string>,
+): void {
   const failed = new Map<string, VectorFailure[]>();
   for (const f of v.failures) failed.set(f.test, [...(failed.get(f.test) ?? []), f]);
   journal.appendAll(
     tests.flatMap((test) => {
       const bad = failed.get(test.name) ?? [];
+      const left = test.vectors.filter((vector) => unsearched.has(vector.source)).length;
+      if (left > 0 && bad.length === 0) return [];
       const address = routingTestKind.address(test.name);
+      const passed = test.vectors.length - bad.length - left;
+      const notSearched = left > 0 ? `; ${left} not searched: the run was interrupted` : '';
       const summary = {
         type: 'verify' as const,
         address,
         outcome: bad.length === 0 ? ('passed' as const) : ('failed' as const),
-        message: `${test.vectors.length - bad.length} of ${test.vectors.length} vectors passed against ${test.table}`,
+        message: `${passed} of ${test.vectors.length} vectors passed against ${test.table}${notSearched}`,
         source: test.source,
       };
       return [

@@ -187,3 +187,83 @@ describe('a signal while planning', () => {
     expect(run.stderr).toContain('Interrupted (SIGINT) while planning: nothing was changed');
   }, 60_000);
 });
+
+/** A RoutingTest of `count` vectors that pass on an empty table (nothing answers): only a signal stops them. */
+const absentVectors = (count: number) =>
+  `apiVersion: switchboard/v1\nkind: RoutingTest\nmetadata: { name: never-routed }\nspec:\n  table: draas/standby/routes\n  vectors:\n${Array.from(
+    { length: count },
+    (_, i) => `    - { lookup: { number: "+329000000${i}" }, expect: absent }\n`,
+  ).join('')}`;
+
+describe('a signal while verifying', () => {
+  /** Runs `args`; the second search of the routing engine sends `signal` and is held until the run has ended. */
+  const verifying = (signal: NodeJS.Signals) => async (cwd: string, args: string[]) => {
+    let kill: ((s: NodeJS.Signals) => void) | undefined;
+    const searches = holding();
+    let seen = 0;
+    onRequest = async (request) => {
+      if (request.method !== 'GET' || request.path !== '/draas/standby/routes') return;
+      if (++seen !== 2) return;
+      kill?.(signal);
+      await searches.hold(); // a search that never ends: the run must not wait for it
+    };
+    const run = await runWithSignal(args, cwd, (child) => {
+      kill = child.kill;
+    });
+    const stillHeld = searches.held();
+    searches.release();
+    onRequest = async () => undefined;
+    return { ...run, stillHeld };
+  };
+
+  it('verify, SIGINT: what was searched is printed and journalled, the rest neither passed nor failed, exit 130', async () => {
+    const cwd = await manifestDir({ 'tests.yaml': absentVectors(4) });
+    const run = await verifying('SIGINT')(cwd, ['verify', '.', '--concurrency', '1']);
+    expect(run.signal).toBeNull();
+    expect(run.code).toBe(130);
+    expect(run.stillHeld, 'ended while the search was still held').toBe(1);
+    expect(run.stderr).toContain('Interrupted (SIGINT): stopping the verification…');
+    expect(run.stderr).toContain('Interrupted (SIGINT) while verifying: nothing was changed');
+    expect(run.stdout).toContain(
+      'Verification interrupted: of 4 vectors of 1 RoutingTest, 1 passed, 0 did not pass and 3 were not searched',
+    );
+    expect(run.stdout).not.toContain('✗');
+    const lines = await journalLines(cwd);
+    expect(
+      lines.filter((l) => l['type'] === 'verify'),
+      'a test not searched whole attests nothing',
+    ).toEqual([]);
+    expect(lines.at(-1)).toMatchObject({
+      type: 'run',
+      event: 'end',
+      summary: { verified: 1, verifyFailed: 0, verifyNotSearched: 3 },
+    });
+  }, 60_000);
+
+  it('verify --format json, SIGTERM: outcome interrupted, exit 143', async () => {
+    const cwd = await manifestDir({ 'tests.yaml': absentVectors(3) });
+    const run = await verifying('SIGTERM')(cwd, ['verify', '.', '--concurrency', '1', '--format', 'json']);
+    expect(run.code).toBe(143);
+    expect(JSON.parse(run.stdout)).toMatchObject({ outcome: 'interrupted', vectors: 3, passed: 1, notSearched: 2 });
+    expect(JSON.parse(run.stdout).failures).toEqual([]);
+  }, 60_000);
+
+  it('apply --verify, SIGTERM during the searches: the apply summary, then exit 143', async () => {
+    const cwd = await manifestDir({ 't.yaml': tenants('verterm', 1), 'tests.yaml': absentVectors(3) });
+    const run = await verifying('SIGTERM')(cwd, [
+      'apply',
+      '.',
+      '--yes',
+      '--verify',
+      '--concurrency',
+      '1',
+      '--format',
+      'json',
+    ]);
+    expect(run.code).toBe(143);
+    const summary = JSON.parse(run.stdout) as Record<string, unknown>;
+    expect(summary).toMatchObject({ outcome: 'complete', applied: 1 });
+    expect(summary['verification']).toMatchObject({ outcome: 'interrupted', passed: 1, notSearched: 2, failures: [] });
+    expect(run.stderr).toContain('Interrupted (SIGTERM) while verifying: every change was applied; 2 of 3 vectors');
+  }, 60_000);
+});

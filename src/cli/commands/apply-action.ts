@@ -22,6 +22,7 @@ import {
   type Interrupt,
   type PlanRun,
   type SavedPlanRun,
+  type Verification,
   verifySession,
   emergencyJson,
   emergencyLine,
@@ -131,9 +132,12 @@ async function applyCommand(
     const { baseUrl, instance } = run.plan.target;
     const declared = run.parts.flatMap((p) => p.declaredObjects ?? []);
     await migrateRecordFile(run.lastAppliedFile, { baseUrl, instance }, run.lastApplied, declared);
+    if (options.verify) interrupt.phase = 'verify';
     const verified = options.verify ? await verifyUnchanged(run, options, interrupt) : undefined;
     if (verified) human.write(renderVerification(verified.verification, verified.journal));
     if (json) report({ ...emptySummaryJson('nothing to do', plan), ...verificationJson(verified?.verification) });
+    const stopped = verificationStopped(interrupt, verified?.verification, 'nothing was changed');
+    if (stopped !== undefined) return stopped;
     return verified && verified.verification.failures.length > 0 ? ExitCode.error : ExitCode.ok;
   }
   interrupt.phase = 'confirm';
@@ -168,8 +172,11 @@ async function applyCommand(
     if (result.verification) ctx.stdout.write(renderVerification(result.verification));
   }
   const verifyFailed = (result.verification?.failures.length ?? 0) > 0;
+  const partial = result.result.failed + result.result.skipped > 0;
   // Skipped changes (after a failure, --fail-fast, Ctrl-C) leave a partial apply: exit 1 too; so does a failed vector.
-  const code = result.result.failed + result.result.skipped > 0 || verifyFailed ? ExitCode.error : ExitCode.ok;
+  const code =
+    (partial ? undefined : verificationStopped(interrupt, result.verification, 'every change was applied')) ??
+    (partial || verifyFailed ? ExitCode.error : ExitCode.ok);
   await notifier?.afterApply(run.plan, result.result, code);
   return code;
 }
@@ -185,6 +192,19 @@ function verifyUnchanged(run: PlanRun, options: ApplyOptions, interrupt: Interru
     ...(options.journal ? { journal: options.journal } : {}),
     signal: interrupt.signal,
   });
+}
+
+/**
+ * The exit code (130, 143) of a run whose verification a signal stopped, said on stderr; undefined
+ * when every vector was searched. A partial apply is not asked: it exits 1 whatever stopped it.
+ */
+function verificationStopped(interrupt: Interrupt, v: Verification | undefined, changed: string): number | undefined {
+  if (interrupt.received === undefined || v === undefined || v.notSearched === 0) return undefined;
+  const n = `${v.notSearched} of ${v.vectors} ${v.vectors === 1 ? 'vector was' : 'vectors were'}`;
+  process.stderr.write(
+    `Interrupted (${interrupt.received}) while verifying: ${changed}; ${n} not searched (\`switchboard verify\` searches them).\n`,
+  );
+  return interruptedError(interrupt.received, 'verify').exitCode;
 }
 
 function messageJson(m: PlanMessage): ApplySummaryJson['errors'][number] {
