@@ -145,4 +145,17 @@ describe('notifications (end to end, real CLI)', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('--notify: plain http to alerts.example.net would send the webhook');
   });
+
+  it('apply --format json: a wrong setting still prints the JSON document (outcome error, its code)', async () => {
+    for (const [args, env] of [
+      [['--notify', 'http://alerts.example.net/hook'], {}],
+      [[], { SWITCHBOARD_NOTIFY_URL: 'http://alerts.example.net/hook' }],
+    ] as const) {
+      const result = await runCli(['apply', EXAMPLES, '--sim', '--yes', '--format', 'json', ...args], { env });
+      expect(result.code).toBe(1);
+      const summary = JSON.parse(result.stdout) as { outcome: string; applied: number; errors: { code: string }[] };
+      expect(summary).toMatchObject({ outcome: 'error', applied: 0 });
+      expect(summary.errors).toEqual([expect.objectContaining({ code: 'SB_CONFIG' })]);
+    }
+  });
 });

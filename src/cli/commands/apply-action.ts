@@ -47,9 +47,11 @@ export async function applyAction(
   command: Command,
   ctx: CliContext,
 ): Promise<void> {
-  const notifier = await RunNotifier.of(given, ctx.logger);
   const interrupt = watchInterrupts((line) => process.stderr.write(`\n${line}\n`));
+  let notifier: RunNotifier | undefined;
   try {
+    // In the try: a wrong notification setting is a failure like any other, with its JSON document.
+    notifier = await RunNotifier.of(given, ctx.logger);
     const saved = given.plan
       ? await readSavedPlan(given.plan, given, (key) => command.getOptionValueSource(key) === 'cli', paths)
       : undefined;
