@@ -160,8 +160,22 @@ function reportError(error: unknown, context: CliContext, level: string): number
   process.stderr.write(`Internal error: ${safeLines(message)}\n`);
   if (level === 'debug' || level === 'trace') process.stderr.write(`${error instanceof Error ? error.stack : ''}\n`);
   else process.stderr.write('Run again with --log-level debug for details.\n');
-  context.logger.error({ err: error }, 'internal error');
+  logInternalError(context.logger, error, level);
   return ExitCode.error;
+}
+
+/**
+ * An internal error in the JSON log: its type, message and code at error level, its stack
+ * only at debug or trace (docs/commands.md: no stack trace without `--log-level debug`).
+ */
+export function logInternalError(logger: Logger, error: unknown, level: string): void {
+  if (level === 'debug' || level === 'trace' || !(error instanceof Error)) {
+    logger.error({ err: error }, 'internal error');
+    return;
+  }
+  const code = (error as NodeJS.ErrnoException).code;
+  // Not under `err`: pino's serializer would add the stack back.
+  logger.error({ error: { type: error.name, message: error.message, ...(code ? { code } : {}) } }, 'internal error');
 }
 
 /** What the system said of a file (missing, a folder, not a regular file, no permission), as one line; undefined otherwise. */

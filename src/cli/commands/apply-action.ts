@@ -3,7 +3,6 @@
  * re-checks a saved plan against a fresh one) under the apply lock, asks for confirmation,
  * applies, and prints a summary.
  */
-import { createInterface } from 'node:readline/promises';
 import type { Command } from 'commander';
 import type { RunRecord } from '../../apply/journal.js';
 import { migrateRecordFile } from '../../apply/record.js';
@@ -29,6 +28,7 @@ import {
   renderVerification,
   verificationJson,
 } from '../../run/index.js';
+import { askYes } from '../confirm.js';
 import { RunNotifier } from '../notify.js';
 import type { CliContext } from '../program.js';
 import type { ApplyOptions } from './apply.js';
@@ -213,7 +213,7 @@ function messageJson(m: PlanMessage): ApplySummaryJson['errors'][number] {
   return { code: m.code, message: m.message, ...(m.address ? { address: m.address } : {}) };
 }
 
-/** `--yes`, or "yes" typed on a terminal; without a terminal `--yes` is required. A signal ends the question. */
+/** `--yes`, or "yes" typed on a terminal (Ctrl-D is no yes); without a terminal `--yes` is required. A signal ends the question. */
 async function confirmed(options: ApplyOptions, output: NodeJS.WritableStream, interrupt: Interrupt): Promise<boolean> {
   if (options.yes) return true;
   if (!process.stdin.isTTY) {
@@ -222,16 +222,10 @@ async function confirmed(options: ApplyOptions, output: NodeJS.WritableStream, i
       'apply needs --yes when it cannot ask (stdin is not a terminal, e.g. in CI): review the plan above, then run it again with --yes',
     );
   }
-  const rl = createInterface({ input: process.stdin, output });
-  // On a terminal, readline takes Ctrl-C itself: pass it on as the signal it is.
-  rl.on('SIGINT', () => process.kill(process.pid, 'SIGINT'));
   try {
-    const answer = await rl.question('\nApply these changes? Only "yes" is accepted: ', { signal: interrupt.signal });
-    return answer.trim() === 'yes';
+    return await askYes('\nApply these changes? Only "yes" is accepted: ', process.stdin, output, interrupt.signal);
   } catch (error) {
     if (interrupt.received) throw interruptedError(interrupt.received, 'confirm');
     throw error;
-  } finally {
-    rl.close();
   }
 }
