@@ -1,3 +1,4 @@
+import { writeSync } from 'node:fs';
 import { sharedAbortController } from '../core/abort.js';
 import { setRunInterrupt } from '../core/pacer.js';
 import { ExitCode, SwitchboardError, type ExitCodeValue } from '../core/errors.js';
@@ -32,8 +33,15 @@ export interface Interrupt {
   dispose(): void;
 }
 
-/** Installs the handlers; `say` hears what is happening (for stderr). */
-export function watchInterrupts(say: (line: string) => void): Interrupt {
+/**
+ * Installs the handlers; `say` hears what is happening (for stderr). `lastWords`, when a second
+ * signal quits at once, gives what stdout still gets first (a `--format json` document), written
+ * synchronously: the process ends right after.
+ */
+export function watchInterrupts(
+  say: (line: string) => void,
+  options: { lastWords?: (signal: StopSignal, message: string) => string } = {},
+): Interrupt {
   const controller = sharedAbortController();
   let received: StopSignal | undefined;
   const interrupt: Interrupt = {
@@ -49,7 +57,14 @@ export function watchInterrupts(say: (line: string) => void): Interrupt {
   };
   const on = (signal: StopSignal) => () => {
     if (received !== undefined) {
-      say(`Interrupted again (${signal}): quitting now; what was in flight may or may not have been applied.`);
+      const message = `Interrupted again (${signal}): quitting now; what was in flight may or may not have been applied.`;
+      say(message);
+      const last = options.lastWords?.(signal, message);
+      try {
+        if (last) writeSync(1, last);
+      } catch {
+        // stdout closed by its reader: nothing more to say there.
+      }
       process.exit(exitCodeOf(signal));
     }
     received = signal;

@@ -148,6 +148,38 @@ describe('SIGTERM during apply', () => {
   }, 60_000);
 });
 
+describe('a second signal with --format json', () => {
+  it('stdout still gets one document: outcome error, SB_INTERRUPTED (exit 143)', async () => {
+    const cwd = await manifestDir({ 't.yaml': tenants('twicejson', 4) });
+    let kill: ((s: NodeJS.Signals) => void) | undefined;
+    let creates = 0;
+    onRequest = async (request) => {
+      if (request.method !== 'POST' || request.path !== `${P}/tenants`) return;
+      if (++creates === 1) {
+        kill?.('SIGINT');
+        setTimeout(() => kill?.('SIGTERM'), 200);
+      }
+      await requests.hold(); // in flight until the run has ended: only the second signal ends it
+    };
+    const requests = holding();
+    const args = ['apply', '.', '--yes', '--concurrency', '1', '--format', 'json'];
+    const run = await runWithSignal(args, cwd, (child) => {
+      kill = child.kill;
+    });
+    requests.release();
+    onRequest = async () => undefined;
+    expect(run.code).toBe(143);
+    const summary = JSON.parse(run.stdout) as { outcome: string; errors: { code: string; message: string }[] };
+    expect(summary).toMatchObject({ outcome: 'error', applied: 0, journal: null, plan: null });
+    expect(summary.errors).toEqual([
+      {
+        code: 'SB_INTERRUPTED',
+        message: 'Interrupted again (SIGTERM): quitting now; what was in flight may or may not have been applied.',
+      },
+    ]);
+  }, 60_000);
+});
+
 describe('a signal while planning', () => {
   const planning = (signal: NodeJS.Signals) => async (cwd: string, args: string[]) => {
     let kill: ((s: NodeJS.Signals) => void) | undefined;

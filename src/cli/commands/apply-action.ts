@@ -47,7 +47,18 @@ export async function applyAction(
   command: Command,
   ctx: CliContext,
 ): Promise<void> {
-  const interrupt = watchInterrupts((line) => process.stderr.write(`\n${line}\n`));
+  // With --format json, stdout gets exactly one document, whatever ends the run (a second signal too).
+  let documented = false;
+  const printJson = (summary: ApplySummaryJson): void => {
+    documented = true;
+    ctx.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+  };
+  const lastWords = (_signal: string, message: string): string =>
+    documented ? '' : `${JSON.stringify(interruptedJson(message), null, 2)}\n`;
+  const interrupt = watchInterrupts(
+    (line) => process.stderr.write(`\n${line}\n`),
+    given.format === 'json' ? { lastWords } : {},
+  );
   let notifier: RunNotifier | undefined;
   try {
     // In the try: a wrong notification setting is a failure like any other, with its JSON document.
@@ -79,7 +90,7 @@ export async function applyAction(
         const manifestPaths = saved?.paths ?? paths;
         const run = await planRun(manifestPaths, scope, ctx.logger);
         try {
-          ctx.exitCode = await applyCommand(run, saved, options, manifestPaths, ctx, interrupt, notifier);
+          ctx.exitCode = await applyCommand(run, saved, options, manifestPaths, ctx, interrupt, notifier, printJson);
         } finally {
           await run.session.close();
         }
@@ -87,12 +98,20 @@ export async function applyAction(
     );
   } catch (error) {
     // A script reading --format json gets one document whatever happened; the message goes to stderr as usual.
-    if (given.format === 'json') ctx.stdout.write(`${JSON.stringify(failureJson(error), null, 2)}\n`);
+    if (given.format === 'json' && !documented) printJson(failureJson(error));
     await notifier?.afterError(error);
     throw error;
   } finally {
     interrupt.dispose();
   }
+}
+
+/**
+ * The document of a run a second signal quits at once: what was applied is not known here
+ * (the counts are zero; the journal holds what was), the error says so.
+ */
+function interruptedJson(message: string): ApplySummaryJson {
+  return emptySummaryJson('error', null, [{ code: 'SB_INTERRUPTED', message }]);
 }
 
 function failureJson(error: unknown): ApplySummaryJson {
@@ -110,6 +129,7 @@ async function applyCommand(
   ctx: CliContext,
   interrupt: Interrupt,
   notifier: RunNotifier | undefined,
+  report: (summary: ApplySummaryJson) => void,
 ): Promise<number> {
   const json = options.format === 'json';
   // With --format json, stdout holds the JSON document only: the plan and the notes go to stderr.
@@ -117,7 +137,6 @@ async function applyCommand(
   const color = options.color && (human as NodeJS.WriteStream).isTTY === true && !process.env['NO_COLOR'];
   const shown = saved?.saved ?? run.plan;
   const plan = planSource(run, saved);
-  const report = (summary: ApplySummaryJson): void => void ctx.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
   if (run.plan.errors.length > 0) {
     // The fresh plan, whose refusals these are (a saved plan's own were refused before reading).
     human.write(renderText(run.plan, { color }));
