@@ -114,7 +114,7 @@ export async function runCli(argv: string[], program: Command): Promise<number> 
 
   buildProgram(program, getContext);
   try {
-    await program.parseAsync(withoutHelpOfUnknownCommand(versionAlias(argv), program));
+    await program.parseAsync(withoutHelpOfUnknownCommand(versionAlias(argv, program), program));
     return getContext().exitCode;
   } catch (error) {
     return reportError(error, getContext(), logLevel(program));
@@ -122,12 +122,22 @@ export async function runCli(argv: string[], program: Command): Promise<number> 
 }
 
 /**
- * `switchboard --version [--format json]` runs the `version` command: commander's own
- * --version prints the bare version and takes no --format.
+ * `switchboard [global options] --version [--format json]` runs the `version` command:
+ * commander's own --version prints the bare version and takes no --format. --version is
+ * looked for before the first operand, past the global options and their values (as
+ * {@link firstOperands} reads them): `--log-level debug --version` is the same request.
  */
-function versionAlias(argv: string[]): string[] {
-  const [node = '', script = '', first, ...rest] = argv;
-  return first === '--version' || first === '-V' ? [node, script, 'version', ...rest] : argv;
+function versionAlias(argv: string[], program: Command): string[] {
+  const [node = '', script = '', ...args] = argv;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] ?? '';
+    if (arg === '--version' || arg === '-V')
+      return [node, script, ...args.slice(0, i), 'version', ...args.slice(i + 1)];
+    if (arg === '--' || !arg.startsWith('-') || arg === '-') break; // an operand: the command's own arguments follow
+    const option = program.options.find((o) => o.long === arg || o.short === arg);
+    if (option?.required && !arg.includes('=')) i++; // its value
+  }
+  return argv;
 }
 
 /** The level given (commander has checked it against LOG_LEVELS), or the default when parsing failed first. */

@@ -48,6 +48,9 @@ describe('switchboard version / --version', () => {
       ['version', '--format', 'json'],
       ['--version', '--format', 'json'],
       ['--version', '--format=json'],
+      // --version after the global options is the same request.
+      ['--log-level', 'debug', '--version', '--format', 'json'],
+      ['--log-level=error', '-V', '--format', 'json'],
     ]) {
       const json = await runCli(args);
       expect(json.code, args.join(' ')).toBe(0);
