@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { AUTO_CONCURRENCY } from '../api/adaptive-concurrency.js';
 import type { ConcurrencySetting } from '../api/index.js';
 import { addNotifyOptions } from './notify.js';
+import { decimal } from './numbers.js';
 import { projectRoot } from '../config/index.js';
 
 /** `[paths...]` of the commands that read manifests: none given means the current folder. */
@@ -104,7 +105,7 @@ const DEFAULT_CONCURRENCY: ConcurrencySetting = 'auto';
 
 function concurrencySetting(value: string): ConcurrencySetting {
   if (value === 'auto') return 'auto';
-  const n = Number(value);
+  const n = decimal(value) ?? Number.NaN;
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('expected a positive integer or auto');
   return n;
 }
@@ -114,7 +115,7 @@ function collect(value: string, previous: string[]): string[] {
 }
 
 function percent(value: string): number {
-  const n = Number(value);
+  const n = decimal(value) ?? Number.NaN;
   if (!Number.isFinite(n) || n < 0 || n > 100) throw new InvalidArgumentError('expected a percentage from 0 to 100');
   return n;
 }

@@ -103,3 +103,26 @@ describe('an unknown command', () => {
     }
   });
 });
+
+describe('numeric options read a plain decimal, nothing Number() would also take', () => {
+  const unwritten = ['', ' ', '0x10', '1e2', '-1', 'NaN', 'Infinity', '5 ', '+5'];
+
+  it('decimal(): digits and one point; everything else is no number', async () => {
+    const { decimal } = await import('../../src/cli/numbers.js');
+    expect(['30', '2.5', '.5', '0', '100.'].map(decimal)).toEqual([30, 2.5, 0.5, 0, 100]);
+    for (const value of unwritten) expect(decimal(value), JSON.stringify(value)).toBeUndefined();
+  });
+
+  it('--max-delete-percent, --max-update-percent, --concurrency, --coverage: a usage error, exit 1', async () => {
+    for (const option of ['--max-delete-percent', '--max-update-percent', '--concurrency'])
+      for (const value of unwritten) {
+        // A path that does not exist: were the value taken, the plan would stop there, reading nothing.
+        const result = await cli(['plan', '/nonexistent/switchboard-manifests', `${option}=${value}`]);
+        expect(result.code, `${option}=${JSON.stringify(value)}`).toBe(1);
+        expect(result.stderr).toContain(`option '${option} `);
+      }
+    const result = await cli(['baseline', 'suggest', '--select', 'tenant/*', '--coverage=']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("option '--coverage <percent>' argument '' is invalid");
+  });
+});

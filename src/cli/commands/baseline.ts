@@ -8,6 +8,7 @@
  */
 import * as path from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
+import { decimal } from '../numbers.js';
 import type { CommandRegistrar } from '../program.js';
 
 interface SuggestFlags {
@@ -90,7 +91,7 @@ function collect(value: string, previous: string[] = []): string[] {
 }
 
 function percent(value: string): number {
-  const n = Number(value.replace(/%$/, ''));
+  const n = decimal(value.replace(/%$/, '')) ?? Number.NaN;
   if (!Number.isFinite(n) || n <= 0 || n > 100)
     throw new InvalidArgumentError('expected a percentage above 0, at most 100');
   return n;

@@ -4,6 +4,7 @@
  */
 import type { Command } from 'commander';
 import { SwitchboardError } from '../../core/errors.js';
+import { decimal } from '../numbers.js';
 import type { CommandRegistrar } from '../program.js';
 
 interface SimOptions {
@@ -19,7 +20,7 @@ interface SimOptions {
 
 function number(value: string | undefined, name: string, min: number, max: number): number | undefined {
   if (value === undefined) return undefined;
-  const n = Number(value);
+  const n = decimal(value) ?? Number.NaN;
   if (!Number.isFinite(n) || n < min || n > max)
     throw new SwitchboardError('SB_USAGE', `${name} must be a number between ${min} and ${max}, not ${value}`);
   return n;
@@ -28,7 +29,7 @@ function number(value: string | undefined, name: string, min: number, max: numbe
 /** `--rate-limit N`: a positive number of requests per second (a fraction: fewer than one). */
 function rateLimitOf(value: string | undefined): { rateLimit?: number } {
   if (value === undefined) return {};
-  const n = Number(value);
+  const n = decimal(value) ?? Number.NaN;
   if (!Number.isFinite(n) || n <= 0)
     throw new SwitchboardError(
       'SB_USAGE',
