@@ -136,6 +136,19 @@ describe('init in an existing repository', () => {
     expect(await readFile(join(dir, 'README.md'), 'utf8')).toBe(readme);
   });
 
+  it('--dry-run exits as init would: 1 with a conflict (listed, nothing written), 0 with --force', async () => {
+    const dir = await mkdtemp(join(top, 'init-dry-'));
+    await writeFile(join(dir, 'switchboard.config.yaml'), '# ours\n');
+    const dry = await runCli(['init', dir, '--dry-run']);
+    expect(dry.code).toBe(1);
+    expect(dry.stdout).toMatch(/conflict +switchboard\.config\.yaml/);
+    expect(dry.stdout).toContain('Nothing was written. 1 file(s) differ');
+    const real = await runCli(['init', dir]);
+    expect(real.code, 'the run the dry run rehearsed').toBe(1);
+    expect(await readdir(dir)).toEqual(['switchboard.config.yaml']);
+    expect((await runCli(['init', dir, '--dry-run', '--force'])).code).toBe(0);
+  }, 60_000);
+
   it('--force does not write through a link planted in the repository (a file, or a folder leading outside)', async () => {
     for (const [planted, link] of [
       ['README.md', 'file'],

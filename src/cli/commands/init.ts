@@ -4,10 +4,11 @@
  * manifests/ folder, the three GitHub workflows and Dependabot's configuration, editor
  * settings, .gitignore and a README. Into an existing repository it merges (.gitignore lines,
  * a README section); exit 1 when another file exists with other content (nothing is written)
- * unless --force, which replaces it. --dry-run lists what it would do.
+ * unless --force, which replaces it. --dry-run lists what it would do and exits as init would.
  */
 import * as path from 'node:path';
 import type { Command } from 'commander';
+import { ExitCode } from '../../core/errors.js';
 import { VERSION } from '../../core/package.js';
 import type { ScaffoldOutcome } from '../../init/scaffold.js';
 import { safeText } from '../../core/safe-text.js';
@@ -56,6 +57,8 @@ export const registerInit: CommandRegistrar = (program: Command, context) => {
             : 'Nothing was written (--dry-run).',
         );
         context().stdout.write(`${lines.join('\n')}\n`);
+        // A dry run ends as the run would: a conflict refuses it (SB_INIT_EXISTS, exit 1).
+        if (conflicts > 0) context().exitCode = ExitCode.error;
         return;
       }
       const cd = shown === '.' ? '' : `cd ${shown} && `;
