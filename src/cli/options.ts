@@ -1,5 +1,5 @@
 import { Argument, InvalidArgumentError, Option, type Command } from 'commander';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 // The one constant from its own module: registering the options loads no API client.
 import { AUTO_CONCURRENCY } from '../api/adaptive-concurrency.js';
 import type { ConcurrencySetting } from '../api/index.js';
@@ -72,20 +72,33 @@ export function addPlanOptions(command: Command): Command {
 }
 
 /**
- * `--state-dir <dir>`, with the one default every command shares: `.switchboard` beside
- * switchboard.config.yaml, or at the top of the git repository. Found from the repository,
- * not the current folder: a command run from manifests/ reads the same record, journals and cache.
+ * `--state-dir <dir>`, with the one default every command shares (`defaultStateDir`): two
+ * commands that use one configuration file use one state folder, whatever folder they run
+ * from, so they read the same record, journals and cache and share one apply lock.
  */
 export function addStateDirOption(command: Command, what: string): Command {
   return command
     .option(
       '--state-dir <dir>',
-      `${what} (default: .switchboard beside switchboard.config.yaml, or at the top of the git repository)`,
+      `${what} (default: .switchboard beside the configuration file, --config or the one found, else at the git repository's top)`,
     )
     .hook('preAction', (_program, action) => {
-      if (action.opts()['stateDir'] === undefined)
-        action.setOptionValueWithSource('stateDir', join(projectRoot(process.cwd()), '.switchboard'), 'default');
+      const options = action.opts();
+      if (options['stateDir'] !== undefined) return;
+      const config = typeof options['config'] === 'string' ? options['config'] : undefined;
+      action.setOptionValueWithSource('stateDir', defaultStateDir(config, process.cwd()), 'default');
     });
+}
+
+/**
+ * The default state folder: `.switchboard` beside the configuration file (`--config`, else
+ * the one found from `cwd`), else at the top of the git repository, else in `cwd`. Found from
+ * the configuration, not the current folder: a run from `manifests/`, or from another folder
+ * with the same `--config`, reads the same record and is stopped by the same lock.
+ */
+export function defaultStateDir(configOption: string | undefined, cwd: string): string {
+  const root = configOption !== undefined ? dirname(resolve(cwd, configOption)) : projectRoot(cwd);
+  return join(root, '.switchboard');
 }
 
 /**
