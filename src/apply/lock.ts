@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync, rmSync } from 'node:fs';
-import { link, lstat, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { link, lstat, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { SwitchboardError } from '../core/errors.js';
@@ -26,11 +26,27 @@ type Found =
  *
  * Taking the lock is atomic: the owner is written to a temporary file, which is then linked
  * into place (link fails when the lock exists), so the lock is never seen empty or half
- * written. A lock whose owner is not running on this host any more is taken over: it is
- * renamed away, checked to be the very lock judged stale, and only then removed, so two
- * runs taking over one stale lock cannot both win. A lock that names no owner is never
- * taken over. Runs on other machines do not share the file: CI serialises them (docs/reliability.md).
+ * written. A lock whose owner is not running on this host any more is taken over. A lock
+ * naming this very process's pid is such a lock unless this process holds it: in a container,
+ * pids and the host name repeat from one run to the next, and a process always answers for
+ * its own pid. A lock that names no owner is never taken over. Runs on other machines do not
+ * share the file: CI serialises them (docs/reliability.md).
+ *
+ * A takeover removes the lock only while holding `<lock>.takeover` (created as the lock is),
+ * and only if the lock is still the one judged stale. Nothing else removes a lock but its
+ * owner, and nothing places one where one is, so between that check and the removal the
+ * lock cannot change: two runs taking over one stale lock cannot both win, and a run that
+ * judged a lock stale after another run replaced it never moves or removes the new one.
  */
+/** The lock texts this process holds: its own pid in a lock is a live run only when it is one of these. */
+const heldHere = new Set<string>();
+
+/** How often, and how long apart, a run waits for another run's takeover to end. */
+const TAKEOVER_WAITS = 40;
+const TAKEOVER_WAIT_MS = 25;
+/** Bounds the loop when locks keep appearing and going (runs ending as this one starts). */
+const MAX_ATTEMPTS = 100;
+
 export class ApplyLock {
   private constructor(
     readonly path: string,
@@ -49,8 +65,11 @@ export class ApplyLock {
     const text = `${JSON.stringify({ ...owner, nonce: randomBytes(8).toString('hex') })}\n`;
     let tookOver: string | undefined;
     try {
-      for (let attempt = 0; attempt < 3; attempt++) {
-        if (await place(path, text)) return { lock: new ApplyLock(path, text), ...(tookOver ? { tookOver } : {}) };
+      for (let attempt = 0, waits = 0; attempt < MAX_ATTEMPTS; attempt++) {
+        if (await place(path, text)) {
+          heldHere.add(text);
+          return { lock: new ApplyLock(path, text), ...(tookOver ? { tookOver } : {}) };
+        }
         const found = await inspect(path);
         if (found.type === 'gone') continue;
         if (found.type === 'not-a-file') {
@@ -66,23 +85,31 @@ export class ApplyLock {
           );
         }
         const held = found.owner;
-        if (held.host === owner.host && isAlive(held.pid)) {
-          throw new SwitchboardError(
-            'SB_APPLY_LOCKED',
-            `another apply is running from this state directory (pid ${held.pid} since ${held.since}, ${path}): wait for it to end; if it is gone, delete the file`,
-          );
-        }
         if (held.host !== owner.host) {
           throw new SwitchboardError(
             'SB_APPLY_LOCKED',
             `${path} is held by an apply on ${held.host} (pid ${held.pid} since ${held.since}): wait for it to end; if it is gone, delete the file`,
           );
         }
-        if (await removeIfUnchanged(path, found.text)) {
-          tookOver = `a lock left by pid ${held.pid} (${held.since}), which is no longer running, was taken over`;
+        if (held.pid === process.pid ? heldHere.has(found.text) : isAlive(held.pid)) {
+          throw new SwitchboardError(
+            'SB_APPLY_LOCKED',
+            `another apply is running from this state directory (pid ${held.pid} since ${held.since}, ${path}): wait for it to end; if it is gone, delete the file`,
+          );
         }
+        const removed = await removeStale(path, found.text);
+        if (removed === 'removed')
+          tookOver = `a lock left by pid ${held.pid} (${held.since}), which is no longer running, was taken over`;
+        if (removed !== 'busy') continue;
+        if (++waits > TAKEOVER_WAITS) {
+          throw new SwitchboardError(
+            'SB_APPLY_LOCKED',
+            `${path}.takeover is left by a run that stopped while taking over a stale lock: if no other apply is running from this state directory, delete ${path}.takeover`,
+          );
+        }
+        await new Promise((resolve) => setTimeout(resolve, TAKEOVER_WAIT_MS));
       }
-      throw new SwitchboardError('SB_APPLY_LOCKED', `cannot take ${path}: another apply took it first`);
+      throw new SwitchboardError('SB_APPLY_LOCKED', `cannot take ${path}: other applies kept taking it`);
     } catch (error) {
       // A run that removed a stale lock and then lost the race for the new one says so:
       // the winner found no lock and cannot know that a stale one was there.
@@ -96,6 +123,7 @@ export class ApplyLock {
    * second Ctrl-C), where nothing asynchronous runs any more.
    */
   releaseSync(): void {
+    heldHere.delete(this.text);
     try {
       if (readFileSync(this.path, 'utf8') === this.text) rmSync(this.path, { force: true });
     } catch {
@@ -105,6 +133,7 @@ export class ApplyLock {
 
   /** Removes the lock if it is still this run's (failures are left for the next run to judge). */
   async release(): Promise<void> {
+    heldHere.delete(this.text);
     const text = await readFile(this.path, 'utf8').catch(() => undefined);
     if (text === this.text) await rm(this.path, { force: true }).catch(() => undefined);
   }
@@ -140,23 +169,27 @@ async function inspect(path: string): Promise<Found> {
 }
 
 /**
- * Removes a stale lock only if it is still the one judged stale: renamed away first (one
- * atomic step), compared, and put back if another run had replaced it meanwhile.
+ * Removes a stale lock only if it is still the one judged stale, holding `<lock>.takeover`
+ * meanwhile: `busy` when another run holds it (its takeover takes a few file operations).
  */
-async function removeIfUnchanged(path: string, judged: string): Promise<boolean> {
-  const aside = `${path}.stale.${process.pid}.${randomBytes(4).toString('hex')}`;
+async function removeStale(path: string, judged: string): Promise<'removed' | 'changed' | 'busy'> {
+  const mutex = `${path}.takeover`;
+  const mine = `${JSON.stringify({ pid: process.pid, host: hostname(), nonce: randomBytes(8).toString('hex') })}\n`;
+  if (!(await place(mutex, mine))) return 'busy';
   try {
-    await rename(path, aside);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw new SwitchboardError('SB_APPLY_LOCK', `cannot take over ${path}: ${reason(error)}`);
-  }
-  try {
-    if ((await readFile(aside, 'utf8')) === judged) return true;
-    await link(aside, path).catch(() => undefined); // a live run's lock: back where it was
-    return false;
+    const now = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw new SwitchboardError('SB_APPLY_LOCK', `cannot read ${path}: ${reason(error)}`);
+    });
+    if (now !== judged) return 'changed';
+    try {
+      await rm(path);
+    } catch (error) {
+      throw new SwitchboardError('SB_APPLY_LOCK', `cannot take over ${path}: ${reason(error)}`);
+    }
+    return 'removed';
   } finally {
-    await rm(aside, { force: true }).catch(() => undefined);
+    await rm(mutex, { force: true }).catch(() => undefined);
   }
 }
 
