@@ -216,13 +216,21 @@ export const JOURNAL_SYNC_INTERVAL_MS = 50;
  * Opened with the plan's changes, it completes each `change` line with the change's kind,
  * former address and fields before → after: the executors report outcomes, the journal
  * says what they were outcomes of.
+ *
+ * A line that cannot be written (a full disk) or synced fails the journal: {@link failed}
+ * is aborted with the SB_JOURNAL error, and nothing more is written, so no torn line follows
+ * the last whole one. A line that must be on record before something is done (a request's
+ * intent, the run's start) then throws, and what it announced is not done; a line that says
+ * what was done (an outcome, a change, the run's end) does not, since it cannot undo it.
+ * An apply watches {@link failed} to start nothing more, as on Ctrl-C.
  */
 export class Journal {
   private seq = 0;
   private unsynced = false;
   private timer: NodeJS.Timeout | undefined;
   private syncing: Promise<void> | undefined;
-  private syncError: SwitchboardError | undefined;
+  private failure: SwitchboardError | undefined;
+  private readonly failures = new AbortController();
 
   private constructor(
     private readonly handle: FileHandle,
@@ -246,14 +254,29 @@ export class Journal {
     return ++this.seq;
   }
 
-  /** Writes the line now; throws SB_JOURNAL when it cannot be written. */
+  /** Aborted, with the SB_JOURNAL error as its reason, once a line could not be written or synced. */
+  get failed(): AbortSignal {
+    return this.failures.signal;
+  }
+
+  /** The first write or sync failure, if there was one. */
+  get error(): SwitchboardError | undefined {
+    return this.failure;
+  }
+
+  /** Writes the line now; throws SB_JOURNAL when it cannot be written and must come first (see the class). */
   append(entry: JournalEntry): void {
     this.appendAll([entry]);
   }
 
-  /** Writes the lines now, in one write (the rows of a routing table); throws SB_JOURNAL when they cannot be written. */
+  /** Writes the lines now, in one write (the rows of a routing table); throws as {@link append}. */
   appendAll(entries: readonly JournalEntry[]): void {
     if (entries.length === 0) return;
+    const first = entries.some(mustComeFirst);
+    if (this.failure) {
+      if (first) throw this.failure;
+      return;
+    }
     const at = new Date().toISOString();
     // A platform message may quote a header or a body: known secrets are masked here.
     const text = entries.map((entry) => `${JSON.stringify({ at, ...this.complete(entry) })}\n`).join('');
@@ -262,10 +285,18 @@ export class Journal {
       // A write to a regular file is normally whole; a short one (disk full) is continued or fails.
       for (let offset = 0; offset < bytes.length;) offset += writeSync(this.handle.fd, bytes, offset);
     } catch (error) {
-      throw new SwitchboardError('SB_JOURNAL', `cannot write the journal ${this.path}: ${(error as Error).message}`);
+      this.fail(`cannot write the journal ${this.path}: ${(error as Error).message}`);
+      if (first) throw this.failure;
+      return;
     }
     this.unsynced = true;
     this.timer ??= setTimeout(() => void this.syncOnce(), JOURNAL_SYNC_INTERVAL_MS);
+  }
+
+  private fail(message: string): void {
+    if (this.failure) return;
+    this.failure = new SwitchboardError('SB_JOURNAL', message);
+    this.failures.abort(this.failure);
   }
 
   /** A change line with what the plan says about its change (a change the plan lacks stays as it is). */
@@ -281,10 +312,10 @@ export class Journal {
     };
   }
 
-  /** Every line written so far is on disk when this resolves; rejects if any sync failed. */
+  /** Every line written so far is on disk when this resolves; rejects if a line could not be written or synced. */
   async sync(): Promise<void> {
     while (this.syncing || this.unsynced) await (this.syncing ?? this.syncOnce());
-    if (this.syncError) throw this.syncError;
+    if (this.failure) throw this.failure;
   }
 
   async close(): Promise<void> {
@@ -310,10 +341,12 @@ export class Journal {
     try {
       await this.handle.sync();
     } catch (error) {
-      this.syncError ??= new SwitchboardError(
-        'SB_JOURNAL',
-        `cannot sync the journal ${this.path}: ${(error as Error).message}`,
-      );
+      this.fail(`cannot sync the journal ${this.path}: ${(error as Error).message}`);
     }
   }
+}
+
+/** A line that must be on record before what it announces is done: a request's intent, the run's start. */
+function mustComeFirst(entry: JournalEntry): boolean {
+  return entry.type === 'intent' || (entry.type === 'run' && entry.event === 'start');
 }

@@ -11,7 +11,6 @@ import type { ApplyClient } from './types.js';
 export class Sender {
   /** Requests sent so far. */
   count = 0;
-  private writeError: unknown;
 
   constructor(
     private readonly client: ApplyClient,
@@ -27,24 +26,24 @@ export class Sender {
     return this.once<T>(request, address, purpose, extra);
   }
 
-  /** Journals a change's outcome; a line that cannot be written surfaces with {@link flushed}. */
+  /** Journals a change's outcome (a journal that failed takes it without throwing: see Journal). */
   journalChange(entry: Extract<JournalEntry, { type: 'change' }>): void {
     this.recordAfter(entry);
   }
 
-  /** Waits until every journalled line is on disk; rejects when one could not be written or synced. */
+  /**
+   * Waits until every journalled line is on disk. A journal that failed meanwhile is not this
+   * run's error: the run stopped starting changes then, and reports it with what it applied.
+   */
   async flushed(): Promise<void> {
-    await this.journal?.sync();
-    if (this.writeError) throw this.writeError;
+    await this.journal?.sync().catch((error: unknown) => {
+      if (!this.journal?.error) throw error;
+    });
   }
 
   /** Journals what happened after a request: a line that cannot be written must not undo the request's outcome. */
   private recordAfter(entry: JournalEntry): void {
-    try {
-      this.journal?.append(entry);
-    } catch (error) {
-      this.writeError ??= error;
-    }
+    this.journal?.append(entry);
   }
 
   /**

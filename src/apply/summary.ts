@@ -6,6 +6,11 @@ import type { ApplyResult } from './types.js';
 /** Lists at most this many skipped changes by name; the rest are counted. */
 const MAX_SKIPPED_LISTED = 20;
 
+/** A run that did not apply its whole plan: a change failed or was skipped, or an error stopped it (its journal). */
+export function isIncomplete(result: ApplyResult): boolean {
+  return result.failed + result.skipped > 0 || (result.errors?.length ?? 0) > 0;
+}
+
 /**
  * The closing summary of `apply` (stdout): the counts, every failure with the platform's
  * message and the manifest position it comes from, and what was skipped because of it.
@@ -41,17 +46,21 @@ export function renderSummary(result: ApplyResult, journalPath?: string, plan?: 
     }
     if (skipped.length > MAX_SKIPPED_LISTED) lines.push(`  … and ${skipped.length - MAX_SKIPPED_LISTED} more`);
   }
+  if (result.errors && result.errors.length > 0) {
+    lines.push('', 'Stopped:');
+    for (const error of result.errors) lines.push(`  ✗ ${error.message} (${error.code}): nothing was started after it`);
+  }
   if (result.notes && result.notes.length > 0) lines.push('', 'Notes:', ...result.notes.map((n) => `  ${n}`));
   const seconds = (result.elapsedMs / 1000).toFixed(1);
   const unknown = result.unknown ?? 0;
   const ofThem = unknown > 0 ? ` (${unknown} of unknown outcome: sent, not confirmed)` : '';
   lines.push('');
   lines.push(
-    `Apply ${result.failed + result.skipped > 0 ? 'incomplete' : 'complete'}: ${result.applied} applied, ${result.failed} failed${ofThem}, ${result.skipped} skipped (${result.requests} requests, ${seconds} s).`,
+    `Apply ${isIncomplete(result) ? 'incomplete' : 'complete'}: ${result.applied} applied, ${result.failed} failed${ofThem}, ${result.skipped} skipped (${result.requests} requests, ${seconds} s).`,
   );
   if (journalPath) lines.push(`Journal: ${pathForDisplay(journalPath)}`);
   if (plan) lines.push(planLine(plan));
-  if (result.failed + result.skipped > 0) {
+  if (isIncomplete(result)) {
     lines.push('Fix the failures and run apply again: what was applied is matched by identity and not repeated.');
   }
   // Addresses, positions and platform messages, printed as the renderers print them: one line each.
@@ -69,7 +78,7 @@ function planLine(plan: RunRecord['plan']): string {
 
 /** What `apply --format json` prints: the run's outcome as one JSON document, for CI scripts. */
 export interface ApplySummaryJson {
-  /** `complete`, `incomplete` (a failure or a skip), `nothing to do`, `refused`, `cancelled`, `error`. */
+  /** `complete`, `incomplete` (a failure, a skip, or an error while applying), `nothing to do`, `refused`, `cancelled`, `error`. */
   outcome: 'complete' | 'incomplete' | 'nothing to do' | 'refused' | 'cancelled' | 'error';
   applied: number;
   /** Changes not applied for certain, `unknown` included. */
@@ -85,7 +94,10 @@ export interface ApplySummaryJson {
   durationMs: number;
   journal: string | null;
   plan: RunRecord['plan'] | null;
-  /** Refusals (outcome `refused`) or the error that stopped the run (`error`), with their codes. */
+  /**
+   * Refusals (outcome `refused`), the error that stopped the run before it applied (`error`),
+   * or while it applied (`incomplete`: a journal that could not be written), with their codes.
+   */
   errors: { code: string; message: string; address?: string }[];
 }
 
@@ -106,7 +118,7 @@ export function summaryJson(result: ApplyResult, journal: string, plan: RunRecor
     } else if (outcome.status === 'skipped') skips.push({ ...what, reason: outcome.reason });
   }
   return {
-    outcome: result.failed + result.skipped > 0 ? 'incomplete' : 'complete',
+    outcome: isIncomplete(result) ? 'incomplete' : 'complete',
     applied: result.applied,
     failed: result.failed,
     unknown: result.unknown ?? 0,
@@ -117,7 +129,7 @@ export function summaryJson(result: ApplyResult, journal: string, plan: RunRecor
     durationMs: Math.round(result.elapsedMs),
     journal,
     plan,
-    errors: [],
+    errors: [...(result.errors ?? [])],
   };
 }
 

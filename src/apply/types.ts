@@ -80,4 +80,10 @@ export interface ApplyResult {
    */
   unknown?: number;
   unknownGroups?: { count: number; what: string; reason: string }[];
+  /**
+   * What stopped the run while it applied, with its code: a journal that could not be
+   * written (SB_JOURNAL). Nothing was started after it; the run is incomplete even when
+   * every change it started was applied.
+   */
+  errors?: { code: string; message: string }[];
 }

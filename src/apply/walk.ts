@@ -1,4 +1,5 @@
 import pLimit from 'p-limit';
+import { SwitchboardError } from '../core/errors.js';
 
 /**
  * One node of the apply graph. A node completes the addresses it `provides` (one change,
@@ -27,8 +28,19 @@ export interface WalkOptions {
   failFast: boolean;
   /** Called once per address when its outcome is known (progress, journal). */
   onSettle?: (address: string, outcome: Outcome) => void;
-  /** When aborted (Ctrl-C), nodes not yet started are skipped; running ones finish. */
+  /**
+   * When aborted (Ctrl-C, a journal that cannot be written), nodes not yet started are
+   * skipped, with {@link notStartedReason}; running ones finish.
+   */
   signal?: AbortSignal;
+}
+
+/** Why a change was not started once the run's signal was aborted: the journal's failure, or an interrupt. */
+export function notStartedReason(signal: AbortSignal | undefined): string {
+  const reason: unknown = signal?.reason;
+  return reason instanceof SwitchboardError && reason.code === 'SB_JOURNAL'
+    ? 'not started: the journal cannot be written'
+    : 'not started: the run was interrupted';
 }
 
 /** Runs one node; returns an outcome per provided address (missing ones count as applied). */
@@ -38,8 +50,9 @@ export type RunNode<N extends WalkNode> = (node: N) => Promise<ReadonlyMap<strin
  * Walks the graph like Terraform's walker: a node starts as soon as everything it needs
  * has succeeded, in the nodes' list order among those ready, under a concurrency limit.
  * A failure skips the nodes that need it (transitively); independent branches go on,
- * unless `failFast`, which stops starting new nodes. Never rejects: a node that throws
- * fails the addresses it provides.
+ * unless `failFast`, which stops starting new nodes. A node that throws fails the addresses
+ * it provides. An `onSettle` that throws stops starting nodes too; once the nodes running
+ * have ended, the walk rejects with its error (never an unhandled rejection).
  */
 export async function walkGraph<N extends WalkNode>(
   nodes: readonly N[],
@@ -63,6 +76,13 @@ export async function walkGraph<N extends WalkNode>(
   }
   const limit = pLimit(Math.max(1, options.concurrency));
   let stopped = false;
+  // The first error of `onSettle` (or of a node's task): it stops the walk, and is thrown once the running nodes end.
+  let broken = false;
+  let brokenBy: unknown;
+  const breakWith = (error: unknown): void => {
+    if (!broken) brokenBy = error;
+    broken = true;
+  };
   // Counted, not raced: racing thousands of promises on every completion is quadratic.
   let running = 0;
   let finished: () => void = () => undefined;
@@ -71,7 +91,11 @@ export async function walkGraph<N extends WalkNode>(
   const settle = (address: string, outcome: Outcome): void => {
     if (outcomes.has(address)) return;
     outcomes.set(address, outcome);
-    options.onSettle?.(address, outcome);
+    try {
+      options.onSettle?.(address, outcome);
+    } catch (error) {
+      breakWith(error);
+    }
     for (const dependent of dependents.get(address) ?? []) {
       const open = waiting.get(dependent);
       if (!open) continue;
@@ -92,10 +116,12 @@ export async function walkGraph<N extends WalkNode>(
   const start = (node: N): void => {
     waiting.delete(node);
     const task = limit(async () => {
-      if (stopped || options.signal?.aborted) {
+      if (stopped || broken || options.signal?.aborted) {
         const reason = stopped
           ? 'not started: --fail-fast after an earlier failure'
-          : 'not started: the run was interrupted';
+          : broken
+            ? 'not started: an earlier outcome could not be recorded'
+            : notStartedReason(options.signal);
         for (const address of node.provides) settle(address, { status: 'skipped', reason });
         return;
       }
@@ -113,7 +139,8 @@ export async function walkGraph<N extends WalkNode>(
       }
     });
     running++;
-    void task.finally(() => {
+    // The task is settled here, rejected or not: no rejection is left unhandled.
+    void task.catch(breakWith).finally(() => {
       if (--running === 0) finished();
     });
   };
@@ -122,5 +149,6 @@ export async function walkGraph<N extends WalkNode>(
   if (running > 0) await allDone;
   // Whatever still waits sits on a cycle: nothing can start it.
   for (const node of [...waiting.keys()]) skip(node, 'dependency cycle');
+  if (broken) throw brokenBy;
   return outcomes;
 }

@@ -1,3 +1,4 @@
+import { isIncomplete } from '../apply/summary.js';
 import type { ApplyResult } from '../apply/types.js';
 import { countChanges } from '../plan/summary.js';
 import type { Plan, PlanMessage } from '../plan/types.js';
@@ -27,10 +28,13 @@ export function planSummary(plan: Plan, facts: RunFacts): NotifySummary | undefi
   };
 }
 
-/** What an apply has to say: `refused` (its plan's rails), `apply-failed` when a change failed or was skipped. */
+/**
+ * What an apply has to say: `refused` (its plan's rails), `apply-failed` when a change failed
+ * or was skipped, or an error stopped it while it applied (a journal that could not be written).
+ */
 export function applySummary(plan: Plan, result: ApplyResult | undefined, facts: RunFacts): NotifySummary | undefined {
   if (plan.errors.length > 0) return refused('apply', plan, facts);
-  if (!result || result.failed + result.skipped === 0) return undefined;
+  if (!result || !isIncomplete(result)) return undefined;
   const notApplied = result.results.filter((r) => r.outcome.status !== 'applied');
   const failures = notApplied.flatMap((r) =>
     r.outcome.status === 'failed'
@@ -44,7 +48,7 @@ export function applySummary(plan: Plan, result: ApplyResult | undefined, facts:
     title: `Apply ${partly} on ${where(plan)}: ${applied} applied, ${failed} failed, ${skipped} skipped`,
     applied: { applied, failed, skipped },
     ...listed(notApplied.map((r) => r.change)),
-    ...messages(failures),
+    ...messages([...failures, ...(result.errors ?? [])]),
   };
 }
 

@@ -81,8 +81,13 @@ export async function applyRun(
   const progress = new Progress(changes.length, options.progressOut, options.progressMs ?? progressInterval());
   record.start();
   progress.start();
-  await journal.append({ type: 'run', event: 'start', runId, target, changes: changes.length, ...runInfo });
+  // A journal that cannot be written stops the run as Ctrl-C does: nothing more is started,
+  // the requests in flight finish, and the summary says what was applied and why it stopped.
+  const stop = options.signal ? AbortSignal.any([options.signal, journal.failed]) : journal.failed;
+  let done: ApplyRunResult | undefined;
   try {
+    // The start line must be on record before anything is sent: when it cannot be written, nothing is.
+    journal.append({ type: 'run', event: 'start', runId, target, changes: changes.length, ...runInfo });
     const result: ApplyResult = { results: [], applied: 0, failed: 0, skipped: 0, requests: 0, elapsedMs: 0 };
     if (reviewNotes.length > 0) result.notes = [...reviewNotes];
     for (const provider of run.providers) {
@@ -111,7 +116,7 @@ export async function applyRun(
         runId,
         journal,
         record,
-        ...(options.signal ? { signal: options.signal } : {}),
+        signal: stop,
         onSettle: (outcome) => progress.settle(outcome),
         onNote: (note) => progress.note(note),
       });
@@ -132,13 +137,13 @@ export async function applyRun(
     const verified: Record<string, number> = verification
       ? { verified: verification.passed, verifyFailed: verification.failures.length }
       : {};
-    await journal.append({
+    journal.append({
       type: 'run',
       event: 'end',
       runId,
       summary: { applied, failed, skipped, requests, ...(unknown > 0 ? { unknown } : {}), ...verified },
     });
-    return {
+    done = {
       result,
       journal: journal.path,
       record: runInfo,
@@ -148,8 +153,14 @@ export async function applyRun(
   } finally {
     progress.stop();
     await record.close();
-    await journal.close();
+    // The journal's own failure is the run's result (below), not an exception that would lose what was applied.
+    await journal.close().catch((error: unknown) => {
+      if (!journal.error) throw error;
+    });
   }
+  const failure = journal.error;
+  if (failure) (done.result.errors ??= []).push({ code: failure.code, message: failure.message });
+  return done;
 }
 
 /** The vectors searched live after an apply (the progress line is done), written to its journal. */

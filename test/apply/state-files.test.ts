@@ -84,6 +84,45 @@ describe('journal', () => {
   });
 });
 
+describe('a journal that fails', () => {
+  it('fails once: writes nothing more, aborts `failed`, throws only for lines that must come first', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'sb-journal-'));
+    const file = join(dir, 'j.jsonl');
+    const journal = await Journal.open(file);
+    journal.append({ type: 'run', event: 'start', runId: 'r' });
+    journal.append(intentLine(1));
+    const written = readFileSync(file, 'utf8');
+    // Stands in for a full disk: the descriptor no longer takes writes.
+    const probe = await open(join(dir, 'probe'), 'w');
+    const writes = vi
+      .spyOn(Object.getPrototypeOf(probe) as FileHandle, 'fd', 'get')
+      .mockReturnValue(-1 as unknown as number);
+    await probe.close();
+    const change = { type: 'change' as const, address: 'tenant/t1', action: 'create', outcome: 'applied' as const };
+    try {
+      // A line that says what was done does not throw: it cannot undo it.
+      expect(() => journal.append({ type: 'outcome', seq: 1, address: 'tenant/t1', ok: true, ms: 1 })).not.toThrow();
+      expect(journal.failed.aborted).toBe(true);
+      expect(journal.failed.reason).toMatchObject({ code: 'SB_JOURNAL', message: expect.stringContaining(file) });
+      expect(journal.error).toBe(journal.failed.reason);
+      writes.mockRestore();
+      // Nothing more is written once it failed, even when the disk takes writes again: no line after a torn one.
+      expect(() => journal.appendAll([change])).not.toThrow();
+      expect(() => journal.append({ type: 'run', event: 'end', runId: 'r' })).not.toThrow();
+      expect(() => journal.append(intentLine(2))).toThrow(expect.objectContaining({ code: 'SB_JOURNAL' }));
+      expect(() => journal.appendAll([change, intentLine(3)])).toThrow(expect.objectContaining({ code: 'SB_JOURNAL' }));
+      expect(readFileSync(file, 'utf8')).toBe(written);
+      await expect(journal.close()).rejects.toBe(journal.error);
+    } finally {
+      writes.mockRestore();
+    }
+  });
+});
+
+function intentLine(seq: number) {
+  return { type: 'intent' as const, seq, address: `tenant/t${seq}`, method: 'POST', path: '/x', purpose: 'create' };
+}
+
 describe('last-applied record keeper', () => {
   it('records write-only digests and the identity of unreadable kinds, drops deleted entries, writes atomically', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'sb-record-'));

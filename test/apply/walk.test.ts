@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { walkGraph, type Outcome, type WalkNode } from '../../src/apply/walk.js';
+import { SwitchboardError } from '../../src/core/errors.js';
 
 const node = (key: string, needs: string[] = []): WalkNode => ({ key, provides: [key], needs });
 
@@ -123,6 +124,52 @@ describe('walkGraph', () => {
     );
     expect(outcomes.get('a')?.status).toBe('applied');
     expect(outcomes.get('b')).toEqual({ status: 'skipped', reason: 'not started: the run was interrupted' });
+  });
+
+  it('a run aborted because its journal cannot be written says so for what it did not start', async () => {
+    const controller = new AbortController();
+    const outcomes = await walkGraph(
+      [node('a'), node('b', ['a'])],
+      async (n) => {
+        controller.abort(new SwitchboardError('SB_JOURNAL', 'cannot write the journal j.jsonl: ENOSPC'));
+        return new Map([[n.key, { status: 'applied' } as Outcome]]);
+      },
+      { concurrency: 1, failFast: false, signal: controller.signal },
+    );
+    expect(outcomes.get('b')).toEqual({ status: 'skipped', reason: 'not started: the journal cannot be written' });
+  });
+
+  it('an onSettle that throws stops starting nodes and rejects the walk once the running ones end', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => void unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const started: string[] = [];
+      const ended: string[] = [];
+      const walk = walkGraph(
+        [node('a'), node('b'), node('c', ['a']), node('d')],
+        async (n) => {
+          started.push(n.key);
+          await new Promise((r) => setTimeout(r, n.key === 'b' ? 20 : 1));
+          ended.push(n.key);
+          return new Map([[n.key, { status: 'applied' } as Outcome]]);
+        },
+        {
+          concurrency: 2,
+          failFast: false,
+          onSettle: (address) => {
+            if (address === 'a') throw new Error('progress broke');
+          },
+        },
+      );
+      await expect(walk).rejects.toThrow('progress broke');
+      expect(started).toEqual(['a', 'b']);
+      expect(ended).toEqual(['a', 'b']); // b, running when a settled, finished first
+      await new Promise((r) => setTimeout(r, 10));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
   });
 
   it('an ordering-only `after` waits for the other node to end but is not skipped by its failure', async () => {

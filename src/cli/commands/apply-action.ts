@@ -6,7 +6,13 @@
 import type { Command } from 'commander';
 import type { RunRecord } from '../../apply/journal.js';
 import { migrateRecordFile } from '../../apply/record.js';
-import { emptySummaryJson, renderSummary, summaryJson, type ApplySummaryJson } from '../../apply/summary.js';
+import {
+  emptySummaryJson,
+  isIncomplete,
+  renderSummary,
+  summaryJson,
+  type ApplySummaryJson,
+} from '../../apply/summary.js';
 import { ExitCode, SwitchboardError } from '../../core/errors.js';
 import { renderText } from '../../plan/render-text.js';
 import type { PlanMessage } from '../../plan/types.js';
@@ -193,8 +199,8 @@ async function applyCommand(
     if (result.verification) ctx.stdout.write(renderVerification(result.verification));
   }
   const verifyFailed = (result.verification?.failures.length ?? 0) > 0;
-  const partial = result.result.failed + result.result.skipped > 0;
-  // Skipped changes (after a failure, --fail-fast, Ctrl-C) leave a partial apply: exit 1 too; so does a failed vector.
+  const partial = isIncomplete(result.result);
+  // Skipped changes (after a failure, --fail-fast, Ctrl-C, a journal that failed) leave a partial apply: exit 1 too; so does a failed vector.
   const code =
     (partial ? undefined : verificationStopped(interrupt, result.verification, 'every change was applied')) ??
     (partial || verifyFailed ? ExitCode.error : ExitCode.ok);

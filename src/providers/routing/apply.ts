@@ -1,5 +1,6 @@
 import type { ChangeEntry, Journal, JournalEntry } from '../../apply/journal.js';
 import type { ChangeResult } from '../../apply/types.js';
+import { notStartedReason } from '../../apply/walk.js';
 import type { Change } from '../../plan/types.js';
 import {
   executeRoutingChanges,
@@ -67,7 +68,7 @@ export async function applyRouting(
     if (total === 0) continue;
     if ((options.failFast && out.failed > 0) || options.signal?.aborted) {
       const reason = options.signal?.aborted
-        ? 'not started: the run was interrupted'
+        ? notStartedReason(options.signal)
         : 'not started: --fail-fast after an earlier failure';
       count('skipped', total);
       // Each row says so, in the journal and the summary, as a skipped change of the platform does.
