@@ -16,7 +16,7 @@ import { readSeedFile } from './platform/seed/load-seed.js';
 import type { Seed } from './platform/seed/types.js';
 import { isSnapshot, type StoreSnapshot } from './platform/store/store.js';
 import { createRoutingEngineSim, type RoutingEngineSim, type RoutingSeed } from './routing/index.js';
-import { loadStateFile, StatePersister } from './persistence.js';
+import { assertStateFileWritable, loadStateFile, StatePersister } from './persistence.js';
 
 export interface SimulatorOptions {
   /** 0 (the default) picks a free port. */
@@ -53,8 +53,9 @@ export interface RunningSimulator {
   routingEngine: boolean;
   /** The rate limit in force (requests per second per API), undefined when none. */
   readonly rateLimit: number | undefined;
-  /** Writes pending state (with `stateFile`). */
+  /** Writes pending state (with `stateFile`); rejects (SB_SIM_STATE) when it cannot. */
   flush(): Promise<void>;
+  /** Stops serving, then writes pending state: rejects (SB_SIM_STATE) when it cannot, once stopped. */
   close(): Promise<void>;
 }
 
@@ -71,6 +72,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const logger = options.logger ?? silentLogger;
   const seed = typeof options.seed === 'string' ? await readSeedFile(options.seed) : options.seed;
   const saved = options.stateFile ? await loadStateFile(options.stateFile) : undefined;
+  // Before listening: a simulator that cannot save would lose every change, and say so only on exit.
+  if (options.stateFile) await assertStateFileWritable(options.stateFile);
   const stats = new RequestStats();
   const core = createPlatformCore({
     seed: saved ?? seed,
@@ -104,7 +107,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const control = createControlHandler(target);
   const persister = options.stateFile
     ? new StatePersister(options.stateFile, core.store, snapshot, (error) =>
-        logger.error({ err: error }, 'cannot write simulator state'),
+        // An expected failure (a full disk, a folder gone): its message, not a stack.
+        logger.error({ reason: (error as Error).message }, 'cannot write simulator state; the next change tries again'),
       )
     : undefined;
   const baseLatency = options.latencyMs ?? 0;
