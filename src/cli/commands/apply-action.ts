@@ -200,7 +200,8 @@ async function applyCommand(
   }
   const verifyFailed = (result.verification?.failures.length ?? 0) > 0;
   const partial = isIncomplete(result.result);
-  // Skipped changes (after a failure, --fail-fast, Ctrl-C, a journal that failed) leave a partial apply: exit 1 too; so does a failed vector.
+  // Skipped changes (a failure, --fail-fast, Ctrl-C) or a journal that failed leave a partial apply:
+  // exit 1 too; so does a failed vector.
   const code =
     (partial ? undefined : verificationStopped(interrupt, result.verification, 'every change was applied')) ??
     (partial || verifyFailed ? ExitCode.error : ExitCode.ok);
