@@ -1,5 +1,7 @@
 import { checkSavedPlan, refuseRefusedPlan, savedPlanOptions } from '../apply/saved-plan.js';
+import * as path from 'node:path';
 import { RefusedError } from '../core/errors.js';
+import { relativeLeadsInside } from '../core/path-inside.js';
 import { readPlanFile } from '../plan/plan-file.js';
 import type { Change, Plan, PlanOptions } from '../plan/types.js';
 import type { PlanRun, PlanRunOptions } from './plan.js';
@@ -58,7 +60,30 @@ export async function readSavedPlan<O extends PlanRunOptions>(
   }
   // Without paths, the plan's own (relative to where it was made: the same checkout).
   const recorded = paths.length === 0 ? saved.manifests.paths : undefined;
-  return { saved, file, options, scope, paths: recorded ?? [...paths], fromPlan: recorded !== undefined };
+  const chosen = recorded ?? [...paths];
+  refuseOutside(file, recorded ?? [], [process.cwd()], 'names manifests');
+  refuseOutside(file, Object.keys(saved.scope?.files ?? {}), chosen, "records a file it read (--changed-since's)");
+  return { saved, file, options, scope, paths: chosen, fromPlan: recorded !== undefined };
+}
+
+/**
+ * A plan file is anyone's to edit (its digests can be computed again): it may not choose what
+ * an apply reads outside the checkout. The manifest paths it records must lie in the current
+ * folder, and the files of a --changed-since plan in the manifests loaded: otherwise an apply
+ * job would load, or read (a FIFO would hang it), whatever the file names on the runner.
+ */
+function refuseOutside(file: string, named: readonly string[], roots: readonly string[], what: string): void {
+  const cwd = process.cwd();
+  const inside = (p: string) =>
+    roots.some((root) => relativeLeadsInside(path.relative(path.resolve(cwd, root), path.resolve(cwd, p))));
+  const outside = named.filter((p) => !inside(p));
+  if (outside.length === 0) return;
+  throw new RefusedError(
+    'SB_PLAN_PATHS',
+    `${file} ${what} outside ${roots.length === 1 && roots[0] === cwd ? 'this folder' : 'the manifests given'} ` +
+      `(${outside.map((p) => JSON.stringify(p)).join(', ')}): a plan file does not choose what is read; run apply ` +
+      "from the checkout the plan was made in, with the manifests' paths on the command line",
+  );
 }
 
 /** The changes to apply: the fresh plan's, after checking (with a saved plan) that they are exactly the saved ones. */

@@ -6,6 +6,7 @@
 import { cp, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readPlanFile, writePlanFile } from '../../src/plan/plan-file.js';
 import { startSimulator, type RunningSimulator } from '../../src/sim/index.js';
 import { EXAMPLES, manifestDir, runCli, simEnv } from '../e2e/cli-helpers.js';
 
@@ -111,5 +112,20 @@ describe('apply --plan without paths: the manifest paths recorded in the plan fi
     const refused = await runCli(['apply', other, '--plan', 'plan2.json', '--yes'], { env, cwd });
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).not.toContain('manifests from the plan file');
+
+    // Edited (and digested again, as anyone can), a plan file may not point the apply elsewhere.
+    const outside = await manifestDir({ 'g.yaml': 'apiVersion: switchboard/v1\nkind: Group\nmetadata: { name: x }\n' });
+    const plan2 = await readPlanFile(join(cwd, 'plan2.json'));
+    await writePlanFile(join(cwd, 'moved.json'), { ...plan2, manifests: { ...plan2.manifests, paths: [outside] } });
+    const moved = await runCli(['apply', '--plan', 'moved.json', '--yes'], { env, cwd });
+    expect(moved.code).toBe(3);
+    expect(moved.stderr).toContain('names manifests outside this folder');
+    expect(moved.stderr).not.toContain('manifests from the plan file');
+    const scope = { changedSince: 'main', commit: 'c', documents: 1, ofDocuments: 1, addresses: [], targets: [] };
+    const fifo = { '/dev/stdin': 'sha256:00' };
+    await writePlanFile(join(cwd, 'reads.json'), { ...plan2, scope: { ...scope, files: fifo } });
+    const reads = await runCli(['apply', 'manifests', '--plan', 'reads.json', '--yes'], { env, cwd });
+    expect(reads.code).toBe(3);
+    expect(reads.stderr).toMatch(/records a file it read.*"\/dev\/stdin"/s);
   }, 60_000);
 });
