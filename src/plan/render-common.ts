@@ -159,15 +159,34 @@ export function foldCollections(changes: readonly Change[], maxRows: number, sho
     if (group) group.push(change);
     else groups.set(key, [change]);
   }
+  // A folded collection lists its deletes and replaces first: what a change takes away is what
+  // a reviewer must not miss; what is left over is counted.
+  const listed = new Set<Change>();
+  for (const group of groups.values()) {
+    if (group.length <= maxRows) continue;
+    const destructive = group.filter((c) => c.action === 'delete' || c.action === 'replace');
+    for (const c of [...destructive, ...group.filter((c) => !destructive.includes(c))].slice(0, shown)) listed.add(c);
+  }
   const items: RenderItem[] = [];
   const seen = new Map<string, number>();
   for (const change of changes) {
     const key = `${change.kind}\u0000${parentAddress(change.address)}`;
     const group = groups.get(key) ?? [];
-    const index = seen.get(key) ?? 0;
-    seen.set(key, index + 1);
-    if (group.length <= maxRows || index < shown) items.push({ type: 'change', change });
-    if (group.length > maxRows && index === shown - 1) items.push(moreItem(change, group.slice(shown)));
+    if (group.length <= maxRows) {
+      items.push({ type: 'change', change });
+      continue;
+    }
+    if (!listed.has(change)) continue;
+    items.push({ type: 'change', change });
+    const index = (seen.get(key) ?? 0) + 1;
+    seen.set(key, index);
+    if (index === Math.min(shown, group.length))
+      items.push(
+        moreItem(
+          change,
+          group.filter((c) => !listed.has(c)),
+        ),
+      );
   }
   return items;
 }

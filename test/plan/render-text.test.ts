@@ -136,13 +136,13 @@ describe('renderText', () => {
     expect(renderText(plan, { color: false })).toContain('      password: null → (sensitive)\n');
   });
 
-  it('folds a collection of more than 20 changes under one parent, counting the rest by action', () => {
+  it('folds a collection of more than 20 changes under one parent, its deletes listed first, the rest counted', () => {
     const out = renderText(samplePlan(), { color: false });
     const listed = out.split('\n').filter((l) => l.includes('routing/draas/standby/routes/number='));
     expect(listed).toHaveLength(10);
-    expect(out).toContain(
-      '  … and 40 more RoutingRow changes (create: 35, update: 3, delete: 2) — see the JSON plan\n',
-    );
+    // The collection's 2 deletes are among the 10 listed, however late in the plan they come.
+    expect(listed.filter((l) => l.startsWith('  - '))).toHaveLength(2);
+    expect(out).toContain('  … and 40 more RoutingRow changes (create: 37, update: 3) — see the JSON plan\n');
   });
 
   it('folds per parent: two tables of 15 rows each stay listed; the threshold is configurable', () => {
