@@ -3,6 +3,7 @@
  * manifests and from the live API, so a tenant named `<img src=x onerror=…>` or
  * `| @org/team` must neither inject HTML, break a table, ping anyone nor render as math.
  */
+import { createHash } from 'node:crypto';
 import { safeText } from '../core/safe-text.js';
 
 /**
@@ -56,4 +57,14 @@ export function cut(s: string, max: number): string {
   const code = s.charCodeAt(end - 1);
   if (code >= 0xd800 && code <= 0xdbff) end -= 1;
   return `${s.slice(0, end)}…`;
+}
+
+/**
+ * A name (an address, a manifest position) cut as {@link cut} does, ending with a fingerprint
+ * of the whole: two names that differ only past the cut still read differently in review.
+ */
+export function cutName(s: string, max: number): string {
+  if (s.length <= max) return s;
+  const fingerprint = createHash('sha256').update(s).digest('hex').slice(0, 8);
+  return `${cut(s, max - fingerprint.length - 1)}#${fingerprint}`;
 }

@@ -4,7 +4,7 @@
  * cover its changes. Pure; every value passes safeText (text) or escapeMd (markdown).
  */
 import type { CoverageList, CoverageReport, CoverageScope } from './coverage/types.js';
-import { cut, escapeMd } from './markdown-escape.js';
+import { cut, cutName, escapeMd } from './markdown-escape.js';
 import { safeText } from './render-common.js';
 import type { Plan, RoutingTestsSummary } from './types.js';
 import { nextOpensText, type WindowNotice } from './windows.js';
@@ -194,7 +194,7 @@ function coverageMarkdown(report: CoverageReport, budget: number): string {
       ...e.addressesInUse.map((u) => `⚠️ ${escapeMd(cut(inUseText(u), 400))}`),
     ].filter(Boolean);
     const unverified = notVerified(s);
-    return `| <code>${escapeMd(cut(s.address, 300))}</code> | ${s.numbers} | ${cell(s.withoutAddress)} | ${cell(unverified)} | ${cell(s.unusedAddresses)} | ${effect.join('<br>') || '—'} |`;
+    return `| <code>${escapeMd(cutName(s.address, 300))}</code> | ${s.numbers} | ${cell(s.withoutAddress)} | ${cell(unverified)} | ${cell(s.unusedAddresses)} | ${effect.join('<br>') || '—'} |`;
   });
   if (rows.length === 0)
     return '#### Emergency coverage\n\nNo subscription in scope holds numbers the manifests declare.';

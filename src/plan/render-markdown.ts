@@ -4,7 +4,7 @@
  * GitHub's 65,536-character comment limit whatever the plan's size: the summary and the
  * refusals always survive; change blocks are cut first.
  */
-import { cut, escapeMd, fence } from './markdown-escape.js';
+import { cut, cutName, escapeMd, fence } from './markdown-escape.js';
 import {
   CAPACITY_COLUMNS,
   capacityFigures,
@@ -187,7 +187,7 @@ function capacityTable(rows: readonly CapacityRow[]): string {
     const figures = capacityFigures(row).map((v) => (v === undefined ? '' : String(v)));
     const last = figures.length - 1;
     if (row.warning) figures[last] = `⚠️ ${figures[last] ?? ''} (${escapeMd(cut(row.warning, 200))})`;
-    const line = `| <code>${escapeMd(cut(row.scope ?? row.address, LINE_BUDGET))}</code> | ${escapeMd(cut(row.subject, 200))} | ${figures.join(' | ')} |`;
+    const line = `| <code>${escapeMd(cutName(row.scope ?? row.address, LINE_BUDGET))}</code> | ${escapeMd(cut(row.subject, 200))} | ${figures.join(' | ')} |`;
     if (used + line.length > CAPACITY_BUDGET) break;
     lines.push(line);
     used += line.length + 1;
@@ -214,11 +214,11 @@ function alert(type: string, title: string, messages: PlanMessage[], budget: num
 }
 
 function formatMessage(m: PlanMessage): string {
-  const where = m.address ? ` <code>${escapeMd(cut(m.address, LINE_BUDGET))}</code>` : '';
+  const where = m.address ? ` <code>${escapeMd(cutName(m.address, LINE_BUDGET))}</code>` : '';
   const role = m.role ? ` (role <code>${escapeMd(cut(m.role, 200))}</code>)` : '';
   const origin = [
     m.rule ? `rule <code>${escapeMd(cut(m.rule, 200))}</code>` : '',
-    m.source ? `at <code>${escapeMd(cut(m.source, LINE_BUDGET))}</code>` : '',
+    m.source ? `at <code>${escapeMd(cutName(m.source, LINE_BUDGET))}</code>` : '',
   ].filter(Boolean);
   const tail = origin.length > 0 ? ` (${origin.join(', ')})` : '';
   return `<code>${escapeMd(cut(m.code, 100))}</code>${where}: ${escapeMd(cut(m.message, 1_000))}${role}${tail}`;
@@ -234,11 +234,11 @@ function destructiveFirst(changes: readonly Change[]): Change[] {
 function renderBlock(change: Change): string {
   const id = change.id === undefined ? '' : `, id ${escapeMd(cut(change.id, 100))}`;
   const former = formerName(change);
-  const renamed = former === undefined ? '' : ` renamed from <code>${escapeMd(cut(former, LINE_BUDGET))}</code>`;
-  const summary = `${BADGES[change.action]} <code>${escapeMd(cut(change.address, LINE_BUDGET))}</code>${renamed} (${escapeMd(cut(change.kind, 100))}${id})`;
+  const renamed = former === undefined ? '' : ` renamed from <code>${escapeMd(cutName(former, LINE_BUDGET))}</code>`;
+  const summary = `${BADGES[change.action]} <code>${escapeMd(cutName(change.address, LINE_BUDGET))}</code>${renamed} (${escapeMd(cut(change.kind, 100))}${id})`;
   const body: string[] = [];
   if (change.reason) body.push(`<i>Reason:</i> ${escapeMd(cut(change.reason, 1_000))}`);
-  if (change.source) body.push(`<i>Declared at:</i> <code>${escapeMd(cut(change.source, LINE_BUDGET))}</code>`);
+  if (change.source) body.push(`<i>Declared at:</i> <code>${escapeMd(cutName(change.source, LINE_BUDGET))}</code>`);
   const fromBaseline = changeBaselineLine(change);
   if (fromBaseline) body.push(fromBaseline);
   const diff = diffLines(fieldLines(change), new Set(change.replacedBy ?? []));

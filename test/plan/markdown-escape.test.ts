@@ -3,7 +3,7 @@
  * else: times, file positions, codes and addresses stay readable in the raw markdown.
  */
 import { describe, expect, it } from 'vitest';
-import { escapeMd } from '../../src/plan/markdown-escape.js';
+import { cutName, escapeMd } from '../../src/plan/markdown-escape.js';
 
 describe('escapeMd', () => {
   it('leaves times, file positions, codes and plain addresses as they are', () => {
@@ -46,5 +46,16 @@ describe('escapeMd', () => {
 
   it('escapes control characters as text', () => {
     expect(escapeMd('a\u001b[31mb\nc')).toBe('a&#92;u001b&#91;31mb&#92;u000ac');
+  });
+});
+
+describe('cutName', () => {
+  it('keeps two long names that differ only past the cut apart, and leaves a short one alone', () => {
+    const base = `tenant/${'a'.repeat(500)}`;
+    const [x, y] = [cutName(`${base}/x`, 400), cutName(`${base}/y`, 400)];
+    expect(x).not.toBe(y);
+    expect(x.length).toBeLessThanOrEqual(400);
+    expect(x).toMatch(/…#[0-9a-f]{8}$/);
+    expect(cutName('tenant/acme-corp', 400)).toBe('tenant/acme-corp');
   });
 });
