@@ -1,5 +1,5 @@
 import { nearestAncestor } from '../core/address-prefix.js';
-import { foldIdentity } from '../core/values.js';
+import { FOLDED_AWAY, foldIdentity } from '../core/values.js';
 import type { PlanPart } from './part.js';
 import type { Change, PlanMessage } from './types.js';
 
@@ -8,7 +8,9 @@ const MAX_LISTED = 20;
 
 /**
  * A warning for each object a part creates next to a live object whose address differs
- * only by case or by spaces around a segment (`tenant/Acme` live, `tenant/acme` declared),
+ * only by what `foldIdentity` disregards: case, spaces around a segment, characters that
+ * display as nothing, compatibility forms (`tenant/Acme` or `tenant/ac\u00adme` live,
+ * `tenant/acme` declared),
  * and for each group of created objects whose addresses differ from each other only so
  * (`tenant/xyz`, `tenant/XYZ`, `tenant/xyz ` all declared): most likely one object spelt two
  * ways, which the plan would otherwise duplicate without a word. When the same plan deletes
@@ -46,8 +48,7 @@ export function lookalikeWarnings(part: PlanPart): PlanMessage[] {
       code: 'SB_KEY_LOOKALIKE',
       address: change.address,
       message:
-        `created${at(change)} next to the live ${twin}: the addresses differ only by case or surrounding ` +
-        `spaces${ending}`,
+        `created${at(change)} next to the live ${twin}: the addresses differ only by ${FOLDED_AWAY}${ending}`,
     });
   }
   for (const group of spelled.values()) {
@@ -59,7 +60,7 @@ export function lookalikeWarnings(part: PlanPart): PlanMessage[] {
       address: first.address,
       message:
         `created${at(first)}, and so ${others.map((o) => `${JSON.stringify(o.address)}${at(o)}`).join(', ')}: the ` +
-        `addresses differ only by case or surrounding spaces. If they are one object, declare it once; otherwise ` +
+        `addresses differ only by ${FOLDED_AWAY}. If they are one object, declare it once; otherwise ` +
         `the platform will hold ${group.length}`,
     });
   }
@@ -68,7 +69,7 @@ export function lookalikeWarnings(part: PlanPart): PlanMessage[] {
     ...messages.slice(0, MAX_LISTED),
     {
       code: 'SB_KEY_LOOKALIKE',
-      message: `… and ${messages.length - MAX_LISTED} more created objects whose addresses differ from another's only by case or spaces`,
+      message: `… and ${messages.length - MAX_LISTED} more created objects whose addresses differ from another's only by ${FOLDED_AWAY}`,
     },
   ];
 }

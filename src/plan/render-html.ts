@@ -11,6 +11,7 @@
  * secrets masked). Pure: plan in, string out; the same plan gives the same bytes.
  */
 import { isDigest } from '../core/canonical-json.js';
+import { UNSAFE_PATTERN } from '../core/safe-text.js';
 import { renderAssurance } from './html/assurance.js';
 import { escapeHtml, scriptJson } from './html/escape.js';
 import { renderBaselineReport } from './html/baseline-report.js';
@@ -34,8 +35,12 @@ export interface HtmlOptions {
 }
 
 const ASSETS = {
-  // The report's script, handed the printing part (html/report-print.ts): both are whole functions.
-  script: inlineScript(`(${reportMain.toString()})(${reportPrint.toString()});`, 'the report script'),
+  // The report's script, handed the printing part (html/report-print.ts; both are whole functions)
+  // and the characters to show escaped.
+  script: inlineScript(
+    `(${reportMain.toString()})(${reportPrint.toString()}, ${JSON.stringify(UNSAFE_PATTERN)});`,
+    'the report script',
+  ),
   style: REPORT_STYLE,
 };
 

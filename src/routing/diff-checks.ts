@@ -1,7 +1,7 @@
 /**
  * Checks of the row diff beyond matching rows: text columns whose type nothing says (a
- * guess the plan refuses), and created keys that a live key equals once trimmed and
- * case-folded (a likely second copy the plan warns about).
+ * guess the plan refuses), and created keys that a live key equals once folded
+ * (`foldIdentity`: a likely second copy the plan warns about).
  */
 import { fitsColumnType, foldIdentity } from '../core/values.js';
 import { liveTypeOf } from './cast.js';
@@ -31,7 +31,7 @@ export function noteGuesses(guessed: Map<number, number>, cells: readonly unknow
 }
 
 /**
- * Created keys that a live key equals once trimmed and case-folded (`deleted`: whether that
+ * Created keys that a live key equals once folded (`foldIdentity`; `deleted`: whether that
  * live row is pruned by the same diff), and created keys that equal each other so (and no
  * live key); the diff's creates are in manifest order.
  */
@@ -70,7 +70,10 @@ export function findLookalikes(
   for (const group of spelled.values()) if (group.length > 1) out.spelledAlike.push(group);
 }
 
-/** Printable ASCII but space and capitals, and the key separator: what `foldKey` leaves as it is. */
+/**
+ * Printable ASCII but space and capitals, and the key separator: what `foldKey` leaves as it
+ * is (no such character is invisible or changed by NFKC).
+ */
 const ALREADY_FOLDED = /^[\x1f!-@[-~]*$/;
 
 function foldKey(k: string): string {

@@ -119,7 +119,7 @@ export interface RowDiff {
   spelledAlike: { key: string; source?: string }[][];
 }
 
-/** A row to be created next to a live row whose key differs only by case or surrounding spaces. */
+/** A row to be created next to a live row whose key differs only by what `foldIdentity` disregards. */
 export interface RowLookalike {
   key: string;
   source?: string;

@@ -4,7 +4,7 @@
  * hashes and nothing else (no network, no other script, no form), and the head that says so.
  */
 import { createHash } from 'node:crypto';
-import { escapeHtml } from './escape.js';
+import { escapeHtml, escapeMarkup } from './escape.js';
 
 export interface PageAssets {
   /** The inline script, checked by {@link inlineScript}; none: the page runs no script at all. */
@@ -75,5 +75,5 @@ ${fieldsets.join('\n')}
 }
 
 function checkbox(name: string, value: string, label: string, count: number): string {
-  return `<label><input type="checkbox" name="${name}" value="${escapeHtml(value)}" checked> ${escapeHtml(label)} <span class="count">(${count})</span></label>`;
+  return `<label><input type="checkbox" name="${name}" value="${escapeMarkup(value)}" checked> ${escapeHtml(label)} <span class="count">(${count})</span></label>`;
 }

@@ -24,7 +24,12 @@ export interface ReportApi {
   onRefresh(listener: () => void): void;
 }
 
-export function reportMain(extend?: (api: ReportApi) => void): void {
+/**
+ * `extend`: the printing part; `unsafePattern`: the source of the pattern of characters
+ * safe-text.ts escapes in every other output (handed over by render-html.ts, so that list is
+ * written once), shown here as `\uXXXX` too.
+ */
+export function reportMain(extend: ((api: ReportApi) => void) | undefined, unsafePattern: string): void {
   type Action = 'create' | 'update' | 'replace' | 'delete';
   interface ChangeData {
     address: string;
@@ -101,10 +106,31 @@ export function reportMain(extend?: (api: ReportApi) => void): void {
     }
   }
 
+  // Controls, format characters and default-ignorables display as nothing (or reorder the
+  // text around them): a tenant `acme-corp` + tag characters would read as `acme-corp`.
+  const unsafe = new RegExp(unsafePattern, 'gu');
+  function visible(s: string): string {
+    return s.replace(unsafe, (c) => {
+      let escaped = '';
+      for (let i = 0; i < c.length; i++) escaped += `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`;
+      return escaped;
+    });
+  }
+  /** `root` with every text below it made {@link visible}: each list's items pass here before they are shown. */
+  function reveal<T extends Node>(root: T): T {
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node as Text;
+      const shown = visible(text.data);
+      if (shown !== text.data) text.data = shown;
+    }
+    return root;
+  }
+
   /** An element with attributes and children (strings become text, never markup). */
   function el(tag: string, attrs: Record<string, string> = {}, ...children: (Node | string)[]): HTMLElement {
     const node = document.createElement(tag);
-    for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, value);
+    for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, name === 'title' ? visible(value) : value);
     for (const child of children) node.append(child);
     return node;
   }
@@ -175,7 +201,7 @@ export function reportMain(extend?: (api: ReportApi) => void): void {
       const end = Math.min(items.length, Math.max(upTo + 1, shown));
       const fragment = document.createDocumentFragment();
       for (; shown < end; shown++) fragment.append(render(items[shown] as T, shown));
-      list.append(fragment);
+      list.append(reveal(fragment));
       if (shown >= items.length) more.remove();
       else
         more.textContent = `Show ${Math.min(CHUNK, items.length - shown)} more ${noun} (${items.length - shown} left)`;
@@ -334,7 +360,7 @@ export function reportMain(extend?: (api: ReportApi) => void): void {
       );
       body.append(...section('Other', el('ul', {}, ...items)));
     }
-    return body;
+    return reveal(body);
   }
 
   function changeEntry(i: number): HTMLElement {
@@ -491,7 +517,7 @@ export function reportMain(extend?: (api: ReportApi) => void): void {
       if (entry.t === 'c') chunk.append(changeEntry(entry.i));
       else chunk.append(el(`h${entry.level}`, {}, entry.text, ' ', el('span', { class: 'count' }, `(${entry.count})`)));
     }
-    list.append(chunk);
+    list.append(reveal(chunk));
     list.append(sentinel);
     if (!observer) {
       if (rendered < entries.length) renderChunk();

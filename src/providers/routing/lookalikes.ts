@@ -1,3 +1,4 @@
+import { FOLDED_AWAY } from '../../core/values.js';
 import type { PlanMessage } from '../../plan/types.js';
 import type { RowDiff } from '../../routing/index.js';
 
@@ -5,7 +6,7 @@ import type { RowDiff } from '../../routing/index.js';
 const MAX_LOOKALIKES_LISTED = 20;
 
 /**
- * A warning per created row whose key a live row's equals once trimmed and case-folded, and
+ * A warning per created row whose key a live row's equals once folded (`foldIdentity`), and
  * per group of created rows whose keys equal each other so: most likely one row spelt two
  * ways, which the plan would otherwise duplicate (or, with prune, respell) without a word.
  */
@@ -23,8 +24,8 @@ export function lookalikeWarnings(diff: RowDiff, address: (key: string) => strin
         code: 'SB_KEY_LOOKALIKE',
         address: address(l.key),
         message:
-          `created${at(l.source)} next to the live row ${l.liveKey} (id ${l.liveId}): the keys differ only by case ` +
-          `or surrounding spaces${ending}`,
+          `created${at(l.source)} next to the live row ${l.liveKey} (id ${l.liveId}): the keys differ only by ` +
+          `${FOLDED_AWAY}${ending}`,
       });
       continue;
     }
@@ -34,7 +35,7 @@ export function lookalikeWarnings(diff: RowDiff, address: (key: string) => strin
       address: address(first.key),
       message:
         `created${at(first.source)}, and so ${others.map((o) => `${JSON.stringify(o.key)}${at(o.source)}`).join(', ')}: ` +
-        `the keys differ only by case or surrounding spaces. If they are one row, declare it once; otherwise the ` +
+        `the keys differ only by ${FOLDED_AWAY}. If they are one row, declare it once; otherwise the ` +
         `table will hold ${item.group.length} rows`,
     });
   }
@@ -42,7 +43,7 @@ export function lookalikeWarnings(diff: RowDiff, address: (key: string) => strin
   if (more > 0) {
     warnings.push({
       code: 'SB_KEY_LOOKALIKE',
-      message: `… and ${more} more created rows whose keys differ from another's only by case or spaces`,
+      message: `… and ${more} more created rows whose keys differ from another's only by ${FOLDED_AWAY}`,
     });
   }
 }
