@@ -6,6 +6,7 @@
  * no connection. Values are rendered to text here (sensitive ones as `(sensitive)`) and set
  * as text by the script. Pure: the same comparison gives the same bytes.
  */
+import { UNSAFE_PATTERN } from '../core/safe-text.js';
 import { escapeHtml, scriptJson } from '../plan/html/escape.js';
 import { filterForm, inlineScript, pageHead } from '../plan/html/page.js';
 import { REPORT_STYLE } from '../plan/html/report-style.js';
@@ -14,7 +15,7 @@ import { ignoredLine, NOT_SET, renameText, summaryLine, treeLine, TYPE_WORDS, va
 import { DIFFERENCE_TYPES, type Comparison, type ObjectDifference } from './types.js';
 
 const ASSETS = {
-  script: inlineScript(`(${compareMain.toString()})();`, 'the compare script'),
+  script: inlineScript(`(${compareMain.toString()})(${JSON.stringify(UNSAFE_PATTERN)});`, 'the compare script'),
   style: `${REPORT_STYLE}details.change { margin-left: 0; }\n`,
 };
 

@@ -47,8 +47,7 @@ export function lookalikeWarnings(part: PlanPart): PlanMessage[] {
     messages.push({
       code: 'SB_KEY_LOOKALIKE',
       address: change.address,
-      message:
-        `created${at(change)} next to the live ${twin}: the addresses differ only by ${FOLDED_AWAY}${ending}`,
+      message: `created${at(change)} next to the live ${twin}: the addresses differ only by ${FOLDED_AWAY}${ending}`,
     });
   }
   for (const group of spelled.values()) {

@@ -48,6 +48,29 @@ describe('routing rows (the row diff)', () => {
     const kept = diffRows([row('sip:xyz@x', 'u.csv:2')], live, { ...options, prune: false });
     expect(kept.lookalikes[0]?.liveDeleted).toBeUndefined();
   });
+  it('keys differing only by invisible characters or compatibility forms are lookalikes; the keys stay exact', () => {
+    const live = [{ id: 3, uri: 'sip:globex@x', weight: 1 }];
+    const options = { key: ['uri'], fieldTypes: { uri: 'string' as const, weight: 'integer' as const }, prune: false };
+    const diff = diffRows(
+      [row('sip:glo\u00adbex@x', 'u.csv:2'), row('ｓｉｐ:new@x', 'u.csv:3'), row('sip:new\u{e0020}@x', 'u.csv:4')],
+      live,
+      options,
+    );
+    expect(diff.creates.map((c) => c.key)).toEqual([
+      'uri=sip:glo\u00adbex@x',
+      'uri=ｓｉｐ:new@x',
+      'uri=sip:new\u{e0020}@x',
+    ]);
+    expect(diff.lookalikes).toEqual([
+      { key: 'uri=sip:glo\u00adbex@x', source: 'u.csv:2', liveKey: 'uri=sip:globex@x', liveId: 3 },
+    ]);
+    expect(diff.spelledAlike).toEqual([
+      [
+        { key: 'uri=ｓｉｐ:new@x', source: 'u.csv:3' },
+        { key: 'uri=sip:new\u{e0020}@x', source: 'u.csv:4' },
+      ],
+    ]);
+  });
 });
 
 describe('routing rows (the plan, through the CLI)', () => {
@@ -95,7 +118,7 @@ ${records.map((r) => `    - { uri: ${JSON.stringify(r)}, weight: 1 }`).join('\n'
     const run = await runCli(['plan', dir, '--no-color'], { env: env() });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(
-      /SB_KEY_LOOKALIKE routing\/uc\/active\/empty\/uri=xyz: created \(\S*t\.yaml:\d+\), and so "uri=XYZ" \(\S*t\.yaml:\d+\), "uri=xyz " \(\S*t\.yaml:\d+\): the keys differ only by case or surrounding spaces\. If they are one row, declare it once; otherwise the table will hold 3 rows/,
+      /SB_KEY_LOOKALIKE routing\/uc\/active\/empty\/uri=xyz: created \(\S*t\.yaml:\d+\), and so "uri=XYZ" \(\S*t\.yaml:\d+\), "uri=xyz " \(\S*t\.yaml:\d+\): the keys differ only by case, surrounding spaces, invisible characters or compatibility forms \(NFKC\)\. If they are one row, declare it once; otherwise the table will hold 3 rows/,
     );
   });
 
@@ -146,8 +169,35 @@ describe('platform objects (every kind: the plan part)', () => {
         address: 'tenant/xyz',
         message:
           'created (a.yaml:1:1), and so "tenant/XYZ" (b.yaml:1:1), "tenant/xyz " (c.yaml:1:1): the addresses differ ' +
-          'only by case or surrounding spaces. If they are one object, declare it once; otherwise the platform will hold 3',
+          'only by case, surrounding spaces, invisible characters or compatibility forms (NFKC). If they are one ' +
+          'object, declare it once; otherwise the platform will hold 3',
       },
+    ]);
+  });
+
+  it('addresses differing only by invisible characters or compatibility forms: warned, the addresses kept exact', () => {
+    const created = [
+      'tenant/acme-corp\u{e0020}\u{e0041}',
+      'tenant/globex\u3164',
+      'tenant/glo\u00adbex',
+      'tenant/acme\ufe0f-corp',
+      'tenant/acme-c\u034forp',
+      'tenant/ｇｌｏｂｅｘ',
+      'tenant/x\u061cy',
+    ];
+    const warnings = lookalikeWarnings(
+      part(
+        created.map((a) => change('create', a)),
+        ['tenant/acme-corp', 'tenant/globex'],
+      ),
+    );
+    expect(warnings.map((w) => [w.address, w.message.split(':')[0]])).toEqual([
+      ['tenant/acme-corp\u{e0020}\u{e0041}', 'created next to the live tenant/acme-corp'],
+      ['tenant/globex\u3164', 'created next to the live tenant/globex'],
+      ['tenant/glo\u00adbex', 'created next to the live tenant/globex'],
+      ['tenant/acme\ufe0f-corp', 'created next to the live tenant/acme-corp'],
+      ['tenant/acme-c\u034forp', 'created next to the live tenant/acme-corp'],
+      ['tenant/ｇｌｏｂｅｘ', 'created next to the live tenant/globex'],
     ]);
   });
 

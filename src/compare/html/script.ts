@@ -7,7 +7,12 @@
  * text search, and lists the matching ones a chunk at a time. It only ever sets text
  * (textContent, never markup), so a value from a manifest cannot become HTML.
  */
-export function compareMain(): void {
+/**
+ * `unsafePattern`: the source of the pattern of characters safe-text.ts escapes in every other
+ * output (handed over by render-html.ts, so that list is written once), shown here as
+ * `\uXXXX` too.
+ */
+export function compareMain(unsafePattern: string): void {
   interface FieldRow {
     field: string;
     a: string | null;
@@ -25,10 +30,23 @@ export function compareMain(): void {
   const CHUNK = 200;
   const ACTION = { added: 'a-create', removed: 'a-delete', renamed: 'a-replace', changed: 'a-update' } as const;
 
+  // Controls, format characters and default-ignorables display as nothing (or reorder the
+  // text around them): an address with tag characters would read as another.
+  const unsafe = new RegExp(unsafePattern, 'gu');
+  function visible(s: string): string {
+    return s.replace(unsafe, (c) => {
+      let escaped = '';
+      for (let i = 0; i < c.length; i++) escaped += `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`;
+      return escaped;
+    });
+  }
+
+  /** An element with attributes and children (strings become text, never markup, made {@link visible}). */
   function el(tag: string, attrs: Record<string, string> = {}, ...children: (Node | string)[]): HTMLElement {
     const node = document.createElement(tag);
-    for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, value);
-    for (const child of children) node.append(child);
+    for (const [name, value] of Object.entries(attrs))
+      node.setAttribute(name, name === 'title' ? visible(value) : value);
+    for (const child of children) node.append(typeof child === 'string' ? visible(child) : child);
     return node;
   }
 

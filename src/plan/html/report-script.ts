@@ -130,7 +130,8 @@ export function reportMain(extend: ((api: ReportApi) => void) | undefined, unsaf
   /** An element with attributes and children (strings become text, never markup). */
   function el(tag: string, attrs: Record<string, string> = {}, ...children: (Node | string)[]): HTMLElement {
     const node = document.createElement(tag);
-    for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, name === 'title' ? visible(value) : value);
+    for (const [name, value] of Object.entries(attrs))
+      node.setAttribute(name, name === 'title' ? visible(value) : value);
     for (const child of children) node.append(child);
     return node;
   }
