@@ -21,7 +21,13 @@ import { pathToFileURL } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writePlanFile } from '../../src/plan/plan-file.js';
-import { HOSTILE, agreedFieldsPlan, hostilePlan } from '../fixtures/plans/sample-plan.js';
+import {
+  HOSTILE,
+  INVISIBLE_NAMES,
+  agreedFieldsPlan,
+  hostilePlan,
+  invisiblePlan,
+} from '../fixtures/plans/sample-plan.js';
 import { runCli } from './cli-helpers.js';
 import { bigPlan, builtHtml, pdfText, refusedPlan } from './html-helpers.js';
 
@@ -275,6 +281,31 @@ describe.skipIf(!CHROMIUM && !process.env['CI'])('the HTML report in headless Ch
       expect(requests).toEqual([pathToFileURL(file).href]);
       process.stderr.write(`HTML report printed to PDF: 1,077 changes, ${pdf.length} bytes, ${printMs} ms\n`);
       await page.close();
+    },
+  );
+
+  it(
+    'shows names with invisible characters escaped, in the list, the details and the warnings',
+    { timeout: 90_000 },
+    async () => {
+      const file = join(OUTPUT, 'invisible.html');
+      const planFile = join(OUTPUT, 'invisible.plan.json');
+      await writePlanFile(planFile, invisiblePlan());
+      const shown = await runCli(['show', planFile, '--format', 'html'], { cwd: OUTPUT });
+      expect(shown.code, shown.stderr).toBe(0);
+      await writeFile(file, shown.stdout);
+      const { page, problems } = await open(file);
+      const first = page.locator('details.change', { hasText: 'tenant/glo\\u00adbex' }).first();
+      await first.locator('summary').click();
+      await first.locator('.body').waitFor();
+      const addresses = await page.locator('details.change .addr').allTextContents();
+      expect(addresses).toEqual(
+        expect.arrayContaining(['tenant/acme-corp\\udb40\\udc20\\udb40\\udc41', 'tenant/x\\u061cy']),
+      );
+      const body = (await page.textContent('main')) ?? '';
+      expect(body).toContain('created next to the live tenant/acme-c\\u034forp');
+      for (const name of INVISIBLE_NAMES) expect(body).not.toContain(name.slice('tenant/'.length));
+      expect(problems).toEqual([]);
     },
   );
 
