@@ -128,6 +128,11 @@ export interface FieldManifest {
   required?: boolean;
   /** `null` may be written (the doc says what it means: `suspensionProfile: null` lifts a suspension). */
   nullable?: boolean;
+  /**
+   * Why `null` cannot be written, and what to write instead: the validation message for a
+   * `null` here (the API cannot do what a null would ask, e.g. detach a number's address).
+   */
+  nullRefused?: string;
   /** A `string` field a manifest may also write as an integer (a house number): the loader makes it text. */
   integerAsText?: boolean;
   /** The only values allowed (the schema then says no `type`: the values do). */

@@ -14,8 +14,15 @@ const fields: readonly FieldSpec[] = [
     name: 'address',
     change: 'update',
     type: 'string',
-    doc: 'Full address (as formed for addresses); null removes the link.',
-    manifest: { required: true, nullable: true, minLength: 1 },
+    doc: 'Full address (as formed for addresses) of an address of the subscription.',
+    // Doc 2 §4.5 links a number to an address (`full_address` required) and has no way to detach one.
+    manifest: {
+      required: true,
+      minLength: 1,
+      nullRefused:
+        'the platform cannot detach an address from a number (Document 2 §4.5). ' +
+        'Give it another address of the subscription, or leave the number out: an undeclared number keeps its address',
+    },
   },
 ];
 
@@ -64,18 +71,23 @@ export const numberLinkKind: KindDefinition = {
     noun: 'link',
     collectionDoc:
       'Number to address links, by E.164 number (quoted, with its +). The numbers must belong to the subscription.',
-    doc: 'The emergency address of a number of the subscription; the number must belong to the subscription.',
+    doc:
+      'The emergency address of a number of the subscription; the number must belong to the subscription. ' +
+      'A link can move to another address but not be removed: the API cannot detach an address (Document 2 §4.5), ' +
+      'so `address` cannot be null; an undeclared number keeps its address.',
     identity: ['number'],
     shape: 'map',
     refersTo: { field: 'address', kind: 'Address' },
   },
   contract: {
-    sample: { number: '+3221234569', address: null },
-    update: { address: 'Contract Street 9, 1000 Brussels, Belgium' },
+    // No unlinked number can be declared (no null address): adopting the sample links it to
+    // the Address sample, which is the update step.
+    sample: { number: '+3221234569', address: 'Contract Street 9, 1000 Brussels, Belgium' },
+    cannot: { update: 'adopting its sample is its update: it links a number the simulator seeds without an address' },
   },
   fields,
   bulk: linkBulk,
-  // No delete: an undeclared number stays as it is (the API cannot detach an address, Doc 2 §4.5).
+  // No delete: an undeclared number keeps its address (the API cannot detach one, Doc 2 §4.5).
   identity: (f) => String(f['number']),
   address: (parent, identity) => `${parent}/number/${identity}`,
   list: (parent, ctx) => parent && numbers(parent, ctx),

@@ -67,12 +67,16 @@ function toIssue(error: ErrorObject, data: unknown): SchemaIssue | undefined {
         message: `missing required field "${String(params['missingProperty'])}"${where(name)}`,
         path,
       };
-    case 'type':
+    case 'type': {
+      const refused = (error.parentSchema as AnySchemaObject | undefined)?.['x-not-null'];
+      if (valueAt(data, path) === null && typeof refused === 'string')
+        return { code: Codes.type, message: `"${name}" cannot be null: ${refused}`, path };
       return {
         code: Codes.type,
         message: `"${name}" must be ${article(String(params['type']))}, not ${describe(valueAt(data, path))}`,
         path,
       };
+    }
     case 'enum': {
       const allowed = (params['allowedValues'] as unknown[]).map(String);
       const actual = String(valueAt(data, path));

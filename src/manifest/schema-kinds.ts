@@ -257,6 +257,7 @@ export class KindSchemas {
     if (type === 'object' && typeof shapes.entries === 'string')
       node['additionalProperties'] = { type: PROPERTY_TYPES[ELEMENT_FIELD_TYPES[shapes.entries]] };
     if (manifest.examples) node['examples'] = [...manifest.examples];
+    if (manifest.nullRefused !== undefined) node['x-not-null'] = manifest.nullRefused;
     return node;
   }
 

@@ -22,6 +22,8 @@ import type { ManifestKind } from './types.js';
  *   message. For editors, the same properties carry `doNotSuggest: true` (not offered by
  *   completion) and `deprecationMessage` (the warning yaml-language-server shows, saying
  *   why), and the read-only ones the standard `readOnly: true`.
+ * - `x-not-null: "<reason>"`: `null` is refused there (the type says so); the reason, with
+ *   what to write instead, is the validation message.
  * - `markdownDescription`: the hover text of yaml-language-server and VS Code (a field's
  *   description and what its change and traits mean).
  * `writeOnly: true` (standard) marks fields the API never returns.
@@ -108,6 +110,8 @@ export function newAjv(options: { validateSchema?: boolean; source?: boolean } =
   addFormats(ajv, ['email']);
   ajv.addKeyword({ keyword: 'x-immutable', schemaType: 'boolean' });
   ajv.addKeyword({ keyword: 'x-sensitive', schemaType: 'boolean' });
+  // Annotation: the type error of a `null` there says this instead (schema-errors.ts).
+  ajv.addKeyword({ keyword: 'x-not-null', schemaType: 'string' });
   // Editor annotations (yaml-language-server, VS Code): no effect on validation.
   ajv.addKeyword({ keyword: 'doNotSuggest', schemaType: 'boolean' });
   ajv.addKeyword({ keyword: 'deprecationMessage', schemaType: 'string' });

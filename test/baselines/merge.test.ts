@@ -167,13 +167,18 @@ describe('keyed lists merge by their kind identity', () => {
     );
     const r = await loadCase(root, {
       'b.yaml': b,
-      't.yaml': tenant('acme', `${SUB}\n    numbers:\n      "+3221234563": { address: null }`),
+      't.yaml': tenant(
+        'acme',
+        `${SUB}\n    numbers:\n      "+3221234563": { address: "Meir 22, 2000 Antwerpen, Belgium" }`,
+      ),
     });
     expect(said(r.diagnostics)).toEqual([]);
     expect(r.set.get('tenant/acme/subscription/main/number/+3221234562')?.fields['address']).toBe(
       'Rue Haute 10, 1000 Brussels, Belgium',
     );
-    expect(r.set.get('tenant/acme/subscription/main/number/+3221234563')?.fields['address']).toBeNull();
+    expect(r.set.get('tenant/acme/subscription/main/number/+3221234563')?.fields['address']).toBe(
+      'Meir 22, 2000 Antwerpen, Belgium',
+    );
   });
 });
 

@@ -75,6 +75,7 @@ spec:
       numbers:
         "3221234560": { address: x }
         "+3221234561": {}
+        "+3221234562": { address: null }
 `,
 };
 
@@ -135,7 +136,8 @@ describe('the generated schemas refuse', () => {
       'tenant.yaml:23:44: error SB_IGNORED_FIELD: "classification" cannot be set here: `classification` is not accepted by the calling-plan create or update calls (Doc 2 §4.9); it would be ignored',
       'tenant.yaml:25:9: error SB_VALUE: "3221234560" is not an E.164 number: YAML read it as a number; write it quoted with its +, "+3221234560"',
       'tenant.yaml:26:24: error SB_REQUIRED: missing required field "address" in "+3221234561"',
-      'FAILED: 3 files, 0 objects: 45 errors, 0 warnings.',
+      'tenant.yaml:27:35: error SB_TYPE: "address" cannot be null: the platform cannot detach an address from a number (Document 2 §4.5). Give it another address of the subscription, or leave the number out: an undeclared number keeps its address',
+      'FAILED: 3 files, 0 objects: 46 errors, 0 warnings.',
     ]);
   });
 });
