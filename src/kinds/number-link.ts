@@ -59,6 +59,16 @@ const linkBulk: BulkRoute = {
 };
 
 /**
+ * The one definition of "a number has an address", for the plan and for coverage alike: the
+ * platform gives its `addressId` (Doc 2 §2.5; the id is what §4.4 filters on and what an
+ * address delete leaves behind). `address` text without an id is no link.
+ */
+function addressIdOf(item: Readonly<Record<string, unknown>>): string | null {
+  const id = item['addressId'];
+  return id === null || id === undefined || id === '' ? null : String(id);
+}
+
+/**
  * The emergency address of a number of the subscription (Doc 2 §2.5, §4.5). Numbers come
  * from the inventory, not from manifests: a link is only ever updated, through the
  * address→number bulk endpoint (which the executor batches per subscription).
@@ -91,22 +101,21 @@ export const numberLinkKind: KindDefinition = {
   identity: (f) => String(f['number']),
   address: (parent, identity) => `${parent}/number/${identity}`,
   list: (parent, ctx) => parent && numbers(parent, ctx),
-  fromApi: (item) => ({
-    id: String(item['fullNumber']),
-    fields: { number: String(item['fullNumber']), address: item['address'] ?? null },
-    facts: {
-      numberId: item['id'],
-      addressId: item['addressId'] ?? null,
-      addressVerified: item['addressVerified'] ?? null,
-    },
-  }),
+  fromApi: (item) => {
+    const addressId = addressIdOf(item);
+    return {
+      id: String(item['fullNumber']),
+      // Address text without an id is no link (see addressIdOf): the plan links such a number.
+      fields: { number: String(item['fullNumber']), address: addressId === null ? null : (item['address'] ?? null) },
+      facts: { numberId: item['id'], addressId, addressVerified: item['addressVerified'] ?? null },
+    };
+  },
   // Doc 2 §2.5: `addressId` and `addressVerified` are conditional; §4.4 filters the list on `addressId`.
   coverage: {
     linkOf: (object) => {
-      const id = object.facts?.['addressId'];
       const verified = object.facts?.['addressVerified'];
       return {
-        id: id === null || id === undefined ? null : String(id),
+        id: addressIdOf(object.facts ?? {}),
         verified: typeof verified === 'boolean' ? verified : null,
       };
     },
