@@ -68,12 +68,21 @@ function scopeLines(scope: CoverageScope): { label: string; count: number; names
   return lines;
 }
 
-/** An address the plan changes while numbers use it, in words. */
-export function inUseText(use: CoverageScope['effect']['addressesInUse'][number]): string {
+/**
+ * An address the plan changes while numbers use it, in words. `allowed`: the plan was made with
+ * --allow-address-in-use (its `options`), so a delete that leaves numbers behind is in it.
+ */
+export function inUseText(use: CoverageScope['effect']['addressesInUse'][number], allowed = false): string {
   const verb = use.action === 'update' ? 'changes' : use.action === 'delete' ? 'deletes' : 'replaces';
   const n = use.numbers.count;
   const tail =
-    use.action === 'update' ? '' : use.relinked ? ' (all relinked by this plan)' : ' (refused: SB_ADDRESS_IN_USE)';
+    use.action === 'update'
+      ? ''
+      : use.relinked
+        ? ' (all relinked by this plan)'
+        : allowed
+          ? ' (allowed by --allow-address-in-use: numbers it does not relink are left without an address)'
+          : ' (refused: SB_ADDRESS_IN_USE)';
   return `this plan ${verb} ${use.address} while ${n} ${n === 1 ? 'number uses' : 'numbers use'} it: ${listText(use.numbers)}${tail}`;
 }
 
@@ -94,13 +103,18 @@ type Paint = (style: 'yellow' | 'bold' | 'dim', s: string) => string;
 /** The sections as lines of the text plan (each followed by a blank line), in the plan's order. */
 export function assuranceText(plan: Plan, paint: Paint): string[] {
   const out: string[] = [];
-  if (plan.coverage) out.push(...coverageText(plan.coverage, paint), '');
+  if (plan.coverage) out.push(...coverageText(plan.coverage, paint, allowsInUse(plan)), '');
   if (plan.routingTests) out.push(...vectorsText(plan.routingTests, paint), '');
   if (plan.changeWindows && plan.changeWindows.length > 0) out.push(...windowsText(plan.changeWindows, paint), '');
   return out;
 }
 
-function coverageText(report: CoverageReport, paint: Paint): string[] {
+/** Whether the plan was made with --allow-address-in-use. */
+export function allowsInUse(plan: Plan): boolean {
+  return plan.options?.allowAddressInUse === true;
+}
+
+function coverageText(report: CoverageReport, paint: Paint, allowed: boolean): string[] {
   const lines = [paint('bold', 'Emergency coverage (numbers and their emergency addresses):')];
   if (report.scopes.length === 0) lines.push('  no subscription in scope holds numbers the manifests declare');
   for (const scope of report.scopes) {
@@ -120,7 +134,7 @@ function coverageText(report: CoverageReport, paint: Paint): string[] {
         f.label === 'without an address' || f.label.startsWith('address not') || f.label.startsWith('verification');
       lines.push(attention ? paint('yellow', line) : line);
     }
-    for (const use of inUse) lines.push(paint('yellow', `      ! ${safeText(inUseText(use))}`));
+    for (const use of inUse) lines.push(paint('yellow', `      ! ${safeText(inUseText(use, allowed))}`));
   }
   return lines;
 }
@@ -158,7 +172,8 @@ export function assuranceMarkdown(plan: Plan, room: number): string[] {
   const parts: string[] = [];
   if (plan.changeWindows && plan.changeWindows.length > 0)
     parts.push(windowsMarkdown(plan.changeWindows, Math.floor(WINDOWS_BUDGET * share)));
-  if (plan.coverage) parts.push(coverageMarkdown(plan.coverage, Math.floor(COVERAGE_BUDGET * share)));
+  if (plan.coverage)
+    parts.push(coverageMarkdown(plan.coverage, Math.floor(COVERAGE_BUDGET * share), allowsInUse(plan)));
   if (plan.routingTests) parts.push(vectorsMarkdown(plan.routingTests, Math.floor(VECTORS_BUDGET * share)));
   return parts;
 }
@@ -177,7 +192,7 @@ function budgeted(head: string[], rows: string[], budget: number, noun: string):
   return lines.join('\n');
 }
 
-function coverageMarkdown(report: CoverageReport, budget: number): string {
+function coverageMarkdown(report: CoverageReport, budget: number, allowed: boolean): string {
   const head = [
     '#### Emergency coverage',
     '',
@@ -191,7 +206,7 @@ function coverageMarkdown(report: CoverageReport, budget: number): string {
       e.linksAdded.count > 0 ? `links ${e.linksAdded.count}` : '',
       e.linksMoved.count > 0 ? `relinks ${e.linksMoved.count}` : '',
       e.withoutAddressAfter !== s.withoutAddress.count ? `${e.withoutAddressAfter} without an address after` : '',
-      ...e.addressesInUse.map((u) => `⚠️ ${escapeMd(cut(inUseText(u), 400))}`),
+      ...e.addressesInUse.map((u) => `⚠️ ${escapeMd(cut(inUseText(u, allowed), 400))}`),
     ].filter(Boolean);
     const unverified = notVerified(s);
     return `| <code>${escapeMd(cutName(s.address, 300))}</code> | ${s.numbers} | ${cell(s.withoutAddress)} | ${cell(unverified)} | ${cell(s.unusedAddresses)} | ${effect.join('<br>') || '—'} |`;

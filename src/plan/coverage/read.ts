@@ -93,7 +93,7 @@ async function scopeOf(
       else if (verified === null) unknown.push(name(linkKind, link));
     }
   }
-  const effect = effectOf(linkKind, addressKind, parent, links, addresses, input, changes);
+  const { unlinked, ...effect } = effectOf(linkKind, addressKind, parent, links, addresses, input, changes);
   return {
     address: parent.address,
     numbers: links.length,
@@ -101,8 +101,14 @@ async function scopeOf(
     unverified: list(unverified),
     verificationUnknown: list(unknown),
     unusedAddresses: list(addresses.filter((a) => !linked.has(a.id)).map((a) => name(addressKind, a))),
-    effect: { ...effect, withoutAddressAfter: without.length - effect.linksAdded.count },
+    effect: { ...effect, withoutAddressAfter: without.length - effect.linksAdded.count + unlinked },
   };
+}
+
+/** Whether a link change leaves its number with an address (its `refersTo` field after the change). */
+function linksSomewhere(change: Change, field: string): boolean {
+  const after = change.after?.[field];
+  return after !== undefined && after !== null && after !== '';
 }
 
 /** What the plan's changes under a parent do to its links and addresses. */
@@ -115,19 +121,26 @@ function effectOf(
   input: CoverageInput,
   /** The plan's changes below `parent`, now or before a rename (changesByScope). */
   below: readonly Change[],
-): Omit<CoverageEffect, 'withoutAddressAfter'> {
+): Omit<CoverageEffect, 'withoutAddressAfter'> & { unlinked: number } {
   const under = `${parent.address}/`;
   const changes = below.filter((c) => c.address.startsWith(under));
   const linkByAddress = new Map(links.map((l) => [l.address, l]));
   const coverage = linkKind.coverage as NonNullable<KindDefinition['coverage']>;
+  const field = (linkKind.manifest.refersTo as NonNullable<KindDefinition['manifest']['refersTo']>).field;
   const added: string[] = [];
   const moved: string[] = [];
+  // Linked numbers the plan leaves without an address: a link change to none, or their address
+  // deleted or replaced and no relink (allowed by --allow-address-in-use). By link address: counted once.
+  const unlinked = new Set<string>();
   for (const change of changes) {
     if (change.kind !== linkKind.kind || change.action === 'delete') continue;
     const live = linkByAddress.get(change.previousAddress ?? change.address);
     if (!live) continue;
-    if (coverage.linkOf(live).id === null) added.push(linkKind.identity(live.fields));
-    else moved.push(linkKind.identity(live.fields));
+    const hadOne = coverage.linkOf(live).id !== null;
+    if (!linksSomewhere(change, field)) {
+      if (hadOne) unlinked.add(live.address);
+    } else if (hadOne) moved.push(linkKind.identity(live.fields));
+    else added.push(linkKind.identity(live.fields));
   }
   const addressById = new Map(addresses.map((a) => [a.id, a]));
   const inUse: AddressInUse[] = [];
@@ -137,18 +150,23 @@ function effectOf(
     const users = links.filter((l) => coverage.linkOf(l).id === change.id);
     if (!address || users.length === 0) continue;
     const numbers = users.map((u) => linkKind.identity(u.fields));
+    // The users are below parent: so is every change that relinks one of them (below holds them).
+    const relinks = relinkedBy(below, linkKind, users, addressKind.identity(address.fields));
+    const relinked = new Set(relinks.map((c) => c.previousAddress ?? c.address));
+    // An update keeps the address's id, and its numbers their link; a delete or replace does not.
+    if (change.action !== 'update') for (const u of users) if (!relinked.has(u.address)) unlinked.add(u.address);
     inUse.push({
       address: change.address,
       action: change.action,
       numbers: listOf(numbers, input.listLimit),
-      // The users are below parent: so is every change that relinks one of them (below holds them).
-      relinked: relinkedBy(below, linkKind, users, addressKind.identity(address.fields)).length === users.length,
+      relinked: relinks.length === users.length,
     });
   }
   return {
     linksAdded: listOf(added, input.listLimit),
     linksMoved: listOf(moved, input.listLimit),
     addressesInUse: inUse,
+    unlinked: unlinked.size,
   };
 }
 
@@ -166,8 +184,7 @@ export function relinkedBy(
   const wanted = new Set(users.map((u) => u.address));
   return changes.filter((c) => {
     if (c.kind !== linkKind.kind || c.action === 'delete' || !wanted.has(c.previousAddress ?? c.address)) return false;
-    const after = c.after?.[field];
-    return after !== undefined && after !== null && after !== '' && String(after) !== identity;
+    return linksSomewhere(c, field) && String(c.after?.[field]) !== identity;
   });
 }
 

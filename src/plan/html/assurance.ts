@@ -4,7 +4,7 @@
  * plan file's data; every value escaped.
  */
 import type { CoverageList } from '../coverage/types.js';
-import { inUseText, listText, notVerified, noticeText } from '../render-assurance.js';
+import { allowsInUse, inUseText, listText, notVerified, noticeText } from '../render-assurance.js';
 import type { Plan } from '../types.js';
 import { escapeHtml } from './escape.js';
 
@@ -45,7 +45,7 @@ export function coverageSection(doc: Plan): string {
       e.linksAdded.count > 0 ? `links ${e.linksAdded.count}: ${listText(e.linksAdded, 10)}` : '',
       e.linksMoved.count > 0 ? `relinks ${e.linksMoved.count}: ${listText(e.linksMoved, 10)}` : '',
       e.withoutAddressAfter !== s.withoutAddress.count ? `${e.withoutAddressAfter} without an address after` : '',
-      ...e.addressesInUse.map(inUseText),
+      ...e.addressesInUse.map((u) => inUseText(u, allowsInUse(doc))),
     ]
       .filter(Boolean)
       .map((t) => escapeHtml(t))
