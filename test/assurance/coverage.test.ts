@@ -239,4 +239,31 @@ describe('SB_ADDRESS_IN_USE', () => {
     expect(plan.options.allowAddressInUse).toBe(true);
     expect(plan.warnings.map((w: { code: string }) => w.code)).toContain('SB_ADDRESS_IN_USE');
   });
+
+  it('--allow-address-in-use overrides the rail, not the coverage: the numbers it leaves count, and a gate refuses them', async () => {
+    await reset();
+    // Rue Haute deleted: +3221234560 and …61 lose their address; seven numbers have none already.
+    const acmeFile = acme([ALL[1] as string, ALL[2] as string]);
+    const gate = `apiVersion: switchboard/v1
+kind: Policy
+metadata: { name: emergency }
+spec:
+  rules:
+    - id: emergency-addresses
+      match: { kind: Subscription }
+      coverage: { numbersWithoutAddress: 7 }
+`;
+    const text = await cli({ 'acme.yaml': acmeFile }, 'plan', '--allow-address-in-use', '--coverage');
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/without an address +7 .*\(9 once this plan is applied\)/);
+    expect(text.stdout).toContain(
+      `this plan deletes tenant/acme-corp/subscription/main/address/${RUE_HAUTE} while 2 numbers use it: ` +
+        '+3221234560; +3221234561 (allowed by --allow-address-in-use: numbers it does not relink are left without an address)',
+    );
+    expect(text.stdout).not.toContain('refused: SB_ADDRESS_IN_USE');
+    const gated = await cli({ 'acme.yaml': acmeFile, 'policy.yaml': gate }, 'plan', '--allow-address-in-use');
+    expect(gated.stdout).toContain('9 numbers without an emergency address once this plan is applied');
+    expect(gated.stdout).toContain('above the maximum 7');
+    expect(gated.code).toBe(3);
+  });
 });
