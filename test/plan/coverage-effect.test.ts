@@ -89,7 +89,10 @@ describe('the coverage effect of a plan', () => {
     const a = await linked('+3221234560', '41', RUE_HAUTE);
     const b = await linked('+3221234561', '41', RUE_HAUTE);
     const c = await number({ fullNumber: '+3221234562' });
-    for (const after of [{ number: '+3221234560', address: null }, { number: '+3221234560', address: '' }]) {
+    for (const after of [
+      { number: '+3221234560', address: null },
+      { number: '+3221234560', address: '' },
+    ]) {
       const s = await scope([a, b, c], [change(a, 'update', after)]);
       expect(s.withoutAddress.count).toBe(1);
       expect(s.effect.linksMoved).toEqual({ count: 0, items: [] });
