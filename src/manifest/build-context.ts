@@ -153,14 +153,15 @@ export function emit(ctx: DocContext, args: EmitArgs): DesiredObject {
 }
 
 /**
- * The fields whose value (or part of it) came from `${VAR}`. The document's own object
- * (`metadataFields` set, `path` empty) takes its fields from `spec` and `metadata`, so its
- * pointers start there, not at the document root.
+ * The fields (of an item at `path` of the document) whose value, or part of it, came from
+ * `${VAR}`: an object's, or a routing record's. The document's own object (`metadataFields`
+ * set, `path` empty) takes its fields from `spec` and `metadata`, so its pointers start
+ * there, not at the document root.
  */
-function sensitiveFields(
+export function sensitiveFields(
   ctx: DocContext,
-  path: (string | number)[],
-  fields: Record<string, JsonValue>,
+  path: readonly (string | number)[],
+  fields: Readonly<Record<string, JsonValue>>,
   metadataFields?: readonly string[],
 ): string[] {
   if (ctx.sensitive.size === 0) return [];

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { routingTableKind } from '../kinds/routing-table.js';
-import { csvDisplayName, emit, type DocContext, type DocumentBuilder, type Json } from './build-context.js';
+import { csvDisplayName, emit, sensitiveFields, type DocContext, type DocumentBuilder, type Json } from './build-context.js';
 import { sortKeysDeep } from '../core/canonical-json.js';
 import { StringIndex } from '../core/string-index.js';
 import { fitsColumnType } from '../core/values.js';
@@ -68,6 +68,7 @@ function buildRoutingTable(ctx: DocContext, metadata: Json, spec: Json): Desired
     rowSources: [],
     sourceFiles: [],
     inlinePaths: [],
+    sensitiveCells: new Map(),
   };
 }
 
@@ -170,8 +171,19 @@ export class RowAppender {
     return i;
   }
 
-  /** Adds one row; `source` is [file index, line, column], `inline` the record's document path. */
-  add(row: RowValue[], file: string, line: number, column: number, place: Place, inline?: (string | number)[]): void {
+  /**
+   * Adds one row; `source` is [file index, line, column], `inline` the record's document path,
+   * `sensitive` the fields whose value came from `${VAR}`.
+   */
+  add(
+    row: RowValue[],
+    file: string,
+    line: number,
+    column: number,
+    place: Place,
+    inline?: (string | number)[],
+    sensitive: readonly string[] = [],
+  ): void {
     const key = rowKey(this.table, row, (f) => this.column(f));
     if (key === undefined) {
       const missing = this.table.key.filter((f) => {
@@ -190,7 +202,7 @@ export class RowAppender {
       // One map operation per row instead of a lookup before each insert.
       const size = index.size;
       index.set(key, this.table.rows.length);
-      if (index.size > size) return this.append(row, file, line, column, inline);
+      if (index.size > size) return this.append(row, file, line, column, inline, sensitive);
       // A key declared twice, which is rare: the index just lost the first row's number. It is
       // rebuilt from the rows kept so far, and from now on each row is looked up before it is added.
       this.careful = true;
@@ -207,13 +219,21 @@ export class RowAppender {
       return;
     }
     index.set(key, this.table.rows.length);
-    this.append(row, file, line, column, inline);
+    this.append(row, file, line, column, inline, sensitive);
   }
 
   /** Keeps a row whose key the index holds already. */
-  private append(row: RowValue[], file: string, line: number, column: number, inline?: (string | number)[]): void {
+  private append(
+    row: RowValue[],
+    file: string,
+    line: number,
+    column: number,
+    inline: (string | number)[] | undefined,
+    sensitive: readonly string[],
+  ): void {
     let fileIndex = this.table.sourceFiles.indexOf(file);
     if (fileIndex < 0) fileIndex = this.table.sourceFiles.push(file) - 1;
+    if (sensitive.length > 0) this.table.sensitiveCells.set(this.table.rows.length, sensitive);
     this.table.rows.push(row);
     this.table.rowSources.push(fileIndex, line, column);
     this.table.inlinePaths.push(inline);
@@ -234,6 +254,7 @@ export class RowAppender {
 function addInlineRecords(ctx: DocContext, appender: RowAppender, records: Json[]): void {
   records.forEach((record, i) => {
     const path = ['spec', 'records', i];
+    const sensitive = sensitiveFields(ctx, path, record);
     const row: RowValue[] = [];
     let ok = true;
     for (const [field, value] of Object.entries(record)) {
@@ -252,9 +273,11 @@ function addInlineRecords(ctx: DocContext, appender: RowAppender, records: Json[
         ctx.out.reporter.error(Codes.rowType, message, { file: ctx.file, doc: ctx.doc, path: [...path, field] });
         ok = false;
       } else if (hint && value !== null && !fitsColumnType(value, hint)) {
+        // A value from `${VAR}` is not quoted: a message is output, which shows no secret (even a short one).
+        const shown = sensitive.includes(field) ? 'its value from the environment' : JSON.stringify(value);
         ctx.out.reporter.error(
           Codes.rowType,
-          `"${field}" must be ${hint === 'integer' ? 'an integer' : `a ${hint}`} (spec.fields), not ${JSON.stringify(value)}`,
+          `"${field}" must be ${hint === 'integer' ? 'an integer' : `a ${hint}`} (spec.fields), not ${shown}`,
           { file: ctx.file, doc: ctx.doc, path: [...path, field] },
         );
         ok = false;
@@ -262,7 +285,7 @@ function addInlineRecords(ctx: DocContext, appender: RowAppender, records: Json[
       row[appender.column(field)] = value as JsonScalar;
     }
     // line 0 marks an inline row; the column slot keeps the document index.
-    if (ok) appender.add(row, ctx.file, 0, ctx.doc, { file: ctx.file, doc: ctx.doc, path }, path);
+    if (ok) appender.add(row, ctx.file, 0, ctx.doc, { file: ctx.file, doc: ctx.doc, path }, path, sensitive);
   });
 }
 

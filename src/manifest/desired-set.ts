@@ -84,7 +84,7 @@ export class DesiredSet {
       parentAddress: table.table.address,
       identity,
       fields,
-      sensitiveFields: [],
+      sensitiveFields: table.sensitiveCells.get(index) ?? [],
       prune: table.table.prune,
       protect: table.table.protect,
       declaredCollections: [],

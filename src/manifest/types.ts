@@ -118,6 +118,12 @@ export interface DesiredRoutingTable {
   sourceFiles: string[];
   /** Per row: document path of an inline record, or undefined for CSV rows. */
   inlinePaths: (readonly (string | number)[] | undefined)[];
+  /**
+   * By row index, the fields of the row whose value came from `${VAR}` (only rows that have
+   * one; inline records only, CSV cells are read as written): the plan shows them as
+   * `(sensitive)` with a digest, as an object's `sensitiveFields`.
+   */
+  sensitiveCells: Map<number, readonly string[]>;
 }
 
 /** A parent referenced by name and not declared: must exist live. */

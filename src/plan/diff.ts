@@ -39,7 +39,7 @@ export function diffFields(desired: DesiredNode, live: LiveObject, lastApplied: 
       result.before[name] = WRITE_ONLY;
       result.after[name] = isSecret(spec, desired) ? SENSITIVE : (value ?? null);
       if (isSecret(spec, desired))
-        result.sensitiveDigests[name] = valueDigest(compared, planContext(desired.address, name, recorded));
+        result.sensitiveDigests[name] = sensitiveDigest(desired.address, name, compared, recorded);
       continue;
     }
     const want = normalizeField(spec, value);
@@ -65,7 +65,7 @@ export function createdFields(desired: DesiredNode): {
     if (!spec) continue;
     if (isSecret(spec, desired)) {
       after[name] = SENSITIVE;
-      sensitiveDigests[name] = valueDigest(value ?? null, planContext(desired.address, name));
+      sensitiveDigests[name] = sensitiveDigest(desired.address, name, value ?? null);
     } else {
       after[name] = normalizeField(spec, value);
     }
@@ -115,13 +115,19 @@ export function recordedValue(spec: FieldSpec, value: unknown): unknown {
 }
 
 /**
- * Where a plan's digest of a sensitive value sits: the object, the field and the digest the
- * record holds of it (none for a create or a readable field). The same plan made twice from
- * the same manifests and record gives the same digests; the record's digest changes with
- * each applied value, so two versions of a field never share a salt.
+ * A plan's digest (`sensitiveDigests`) of the sensitive value of `field` at `address`, for
+ * every provider's changes. Its salt names where the value sits: the object, the field and
+ * the digest the record holds of it (none for a create or a readable field). The same plan
+ * made twice from the same manifests and record gives the same digests; the record's digest
+ * changes with each applied value, so two versions of a field never share a salt.
  */
-function planContext(address: string, field: string, recorded = ''): string {
-  return `plan\u0000${address}\u0000${field}\u0000${recorded}`;
+export function sensitiveDigest(address: string, field: string, value: unknown, recorded = ''): string {
+  return valueDigest(value, `plan\u0000${address}\u0000${field}\u0000${recorded}`);
+}
+
+/** A live sensitive value as a `liveDigest` takes it (see {@link fingerprintFields}). */
+export function liveValueDigest(address: string, field: string, value: unknown): string {
+  return valueDigest(value, `live\u0000${address}\u0000${field}`);
 }
 
 /**
@@ -136,7 +142,7 @@ export function fingerprintFields(live: LiveObject, desired?: DesiredNode): Reco
     const spec = fieldSpec(kind.fields, name);
     if (!spec || !isSecret(spec, desired) || value === undefined) continue;
     fields ??= { ...live.fields };
-    fields[name] = valueDigest(value, `live\u0000${live.address}\u0000${name}`);
+    fields[name] = liveValueDigest(live.address, name, value);
   }
   return fields ?? live.fields;
 }
@@ -156,7 +162,7 @@ function record(diff: FieldDiff, spec: FieldSpec, desired: DesiredNode, have: un
   if (isSecret(spec, desired)) {
     diff.before[spec.name] = SENSITIVE;
     diff.after[spec.name] = SENSITIVE;
-    diff.sensitiveDigests[spec.name] = valueDigest(want, planContext(desired.address, spec.name));
+    diff.sensitiveDigests[spec.name] = sensitiveDigest(desired.address, spec.name, want);
     return;
   }
   diff.before[spec.name] = have;

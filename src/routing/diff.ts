@@ -38,6 +38,8 @@ export interface ColumnarRows {
    * opposed to typed values (a YAML record). Absent: every row is typed.
    */
   isText?: (row: number) => boolean;
+  /** The fields of a row whose value is sensitive (from `${VAR}`): carried into its create or update. */
+  sensitiveOf?: (row: number) => readonly string[] | undefined;
 }
 
 export interface RowDiffOptions {
@@ -61,6 +63,8 @@ export interface RowCreate {
   /** Typed values to send. */
   values: Record<string, unknown>;
   source?: string;
+  /** The declared row's sensitive fields ({@link ColumnarRows.sensitiveOf}), when it has any. */
+  sensitive?: readonly string[];
 }
 
 export interface RowUpdate {
@@ -69,6 +73,8 @@ export interface RowUpdate {
   /** Live values of the changed fields. */
   before: Record<string, unknown>;
   source?: string;
+  /** The declared row's sensitive fields ({@link ColumnarRows.sensitiveOf}), when it has any. */
+  sensitive?: readonly string[];
 }
 
 /** Rows that need the very same change, so one collection PATCH serves them all. */
@@ -298,7 +304,7 @@ function compareRow(ctx: RowContext, i: number, current: RoutingRecord): void {
   for (let c = 0; c < columns.length; c++) {
     if (cells[c] === undefined) continue;
     const want = (ctx.casters[c] as Caster)(cells[c]);
-    if (want === BAD) return problem(ctx, i, 'SB_ROUTING_BAD_VALUE', badValue(ctx, columns[c] as string, cells[c]));
+    if (want === BAD) return problem(ctx, i, 'SB_ROUTING_BAD_VALUE', badValue(ctx, i, columns[c] as string, cells[c]));
     const have = current[columns[c] as string];
     if (want === have || (want === null && (have === null || have === undefined)) || sameValue(want, have)) continue;
     (changed ??= []).push(c);
@@ -317,15 +323,21 @@ function compareRow(ctx: RowContext, i: number, current: RoutingRecord): void {
   const before: Record<string, unknown> = {};
   for (const c of changed) before[columns[c] as string] = current[columns[c] as string] ?? null;
   ctx.out.updatedLive.set(current.id, current);
-  group.rows.push(
-    withSource({ id: current.id, key: label(current, ctx.options.key), before }, ctx.table.sourceOf?.(i)),
-  );
+  const update = withSource({ id: current.id, key: label(current, ctx.options.key), before }, ctx.table.sourceOf?.(i));
+  group.rows.push(withSensitive(update, ctx, i));
 }
 
 function addCreate(ctx: RowContext, i: number): void {
   const typed = typeCells(ctx, i);
-  if (typed)
-    ctx.out.creates.push(withSource({ key: label(typed, ctx.options.key), values: typed }, ctx.table.sourceOf?.(i)));
+  if (!typed) return;
+  const create = withSource({ key: label(typed, ctx.options.key), values: typed }, ctx.table.sourceOf?.(i));
+  ctx.out.creates.push(withSensitive(create, ctx, i));
+}
+
+/** A row's create or update with the row's sensitive fields, when it has any (most rows have none: no property). */
+function withSensitive<T extends object>(value: T, ctx: RowContext, i: number): T & { sensitive?: readonly string[] } {
+  const sensitive = ctx.table.sensitiveOf?.(i);
+  return sensitive === undefined || sensitive.length === 0 ? value : { ...value, sensitive };
 }
 
 /** The row as a typed record; null (and a problem) when a cell does not fit its type. */
@@ -336,7 +348,7 @@ function typeCells(ctx: RowContext, i: number): Record<string, unknown> | null {
     if (cells[c] === undefined) continue;
     const value = (ctx.casters[c] as Caster)(cells[c]);
     if (value === BAD) {
-      problem(ctx, i, 'SB_ROUTING_BAD_VALUE', badValue(ctx, ctx.table.columns[c] as string, cells[c]));
+      problem(ctx, i, 'SB_ROUTING_BAD_VALUE', badValue(ctx, i, ctx.table.columns[c] as string, cells[c]));
       return null;
     }
     typed[ctx.table.columns[c] as string] = value;
@@ -373,15 +385,21 @@ function problem(ctx: RowContext, i: number, code: RowDiffProblem['code'], messa
  * Why a cell does not fit. An integer beyond 2^53 has no exact double, and JSON carries
  * numbers as doubles (switchboard's and most engines' parsers): in a numeric column it
  * cannot be written or compared exactly, whatever spec.fields says. Only a text column of
- * the engine keeps it, and the advice depends on what the column holds.
+ * the engine keeps it, and the advice depends on what the column holds. A sensitive value
+ * (of row `i`, from `${VAR}`) is not quoted: the message is output.
  */
-function badValue(ctx: RowContext, field: string, value: unknown): string {
+function badValue(ctx: RowContext, i: number, field: string, value: unknown): string {
   const at = `field "${field}": `;
+  const secret = ctx.table.sensitiveOf?.(i)?.includes(field) === true;
   if (isUnsafeInteger(value) || (typeof value === 'string' && isUnsafeIntegerText(value))) {
     if (!ctx.liveTypes.has(field)) ctx.liveTypes.set(field, liveTypeOf(ctx.live, field));
     const held = ctx.liveTypes.get(field);
     const numeric = held === 'integer' || held === 'number';
-    const shown = typeof value === 'number' ? `${String(value)} (as YAML read it: a number)` : String(value).trim();
+    const shown = secret
+      ? 'its value from the environment'
+      : typeof value === 'number'
+        ? `${String(value)} (as YAML read it: a number)`
+        : String(value).trim();
     if (numeric)
       return (
         `${at}${shown} is beyond 2^53, and the engine holds numbers in this column: JSON carries numbers as ` +
@@ -394,7 +412,7 @@ function badValue(ctx: RowContext, field: string, value: unknown): string {
       'numeric column cannot hold it exactly'
     );
   }
-  return `${at}${JSON.stringify(value)} is not a valid value for its type`;
+  return `${at}${secret ? 'its value from the environment' : JSON.stringify(value)} is not a valid value for its type`;
 }
 
 function withSource<T extends object>(value: T, source: string | undefined): T & { source?: string } {

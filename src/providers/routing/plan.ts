@@ -2,6 +2,7 @@ import type { DesiredRoutingTable, DesiredSet } from '../../manifest/index.js';
 import { digestOf } from '../../core/canonical-json.js';
 import { routingTableKind } from '../../kinds/routing-table.js';
 import { lookalikeWarnings } from './lookalikes.js';
+import { liveRowDigest, shownRow, type ShownRow } from './sensitive.js';
 import type { Change, PlanMessage, ReasonCode } from '../../plan/types.js';
 import {
   basePath,
@@ -109,6 +110,7 @@ function planTable(
       },
       // A CSV line's cells are text; an inline record's are typed by YAML.
       isText: (row) => table.inlinePaths[row] === undefined,
+      sensitiveOf: (row) => table.sensitiveCells.get(row),
     },
     rows,
     {
@@ -129,12 +131,12 @@ function planTable(
   const address = (key: string) => routingAddress(ref, key);
   lookalikeWarnings(diff, address, out.warnings);
   for (const create of diff.creates) {
+    const at = address(create.key);
     out.changes.push(
       change(
-        address(create.key),
+        at,
         'create',
-        null,
-        create.values,
+        shownRow(at, null, create.values, create.sensitive),
         `declared in ${create.source ?? table.table.address}, not found live`,
         [{ method: 'POST', path: `${base}/_bulk` }],
         create.source,
@@ -145,17 +147,17 @@ function planTable(
     // A field named `q` goes in a PATCH of the row itself: a collection PATCH's `q` is its filter.
     const one = 'q' in group.changes;
     for (const row of group.rows) {
+      const at = address(row.key);
       const c = change(
-        address(row.key),
+        at,
         'update',
-        row.before,
-        group.changes,
+        shownRow(at, row.before, group.changes, row.sensitive),
         `declared ${Object.keys(group.changes).join(', ')} ${Object.keys(group.changes).length === 1 ? 'differs' : 'differ'} from live`,
         [{ method: 'PATCH', path: one ? `${base}/${row.id}` : base }],
         row.source,
       );
       c.id = String(row.id);
-      c.liveDigest = digestOf(diff.updatedLive.get(row.id) ?? null);
+      c.liveDigest = liveRowDigest(at, diff.updatedLive.get(row.id) ?? null, row.sensitive);
       out.changes.push(c);
     }
   }
@@ -163,8 +165,7 @@ function planTable(
     const c = change(
       address(remove.key),
       'delete',
-      withoutId(remove.row),
-      null,
+      { before: withoutId(remove.row), after: null },
       `not declared in ${table.table.address}, which prunes its records`,
       [{ method: 'DELETE', path: `${base}/${remove.id}` }],
     );
@@ -211,8 +212,7 @@ const ROW_REASONS = {
 function change(
   address: string,
   action: 'create' | 'update' | 'delete',
-  before: Record<string, unknown> | null,
-  after: Record<string, unknown> | null,
+  { before, after, sensitiveDigests }: ShownRow,
   reason: string,
   requests: Change['requests'],
   source?: string,
@@ -230,6 +230,7 @@ function change(
     dependsOn: [],
     requests,
   };
+  if (sensitiveDigests) c.sensitiveDigests = sensitiveDigests;
   if (source) c.source = source;
   return c;
 }
