@@ -1,6 +1,13 @@
 import * as path from 'node:path';
 import { routingTableKind } from '../kinds/routing-table.js';
-import { csvDisplayName, emit, sensitiveFields, type DocContext, type DocumentBuilder, type Json } from './build-context.js';
+import {
+  csvDisplayName,
+  emit,
+  sensitiveFields,
+  type DocContext,
+  type DocumentBuilder,
+  type Json,
+} from './build-context.js';
 import { sortKeysDeep } from '../core/canonical-json.js';
 import { StringIndex } from '../core/string-index.js';
 import { fitsColumnType } from '../core/values.js';
