@@ -53,7 +53,7 @@ describe('planRoutingTables', () => {
   });
 });
 
-describe('planRoutingTables: cells from ${VAR} (docs/manifests.md "Secrets")', () => {
+describe('planRoutingTables: cells from ${VAR} are sensitive (docs/manifests.md)', () => {
   const SECRET = 'rt-7x';
   const records =
     'apiVersion: switchboard/v1\nkind: RoutingTable\nmetadata: { name: sens, service: draas, version: active }\n' +
