@@ -51,6 +51,12 @@ export interface PlanPart {
   /** Live addresses it read (an `--exclude` may name an undeclared live object); empty for row tables. */
   liveAddresses(): Iterable<string>;
   /**
+   * Every declared object it found live under a former name (`renamedFrom`, a pinned uuid),
+   * as [address, previous address]: those outside `--target` too, kept only for what is below
+   * them. Windows and rules written for the old names hold under the new ones (former-names.ts).
+   */
+  renames?(): Iterable<readonly [address: string, previousAddress: string]>;
+  /**
    * The live id of an object it read, by address: what a request path's ids stand for (the
    * change set compares paths with ids replaced by addresses). Absent when only a change's
    * own id appears in its paths (a routing row).

@@ -63,12 +63,17 @@ export interface WindowCheck {
 /**
  * Every window that covers some change, at `now`, and the changes it blocks: a change is
  * blocked when a window covering it is frozen, or when windows with weekly openings cover it
- * and none of them is open.
+ * and none of them is open. `former` names the plan's renames (formerNamesOf): a window
+ * written for an old name covers the object and what is below it.
  */
-export function checkWindows(windows: readonly ChangeWindow[], changes: readonly Change[], now: number): WindowCheck {
+export function checkWindows(
+  windows: readonly ChangeWindow[],
+  changes: readonly Change[],
+  now: number,
+  former: FormerNames,
+): WindowCheck {
   const notices = windows.map((w) => notice(w, now));
   const groups = new Map<string, { windows: WindowNotice[]; changes: Change[] }>();
-  const former = new FormerNames(changes);
   // One pass over the changes (a million routing rows), the windows few.
   for (const change of changes) {
     const covering: number[] = [];

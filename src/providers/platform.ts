@@ -112,6 +112,7 @@ export function platformProvider(input: PlatformInput): Provider {
         declaredAddresses: state.desired.map((d) => d.address),
         declaredObjects: state.desired,
         liveAddresses: () => state.live.byAddress.keys(),
+        renames: () => renamesIn(state.live),
         liveIdOf: (address) => state.live.byAddress.get(address)?.id,
         ...kindRails(state.desired, state.live, input.client.permissions),
       };
@@ -221,4 +222,10 @@ function inScope(
   const addresses = new Set(selectTargets(input.desired, target, exclude).map((d) => d.address));
   for (const d of desired) addresses.add(d.address);
   return { desired, problems: problems.filter((p) => p.address === undefined || addresses.has(p.address)) };
+}
+
+/** The live objects the reader found under a former name, by the address they now go by. */
+function* renamesIn(live: LiveState): Iterable<readonly [string, string]> {
+  for (const [address, object] of live.byAddress)
+    if (object.previousAddress !== undefined) yield [address, object.previousAddress];
 }

@@ -7,6 +7,7 @@
 import { SwitchboardError } from '../core/errors.js';
 import type { LoadResult, PolicyRule } from '../manifest/index.js';
 import type { CoverageReport } from '../plan/coverage/types.js';
+import { formerNamesOf } from '../plan/former-names.js';
 import type { PlanPart } from '../plan/part.js';
 import type { RunRecord } from '../apply/journal.js';
 import type { Plan, PlanMessage } from '../plan/types.js';
@@ -81,6 +82,7 @@ export function windowsOf(
     loaded.changeWindows,
     parts.flatMap((p) => p.changes),
     now,
+    formerNamesOf(parts),
   );
   if (!enforce) return { check, errors: [], warnings: [] };
   const messages = windowMessages(check, enforce.emergencyChange);

@@ -4,6 +4,7 @@ import { nearestAncestor } from '../core/address-prefix.js';
 import { closest } from '../manifest/suggest.js';
 import type { PlanChecks } from '../plan/make-plan.js';
 import type { CoverageReport } from '../plan/coverage/types.js';
+import { formerNamesOf } from '../plan/former-names.js';
 import type { PlanPart } from '../plan/part.js';
 import { evaluatePolicies } from '../plan/policy/evaluate.js';
 import { valueText, type ReferenceValues } from '../plan/policy/facts.js';
@@ -49,6 +50,7 @@ export async function planChecks(input: ChecksInput): Promise<PlanChecks> {
         declared: input.parts.flatMap((p) => p.declaredObjects ?? []),
         tables: input.set.routingTables.filter((t) => planned.has(t.table.address)),
         changes: input.parts.flatMap((p) => p.changes),
+        former: formerNamesOf(input.parts),
         liveCounts: liveCountsByKind(input.parts),
         tableLiveCounts: new Map(input.parts.flatMap((p) => [...(p.liveCountsIn ?? [])])),
         capacity,

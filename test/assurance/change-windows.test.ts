@@ -167,6 +167,58 @@ describe('apply and change windows', () => {
   });
 });
 
+describe('a rename under --target', () => {
+  /** acme-corp renamed acme-group; its subscription's billing id changes too. */
+  const RENAMED = `apiVersion: switchboard/v1
+kind: Tenant
+metadata: { name: acme-group, reseller: north, renamedFrom: [acme-corp] }
+spec:
+  billingId: T-ACME
+  subscriptions:
+    - name: main
+      billingId: T-ACME-MAIN-2
+`;
+  const FROZEN = `apiVersion: switchboard/v1
+kind: ChangeWindow
+metadata: { name: acme-freeze }
+spec:
+  timeZone: Europe/Brussels
+  scope: { addresses: [tenant/acme-corp] }
+  freezes: [ { from: "2026-11-01", to: "2026-11-30", reason: migration } ]
+`;
+  const FORBID = `apiVersion: switchboard/v1
+kind: Policy
+metadata: { name: acme-rules }
+spec:
+  rules:
+    - id: acme-subscriptions-fixed
+      match: { kind: Subscription, address: tenant/acme-corp/subscription/main }
+      forbid: [update]
+`;
+  const target = ['--target', 'tenant/acme-group/subscription/main'];
+
+  it('a window written for the former name covers what is below the renamed object, the rename not targeted', async () => {
+    await reset();
+    await fetch(`${sim.url}/_sim/stats`, { method: 'DELETE' });
+    const dir = await manifestDir({ 'acme.yaml': RENAMED, 'windows.yaml': FROZEN });
+    const out = await run(dir, '2026-11-24T12:00:00Z', 'apply', dir, ...target, '--yes');
+    expect(out.stdout).toContain(
+      '✗ SB_CHANGE_WINDOW tenant/acme-group/subscription/main: 1 change applies only inside change window acme-freeze',
+    );
+    expect(out.code).toBe(3);
+    expect(await writes()).toBe(0);
+  });
+
+  it('a forbid rule written for the former name holds below the renamed object, the rename not targeted', async () => {
+    await reset();
+    const dir = await manifestDir({ 'acme.yaml': RENAMED, 'policies.yaml': FORBID });
+    const out = await run(dir, '2026-11-24T12:00:00Z', 'plan', dir, ...target);
+    expect(out.stdout).toContain('acme-subscriptions-fixed');
+    expect(out.stdout).toContain('which the rule forbids');
+    expect(out.code).toBe(3);
+  });
+});
+
 describe('what a window covers, and the clock', () => {
   const weekly = parseWindow('Sun 23:00-03:00', 'UTC') as WeeklyWindow;
   const window = (scope: Partial<ChangeWindow['scope']>): ChangeWindow => ({
@@ -193,7 +245,9 @@ describe('what a window covers, and the clock', () => {
     const renamed = { address: 'tenant/b1', kind: 'Tenant', previousAddress: 'tenant/bank-1' };
     expect(covers(window({ addresses: ['tenant/bank-1'] }), renamed)).toBe(true);
     const below = change('tenant/b1/subscription/main', 'Subscription');
-    expect(covers(window({ addresses: ['tenant/bank-1*'] }), below, new FormerNames([renamed]))).toBe(true);
+    expect(
+      covers(window({ addresses: ['tenant/bank-1*'] }), below, new FormerNames([['tenant/b1', 'tenant/bank-1']])),
+    ).toBe(true);
     expect(covers(window({ addresses: ['tenant/bank-1*'] }), below)).toBe(false);
   });
 

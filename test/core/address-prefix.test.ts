@@ -35,8 +35,8 @@ describe('address prefixes', () => {
 
   it("FormerNames names an object under its nearest renamed ancestor's former address", () => {
     const former = new FormerNames([
-      { address: 'tenant/new', previousAddress: 'tenant/old' },
-      { address: 'tenant/new/subscription/b', previousAddress: 'tenant/old/subscription/a' },
+      ['tenant/new', 'tenant/old'],
+      ['tenant/new/subscription/b', 'tenant/old/subscription/a'],
     ]);
     expect(former.of({ address: 'tenant/new/subscription/b/entitlement/x' })).toEqual([
       'tenant/new/subscription/b/entitlement/x',

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadManifests, type DesiredSet, type PolicyRule } from '../../src/manifest/index.js';
 import { evaluatePolicies, MAX_LISTED_VIOLATIONS } from '../../src/plan/policy/evaluate.js';
+import { FormerNames } from '../../src/plan/former-names.js';
 import type { PolicyFacts } from '../../src/plan/policy/facts.js';
 import type { Change } from '../../src/plan/types.js';
 import type { DesiredNode } from '../../src/state/types.js';
@@ -331,9 +332,17 @@ describe('the policy engine', () => {
       change('Tenant', 'tenant/acme-group', 'tenant/acme-corp'),
       change('Subscription', 'tenant/acme-group/subscription/main'),
     ];
-    const out = await evaluatePolicies(rules, facts(set, { changes }), { allowPolicy: [] });
+    // The renames are the plan's, not its changes': under --target the tenant's rename is not one of them.
+    const former = new FormerNames([['tenant/acme-group', 'tenant/acme-corp']]);
+    const out = await evaluatePolicies(rules, facts(set, { changes, former }), { allowPolicy: [] });
     expect(out.errors.map((e) => `${e.rule}: ${e.address ?? ''}`)).toEqual([
       'frozen-acme: tenant/acme-group',
+      'frozen-main: tenant/acme-group/subscription/main',
+    ]);
+    const targeted = await evaluatePolicies(rules, facts(set, { changes: changes.slice(1), former }), {
+      allowPolicy: [],
+    });
+    expect(targeted.errors.map((e) => `${e.rule}: ${e.address ?? ''}`)).toEqual([
       'frozen-main: tenant/acme-group/subscription/main',
     ]);
   });

@@ -8,6 +8,8 @@ import { matchesObject } from './conditions.js';
 import type { PolicyFacts } from './facts.js';
 import type { ViolationSink } from './object-rules.js';
 
+const NO_RENAMES = new FormerNames([]);
+
 /**
  * The rules over the plan's changes: `forbid` (an action on a matched object) and
  * `threshold` (a share of the kind's, or table's, live objects in scope updated or deleted;
@@ -15,7 +17,6 @@ import type { ViolationSink } from './object-rules.js';
  */
 export class ChangeRules {
   private declared: Map<string, DesiredNode> | undefined;
-  private former: FormerNames | undefined;
 
   constructor(
     private readonly facts: PolicyFacts,
@@ -39,8 +40,7 @@ export class ChangeRules {
       // row stops it whether the update keeps the row of that kind or makes it another.
       const states = rule.match.where.length > 0 ? this.statesOf(change) : [{}];
       // The object under its former names too (a rename, a renamed ancestor): a rule written for it still holds.
-      this.former ??= new FormerNames(this.facts.changes);
-      const names = this.former.of(change);
+      const names = (this.facts.former ?? NO_RENAMES).of(change);
       if (!names.some((address) => states.some((fields) => matchesObject(rule.match, address, fields)))) continue;
       const cause = forcing.length > 0 ? ` because of ${forcing.join(', ')}` : '';
       this.sink.add(rule, `the plan would ${change.action} it${cause}, which the rule forbids`, change.address, () =>

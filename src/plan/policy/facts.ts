@@ -1,5 +1,6 @@
 import type { DesiredRoutingTable } from '../../manifest/index.js';
 import type { DesiredNode } from '../../state/types.js';
+import type { FormerNames } from '../former-names.js';
 import type { CoverageReport } from '../coverage/types.js';
 import type { CapacityRow, Change, PlanMessage } from '../types.js';
 
@@ -23,6 +24,8 @@ export interface PolicyFacts {
   tables: readonly DesiredRoutingTable[];
   /** Every change of the plan. */
   changes: readonly Change[];
+  /** The plan's renames, whatever --target kept (formerNamesOf): a forbid rule holds under an old name. None when absent. */
+  former?: FormerNames;
   /** Live objects in scope by kind (every provider's). */
   liveCounts: ReadonlyMap<string, number>;
   /** Live rows in scope by routing table address. */
