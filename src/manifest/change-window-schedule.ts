@@ -16,7 +16,10 @@ const MINUTES_PER_DAY = 1440;
 /** How far ahead a window's next opening is looked for before it counts as not opening. */
 const LOOK_AHEAD_DAYS = 400;
 
-/** A weekly window: it opens on each of `days` at `start` (minute of the day) and closes at `end`, the next day when `end <= start`. */
+/**
+ * A weekly window: it opens on each of `days` at `start` (minute of the day) and closes at
+ * `end`, the next day when `end <= start` (`Mon 22:00-22:00` is the 24 hours to Tuesday 22:00).
+ */
 export interface WeeklyWindow {
   /** As written (`Tue,Thu 22:00-02:00`), for messages. */
   text: string;
@@ -27,12 +30,16 @@ export interface WeeklyWindow {
   end: number;
 }
 
-/** A freeze: nothing in scope may change from `from` (inclusive) to `to` (exclusive), both wall minutes of `zone`. */
+/**
+ * A freeze: nothing in scope may change from `start` (inclusive) to `end` (exclusive), instants
+ * (ms since the epoch) read once from the wall times written in `zone` ({@link instantOf}): a
+ * freeze is one stretch of time, never reopened or closed again by the clock going back.
+ */
 export interface Freeze {
   text: string;
   zone: string;
-  from: number;
-  to: number;
+  start: number;
+  end: number;
   reason?: string;
 }
 
@@ -85,21 +92,37 @@ function weekday(wall: number): number {
   return new Date(wall * 60_000).getUTCDay();
 }
 
+/** The zone's offset at an instant, in minutes (wall minus UTC). */
+function offsetAt(instantMs: number, zone: string): number {
+  return wallMinute(instantMs, zone) - Math.floor(instantMs / 60_000);
+}
+
 /**
  * The first instant at which the zone's clock shows `wall`: the earlier one when the clock
  * shows it twice (the hour repeated when summer time ends), and the end of the gap when it
  * never does (the hour skipped when it starts: a window opening at 02:30 opens at 03:00).
  */
 export function instantOf(wall: number, zone: string): number {
-  const offsetAt = (instant: number) => wallMinute(instant, zone) - Math.floor(instant / 60_000);
+  return instantsOf(wall, zone)[0] as number;
+}
+
+/**
+ * Every instant at which the zone's clock shows `wall`, earliest first: two in the repeated
+ * hour, else one; for a skipped wall time, the end of the gap alone.
+ */
+export function instantsOf(wall: number, zone: string): number[] {
   const guess = wall * 60_000;
   // The offsets in force around that day: a transition lies between at most two of them.
-  const offsets = new Set([offsetAt(guess), offsetAt(guess - 86_400_000), offsetAt(guess + 86_400_000)]);
+  const offsets = new Set([
+    offsetAt(guess, zone),
+    offsetAt(guess - 86_400_000, zone),
+    offsetAt(guess + 86_400_000, zone),
+  ]);
   const exact = [...offsets]
     .map((offset) => (wall - offset) * 60_000)
     .filter((instant) => wallMinute(instant, zone) === wall)
     .sort((a, b) => a - b);
-  if (exact[0] !== undefined) return exact[0];
+  if (exact.length > 0) return exact;
   // A skipped wall time: the first minute whose wall time is past it.
   let lo = (wall - Math.max(...offsets)) * 60_000;
   let hi = (wall - Math.min(...offsets)) * 60_000;
@@ -108,7 +131,29 @@ export function instantOf(wall: number, zone: string): number {
     if (wallMinute(mid, zone) >= wall) hi = mid;
     else lo = mid;
   }
-  return hi;
+  return [hi];
+}
+
+/**
+ * The instants in [`fromMs`, `toMs`) at which the zone's offset changes (the clock jumps
+ * forward or back), whole minutes: a window may open there without its start being shown.
+ */
+function offsetChanges(zone: string, fromMs: number, toMs: number): number[] {
+  const found: number[] = [];
+  // No zone changes its offset twice within a day: compare day by day, then narrow down.
+  for (let day = Math.floor(fromMs / 86_400_000) * 86_400_000; day < toMs; day += 86_400_000) {
+    const before = offsetAt(day, zone);
+    if (offsetAt(day + 86_400_000, zone) === before) continue;
+    let lo = day;
+    let hi = day + 86_400_000;
+    while (hi - lo > 60_000) {
+      const mid = lo + Math.floor((hi - lo) / 120_000) * 60_000;
+      if (offsetAt(mid, zone) === before) lo = mid;
+      else hi = mid;
+    }
+    if (hi >= fromMs && hi < toMs) found.push(hi);
+  }
+  return found;
 }
 
 /** Whether a weekly window is open at an instant. */
@@ -126,10 +171,7 @@ function windowOpen(window: WeeklyWindow, instantMs: number): boolean {
 
 /** The freeze in force at an instant, if any. */
 export function freezeAt(freezes: readonly Freeze[], instantMs: number): Freeze | undefined {
-  return freezes.find((f) => {
-    const wall = wallMinute(instantMs, f.zone);
-    return wall >= f.from && wall < f.to;
-  });
+  return freezes.find((f) => instantMs >= f.start && instantMs < f.end);
 }
 
 /** Whether the schedule lets its scope change at an instant. */
@@ -140,24 +182,27 @@ export function isOpen(schedule: Schedule, instantMs: number): boolean {
 
 /**
  * The first instant at or after `instantMs` at which the schedule is open; undefined when it
- * does not open within {@link LOOK_AHEAD_DAYS} days (a freeze longer than that, say). The
- * candidates are each window's openings and each freeze's end, taken day by day.
+ * does not open within {@link LOOK_AHEAD_DAYS} days (a freeze longer than that, say). A closed
+ * schedule opens only where one of these happens, so they are the candidates: a window's
+ * start shows on its zone's clock (each time: twice in the repeated hour), its zone's clock
+ * jumps (back into a window, or forward past a skipped start), or a freeze ends.
  */
 export function nextOpening(schedule: Schedule, instantMs: number): number | undefined {
   if (isOpen(schedule, instantMs)) return instantMs;
-  const zones = [...new Set([...schedule.windows.map((w) => w.zone), ...schedule.freezes.map((f) => f.zone)])];
-  const firstDay = Math.min(...zones.map((z) => Math.floor(wallMinute(instantMs, z) / MINUTES_PER_DAY))) - 1;
-  for (let day = firstDay; day <= firstDay + LOOK_AHEAD_DAYS; day++) {
-    const candidates: number[] = [];
-    for (const w of schedule.windows)
+  const horizon = instantMs + LOOK_AHEAD_DAYS * MINUTES_PER_DAY * 60_000;
+  const candidates = new Set<number>();
+  for (const f of schedule.freezes) candidates.add(f.end);
+  const zones = new Set(schedule.windows.map((w) => w.zone));
+  for (const zone of zones) for (const jump of offsetChanges(zone, instantMs, horizon)) candidates.add(jump);
+  for (const w of schedule.windows) {
+    // From the day before (a window spanning midnight) to the horizon, on the window's clock.
+    const firstDay = Math.floor(wallMinute(instantMs, w.zone) / MINUTES_PER_DAY) - 1;
+    for (let day = firstDay; day <= firstDay + LOOK_AHEAD_DAYS + 1; day++)
       if (w.days.includes(weekday(day * MINUTES_PER_DAY)))
-        candidates.push(instantOf(day * MINUTES_PER_DAY + w.start, w.zone));
-    for (const f of schedule.freezes)
-      if (Math.floor(f.to / MINUTES_PER_DAY) === day) candidates.push(instantOf(f.to, f.zone));
-    candidates.sort((a, b) => a - b);
-    for (const candidate of candidates) if (candidate > instantMs && isOpen(schedule, candidate)) return candidate;
+        for (const at of instantsOf(day * MINUTES_PER_DAY + w.start, w.zone)) candidates.add(at);
   }
-  return undefined;
+  const ordered = [...candidates].filter((c) => c > instantMs && c <= horizon).sort((a, b) => a - b);
+  return ordered.find((candidate) => isOpen(schedule, candidate));
 }
 
 /** `2026-11-24 22:00` in a zone. */
@@ -180,8 +225,6 @@ export function parseWindow(text: string, defaultZone: string): WeeklyWindow | s
   const end = minuteOfDay(m[3] as string, true);
   if (start === undefined || end === undefined)
     return `"${text}": times are HH:MM from 00:00 to 23:59 (24:00 may end a window)`;
-  if (start === end % MINUTES_PER_DAY && end !== MINUTES_PER_DAY)
-    return `"${text}" opens and closes at the same time: a window of no time (or of a whole day?) is not one`;
   const zone = m[4] ?? defaultZone;
   if (!isTimeZone(zone)) return `"${zone}" is not a time zone the runtime knows (an IANA name such as Europe/Brussels)`;
   return { text: text.trim(), zone, days, start, end };
@@ -218,15 +261,21 @@ function minuteOfDay(text: string, mayBeEnd: boolean): number | undefined {
 
 /**
  * A freeze from `YYYY-MM-DD` (that day's start) or `YYYY-MM-DDTHH:MM` to `YYYY-MM-DD` (that
- * day's end: the day is frozen) or `YYYY-MM-DDTHH:MM` (exclusive), in the zone's wall clock.
+ * day's end: the day is frozen) or `YYYY-MM-DDTHH:MM` (exclusive), in the zone's wall clock,
+ * each read once as an instant by {@link instantOf}: a time the clock shows twice (the hour
+ * repeated when summer time ends) is its first showing, a time it skips is the end of the gap.
  */
 export function parseFreeze(from: string, to: string, zone: string, reason?: string): Freeze | string {
-  const start = wallOf(from, false);
-  const end = wallOf(to, true);
-  if (start === undefined) return `"${from}" is not a date (YYYY-MM-DD) or a date and time (YYYY-MM-DDTHH:MM)`;
-  if (end === undefined) return `"${to}" is not a date (YYYY-MM-DD) or a date and time (YYYY-MM-DDTHH:MM)`;
-  if (end <= start) return `the freeze ends (${to}) before it starts (${from})`;
-  return { text: `${from} to ${to}`, zone, from: start, to: end, ...(reason !== undefined ? { reason } : {}) };
+  const startWall = wallOf(from, false);
+  const endWall = wallOf(to, true);
+  if (startWall === undefined) return `"${from}" is not a date (YYYY-MM-DD) or a date and time (YYYY-MM-DDTHH:MM)`;
+  if (endWall === undefined) return `"${to}" is not a date (YYYY-MM-DD) or a date and time (YYYY-MM-DDTHH:MM)`;
+  if (endWall <= startWall) return `the freeze ends (${to}) before it starts (${from})`;
+  const start = instantOf(startWall, zone);
+  const end = instantOf(endWall, zone);
+  if (end <= start)
+    return `the freeze from ${from} to ${to} lies in the hour the clock skips in ${zone} (summer time starts): it lasts no time`;
+  return { text: `${from} to ${to}`, zone, start, end, ...(reason !== undefined ? { reason } : {}) };
 }
 
 function wallOf(text: string, endOfDay: boolean): number | undefined {

@@ -77,6 +77,26 @@ describe('weekly windows in Europe/Brussels', () => {
     expect(iso(nextOpening(sunday, at('2026-10-24T12:00:00Z')))).toBe('2026-10-25T00:00:00.000Z');
   });
 
+  it('says it next opens when the clock goes back into a window, not a week later', () => {
+    // Closed from 02:30 CEST (00:30 UTC); at 03:00 CEST the clock goes back to 02:00 CET, inside it again.
+    const saturday = { windows: [window('Sat 22:00-02:30')], freezes: [] };
+    expect(isOpen(saturday, at('2026-10-25T00:45:00Z'))).toBe(false); // 02:45 CEST
+    expect(iso(nextOpening(saturday, at('2026-10-25T00:45:00Z')))).toBe('2026-10-25T01:00:00.000Z'); // 02:00 CET
+    expect(isOpen(saturday, at('2026-10-25T01:10:00Z'))).toBe(true); // 02:10 CET
+    expect(iso(nextOpening(saturday, at('2026-10-25T01:30:00Z')))).toBe('2026-10-31T21:00:00.000Z'); // 02:30 CET: closed
+  });
+
+  it('says it next opens at the second showing of a start in the repeated hour', () => {
+    const sunday = { windows: [window('Sun 02:15-02:45')], freezes: [] };
+    expect(iso(nextOpening(sunday, at('2026-10-25T00:50:00Z')))).toBe('2026-10-25T01:15:00.000Z'); // 02:15 CET
+  });
+
+  it('does not open a window wholly inside the hour the spring change skips', () => {
+    const skipped = { windows: [window('Sun 02:10-02:40')], freezes: [] };
+    expect(isOpen(skipped, at('2026-03-29T01:00:00Z'))).toBe(false); // 03:00 CEST
+    expect(iso(nextOpening(skipped, at('2026-03-28T12:00:00Z')))).toBe('2026-04-05T00:10:00.000Z');
+  });
+
   it('opens on the other side of a daylight-saving change at the new offset', () => {
     // Saturday 2026-10-24 22:00 is 20:00 UTC (CEST); Saturday 2026-10-31 22:00 is 21:00 UTC (CET).
     const saturday = { windows: [window('Sat 22:00-23:00')], freezes: [] };
@@ -119,6 +139,38 @@ describe('freezes', () => {
     expect(iso(nextOpening(schedule, at('2026-11-24T12:00:00Z')))).toBe('2026-11-24T22:00:00.000Z'); // 23:00 local
   });
 
+  it('are one stretch of time: a start in the repeated hour is its first showing, and holds after the clock goes back', () => {
+    const from = parseFreeze('2026-10-25T02:30', '2026-10-26', zone);
+    if (typeof from === 'string') throw new Error(from);
+    const frozen = { windows: [], freezes: [from] };
+    expect(isOpen(frozen, at('2026-10-25T00:29:00Z'))).toBe(true); // 02:29 CEST
+    expect(isOpen(frozen, at('2026-10-25T00:30:00Z'))).toBe(false); // 02:30 CEST
+    expect(isOpen(frozen, at('2026-10-25T01:10:00Z'))).toBe(false); // 02:10 CET: a wall clock would read it before
+  });
+
+  it('are one stretch of time: an end in the repeated hour is its first showing, never frozen again', () => {
+    const to = parseFreeze('2026-10-24', '2026-10-25T02:30', zone);
+    if (typeof to === 'string') throw new Error(to);
+    const frozen = { windows: [], freezes: [to] };
+    expect(isOpen(frozen, at('2026-10-25T00:29:00Z'))).toBe(false); // 02:29 CEST
+    expect(isOpen(frozen, at('2026-10-25T00:30:00Z'))).toBe(true); // 02:30 CEST
+    expect(isOpen(frozen, at('2026-10-25T01:10:00Z'))).toBe(true); // 02:10 CET
+    expect(iso(nextOpening(frozen, at('2026-10-24T12:00:00Z')))).toBe('2026-10-25T00:30:00.000Z');
+  });
+
+  it('a start or end in the hour the spring change skips is the end of the gap; a freeze wholly in it is refused', () => {
+    const from = parseFreeze('2026-03-29T02:30', '2026-03-29T05:00', zone);
+    const to = parseFreeze('2026-03-28', '2026-03-29T02:30', zone);
+    if (typeof from === 'string' || typeof to === 'string') throw new Error('not a freeze');
+    expect(isOpen({ windows: [], freezes: [from] }, at('2026-03-29T00:59:00Z'))).toBe(true); // 01:59 CET
+    expect(isOpen({ windows: [], freezes: [from] }, at('2026-03-29T01:00:00Z'))).toBe(false); // 03:00 CEST
+    expect(isOpen({ windows: [], freezes: [to] }, at('2026-03-29T00:59:00Z'))).toBe(false);
+    expect(iso(nextOpening({ windows: [], freezes: [to] }, at('2026-03-28T12:00:00Z')))).toBe(
+      '2026-03-29T01:00:00.000Z',
+    );
+    expect(parseFreeze('2026-03-29T02:10', '2026-03-29T02:40', zone)).toMatch(/lies in the hour the clock skips/);
+  });
+
   it('a schedule that never opens within the look-ahead has no next opening', () => {
     const long = parseFreeze('2026-01-01', '2030-01-01', zone);
     if (typeof long === 'string') throw new Error(long);
@@ -133,13 +185,22 @@ describe('parsing', () => {
     expect(window('sat, sun 08:00-12:00')).toMatchObject({ days: [0, 6], start: 480, end: 720 });
   });
 
+  it('an end at the start closes 24 hours later, the next day', () => {
+    const day = { windows: [window('Mon 22:00-22:00', 'UTC')], freezes: [] };
+    // 2026-11-23 is a Monday.
+    expect(isOpen(day, at('2026-11-23T21:59:00Z'))).toBe(false);
+    expect(isOpen(day, at('2026-11-23T22:00:00Z'))).toBe(true);
+    expect(isOpen(day, at('2026-11-24T21:59:00Z'))).toBe(true);
+    expect(isOpen(day, at('2026-11-24T22:00:00Z'))).toBe(false);
+    expect(window('Mon 00:00-00:00', 'UTC')).toMatchObject({ start: 0, end: 0 });
+  });
+
   it('says what is wrong', () => {
     expect(parseWindow('Tue 22:00', 'UTC')).toMatch(/not a weekly window/);
     expect(parseWindow('Tues 22:00-23:00', 'UTC')).toBe(
       '"Tues" is not a day or a range of days (Mon, Tue, Wed, Thu, Fri, Sat, Sun; Mon-Fri)',
     );
     expect(parseWindow('Tue 25:00-23:00', 'UTC')).toMatch(/times are HH:MM/);
-    expect(parseWindow('Tue 22:00-22:00', 'UTC')).toMatch(/same time/);
     expect(parseWindow('Tue 22:00-23:00 Europe/Bruxelles', 'UTC')).toMatch(/"Europe\/Bruxelles" is not a time zone/);
     expect(parseFreeze('2026-02-30', '2026-03-01', 'UTC')).toMatch(/not a date/);
     expect(parseFreeze('2026-03-02', '2026-03-01', 'UTC')).toMatch(/ends .* before it starts/);
