@@ -34,18 +34,31 @@ export interface RunClock {
 export function runClock(session: Pick<Session, 'simulator'>, env: NodeJS.ProcessEnv = process.env): RunClock {
   const fixed = env[NOW_VARIABLE];
   if (fixed !== undefined && fixed !== '') {
-    const at = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(fixed)
-      ? Date.parse(fixed)
-      : NaN;
-    if (Number.isNaN(at))
-      throw new SwitchboardError(
-        'SB_CONFIG',
-        `${NOW_VARIABLE}="${fixed}" is not an ISO 8601 instant with its offset (2026-11-24T21:00:00Z)`,
-      );
-    return { now: at, source: NOW_VARIABLE };
+    return { now: instantOf(fixed), source: NOW_VARIABLE };
   }
   const simulator = session.simulator?.core.store.clock;
   return simulator ? { now: simulator.now(), source: 'simulator' } : { now: Date.now(), source: 'system' };
+}
+
+/**
+ * `SWITCHBOARD_NOW` as an instant: an ISO 8601 date and time with its offset, each field in
+ * its range. `Date.parse` alone would read 2026-02-30 as 2026-03-02 and 24:00 as the next day.
+ */
+function instantOf(text: string): number {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-](\d{2}):(\d{2}))$/.exec(text);
+  const refuse = (why: string) =>
+    new SwitchboardError('SB_CONFIG', `${NOW_VARIABLE}="${text}" ${why} (2026-11-24T21:00:00Z)`);
+  if (!m) throw refuse('is not an ISO 8601 instant with its offset');
+  const [year, month, day, hour, minute, second = 0, offsetHours = 0, offsetMinutes = 0] = m
+    .slice(1)
+    .map((part) => (part === undefined ? undefined : Number(part)));
+  const date = new Date(Date.UTC(year as number, (month as number) - 1, day as number));
+  const realDate =
+    date.getUTCFullYear() === year && date.getUTCMonth() === (month as number) - 1 && date.getUTCDate() === day;
+  if (!realDate) throw refuse(`names no day: ${m[1]}-${m[2]}-${m[3]} is not in the calendar`);
+  if ((hour as number) > 23 || (minute as number) > 59 || second > 59 || offsetHours > 23 || offsetMinutes > 59)
+    throw refuse('has a time or an offset out of range: hours 00-23, minutes and seconds 00-59');
+  return Date.parse(text);
 }
 
 /** Whether the plan reads coverage: asked for, or a policy rule bounds it. */

@@ -260,6 +260,15 @@ describe('what a window covers, and the clock', () => {
       /SWITCHBOARD_NOW="tomorrow" is not an ISO 8601 instant/,
     );
     expect(() => runClock({}, { SWITCHBOARD_NOW: '2026-11-24T21:00:00' })).toThrow(/with its offset/);
+    // In the pattern, out of the calendar: never read as another day.
+    expect(() => runClock({}, { SWITCHBOARD_NOW: '2026-02-30T10:00:00Z' })).toThrow(
+      /^SWITCHBOARD_NOW="2026-02-30T10:00:00Z" names no day: 2026-02-30 is not in the calendar/,
+    );
+    for (const text of ['2026-13-01T10:00:00Z', '2026-11-24T24:00:00Z', '2026-11-24T21:60Z', '2026-11-24T21:00+24:00'])
+      expect(() => runClock({}, { SWITCHBOARD_NOW: text })).toThrow(/^SWITCHBOARD_NOW=/);
+    expect(runClock({}, { SWITCHBOARD_NOW: '2028-02-29T23:59:59.5-01:30' }).now).toBe(
+      Date.parse('2028-03-01T01:29:59.500Z'),
+    );
     sim.core.store.clock.advance(86_400 * 365);
     const simulated = runClock({ simulator: sim }, {});
     expect(simulated.source).toBe('simulator');
