@@ -13,6 +13,7 @@
 const DAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const;
 const FULL_DAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
 const MINUTES_PER_DAY = 1440;
+const DAY_MS = 86_400_000;
 /** How far ahead a window's next opening is looked for before it counts as not opening. */
 const LOOK_AHEAD_DAYS = 400;
 
@@ -189,20 +190,37 @@ export function isOpen(schedule: Schedule, instantMs: number): boolean {
  */
 export function nextOpening(schedule: Schedule, instantMs: number): number | undefined {
   if (isOpen(schedule, instantMs)) return instantMs;
-  const horizon = instantMs + LOOK_AHEAD_DAYS * MINUTES_PER_DAY * 60_000;
-  const candidates = new Set<number>();
-  for (const f of schedule.freezes) candidates.add(f.end);
-  const zones = new Set(schedule.windows.map((w) => w.zone));
-  for (const zone of zones) for (const jump of offsetChanges(zone, instantMs, horizon)) candidates.add(jump);
-  for (const w of schedule.windows) {
-    // From the day before (a window spanning midnight) to the horizon, on the window's clock.
-    const firstDay = Math.floor(wallMinute(instantMs, w.zone) / MINUTES_PER_DAY) - 1;
-    for (let day = firstDay; day <= firstDay + LOOK_AHEAD_DAYS + 1; day++)
-      if (w.days.includes(weekday(day * MINUTES_PER_DAY)))
-        for (const at of instantsOf(day * MINUTES_PER_DAY + w.start, w.zone)) candidates.add(at);
+  const horizon = instantMs + LOOK_AHEAD_DAYS * DAY_MS;
+  const showings = new Map<string, number[]>();
+  // A day at a time, so that a schedule opening soon is answered without the whole look-ahead;
+  // nothing opens inside a freeze, so a freeze is skipped to its end (itself a candidate).
+  for (let from = instantMs, to = from; from < horizon; from = to) {
+    const freeze = freezeAt(schedule.freezes, from);
+    if (freeze) {
+      to = freeze.end;
+      continue;
+    }
+    to = Math.min(from + DAY_MS, horizon);
+    const candidates = new Set<number>();
+    for (const f of schedule.freezes) candidates.add(f.end);
+    for (const zone of new Set(schedule.windows.map((w) => w.zone)))
+      for (const jump of offsetChanges(zone, from, to)) candidates.add(jump);
+    for (const w of schedule.windows) {
+      // The window's days whose start may show in [from, to): the day before through the day after.
+      const first = Math.floor(wallMinute(from, w.zone) / MINUTES_PER_DAY) - 1;
+      for (let day = first; day <= first + 3; day++) {
+        if (!w.days.includes(weekday(day * MINUTES_PER_DAY))) continue;
+        const key = `${w.zone} ${day * MINUTES_PER_DAY + w.start}`;
+        let at = showings.get(key);
+        if (!at) showings.set(key, (at = instantsOf(day * MINUTES_PER_DAY + w.start, w.zone)));
+        for (const instant of at) candidates.add(instant);
+      }
+    }
+    const ordered = [...candidates].filter((c) => c > instantMs && c >= from && c < to).sort((a, b) => a - b);
+    const open = ordered.find((candidate) => isOpen(schedule, candidate));
+    if (open !== undefined) return open;
   }
-  const ordered = [...candidates].filter((c) => c > instantMs && c <= horizon).sort((a, b) => a - b);
-  return ordered.find((candidate) => isOpen(schedule, candidate));
+  return undefined;
 }
 
 /** `2026-11-24 22:00` in a zone. */
