@@ -1,25 +1,17 @@
 /**
  * Live verification of the RoutingTest vectors (docs/assurance.md "Routing tests"):
  * each vector asked of the routing engine with its own search (Document 3 §4.1 filters), one
- * request per vector, at most the client's concurrency at once. `apply --verify` runs it
+ * request per vector after one per tested table (that it exists), at most the client's
+ * concurrency at once. `apply --verify` runs it
  * after the apply, `switchboard verify` on its own; failures are written to the journal.
  */
 import pLimit from 'p-limit';
 import type { Journal } from '../apply/journal.js';
 import { SwitchboardError } from '../core/errors.js';
 import { routingTestKind } from '../kinds/routing-test.js';
-import {
-  liveRow,
-  verdict,
-  vectorLabel,
-  type Answer,
-  type DesiredRoutingTable,
-  type JsonScalar,
-  type RoutingTestSet,
-  type RoutingVector,
-} from '../manifest/index.js';
-import type { RoutingClient, RoutingTableRef } from '../routing/index.js';
-import type { Filter } from '../routing/query.js';
+import { verdict, vectorLabel, type DesiredRoutingTable, type RoutingTestSet } from '../manifest/index.js';
+import type { RoutingClient } from '../routing/index.js';
+import { searchVector, tableNotShown } from './verify-search.js';
 
 /** One vector that did not pass: it failed, or its search could not be made (not one a stopped run left unsearched). */
 export interface VectorFailure {
@@ -39,7 +31,7 @@ export interface Verification {
   failures: VectorFailure[];
   /** Vectors a stopped run (Ctrl-C, SIGTERM) did not search: neither passed nor failed. */
   notSearched: number;
-  /** Requests sent: one per vector searched. */
+  /** Requests sent: one per tested table (that it exists), one per vector searched. */
   requests: number;
 }
 
@@ -62,13 +54,35 @@ async function verifyVectors(
   const cancel = () => client.cancel('the run was interrupted');
   if (signal?.aborted) cancel();
   else signal?.addEventListener('abort', cancel, { once: true });
+  // One list per tested table first: a vector cannot pass against a table not shown to exist.
+  const probes = new Map<string, Promise<string | undefined>>();
+  const probeOf = (test: RoutingTestSet) => {
+    let probe = probes.get(test.table);
+    if (!probe) {
+      out.requests += 1;
+      probe = limit(() => tableNotShown(client, test));
+      probes.set(test.table, probe);
+    }
+    return probe;
+  };
   const jobs = tests.flatMap((test) => {
     const table = options.tables?.find((t) => t.table.address === test.table);
     const types = table?.fieldTypes ?? {};
-    return test.vectors.map((vector) =>
-      limit(async () => {
-        out.vectors += 1;
-        const base = { test: test.name, table: test.table, vector: vectorLabel(vector), source: vector.source };
+    const probe = probeOf(test);
+    return test.vectors.map(async (vector) => {
+      out.vectors += 1;
+      const base = { test: test.name, table: test.table, vector: vectorLabel(vector), source: vector.source };
+      let missing: string | undefined;
+      try {
+        missing = await probe;
+      } catch (error) {
+        missing = signal?.aborted ? undefined : error instanceof Error ? error.message : String(error);
+      }
+      if (missing !== undefined && !signal?.aborted) {
+        out.failures.push({ ...base, outcome: 'error', message: missing });
+        return;
+      }
+      return limit(async () => {
         if (signal?.aborted) {
           out.notSearched += 1;
           unsearched.add(vector.source);
@@ -76,7 +90,7 @@ async function verifyVectors(
         }
         try {
           out.requests += 1;
-          const answer = await search(client, test, vector, table?.key, types);
+          const answer = await searchVector(client, test, vector, table?.key, types);
           const wrong = verdict(vector, answer);
           if (wrong === undefined) out.passed += 1;
           else out.failures.push({ ...base, outcome: 'failed', message: wrong });
@@ -90,8 +104,8 @@ async function verifyVectors(
           const message = error instanceof Error ? error.message : String(error);
           out.failures.push({ ...base, outcome: 'error', message });
         }
-      }),
-    );
+      });
+    });
   });
   try {
     await Promise.all(jobs);
@@ -104,68 +118,6 @@ async function verifyVectors(
     a.test < b.test ? -1 : a.test > b.test ? 1 : (order.get(a.source) ?? 0) - (order.get(b.source) ?? 0),
   );
   return { verification: out, unsearched };
-}
-
-/**
- * The engine's answer to one vector. Exact: every lookup field `==` its value (two rows
- * asked for, to tell an ambiguous answer). Longest prefix: the other fields `==`, the prefix
- * column `in` every prefix of the number, and of the rows found the longest prefix answers.
- * No match is a 404 (Document 3 §4.2) or an empty list.
- */
-async function search(
-  client: RoutingClient,
-  test: RoutingTestSet,
-  vector: RoutingVector,
-  key: readonly string[] | undefined,
-  types: Readonly<Record<string, string>>,
-): Promise<Answer | undefined> {
-  const ref = test.ref as RoutingTableRef;
-  const typed = (field: string, value: JsonScalar): unknown => {
-    const type = types[field];
-    if (typeof value !== 'string') return value;
-    if (type === 'integer' || type === 'number') return Number(value);
-    if (type === 'boolean') return value === 'true';
-    return value;
-  };
-  const keyFields = key ?? Object.keys(vector.lookup);
-  const mode = test.mode;
-  if (mode.type === 'exact') {
-    const filters: Filter[] = Object.entries(vector.lookup).map(([name, v]) => ({
-      name,
-      op: '==',
-      val: typed(name, v),
-    }));
-    const page = await client.listPage(ref, { q: { filters }, resultsPerPage: 2 });
-    const rows = page?.objects ?? [];
-    if (rows.length > 1)
-      throw new Error(`${page?.num_results ?? rows.length} rows answer: the lookup is no key of the table`);
-    return rows[0] ? liveRow(keyFields, rows[0]) : undefined;
-  }
-  const dialled = dialledField(vector, mode.column, key);
-  const number = String(vector.lookup[dialled] ?? '');
-  const prefixes = Array.from({ length: number.length }, (_, i) => number.slice(0, number.length - i));
-  const filters: Filter[] = Object.entries(vector.lookup)
-    .filter(([name]) => name !== dialled)
-    .map(([name, v]) => ({ name, op: '==', val: typed(name, v) }));
-  filters.push({ name: mode.column, op: 'in', val: prefixes.map((p) => typed(mode.column, p)) });
-  const page = await client.listPage(ref, { q: { filters }, resultsPerPage: Math.max(prefixes.length, 1) });
-  let best: Record<string, unknown> | undefined;
-  for (const row of page?.objects ?? []) {
-    const prefix = String(row[mode.column] ?? '');
-    if (best === undefined || prefix.length > String(best[mode.column] ?? '').length) best = row;
-  }
-  return best ? liveRow(key ?? [mode.column], best) : undefined;
-}
-
-/** The lookup field holding the number a longest-prefix vector looks up: the column itself, or the one field that is no key field. */
-function dialledField(vector: RoutingVector, column: string, key: readonly string[] | undefined): string {
-  if (column in vector.lookup) return column;
-  const others = Object.keys(vector.lookup).filter((f) => !(key ?? []).includes(f));
-  if (others.length !== 1)
-    throw new Error(
-      `match: longest-prefix(${column}) looks up one number; the lookup names ${others.join(', ') || 'none'}${key ? '' : ' (the table is not declared: name the number alone, or under ' + column + ')'}`,
-    );
-  return others[0] as string;
 }
 
 /** What a live verification needs: the vectors, the declared tables (for types), a signal that stops it. */

@@ -202,7 +202,7 @@ describe('vectors against the live engine', () => {
     const applied = await cli(dir, 'apply', dir, '--yes', '--verify');
     expect(applied.code).toBe(0);
     expect(applied.stdout).toContain(
-      'Verification passed: 9 vectors of 2 RoutingTests, searched in the live routing engine (9 requests).',
+      'Verification passed: 9 vectors of 2 RoutingTests, searched in the live routing engine (11 requests).',
     );
 
     const rerouted = await manifestDir(

@@ -61,6 +61,7 @@ export const TIERS: Record<TierName, Tier> = {
       'test/assurance/change-windows.test.ts',
       'test/assurance/coverage.test.ts',
       'test/assurance/routing-tests.test.ts',
+      'test/assurance/routing-tests-live.test.ts',
       'test/baselines/adopt.test.ts',
       'test/baselines/cli.test.ts',
       'test/baselines/examples.test.ts',
