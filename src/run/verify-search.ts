@@ -1,5 +1,5 @@
 /**
- * The live searches of `verify` and `apply --verify` (docs/assurance.md "Live"): whether a
+ * The live searches of `verify` and `apply --verify` (docs/assurance.md "Routing tests"): whether a
  * tested table can be shown to exist, and the engine's answer to one vector, each with its own
  * search (Document 3 §4.1 filters and ordering).
  */
@@ -14,7 +14,7 @@ import type { Filter } from '../routing/query.js';
  * answers 404 too: a vector's empty answer alone cannot tell a missing table (a typo in `table:`)
  * from a missing row, and an `expect: absent` vector would pass against any table name. A table
  * whose list answers 404 (it does not exist, or holds no row) is not shown to exist: its vectors
- * do not pass (docs/design-decisions.md "Routing tests against a table not shown to exist").
+ * do not pass (docs/design-decisions.md "Assurance").
  */
 export async function tableNotShown(client: RoutingClient, test: RoutingTestSet): Promise<string | undefined> {
   const ref = test.ref as RoutingTableRef;

@@ -1,5 +1,5 @@
 /**
- * The live searches of `switchboard verify` (docs/assurance.md "Live") where an empty answer
+ * The live searches of `switchboard verify` (docs/assurance.md "Routing tests") where an empty answer
  * could pass a vector it should not: a table that cannot be shown to exist (a typo in `table:`,
  * whose 404 is the same as a missing row's), and a longest-prefix search of a table whose key
  * is more than the prefix (several rows per prefix: the longest must not hide on page 2, and
