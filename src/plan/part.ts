@@ -1,5 +1,5 @@
 import type { DesiredNode } from '../state/types.js';
-import type { Change, PlanMessage, ProviderName, VectorChange } from './types.js';
+import type { Change, PlanMessage, ProviderName, VectorChange, VectorFailing } from './types.js';
 
 /** A live object in scope that the manifests do not declare and that is not pruned. */
 export interface UnmanagedObject {
@@ -62,8 +62,11 @@ export interface PlanPart {
    * own id appears in its paths (a routing row).
    */
   liveIdOf?(address: string): string | undefined;
-  /** The RoutingTest vectors whose answer its changes change (the first listed, all counted): docs/assurance.md. */
-  vectorChanges?: { changed: VectorChange[]; count: number };
+  /**
+   * The RoutingTest vectors whose answer its changes change, and those the rows it leaves will
+   * fail (the first listed, all counted): docs/assurance.md.
+   */
+  vectorChanges?: { changed: VectorChange[]; count: number; failing: VectorFailing[]; failingCount: number };
   /** Permission pre-flight: a refusal for each request of `changes` the caller's credentials do not allow. */
   preflight(changes: readonly Change[]): PlanMessage[];
 }

@@ -6,7 +6,7 @@
 import type { AddressInUse, CoverageEffect, CoverageList, CoverageReport, CoverageScope } from './coverage/types.js';
 import { complete, pick } from './plan-keys.js';
 import type { Json, Problems } from './plan-problems.js';
-import type { Plan, RoutingTestsSummary, VectorChange } from './types.js';
+import type { Plan, RoutingTestsSummary, VectorChange, VectorFailing } from './types.js';
 import type { WindowNotice } from './windows.js';
 
 const COVERAGE_KEYS = complete<CoverageReport>()(['scopes', 'listLimit']);
@@ -22,8 +22,9 @@ const SCOPE_KEYS = complete<CoverageScope>()([
 const LIST_KEYS = complete<CoverageList>()(['count', 'items']);
 const EFFECT_KEYS = complete<CoverageEffect>()(['linksAdded', 'linksMoved', 'addressesInUse', 'withoutAddressAfter']);
 const IN_USE_KEYS = complete<AddressInUse>()(['address', 'action', 'numbers', 'relinked']);
-const TESTS_KEYS = complete<RoutingTestsSummary>()(['vectors', 'changed', 'changedCount']);
+const TESTS_KEYS = complete<RoutingTestsSummary>()(['vectors', 'changed', 'changedCount', 'failing', 'failingCount']);
 const VECTOR_KEYS = complete<VectorChange>()(['test', 'table', 'vector', 'before', 'after', 'source']);
+const FAILING_KEYS = complete<VectorFailing>()(['test', 'table', 'vector', 'message', 'source']);
 const NOTICE_KEYS = complete<WindowNotice>()([
   'window',
   'schedule',
@@ -58,8 +59,10 @@ export function unknownAssuranceMembers(value: Json, { check, each }: MemberChec
         check(use['numbers'], LIST_KEYS, `${where}.numbers`),
       );
     });
-  if (check(value['routingTests'], TESTS_KEYS, 'routingTests'))
+  if (check(value['routingTests'], TESTS_KEYS, 'routingTests')) {
     each(value['routingTests']['changed'], VECTOR_KEYS, 'routingTests.changed');
+    each(value['routingTests']['failing'], FAILING_KEYS, 'routingTests.failing');
+  }
   each(value['changeWindows'], NOTICE_KEYS, 'changeWindows');
 }
 
@@ -80,6 +83,15 @@ export function checkAssurance(plan: Json, p: Problems): void {
         const at = `routingTests.changed[${i}]`;
         if (p.object(c, at)) for (const key of VECTOR_KEYS) p.string(c[key], `${at}.${key}`);
       });
+    // Both or neither: a plan whose vectors all pass has no `failing`.
+    if (tests['failing'] !== undefined || tests['failingCount'] !== undefined) {
+      p.count(tests['failingCount'], 'routingTests.failingCount');
+      if (p.array(tests['failing'], 'routingTests.failing'))
+        tests['failing'].forEach((c, i) => {
+          const at = `routingTests.failing[${i}]`;
+          if (p.object(c, at)) for (const key of FAILING_KEYS) p.string(c[key], `${at}.${key}`);
+        });
+    }
   }
   const windows = plan['changeWindows'];
   if (windows !== undefined && p.array(windows, 'changeWindows'))
@@ -157,6 +169,12 @@ export function orderAssurance(plan: Plan): Pick<Plan, 'coverage' | 'routingTest
             vectors: plan.routingTests.vectors,
             changed: plan.routingTests.changed.map((c) => pick(c, VECTOR_KEYS)),
             changedCount: plan.routingTests.changedCount,
+            ...(plan.routingTests.failing
+              ? {
+                  failing: plan.routingTests.failing.map((c) => pick(c, FAILING_KEYS)),
+                  failingCount: plan.routingTests.failingCount ?? plan.routingTests.failing.length,
+                }
+              : {}),
           },
         }
       : {}),

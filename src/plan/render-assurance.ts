@@ -86,6 +86,27 @@ export function inUseText(use: CoverageScope['effect']['addressesInUse'][number]
   return `this plan ${verb} ${use.address} while ${n} ${n === 1 ? 'number uses' : 'numbers use'} it: ${listText(use.numbers)}${tail}`;
 }
 
+/**
+ * The Routing tests section's sentence, before its list: how many vectors pass against the
+ * declared rows, or, when the rows the apply leaves fail some, how many will fail (never that
+ * they pass); then how many answers the plan changes. `count` is the vector count as written.
+ */
+export function vectorsSummary(tests: RoutingTestsSummary, count: string): string {
+  const changes =
+    tests.changedCount === 0
+      ? 'this plan changes none of their answers'
+      : `this plan changes the answer of ${tests.changedCount}`;
+  const failing = tests.failingCount ?? 0;
+  if (failing === 0)
+    return `${count} ${tests.vectors === 1 ? 'vector passes' : 'vectors pass'} against the declared rows; ${changes}`;
+  return `${failing} of ${count} ${tests.vectors === 1 ? 'vector' : 'vectors'} will fail once this plan is applied (live rows it keeps answer otherwise); ${changes}`;
+}
+
+/** `+3221234567 (carriers-behaviour): expects carrier trunk-7; the row prefix=+322123 answered carrier rogue`. */
+function failingText(f: NonNullable<RoutingTestsSummary['failing']>[number]): string {
+  return `${f.vector} (${f.test}): ${f.message}`;
+}
+
 /** `+3221234567 (routes-behaviour): trunk-7 → trunk-9`. */
 function vectorText(c: RoutingTestsSummary['changed'][number]): string {
   return `${c.vector} (${c.test}): ${c.before} → ${c.after}`;
@@ -140,9 +161,15 @@ function coverageText(report: CoverageReport, paint: Paint, allowed: boolean): s
 }
 
 function vectorsText(tests: RoutingTestsSummary, paint: Paint): string[] {
-  const head = `Routing tests: ${tests.vectors.toLocaleString('en-US')} ${tests.vectors === 1 ? 'vector passes' : 'vectors pass'} against the declared rows`;
-  if (tests.changedCount === 0) return [paint('bold', `${head}; this plan changes none of their answers.`)];
-  const lines = [paint('bold', `${head}; this plan changes the answer of ${tests.changedCount}:`)];
+  const failing = tests.failing ?? [];
+  const failingCount = tests.failingCount ?? failing.length;
+  const listed = failingCount + tests.changedCount > 0;
+  const head = `Routing tests: ${vectorsSummary(tests, tests.vectors.toLocaleString('en-US'))}${listed ? ':' : '.'}`;
+  const lines = [failingCount > 0 ? paint('yellow', paint('bold', head)) : paint('bold', head)];
+  for (const f of failing)
+    lines.push(paint('yellow', `  ✗ ${safeText(failingText(f))}`) + `  ${paint('dim', `(${safeText(f.source)})`)}`);
+  if (failingCount > failing.length)
+    lines.push(paint('dim', `  … and ${failingCount - failing.length} more that will fail — see the JSON plan`));
   for (const c of tests.changed)
     lines.push(`  ~ ${safeText(vectorText(c))}  ${paint('dim', `(${safeText(c.source)})`)}`);
   if (tests.changedCount > tests.changed.length)
@@ -217,14 +244,19 @@ function coverageMarkdown(report: CoverageReport, budget: number, allowed: boole
 }
 
 function vectorsMarkdown(tests: RoutingTestsSummary, budget: number): string {
-  const pass = `${tests.vectors} ${tests.vectors === 1 ? 'vector passes' : 'vectors pass'} against the declared rows`;
-  if (tests.changedCount === 0) return `#### Routing tests\n\n${pass}; this plan changes none of their answers.`;
-  const head = ['#### Routing tests', '', `${pass}; this plan changes the answer of ${tests.changedCount}:`, ''];
+  const failing = tests.failing ?? [];
+  const summary = vectorsSummary(tests, String(tests.vectors));
+  if (tests.changedCount === 0 && failing.length === 0) return `#### Routing tests\n\n${summary}.`;
+  const head = ['#### Routing tests', '', `${failing.length > 0 ? '⚠️ ' : ''}${summary}:`, ''];
+  const failRows = failing.map(
+    (f) =>
+      `- ❌ <code>${escapeMd(cut(f.vector, 100))}</code> (${escapeMd(cut(f.test, 100))}): ${escapeMd(cut(f.message, 400))}`,
+  );
   const rows = tests.changed.map(
     (c) =>
       `- <code>${escapeMd(cut(c.vector, 100))}</code> (${escapeMd(cut(c.test, 100))}): ${escapeMd(cut(c.before, 200))} → ${escapeMd(cut(c.after, 200))}`,
   );
-  return budgeted(head, rows, budget, 'vectors');
+  return budgeted(head, [...failRows, ...rows], budget, 'vectors');
 }
 
 function windowsMarkdown(notices: readonly WindowNotice[], budget: number): string {

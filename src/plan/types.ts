@@ -240,6 +240,27 @@ export interface RoutingTestsSummary {
   changed: VectorChange[];
   /** How many change, listed or not. */
   changedCount: number;
+  /**
+   * Vectors the rows the apply leaves will answer otherwise than expected (live rows it keeps):
+   * `apply --verify` would fail on them. Present only when some will (at most a few hundred listed).
+   */
+  failing?: VectorFailing[];
+  /** How many will fail, listed or not (present with `failing`). */
+  failingCount?: number;
+}
+
+/** A vector the plan's outcome will fail: `+3221234567: expects carrier trunk-7; the row prefix=+322123 answered carrier rogue`. */
+export interface VectorFailing {
+  /** The RoutingTest document's name. */
+  test: string;
+  /** The table's address. */
+  table: string;
+  /** The vector (its lookup value). */
+  vector: string;
+  /** What it expects and what will answer. */
+  message: string;
+  /** `file:line:col` of the vector. */
+  source: string;
 }
 
 /** A vector whose answer the plan changes: `+3221234567: trunk-7 → trunk-9`. */

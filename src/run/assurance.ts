@@ -104,7 +104,7 @@ export function windowsOf(
     : { check, errors: messages, warnings: [] };
 }
 
-/** The routing vectors of the plan: how many were checked offline, and those whose answer it changes. */
+/** The routing vectors of the plan: how many were checked offline, those whose answer it changes, and those it will fail. */
 export function routingTestsOf(
   loaded: Pick<LoadResult, 'routingTests' | 'set'>,
   parts: readonly PlanPart[],
@@ -114,7 +114,11 @@ export function routingTestsOf(
   const vectors = loaded.routingTests.filter((t) => declared.has(t.table)).reduce((n, t) => n + t.vectors.length, 0);
   const changed = parts.flatMap((p) => p.vectorChanges?.changed ?? []);
   const changedCount = parts.reduce((n, p) => n + (p.vectorChanges?.count ?? 0), 0);
-  return { vectors, changed, changedCount };
+  const failingCount = parts.reduce((n, p) => n + (p.vectorChanges?.failingCount ?? 0), 0);
+  // Present only when some vector will fail: a plan whose vectors all pass keeps its file as it was.
+  if (failingCount === 0) return { vectors, changed, changedCount };
+  const failing = parts.flatMap((p) => p.vectorChanges?.failing ?? []);
+  return { vectors, changed, changedCount, failing, failingCount };
 }
 
 /**

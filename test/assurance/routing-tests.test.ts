@@ -11,6 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadManifests } from '../../src/manifest/index.js';
 import { renderHtml } from '../../src/plan/render-html.js';
 import { renderMarkdown } from '../../src/plan/render-markdown.js';
+import type { Json } from '../../src/plan/plan-problems.js';
+import { unknownMembers } from '../../src/plan/plan-members.js';
+import { planProblems } from '../../src/plan/plan-validate.js';
 import type { Plan } from '../../src/plan/types.js';
 import { defaultSeed, startSimulator, type RunningSimulator } from '../../src/sim/index.js';
 import { manifestDir, runCli, simEnv } from '../e2e/cli-helpers.js';
@@ -257,6 +260,33 @@ describe('vectors against the live engine', () => {
       body: JSON.stringify({ prefix: '+322123', carrier: 'rogue', weight: 1 }),
     });
     expect(rogue.status).toBe(201);
+    // The plan works out the answer after the apply: it says the vector will fail, never that all pass.
+    const planned = await cli(dir, 'plan', dir, '--out', join(dir, 'plan.json'));
+    expect(planned.stdout).toContain(
+      'Routing tests: 1 of 9 vectors will fail once this plan is applied (live rows it keeps answer otherwise); this plan changes none of their answers:',
+    );
+    expect(planned.stdout).toContain(
+      '✗ +3221234567 (carriers-behaviour): expects carrier trunk-7; the row prefix=+322123 answered carrier rogue',
+    );
+    expect(planned.stdout).toMatch(/SB_ROUTING_TEST_WILL_FAIL.*1 of 3 vectors of carriers-behaviour will fail/);
+    const plan = JSON.parse(await readFile(join(dir, 'plan.json'), 'utf8')) as Plan;
+    expect(plan.routingTests).toMatchObject({
+      failingCount: 1,
+      failing: [{ vector: '+3221234567', source: 'tests.yaml:19:7' }],
+    });
+    // The file's new members are known to its reader, and checked: failing and failingCount go together.
+    expect([...unknownMembers(plan as unknown as Json), ...planProblems(plan as unknown as Json)]).toEqual([]);
+    const { failingCount: _dropped, ...halfTests } = plan.routingTests ?? {};
+    expect(planProblems({ ...plan, routingTests: halfTests } as unknown as Json)).toContain(
+      'routingTests.failingCount is missing',
+    );
+    expect(plan.warnings).toContainEqual(
+      expect.objectContaining({ code: 'SB_ROUTING_TEST_WILL_FAIL', address: 'routing-test/carriers-behaviour' }),
+    );
+    expect(renderMarkdown(plan)).toContain('⚠️ 1 of 9 vectors will fail once this plan is applied');
+    expect(renderHtml(plan)).toContain(
+      '<code>+3221234567</code> (carriers-behaviour): <strong>expects carrier trunk-7;',
+    );
     const out = await cli(dir, 'apply', dir, '--yes', '--verify', '--journal', join(dir, 'journal.jsonl'));
     expect(out.code).toBe(1);
     expect(out.stdout).toContain(

@@ -1,10 +1,10 @@
 /**
  * The assurance sections of the HTML report (docs/assurance.md): change windows, Emergency
- * coverage, routing vectors whose answer the plan changes. Rendered once, in Node, from the
+ * coverage, routing vectors whose answer the plan changes or that it will fail. Rendered once, in Node, from the
  * plan file's data; every value escaped.
  */
 import type { CoverageList } from '../coverage/types.js';
-import { allowsInUse, inUseText, listText, notVerified, noticeText } from '../render-assurance.js';
+import { allowsInUse, inUseText, listText, notVerified, noticeText, vectorsSummary } from '../render-assurance.js';
 import type { Plan } from '../types.js';
 import { escapeHtml } from './escape.js';
 
@@ -71,6 +71,14 @@ ${table}
 function vectorsSection(doc: Plan): string {
   const tests = doc.routingTests;
   if (!tests) return '';
+  const failing = (tests.failing ?? []).map(
+    (f) =>
+      `<li>✗ will fail: <code>${escapeHtml(f.vector)}</code> (${escapeHtml(f.test)}): <strong>${escapeHtml(f.message)}</strong> <span class="meta">${escapeHtml(f.source)}</span></li>`,
+  );
+  const failingMore =
+    (tests.failingCount ?? 0) > failing.length
+      ? `<p>… and ${(tests.failingCount ?? 0) - failing.length} more that will fail in the plan file.</p>`
+      : '';
   const items = tests.changed.map(
     (c) =>
       `<li><code>${escapeHtml(c.vector)}</code> (${escapeHtml(c.test)}): ${escapeHtml(c.before)} → <strong>${escapeHtml(c.after)}</strong> <span class="meta">${escapeHtml(c.source)}</span></li>`,
@@ -81,7 +89,9 @@ function vectorsSection(doc: Plan): string {
       : '';
   return `<section id="routing-tests" aria-labelledby="routing-tests-heading">
 <h2 id="routing-tests-heading">Routing tests <span class="count">(${tests.changedCount})</span></h2>
-<p>${tests.vectors} ${tests.vectors === 1 ? 'vector passes' : 'vectors pass'} against the declared rows; this plan changes the answer of ${tests.changedCount}.</p>
+<p>${escapeHtml(vectorsSummary(tests, String(tests.vectors)))}.</p>
+${failing.length > 0 ? `<ul>\n${failing.join('\n')}\n</ul>` : ''}
+${failingMore}
 ${items.length > 0 ? `<ul>\n${items.join('\n')}\n</ul>` : ''}
 ${more}
 </section>`;

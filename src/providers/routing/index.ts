@@ -57,7 +57,7 @@ export function routingProvider(input: RoutingInput): Provider {
         noop: planned.noop,
         unmanaged: [],
         unmanagedCount: planned.unmanaged,
-        warnings: planned.warnings,
+        warnings: [...planned.warnings, ...(vectors?.warnings ?? [])],
         refusals: [],
         problems: planned.problems,
         liveCounts: new Map([[ROUTING_ROW, liveRows]]),
@@ -68,7 +68,16 @@ export function routingProvider(input: RoutingInput): Provider {
         liveAddresses: () => [],
         holdsData: () => false,
         preflight: () => [],
-        ...(vectors ? { vectorChanges: vectors } : {}),
+        ...(vectors
+          ? {
+              vectorChanges: {
+                changed: vectors.changed,
+                count: vectors.count,
+                failing: vectors.failing,
+                failingCount: vectors.failingCount,
+              },
+            }
+          : {}),
       };
     },
     // A policy reference to a table no manifest declares reads its rows live, once.
