@@ -220,22 +220,28 @@ describe('a signal while planning', () => {
   }, 60_000);
 });
 
-/** A RoutingTest of `count` vectors that pass on an empty table (nothing answers): only a signal stops them. */
+/**
+ * A RoutingTest of `count` vectors that pass on the seeded active routes (its rows answer none of them; a
+ * table must be shown to exist, so not an empty one): only a signal stops them.
+ */
 const absentVectors = (count: number) =>
-  `apiVersion: switchboard/v1\nkind: RoutingTest\nmetadata: { name: never-routed }\nspec:\n  table: draas/standby/routes\n  vectors:\n${Array.from(
+  `apiVersion: switchboard/v1\nkind: RoutingTest\nmetadata: { name: never-routed }\nspec:\n  table: draas/active/routes\n  vectors:\n${Array.from(
     { length: count },
     (_, i) => `    - { lookup: { number: "+329000000${i}" }, expect: absent }\n`,
   ).join('')}`;
 
 describe('a signal while verifying', () => {
-  /** Runs `args`; the second search of the routing engine sends `signal` and is held until the run has ended. */
+  /**
+   * Runs `args`; the second vector's search (after the table's list and the first vector's) sends `signal`
+   * and is held until the run has ended.
+   */
   const verifying = (signal: NodeJS.Signals) => async (cwd: string, args: string[]) => {
     let kill: ((s: NodeJS.Signals) => void) | undefined;
     const searches = holding();
     let seen = 0;
     onRequest = async (request) => {
-      if (request.method !== 'GET' || request.path !== '/draas/standby/routes') return;
-      if (++seen !== 2) return;
+      if (request.method !== 'GET' || request.path !== '/draas/active/routes') return;
+      if (++seen !== 3) return;
       kill?.(signal);
       await searches.hold(); // a search that never ends: the run must not wait for it
     };
