@@ -167,7 +167,8 @@ export type JournalEntry =
       type: 'run';
       event: 'start';
       runId: string;
-      target?: { baseUrl: string; instance: string };
+      /** The platform, and the routing engine when the run reads it (its rows are changed there). */
+      target?: { baseUrl: string; instance: string; routingEngine?: string };
       changes?: number;
     } & Partial<RunRecord>)
   | {

@@ -8,6 +8,12 @@ import type { Change, Plan, PlanOptions } from '../plan/types.js';
 /** Lists at most this many differences in the refusal. */
 const MAX_LISTED = 30;
 
+/** What the fresh plan of `apply --plan` did besides its changes. */
+export interface FreshPlanReads {
+  /** The fresh plan read the routing engine (the manifests declare a routing table in scope, or a policy reads one). */
+  routing?: boolean;
+}
+
 /**
  * `apply --plan FILE`: the saved plan may be applied only if a fresh plan, made from the same
  * manifests over the same scope with every safety rail run again, would do exactly what the
@@ -15,18 +21,13 @@ const MAX_LISTED = 30;
  * changed since (its id, `liveDigest` or requests: SB_PLAN_STALE), or when the changes differ
  * in any other way: a change the file lacks or holds in excess, another action, rename,
  * value (before, after, patch, sensitive digests), request or dependency (SB_PLAN_MISMATCH).
- * Returns the fresh plan's changes, which are then exactly the file's.
+ * The target is the platform (`baseUrl`, `instance`) and, when the plan reads or changes
+ * routing tables, the routing engine too (targetRefusal). Returns the fresh plan's changes,
+ * which are then exactly the file's.
  */
-export function checkSavedPlan(saved: Plan, fresh: Plan, planFile: string): Change[] {
-  if (
-    saved.target.baseUrl.replace(/\/+$/, '') !== fresh.target.baseUrl.replace(/\/+$/, '') ||
-    saved.target.instance !== fresh.target.instance
-  ) {
-    throw new RefusedError(
-      'SB_PLAN_TARGET',
-      `${planFile} was made for ${saved.target.baseUrl} (instance ${saved.target.instance}), not ${fresh.target.baseUrl} (instance ${fresh.target.instance}): apply it with the environment it was made for`,
-    );
-  }
+export function checkSavedPlan(saved: Plan, fresh: Plan, planFile: string, reads: FreshPlanReads = {}): Change[] {
+  const otherTarget = targetRefusal(saved, fresh, reads, planFile);
+  if (otherTarget) throw otherTarget;
   if (saved.manifests.digest !== fresh.manifests.digest) {
     throw new RefusedError(
       'SB_PLAN_MANIFESTS',
@@ -58,6 +59,35 @@ export function checkSavedPlan(saved: Plan, fresh: Plan, planFile: string): Chan
   throw new RefusedError(
     'SB_PLAN_MISMATCH',
     `${planFile} does not say what a fresh plan of the same manifests would do (${reasons.length} difference(s))${versions}:\n${listed.join('\n')}\nNothing was sent: a plan is applied only as a whole and exactly as made. Run plan again and review the new plan.`,
+  );
+}
+
+const sameUrl = (a: string, b: string) => a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
+
+/**
+ * The refusal (SB_PLAN_TARGET) when the fresh plan was made against another target than the
+ * saved one: another platform (`baseUrl`, `instance`); or, when the routing engine is part of
+ * the plan (the fresh plan read it, or either plan changes a routing row), another routing
+ * engine, or none recorded in the file (it cannot say which engine it was read from). An
+ * engine the run has configured but the plan never reads is not part of its target.
+ */
+function targetRefusal(saved: Plan, fresh: Plan, reads: FreshPlanReads, planFile: string): RefusedError | undefined {
+  const { baseUrl, instance } = saved.target;
+  if (!sameUrl(baseUrl, fresh.target.baseUrl) || instance !== fresh.target.instance) {
+    return new RefusedError(
+      'SB_PLAN_TARGET',
+      `${planFile} was made for ${baseUrl} (instance ${instance}), not ${fresh.target.baseUrl} (instance ${fresh.target.instance}): apply it with the environment it was made for`,
+    );
+  }
+  const routing = reads.routing === true || [...saved.changes, ...fresh.changes].some((c) => c.provider === 'routing');
+  if (!routing) return undefined;
+  const made = saved.target.routingEngine;
+  const now = fresh.target.routingEngine;
+  if (made !== undefined && now !== undefined && sameUrl(made, now)) return undefined;
+  const then = made === undefined ? 'records no routing engine' : `was made against the routing engine ${made}`;
+  return new RefusedError(
+    'SB_PLAN_TARGET',
+    `${planFile} ${then}, and this run reads the routing engine ${now ?? '(none configured)'}: apply it with the environment it was made for (SWITCHBOARD_RE_URL, or the configuration's routingEngine.url)`,
   );
 }
 

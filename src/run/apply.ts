@@ -57,6 +57,9 @@ export async function applyRun(
   options: ApplyRunOptions,
 ): Promise<ApplyRunResult> {
   const target = { baseUrl: run.plan.target.baseUrl, instance: run.plan.target.instance };
+  // The journal's target names the routing engine when this run reads it (and may change its rows).
+  const engine = run.providers.some((p) => p.name === 'routing') ? run.plan.target.routingEngine : undefined;
+  const journalTarget = engine === undefined ? target : { ...target, routingEngine: engine };
   const runId = options.runId ?? newRunId();
   const known = new Set(run.providers.map((p) => p.name));
   const orphan = changes.find((c) => !known.has(c.provider));
@@ -87,7 +90,7 @@ export async function applyRun(
   let done: ApplyRunResult | undefined;
   try {
     // The start line must be on record before anything is sent: when it cannot be written, nothing is.
-    journal.append({ type: 'run', event: 'start', runId, target, changes: changes.length, ...runInfo });
+    journal.append({ type: 'run', event: 'start', runId, target: journalTarget, changes: changes.length, ...runInfo });
     const result: ApplyResult = { results: [], applied: 0, failed: 0, skipped: 0, requests: 0, elapsedMs: 0 };
     if (reviewNotes.length > 0) result.notes = [...reviewNotes];
     for (const provider of run.providers) {

@@ -86,7 +86,13 @@ function refuseOutside(file: string, named: readonly string[], roots: readonly s
   );
 }
 
-/** The changes to apply: the fresh plan's, after checking (with a saved plan) that they are exactly the saved ones. */
+/**
+ * The changes to apply: the fresh plan's, after checking (with a saved plan) that they are
+ * exactly the saved ones, made against the same target (the routing engine too, when the
+ * fresh plan read it).
+ */
 export function changesToApply(run: PlanRun, saved?: { saved: Plan; file: string }): Change[] {
-  return saved ? checkSavedPlan(saved.saved, run.plan, saved.file) : run.plan.changes;
+  if (!saved) return run.plan.changes;
+  const routing = run.providers.some((p) => p.name === 'routing');
+  return checkSavedPlan(saved.saved, run.plan, saved.file, { routing });
 }

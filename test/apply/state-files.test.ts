@@ -349,6 +349,35 @@ describe('saved plan checks (docs/plans.md)', () => {
       checkSavedPlan(saved, plan([], { manifests: { digest: 'sha256:other', files: [] } }), 'p.json'),
     ).toThrow(/other manifests/);
   });
+
+  it('refuses another routing engine when the plan reads or changes routing rows, and only then', () => {
+    const engineA = { ...target, routingEngine: 'http://engine-a:9000' };
+    const engineB = { ...target, routingEngine: 'http://engine-b:9000' };
+    const row = { ...change('routing/draas/standby/routes/number=+1', 'create'), provider: 'routing' as const };
+    const refused = expect.objectContaining({ code: 'SB_PLAN_TARGET', exitCode: 3 });
+    // Routing changes, or a fresh plan that read the engine: the engine is part of the target.
+    expect(() => checkSavedPlan(plan([row], { target: engineA }), plan([row], { target: engineB }), 'p')).toThrow(
+      refused,
+    );
+    expect(() =>
+      checkSavedPlan(plan([], { target: engineA }), plan([], { target: engineB }), 'p', { routing: true }),
+    ).toThrow(
+      /was made against the routing engine http:\/\/engine-a:9000, and this run reads the routing engine http:\/\/engine-b:9000/,
+    );
+    // A file that names no engine cannot say which engine it read; a run without one reads none of the file's.
+    expect(() => checkSavedPlan(plan([row]), plan([row], { target: engineB }), 'p')).toThrow(
+      /records no routing engine/,
+    );
+    expect(() => checkSavedPlan(plan([row], { target: engineA }), plan([row]), 'p')).toThrow(/\(none configured\)/);
+    // The same engine (a trailing slash aside) is the same target.
+    const slash = { ...target, routingEngine: 'http://engine-a:9000/' };
+    expect(checkSavedPlan(plan([row], { target: engineA }), plan([row], { target: slash }), 'p')).toHaveLength(1);
+    // A platform-only plan: an engine configured but never read is not part of its target.
+    const platform = change('tenant/a', 'update', 'sha256:1');
+    expect(
+      checkSavedPlan(plan([platform], { target: engineA }), plan([platform], { target: engineB }), 'p'),
+    ).toHaveLength(1);
+  });
 });
 
 describe('progress', () => {

@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConnection } from '../../src/config/index.js';
 import { startSimulator, type RunningSimulator } from '../../src/sim/index.js';
@@ -54,5 +56,40 @@ describe('a manifest set of only RoutingTable documents', () => {
       cwd: '/',
     });
     expect(routingOnly.routingEngine).toMatchObject({ url: sim.url, auth: { token: 'routing-token' } });
+  });
+});
+
+describe('apply --plan of routing tables', () => {
+  const engine = (url: string) => ({
+    SWITCHBOARD_RE_URL: url,
+    SWITCHBOARD_RE_USERNAME: 'routing',
+    SWITCHBOARD_RE_PASSWORD: 'routing',
+  });
+  const state = async (url: string) => JSON.stringify(await (await fetch(`${url}/_sim/state`)).json());
+
+  it('is refused (exit 3, nothing written) against another routing engine, and journals the engine it changed', async () => {
+    const other = await startSimulator({ port: 0 });
+    try {
+      const dir = await manifestDir({ 'routes.yaml': table('    - { number: "+3229990101", route: trunk-1 }\n') });
+      const planned = await runCli(['plan', dir, '--out', join(dir, 'plan.json')], { env: engine(sim.url) });
+      expect(planned.code, planned.stderr).toBe(0);
+      const untouched = await state(other.url);
+      const elsewhere = await runCli(['apply', '--plan', join(dir, 'plan.json'), dir, '--yes'], {
+        env: engine(other.url),
+      });
+      expect(elsewhere.code, elsewhere.stdout + elsewhere.stderr).toBe(3);
+      expect(elsewhere.stderr).toContain(`was made against the routing engine ${sim.url}`);
+      expect(await state(other.url)).toBe(untouched);
+      // The engine it was made against takes it, and the journal says which engine changed.
+      const journal = join(dir, 'journal.jsonl');
+      const applied = await runCli(['apply', '--plan', join(dir, 'plan.json'), dir, '--yes', '--journal', journal], {
+        env: engine(sim.url),
+      });
+      expect(applied.code, applied.stdout + applied.stderr).toBe(0);
+      const start = JSON.parse((await readFile(journal, 'utf8')).split('\n')[0] ?? '') as Record<string, unknown>;
+      expect(start['target']).toMatchObject({ routingEngine: sim.url });
+    } finally {
+      await other.close();
+    }
   });
 });
