@@ -3,7 +3,7 @@ import { mkdir, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { SwitchboardError } from '../core/errors.js';
 import { openForAppend } from '../core/safe-write.js';
-import { maskSecrets } from '../core/secrets.js';
+import { maskCredentials, maskSecrets } from '../core/secrets.js';
 import { canonicalJson } from '../core/canonical-json.js';
 import { fieldOrder, redactChange, topField } from '../plan/render-common.js';
 import type { Change } from '../plan/types.js';
@@ -279,9 +279,17 @@ export class Journal {
       return;
     }
     const at = new Date().toISOString();
-    // A platform message may quote a header or a body: known secrets are masked here.
-    const text = entries.map((entry) => `${JSON.stringify({ at, ...this.complete(entry) })}\n`).join('');
-    const bytes = Buffer.from(maskSecrets(text));
+    // A platform message may quote a header or a body: known secrets are masked here. The run
+    // lines are switchboard's own record (commit, CI run, actor, digests), nothing of which
+    // comes from a manifest: only credentials are masked there, so that a manifest naming a
+    // value the record holds (`${GITHUB_SHA}`) cannot erase it (secrets.ts, maskCredentials).
+    const text = entries
+      .map((entry) => {
+        const line = `${JSON.stringify({ at, ...this.complete(entry) })}\n`;
+        return entry.type === 'run' ? maskCredentials(line) : maskSecrets(line);
+      })
+      .join('');
+    const bytes = Buffer.from(text);
     try {
       // A write to a regular file is normally whole; a short one (disk full) is continued or fails.
       for (let offset = 0; offset < bytes.length;) offset += writeSync(this.handle.fd, bytes, offset);

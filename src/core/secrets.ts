@@ -21,9 +21,19 @@ export const MASK = '[redacted]';
  */
 export const MIN_MASKED_LENGTH = 8;
 
+/**
+ * Where a secret comes from. `credential`: what switchboard itself holds to log in or sign
+ * (passwords, TOTP secrets, tokens, keys, a webhook address). `manifest`: the value of a
+ * `${VAR}` a manifest references, which whoever writes the manifest chooses.
+ */
+export type SecretOrigin = 'credential' | 'manifest';
+
 /** The secrets registered, and their search (every form of each). */
 const known = new Set<string>();
 const search = new SecretSearch(MIN_MASKED_LENGTH);
+/** The credentials alone (see {@link maskCredentials}). */
+const credentials = new Set<string>();
+const credentialSearch = new SecretSearch(MIN_MASKED_LENGTH);
 
 /**
  * Adds a secret to the registry: it is then masked in every form a server may echo it
@@ -31,10 +41,16 @@ const search = new SecretSearch(MIN_MASKED_LENGTH);
  * HTML-escaped, base64). Values shorter than {@link MIN_MASKED_LENGTH} are ignored. Returns
  * the value.
  */
-export function registerSecret<T extends string | undefined>(value: T): T {
-  if (typeof value !== 'string' || value.length < MIN_MASKED_LENGTH || known.has(value)) return value;
-  known.add(value);
-  search.add(value);
+export function registerSecret<T extends string | undefined>(value: T, origin: SecretOrigin = 'credential'): T {
+  if (typeof value !== 'string' || value.length < MIN_MASKED_LENGTH) return value;
+  if (!known.has(value)) {
+    known.add(value);
+    search.add(value);
+  }
+  if (origin === 'credential' && !credentials.has(value)) {
+    credentials.add(value);
+    credentialSearch.add(value);
+  }
   return value;
 }
 
@@ -47,6 +63,20 @@ export function hasSecrets(): boolean {
 export function maskSecrets(text: string): string {
   if (known.size === 0 || text.length < MIN_MASKED_LENGTH) return text;
   const spans = search.spans(text);
+  return spans.length === 0 ? text : replaceSpans(text, spans);
+}
+
+/**
+ * `text` with every registered credential masked, but not the values manifests chose. For
+ * what switchboard computes or authenticates itself and records as proof (the journal's run
+ * record, a plan file's provenance): none of it comes from a manifest, so a manifest value
+ * found there is that record's own value (a commit, a CI variable, a username), which a
+ * manifest must not be able to erase by naming it (`lastName: "${GITHUB_SHA}"`). A
+ * credential is masked there as everywhere.
+ */
+export function maskCredentials(text: string): string {
+  if (credentials.size === 0 || text.length < MIN_MASKED_LENGTH) return text;
+  const spans = credentialSearch.spans(text);
   return spans.length === 0 ? text : replaceSpans(text, spans);
 }
 
@@ -67,6 +97,8 @@ function replaceSpans(text: string, spans: [number, number][]): string {
 export function clearSecrets(): void {
   known.clear();
   search.clear();
+  credentials.clear();
+  credentialSearch.clear();
 }
 
 type Write = NodeJS.WritableStream['write'];

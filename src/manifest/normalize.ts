@@ -156,8 +156,9 @@ function interpolate(text: string, path: (string | number)[], state: State): str
       });
     } else {
       // A value from the environment is sensitive: the plan shows "(sensitive)", and every
-      // output masks it where a platform message quotes it (src/core/secrets.ts).
-      out += registerSecret(replacement);
+      // output masks it where a platform message quotes it (src/core/secrets.ts), except
+      // switchboard's own records of a run (maskCredentials), which a manifest cannot blank.
+      out += registerSecret(replacement, 'manifest');
       used = true;
     }
     i = end + 1;

@@ -5,7 +5,7 @@
  * for `createdAt` and the digest) and diff cleanly.
  */
 import { compareKeys, digestOf, sortKeysDeep } from '../core/canonical-json.js';
-import { hasSecrets, maskSecrets } from '../core/secrets.js';
+import { hasSecrets, maskCredentials, maskSecrets } from '../core/secrets.js';
 import { changeSetSeal } from './change-set.js';
 import {
   BASELINE_KEYS,
@@ -57,11 +57,25 @@ export function planDocument(plan: Plan): Plan {
   return { formatVersion, createdAt, digest, changeSet, ...rest };
 }
 
+/**
+ * The members that say what the plan was made against and where (switchboard's own record,
+ * nothing of it from a manifest): only credentials are masked there, so that a manifest
+ * naming one of their values (`${GITHUB_SHA}`) cannot erase it (secrets.ts, maskCredentials).
+ */
+const OWN_RECORD: ReadonlySet<string> = new Set(['tool', 'target', 'manifests', 'provenance']);
+
 function maskedCopy(content: Plan): Plan {
   if (!hasSecrets()) return content;
-  const text = JSON.stringify(content);
-  const masked = maskSecrets(text);
-  return masked === text ? content : (JSON.parse(masked) as Plan);
+  let changed = false;
+  const members = Object.entries(content).map(([key, value]: [string, unknown]) => {
+    if (value === undefined) return [key, value] as const;
+    const text = JSON.stringify(value);
+    const masked = OWN_RECORD.has(key) ? maskCredentials(text) : maskSecrets(text);
+    if (masked === text) return [key, value] as const;
+    changed = true;
+    return [key, JSON.parse(masked) as unknown] as const;
+  });
+  return changed ? (Object.fromEntries(members) as unknown as Plan) : content;
 }
 
 /**

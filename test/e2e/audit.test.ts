@@ -224,6 +224,35 @@ describe('apply --plan, then audit (end to end, a git repository of manifests, a
     await writeFile(tenant, original);
   });
 
+  it('a manifest naming a value the run record holds (${GITHUB_SHA}, ${GITHUB_ACTOR}) cannot erase it', async () => {
+    const tenant = join(repo, 'manifests', 'tenants', 'acme-corp.yaml');
+    const original = await readFile(tenant, 'utf8');
+    const admin = '{ email: it@acme.example, firstName: Ada, lastName: Lovelace }';
+    expect(original).toContain(admin);
+    await writeFile(
+      tenant,
+      original.replace(admin, '{ email: it@acme.example, firstName: "${GITHUB_ACTOR}", lastName: "${GITHUB_SHA}" }'),
+    );
+    try {
+      const env = { ...simEnv(sim.url), ...CI_ENV, GITHUB_SHA: commit };
+      const applied = await runCli(['apply', 'manifests', '--yes', '--journal', 'named.jsonl'], { env, cwd: repo });
+      expect(applied.code, applied.stderr).toBe(0);
+      const text = await readFile(journal('named.jsonl'), 'utf8');
+      const start = JSON.parse(text.split('\n')[0] ?? '{}');
+      expect(start).toMatchObject({
+        git: { commit },
+        ci: { vars: { GITHUB_SHA: commit, GITHUB_ACTOR: 'octo-reviewer' } },
+      });
+      // Elsewhere the manifest's values stay masked: the change line's fields show the plan's marker.
+      expect(text.split('\n').slice(1).join('\n')).not.toContain(commit);
+      const rows = parseCsv((await runCli(['audit', 'named.jsonl', '--format', 'csv'], { cwd: repo })).stdout);
+      expect(rows.length).toBeGreaterThan(0);
+      for (const row of rows) expect(row).toMatchObject({ commit, ci_actor: 'octo-reviewer' });
+    } finally {
+      await writeFile(tenant, original);
+    }
+  });
+
   it('audit --format markdown is a table whose cells cannot inject markup', async () => {
     const audited = await runCli(['audit', 'first.jsonl', '--format', 'markdown', '--address', 'reseller/*'], {
       cwd: repo,
