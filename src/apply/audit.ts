@@ -4,18 +4,22 @@
  * user, the CI actors, the approvers), from which review and plan (the pull request, the
  * plan's and the change set's digests), at which commit, in which CI run, and which fields
  * it set, before → after. A line that is not JSON (torn: the run was killed while writing
- * it) or not a journal line (foreign) is reported with its file:line and skipped; nothing
- * in a journal makes the audit fail.
+ * it) or not a journal line (foreign) is reported with its file:line and skipped; a run
+ * record member of the wrong type is reported and left out (audit-record.ts); a run without
+ * an end line is reported, and the changes it had sent a request for without an outcome
+ * are rows of outcome `unknown`. Nothing in a journal makes the audit fail.
  */
 import { createReadStream } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { SwitchboardError } from '../core/errors.js';
 import { assertRegularFile } from '../core/safe-write.js';
 import { isPlainObject } from '../core/values.js';
 import { matchesPattern } from '../plan/targets.js';
-import type { FieldChange, RunRecord } from './journal.js';
+import { globPattern, journalFiles } from './audit-files.js';
+import { NO_RECORD, runFacts, type RunFacts } from './audit-record.js';
+import type { FieldChange } from './journal.js';
+
+export { globPattern } from './audit-files.js';
 
 /** One change of one run, as the audit lists it. */
 export interface AuditRow {
@@ -72,6 +76,8 @@ export interface AuditProblem {
   /** 0 for the file as a whole. */
   line: number;
   reason: string;
+  /** The line was read, and this is said about it (a member left out, a run that did not finish); else it was skipped. */
+  note?: boolean;
 }
 
 export interface AuditFilter {
@@ -92,10 +98,23 @@ export interface AuditResult {
   files: string[];
 }
 
+/** What `audit` knows of the run a line belongs to (the last start line before it). */
 interface RunContext {
-  runId: string;
-  record: Partial<RunRecord>;
+  facts: RunFacts;
+  /** Where its start line is; '' before any. */
+  start: { file: string; line: number } | undefined;
+  ended: boolean;
   statuses: Map<string, number>;
+  /** The last write each address was sent (or about to be), until a change line says what became of it. */
+  pending: Map<string, PendingWrite>;
+}
+
+interface PendingWrite {
+  time: string;
+  method: string;
+  path: string;
+  purpose: string;
+  where: string;
 }
 
 /**
@@ -134,60 +153,9 @@ export async function auditJournals(paths: readonly string[], filter: AuditFilte
   return { rows: kept, problems, files };
 }
 
-/**
- * The journal files `paths` name: a file as given (whatever its name), a folder's `*.jsonl`
- * files at any depth. Symbolic links inside a folder are not followed (a committed history
- * folder is data from the repository; a link could point anywhere): each is reported.
- */
-async function journalFiles(paths: readonly string[], problems: AuditProblem[]): Promise<string[]> {
-  const files: string[] = [];
-  for (const path of paths) {
-    let info;
-    try {
-      info = await stat(path);
-    } catch (error) {
-      throw new SwitchboardError('SB_AUDIT', `cannot read the journal ${path}: ${(error as Error).message}`);
-    }
-    if (info.isFile()) files.push(path);
-    else if (info.isDirectory()) {
-      const found = await walk(path, problems);
-      if (found.length === 0)
-        throw new SwitchboardError('SB_AUDIT', `no journal (*.jsonl) in the folder ${path} or below it`);
-      files.push(...found);
-    } else throw new SwitchboardError('SB_AUDIT', `${path} is neither a journal file nor a folder of journals`);
-  }
-  return [...new Set(files)];
-}
-
-async function walk(dir: string, problems: AuditProblem[]): Promise<string[]> {
-  let entries;
-  try {
-    entries = await readdir(dir, { withFileTypes: true });
-  } catch (error) {
-    throw new SwitchboardError('SB_AUDIT', `cannot read the folder ${dir}: ${(error as Error).message}`);
-  }
-  const found: string[] = [];
-  for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
-    const path = join(dir, entry.name);
-    if (entry.isSymbolicLink()) problems.push({ file: path, line: 0, reason: 'a symbolic link: not followed' });
-    else if (entry.isDirectory()) found.push(...(await walk(path, problems)));
-    else if (entry.isFile() && entry.name.endsWith('.jsonl')) found.push(path);
-  }
-  return found;
-}
-
-/** `*` any run of characters (slashes too: `tenant/acme*` takes its subtree), `?` one. */
-export function globPattern(glob: string): RegExp {
-  const body = glob
-    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-    .replace(/\*/g, '.*')
-    .replace(/\?/g, '.');
-  return new RegExp(`^${body}$`, 's');
-}
-
 async function readJournal(file: string, rows: AuditRow[], problems: AuditProblem[]): Promise<void> {
   const lines = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
-  let context: RunContext = { runId: '', record: {}, statuses: new Map() };
+  let context = newContext(NO_RECORD);
   let number = 0;
   for await (const text of lines) {
     number += 1;
@@ -205,18 +173,82 @@ async function readJournal(file: string, rows: AuditRow[], problems: AuditProble
       continue;
     }
     const line = entry as Record<string, unknown>;
+    const where = `${file}:${number}`;
     if (line['type'] === 'run' && line['event'] === 'start') {
-      context = { runId: String(line['runId'] ?? ''), record: line as Partial<RunRecord>, statuses: new Map() };
+      unfinished(context, rows, problems);
+      const at = number;
+      const report = (reason: string) => problems.push({ file, line: at, reason, note: true });
+      context = newContext(runFacts(line, report), { file, line: number });
+    } else if (line['type'] === 'run') {
+      context.ended = true;
+    } else if (line['type'] === 'intent') {
+      const method = textOf(line['method']);
+      if (method !== 'GET' && method !== 'HEAD')
+        context.pending.set(String(line['address']), {
+          time: String(line['at']),
+          method,
+          path: textOf(line['path']),
+          purpose: textOf(line['purpose']),
+          where,
+        });
     } else if (line['type'] === 'outcome' && typeof line['status'] === 'number') {
       context.statuses.set(String(line['address']), line['status']);
     } else if (line['type'] === 'change') {
       const fields = fieldsOf(line['fields']);
       if (fields === undefined) problems.push({ file, line: number, reason: 'its fields are not readable: left out' });
-      rows.push(rowOf(line, fields ?? null, context, `${file}:${number}`));
+      settle(context.pending, String(line['address']));
+      rows.push(rowOf(line, fields ?? null, context, where));
     } else if (line['type'] === 'verify') {
       // A RoutingTest verified live (apply --verify, verify): a row with the action `verify`.
-      rows.push(rowOf({ ...line, action: 'verify' }, null, context, `${file}:${number}`));
+      rows.push(rowOf({ ...line, action: 'verify' }, null, context, where));
     }
+  }
+  unfinished(context, rows, problems);
+}
+
+function newContext(facts: RunFacts, start?: { file: string; line: number }): RunContext {
+  return { facts, start, ended: false, statuses: new Map(), pending: new Map() };
+}
+
+/**
+ * A change line settles the writes of its address and, for a routing table's one write of
+ * its rows (`ROUTING`, under the table's address), those of the table: its rows' lines are
+ * written together once the table is done.
+ */
+function settle(pending: Map<string, PendingWrite>, address: string): void {
+  pending.delete(address);
+  for (const [at, write] of pending) if (write.method === 'ROUTING' && address.startsWith(`${at}/`)) pending.delete(at);
+}
+
+/**
+ * A run with a start line and no end line did not finish (it was killed, or the machine
+ * stopped): it is reported, and each address it had sent a write for without writing what
+ * became of the change is a row with the outcome `unknown`, as a change sent and never
+ * answered is: it may have been applied.
+ */
+function unfinished(context: RunContext, rows: AuditRow[], problems: AuditProblem[]): void {
+  const { start } = context;
+  if (!start || context.ended) return;
+  const open = context.pending.size;
+  problems.push({
+    ...start,
+    note: true,
+    reason: `run ${context.facts.runId || '(no id)'} has no end line: it did not finish (killed?)${
+      open > 0 ? `; ${open} change(s) it had sent a request for are listed with the outcome unknown` : ''
+    }`,
+  });
+  for (const [address, write] of context.pending) {
+    const status = context.statuses.get(address);
+    const answer = status === undefined ? 'no answer recorded' : `answered ${status}`;
+    const word = write.purpose.split(' ')[0] ?? '';
+    const line = {
+      at: write.time,
+      address,
+      action: /^[a-z]+$/.test(word) ? word : write.method.toLowerCase(),
+      outcome: 'unknown',
+      message: `the run did not finish: its last request for this change (${write.purpose}: ${write.method} ${write.path}) was sent, ${answer}, and no outcome was written; it may have been applied`,
+    };
+    rows.push(rowOf(line, null, context, write.where));
   }
 }
 
@@ -252,53 +284,40 @@ function fieldsOf(value: unknown): FieldChange[] | null | undefined {
   return ok ? (value as FieldChange[]) : undefined;
 }
 
-function text(value: unknown): string {
+function textOf(value: unknown): string {
   return typeof value === 'string' ? value : '';
 }
 
 function rowOf(line: Record<string, unknown>, fields: FieldChange[] | null, context: RunContext, where: string) {
-  const record = context.record;
   const address = String(line['address']);
-  const actor =
-    record.actor ??
-    (record.routingActor
-      ? { username: record.routingActor.username ?? '', login: record.routingActor.login }
-      : undefined);
-  const plan = record.plan;
-  const ci = record.ci;
-  const vars: Record<string, unknown> = isPlainObject(ci?.vars) ? ci.vars : {};
-  const review = isPlainObject(record.review) ? record.review : {};
-  const pullRequest = Number.isSafeInteger(review.pullRequest) ? (review.pullRequest as number) : null;
-  const repository = text(vars['GITHUB_SERVER_URL']) && text(vars['GITHUB_REPOSITORY']);
+  const facts = context.facts;
+  // Members in the order `--format json` has always printed them.
   const row: AuditRow = {
     time: String(line['at']),
-    actor: actor?.username ?? '',
-    login: actor?.login ?? '',
-    ciActor: text(vars['GITHUB_ACTOR']) || text(vars['GITLAB_USER_LOGIN']),
-    triggeringActor: text(vars['GITHUB_TRIGGERING_ACTOR']),
-    approvedBy: Array.isArray(review.approvedBy) ? review.approvedBy.filter((l) => typeof l === 'string') : [],
-    pullRequest,
-    pullRequestUrl:
-      pullRequest !== null && repository
-        ? `${text(vars['GITHUB_SERVER_URL'])}/${text(vars['GITHUB_REPOSITORY'])}/pull/${pullRequest}`
-        : '',
+    actor: facts.actor,
+    login: facts.login,
+    ciActor: facts.ciActor,
+    triggeringActor: facts.triggeringActor,
+    approvedBy: [...facts.approvedBy],
+    pullRequest: facts.pullRequest,
+    pullRequestUrl: facts.pullRequestUrl,
     address,
-    previousAddress: text(line['previousAddress']),
-    kind: text(line['kind']),
+    previousAddress: textOf(line['previousAddress']),
+    kind: textOf(line['kind']),
     action: String(line['action']),
     outcome: String(line['outcome']),
     fields,
     httpStatus: context.statuses.get(address) ?? null,
-    planDigest: plan?.digest ?? '',
-    changeSetDigest: text((plan as Record<string, unknown> | undefined)?.['changeSetDigest']),
-    reviewedChangeSet: text(review.reviewedChangeSet),
-    plan: plan ? (plan.source === 'file' ? `file ${plan.file}` : plan.source) : '',
-    commit: record.git?.commit ?? '',
-    dirty: record.git ? record.git.dirty : null,
-    ciRun: ci ? (ci.url ?? `${ci.system} ${Object.values(ci.vars).join(' ')}`) : '',
-    runId: context.runId,
-    emergencyChange: isPlainObject(record.emergencyChange) ? text(record.emergencyChange.ticket) : '',
-    message: text(line['message']),
+    planDigest: facts.planDigest,
+    changeSetDigest: facts.changeSetDigest,
+    reviewedChangeSet: facts.reviewedChangeSet,
+    plan: facts.plan,
+    commit: facts.commit,
+    dirty: facts.dirty,
+    ciRun: facts.ciRun,
+    runId: facts.runId,
+    emergencyChange: facts.emergencyChange,
+    message: textOf(line['message']),
     journal: where,
   };
   return row;

@@ -31,7 +31,8 @@ describe('auditJournals', () => {
           message: 'exists',
           ms: 3,
         }) +
-        line({ type: 'change', address: 'tenant/a', action: 'create', outcome: 'failed', message: 'exists' }),
+        line({ type: 'change', address: 'tenant/a', action: 'create', outcome: 'failed', message: 'exists' }) +
+        line({ type: 'run', event: 'end', runId: 'r1' }),
     );
     const { rows, problems } = await auditJournals([file]);
     expect(problems).toEqual([]);
@@ -119,6 +120,7 @@ function auditRow(over: Partial<AuditRow> = {}): AuditRow {
 describe('auditJournals: periods, targets, folders, who and what', () => {
   const at = (time: string, value: object) => `${JSON.stringify({ at: time, ...value })}\n`;
   const start = (runId: string, extra: object = {}) => ({ type: 'run', event: 'start', runId, ...extra });
+  const end = (runId: string) => ({ type: 'run', event: 'end', runId });
   const change = (address: string, extra: object = {}) => ({
     type: 'change',
     address,
@@ -169,8 +171,14 @@ describe('auditJournals: periods, targets, folders, who and what', () => {
     const history = await mkdtemp(join(tmpdir(), 'sb-audit-history-'));
     await mkdir(join(history, '2026/run-2'), { recursive: true });
     await mkdir(join(history, '2026/run-1'), { recursive: true });
-    await writeFile(join(history, '2026/run-2/journal.jsonl'), line(start('r2')) + line(change('tenant/b')));
-    await writeFile(join(history, '2026/run-1/journal.jsonl'), line(start('r1')) + line(change('tenant/a')));
+    await writeFile(
+      join(history, '2026/run-2/journal.jsonl'),
+      line(start('r2')) + line(change('tenant/b')) + line(end('r2')),
+    );
+    await writeFile(
+      join(history, '2026/run-1/journal.jsonl'),
+      line(start('r1')) + line(change('tenant/a')) + line(end('r1')),
+    );
     await writeFile(join(history, '2026/run-1/plan.json'), '{"not":"a journal"}');
     const outside = await journal(line(start('secret')) + line(change('tenant/outside')));
     await symlink(outside, join(history, '2026/linked.jsonl'));
@@ -209,7 +217,8 @@ describe('auditJournals: periods, targets, folders, who and what', () => {
       ) +
         line(change('tenant/acme', { kind: 'Tenant', fields: [{ field: 'markup', before: 4, after: 5 }] })) +
         line(change('tenant/odd', { fields: 'markup 4 → 5' })) +
-        line(change('tenant/later', { outcome: 'unknown' })),
+        line(change('tenant/later', { outcome: 'unknown' })) +
+        line(end('r')),
     );
     const { rows, problems } = await auditJournals([file]);
     expect(rows[0]).toMatchObject({

@@ -253,6 +253,27 @@ describe('apply --plan, then audit (end to end, a git repository of manifests, a
     }
   });
 
+  it("audit lists a killed run's sent change as unknown and says on stderr that the run did not finish", async () => {
+    const at = '2026-11-22T10:00:00.000Z';
+    const lines = [
+      { type: 'run', event: 'start', runId: 'killed-run', ci: { system: 'github-actions' } },
+      { type: 'intent', seq: 1, address: 'tenant/globex', method: 'PUT', path: '/api/t/9', purpose: 'update' },
+      { type: 'outcome', seq: 1, address: 'tenant/globex', ok: true, status: 200, ms: 4 },
+    ];
+    await writeFile(journal('killed.jsonl'), lines.map((l) => `${JSON.stringify({ at, ...l })}\n`).join(''));
+    const audited = await runCli(['audit', 'killed.jsonl', '--format', 'csv'], { cwd: repo });
+    expect(audited.code, audited.stderr).toBe(0);
+    expect(parseCsv(audited.stdout)).toEqual([
+      expect.objectContaining({
+        address: 'tenant/globex',
+        outcome: 'unknown',
+        http_status: '200',
+        ci_run: 'github-actions',
+      }),
+    ]);
+    expect(audited.stderr).toContain('killed.jsonl:1: note: run killed-run has no end line: it did not finish');
+  });
+
   it('audit --format markdown is a table whose cells cannot inject markup', async () => {
     const audited = await runCli(['audit', 'first.jsonl', '--format', 'markdown', '--address', 'reseller/*'], {
       cwd: repo,

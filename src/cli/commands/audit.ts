@@ -66,7 +66,9 @@ export const registerAudit: CommandRegistrar = (program: Command, context) => {
         targets: options.target,
       });
       for (const p of problems)
-        process.stderr.write(`${safeText(`${p.line > 0 ? `${p.file}:${p.line}` : p.file}: skipped: ${p.reason}`)}\n`);
+        process.stderr.write(
+          `${safeText(`${p.line > 0 ? `${p.file}:${p.line}` : p.file}: ${p.note ? 'note' : 'skipped'}: ${p.reason}`)}\n`,
+        );
       ctx.stdout.write(renderAudit(rows, options.format));
     });
 };
