@@ -3,6 +3,7 @@
  * verdict of reading it as `apply --plan` would (exit 0 when it reads, 3 when it is refused,
  * 1 when it is no plan). Nothing is trusted from the file for the computed values: the plan
  * digest is that of its content without `digest`, the change set's that of its changes.
+ * Matching digests say the file is consistent, not who wrote it: anyone can recompute them.
  */
 import { digestOf, isDigest } from '../core/canonical-json.js';
 import { ExitCode, SwitchboardError } from '../core/errors.js';
@@ -81,6 +82,12 @@ export function renderVerifyText(report: VerifyReport): string {
       (report.changeSet.changes === null ? '' : ` (${report.changeSet.changes} changes)`),
   ];
   if (report.problem) lines.push(`Refused: ${report.problem.message}`);
-  else lines.push('Verified: the file is as switchboard wrote it, and this switchboard reads all of it.');
+  else {
+    // What matching digests prove, and no more: whoever can edit a file can seal it again.
+    lines.push(
+      'Consistent: the digests match the content, and this switchboard reads all of it.',
+      'Not a signature: anyone who can edit the file can recompute its digests, and its provenance (user, commit, CI run) is what the file claims; compare the plan digest with the one the reviewer saw.',
+    );
+  }
   return `${lines.join('\n')}\n`;
 }

@@ -37,7 +37,8 @@ describe('show --verify', () => {
         `             computed ${plan.digest}: matches`,
         `Change set:  recorded ${plan.changeSet?.digest}`,
         `             computed ${plan.changeSet?.digest}: matches (56 changes)`,
-        'Verified: the file is as switchboard wrote it, and this switchboard reads all of it.',
+        'Consistent: the digests match the content, and this switchboard reads all of it.',
+        'Not a signature: anyone who can edit the file can recompute its digests, and its provenance (user, commit, CI run) is what the file claims; compare the plan digest with the one the reviewer saw.',
         '',
       ].join('\n'),
     );
@@ -54,6 +55,19 @@ describe('show --verify', () => {
     expect(verified.code).toBe(3);
     expect(verified.stdout).toMatch(/computed sha256:[0-9a-f]{64}: DOES NOT MATCH\n/);
     expect(verified.stdout).toContain('Refused: changed.json was changed after switchboard wrote it');
+  });
+
+  it('a file edited and sealed again matches too: the report never says who wrote it, only that it is consistent', async () => {
+    const file = join(dir, 'resealed.json');
+    await writeFile(file, await readFile(join(dir, 'sample.json'), 'utf8'));
+    await forge(file, (plan) => {
+      plan.provenance = { user: { username: 'someone-else', login: 'password', api: 'platform', authenticated: true } };
+    });
+    const verified = await show('resealed.json', '--verify');
+    expect(verified.code).toBe(0);
+    expect(verified.stdout).not.toContain('as switchboard wrote it');
+    expect(verified.stdout).toContain('Consistent: the digests match the content');
+    expect(verified.stdout).toContain('Not a signature: anyone who can edit the file can recompute its digests');
   });
 });
 
