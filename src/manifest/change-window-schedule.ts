@@ -111,7 +111,7 @@ export function instantOf(wall: number, zone: string): number {
  * Every instant at which the zone's clock shows `wall`, earliest first: two in the repeated
  * hour, else one; for a skipped wall time, the end of the gap alone.
  */
-export function instantsOf(wall: number, zone: string): number[] {
+function instantsOf(wall: number, zone: string): number[] {
   const guess = wall * 60_000;
   // The offsets in force around that day: a transition lies between at most two of them.
   const offsets = new Set([

@@ -33,7 +33,7 @@ export function renderVerification(v: Verification, journal?: string): string {
 }
 
 /** What a verification came to: `passed`, `failed`, or `interrupted` (a stopped run left vectors unsearched). */
-export function verificationOutcome(v: Verification): 'passed' | 'failed' | 'interrupted' {
+function verificationOutcome(v: Verification): 'passed' | 'failed' | 'interrupted' {
   if (v.notSearched > 0) return 'interrupted';
   return v.failures.length === 0 ? 'passed' : 'failed';
 }
