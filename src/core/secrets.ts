@@ -103,6 +103,20 @@ export function clearSecrets(): void {
 
 type Write = NodeJS.WritableStream['write'];
 
+/** The write of each stream {@link maskStream} wrapped, as it was. */
+const unmaskedWrites = new WeakMap<NodeJS.WritableStream, (text: string) => boolean>();
+
+/**
+ * Writes `text` past the stream's masking: for a document masked by its own rules, whose
+ * digest covers its bytes (a plan document: planDocument masks credentials everywhere and
+ * manifest values outside switchboard's own record). Masked again, `plan --format json`
+ * would no longer be the file `--out` writes, and its digest would fail.
+ */
+export function writePremasked(stream: NodeJS.WritableStream, text: string): boolean {
+  const raw = unmaskedWrites.get(stream);
+  return raw ? raw(text) : stream.write(text);
+}
+
 /**
  * Makes `stream.write` mask secrets in everything written to it (strings and buffers), so
  * every writer of stdout and stderr is covered, commander's and Node's own included.
@@ -119,4 +133,5 @@ export function maskStream(stream: NodeJS.WriteStream): void {
     return original(chunk, ...rest);
   };
   stream.write = masked as Write;
+  unmaskedWrites.set(stream, (text) => original(text));
 }

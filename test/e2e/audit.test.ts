@@ -248,6 +248,14 @@ describe('apply --plan, then audit (end to end, a git repository of manifests, a
       const rows = parseCsv((await runCli(['audit', 'named.jsonl', '--format', 'csv'], { cwd: repo })).stdout);
       expect(rows.length).toBeGreaterThan(0);
       for (const row of rows) expect(row).toMatchObject({ commit, ci_actor: 'octo-reviewer' });
+      // The plan document on stdout is the file --out writes, byte for byte: its digest holds.
+      const planned = await runCli(['plan', 'manifests', '--format', 'json', '--out', 'named-plan.json'], {
+        env,
+        cwd: repo,
+      });
+      expect(planned.code, planned.stderr).toBe(0);
+      expect(planned.stdout).toBe(await readFile(join(repo, 'named-plan.json'), 'utf8'));
+      expect(planned.stdout).toContain(commit);
     } finally {
       await writeFile(tenant, original);
     }

@@ -3,6 +3,7 @@
  * only (the renderers are not needed to register the commands or to run any other).
  */
 import { ExitCode } from '../../core/errors.js';
+import { writePremasked } from '../../core/secrets.js';
 import { sourceLinksFrom } from '../../plan/html/source-links.js';
 import { renderHtml } from '../../plan/render-html.js';
 import { renderJson } from '../../plan/render-json.js';
@@ -23,6 +24,16 @@ export function renderPlan(plan: Plan, format: PlanFormat, color: boolean): stri
     return renderHtml(plan, links ? { sourceLinks: links } : {});
   }
   return renderText(plan, { color });
+}
+
+/**
+ * Prints the plan in `format`. The JSON document is masked by its own rules and its digest
+ * covers its bytes: it is written as it is, so it is the very file `--out` writes.
+ */
+export function printPlan(stream: NodeJS.WritableStream, plan: Plan, format: PlanFormat, color: boolean): void {
+  const text = renderPlan(plan, format, color);
+  if (format === 'json') writePremasked(stream, text);
+  else stream.write(text);
 }
 
 /** Colours only on a terminal, and never with NO_COLOR set. */

@@ -53,7 +53,7 @@ export const registerPlan: CommandRegistrar = (program: Command, context) => {
     .action(async (paths: string[], options: PlanOptions) => {
       const ctx = context();
       // Loaded here: registering the commands needs none of it, and the other commands start without it.
-      const [{ planRun, watchInterrupts }, { writePlanFile }, { planExitCode, renderPlan, useColor }] =
+      const [{ planRun, watchInterrupts }, { writePlanFile }, { planExitCode, printPlan, useColor }] =
         await Promise.all([
           import('../../run/index.js'),
           import('../../plan/plan-file.js'),
@@ -77,7 +77,7 @@ export const registerPlan: CommandRegistrar = (program: Command, context) => {
       const run = await planRun(paths, reading, ctx.logger).finally(() => interrupt.dispose());
       try {
         if (options.out) await writePlanFile(options.out, run.plan);
-        ctx.stdout.write(renderPlan(run.plan, options.format, useColor(options.color)));
+        printPlan(ctx.stdout, run.plan, options.format, useColor(options.color));
         if (options.stats) {
           const requests = closed?.requests ?? requestCounts(run.session);
           const stats = { ...requests, ...(run.policyCost ? { policies: run.policyCost } : {}) };

@@ -48,7 +48,7 @@ export const registerShow: CommandRegistrar = (program: Command, context) => {
         return;
       }
       // Loaded here: the other commands start without them.
-      const [{ readPlan }, { renderPlan, useColor }, { isDigest }, compare] = await Promise.all([
+      const [{ readPlan }, { printPlan, useColor }, { isDigest }, compare] = await Promise.all([
         import('../../run/index.js'),
         import('./plan-output.js'),
         import('../../core/canonical-json.js'),
@@ -58,7 +58,7 @@ export const registerShow: CommandRegistrar = (program: Command, context) => {
         compare;
       const plan = await readPlan(file);
       if (options.compareWith === undefined) {
-        ctx.stdout.write(renderPlan(plan, options.format, useColor(options.color)));
+        printPlan(ctx.stdout, plan, options.format, useColor(options.color));
         return;
       }
       const other = options.compareWith;
