@@ -66,14 +66,18 @@ export async function applyRouting(
     const diff = selectRows(table.diff, (key) => wanted.has(address(key)));
     const total = diff.creates.length + diff.deletes.length + diff.updateGroups.reduce((n, g) => n + g.rows.length, 0);
     if (total === 0) continue;
-    if ((options.failFast && out.failed > 0) || options.signal?.aborted) {
-      const reason = options.signal?.aborted
-        ? notStartedReason(options.signal)
-        : 'not started: --fail-fast after an earlier failure';
+    const skipAll = (reason: string) => {
       count('skipped', total);
       // Each row says so, in the journal and the summary, as a skipped change of the platform does.
       options.journal?.appendAll(notStartedLines(diff, address, wanted, 'skipped', reason));
       for (const row of rowsOf(diff)) out.failures.push(skippedResult(row, address, wanted, reason));
+    };
+    if ((options.failFast && out.failed > 0) || options.signal?.aborted) {
+      skipAll(
+        options.signal?.aborted
+          ? notStartedReason(options.signal)
+          : 'not started: --fail-fast after an earlier failure',
+      );
       continue;
     }
     const gone = client.unreachable;
@@ -86,14 +90,22 @@ export async function applyRouting(
     }
     const seq = options.journal?.nextSeq() ?? 0;
     const begin = performance.now();
-    options.journal?.append({
-      type: 'intent',
-      seq,
-      address: table.address,
-      method: 'ROUTING',
-      path: table.address,
-      purpose: `${total} row changes`,
-    });
+    try {
+      options.journal?.append({
+        type: 'intent',
+        seq,
+        address: table.address,
+        method: 'ROUTING',
+        path: table.address,
+        purpose: `${total} row changes`,
+      });
+    } catch (error) {
+      // The journal cannot be written (its failure stops the run): the table is not started,
+      // and the run still ends with its summary, as when the failure comes between tables.
+      if (!options.signal?.aborted) throw error;
+      skipAll(notStartedReason(options.signal));
+      continue;
+    }
     const applied: TableRow[] = [];
     const report = await executeRoutingChanges(client, table.ref, diff, {
       keepGoing: !options.failFast,
