@@ -219,8 +219,9 @@ export const JOURNAL_SYNC_INTERVAL_MS = 50;
  * says what they were outcomes of.
  *
  * A line that cannot be written (a full disk) or synced fails the journal: {@link failed}
- * is aborted with the SB_JOURNAL error, and nothing more is written, so no torn line follows
- * the last whole one. A line that must be on record before something is done (a request's
+ * is aborted with the SB_JOURNAL error, and nothing more is written. The failed write itself
+ * may leave a torn last line (a short write, then the error): audit lists it as torn and
+ * reads the rest. A line that must be on record before something is done (a request's
  * intent, the run's start) then throws, and what it announced is not done; a line that says
  * what was done (an outcome, a change, the run's end) does not, since it cannot undo it.
  * An apply watches {@link failed} to start nothing more, as on Ctrl-C.
