@@ -16,7 +16,7 @@ import type { PlanFormat } from './plan.js';
  * The plan in `format`, as `plan` and `show` print it (the same plan gives the same output
  * from both). The HTML report links manifest positions to the commit when run in GitHub Actions.
  */
-export function renderPlan(plan: Plan, format: PlanFormat, color: boolean): string {
+function renderPlan(plan: Plan, format: PlanFormat, color: boolean): string {
   if (format === 'json') return renderJson(plan);
   if (format === 'markdown') return renderMarkdown(plan);
   if (format === 'html') {
