@@ -8,8 +8,7 @@
 import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApplyLock } from '../../src/apply/lock.js';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 
 /** Runs once, at the next read of a file by the lock, after the read itself. */
 let atNextRead: (() => Promise<void>) | undefined;
@@ -25,8 +24,17 @@ vi.mock('node:fs/promises', async (importOriginal) => {
   return { ...fs, readFile, default: { ...fs, readFile } };
 });
 
+// The unit tier shares a worker's modules between files (vitest.config.ts): a file run before
+// this one may have imported the lock with the real fs, so it is imported afresh under the mock,
+// and none of the modules is left behind for the next file.
+vi.resetModules();
+const { ApplyLock } = await import('../../src/apply/lock.js');
+type Lock = import('../../src/apply/lock.js').ApplyLock;
 afterEach(() => {
   atNextRead = undefined;
+});
+afterAll(() => {
+  vi.resetModules();
 });
 
 async function stateDir(): Promise<string> {
@@ -40,7 +48,7 @@ function lockText(pid: number, nonce: string): string {
 /** A pid above any pid_max: no process has it, on any host. */
 const GONE_PID = 2_147_483_646;
 
-async function attempt(dir: string): Promise<ApplyLock | Error> {
+async function attempt(dir: string): Promise<Lock | Error> {
   return ApplyLock.acquire(dir).then(
     (taken) => taken.lock,
     (error: Error) => error,
@@ -73,7 +81,7 @@ describe('taking over a stale lock', () => {
   it('a run that judged it stale after another run replaced it never displaces the new lock', async () => {
     const dir = await stateDir();
     await writeFile(join(dir, 'apply.lock'), lockText(GONE_PID, 'stale'));
-    const runs: Record<string, ApplyLock | Error> = {};
+    const runs: Record<string, Lock | Error> = {};
     // Run B reads the stale lock; before it acts on that, run A takes the lock over. At B's
     // next read, run C tries to take the lock.
     atNextRead = async () => {
@@ -89,7 +97,7 @@ describe('taking over a stale lock', () => {
       Object.values(runs).map(String).join('\n'),
     ).toEqual(['A']);
     expect(runs['C']).toBeInstanceOf(Error);
-    const a = runs['A'] as ApplyLock;
+    const a = runs['A'] as Lock;
     // A's lock is still in place: A's release removes it, and nothing else is left.
     await a.release();
     expect(await readdir(dir)).toEqual([]);

@@ -4,7 +4,7 @@
  * cannot end as complete (exit 0) with a row silently left out. The executor is replaced here
  * by one that reports nothing: no engine, no request.
  */
-import { describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { Change } from '../../src/plan/types.js';
 import type { ExecuteReport } from '../../src/routing/execute-types.js';
 import type { RoutingClient } from '../../src/routing/index.js';
@@ -26,6 +26,13 @@ vi.mock('../../src/routing/index.js', async (importOriginal) => {
   return { ...routing, executeRoutingChanges: silent };
 });
 
+// The unit tier shares a worker's modules between files (vitest.config.ts): a file run before
+// this one may have imported the routing apply with the real executor, so the modules are
+// imported afresh under the mock, and none of them is left behind for the next file.
+vi.resetModules();
+afterAll(() => {
+  vi.resetModules();
+});
 const { applyRouting } = await import('../../src/providers/routing/apply.js');
 const { ROUTING_ROW } = await import('../../src/providers/routing/plan.js');
 const { diffRows } = await import('../../src/routing/index.js');

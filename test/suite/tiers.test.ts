@@ -103,6 +103,58 @@ function forbiddenImports(file: string, read: (path: string) => string | undefin
   return found;
 }
 
+/** `vi.<name>(...)` */
+const isViCall = (node: ts.Node, name: string): boolean =>
+  ts.isCallExpression(node) &&
+  ts.isPropertyAccessExpression(node.expression) &&
+  ts.isIdentifier(node.expression.expression) &&
+  node.expression.expression.text === 'vi' &&
+  node.expression.name.text === name;
+
+function containsViCall(node: ts.Node, name: string): boolean {
+  return isViCall(node, name) || (ts.forEachChild(node, (child) => containsViCall(child, name) || undefined) ?? false);
+}
+
+/**
+ * Unit files share their worker's modules (isolate: false), so a module another file imported
+ * first is the real one whatever this file mocks: a file that calls `vi.mock` imports what it
+ * tests with `await import` after a top-level `vi.resetModules()`, and resets again in
+ * `afterAll` so that no mocked module reaches the next file. What `file` does otherwise.
+ */
+function mockProblems(file: string, text: string): string[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  if (!containsViCall(source, 'mock') && !containsViCall(source, 'doMock')) return [];
+  const problems: string[] = [];
+  let resetAt = -1;
+  let firstImportAt = -1;
+  let resetAfterAll = false;
+  source.statements.forEach((statement, index) => {
+    if (ts.isImportDeclaration(statement) && ts.isStringLiteral(statement.moduleSpecifier)) {
+      const typeOnly = statement.importClause?.isTypeOnly === true;
+      if (statement.moduleSpecifier.text.startsWith('.') && !typeOnly)
+        problems.push(`${file}: imports ${statement.moduleSpecifier.text} before its mocks apply: use await import`);
+    }
+    if (ts.isExpressionStatement(statement) && isViCall(statement.expression, 'resetModules') && resetAt < 0)
+      resetAt = index;
+    const hasDynamicImport = (node: ts.Node): boolean =>
+      (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) ||
+      (ts.forEachChild(node, (child) => hasDynamicImport(child) || undefined) ?? false);
+    if (firstImportAt < 0 && !ts.isExpressionStatement(statement) && hasDynamicImport(statement)) firstImportAt = index;
+    if (
+      ts.isExpressionStatement(statement) &&
+      ts.isCallExpression(statement.expression) &&
+      ts.isIdentifier(statement.expression.expression) &&
+      statement.expression.expression.text === 'afterAll' &&
+      containsViCall(statement.expression, 'resetModules')
+    )
+      resetAfterAll = true;
+  });
+  if (resetAt < 0 || (firstImportAt >= 0 && firstImportAt < resetAt))
+    problems.push(`${file}: calls vi.mock but no top-level vi.resetModules() comes before its imports`);
+  if (!resetAfterAll) problems.push(`${file}: calls vi.mock but does not reset the modules in afterAll`);
+  return problems;
+}
+
 /** Calls what the run-time guard refuses, to prove it does. */
 const RUN_TIME_GUARD_TEST = 'test/suite/unit-guard.test.ts';
 
@@ -150,6 +202,25 @@ describe('test tiers', () => {
       problems,
       'unit tests run no simulator, process or network: list these files under e2e in test/suite/tiers.ts',
     ).toEqual([]);
+  });
+
+  it('a unit file that mocks a module imports it afresh and leaves no mock behind', () => {
+    const unit = files.filter((f) => tiersOf(f).includes('unit'));
+    expect(unit.flatMap((f) => mockProblems(f, readRepoFile(f) ?? ''))).toEqual([]);
+    const planted = [
+      "import { vi } from 'vitest';",
+      "import { run } from '../../src/run/index.js';",
+      "import type { Plan } from '../../src/plan/types.js';",
+      "vi.mock('node:fs');",
+      "const { plan } = await import('../../src/plan/index.js');",
+      'vi.resetModules();',
+    ].join('\n');
+    expect(mockProblems('test/plan/planted.test.ts', planted)).toEqual([
+      'test/plan/planted.test.ts: imports ../../src/run/index.js before its mocks apply: use await import',
+      'test/plan/planted.test.ts: calls vi.mock but no top-level vi.resetModules() comes before its imports',
+      'test/plan/planted.test.ts: calls vi.mock but does not reset the modules in afterAll',
+    ]);
+    expect(mockProblems('test/plan/plain.test.ts', "import { x } from './x.js';\n")).toEqual([]);
   });
 
   it('the checks catch a misplaced file (mutation)', () => {
