@@ -15,8 +15,12 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
  * an address or a key is always matched byte for byte.
  */
 export function foldIdentity(text: string): string {
+  // Printable ASCII holds nothing invisible and is its own NFKC form: most names, on every plan.
+  if (PRINTABLE_ASCII.test(text)) return text.trim().toLowerCase();
   return withoutInvisibles(text).normalize('NFKC').trim().toLowerCase();
 }
+
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 /** What {@link foldIdentity} disregards, as a warning names it ("the addresses differ only by …"). */
 export const FOLDED_AWAY = 'case, surrounding spaces, invisible characters or compatibility forms (NFKC)';
