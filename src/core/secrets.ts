@@ -13,6 +13,12 @@ import { SecretSearch } from './secret-search.js';
 export const MASK = '[redacted]';
 
 /**
+ * What a value from `${VAR}` looks like where a plan, a render, a journal or a message shows
+ * the field it is in (a structured place: whatever its length).
+ */
+export const SENSITIVE = '(sensitive)';
+
+/**
  * Shorter values are not masked in free text: a 5-letter password such as `admin` also
  * spells part of addresses and messages, and masking every occurrence would garble them and,
  * by the gaps it leaves, point at the secret. GitLab refuses to mask CI variables under 8

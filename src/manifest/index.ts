@@ -11,7 +11,17 @@ export { rowAddress, rowIndexAt } from './build-routing.js';
 export * from './types.js';
 export * from './policy-types.js';
 export * from './assurance-types.js';
-export { answerText, declaredRow, liveIndex, liveRow, probeKeys, verdict, type Answer } from './vector-lookup.js';
+export {
+  answerText,
+  declaredRow,
+  liveIndex,
+  liveRow,
+  probeKeys,
+  sameAnswer,
+  sensitiveColumns,
+  verdict,
+  type Answer,
+} from './vector-lookup.js';
 export type { DocumentRecord, RecordedObject } from './document-records.js';
 export type { FileSource } from './files.js';
 export * from './baselines/index.js';

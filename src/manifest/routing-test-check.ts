@@ -4,7 +4,7 @@ import { vectorLabel, type ChangeWindow, type RoutingTestSet } from './assurance
 import type { Reporter } from './reporter.js';
 import { didYouMean } from './suggest.js';
 import type { SourcePosition } from './types.js';
-import { declaredAnswer, declaredRow, probeKeys, verdict } from './vector-lookup.js';
+import { declaredAnswer, declaredRow, probeKeys, sensitiveColumns, verdict } from './vector-lookup.js';
 
 /**
  * Every vector of the RoutingTest documents against the declared rows of its table, once
@@ -65,7 +65,7 @@ export function checkRoutingTests(tests: readonly RoutingTestSet[], set: Desired
       }
       const index = declaredAnswer(table, probes);
       const answer = index === undefined ? undefined : declaredRow(table, index);
-      const wrong = verdict(vector, answer, true);
+      const wrong = verdict(vector, answer, true, sensitiveColumns(table));
       if (wrong === undefined) continue;
       const where = index === undefined ? undefined : set.sourceOf(set.row(table, index));
       const declared = where ? ` (declared at ${where.file}:${where.line}:${where.column})` : '';

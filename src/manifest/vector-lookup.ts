@@ -5,6 +5,7 @@
  * through the table's own key index and live rows in one pass over the table: never a scan
  * per vector.
  */
+import { SENSITIVE } from '../core/secrets.js';
 import { KEY_SEPARATOR } from './build-routing.js';
 import type { LookupMode, RoutingVector } from './assurance-types.js';
 import type { DesiredRoutingTable, JsonScalar } from './types.js';
@@ -13,6 +14,27 @@ import type { DesiredRoutingTable, JsonScalar } from './types.js';
 export interface Answer {
   values: Readonly<Record<string, JsonScalar>>;
   key: string;
+  /** Fields whose values a text about this answer shows as (sensitive): see {@link sensitiveColumns}. */
+  hidden?: readonly string[];
+}
+
+const sensitiveByTable = new WeakMap<DesiredRoutingTable, readonly string[]>();
+
+/**
+ * The fields, other than the key's, that a declared row of `table` takes from `${VAR}`: in
+ * every answer from the table, declared or live (a live row holds the same secret once
+ * applied), a message shows them as (sensitive), and a vector's expected value of one too.
+ * Key values are not hidden: a row's address spells them wherever it is named.
+ */
+export function sensitiveColumns(table: DesiredRoutingTable): readonly string[] {
+  let found = sensitiveByTable.get(table);
+  if (found === undefined) {
+    const fields = new Set<string>();
+    for (const row of table.sensitiveCells.values()) for (const field of row) fields.add(field);
+    found = [...fields].filter((f) => !table.key.includes(f)).sort();
+    sensitiveByTable.set(table, found);
+  }
+  return found;
 }
 
 /** The value of a lookup as a key cell: as `rowKey` spells it (empty and null are no value). */
@@ -81,7 +103,11 @@ export function declaredRow(
     const v = row[i];
     if (v !== undefined) values[c] = v;
   });
-  return { values, key: keyText(table.key, values) };
+  return withHidden({ values, key: keyText(table.key, values) }, sensitiveColumns(table));
+}
+
+function withHidden(answer: Answer, hidden: readonly string[]): Answer {
+  return hidden.length > 0 ? { ...answer, hidden } : answer;
 }
 
 /**
@@ -133,14 +159,21 @@ export function liveAnswers(
   });
 }
 
-/** A live record as an answer (its `id` left out: the engine's, not the table's). */
-export function liveRow(key: readonly string[], row: Readonly<Record<string, unknown>>): Answer {
+/**
+ * A live record as an answer (its `id` left out: the engine's, not the table's); `hidden`:
+ * the table's {@link sensitiveColumns}.
+ */
+export function liveRow(
+  key: readonly string[],
+  row: Readonly<Record<string, unknown>>,
+  hidden: readonly string[] = [],
+): Answer {
   const values: Record<string, JsonScalar> = {};
   for (const [field, value] of Object.entries(row)) {
     if (field === 'id') continue;
     values[field] = value === undefined ? null : (value as JsonScalar);
   }
-  return { values, key: keyText(key, values) };
+  return withHidden({ values, key: keyText(key, values) }, hidden);
 }
 
 function keyText(key: readonly string[], values: Readonly<Record<string, JsonScalar>>): string {
@@ -157,46 +190,61 @@ function same(a: JsonScalar | undefined, b: JsonScalar | undefined): boolean {
 /**
  * What a vector expected that its answer does not hold; undefined when the answer passes.
  * `declared`: the answer is a declared row, whose fields left out are unmanaged (their live
- * values stay): those are not judged.
+ * values stay): those are not judged. `hidden`: the table's {@link sensitiveColumns}, whose
+ * values, expected or answered, the text shows as (sensitive).
  */
 export function verdict(
   vector: Pick<RoutingVector, 'expect'>,
   answer: Answer | undefined,
   declared = false,
+  hidden: readonly string[] = answer?.hidden ?? [],
 ): string | undefined {
   const expect = vector.expect;
   if (expect === null) return answer ? `expects no row; the row ${answer.key} answered` : undefined;
-  const wanted = fieldsText(expect);
+  const wanted = fieldsText(expect, hidden);
   if (!answer) return `expects ${wanted}; no row answered`;
   const wrong = Object.keys(expect).filter(
     (f) => !(declared && !(f in answer.values)) && !same(expect[f], answer.values[f]),
   );
   if (wrong.length === 0) return undefined;
   const got = Object.fromEntries(wrong.map((f) => [f, answer.values[f] ?? null]));
-  return `expects ${wanted}; the row ${answer.key} answered ${fieldsText(got)}`;
+  return `expects ${wanted}; the row ${answer.key} answered ${fieldsText(got, hidden)}`;
 }
 
-/** `route trunk-7`, `route trunk-7, priority 10`. */
-function fieldsText(values: Readonly<Record<string, JsonScalar | undefined>>): string {
+/** `route trunk-7`, `route trunk-7, priority 10`; a hidden field's value `(sensitive)`. */
+function fieldsText(values: Readonly<Record<string, JsonScalar | undefined>>, hidden: readonly string[]): string {
   return Object.entries(values)
-    .map(([f, v]) => `${f} ${v === null || v === undefined ? 'null' : String(v)}`)
+    .map(([f, v]) => `${f} ${hidden.includes(f) ? SENSITIVE : v === null || v === undefined ? 'null' : String(v)}`)
     .join(', ');
 }
 
 /**
  * An answer as the plan lists a vector whose answer changes: the values the vector looks at
  * (its expected fields; the answering row's key when it expects none), `no row` without one,
- * and the prefix that answered for a longest-prefix lookup (`trunk-7 via prefix=+3221`).
+ * and the prefix that answered for a longest-prefix lookup (`trunk-7 via prefix=+3221`). A
+ * hidden field's value shows as (sensitive): whether the answer changed is {@link sameAnswer}.
  */
 export function answerText(
   vector: Pick<RoutingVector, 'expect'>,
   mode: LookupMode,
   answer: Answer | undefined,
+  reveal = false,
 ): string {
   if (!answer) return 'no row';
   const fields = vector.expect === null ? [] : Object.keys(vector.expect);
   if (fields.length === 0) return answer.key;
-  const values = fields.map((f) => answer.values[f] ?? null);
+  const shown = (f: string) => (!reveal && answer.hidden?.includes(f) ? SENSITIVE : (answer.values[f] ?? null));
+  const values = fields.map(shown);
   const text = fields.length === 1 ? String(values[0]) : fields.map((f, i) => `${f}=${String(values[i])}`).join(', ');
   return mode.type === 'longest-prefix' ? `${text} via ${answer.key}` : text;
+}
+
+/** Whether a vector's answer is the same before and after, its hidden values compared too. */
+export function sameAnswer(
+  vector: Pick<RoutingVector, 'expect'>,
+  mode: LookupMode,
+  before: Answer | undefined,
+  after: Answer | undefined,
+): boolean {
+  return answerText(vector, mode, before, true) === answerText(vector, mode, after, true);
 }

@@ -5,6 +5,7 @@
  * consulted by apply.
  */
 
+import { SENSITIVE } from '../core/secrets.js';
 import type { CapacityFigure } from '../kinds/types.js';
 import type { CoverageReport } from './coverage/types.js';
 import type { ReasonCode } from './reasons.js';
@@ -363,8 +364,7 @@ export interface PlanOptions {
   allowAddressInUse?: boolean;
 }
 
-/** What sensitive values look like in a plan, a render, a journal. */
-export const SENSITIVE = '(sensitive)';
+export { SENSITIVE };
 
 /** What the previous value of a write-only field looks like: the API never returns it. */
 export const WRITE_ONLY = '(write-only)';

@@ -40,6 +40,7 @@ export async function searchVector(
   vector: RoutingVector,
   key: readonly string[] | undefined,
   types: Readonly<Record<string, string>>,
+  hidden: readonly string[] = [],
 ): Promise<Answer | undefined> {
   const ref = test.ref as RoutingTableRef;
   const typed = (field: string, value: JsonScalar): unknown => {
@@ -61,7 +62,7 @@ export async function searchVector(
     const rows = page?.objects ?? [];
     if (rows.length > 1)
       throw new Error(`${page?.num_results ?? rows.length} rows answer: the lookup is no key of the table`);
-    return rows[0] ? liveRow(keyFields, rows[0]) : undefined;
+    return rows[0] ? liveRow(keyFields, rows[0], hidden) : undefined;
   }
   const dialled = dialledField(vector, mode.column, key);
   const number = String(vector.lookup[dialled] ?? '');
@@ -85,7 +86,7 @@ export async function searchVector(
     throw new Error(
       `several rows answer with ${mode.column}=${prefixOf(best)}: the lookup is no key of the table (name its other key fields)`,
     );
-  return liveRow(key ?? [mode.column], best);
+  return liveRow(key ?? [mode.column], best, hidden);
 }
 
 /** The lookup field holding the number a longest-prefix vector looks up: the column itself, or the one field that is no key field. */

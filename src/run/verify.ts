@@ -9,7 +9,13 @@ import pLimit from 'p-limit';
 import type { Journal } from '../apply/journal.js';
 import { SwitchboardError } from '../core/errors.js';
 import { routingTestKind } from '../kinds/routing-test.js';
-import { verdict, vectorLabel, type DesiredRoutingTable, type RoutingTestSet } from '../manifest/index.js';
+import {
+  sensitiveColumns,
+  verdict,
+  vectorLabel,
+  type DesiredRoutingTable,
+  type RoutingTestSet,
+} from '../manifest/index.js';
 import type { RoutingClient } from '../routing/index.js';
 import { searchVector, tableNotShown } from './verify-search.js';
 
@@ -68,6 +74,7 @@ async function verifyVectors(
   const jobs = tests.flatMap((test) => {
     const table = options.tables?.find((t) => t.table.address === test.table);
     const types = table?.fieldTypes ?? {};
+    const hidden = table ? sensitiveColumns(table) : [];
     const probe = probeOf(test);
     return test.vectors.map(async (vector) => {
       out.vectors += 1;
@@ -90,8 +97,8 @@ async function verifyVectors(
         }
         try {
           out.requests += 1;
-          const answer = await searchVector(client, test, vector, table?.key, types);
-          const wrong = verdict(vector, answer);
+          const answer = await searchVector(client, test, vector, table?.key, types, hidden);
+          const wrong = verdict(vector, answer, false, hidden);
           if (wrong === undefined) out.passed += 1;
           else out.failures.push({ ...base, outcome: 'failed', message: wrong });
         } catch (error) {

@@ -13,15 +13,19 @@ import {
   declaredAnswer,
   declaredRow,
   liveAnswers,
+  liveRow,
   probeKeys,
+  sameAnswer,
+  sensitiveColumns,
   verdict,
 } from '../../src/manifest/vector-lookup.js';
+import { vectorChanges } from '../../src/providers/routing/vectors.js';
 
-async function table(yaml: string, csv?: string): Promise<DesiredRoutingTable> {
+async function table(yaml: string, csv?: string, env: Record<string, string> = {}): Promise<DesiredRoutingTable> {
   const dir = await mkdtemp(join(tmpdir(), 'switchboard-vectors-'));
   await writeFile(join(dir, 't.yaml'), yaml);
   if (csv) await writeFile(join(dir, 'rows.csv'), csv);
-  const loaded = await loadManifests([dir], { cwd: dir, env: {} });
+  const loaded = await loadManifests([dir], { cwd: dir, env });
   expect(loaded.diagnostics).toEqual([]);
   return loaded.set.routingTables[0] as DesiredRoutingTable;
 }
@@ -119,5 +123,71 @@ describe('answers over live rows', () => {
   it('keys live values as text (an integer column read as a number)', () => {
     const answers = liveAnswers(['code'], [{ id: 9, code: 32, route: 'x' }], [['32']]);
     expect(answers[0]?.values['route']).toBe('x');
+  });
+});
+
+describe('a column a declared row takes from ${VAR}', () => {
+  const SECRET = 'rt-7x';
+  const secretTable = () =>
+    table(
+      `apiVersion: switchboard/v1
+kind: RoutingTable
+metadata: { name: routes, service: draas, version: active }
+spec:
+  key: [number]
+  records:
+    - { number: "+3221", route: "\${ROUTE}", note: a }
+    - { number: "\${NUMBER}", route: plain, note: b }
+`,
+      undefined,
+      { ROUTE: SECRET, NUMBER: '+3222' },
+    );
+
+  it('is hidden in every answer from the table, declared or live; a key field is not', async () => {
+    const t = await secretTable();
+    expect(sensitiveColumns(t)).toEqual(['route']);
+    const declared = declaredRow(t, declaredAnswer(t, ['+3222']) as number);
+    expect(declared.hidden).toEqual(['route']);
+    expect(verdict({ expect: { route: 'x' } }, declared, true)).toBe(
+      'expects route (sensitive); the row number=+3222 answered route (sensitive)',
+    );
+    expect(verdict({ expect: { route: 'x' } }, undefined, true, sensitiveColumns(t))).toBe(
+      'expects route (sensitive); no row answered',
+    );
+    expect(verdict({ expect: { note: 'c' } }, declared, true)).toBe(
+      'expects note c; the row number=+3222 answered note b',
+    );
+    const live = liveRow(t.key, { id: 1, number: '+3221', route: 'live-secret' }, sensitiveColumns(t));
+    const exact = { type: 'exact' } as const;
+    expect(answerText({ expect: { route: 'x' } }, exact, live)).toBe('(sensitive)');
+    expect(answerText({ expect: { route: 'x' } }, exact, live, true)).toBe('live-secret');
+    // A change of the hidden value is still a changed answer.
+    const applied = declaredRow(t, declaredAnswer(t, ['+3221']) as number);
+    expect(sameAnswer({ expect: { route: 'x' } }, exact, live, applied)).toBe(false);
+    expect(sameAnswer({ expect: { note: 'a' } }, exact, live, applied)).toBe(false);
+    expect(sameAnswer({ expect: { route: 'x' } }, exact, applied, applied)).toBe(true);
+  });
+
+  it('is (sensitive) in the changes and failures a plan lists for its vectors', async () => {
+    const t = await secretTable();
+    const tests = [
+      {
+        name: 'secret-routes',
+        table: t.table.address,
+        mode: { type: 'exact' },
+        vectors: [{ lookup: { number: '+3221' }, expect: { route: 'expected-9' }, source: 't.yaml:9:7' }],
+        source: { file: 't.yaml', line: 9, column: 1 },
+      },
+    ] as unknown as Parameters<typeof vectorChanges>[0];
+    const live = [{ table: t, rows: [{ id: 1, number: '+3221', route: 'live-secret' }] }] as unknown as Parameters<
+      typeof vectorChanges
+    >[1];
+    const outlook = vectorChanges(tests, live, () => false);
+    expect(outlook.changed).toMatchObject([{ before: '(sensitive)', after: '(sensitive)' }]);
+    expect(outlook.failing).toMatchObject([
+      { message: 'expects route (sensitive); the row number=+3221 answered route (sensitive)' },
+    ]);
+    const said = JSON.stringify(outlook);
+    for (const value of [SECRET, 'live-secret', 'expected-9']) expect(said).not.toContain(value);
   });
 });

@@ -118,4 +118,48 @@ describe('a routing record from ${VAR}', () => {
       for (const value of [SHORT, LONG, OLD, '[redacted]']) expect(output).not.toContain(value);
     }
   });
+
+  it('is (sensitive) in what validate, plan and verify say of the RoutingTest vectors it answers', async () => {
+    const tests = (expected: string) => `---
+apiVersion: switchboard/v1
+kind: RoutingTest
+metadata: { name: secret-routes }
+spec:
+  table: draas/standby/routes
+  vectors:
+    - { lookup: { number: "+3229990000" }, expect: { route: ${expected} } }
+`;
+    // validate: the declared row answers with the value of $ROUTE, the vector expects another. The
+    // expected value of a column from ${VAR} is hidden too (it may come from ${VAR} itself): the
+    // message points at the vector, where it is written.
+    const wrong = await manifestDir({ 'routes.yaml': manifest('plain-2', tests('wrong-1')) });
+    const validated = await runCli(['validate', wrong], { env: { ...env, ...SECRETS }, cwd: wrong });
+    expect(validated.code).toBe(1);
+    expect(validated.stderr + validated.stdout).toContain(
+      'routes.yaml:17:7: error SB_ROUTING_TEST: vector +3229990000 of secret-routes: ' +
+        'expects route (sensitive); the row number=+3229990000 answered route (sensitive) (declared at routes.yaml:7:7)',
+    );
+
+    // plan: the live row answers with another secret before the apply, the declared one after.
+    const seed = await manifestDir({ 'routes.yaml': manifest('plain-2') });
+    const seeded = await runCli(['apply', seed, '--yes'], { env: { ...env, ROUTE: 'seed-sec-1' }, cwd: seed });
+    expect(seeded.code).toBe(0);
+    const dir = await manifestDir({ 'routes.yaml': manifest('plain-2', tests('"${ROUTE}"')) });
+    const cwd = await scratchDir();
+    const planned = await runCli(['plan', dir], { env: { ...env, ...SECRETS }, cwd });
+    expect(planned.code).toBe(0);
+    expect(planned.stdout).toContain('+3229990000 (secret-routes): (sensitive) → (sensitive)');
+
+    const applied = await runCli(['apply', dir, '--yes', '--verify'], { env: { ...env, ...SECRETS }, cwd });
+    expect(applied.code).toBe(0);
+    // verify: the vector now expects what another $ROUTE says; the engine answers with the applied one.
+    const verified = await runCli(['verify', dir], { env: { ...env, ROUTE: 'other-9' }, cwd });
+    expect(verified.code).toBe(1);
+    expect(verified.stdout).toContain(
+      'expects route (sensitive); the row number=+3229990000 answered route (sensitive)',
+    );
+    const journal = await journalText(cwd);
+    for (const output of [validated.stdout, validated.stderr, planned.stdout, applied.stdout, verified.stdout, journal])
+      for (const value of [SHORT, 'seed-sec-1', 'other-9']) expect(output).not.toContain(value);
+  });
 });
