@@ -1,3 +1,5 @@
+import { CONNECTION_CREDENTIAL_VARIABLES } from '../core/credential-variables.js';
+
 /**
  * How a configuration problem names the setting at fault: the key of the config file
  * (`environments.prod.auth.password`) when the connection came from the file, the
@@ -33,18 +35,14 @@ export function fileNames(at: string): SettingNames {
 export const ENVIRONMENT_VARIABLES: Readonly<Record<string, string>> = {
   url: 'SWITCHBOARD_URL',
   instance: 'SWITCHBOARD_INSTANCE',
-  'auth.token': 'SWITCHBOARD_TOKEN',
+  ...CONNECTION_CREDENTIAL_VARIABLES,
   'auth.username': 'SWITCHBOARD_USERNAME',
-  'auth.password': 'SWITCHBOARD_PASSWORD',
-  'auth.totpSecret': 'SWITCHBOARD_TOTP_SECRET',
   caFile: 'SWITCHBOARD_CA_FILE',
   insecure: 'SWITCHBOARD_INSECURE',
   timeoutMs: 'SWITCHBOARD_TIMEOUT_MS',
   brandingReadPath: 'SWITCHBOARD_BRANDING_READ_PATH',
   'routingEngine.url': 'SWITCHBOARD_RE_URL',
-  'routingEngine.auth.token': 'SWITCHBOARD_RE_TOKEN',
   'routingEngine.auth.username': 'SWITCHBOARD_RE_USERNAME',
-  'routingEngine.auth.password': 'SWITCHBOARD_RE_PASSWORD',
   'routingEngine.caFile': 'SWITCHBOARD_RE_CA_FILE',
   'routingEngine.insecure': 'SWITCHBOARD_RE_INSECURE',
   'routingEngine.timeoutMs': 'SWITCHBOARD_RE_TIMEOUT_MS',

@@ -21,6 +21,7 @@ export const Codes = {
   oneOf: 'SB_ONE_OF',
   envUnset: 'SB_ENV_UNSET',
   envSyntax: 'SB_ENV_SYNTAX',
+  envCredential: 'SB_ENV_CREDENTIAL',
   csv: 'SB_CSV',
   pathOutsideRoot: 'SB_PATH_OUTSIDE_ROOT',
   duplicate: 'SB_DUPLICATE',

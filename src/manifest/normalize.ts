@@ -1,9 +1,10 @@
+import { credentialOfVariable } from '../core/credential-variables.js';
 import { registerSecret } from '../core/secrets.js';
 import { MAX_ALIAS_COUNT } from './parse.js';
 
 /** A problem found while normalising, at a path of the document. */
 export interface NormalizeIssue {
-  code: 'SB_ENV_UNSET' | 'SB_ENV_SYNTAX' | 'SB_YAML_ALIAS';
+  code: 'SB_ENV_UNSET' | 'SB_ENV_SYNTAX' | 'SB_ENV_CREDENTIAL' | 'SB_YAML_ALIAS';
   message: string;
   path: (string | number)[];
   offsetInString?: number;
@@ -146,8 +147,18 @@ function interpolate(text: string, path: (string | number)[], state: State): str
       state.issues.push({ code: 'SB_ENV_SYNTAX', message, path: [...path], offsetInString: at });
       return text;
     }
-    const replacement = state.env[name];
-    if (replacement === undefined) {
+    const credential = credentialOfVariable(name);
+    const replacement = credential === undefined ? state.env[name] : undefined;
+    if (credential !== undefined) {
+      state.issues.push({
+        code: 'SB_ENV_CREDENTIAL',
+        message:
+          `"\${${name}}" is switchboard's own credential (${credential}): a manifest may not send it to the platform ` +
+          'as a field value; give the value the platform needs a variable of its own',
+        path: [...path],
+        offsetInString: at,
+      });
+    } else if (replacement === undefined) {
       state.issues.push({
         code: 'SB_ENV_UNSET',
         message: `environment variable ${name} is not set`,

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { CONFIG_FILE_NAME, findConfigFile, interpolate, isLoopbackHost } from '../config/index.js';
+import { NOTIFY_URL_VARIABLE } from '../core/credential-variables.js';
 import { readRegularFile } from '../core/safe-write.js';
 import { SwitchboardError } from '../core/errors.js';
 import { registerSecret } from '../core/secrets.js';
@@ -16,7 +17,6 @@ import {
 } from './types.js';
 
 /** The environment variable holding the webhook URL, for CI secrets. */
-const NOTIFY_URL_VARIABLE = 'SWITCHBOARD_NOTIFY_URL';
 const KEYS = new Set(['url', 'format', 'on', 'timeoutMs']);
 
 /** What the command line gave. */

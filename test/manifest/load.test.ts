@@ -263,6 +263,28 @@ describe('${VAR} and the digest', () => {
     expect(ok.set.get('reseller/r/admin/a@r.example')?.fields['mobile']).toBe('${X}');
   });
 
+  it("docs/manifests.md: switchboard's own credential variables are refused at their position, never read", async () => {
+    const env = { SWITCHBOARD_PASSWORD: 'platform-pass-1', SWITCHBOARD_RE_TOKEN: 'engine-token-1' };
+    for (const name of [
+      'SWITCHBOARD_TOKEN',
+      'SWITCHBOARD_PASSWORD',
+      'SWITCHBOARD_TOTP_SECRET',
+      'SWITCHBOARD_RE_TOKEN',
+      'SWITCHBOARD_RE_PASSWORD',
+      'SWITCHBOARD_NOTIFY_URL',
+    ]) {
+      const r = await loadText({ 'r.yaml': reseller(`x \${${name}}`) }, env);
+      expect(r.diagnostics.map((d) => `${d.source?.line}:${d.source?.column} ${d.code}`)).toEqual([
+        '6:40 SB_ENV_CREDENTIAL',
+      ]);
+      expect(r.diagnostics[0]?.message).toMatch(/is switchboard's own credential \((auth|routingEngine|notify)\./);
+      expect(JSON.stringify(r.diagnostics)).not.toMatch(/platform-pass-1|engine-token-1/);
+    }
+    // A username is no credential; a variable of the user's own is read.
+    const ok = await loadText({ 'r.yaml': reseller('${SWITCHBOARD_USERNAME}') }, { SWITCHBOARD_USERNAME: 'ops' });
+    expect(ok.diagnostics).toEqual([]);
+  });
+
   it('digests content, not layout: comments and flow style do not count, values and secrets do', async () => {
     const a = await loadText({ 'r.yaml': reseller('${M}') }, { M: '1' });
     const b = await loadText(
