@@ -86,6 +86,11 @@ export function maskCredentials(text: string): string {
   return spans.length === 0 ? text : replaceSpans(text, spans);
 }
 
+/** Whether `text` holds a registered credential, in any of its forms (not a value a manifest chose). */
+export function holdsCredential(text: string): boolean {
+  return credentials.size > 0 && text.length >= MIN_MASKED_LENGTH && credentialSearch.spans(text).length > 0;
+}
+
 /** `text` with each span (merged where they overlap) replaced by {@link MASK}. */
 function replaceSpans(text: string, spans: [number, number][]): string {
   spans.sort((a, b) => a[0] - b[0] || b[1] - a[1]);

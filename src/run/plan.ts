@@ -35,6 +35,7 @@ import {
 } from './assurance.js';
 import type { WindowCheck } from '../plan/windows.js';
 import { ReadProgress } from './read-progress.js';
+import { refuseManifestCredentials } from './manifest-credentials.js';
 import { connectOptionsOf, openSession, type Session } from './session.js';
 import { relativeLeadsInside } from '../core/path-inside.js';
 
@@ -174,6 +175,7 @@ export async function planRun(
   const provenance = planProvenance({ files: loaded.files, paths: given }, session);
   provenance.catch(() => undefined);
   try {
+    refuseManifestCredentials(loaded.set);
     const clock = runClock(session);
     const lastAppliedFile = lastAppliedPath(options.stateDir, session.target.instance || 'routing');
     logger.info({ file: path.resolve(lastAppliedFile) }, 'last-applied record');
