@@ -20,8 +20,9 @@ export function refuseManifestCredentials(set: DesiredSet): void {
       severity: 'error',
       code: 'SB_ENV_CREDENTIAL',
       message:
-        `"${field}" of ${object.address} is read from the environment and holds a credential switchboard ` +
-        'connects with: a manifest may not send it to the platform; give the value the platform needs a variable of its own',
+        `"${field}" of ${object.address} is read from the environment and holds a credential ` +
+        'switchboard connects with: a manifest may not send it to the platform; ' +
+        'give the value the platform needs a variable of its own',
       ...(source ? { source } : { address: object.address }),
     });
   };

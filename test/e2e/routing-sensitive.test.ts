@@ -137,7 +137,8 @@ spec:
     expect(validated.code).toBe(1);
     expect(validated.stderr + validated.stdout).toContain(
       'routes.yaml:17:7: error SB_ROUTING_TEST: vector +3229990000 of secret-routes: ' +
-        'expects route (sensitive); the row number=+3229990000 answered route (sensitive) (declared at routes.yaml:7:7)',
+        'expects route (sensitive); the row number=+3229990000 answered route (sensitive) ' +
+        '(declared at routes.yaml:7:7)',
     );
 
     // plan: the live row answers with another secret before the apply, the declared one after.

@@ -53,7 +53,7 @@ describe("a manifest reading switchboard's own credential", () => {
     expect(result.stdout + result.stderr).not.toContain(PASSWORD);
   });
 
-  it('through the variable the configuration names for the password: plan and apply refuse it, nothing is sent', async () => {
+  it('through the config file password variable: plan and apply refuse it, nothing is sent', async () => {
     const dir = await repository('support ${CORP_PASSWORD}');
     const env = { SWITCHBOARD_URL: sim.url, CORP_PASSWORD: PASSWORD };
     const validated = await runCli(['validate', 'reseller.yaml'], { cwd: dir, env });
@@ -62,7 +62,10 @@ describe("a manifest reading switchboard's own credential", () => {
       const result = await runCli([...command, 'reseller.yaml'], { cwd: dir, env });
       expect(result.code, result.stderr).toBe(1);
       expect(result.stdout + result.stderr).toMatch(
-        /reseller\.yaml:6:\d+: error SB_ENV_CREDENTIAL: "firstName" of reseller\/cred-probe\/admin\/ops@cred\.example is read from the environment/,
+        new RegExp(
+          'reseller\\.yaml:6:\\d+: error SB_ENV_CREDENTIAL: ' +
+            '"firstName" of reseller/cred-probe/admin/ops@cred\\.example is read from the environment',
+        ),
       );
       expect(result.stdout + result.stderr).not.toContain(PASSWORD);
     }
