@@ -16,7 +16,6 @@ import {
   type NotifySettings,
 } from './types.js';
 
-/** The environment variable holding the webhook URL, for CI secrets. */
 const KEYS = new Set(['url', 'format', 'on', 'timeoutMs']);
 
 /** What the command line gave. */
