@@ -10,20 +10,37 @@ import { isPlainObject } from '../core/values.js';
 /** The columns of every row of a run that come from its record. */
 export interface RunFacts {
   runId: string;
+  /** The platform profile's username (the routing engine's user for a routing-only run); '' when not recorded. */
   actor: string;
+  /** How the actor logged in: password, totp or token. */
   login: string;
+  /** Who started the CI run (GITHUB_ACTOR, GITLAB_USER_LOGIN): from the environment, not authenticated. */
   ciActor: string;
+  /** Who triggered this attempt of the run (GITHUB_TRIGGERING_ACTOR, a re-run): from the environment. */
   triggeringActor: string;
+  /** Who approved the apply (the deployment environment's reviewers), as the workflow passed it. */
   approvedBy: string[];
+  /** The pull request the applied commit was merged from, as the workflow passed it; null when none. */
   pullRequest: number | null;
+  /** Its address, when the CI run's variables give the repository's. */
   pullRequestUrl: string;
   planDigest: string;
+  /** The applied plan's change-set digest. */
   changeSetDigest: string;
+  /** The change-set digest reviewed on the pull request, as the workflow passed it. */
   reviewedChangeSet: string;
+  /** `file <path>` for a saved plan, `planned in this run`, or '' when not recorded. */
   plan: string;
+  /** The manifests repository's commit. */
   commit: string;
+  /** Whether the manifests differed from the commit; null when not recorded. */
   dirty: boolean | null;
+  /** The CI run's address (or its system and id). */
   ciRun: string;
+  /**
+   * `apply --emergency-change TICKET`: the run's ticket (it applied changes outside their change
+   * window); '' when none.
+   */
   emergencyChange: string;
 }
 

@@ -21,23 +21,9 @@ import type { FieldChange } from './journal.js';
 
 export { globPattern } from './audit-files.js';
 
-/** One change of one run, as the audit lists it. */
-export interface AuditRow {
+/** One change of one run, as the audit lists it: the run's facts, and the change's own columns. */
+export interface AuditRow extends RunFacts {
   time: string;
-  /** The platform profile's username (the routing engine's user for a routing-only run); '' when not recorded. */
-  actor: string;
-  /** How the actor logged in: password, totp or token. */
-  login: string;
-  /** Who started the CI run (GITHUB_ACTOR, GITLAB_USER_LOGIN): from the environment, not authenticated. */
-  ciActor: string;
-  /** Who triggered this attempt of the run (GITHUB_TRIGGERING_ACTOR, a re-run): from the environment. */
-  triggeringActor: string;
-  /** Who approved the apply (the deployment environment's reviewers), as the workflow passed it. */
-  approvedBy: string[];
-  /** The pull request the applied commit was merged from, as the workflow passed it; null when none. */
-  pullRequest: number | null;
-  /** Its address, when the CI run's variables give the repository's. */
-  pullRequestUrl: string;
   address: string;
   /** The address the object had before a rename, when the change renamed it. */
   previousAddress: string;
@@ -48,22 +34,6 @@ export interface AuditRow {
   fields: FieldChange[] | null;
   /** The status of the change's last request, when it had one of its own. */
   httpStatus: number | null;
-  planDigest: string;
-  /** The applied plan's change-set digest. */
-  changeSetDigest: string;
-  /** The change-set digest reviewed on the pull request, as the workflow passed it. */
-  reviewedChangeSet: string;
-  /** `file <path>` for a saved plan, `planned in this run`, or '' when not recorded. */
-  plan: string;
-  /** The manifests repository's commit. */
-  commit: string;
-  /** Whether the manifests differed from the commit; null when not recorded. */
-  dirty: boolean | null;
-  /** The CI run's address (or its system and id). */
-  ciRun: string;
-  runId: string;
-  /** `apply --emergency-change TICKET`: the run's ticket (it applied changes outside their change window); '' when none. */
-  emergencyChange: string;
   /** What the change line says besides (a failure's message, a skip's reason). */
   message: string;
   /** Where the line is: `journal.jsonl:42`. */
