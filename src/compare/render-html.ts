@@ -10,12 +10,16 @@ import { UNSAFE_PATTERN } from '../core/safe-text.js';
 import { escapeHtml, scriptJson } from '../plan/html/escape.js';
 import { filterForm, inlineScript, pageHead } from '../plan/html/page.js';
 import { REPORT_STYLE } from '../plan/html/report-style.js';
+import { visibleIn } from '../plan/html/visible.js';
 import { compareMain } from './html/script.js';
 import { ignoredLine, NOT_SET, renameText, summaryLine, treeLine, TYPE_WORDS, valueText } from './render-common.js';
 import { DIFFERENCE_TYPES, type Comparison, type ObjectDifference } from './types.js';
 
 const ASSETS = {
-  script: inlineScript(`(${compareMain.toString()})(${JSON.stringify(UNSAFE_PATTERN)});`, 'the compare script'),
+  script: inlineScript(
+    `(${compareMain.toString()})((${visibleIn.toString()})(${JSON.stringify(UNSAFE_PATTERN)}));`,
+    'the compare script',
+  ),
   style: `${REPORT_STYLE}details.change { margin-left: 0; }\n`,
 };
 

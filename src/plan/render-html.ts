@@ -19,6 +19,7 @@ import { groupChanges } from './html/groups.js';
 import { filterForm, inlineScript, pageHead } from './html/page.js';
 import { reportPrint } from './html/report-print.js';
 import { reportMain } from './html/report-script.js';
+import { visibleIn } from './html/visible.js';
 import { REPORT_STYLE } from './html/report-style.js';
 import type { SourceLinks } from './html/source-links.js';
 import { renderCapacity, renderFacts, renderOptions, type CapacityRow } from './html/sections.js';
@@ -38,7 +39,8 @@ const ASSETS = {
   // The report's script, handed the printing part (html/report-print.ts; both are whole functions)
   // and the characters to show escaped.
   script: inlineScript(
-    `(${reportMain.toString()})(${reportPrint.toString()}, ${JSON.stringify(UNSAFE_PATTERN)});`,
+    `(${reportMain.toString()})(${reportPrint.toString()}, ` +
+      `(${visibleIn.toString()})(${JSON.stringify(UNSAFE_PATTERN)}));`,
     'the report script',
   ),
   style: REPORT_STYLE,

@@ -8,11 +8,10 @@
  * (textContent, never markup), so a value from a manifest cannot become HTML.
  */
 /**
- * `unsafePattern`: the source of the pattern of characters safe-text.ts escapes in every other
- * output (handed over by render-html.ts, so that list is written once), shown here as
- * `\uXXXX` too.
+ * `visible`: what a text shows, its invisible characters escaped (plan/html/visible.ts, handed
+ * over by render-html.ts).
  */
-export function compareMain(unsafePattern: string): void {
+export function compareMain(visible: (text: string) => string): void {
   interface FieldRow {
     field: string;
     a: string | null;
@@ -29,17 +28,6 @@ export function compareMain(unsafePattern: string): void {
   }
   const CHUNK = 200;
   const ACTION = { added: 'a-create', removed: 'a-delete', renamed: 'a-replace', changed: 'a-update' } as const;
-
-  // Controls, format characters and default-ignorables display as nothing (or reorder the
-  // text around them): an address with tag characters would read as another.
-  const unsafe = new RegExp(unsafePattern, 'gu');
-  function visible(s: string): string {
-    return s.replace(unsafe, (c) => {
-      let escaped = '';
-      for (let i = 0; i < c.length; i++) escaped += `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`;
-      return escaped;
-    });
-  }
 
   /** An element with attributes and children (strings become text, never markup, made {@link visible}). */
   function el(tag: string, attrs: Record<string, string> = {}, ...children: (Node | string)[]): HTMLElement {

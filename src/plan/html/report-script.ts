@@ -25,11 +25,10 @@ export interface ReportApi {
 }
 
 /**
- * `extend`: the printing part; `unsafePattern`: the source of the pattern of characters
- * safe-text.ts escapes in every other output (handed over by render-html.ts, so that list is
- * written once), shown here as `\uXXXX` too.
+ * `extend`: the printing part; `visible`: what a text shows, its invisible characters
+ * escaped (html/visible.ts, handed over by render-html.ts).
  */
-export function reportMain(extend: ((api: ReportApi) => void) | undefined, unsafePattern: string): void {
+export function reportMain(extend: ((api: ReportApi) => void) | undefined, visible: (text: string) => string): void {
   type Action = 'create' | 'update' | 'replace' | 'delete';
   interface ChangeData {
     address: string;
@@ -106,16 +105,6 @@ export function reportMain(extend: ((api: ReportApi) => void) | undefined, unsaf
     }
   }
 
-  // Controls, format characters and default-ignorables display as nothing (or reorder the
-  // text around them): a tenant `acme-corp` + tag characters would read as `acme-corp`.
-  const unsafe = new RegExp(unsafePattern, 'gu');
-  function visible(s: string): string {
-    return s.replace(unsafe, (c) => {
-      let escaped = '';
-      for (let i = 0; i < c.length; i++) escaped += `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`;
-      return escaped;
-    });
-  }
   /** `root` with every text below it made {@link visible}: each list's items pass here before they are shown. */
   function reveal<T extends Node>(root: T): T {
     const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
