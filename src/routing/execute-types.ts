@@ -80,3 +80,19 @@ export interface ExecuteReport {
   /** True when `_bulk` was unavailable and single POSTs were used. */
   bulkFallback: boolean;
 }
+
+/** The report of a run that has done nothing yet. */
+export function emptyReport(): ExecuteReport {
+  return {
+    created: 0,
+    updated: 0,
+    deleted: 0,
+    skipped: 0,
+    failures: [],
+    unsent: 0,
+    unknown: 0,
+    settled: new Map(),
+    warnings: [],
+    bulkFallback: false,
+  };
+}

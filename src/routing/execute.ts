@@ -3,7 +3,14 @@ import { basePath, type RoutingClient } from './client.js';
 import type { RowCreate, RowDiff } from './diff.js';
 import { RoutingApiError } from './errors.js';
 import { idsFilter } from './query.js';
-import type { ExecuteOptions, ExecuteReport, Row, RoutingFailure, RowSettlement } from './execute-types.js';
+import {
+  emptyReport,
+  type ExecuteOptions,
+  type ExecuteReport,
+  type Row,
+  type RoutingFailure,
+  type RowSettlement,
+} from './execute-types.js';
 import type { RoutingTableRef } from './types.js';
 
 export type { RoutingFailure, RowSettlement } from './execute-types.js';
@@ -27,18 +34,7 @@ export async function executeRoutingChanges(
 }
 
 class Run {
-  readonly report: ExecuteReport = {
-    created: 0,
-    updated: 0,
-    deleted: 0,
-    skipped: 0,
-    failures: [],
-    unsent: 0,
-    unknown: 0,
-    settled: new Map(),
-    warnings: [],
-    bulkFallback: false,
-  };
+  readonly report: ExecuteReport = emptyReport();
   private stopped = false;
   private readonly limit;
 

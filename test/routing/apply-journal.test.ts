@@ -6,28 +6,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Journal } from '../../src/apply/journal.js';
 import { SwitchboardError } from '../../src/core/errors.js';
-import type { Change } from '../../src/plan/types.js';
 import { applyRouting } from '../../src/providers/routing/apply.js';
-import { ROUTING_ROW } from '../../src/providers/routing/plan.js';
-import { diffRows, type RoutingClient } from '../../src/routing/index.js';
+import type { RoutingClient } from '../../src/routing/index.js';
+import { oneRowToCreate } from './one-row.js';
 
 describe('a journal that fails at a routing table', () => {
   it('leaves the table not started, its rows skipped with the reason, and returns', async () => {
-    const ref = { service: 's', version: 'active', table: 'a' } as const;
-    const diff = diffRows([{ values: { k: 'n', v: 'x' }, source: 'a.csv:2' }], [], { key: ['k'], prune: false });
-    const change: Change = {
-      address: 'routing/s/active/a/k=n',
-      kind: ROUTING_ROW,
-      provider: 'routing',
-      action: 'create',
-      before: null,
-      after: { k: 'n', v: 'x' },
-      patch: [],
-      reason: '',
-      dependsOn: [],
-      requests: [],
-      source: 'a.csv:2',
-    };
+    const { plan, change } = oneRowToCreate();
     const failed = new AbortController();
     const lines: unknown[] = [];
     const journal = {
@@ -40,7 +25,7 @@ describe('a journal that fails at a routing table', () => {
       appendAll: (written: unknown[]) => void lines.push(...written),
     } as unknown as Journal;
     const client = { unreachable: undefined } as unknown as RoutingClient;
-    const out = await applyRouting([{ ref, address: 'routing/s/active/a', diff, liveRows: 0 }], [change], client, {
+    const out = await applyRouting([plan], [change], client, {
       failFast: false,
       journal,
       signal: failed.signal,

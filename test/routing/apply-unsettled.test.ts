@@ -5,24 +5,13 @@
  * by one that reports nothing: no engine, no request.
  */
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import type { Change } from '../../src/plan/types.js';
 import type { ExecuteReport } from '../../src/routing/execute-types.js';
 import type { RoutingClient } from '../../src/routing/index.js';
 
 vi.mock('../../src/routing/index.js', async (importOriginal) => {
   const routing = await importOriginal<typeof import('../../src/routing/index.js')>();
-  const silent = async (): Promise<ExecuteReport> => ({
-    created: 0,
-    updated: 0,
-    deleted: 0,
-    skipped: 0,
-    failures: [],
-    unsent: 0,
-    unknown: 0,
-    settled: new Map(),
-    warnings: [],
-    bulkFallback: false,
-  });
+  const { emptyReport } = await import('../../src/routing/execute-types.js');
+  const silent = async (): Promise<ExecuteReport> => emptyReport();
   return { ...routing, executeRoutingChanges: silent };
 });
 
@@ -34,29 +23,14 @@ afterAll(() => {
   vi.resetModules();
 });
 const { applyRouting } = await import('../../src/providers/routing/apply.js');
-const { ROUTING_ROW } = await import('../../src/providers/routing/plan.js');
-const { diffRows } = await import('../../src/routing/index.js');
+const { oneRowToCreate } = await import('./one-row.js');
 
 describe('a routing row the executor says nothing of', () => {
   it('counts as skipped (the run ends incomplete) and is listed with its source', async () => {
-    const ref = { service: 's', version: 'active', table: 'a' } as const;
-    const diff = diffRows([{ values: { k: 'n', v: 'x' }, source: 'a.csv:2' }], [], { key: ['k'], prune: false });
-    const change: Change = {
-      address: 'routing/s/active/a/k=n',
-      kind: ROUTING_ROW,
-      provider: 'routing',
-      action: 'create',
-      before: null,
-      after: { k: 'n', v: 'x' },
-      patch: [],
-      reason: '',
-      dependsOn: [],
-      requests: [],
-      source: 'a.csv:2',
-    };
+    const { plan, change } = oneRowToCreate();
     const client = { unreachable: undefined } as unknown as RoutingClient;
     const settled: string[] = [];
-    const out = await applyRouting([{ ref, address: 'routing/s/active/a', diff, liveRows: 0 }], [change], client, {
+    const out = await applyRouting([plan], [change], client, {
       failFast: false,
       onRows: (status, n) => settled.push(`${status} ${n}`),
     });
