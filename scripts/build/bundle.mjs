@@ -19,11 +19,12 @@ const OUT = resolve(ROOT, 'dist/cli/bundle');
  * reprint and rename them; they are loaded as tsc compiled them, so the page is the same
  * from the bundle as from dist/ and src/.
  */
-const SOURCE_TEXT_MODULES = /\/(plan\/html\/report-script|plan\/html\/report-print|compare\/html\/script)\.js$/;
+const SOURCE_TEXT_MODULES =
+  /\/(plan\/html\/report-script|plan\/html\/report-print|plan\/html\/visible|compare\/html\/script)\.js$/;
 const keepSourceText = {
   name: 'keep-source-text',
   setup(build) {
-    build.onResolve({ filter: /(report-print|script)\.js$/ }, (args) => {
+    build.onResolve({ filter: /(report-print|script|visible)\.js$/ }, (args) => {
       const target = resolve(args.resolveDir, args.path);
       if (!SOURCE_TEXT_MODULES.test(target)) return undefined;
       const path = relative(OUT, target);
