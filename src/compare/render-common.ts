@@ -2,6 +2,7 @@ import { canonicalJson } from '../core/canonical-json.js';
 import { safeText } from '../plan/render-common.js';
 import { SENSITIVE } from '../plan/types.js';
 import type { Comparison, DifferenceType, FieldDifference, IgnoredFields, ObjectDifference } from './types.js';
+import { countText } from '../core/count-text.js';
 
 /** A value as one line of canonical JSON, safe to display; `(sensitive)` bare; a side without the field says so. */
 export function valueText(field: FieldDifference, side: 'before' | 'after'): string {
@@ -54,5 +55,5 @@ export const TYPE_WORDS: Record<DifferenceType, string> = {
 };
 
 function plural(n: number, word: string): string {
-  return `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+  return `${countText(n)} ${word}${n === 1 ? '' : 's'}`;
 }

@@ -1,6 +1,7 @@
 import { credentialOfVariable } from '../core/credential-variables.js';
 import { registerSecret } from '../core/secrets.js';
 import { MAX_ALIAS_COUNT } from './parse.js';
+import { countText } from '../core/count-text.js';
 
 /** A problem found while normalising, at a path of the document. */
 export interface NormalizeIssue {
@@ -85,10 +86,9 @@ function walk(container: object, path: (string | number)[], state: State): numbe
     if (state.aliases > MAX_ALIAS_COUNT)
       throw new AliasLimit(`more than ${MAX_ALIAS_COUNT} aliases in one document`, [...path]);
     if (state.expanded > MAX_EXPANDED_NODES)
-      throw new AliasLimit(
-        `aliases expand this document to more than ${MAX_EXPANDED_NODES.toLocaleString('en-US')} nodes`,
-        [...path],
-      );
+      throw new AliasLimit(`aliases expand this document to more than ${countText(MAX_EXPANDED_NODES)} nodes`, [
+        ...path,
+      ]);
     return known;
   }
   state.sizes?.set(container, 0);

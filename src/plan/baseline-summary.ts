@@ -9,6 +9,7 @@
 import { addressPairs } from '../kinds/address-path.js';
 import { compact } from './render-common.js';
 import type { Change, Plan, PlanBaseline, PlanOverride } from './types.js';
+import { countText } from '../core/count-text.js';
 
 /** One folded line of a baseline's part in a plan. */
 export interface BaselineLine {
@@ -206,5 +207,5 @@ export function lineWords(line: BaselineLine, kind: string | undefined, style: L
 /** `1,240 tenants`: the documents' kind in lower case (`document` when the plan does not say). */
 export function documentsText(count: number, kind: string | undefined): string {
   const word = kind ? kind.toLowerCase() : 'document';
-  return `${count.toLocaleString('en-US')} ${word}${count === 1 ? '' : 's'}`;
+  return `${countText(count)} ${word}${count === 1 ? '' : 's'}`;
 }

@@ -8,6 +8,7 @@ import { cut, cutName, escapeMd } from './markdown-escape.js';
 import { safeText } from './render-common.js';
 import type { Plan, RoutingTestsSummary } from './types.js';
 import { nextOpensText, type WindowNotice } from './windows.js';
+import { countText } from '../core/count-text.js';
 
 /**
  * A scope's numbers not known to have a verified address: those the platform says are not
@@ -114,7 +115,7 @@ function vectorText(c: RoutingTestsSummary['changed'][number]): string {
 
 /** `1,004 changes apply only inside window X (schedule): next opens …`. */
 export function noticeText(n: WindowNotice): string {
-  const what = `${n.changes.toLocaleString('en-US')} ${n.changes === 1 ? 'change' : 'changes'}`;
+  const what = `${countText(n.changes)} ${n.changes === 1 ? 'change' : 'changes'}`;
   if (n.open && !n.frozen) return `${what} inside change window ${n.window} (${n.schedule}): open now`;
   return `${what} ${n.changes === 1 ? 'applies' : 'apply'} only inside change window ${n.window} (${n.schedule}): ${nextOpensText(n)}`;
 }
@@ -164,7 +165,7 @@ function vectorsText(tests: RoutingTestsSummary, paint: Paint): string[] {
   const failing = tests.failing ?? [];
   const failingCount = tests.failingCount ?? failing.length;
   const listed = failingCount + tests.changedCount > 0;
-  const head = `Routing tests: ${vectorsSummary(tests, tests.vectors.toLocaleString('en-US'))}${listed ? ':' : '.'}`;
+  const head = `Routing tests: ${vectorsSummary(tests, countText(tests.vectors))}${listed ? ':' : '.'}`;
   const lines = [failingCount > 0 ? paint('yellow', paint('bold', head)) : paint('bold', head)];
   for (const f of failing)
     lines.push(paint('yellow', `  ✗ ${safeText(failingText(f))}`) + `  ${paint('dim', `(${safeText(f.source)})`)}`);

@@ -6,6 +6,7 @@
 import { baselineReports, changeBaselines, documentsText, lineWords, type LineStyle } from './baseline-summary.js';
 import { cut, escapeMd } from './markdown-escape.js';
 import type { Change, Plan } from './types.js';
+import { countText } from '../core/count-text.js';
 
 const SECTION_BUDGET = 12_000;
 const LINE_BUDGET = 600;
@@ -25,11 +26,11 @@ export function baselinesSection(plan: Pick<Plan, 'baselines' | 'changes'>): str
     const tail =
       changes === 0
         ? 'no change comes from it'
-        : `${changes.toLocaleString('en-US')} ${changes === 1 ? 'change comes' : 'changes come'} from it`;
+        : `${countText(changes)} ${changes === 1 ? 'change comes' : 'changes come'} from it`;
     const head =
       `**Baseline <code>${escapeMd(cut(baseline.name, 200))}</code>**${edited} selects ` +
       `${documentsText(baseline.documents, example)} (<code>${escapeMd(cut(baseline.selector, 300))}</code>), ` +
-      `${overrides.toLocaleString('en-US')} ${overrides === 1 ? 'override' : 'overrides'}; ${tail}.`;
+      `${countText(overrides)} ${overrides === 1 ? 'override' : 'overrides'}; ${tail}.`;
     const block = [head, ...folded.map((l) => `- ${cut(lineWords(l, example, MARKDOWN_STYLE), LINE_BUDGET)}`)];
     for (const line of block) {
       if (used + line.length + 1 > SECTION_BUDGET) {

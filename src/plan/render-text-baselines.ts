@@ -7,6 +7,7 @@ import { safeText } from '../core/safe-text.js';
 import { baselineReports, documentsText, lineWords, type LineStyle } from './baseline-summary.js';
 import { cut } from './markdown-escape.js';
 import type { Plan } from './types.js';
+import { countText } from '../core/count-text.js';
 
 /** Folded lines shown per baseline; the HTML report and the JSON plan have them all. */
 const LINES_SHOWN = 10;
@@ -28,8 +29,8 @@ export function baselineTextLines(plan: Pick<Plan, 'baselines' | 'changes'>): st
     const overrides = baseline.overrides.length;
     out.push(
       `  baseline ${safeText(cut(baseline.name, 200))}${edited}: selects ${documentsText(baseline.documents, kind)} ` +
-        `(${safeText(cut(baseline.selector, 300))}), ${overrides.toLocaleString('en-US')} ` +
-        `${overrides === 1 ? 'override' : 'overrides'}; ${changes.toLocaleString('en-US')} ` +
+        `(${safeText(cut(baseline.selector, 300))}), ${countText(overrides)} ` +
+        `${overrides === 1 ? 'override' : 'overrides'}; ${countText(changes)} ` +
         `${changes === 1 ? 'change comes' : 'changes come'} from it`,
     );
     for (const line of lines.slice(0, LINES_SHOWN)) out.push(`    ${lineWords(line, kind, TEXT_STYLE)}`);

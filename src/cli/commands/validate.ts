@@ -10,6 +10,7 @@ import type { LoadResult } from '../../manifest/index.js';
 import { addStateDirOption, manifestPathsArgument, noCacheOption } from '../options.js';
 import type { CommandRegistrar } from '../program.js';
 import { safeLines, safeText } from '../../core/safe-text.js';
+import { countText } from '../../core/count-text.js';
 
 export interface ValidateOptions {
   format: 'text' | 'json';
@@ -80,7 +81,7 @@ function summaryLine(s: {
   errors: number;
   warnings: number;
 }): string {
-  const plural = (n: number, word: string): string => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
+  const plural = (n: number, word: string): string => `${countText(n)} ${word}${n === 1 ? '' : 's'}`;
   const some = (n: number, word: string): string => (n > 0 ? `, ${plural(n, word)}` : '');
   const rows = `${some(s.routingRows, 'routing row')}${some(s.policyRules, 'policy rule')}${some(s.routingVectors, 'routing test vector')}${some(s.changeWindows, 'change window')}`;
   const found =

@@ -11,6 +11,7 @@ import { isItem, keyOf, SELECT, type AppliedOverride, type Baseline } from './me
 import { itemStep } from './path.js';
 import { Provenance, type Place } from './places.js';
 import { Ancestry, nameOf, parentNamed, selectorText } from './selector.js';
+import { countText } from '../../core/count-text.js';
 
 /** Diagnostic codes of baselines (docs/manifests.md lists them). */
 export const BaselineCodes = {
@@ -129,7 +130,7 @@ export class BaselineSet {
     }
     for (const d of this.shared.values()) {
       const [first, ...more] = [...d.documents];
-      const which = more.length === 0 ? `${first}` : `${first} and ${more.length.toLocaleString('en-US')} more`;
+      const which = more.length === 0 ? `${first}` : `${first} and ${countText(more.length)} more`;
       const message = `${d.message} (for ${which})`;
       if (d.severity === 'error') out.reporter.error(d.code, message, d.place);
       else out.reporter.warning(d.code, message, d.place);
