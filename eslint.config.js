@@ -42,6 +42,24 @@ export default tseslint.config(
     },
   },
   {
+    // Start-up cost, by construction (docs/performance.md): what a command loads, it loads for a reason.
+    files: ['src/**'],
+    ignores: ['src/core/count-text.ts', 'src/sim/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='toLocaleString']",
+          message: "countText (src/core/count-text.ts): Intl's number formats cost a run 13-20 ms to load",
+        },
+        {
+          selector: 'ImportExpression[source.value=/run\\/index\\.js$/]',
+          message: "import the run layer's modules a command uses: its index loads apply and export into every command",
+        },
+      ],
+    },
+  },
+  {
     // Tests read loosely typed JSON answers: `any` is allowed there, not in src/.
     files: ['test/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

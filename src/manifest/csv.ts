@@ -1,4 +1,3 @@
-import { parse as parseStream } from 'csv-parse';
 import { Pacer } from '../core/pacer.js';
 import { SwitchboardError } from '../core/errors.js';
 import { Codes } from './codes.js';
@@ -79,7 +78,13 @@ const PARSE_SLICE = 256 * 1024;
  * each record (with the line it ends on) goes to `take` as the parser finds it. Rejects
  * with csv-parse's error (its code and line) as its synchronous form throws it.
  */
-function parseInSlices(text: string, take: (record: string[], line: number) => void, pacer: Pacer): Promise<void> {
+async function parseInSlices(
+  text: string,
+  take: (record: string[], line: number) => void,
+  pacer: Pacer,
+): Promise<void> {
+  // Loaded for the first quoted file: most CSV files have no quotes, and most runs no CSV file.
+  const { parse: parseStream } = await import('csv-parse');
   return new Promise((resolve, reject) => {
     let failed = false;
     const parser = parseStream({

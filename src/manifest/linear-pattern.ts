@@ -5,7 +5,19 @@
  * plan that a pull request triggers. RE2 has no backreferences and no lookaround; a
  * pattern RE2 cannot compile is a manifest error at its position.
  */
-import { RE2JS } from 're2js';
+import { createRequire } from 'node:module';
+import type { RE2JS as RE2JSClass } from 're2js';
+
+/**
+ * re2js, loaded when the first pattern is compiled: most runs have none, and its module is the
+ * largest a plan would otherwise compile at start (260 kB). Its CommonJS build: required
+ * synchronously, as a pattern is compiled while a document is built.
+ */
+let re2js: typeof RE2JSClass | undefined;
+function engine(): typeof RE2JSClass {
+  re2js ??= (createRequire(import.meta.url)('re2js') as typeof import('re2js')).RE2JS;
+  return re2js;
+}
 
 /** A compiled manifest pattern: its source as written, and an unanchored test (as `RegExp.test`). */
 export interface LinearPattern {
@@ -25,7 +37,7 @@ const REMEMBERED_LENGTH = 256;
  */
 export function compileLinearPattern(source: string): LinearPattern | { error: string } {
   try {
-    const compiled = RE2JS.compile(source);
+    const compiled = engine().compile(source);
     const answers = new Map<string, boolean>();
     const test = (text: string): boolean => {
       const known = answers.get(text);

@@ -63,7 +63,7 @@ export const registerBaseline: CommandRegistrar = (program: Command, context) =>
     .action(async (dir: string, flags: SuggestFlags) => {
       const ctx = context();
       // Loaded here: the other commands start without the run layer.
-      const { suggestBaseline } = await import('../../run/index.js');
+      const { suggestBaseline } = await import('../../run/baselines.js');
       const result = await suggestBaseline(dir, {
         select: flags.select,
         coverage: flags.coverage / 100,

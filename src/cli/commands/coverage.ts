@@ -46,8 +46,9 @@ export const registerCoverage: CommandRegistrar = (program: Command, context) =>
     .action(async (paths: string[], options: CoverageOptions) => {
       const ctx = context();
       // Loaded here: the other commands start without the run layer and the renderers.
-      const [{ planRun, watchInterrupts }, { renderCoverage }] = await Promise.all([
-        import('../../run/index.js'),
+      const [{ planRun }, { watchInterrupts }, { renderCoverage }] = await Promise.all([
+        import('../../run/plan.js'),
+        import('../../run/interrupt.js'),
         import('../coverage-formats.js'),
       ]);
       const interrupt = watchInterrupts((line) => process.stderr.write(`\n${line}\n`));

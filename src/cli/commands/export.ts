@@ -46,7 +46,12 @@ export const registerExport: CommandRegistrar = (program: Command, context) => {
     )
     .action(async (options: ExportOptions) => {
       const ctx = context();
-      const { connectOptionsOf, exportRun, reduceToBaselines, watchInterrupts } = await import('../../run/index.js');
+      const [{ connectOptionsOf }, { exportRun }, { reduceToBaselines }, { watchInterrupts }] = await Promise.all([
+        import('../../run/session.js'),
+        import('../../run/export.js'),
+        import('../../run/baselines.js'),
+        import('../../run/interrupt.js'),
+      ]);
       const interrupt = watchInterrupts((line) => process.stderr.write(`\n${line}\n`));
       interrupt.phase = 'export';
       const result = await exportRun(

@@ -4,8 +4,6 @@
  */
 import { ExitCode } from '../../core/errors.js';
 import { writePremasked } from '../../core/secrets.js';
-import { sourceLinksFrom } from '../../plan/html/source-links.js';
-import { renderHtml } from '../../plan/render-html.js';
 import { renderJson } from '../../plan/render-json.js';
 import { renderMarkdown } from '../../plan/render-markdown.js';
 import { renderText } from '../../plan/render-text.js';
@@ -16,10 +14,15 @@ import type { PlanFormat } from './plan.js';
  * The plan in `format`, as `plan` and `show` print it (the same plan gives the same output
  * from both). The HTML report links manifest positions to the commit when run in GitHub Actions.
  */
-function renderPlan(plan: Plan, format: PlanFormat, color: boolean): string {
+async function renderPlan(plan: Plan, format: PlanFormat, color: boolean): Promise<string> {
   if (format === 'json') return renderJson(plan);
   if (format === 'markdown') return renderMarkdown(plan);
   if (format === 'html') {
+    // Loaded for an HTML report only: its renderer and scripts are most of the renderers' code.
+    const [{ sourceLinksFrom }, { renderHtml }] = await Promise.all([
+      import('../../plan/html/source-links.js'),
+      import('../../plan/render-html.js'),
+    ]);
     const links = sourceLinksFrom(process.env, process.cwd());
     return renderHtml(plan, links ? { sourceLinks: links } : {});
   }
@@ -30,8 +33,13 @@ function renderPlan(plan: Plan, format: PlanFormat, color: boolean): string {
  * Prints the plan in `format`. The JSON document is masked by its own rules and its digest
  * covers its bytes: it is written as it is, so it is the very file `--out` writes.
  */
-export function printPlan(stream: NodeJS.WritableStream, plan: Plan, format: PlanFormat, color: boolean): void {
-  const text = renderPlan(plan, format, color);
+export async function printPlan(
+  stream: NodeJS.WritableStream,
+  plan: Plan,
+  format: PlanFormat,
+  color: boolean,
+): Promise<void> {
+  const text = await renderPlan(plan, format, color);
   if (format === 'json') writePremasked(stream, text);
   else stream.write(text);
 }

@@ -53,9 +53,11 @@ export const registerPlan: CommandRegistrar = (program: Command, context) => {
     .action(async (paths: string[], options: PlanOptions) => {
       const ctx = context();
       // Loaded here: registering the commands needs none of it, and the other commands start without it.
-      const [{ planRun, watchInterrupts }, { writePlanFile }, { planExitCode, printPlan, useColor }] =
+      // The run layer's modules by name, not its index: the bundle then leaves apply and export out of plan's chunks.
+      const [{ planRun }, { watchInterrupts }, { writePlanFile }, { planExitCode, printPlan, useColor }] =
         await Promise.all([
-          import('../../run/index.js'),
+          import('../../run/plan.js'),
+          import('../../run/interrupt.js'),
           import('../../plan/plan-file.js'),
           import('./plan-output.js'),
         ]);
@@ -77,7 +79,7 @@ export const registerPlan: CommandRegistrar = (program: Command, context) => {
       const run = await planRun(paths, reading, ctx.logger).finally(() => interrupt.dispose());
       try {
         if (options.out) await writePlanFile(options.out, run.plan);
-        printPlan(ctx.stdout, run.plan, options.format, useColor(options.color));
+        await printPlan(ctx.stdout, run.plan, options.format, useColor(options.color));
         if (options.stats) {
           const requests = closed?.requests ?? requestCounts(run.session);
           const stats = { ...requests, ...(run.policyCost ? { policies: run.policyCost } : {}) };

@@ -49,7 +49,7 @@ export const registerShow: CommandRegistrar = (program: Command, context) => {
       }
       // Loaded here: the other commands start without them.
       const [{ readPlan }, { printPlan, useColor }, { isDigest }, compare] = await Promise.all([
-        import('../../run/index.js'),
+        import('../../run/saved-plan.js'),
         import('./plan-output.js'),
         import('../../core/canonical-json.js'),
         import('../../plan/plan-compare.js'),
@@ -58,7 +58,7 @@ export const registerShow: CommandRegistrar = (program: Command, context) => {
         compare;
       const plan = await readPlan(file);
       if (options.compareWith === undefined) {
-        printPlan(ctx.stdout, plan, options.format, useColor(options.color));
+        await printPlan(ctx.stdout, plan, options.format, useColor(options.color));
         return;
       }
       const other = options.compareWith;

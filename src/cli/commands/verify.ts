@@ -29,8 +29,15 @@ export const registerVerify: CommandRegistrar = (program: Command, context) => {
     .action(async (paths: string[], options: VerifyOptions) => {
       const ctx = context();
       // Loaded here: the other commands start without the run layer.
-      const { asInterrupted, interruptedError, renderVerification, verificationJson, verifyRun, watchInterrupts } =
-        await import('../../run/index.js');
+      const [
+        { asInterrupted, interruptedError, watchInterrupts },
+        { renderVerification, verificationJson },
+        { verifyRun },
+      ] = await Promise.all([
+        import('../../run/interrupt.js'),
+        import('../../run/verify-render.js'),
+        import('../../run/verify-run.js'),
+      ]);
       const interrupt = watchInterrupts((line) => process.stderr.write(`\n${line}\n`));
       interrupt.phase = 'verify';
       try {
