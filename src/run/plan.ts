@@ -128,10 +128,11 @@ export async function planRun(
   git?.catch(() => undefined);
   let loaded: LoadResult;
   let base: PoliciesAt | undefined;
+  let cache: ManifestCache | undefined;
   try {
-    const cache = options.manifestCache ? { cache: new ManifestCache(path.join(options.stateDir, 'cache')) } : {};
-    loaded = await loadManifests(given, { documents: changedSince !== undefined, ...cache });
-    if (loaded.cache) logger.debug({ manifestCache: loaded.cache }, 'manifest cache');
+    cache = options.manifestCache ? new ManifestCache(path.join(options.stateDir, 'cache')) : undefined;
+    const cached = cache ? { cache, cacheInBackground: true } : {};
+    loaded = await loadManifests(given, { documents: changedSince !== undefined, ...cached });
     if (!loaded.ok) throw new DiagnosticsError(loaded.diagnostics);
     if (options.scopeFiles) await checkScopeFiles(options.scopeFiles);
     if (options.policiesFrom !== undefined) base = await policiesAt(given, options.policiesFrom);
@@ -267,6 +268,9 @@ export async function planRun(
     const cost = checks.policyCost ? { policyCost: checks.policyCost } : {};
     // The digest the plan file, the printed plan and the journal show (plan-digest.ts).
     const sealed = sealPlan(withBaselines(plan, loaded, scope?.addresses));
+    // The cache's new entries were written while the providers read (LoadOptions.cacheInBackground).
+    await cache?.written();
+    if (loaded.cache) logger.debug({ manifestCache: loaded.cache }, 'manifest cache');
     return {
       plan: sealed,
       providers,

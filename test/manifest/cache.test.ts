@@ -111,6 +111,20 @@ describe('the manifest cache', () => {
     expect(await readFile(path.join(cacheDir, '.gitignore'), 'utf8')).toMatch(/^\*$/m);
   });
 
+  it('in the background, gives the same load and has every entry on disk once written() settles', async () => {
+    const { dir, cacheDir } = await estate();
+    const fresh = snapshot(await load(dir));
+    const cache = new ManifestCache(cacheDir);
+    const cold = await loadManifests(['.'], { cwd: dir, env: {}, documents: true, cache, cacheInBackground: true });
+    expect(snapshot(cold)).toEqual(fresh);
+    await cache.written();
+    expect(cold.cache?.written).toBe(cold.cache?.missing);
+    expect((await entries(cacheDir)).length).toBe(cold.cache?.written);
+    expect((await load(dir, cacheDir)).cache).toMatchObject({ hits: cold.cache?.written, missing: 0 });
+    // A load that kept nothing has nothing to wait for.
+    await expect(new ManifestCache(cacheDir).written()).resolves.toBeUndefined();
+  });
+
   it('loads a file edited since its entry was written afresh (stale), and keeps the others', async () => {
     const { dir, cacheDir } = await estate();
     await load(dir, cacheDir);

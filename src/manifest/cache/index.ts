@@ -95,9 +95,19 @@ export class ManifestCache {
     );
   }
 
+  private flushed: Promise<void> | undefined;
+
   /** Waits for the entries to be written, then removes those unused for a month. */
-  async flush(): Promise<void> {
-    await Promise.all(this.writes);
-    await this.store.prune();
+  flush(): Promise<void> {
+    this.flushed ??= (async () => {
+      await Promise.all(this.writes);
+      await this.store.prune();
+    })();
+    return this.flushed;
+  }
+
+  /** The entries a load kept, on disk (the load's `flush`; at once when nothing was kept). */
+  written(): Promise<void> {
+    return this.flushed ?? Promise.resolve();
   }
 }
