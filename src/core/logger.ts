@@ -47,23 +47,54 @@ export type { Logger };
 /** The levels `--log-level` and `SWITCHBOARD_LOG_LEVEL` accept (pino's, most verbose last). */
 export const LOG_LEVELS = ['silent', 'fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
 
+/** pino's number for each level a log call can name; a call below the logger's level writes nothing. */
+const LEVEL_VALUES: ReadonlyMap<string | symbol, number> = new Map([
+  ['trace', 10],
+  ['debug', 20],
+  ['info', 30],
+  ['warn', 40],
+  ['error', 50],
+  ['fatal', 60],
+]);
+
 /**
  * JSON logs on stderr; stdout is kept for the human output. Keys known to hold secrets are
  * redacted by path; every line is also passed through the secrets registry, which masks a
  * known secret wherever a message or an error quotes it.
+ *
+ * pino itself is made at the first call that writes a line (or uses anything else of the
+ * logger): at the default level most runs log nothing, and start without it (12-18 ms).
  */
 export function createLogger(level = 'warn', fd = 2): Logger {
-  const { pino } = loadPino();
-  return pino(
-    {
-      level,
-      base: undefined,
-      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
-      // JSON escapes C0 controls; bidi and C1 characters of a quoted name become \uXXXX too (the same once parsed).
-      hooks: { streamWrite: (line) => safeLines(maskSecrets(line)) },
+  let made: Logger | undefined;
+  const real = (): Logger => {
+    if (made) return made;
+    const { pino } = loadPino();
+    made = pino(
+      {
+        level,
+        base: undefined,
+        redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+        // JSON escapes C0 controls; bidi and C1 characters of a quoted name become \uXXXX too (the same once parsed).
+        hooks: { streamWrite: (line) => safeLines(maskSecrets(line)) },
+      },
+      pino.destination({ dest: fd, sync: true }),
+    );
+    return made;
+  };
+  const threshold = level === 'silent' ? Infinity : LEVEL_VALUES.get(level);
+  // A level pino does not know is pino's to refuse, at once, as before.
+  if (threshold === undefined) real();
+  const quiet = (): void => undefined;
+  return new Proxy({} as Logger, {
+    get(_target, key) {
+      const value = LEVEL_VALUES.get(key);
+      if (!made && value !== undefined && value < (threshold as number)) return quiet;
+      const logger = real();
+      const member: unknown = Reflect.get(logger, key, logger);
+      return typeof member === 'function' ? (member as (...args: unknown[]) => unknown).bind(logger) : member;
     },
-    pino.destination({ dest: fd, sync: true }),
-  );
+  });
 }
 
 /**
