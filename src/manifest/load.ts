@@ -15,13 +15,13 @@ import { runCsvJobs } from './csv-jobs.js';
 import { DesiredSet } from './desired-set.js';
 import { processDocument } from './documents.js';
 import { DocumentRecorder, type DocumentRecord } from './document-records.js';
-import { discoverFiles, fetchFile, MAX_MANIFEST_BYTES, textOf, type FileSource } from './files.js';
+import { discoverFiles, fetchFile, MAX_MANIFEST_BYTES, textOf, type FileRead, type FileSource } from './files.js';
 import { parseManifest } from './parse.js';
 import { Reporter, sortDiagnostics } from './reporter.js';
 import type { PolicyRule } from './policy-types.js';
 import type { ChangeWindow, RoutingTestSet } from './assurance-types.js';
 import { checkRoutingTests, uniqueWindows } from './routing-test-check.js';
-import type { CacheReport, ManifestCache } from './cache/index.js';
+import type { CacheReport, Lookup, ManifestCache } from './cache/index.js';
 import type { Diagnostic } from './types.js';
 
 export interface LoadOptions {
@@ -103,14 +103,28 @@ export async function loadManifests(paths: string[], options: LoadOptions = {}):
   // 250,000 objects take seconds: the event loop gets turns, and a signal stops the load (src/core/pacer.ts).
   const pacer = new Pacer();
   const maxBytes = options.maxManifestBytes ?? MAX_MANIFEST_BYTES;
-  const fetched = readAhead(files, (file) => fetchFile(file.absolute, maxBytes, options.source));
+  const fetched = readAhead(files, async (file): Promise<Fetched> => {
+    const bytes = await fetchFile(file.absolute, maxBytes, options.source);
+    if (!cache || 'code' in bytes) return { bytes };
+    // The cache's lookup (a digest, a stat and a read of its entry) starts with the read, ahead
+    // of the file's turn, as the reads do: a file that is not clean text is decoded again in
+    // its turn, where its findings are reported in order.
+    const quiet = new Reporter();
+    const text = textOf(bytes, file.display, maxBytes, quiet);
+    // A file the cache holds is put back as it was built; `${VAR}` makes a file the environment's, never cached.
+    if (text === undefined || quiet.diagnostics.length > 0 || text.includes('${')) return { bytes };
+    const lookup = cache.lookup(text);
+    // Awaited in the file's turn; a rejection before then is not an unhandled one.
+    lookup.catch(() => undefined);
+    return { bytes, text, lookup };
+  });
   for (const [index, file] of files.entries()) {
-    const text = textOf(await fetched(index), file.display, maxBytes, reporter);
+    const ahead = await fetched(index);
+    const text = ahead.text ?? textOf(ahead.bytes, file.display, maxBytes, reporter);
     if (text === undefined) continue;
     read.add(file.display);
     reporter.addFile(file.display, text);
-    // A file the cache holds is put back as it was built; `${VAR}` makes a file the environment's, never cached.
-    const cached = cache && !text.includes('${') ? await cache.lookup(text) : undefined;
+    const cached = ahead.lookup ? await ahead.lookup : undefined;
     const replayed =
       cached &&
       cache?.replay(cached, out, {
@@ -177,6 +191,13 @@ export async function loadManifests(paths: string[], options: LoadOptions = {}):
     ...(out.baselines.baselines.length > 0 ? { baselines: out.baselines } : {}),
     ...(cache ? { cache: cache.report } : {}),
   };
+}
+
+/** A file read ahead: its bytes, and with the cache its clean text and the lookup of its entry. */
+interface Fetched {
+  bytes: FileRead;
+  text?: string;
+  lookup?: Promise<Lookup>;
 }
 
 /** Files whose reads are under way ahead of the one being loaded. */

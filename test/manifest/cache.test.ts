@@ -125,6 +125,31 @@ describe('the manifest cache', () => {
     await expect(new ManifestCache(cacheDir).written()).resolves.toBeUndefined();
   });
 
+  it("looks a file's entry up ahead of its turn, with the file's read, and puts the files back in order", async () => {
+    const { dir, cacheDir } = await estate();
+    await load(dir, cacheDir);
+    const events: string[] = [];
+    const cache = new ManifestCache(cacheDir);
+    const lookup = cache.lookup.bind(cache);
+    const replay = cache.replay.bind(cache);
+    let looked = 0;
+    let replayed = 0;
+    cache.lookup = (text) => {
+      events.push(`lookup ${looked++}`);
+      return lookup(text);
+    };
+    cache.replay = (found, out, where) => {
+      events.push(`replay ${replayed++}`);
+      return replay(found, out, where);
+    };
+    const warm = await loadManifests(['.'], { cwd: dir, env: {}, documents: true, cache });
+    expect(snapshot(warm)).toEqual(snapshot(await load(dir)));
+    expect(warm.cache).toMatchObject({ hits: replayed, missing: 0, refused: 0 });
+    expect(replayed).toBeGreaterThan(5);
+    // Before the first file is put back, the next ones' lookups are under way.
+    expect(events.indexOf('lookup 1')).toBeLessThan(events.indexOf('replay 0'));
+  });
+
   it('loads a file edited since its entry was written afresh (stale), and keeps the others', async () => {
     const { dir, cacheDir } = await estate();
     await load(dir, cacheDir);
