@@ -1,4 +1,5 @@
 import type { ClientStats, RouteStats } from './types.js';
+import { compareKeys } from '../core/canonical-json.js';
 
 /**
  * Route pattern of a path for accounting: the instance segment after `draas/` becomes
@@ -126,7 +127,8 @@ export class RequestStats {
       timeMs: Math.round(row.timeMs),
       statuses: { ...row.statuses },
     }));
-    routes.sort((a, b) => a.route.localeCompare(b.route) || a.method.localeCompare(b.method));
+    // By UTF-16 code units: localeCompare's first call loads ICU's collation, ~15 ms of every plan.
+    routes.sort((a, b) => compareKeys(a.route, b.route) || compareKeys(a.method, b.method));
     const sum = (pick: (row: RouteStats) => number): number => routes.reduce((total, row) => total + pick(row), 0);
     return {
       requests: sum((r) => r.requests),

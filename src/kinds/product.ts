@@ -1,6 +1,7 @@
 import { NAME } from './common-fields.js';
 import { bodyFromFields, fieldsFromApi, pathId, updatableBody } from './fields.js';
 import type { FieldSpec, KindDefinition, LiveObject, KindContext } from './types.js';
+import { compareKeys } from '../core/canonical-json.js';
 
 const groupProducts = (ctx: KindContext, ids: Readonly<Record<string, string>>): string =>
   `${ctx.P}/groups/${pathId(ids, 'Group')}/products`;
@@ -15,7 +16,7 @@ function normalizeItems(items: unknown): unknown {
       if (item['id'] != null) out['id'] = Number(item['id']);
       return out;
     })
-    .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+    .sort((a, b) => compareKeys(JSON.stringify(a), JSON.stringify(b)));
 }
 
 const fields: readonly FieldSpec[] = [

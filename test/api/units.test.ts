@@ -13,6 +13,7 @@ import {
   parseRetryAfter,
 } from '../../src/api/index.js';
 import { backoffDelay, DEFAULT_RETRY, isRetryableStatus } from '../../src/api/retry.js';
+import { RequestStats } from '../../src/api/stats.js';
 import { decodeBase32 } from '../../src/api/totp.js';
 import { seededRandom } from '../../src/core/random.js';
 
@@ -129,6 +130,29 @@ describe('retry policy', () => {
 });
 
 describe('accounting and messages', () => {
+  it('lists the routes by UTF-16 code units of route, then method, and sums them', () => {
+    const stats = new RequestStats();
+    const attempt = { ok: true, retry: false, status: 200, bytesIn: 10, bytesOut: 1, timeMs: 2.4 };
+    for (const [method, route] of [
+      ['GET', '/p/tenants'],
+      ['POST', '/p/Tenants'],
+      ['GET', '/p/Tenants'],
+      ['GET', '/p/_bulk'],
+      ['GET', '/p/tenants'],
+    ])
+      stats.record({ ...attempt, method: method as string, route: route as string });
+    const snapshot = stats.snapshot();
+    // Capitals before `_` before small letters, as code units order them (a collation would not).
+    expect(snapshot.routes.map((r) => `${r.method} ${r.route}`)).toEqual([
+      'GET /p/Tenants',
+      'POST /p/Tenants',
+      'GET /p/_bulk',
+      'GET /p/tenants',
+    ]);
+    expect(snapshot).toMatchObject({ requests: 5, bytesIn: 50, bytesOut: 5, errors: 0, retries: 0 });
+    expect(snapshot.routes.at(-1)).toMatchObject({ requests: 2, timeMs: 5, statuses: { '2xx': 2 } });
+  });
+
   it('route patterns hide instance and identifiers', () => {
     expect(routePattern('/api/v01/draas/demo/tenants/4b7c0a4e-1111-2222-3333-444455556666/subscriptions/3?x=1')).toBe(
       '/api/v01/draas/{instance}/tenants/{id}/subscriptions/{id}',
