@@ -116,15 +116,16 @@ export async function loadManifests(paths: string[], options: LoadOptions = {}):
     const lookup = cache.lookup(text);
     // Awaited in the file's turn; a rejection before then is not an unhandled one.
     lookup.catch(() => undefined);
-    return { bytes, text, lookup };
+    // The text alone is kept: a file ahead is held once, not as its bytes and its text.
+    return { text, lookup };
   });
   for (const [index, file] of files.entries()) {
     const ahead = await fetched(index);
-    const text = ahead.text ?? textOf(ahead.bytes, file.display, maxBytes, reporter);
+    const text = 'text' in ahead ? ahead.text : textOf(ahead.bytes, file.display, maxBytes, reporter);
     if (text === undefined) continue;
     read.add(file.display);
     reporter.addFile(file.display, text);
-    const cached = ahead.lookup ? await ahead.lookup : undefined;
+    const cached = 'lookup' in ahead ? await ahead.lookup : undefined;
     const replayed =
       cached &&
       cache?.replay(cached, out, {
@@ -193,12 +194,8 @@ export async function loadManifests(paths: string[], options: LoadOptions = {}):
   };
 }
 
-/** A file read ahead: its bytes, and with the cache its clean text and the lookup of its entry. */
-interface Fetched {
-  bytes: FileRead;
-  text?: string;
-  lookup?: Promise<Lookup>;
-}
+/** A file read ahead: its bytes, or with the cache its clean text and the lookup of its entry. */
+type Fetched = { bytes: FileRead } | { text: string; lookup: Promise<Lookup> };
 
 /** Files whose reads are under way ahead of the one being loaded. */
 const READ_AHEAD = 4;
