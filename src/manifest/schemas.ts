@@ -7,6 +7,7 @@ import { PACKAGE_ROOT } from '../core/package.js';
 import { kinds } from '../kinds/index.js';
 import { SCHEMA_FILES } from './document-kinds.js';
 import type { ManifestKind } from './types.js';
+import { requireWithCodeCache } from './validators-code.js';
 
 /**
  * The JSON Schemas in `schemas/` say what a manifest may contain: editors read them for
@@ -172,7 +173,7 @@ export function schemaSet(options: { validateSchema?: boolean } = {}): SchemaSet
 export function loadPrecompiled(file: string, digest: string): Readonly<Record<string, ValidateFunction>> | undefined {
   let exports: Record<string, unknown>;
   try {
-    exports = createRequire(import.meta.url)(file) as Record<string, unknown>;
+    exports = requireWithCodeCache(file)?.exports ?? (createRequire(import.meta.url)(file) as Record<string, unknown>);
   } catch (error) {
     // Not built (a run from the sources): compiled at run time.
     if ((error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND') return undefined;

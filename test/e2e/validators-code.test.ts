@@ -1,0 +1,61 @@
+/**
+ * The code cache `npm run build` writes beside the precompiled validators is the one V8 takes
+ * for them in a plain `node` process, as the CLI starts (src/manifest/validators-code.ts).
+ */
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { PRECOMPILED_DIGEST_EXPORT, validatorIds } from '../../src/manifest/schemas.js';
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+const built = path.join(root, 'dist/manifest/validators.generated.cjs');
+
+/** `requireWithCodeCache(file)` in a `node` process of its own: whether V8 took the cache, and the exports. */
+function loadAlone(file: string): { accepted?: boolean; exports: string[] } {
+  const module = pathToFileURL(path.join(root, 'dist/manifest/validators-code.js')).href;
+  const script = `
+    const { requireWithCodeCache } = await import(${JSON.stringify(module)});
+    const loaded = requireWithCodeCache(${JSON.stringify(file)});
+    const tenant = loaded?.exports['tenant.schema.json'];
+    if (tenant && tenant({ kind: 'Tenant' })) throw new Error('a tenant without metadata passed');
+    process.stdout.write(JSON.stringify({ accepted: loaded?.accepted, exports: Object.keys(loaded?.exports ?? {}).sort() }));
+  `;
+  return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' })) as {
+    accepted?: boolean;
+    exports: string[];
+  };
+}
+
+describe("the build's validators code cache", () => {
+  it('is taken by V8 for the validators the build compiled, in a process as the CLI starts', () => {
+    const { accepted, exports } = loadAlone(built);
+    expect(accepted).toBe(true);
+    expect(exports).toEqual([PRECOMPILED_DIGEST_EXPORT, ...validatorIds()].sort());
+  });
+
+  it('refused by V8 (not a code cache past its header), leaves the validators compiled afresh', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'switchboard-code-cache-'));
+    try {
+      // What the module requires (ajv's runtime, ajv-formats), found as from the package.
+      symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'));
+      const file = path.join(dir, 'validators.generated.cjs');
+      copyFileSync(built, file);
+      const cache = readFileSync(built.replace(/\.cjs$/, '.v8cache'));
+      const header = cache.indexOf(10) + 1;
+      const garbage = Buffer.alloc(cache.length - header, 7);
+      writeFileSync(
+        path.join(dir, 'validators.generated.v8cache'),
+        Buffer.concat([cache.subarray(0, header), garbage]),
+      );
+      const { accepted, exports } = loadAlone(file);
+      expect(accepted).toBe(false);
+      expect(exports).toEqual([PRECOMPILED_DIGEST_EXPORT, ...validatorIds()].sort());
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
