@@ -66,11 +66,10 @@ const LEVEL_VALUES: ReadonlyMap<string | symbol, number> = new Map([
  * logger): at the default level most runs log nothing, and start without it (12-18 ms).
  */
 export function createLogger(level = 'warn', fd = 2): Logger {
-  let made: Logger | undefined;
-  const real = (): Logger => {
-    if (made) return made;
+  const threshold = level === 'silent' ? Infinity : LEVEL_VALUES.get(level);
+  const logger = lazyLogger(threshold ?? -Infinity, () => {
     const { pino } = loadPino();
-    made = pino(
+    return pino(
       {
         level,
         base: undefined,
@@ -80,32 +79,32 @@ export function createLogger(level = 'warn', fd = 2): Logger {
       },
       pino.destination({ dest: fd, sync: true }),
     );
-    return made;
-  };
-  const threshold = level === 'silent' ? Infinity : LEVEL_VALUES.get(level);
+  });
   // A level pino does not know is pino's to refuse, at once, as before.
-  if (threshold === undefined) real();
+  if (threshold === undefined) void logger.level;
+  return logger;
+}
+
+/**
+ * A logger made by `make` at its first use, but for a log call below `threshold`: that one is
+ * a no-op without it (pino would write nothing for it either).
+ */
+function lazyLogger(threshold: number, make: () => Logger): Logger {
+  let made: Logger | undefined;
   const quiet = (): void => undefined;
   return new Proxy({} as Logger, {
     get(_target, key) {
       const value = LEVEL_VALUES.get(key);
-      if (!made && value !== undefined && value < (threshold as number)) return quiet;
-      const logger = real();
-      const member: unknown = Reflect.get(logger, key, logger);
-      return typeof member === 'function' ? (member as (...args: unknown[]) => unknown).bind(logger) : member;
+      if (!made && value !== undefined && value < threshold) return quiet;
+      made ??= make();
+      const member: unknown = Reflect.get(made, key, made);
+      return typeof member === 'function' ? (member as (...args: unknown[]) => unknown).bind(made) : member;
     },
   });
 }
 
 /**
  * A logger that discards everything, for library callers and tests that do not care. Made
- * on first use (a module that imports it does not load pino for that).
+ * on first use of anything but a log call (a module that imports it does not load pino for that).
  */
-export const silentLogger: Logger = new Proxy({} as Logger, {
-  get(_target, key) {
-    silent ??= loadPino().pino({ level: 'silent' });
-    const value: unknown = Reflect.get(silent, key, silent);
-    return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(silent) : value;
-  },
-});
-let silent: Logger | undefined;
+export const silentLogger: Logger = lazyLogger(Infinity, () => loadPino().pino({ level: 'silent' }));
