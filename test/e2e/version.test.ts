@@ -1,42 +1,14 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { CLI, cliEnv, runCli } from './cli-helpers.js';
-
-/**
- * Preloaded with `node --import`: reports on stderr, at exit, every module the process
- * resolved (a resolve hook, which runs off the main thread, sends them over a port).
- */
-const RECORD_MODULES = `
-import { register } from 'node:module';
-const { port1, port2 } = new MessageChannel();
-const urls = new Set();
-port1.on('message', (url) => urls.add(url));
-port1.unref();
-const hook = 'let port; export function initialize(data) { port = data.port; }' +
-  'export async function resolve(s, c, next) { const r = await next(s, c); port.postMessage(r.url); return r; }';
-register('data:text/javascript,' + encodeURIComponent(hook), { data: { port: port2 }, transferList: [port2] });
-process.on('exit', () => process.stderr.write(JSON.stringify([...urls])));
-`;
+import { runCli } from './cli-helpers.js';
+import { cliModules, sourcesOf } from './loaded-modules.js';
 
 const pkg = JSON.parse(await readFile(resolve(import.meta.dirname, '../../package.json'), 'utf8')) as {
   version: string;
   engines: { node: string };
 };
-
-/** The source files (`src/…`) bundled into these chunks, from their source maps. */
-async function sourcesOf(chunks: string[]): Promise<string[]> {
-  const all = new Set<string>();
-  for (const chunk of chunks) {
-    const map = JSON.parse(await readFile(`${fileURLToPath(chunk)}.map`, 'utf8')) as { sources: string[] };
-    for (const source of map.sources) all.add(source.replace(/^(\.\.\/)+/, ''));
-  }
-  return [...all].sort();
-}
 
 describe('switchboard version / --version', () => {
   it('prints the package version; --format json adds the Node.js running it and the supported range', async () => {
@@ -74,13 +46,7 @@ describe('switchboard version / --version', () => {
   it('loads neither the run layer, the manifest loader, the kind table, the renderers nor pino', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'switchboard-modules-'));
     try {
-      const hook = join(dir, 'record-modules.mjs');
-      await writeFile(hook, RECORD_MODULES);
-      const { stderr } = await promisify(execFile)(process.execPath, ['--import', hook, CLI, 'version'], {
-        cwd: dir,
-        env: cliEnv(),
-      });
-      const urls = JSON.parse(stderr) as string[];
+      const { urls } = await cliModules(dir, ['version']);
       const loaded = urls.map((u) => u.replace(/^.*\/(dist|node_modules)\//, '$1/'));
       // The CLI is a bundle (scripts/build/bundle.mjs): what it loaded is the sources of the chunks it read.
       const sources = await sourcesOf(urls.filter((u) => u.includes('/dist/cli/bundle/')));
