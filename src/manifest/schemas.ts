@@ -7,7 +7,7 @@ import { PACKAGE_ROOT } from '../core/package.js';
 import { kinds } from '../kinds/index.js';
 import { SCHEMA_FILES } from './document-kinds.js';
 import type { ManifestKind } from './types.js';
-import { requireWithCodeCache } from './validators-code.js';
+import { requireWithCodeCache } from '../core/code-cache.js';
 
 /**
  * The JSON Schemas in `schemas/` say what a manifest may contain: editors read them for

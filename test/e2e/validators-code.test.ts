@@ -1,6 +1,6 @@
 /**
  * The code cache `npm run build` writes beside the precompiled validators is the one V8 takes
- * for them in a plain `node` process, as the CLI starts (src/manifest/validators-code.ts).
+ * for them in a plain `node` process, as the CLI starts (src/core/code-cache.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -16,7 +16,7 @@ const built = path.join(root, 'dist/manifest/validators.generated.cjs');
 
 /** `requireWithCodeCache(file)` in a `node` process of its own: whether V8 took the cache, and the exports. */
 function loadAlone(file: string): { accepted?: boolean; exports: string[] } {
-  const module = pathToFileURL(path.join(root, 'dist/manifest/validators-code.js')).href;
+  const module = pathToFileURL(path.join(root, 'dist/core/code-cache.js')).href;
   const script = `
     const { requireWithCodeCache } = await import(${JSON.stringify(module)});
     const loaded = requireWithCodeCache(${JSON.stringify(file)});

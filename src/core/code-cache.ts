@@ -1,13 +1,16 @@
 /**
- * V8's code cache of the precompiled validators (schemas.ts `PRECOMPILED_VALIDATORS`):
- * `npm run build` writes it beside their module after running every validator over example
- * documents, so that a start deserialises their compiled code instead of compiling the
- * 620 kB module and then each validator's functions at first use (about 30 → 13 ms here).
+ * V8's code cache of a CommonJS module of the package: the precompiled validators
+ * (schemas.ts `PRECOMPILED_VALIDATORS`) and the CLI's own bundle (cli/main.ts). `npm run build`
+ * writes each beside its module after exercising it (the validators over example documents,
+ * the CLI through its commands), so that a start deserialises the compiled code instead of
+ * compiling the module and then each function at its first call.
  *
- * Like the module, it is a build product of the package, trusted as its code is. V8 checks a
- * cache against its text's length only, so the cache's first line names the SHA-256 of the
- * module text it was made from, and it is used for that text alone; V8 refuses it for
- * another V8 version or other flags, and the module then compiles as it would without it.
+ * Like the module, it is a build product of the package, trusted as its code is; nothing a
+ * run writes is ever read back as code. V8 checks a cache against its text's length only, so
+ * the cache's first line names the SHA-256 of the module text it was made from, and the
+ * Node.js version and architecture it was made by: it is used for that text on that runtime
+ * alone (another Node.js would refuse it after the compile it was meant to save). V8 refuses
+ * it for other flags too; the module then compiles as it would without it.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -15,16 +18,17 @@ import { createRequire, Module } from 'node:module';
 import * as path from 'node:path';
 import { Script } from 'node:vm';
 
-const CODE_CACHE_MAGIC = 'switchboard-validators-code 1';
+const CODE_CACHE_MAGIC = 'switchboard-code-cache 2';
 
 /** The code cache's file: beside the module, `.v8cache` for `.cjs`. */
 export function codeCacheFile(moduleFile: string): string {
   return moduleFile.replace(/\.cjs$/, '') + '.v8cache';
 }
 
-/** The cache's first line for a module text (ASCII). */
+/** The cache's first line for a module text on this runtime (ASCII). */
 function headerOf(text: string): string {
-  return `${CODE_CACHE_MAGIC} sha256:${createHash('sha256').update(text).digest('hex')}\n`;
+  const digest = createHash('sha256').update(text).digest('hex');
+  return `${CODE_CACHE_MAGIC} node:${process.version} ${process.arch} sha256:${digest}\n`;
 }
 
 /** Runs a CommonJS module's text as `require` would, compiled with `cachedData` when given. */
@@ -33,6 +37,7 @@ function evaluate(
   text: string,
   cachedData?: Buffer,
 ): { exports: Record<string, unknown>; script: Script } {
+  // No `import()` in it: Node.js 20 loses a script's dynamic-import callback with its code cache.
   const script = new Script(Module.wrap(text), { filename: file, ...(cachedData ? { cachedData } : {}) });
   const module = { exports: {} as Record<string, unknown> };
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
@@ -42,8 +47,8 @@ function evaluate(
 
 /**
  * The exports of the module at `file` through its code cache, and whether V8 took the cache;
- * undefined when there is no cache made from this module's text (the caller requires the
- * module then).
+ * undefined when there is no cache made from this module's text on this runtime (the caller
+ * loads the module its own way then).
  */
 export function requireWithCodeCache(
   file: string,
@@ -62,10 +67,16 @@ export function requireWithCodeCache(
   return { exports, accepted: script.cachedDataRejected !== true };
 }
 
-/** Writes the code cache of the module at `file` once `exercise` has run its exports (build time). */
-export function writeCodeCache(file: string, exercise: (exports: Record<string, unknown>) => void): void {
+/**
+ * Writes the code cache of the module at `file` once `exercise` has run its exports (build
+ * time): the functions it called are in the cache, compiled; the others compile at first use.
+ */
+export async function writeCodeCache(
+  file: string,
+  exercise: (exports: Record<string, unknown>) => void | Promise<void>,
+): Promise<void> {
   const text = readFileSync(file, 'utf8');
   const { exports, script } = evaluate(file, text);
-  exercise(exports);
+  await exercise(exports);
   writeFileSync(codeCacheFile(file), Buffer.concat([Buffer.from(headerOf(text), 'latin1'), script.createCachedData()]));
 }
