@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { Pacer } from '../core/pacer.js';
 import { SwitchboardError } from '../core/errors.js';
 import { Codes } from './codes.js';
@@ -73,6 +74,8 @@ export async function readCsv(
 /** Characters of CSV text handed to csv-parse at a time, between two looks at the pace. */
 const PARSE_SLICE = 256 * 1024;
 
+let csvParse: typeof import('csv-parse') | undefined;
+
 /**
  * csv-parse over the text, fed a slice at a time so that the event loop gets its turns:
  * each record (with the line it ends on) goes to `take` as the parser finds it. Rejects
@@ -84,7 +87,9 @@ async function parseInSlices(
   pacer: Pacer,
 ): Promise<void> {
   // Loaded for the first quoted file: most CSV files have no quotes, and most runs no CSV file.
-  const { parse: parseStream } = await import('csv-parse');
+  // Its CommonJS build, required: the CLI's code-cached bundle has no `import()` (src/core/code-cache.ts).
+  csvParse ??= createRequire(import.meta.url)('csv-parse') as typeof import('csv-parse');
+  const parseStream = csvParse.parse;
   return new Promise((resolve, reject) => {
     let failed = false;
     const parser = parseStream({
