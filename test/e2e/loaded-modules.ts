@@ -28,13 +28,22 @@ Module._load = function (request, parent, isMain) {
 process.on('exit', () => process.stderr.write('\\n' + JSON.stringify([...urls])));
 `;
 
-/** A CLI run in `dir` (a temporary folder) with the modules it loaded: their URLs, as the last line of stderr. */
-export async function cliModules(dir: string, args: string[]): Promise<{ stdout: string; urls: string[] }> {
+/**
+ * A CLI run in `dir` (a temporary folder) with the modules it loaded: their URLs, as the last
+ * line of stderr. `env`: added to the CLI's (SWITCHBOARD_CODE_CACHE=off: from the ES modules);
+ * `cli`: another copy's main.js.
+ */
+export async function cliModules(
+  dir: string,
+  args: string[],
+  env: Record<string, string> = {},
+  cli = CLI,
+): Promise<{ stdout: string; urls: string[] }> {
   const hook = join(dir, 'record-modules.mjs');
   await writeFile(hook, RECORD_MODULES);
-  const run = await promisify(execFile)(process.execPath, ['--import', hook, CLI, ...args], {
+  const run = await promisify(execFile)(process.execPath, ['--import', hook, cli, ...args], {
     cwd: dir,
-    env: cliEnv(),
+    env: cliEnv(env),
   });
   return { stdout: run.stdout, urls: JSON.parse(run.stderr.slice(run.stderr.lastIndexOf('\n') + 1)) as string[] };
 }

@@ -73,9 +73,12 @@ describe('the packed package, installed into an empty repository', () => {
     const paths = files.map((f) => f.path);
     for (const shipped of [
       'dist/cli/main.js',
-      // The validators compiled ahead, and V8's code cache of them (src/manifest/validators-code.ts).
+      // The validators compiled ahead, and V8's code cache of them (src/core/code-cache.ts).
       'dist/manifest/validators.generated.cjs',
       'dist/manifest/validators.generated.v8cache',
+      // The CLI's CommonJS bundle and V8's code cache of it (src/cli/main.ts).
+      'dist/cli/cached/switchboard.cjs',
+      'dist/cli/cached/switchboard.v8cache',
       'schemas/tenant.schema.json',
       'examples/tenants/acme-corp.yaml',
       'examples/.github/workflows/apply.yml',

@@ -25,7 +25,10 @@ describe('what plan loads', () => {
     try {
       await mkdir(join(dir, 'manifests'));
       await writeFile(join(dir, 'manifests', 'tenant.yaml'), TENANT);
-      const { stdout, urls } = await cliModules(dir, ['plan', 'manifests', '--sim', '--no-cache']);
+      // From the ES modules, whose chunks say what was loaded (the CommonJS bundle is one file).
+      const { stdout, urls } = await cliModules(dir, ['plan', 'manifests', '--sim', '--no-cache'], {
+        SWITCHBOARD_CODE_CACHE: 'off',
+      });
       expect(stdout).toContain('Plan: 1 to create');
       // From the package's root: the first dist/ or node_modules/ of the path.
       const loaded = urls.map((u) => u.replace(/^.*?\/(dist|node_modules)\//, '$1/'));
@@ -38,6 +41,25 @@ describe('what plan loads', () => {
         sources.filter((f) => /^src\/(export\/|run\/(export|apply|baselines)\.ts|plan\/(render-html|html\/))/.test(f)),
       ).toEqual([]);
       expect(loaded.filter((u) => /^node_modules\/(re2js|csv-parse|pino)\//.test(u))).toEqual([]);
+      expect(loaded.filter((u) => /^dist\/plan\/html\//.test(u))).toEqual([]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('from the code-cached bundle, requires no re2js, csv-parse, pino nor undici outside it, and no HTML report', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'switchboard-plan-modules-'));
+    try {
+      await mkdir(join(dir, 'manifests'));
+      await writeFile(join(dir, 'manifests', 'tenant.yaml'), TENANT);
+      const { stdout, urls } = await cliModules(dir, ['plan', 'manifests', '--sim', '--no-cache']);
+      expect(stdout).toContain('Plan: 1 to create');
+      const loaded = urls.map((u) => u.replace(/^.*?\/(dist|node_modules)\//, '$1/'));
+      // No ES module of the split bundle: the plan ran from dist/cli/cached/ (test/e2e/cli-code-cache.test.ts).
+      expect(loaded.filter((u) => u.startsWith('dist/cli/bundle/'))).toEqual([]);
+      expect(loaded).toContain('node_modules/ajv/dist/runtime/equal.js');
+      // undici's Pool is in the bundle, and its cache.
+      expect(loaded.filter((u) => /^node_modules\/(re2js|csv-parse|pino|undici)\//.test(u))).toEqual([]);
       expect(loaded.filter((u) => /^dist\/plan\/html\//.test(u))).toEqual([]);
     } finally {
       await rm(dir, { recursive: true, force: true });
