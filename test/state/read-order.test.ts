@@ -113,6 +113,56 @@ describe('the lists of a level', () => {
   });
 });
 
+describe('the levels of a read', () => {
+  it("start an object's read when its parent's is done, not when its parent's whole level is", async () => {
+    const events: string[] = [];
+    let subscriptionsAsked: () => void = () => undefined;
+    const asked = new Promise<void>((resolve) => (subscriptionsAsked = resolve));
+    const owner = (type: string, uuid: string) => ({ owner: { type, uuid, name: uuid } });
+    const client: ListingClient = {
+      listPages: async <T>(o: { path: string; query?: Record<string, string> }) => {
+        if (o.path === `${P}/groups`) return [{ uuid: 'g', name: 'demo-group' }] as T[];
+        if (o.path === `${P}/resellers`)
+          return [0, 1].map((r) => ({ uuid: `r${r}`, name: `r${r}`, ...owner('group', 'g') })) as T[];
+        if (o.path === `${P}/tenants`) {
+          const r = o.query?.['parent'];
+          // r1's tenants answer once r0's tenant asked for its subscriptions (or, read level by level, after 2 s).
+          if (r === 'r1') await Promise.race([asked, new Promise((resolve) => setTimeout(resolve, 2_000))]);
+          events.push(`tenants of ${r} answered`);
+          return [{ uuid: `${r}-t`, name: `${r}-t`, ...owner('reseller', r ?? '') }] as T[];
+        }
+        if (o.path.endsWith('/subscriptions')) {
+          events.push(`subscriptions of ${o.path.split('/').at(-2)} asked`);
+          subscriptionsAsked();
+          return [] as T[];
+        }
+        return [] as T[];
+      },
+      request: async () => ({ status: 404, body: undefined as never }),
+    };
+    const desired: DesiredNode[] = [0, 1].flatMap((r) => [
+      reseller(r),
+      { ...tenant(r, 0), address: `tenant/r${r}-t`, fields: { name: `r${r}-t` } },
+      {
+        kind: 'Subscription',
+        address: `tenant/r${r}-t/subscription/s`,
+        parentAddress: `tenant/r${r}-t`,
+        fields: { name: 's' },
+      },
+    ]);
+    await new LiveReader(client, ctx).read(
+      desired,
+      kinds.map((k) => k.kind),
+    );
+    expect(events).toEqual([
+      'tenants of r0 answered',
+      'subscriptions of r0-t asked',
+      'tenants of r1 answered',
+      'subscriptions of r1-t asked',
+    ]);
+  });
+});
+
 describe('what the reader says does not depend on which answer came first', () => {
   /** Two groups whose branding reads answer 404 (a read the platform may lack), group a's after `aMs`, b's after `bMs`. */
   async function warningsWith(aMs: number, bMs: number): Promise<string[]> {
