@@ -6,14 +6,17 @@
  * manifest cache cold then warm, the second writing a plan file) of examples/ against a
  * simulator with the default data set. The code they ran is in the cache, compiled; what they
  * did not run compiles at its first call, as without a cache. Run by `npm run build` after
- * bundle.mjs. The commands' output is not shown; a command that fails fails the build.
+ * bundle.mjs. The commands' output is not shown; a command that fails fails the build. The
+ * builder's SWITCHBOARD_* settings are not theirs: they reach no platform, webhook or home folder.
+ * Usage: node scripts/build/cli-code-cache.mjs [BUNDLE.cjs]
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const BUNDLE = join(ROOT, 'dist/cli/cached/switchboard.cjs');
+// The bundle of this checkout, or the one named (a test's copy of the package).
+const BUNDLE = resolve(process.argv[2] ?? join(ROOT, 'dist/cli/cached/switchboard.cjs'));
 const EXAMPLES = join(ROOT, 'examples');
 
 const { writeCodeCache } = await import('../../dist/core/code-cache.js');
@@ -24,7 +27,11 @@ const work = await mkdtemp(join(tmpdir(), 'switchboard-code-cache-'));
 const sim = await startSimulator({});
 const quiet = silenceStdout();
 try {
+  // The builder's own settings never reach these commands (a notify URL, a log level, a token,
+  // another platform): only the simulator's, and the manifest cache's key in the work folder.
+  for (const name of Object.keys(process.env)) if (name.startsWith('SWITCHBOARD_')) delete process.env[name];
   Object.assign(process.env, {
+    XDG_CACHE_HOME: join(work, 'xdg'),
     SWITCHBOARD_URL: sim.url,
     SWITCHBOARD_INSTANCE: 'demo',
     SWITCHBOARD_USERNAME: 'admin',

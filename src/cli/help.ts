@@ -72,9 +72,7 @@ export function commandHelpFooter(name: string): string {
     'Environment:',
   ];
   lines.push('  SWITCHBOARD_LOG_LEVEL  the level of the JSON log on stderr (as --log-level, which wins)');
-  lines.push(
-    '  SWITCHBOARD_CODE_CACHE  off: start from the ES modules, not the code-cached bundle (docs/performance.md)',
-  );
+  lines.push('  SWITCHBOARD_NO_CODE_CACHE  set (to anything): start from the ES modules, not the code-cached bundle');
   if (COLOURING.has(name)) lines.push('  NO_COLOR               set (to anything): no colours, as --no-color');
   if (READING_MANIFESTS.has(name)) lines.push('  any ${VAR} a manifest references; its value is treated as a secret');
   if (NOTIFYING.has(name))

@@ -12,7 +12,7 @@
  *   since they point into src/ through its source maps. Node.js reads a module's source map
  *   only if source maps were enabled before it loaded: this file decides that.
  *
- * SWITCHBOARD_CODE_CACHE=off runs the ES modules every time (to rule the cache out).
+ * SWITCHBOARD_NO_CODE_CACHE (any value) runs the ES modules every time (to rule the cache out).
  */
 import { fileURLToPath } from 'node:url';
 import { requireWithCodeCache } from '../core/code-cache.js';
@@ -33,7 +33,7 @@ type StartCli = (argv: readonly string[]) => Promise<number>;
 
 /** The CommonJS bundle's `startCli`, when its code cache was made from it on this runtime. */
 function cachedCli(): StartCli | undefined {
-  if (process.env['SWITCHBOARD_CODE_CACHE'] === 'off') return undefined;
+  if (process.env['SWITCHBOARD_NO_CODE_CACHE']) return undefined;
   const loaded = requireWithCodeCache(fileURLToPath(new URL('./cached/switchboard.cjs', import.meta.url)));
   return loaded?.exports['startCli'] as StartCli | undefined;
 }

@@ -5,11 +5,14 @@
  * to, and whenever the cache was not made from that bundle text on this Node.js. A cache V8
  * refuses leaves the bundle compiled afresh: the CLI works either way.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliModules } from './loaded-modules.js';
 
@@ -39,14 +42,14 @@ describe("the CLI's code cache, as built", () => {
     expect(exports).toEqual({ startCli: 'function' });
   });
 
-  it('runs a plain command from the bundle, and the ES modules with debug logs or SWITCHBOARD_CODE_CACHE=off', async () => {
+  it('runs a plain command from the bundle, and the ES modules with debug logs or SWITCHBOARD_NO_CODE_CACHE', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'switchboard-cli-cache-'));
     try {
       const plain = await cliModules(dir, ['version']);
       expect(plain.stdout).toBe(`${pkg.version}\n`);
       expect(plain.urls.filter((u) => u.includes('/dist/cli/bundle/'))).toEqual([]);
       for (const [args, env] of [
-        [['version'], { SWITCHBOARD_CODE_CACHE: 'off' }],
+        [['version'], { SWITCHBOARD_NO_CODE_CACHE: '1' }],
         [['version', '--log-level', 'debug'], {}],
         [['version'], { SWITCHBOARD_LOG_LEVEL: 'trace' }],
       ] as const) {
@@ -73,6 +76,7 @@ describe("the CLI's code cache, in a copy of the package", () => {
     copy = mkdtempSync(path.join(tmpdir(), 'switchboard-cli-cache-pkg-'));
     cpSync(path.join(root, 'dist'), path.join(copy, 'dist'), { recursive: true });
     cpSync(path.join(root, 'package.json'), path.join(copy, 'package.json'));
+    cpSync(path.join(root, 'schemas'), path.join(copy, 'schemas'), { recursive: true });
     symlinkSync(path.join(root, 'node_modules'), path.join(copy, 'node_modules'));
     bundle = path.join(copy, 'dist/cli/cached/switchboard.cjs');
     cache = path.join(copy, 'dist/cli/cached/switchboard.v8cache');
@@ -114,6 +118,36 @@ describe("the CLI's code cache, in a copy of the package", () => {
     expect(other.toString('latin1')).not.toBe(header);
     writeFileSync(cache, Buffer.concat([other, built.cache.subarray(header.length)]));
     expect(await versionOfCopy()).toEqual({ stdout: `${pkg.version}\n`, esm: true });
+  });
+
+  it("is written by the build's exercise with none of the builder's SWITCHBOARD_ settings, and taken", async () => {
+    // A webhook the builder's environment names: the exercise's plans must not notify it.
+    const heard: string[] = [];
+    const server = createServer((req, res) => {
+      heard.push(`${req.method ?? ''} ${req.url ?? ''}`);
+      res.end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      rmSync(cache);
+      const script = path.join(root, 'scripts/build/cli-code-cache.mjs');
+      const built = await promisify(execFile)(process.execPath, [script, bundle], {
+        env: {
+          PATH: process.env['PATH'] ?? '',
+          SWITCHBOARD_NOTIFY_URL: `http://127.0.0.1:${port}/hook`,
+          SWITCHBOARD_URL: `http://127.0.0.1:${port}`,
+          SWITCHBOARD_LOG_LEVEL: 'debug',
+          SWITCHBOARD_NO_CACHE: '1',
+        },
+      });
+      expect(built.stderr).toBe('');
+      expect(heard).toEqual([]);
+      expect(loadAlone(bundle).accepted).toBe(true);
+      expect(await versionOfCopy()).toEqual({ stdout: `${pkg.version}\n`, esm: false });
+    } finally {
+      server.close();
+    }
   });
 
   it('runs the bundle compiled afresh when V8 refuses the cache past its header', async () => {

@@ -30,7 +30,7 @@ process.on('exit', () => process.stderr.write('\\n' + JSON.stringify([...urls]))
 
 /**
  * A CLI run in `dir` (a temporary folder) with the modules it loaded: their URLs, as the last
- * line of stderr. `env`: added to the CLI's (SWITCHBOARD_CODE_CACHE=off: from the ES modules);
+ * line of stderr. `env`: added to the CLI's (SWITCHBOARD_NO_CODE_CACHE: from the ES modules);
  * `cli`: another copy's main.js.
  */
 export async function cliModules(

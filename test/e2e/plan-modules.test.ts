@@ -27,7 +27,7 @@ describe('what plan loads', () => {
       await writeFile(join(dir, 'manifests', 'tenant.yaml'), TENANT);
       // From the ES modules, whose chunks say what was loaded (the CommonJS bundle is one file).
       const { stdout, urls } = await cliModules(dir, ['plan', 'manifests', '--sim', '--no-cache'], {
-        SWITCHBOARD_CODE_CACHE: 'off',
+        SWITCHBOARD_NO_CODE_CACHE: '1',
       });
       expect(stdout).toContain('Plan: 1 to create');
       // From the package's root: the first dist/ or node_modules/ of the path.

@@ -47,7 +47,7 @@ describe('switchboard version / --version', () => {
   it('loads neither the run layer, the manifest loader, the kind table, the renderers nor pino', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'switchboard-modules-'));
     try {
-      const { urls } = await cliModules(dir, ['version'], { SWITCHBOARD_CODE_CACHE: 'off' });
+      const { urls } = await cliModules(dir, ['version'], { SWITCHBOARD_NO_CODE_CACHE: '1' });
       const loaded = urls.map((u) => u.replace(/^.*\/(dist|node_modules)\//, '$1/'));
       // The CLI is a bundle (scripts/build/bundle.mjs): what it loaded is the sources of the chunks it read.
       const sources = await sourcesOf(urls.filter((u) => u.includes('/dist/cli/bundle/')));
