@@ -9,8 +9,9 @@
  * run writes is ever read back as code. V8 checks a cache against its text's length only, so
  * the cache's first line names the SHA-256 of the module text it was made from, and the
  * Node.js version and architecture it was made by: it is used for that text on that runtime
- * alone (another Node.js would refuse it after the compile it was meant to save). V8 refuses
- * it for other flags too; the module then compiles as it would without it.
+ * alone (another Node.js would refuse it after the compile it was meant to save), and not
+ * when it was made with other V8 flags ({@link madeWithTheseFlags}). A cache V8 refuses all
+ * the same leaves the module compiled as it would be without one.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -57,6 +58,8 @@ export function requireWithCodeCache(
   let text: string;
   try {
     cache = readFileSync(codeCacheFile(file));
+    // Before the module's text is read and hashed: a cache of other flags is of no use either way.
+    if (!madeWithTheseFlags(cache.subarray(cache.indexOf(0x0a) + 1))) return undefined;
     text = readFileSync(file, 'utf8');
   } catch {
     return undefined;
@@ -65,6 +68,22 @@ export function requireWithCodeCache(
   if (cache.length <= header.length || cache.toString('latin1', 0, header.length) !== header) return undefined;
   const { exports, script } = evaluate(file, text, cache.subarray(header.length));
   return { exports, accepted: script.cachedDataRejected !== true };
+}
+
+/**
+ * Whether V8 made `cachedData` with the flags of this process. V8 refuses a cache made with
+ * other flags (`--max-old-space-size`, often in a CI job's NODE_OPTIONS, is one) only after
+ * compiling the whole module without it, slower than what the caller would load instead.
+ * V8's code cache begins with 32-bit words (V8's code-serializer.h, `SerializedCodeData`):
+ * a magic number, the V8 version's hash, the source's hash, then the flags' hash. The header
+ * above already ties the cache to this Node.js, hence to that layout; a cache of a tiny script
+ * made here now carries this process's words to compare. A wrong guess about the layout costs
+ * only the speed the cache was for.
+ */
+function madeWithTheseFlags(cachedData: Buffer): boolean {
+  const probe = new Script('0', { filename: 'switchboard-code-cache-probe' }).createCachedData();
+  const words = (data: Buffer): string => `${data.toString('hex', 0, 8)}:${data.toString('hex', 12, 16)}`;
+  return probe.length >= 16 && cachedData.length >= 16 && words(probe) === words(cachedData);
 }
 
 /**

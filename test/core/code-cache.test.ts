@@ -60,6 +60,22 @@ describe('a code cache', () => {
     }
   });
 
+  it("is not used when V8's flags hash in it is not this process's (V8 would refuse it after a whole compile)", async () => {
+    const file = await moduleWithCache(ADD);
+    const cache = readFileSync(codeCacheFile(file));
+    const data = cache.indexOf(10) + 1;
+    expect(requireWithCodeCache(file)?.exports['sep']).toBe(path.sep);
+    // V8's header words: magic, version hash, source hash, flags hash (code-serializer.h).
+    const otherFlags = Buffer.from(cache);
+    otherFlags[data + 12] = (otherFlags[data + 12] as number) ^ 0xff;
+    writeFileSync(codeCacheFile(file), otherFlags);
+    expect(requireWithCodeCache(file)).toBeUndefined();
+    const otherVersion = Buffer.from(cache);
+    otherVersion[data + 4] = (otherVersion[data + 4] as number) ^ 0xff;
+    writeFileSync(codeCacheFile(file), otherVersion);
+    expect(requireWithCodeCache(file)).toBeUndefined();
+  });
+
   it('is absent without a cache file, or with a header alone', async () => {
     const file = path.join(dir, 'alone.cjs');
     writeFileSync(file, ADD);

@@ -42,7 +42,7 @@ describe("the CLI's code cache, as built", () => {
     expect(exports).toEqual({ startCli: 'function' });
   });
 
-  it('runs a plain command from the bundle, and the ES modules with debug logs or SWITCHBOARD_NO_CODE_CACHE', async () => {
+  it('runs a plain command from the bundle; the ES modules with debug logs, other V8 flags or SWITCHBOARD_NO_CODE_CACHE', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'switchboard-cli-cache-'));
     try {
       const plain = await cliModules(dir, ['version']);
@@ -52,6 +52,8 @@ describe("the CLI's code cache, as built", () => {
         [['version'], { SWITCHBOARD_NO_CODE_CACHE: '1' }],
         [['version', '--log-level', 'debug'], {}],
         [['version'], { SWITCHBOARD_LOG_LEVEL: 'trace' }],
+        // Another V8 flag (a CI job's heap size): V8 would refuse the cache after compiling the whole bundle.
+        [['version'], { NODE_OPTIONS: '--max-old-space-size=4096' }],
       ] as const) {
         const run = await cliModules(dir, [...args], env);
         expect(run.stdout, JSON.stringify([args, env])).toBe(`${pkg.version}\n`);
@@ -150,10 +152,13 @@ describe("the CLI's code cache, in a copy of the package", () => {
     }
   });
 
-  it('runs the bundle compiled afresh when V8 refuses the cache past its header', async () => {
-    const header = built.cache.indexOf(10) + 1;
-    const garbage = Buffer.alloc(built.cache.length - header, 7);
-    writeFileSync(cache, Buffer.concat([built.cache.subarray(0, header), garbage]));
+  it('runs the bundle compiled afresh when V8 refuses the cache (its payload length word is past its end)', async () => {
+    // V8's header words (code-serializer.h): magic, version, source, flags, then the payload's length.
+    const lengthWord = built.cache.indexOf(10) + 1 + 16;
+    const refused = Buffer.from(built.cache);
+    refused.fill(0xff, lengthWord, lengthWord + 4); // longer than the payload: V8 refuses it
+    writeFileSync(cache, refused);
+    expect(loadAlone(bundle).accepted).toBe(false);
     expect(await versionOfCopy()).toEqual({ stdout: `${pkg.version}\n`, esm: false });
   });
 });

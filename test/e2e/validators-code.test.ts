@@ -37,7 +37,7 @@ describe("the build's validators code cache", () => {
     expect(exports).toEqual([PRECOMPILED_DIGEST_EXPORT, ...validatorIds()].sort());
   });
 
-  it('refused by V8 (not a code cache past its header), leaves the validators compiled afresh', () => {
+  it('refused by V8 (its payload length word is past its end), leaves the validators compiled afresh', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'switchboard-code-cache-'));
     try {
       // What the module requires (ajv's runtime, ajv-formats), found as from the package.
@@ -45,12 +45,12 @@ describe("the build's validators code cache", () => {
       const file = path.join(dir, 'validators.generated.cjs');
       copyFileSync(built, file);
       const cache = readFileSync(built.replace(/\.cjs$/, '.v8cache'));
-      const header = cache.indexOf(10) + 1;
-      const garbage = Buffer.alloc(cache.length - header, 7);
-      writeFileSync(
-        path.join(dir, 'validators.generated.v8cache'),
-        Buffer.concat([cache.subarray(0, header), garbage]),
-      );
+      // V8's header words (code-serializer.h): magic, version, source, flags, then the payload's length,
+      // which V8 checks (switchboard checks the words before it, and would not try this cache otherwise).
+      const lengthWord = cache.indexOf(10) + 1 + 16;
+      const refused = Buffer.from(cache);
+      refused.fill(0xff, lengthWord, lengthWord + 4); // longer than the payload: V8 refuses it
+      writeFileSync(path.join(dir, 'validators.generated.v8cache'), refused);
       const { accepted, exports } = loadAlone(file);
       expect(accepted).toBe(false);
       expect(exports).toEqual([PRECOMPILED_DIGEST_EXPORT, ...validatorIds()].sort());
