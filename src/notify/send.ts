@@ -32,7 +32,7 @@ export async function postWithin(url: string, body: string, options: SendOptions
     for (let attempt = 1; attempt <= most; attempt++) {
       const left = Math.ceil(remaining());
       if (left <= 0) return { ...last, reason: `${last.reason}; no time left within ${options.timeoutMs} ms` };
-      const answer = await attemptPost(url, body, agent, left);
+      const answer = await attemptPost(url, body, agent, left, options.timeoutMs);
       last = { ...answer.outcome, attempts: attempt };
       if (last.delivered || !answer.retryable) return last;
       const wait = answer.retryAfterMs ?? (options.backoffMs ?? 250) * 2 ** (attempt - 1);
@@ -54,7 +54,17 @@ interface Attempt {
   retryAfterMs?: number;
 }
 
-async function attemptPost(url: string, body: string, agent: Agent, timeoutMs: number): Promise<Attempt> {
+/**
+ * One POST, cut after `timeoutMs`: what is left of the notification's `bound`, which a
+ * timeout names (the user set the bound; what was left of it depends on the machine's pace).
+ */
+async function attemptPost(
+  url: string,
+  body: string,
+  agent: Agent,
+  timeoutMs: number,
+  bound: number,
+): Promise<Attempt> {
   const signal = AbortSignal.timeout(timeoutMs);
   try {
     const response = await request(url, {
@@ -79,7 +89,7 @@ async function attemptPost(url: string, body: string, agent: Agent, timeoutMs: n
     };
   } catch (error) {
     const reason = signal.aborted
-      ? `no answer within ${timeoutMs} ms`
+      ? `no answer within ${bound} ms`
       : `no answer: ${error instanceof Error ? error.message : String(error)}`;
     return { outcome: { delivered: false, reason }, retryable: !signal.aborted };
   }

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { clearSecrets, maskSecrets, registerSecret } from '../../src/core/secrets.js';
 import {
   DEFAULT_NOTIFY_TIMEOUT_MS,
@@ -92,6 +92,24 @@ describe('sending a notification', () => {
     const outcome = await notify(settings(r.url, { timeoutMs: 300 }), summary);
     expect(outcome).toEqual({ delivered: false, attempts: 1, reason: 'no answer within 300 ms' });
     expect(r.received).toHaveLength(1);
+  });
+
+  it('names the bound it was given when the time went before the first attempt (a slow start)', async () => {
+    const r = await receiver('never');
+    // 25 ms pass between the bound's start and the first attempt: the attempt waits what is left.
+    const now = performance.now.bind(performance);
+    let first = true;
+    const clock = vi.spyOn(performance, 'now').mockImplementation(() => {
+      if (!first) return now() + 25;
+      first = false;
+      return now();
+    });
+    try {
+      const outcome = await postWithin(r.url, '{}', { timeoutMs: 300 });
+      expect(outcome).toEqual({ delivered: false, attempts: 1, reason: 'no answer within 300 ms' });
+    } finally {
+      clock.mockRestore();
+    }
   });
 
   it('a Retry-After beyond the bound ends the notification at once', async () => {
