@@ -81,9 +81,16 @@ export function requireWithCodeCache(
  * only the speed the cache was for.
  */
 function madeWithTheseFlags(cachedData: Buffer): boolean {
-  const probe = new Script('0', { filename: 'switchboard-code-cache-probe' }).createCachedData();
-  const words = (data: Buffer): string => `${data.toString('hex', 0, 8)}:${data.toString('hex', 12, 16)}`;
-  return probe.length >= 16 && cachedData.length >= 16 && words(probe) === words(cachedData);
+  // Made once per process: a start checks two caches (the CLI's bundle, the validators).
+  ownWords ??= v8Words(new Script('0', { filename: 'switchboard-code-cache-probe' }).createCachedData());
+  return ownWords !== undefined && ownWords === v8Words(cachedData);
+}
+
+let ownWords: string | undefined;
+
+/** The magic, V8 version and flags words of a cache; undefined when it is too short to hold them. */
+function v8Words(data: Buffer): string | undefined {
+  return data.length >= 16 ? `${data.toString('hex', 0, 8)}:${data.toString('hex', 12, 16)}` : undefined;
 }
 
 /**

@@ -1,18 +1,14 @@
-import { createRequire } from 'node:module';
 import type { Logger } from 'pino';
 import { safeLines } from './safe-text.js';
 import { maskSecrets } from './secrets.js';
+import { requiredOnFirstUse } from './on-first-use.js';
 
 /**
  * pino, loaded when the first logger is made: a command that logs nothing (`version`,
  * `--help`) starts without it (30–40 ms of CPU). pino is a CommonJS package, so it loads
  * synchronously where it is first needed.
  */
-let pinoModule: typeof import('pino') | undefined;
-function loadPino(): typeof import('pino') {
-  pinoModule ??= createRequire(import.meta.url)('pino') as typeof import('pino');
-  return pinoModule;
-}
+const loadPino = requiredOnFirstUse<typeof import('pino')>('pino');
 
 /**
  * Paths pino blanks out wherever they appear in a log object. Credentials and tokens must

@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import { requiredOnFirstUse } from './on-first-use.js';
 
 /**
  * The yaml package, loaded when first used. Manifests are read with js-yaml and object
@@ -6,10 +6,4 @@ import { createRequire } from 'node:module';
  * places a field, reads a configuration file or edits the demo's copy, which most runs
  * never do. Importing it costs 26 ms of CPU at every start.
  */
-const require = createRequire(import.meta.url);
-let loaded: typeof import('yaml') | undefined;
-
-export function yamlPackage(): typeof import('yaml') {
-  loaded ??= require('yaml') as typeof import('yaml');
-  return loaded;
-}
+export const yamlPackage = requiredOnFirstUse<typeof import('yaml')>('yaml');

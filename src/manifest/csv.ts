@@ -1,7 +1,7 @@
-import { createRequire } from 'node:module';
 import { Pacer } from '../core/pacer.js';
 import { SwitchboardError } from '../core/errors.js';
 import { Codes } from './codes.js';
+import { requiredOnFirstUse } from '../core/on-first-use.js';
 import type { Reporter } from './reporter.js';
 
 /**
@@ -74,7 +74,8 @@ export async function readCsv(
 /** Characters of CSV text handed to csv-parse at a time, between two looks at the pace. */
 const PARSE_SLICE = 256 * 1024;
 
-let csvParse: typeof import('csv-parse') | undefined;
+/** Loaded for the first quoted file: most CSV files have no quotes, and most runs no CSV file. */
+const csvParse = requiredOnFirstUse<typeof import('csv-parse')>('csv-parse');
 
 /**
  * csv-parse over the text, fed a slice at a time so that the event loop gets its turns:
@@ -86,10 +87,7 @@ async function parseInSlices(
   take: (record: string[], line: number) => void,
   pacer: Pacer,
 ): Promise<void> {
-  // Loaded for the first quoted file: most CSV files have no quotes, and most runs no CSV file.
-  // Its CommonJS build, required: the CLI's code-cached bundle has no `import()` (src/core/code-cache.ts).
-  csvParse ??= createRequire(import.meta.url)('csv-parse') as typeof import('csv-parse');
-  const parseStream = csvParse.parse;
+  const parseStream = csvParse().parse;
   return new Promise((resolve, reject) => {
     let failed = false;
     const parser = parseStream({

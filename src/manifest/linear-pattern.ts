@@ -5,7 +5,7 @@
  * plan that a pull request triggers. RE2 has no backreferences and no lookaround; a
  * pattern RE2 cannot compile is a manifest error at its position.
  */
-import { createRequire } from 'node:module';
+import { requiredOnFirstUse } from '../core/on-first-use.js';
 import type { RE2JS as RE2JSClass } from 're2js';
 
 /**
@@ -13,10 +13,9 @@ import type { RE2JS as RE2JSClass } from 're2js';
  * largest a plan would otherwise compile at start (260 kB). Its CommonJS build: required
  * synchronously, as a pattern is compiled while a document is built.
  */
-let re2js: typeof RE2JSClass | undefined;
+const re2js = requiredOnFirstUse<typeof import('re2js')>('re2js');
 function engine(): typeof RE2JSClass {
-  re2js ??= (createRequire(import.meta.url)('re2js') as typeof import('re2js')).RE2JS;
-  return re2js;
+  return re2js().RE2JS;
 }
 
 /** A compiled manifest pattern: its source as written, and an unanchored test (as `RegExp.test`). */

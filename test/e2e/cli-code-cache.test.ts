@@ -5,39 +5,24 @@
  * to, and whenever the cache was not made from that bundle text on this Node.js. A cache V8
  * refuses leaves the bundle compiled afresh: the CLI works either way.
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requireAlone } from './code-cache-alone.js';
 import { cliModules } from './loaded-modules.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string };
 const ESM_ENTRY = /\/dist\/cli\/bundle\/switchboard\.js$/;
 
-/** `requireWithCodeCache(file)` in a `node` process of its own: whether V8 took the cache, and the exports' types. */
-function loadAlone(file: string): { accepted?: boolean; exports: Record<string, string> } {
-  const module = pathToFileURL(path.join(root, 'dist/core/code-cache.js')).href;
-  const script = `
-    const { requireWithCodeCache } = await import(${JSON.stringify(module)});
-    const loaded = requireWithCodeCache(${JSON.stringify(file)});
-    const types = Object.fromEntries(Object.entries(loaded?.exports ?? {}).map(([k, v]) => [k, typeof v]));
-    process.stdout.write(JSON.stringify({ accepted: loaded?.accepted, exports: types }));
-  `;
-  return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' })) as {
-    accepted?: boolean;
-    exports: Record<string, string>;
-  };
-}
-
 describe("the CLI's code cache, as built", () => {
   it('is taken by V8 for the bundle in a fresh process, whose export is startCli', () => {
-    const { accepted, exports } = loadAlone(path.join(root, 'dist/cli/cached/switchboard.cjs'));
+    const { accepted, exports } = requireAlone(path.join(root, 'dist/cli/cached/switchboard.cjs'));
     expect(accepted).toBe(true);
     expect(exports).toEqual({ startCli: 'function' });
   });
@@ -145,7 +130,7 @@ describe("the CLI's code cache, in a copy of the package", () => {
       });
       expect(built.stderr).toBe('');
       expect(heard).toEqual([]);
-      expect(loadAlone(bundle).accepted).toBe(true);
+      expect(requireAlone(bundle).accepted).toBe(true);
       expect(await versionOfCopy()).toEqual({ stdout: `${pkg.version}\n`, esm: false });
     } finally {
       server.close();
@@ -158,7 +143,7 @@ describe("the CLI's code cache, in a copy of the package", () => {
     const refused = Buffer.from(built.cache);
     refused.fill(0xff, lengthWord, lengthWord + 4); // longer than the payload: V8 refuses it
     writeFileSync(cache, refused);
-    expect(loadAlone(bundle).accepted).toBe(false);
+    expect(requireAlone(bundle).accepted).toBe(false);
     expect(await versionOfCopy()).toEqual({ stdout: `${pkg.version}\n`, esm: false });
   });
 });

@@ -19,50 +19,46 @@ spec:
   markup: 1
 `;
 
+/**
+ * `plan --sim` of one tenant in a temporary folder, with `env` added: the URLs of the modules
+ * it loaded, and as `loaded` each from the package's root (its first dist/ or node_modules/).
+ */
+async function planModules(env: Record<string, string> = {}): Promise<{ urls: string[]; loaded: string[] }> {
+  const dir = await mkdtemp(join(tmpdir(), 'switchboard-plan-modules-'));
+  try {
+    await mkdir(join(dir, 'manifests'));
+    await writeFile(join(dir, 'manifests', 'tenant.yaml'), TENANT);
+    const { stdout, urls } = await cliModules(dir, ['plan', 'manifests', '--sim', '--no-cache'], env);
+    expect(stdout).toContain('Plan: 1 to create');
+    return { urls, loaded: urls.map((u) => u.replace(/^.*?\/(dist|node_modules)\//, '$1/')) };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 describe('what plan loads', () => {
   it('leaves out export, apply runs, the HTML report, re2js, csv-parse and pino when nothing asks for them', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'switchboard-plan-modules-'));
-    try {
-      await mkdir(join(dir, 'manifests'));
-      await writeFile(join(dir, 'manifests', 'tenant.yaml'), TENANT);
-      // From the ES modules, whose chunks say what was loaded (the CommonJS bundle is one file).
-      const { stdout, urls } = await cliModules(dir, ['plan', 'manifests', '--sim', '--no-cache'], {
-        SWITCHBOARD_NO_CODE_CACHE: '1',
-      });
-      expect(stdout).toContain('Plan: 1 to create');
-      // From the package's root: the first dist/ or node_modules/ of the path.
-      const loaded = urls.map((u) => u.replace(/^.*?\/(dist|node_modules)\//, '$1/'));
-      const sources = await sourcesOf(urls.filter((u) => /\/dist\/cli\/bundle\/[^/]+\.js$/.test(u)));
-      // The plan ran from the bundle; what the validators require and undici's Pool, as CommonJS (the hook sees those).
-      expect(sources).toContain('src/run/plan.ts');
-      expect(loaded).toContain('node_modules/ajv/dist/runtime/equal.js');
-      expect(loaded).toContain('node_modules/undici/lib/dispatcher/pool.js');
-      expect(
-        sources.filter((f) => /^src\/(export\/|run\/(export|apply|baselines)\.ts|plan\/(render-html|html\/))/.test(f)),
-      ).toEqual([]);
-      expect(loaded.filter((u) => /^node_modules\/(re2js|csv-parse|pino)\//.test(u))).toEqual([]);
-      expect(loaded.filter((u) => /^dist\/plan\/html\//.test(u))).toEqual([]);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    // From the ES modules, whose chunks say what was loaded (the CommonJS bundle is one file).
+    const { urls, loaded } = await planModules({ SWITCHBOARD_NO_CODE_CACHE: '1' });
+    const sources = await sourcesOf(urls.filter((u) => /\/dist\/cli\/bundle\/[^/]+\.js$/.test(u)));
+    // The plan ran from the bundle; what the validators require and undici's Pool, as CommonJS (the hook sees those).
+    expect(sources).toContain('src/run/plan.ts');
+    expect(loaded).toContain('node_modules/ajv/dist/runtime/equal.js');
+    expect(loaded).toContain('node_modules/undici/lib/dispatcher/pool.js');
+    expect(
+      sources.filter((f) => /^src\/(export\/|run\/(export|apply|baselines)\.ts|plan\/(render-html|html\/))/.test(f)),
+    ).toEqual([]);
+    expect(loaded.filter((u) => /^node_modules\/(re2js|csv-parse|pino)\//.test(u))).toEqual([]);
+    expect(loaded.filter((u) => /^dist\/plan\/html\//.test(u))).toEqual([]);
   });
 
   it('from the code-cached bundle, requires no re2js, csv-parse, pino nor undici outside it, and no HTML report', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'switchboard-plan-modules-'));
-    try {
-      await mkdir(join(dir, 'manifests'));
-      await writeFile(join(dir, 'manifests', 'tenant.yaml'), TENANT);
-      const { stdout, urls } = await cliModules(dir, ['plan', 'manifests', '--sim', '--no-cache']);
-      expect(stdout).toContain('Plan: 1 to create');
-      const loaded = urls.map((u) => u.replace(/^.*?\/(dist|node_modules)\//, '$1/'));
-      // No ES module of the split bundle: the plan ran from dist/cli/cached/ (test/e2e/cli-code-cache.test.ts).
-      expect(loaded.filter((u) => u.startsWith('dist/cli/bundle/'))).toEqual([]);
-      expect(loaded).toContain('node_modules/ajv/dist/runtime/equal.js');
-      // undici's Pool is in the bundle, and its cache.
-      expect(loaded.filter((u) => /^node_modules\/(re2js|csv-parse|pino|undici)\//.test(u))).toEqual([]);
-      expect(loaded.filter((u) => /^dist\/plan\/html\//.test(u))).toEqual([]);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    const { loaded } = await planModules();
+    // No ES module of the split bundle: the plan ran from dist/cli/cached/ (test/e2e/cli-code-cache.test.ts).
+    expect(loaded.filter((u) => u.startsWith('dist/cli/bundle/'))).toEqual([]);
+    expect(loaded).toContain('node_modules/ajv/dist/runtime/equal.js');
+    // undici's Pool is in the bundle, and its cache.
+    expect(loaded.filter((u) => /^node_modules\/(re2js|csv-parse|pino|undici)\//.test(u))).toEqual([]);
+    expect(loaded.filter((u) => /^dist\/plan\/html\//.test(u))).toEqual([]);
   });
 });

@@ -2,32 +2,25 @@
  * The code cache `npm run build` writes beside the precompiled validators is the one V8 takes
  * for them in a plain `node` process, as the CLI starts (src/core/code-cache.ts).
  */
-import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { PRECOMPILED_DIGEST_EXPORT, validatorIds } from '../../src/manifest/schemas.js';
+import { requireAlone } from './code-cache-alone.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
 const built = path.join(root, 'dist/manifest/validators.generated.cjs');
 
-/** `requireWithCodeCache(file)` in a `node` process of its own: whether V8 took the cache, and the exports. */
+/** The validators' module through its cache in a fresh process: whether V8 took the cache, and the exports. */
 function loadAlone(file: string): { accepted?: boolean; exports: string[] } {
-  const module = pathToFileURL(path.join(root, 'dist/core/code-cache.js')).href;
-  const script = `
-    const { requireWithCodeCache } = await import(${JSON.stringify(module)});
-    const loaded = requireWithCodeCache(${JSON.stringify(file)});
-    const tenant = loaded?.exports['tenant.schema.json'];
-    if (tenant && tenant({ kind: 'Tenant' })) throw new Error('a tenant without metadata passed');
-    process.stdout.write(JSON.stringify({ accepted: loaded?.accepted, exports: Object.keys(loaded?.exports ?? {}).sort() }));
-  `;
-  return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' })) as {
-    accepted?: boolean;
-    exports: string[];
-  };
+  const { accepted, exports } = requireAlone(
+    file,
+    `const tenant = loaded?.exports['tenant.schema.json'];
+    if (tenant && tenant({ kind: 'Tenant' })) throw new Error('a tenant without metadata passed');`,
+  );
+  return { accepted, exports: Object.keys(exports).sort() };
 }
 
 describe("the build's validators code cache", () => {
